@@ -1,0 +1,92 @@
+/**
+ * The one shape every grader speaks: the built-in offline grader and the LLM graders both draft
+ * rubrics and grade answers through these types, so the jobs, services and UI never care which
+ * one ran — but every result says which one did (GraderMeta).
+ */
+
+export interface RubricItem {
+  /** Stable within a rubric (e.g. "item-1"); comments point at it. */
+  id: string;
+  criterion: string;
+  points: number;
+  guidance: string;
+}
+
+export interface GraderMeta {
+  graderKind: 'builtin' | 'llm';
+  /** 'builtin' | 'openai' | 'anthropic' | 'openai-compatible' */
+  provider: string;
+  model: string;
+  promptVersion: string;
+  inputTokens: number | null;
+  outputTokens: number | null;
+  latencyMs: number;
+}
+
+export interface AnswerPage {
+  page: number;
+  text: string;
+  /** PNG of the page, for models that read images (handwriting); absent when not rendered. */
+  imagePng?: Buffer;
+}
+
+export interface GradingInput {
+  questionText: string;
+  solutionText: string;
+  rubricItems: RubricItem[];
+  /** The question's points; the total score is within 0..points. */
+  points: number;
+  /** Visible answer text only: hidden text has already been removed by extraction. */
+  answerText: string;
+  answerPages?: AnswerPage[];
+}
+
+export interface SuggestedComment {
+  text: string;
+  /** >= 0, at most the points of the rubric item it judges. */
+  pointsDeducted: number;
+  /** The rubric item this comment judges; null for a general remark (then it deducts 0). */
+  rubricItemId: string | null;
+}
+
+export interface GradingSuggestion {
+  comments: SuggestedComment[];
+  /** points minus the sum of deductions, within 0..points. */
+  totalScore: number;
+  /** 0..100: higher means a smaller expected disagreement with a human grader. */
+  confidence: number;
+}
+
+/**
+ * What a grader call returns: `rawOutput` is what the provider answered (already schema-checked),
+ * stored by the job before it is interpreted so a retry never pays for the same call twice.
+ */
+export interface GradingCall {
+  rawOutput: unknown;
+  meta: GraderMeta;
+}
+
+export interface RubricDraftInput {
+  questionText: string;
+  solutionText: string;
+  points: number;
+}
+
+export interface RubricDraft {
+  items: RubricItem[];
+}
+
+export interface RubricCall {
+  rawOutput: unknown;
+  meta: GraderMeta;
+}
+
+export interface Grader {
+  readonly kind: 'builtin' | 'llm';
+  requestGrading(input: GradingInput, signal?: AbortSignal): Promise<GradingCall>;
+  /** Pure: turns a stored raw output into a suggestion (clamps, sums, confidence). */
+  interpretGrading(rawOutput: unknown, input: GradingInput): GradingSuggestion;
+  requestRubric(input: RubricDraftInput, signal?: AbortSignal): Promise<RubricCall>;
+  /** Pure: turns a stored raw output into rubric items whose points add up to input.points. */
+  interpretRubric(rawOutput: unknown, input: RubricDraftInput): RubricDraft;
+}

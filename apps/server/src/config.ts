@@ -1,0 +1,100 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+/**
+ * Environment, validated once at boot. A bad value stops the process with a sentence that names
+ * the variable, never with a stack trace from deep inside a library.
+ */
+const Duration = z
+  .string()
+  .regex(/^\d+\s*[smhd]?$/, 'use a number of seconds or a number followed by s, m, h or d (e.g. 7d)')
+  .transform(parseDurationSeconds);
+
+const ConfigSchema = z
+  .object({
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    HOST: z.string().min(1).default('0.0.0.0'),
+    DATA_DIR: z.string().min(1).default('./data'),
+    DATABASE_URL: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
+      .optional(),
+    TOKEN_TTL: Duration.default(7 * 24 * 3600),
+    TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    AI_PROVIDER: z.enum(['builtin', 'openai', 'anthropic', 'openai-compatible']).default('builtin'),
+    AI_MODEL: z.string().min(1).optional(),
+    AI_BASE_URL: z.url().optional(),
+    OPENAI_API_KEY: z.string().min(1).optional(),
+    ANTHROPIC_API_KEY: z.string().min(1).optional(),
+    AI_API_KEY: z.string().min(1).optional(),
+    AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+    AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+    GRADING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+    MAX_UPLOAD_MB: z.coerce.number().min(1).max(200).default(20),
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    NODE_ENV: z.string().default('production'),
+  })
+  .superRefine((env, ctx) => {
+    if (env.AI_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.AI_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when AI_PROVIDER=openai' });
+    }
+    if (env.AI_PROVIDER === 'anthropic' && !env.ANTHROPIC_API_KEY && !env.AI_API_KEY) {
+      ctx.addIssue({ code: 'custom', path: ['ANTHROPIC_API_KEY'], message: 'is required when AI_PROVIDER=anthropic' });
+    }
+    if (env.AI_PROVIDER === 'openai-compatible' && !env.AI_BASE_URL) {
+      ctx.addIssue({ code: 'custom', path: ['AI_BASE_URL'], message: 'is required when AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1 for Ollama)' });
+    }
+    if (env.AI_PROVIDER === 'openai-compatible' && !env.AI_MODEL) {
+      ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'is required when AI_PROVIDER=openai-compatible (the model name your server serves)' });
+    }
+  });
+
+export type Config = ReturnType<typeof toConfig>;
+
+function toConfig(env: z.infer<typeof ConfigSchema>) {
+  const dataDir = path.resolve(env.DATA_DIR);
+  return {
+    port: env.PORT,
+    host: env.HOST,
+    dataDir,
+    filesDir: path.join(dataDir, 'files'),
+    databaseUrl: env.DATABASE_URL,
+    tokenTtlSeconds: env.TOKEN_TTL,
+    tokenSecret: env.TOKEN_SECRET,
+    ai: {
+      provider: env.AI_PROVIDER,
+      model: env.AI_MODEL,
+      baseUrl: env.AI_BASE_URL,
+      apiKey: env.AI_API_KEY ?? (env.AI_PROVIDER === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY),
+      timeoutMs: env.AI_TIMEOUT_MS,
+      maxRetries: env.AI_MAX_RETRIES,
+    },
+    gradingConcurrency: env.GRADING_CONCURRENCY,
+    /** Login and register attempts per client address per minute. */
+    authRateLimitPerMinute: env.AUTH_RATE_LIMIT,
+    maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),
+    logLevel: env.LOG_LEVEL,
+    isProduction: env.NODE_ENV === 'production',
+  };
+}
+
+export class ConfigError extends Error {}
+
+/** Reads configuration from an environment map (process.env by default). Throws ConfigError. */
+export function loadConfig(env: Record<string, string | undefined> = process.env): Config {
+  const cleaned = Object.fromEntries(Object.entries(env).filter(([, value]) => value !== undefined && value !== ''));
+  const parsed = ConfigSchema.safeParse(cleaned);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || 'environment'}: ${issue.message}`);
+    throw new ConfigError(`Gradewise cannot start: the configuration is invalid.\n${lines.join('\n')}`);
+  }
+  return toConfig(parsed.data);
+}
+
+export function parseDurationSeconds(raw: string): number {
+  const match = /^(\d+)\s*([smhd]?)$/.exec(raw.trim());
+  if (!match) throw new Error(`Invalid duration: ${raw}`);
+  const unit = { '': 1, s: 1, m: 60, h: 3600, d: 86400 }[match[2] as '' | 's' | 'm' | 'h' | 'd'];
+  return Number(match[1]) * unit;
+}

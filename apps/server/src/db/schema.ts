@@ -1,0 +1,278 @@
+import { sql } from 'drizzle-orm';
+import {
+  boolean,
+  doublePrecision,
+  index,
+  integer,
+  jsonb,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from 'drizzle-orm/pg-core';
+
+/**
+ * The whole data model, one PostgreSQL schema for PGlite and PostgreSQL alike.
+ * Change it here, then `npm run db:generate -w @gradewise/server` writes the next migration.
+ */
+
+const createdAt = () => timestamp('created_at', { withTimezone: true }).notNull().defaultNow();
+
+export const users = pgTable('users', {
+  id: uuid('id').primaryKey(),
+  name: text('name').notNull(),
+  email: text('email').notNull().unique(),
+  passwordHash: text('password_hash').notNull(),
+  role: text('role', { enum: ['student', 'instructor'] }).notNull(),
+  /** Bumped to revoke every token issued before; tokens carry the version they were issued at. */
+  tokenVersion: integer('token_version').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** Every stored blob. Content lives in the storage backend under `storageKey`, never the client's name. */
+export const files = pgTable('files', {
+  id: uuid('id').primaryKey(),
+  kind: text('kind', { enum: ['course-image', 'syllabus', 'question', 'solution', 'submission'] }).notNull(),
+  storageKey: text('storage_key').notNull().unique(),
+  mimeType: text('mime_type').notNull(),
+  sizeBytes: integer('size_bytes').notNull(),
+  sha256: text('sha256').notNull(),
+  originalName: text('original_name'),
+  uploadedById: uuid('uploaded_by_id').references(() => users.id),
+  createdAt: createdAt(),
+});
+
+export const courses = pgTable(
+  'courses',
+  {
+    id: uuid('id').primaryKey(),
+    title: text('title').notNull(),
+    instructorId: uuid('instructor_id')
+      .notNull()
+      .references(() => users.id),
+    imageFileId: uuid('image_file_id').references(() => files.id),
+    syllabusFileId: uuid('syllabus_file_id').references(() => files.id),
+    /** Set on courses created by `npm run demo`, so the demo loader can tell its data from real data. */
+    isDemo: boolean('is_demo').notNull().default(false),
+    createdAt: createdAt(),
+  },
+  (table) => [index('courses_instructor_idx').on(table.instructorId)],
+);
+
+export const enrollments = pgTable(
+  'enrollments',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] }), index('enrollments_user_idx').on(table.userId)],
+);
+
+/** An email added to a roster before its owner registered; turned into an enrolment at registration. */
+export const pendingEnrollments = pgTable(
+  'pending_enrollments',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    email: text('email').notNull(),
+    invitedById: uuid('invited_by_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.email] }), index('pending_enrollments_email_idx').on(table.email)],
+);
+
+export const assignments = pgTable(
+  'assignments',
+  {
+    id: uuid('id').primaryKey(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    title: text('title').notNull(),
+    deadline: timestamp('deadline', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('assignments_course_idx').on(table.courseId)],
+);
+
+export const questions = pgTable(
+  'questions',
+  {
+    id: uuid('id').primaryKey(),
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    title: text('title'),
+    points: doublePrecision('points').notNull(),
+    questionFileId: uuid('question_file_id')
+      .notNull()
+      .references(() => files.id),
+    solutionFileId: uuid('solution_file_id').references(() => files.id),
+    createdAt: createdAt(),
+  },
+  (table) => [index('questions_assignment_idx').on(table.assignmentId)],
+);
+
+/** Text pulled out of a stored PDF (text layer or OCR), with hidden-text findings. One row per file. */
+export const fileExtractions = pgTable('file_extractions', {
+  fileId: uuid('file_id')
+    .primaryKey()
+    .references(() => files.id, { onDelete: 'cascade' }),
+  status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+  /** What graders read: visible text only, pages joined. */
+  text: text('text').notNull().default(''),
+  /** Per page: { page, text, method: 'text-layer' | 'ocr', ocrConfidence? } */
+  pages: jsonb('pages').notNull().default(sql`'[]'::jsonb`),
+  /** Text a reader cannot see (white, tiny, off-page, covered), kept out of `text`. */
+  hiddenText: jsonb('hidden_text').notNull().default(sql`'[]'::jsonb`),
+  error: text('error'),
+  createdAt: createdAt(),
+});
+
+/** The rubric of a question: one current row; AI drafts and instructor edits both land here. */
+export const rubrics = pgTable('rubrics', {
+  questionId: uuid('question_id')
+    .primaryKey()
+    .references(() => questions.id, { onDelete: 'cascade' }),
+  questionText: text('question_text').notNull(),
+  solutionText: text('solution_text').notNull(),
+  /** [{ id, criterion, points, guidance }], points add up to the question's points. */
+  items: jsonb('items').notNull().default(sql`'[]'::jsonb`),
+  source: text('source', { enum: ['builtin', 'llm', 'instructor'] }).notNull(),
+  generationId: uuid('generation_id'),
+  updatedById: uuid('updated_by_id').references(() => users.id),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+});
+
+/** A (possibly queued) AI rubric draft: job state visible through our own table. */
+export const rubricGenerations = pgTable(
+  'rubric_generations',
+  {
+    id: uuid('id').primaryKey(),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    graderKind: text('grader_kind', { enum: ['builtin', 'llm'] }).notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    promptVersion: text('prompt_version').notNull(),
+    /** The provider's answer, stored before it is acted on, so a retry never pays twice. */
+    rawOutput: jsonb('raw_output'),
+    result: jsonb('result'),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    latencyMs: integer('latency_ms'),
+    error: text('error'),
+    requestedById: uuid('requested_by_id').references(() => users.id),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [index('rubric_generations_question_idx').on(table.questionId)],
+);
+
+/** Every uploaded answer is kept as a version; the latest per (question, student) is the current one. */
+export const submissions = pgTable(
+  'submissions',
+  {
+    id: uuid('id').primaryKey(),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    fileId: uuid('file_id')
+      .notNull()
+      .references(() => files.id),
+    version: integer('version').notNull(),
+    /** Fixed at submit time against the deadline then in force. */
+    isLate: boolean('is_late').notNull(),
+    uploadedById: uuid('uploaded_by_id')
+      .notNull()
+      .references(() => users.id),
+    submittedAt: timestamp('submitted_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    uniqueIndex('submissions_question_student_version_idx').on(table.questionId, table.studentId, table.version),
+    index('submissions_student_idx').on(table.studentId),
+  ],
+);
+
+/** A grade-all request for a question; progress is counted from its grading runs. */
+export const gradingBatches = pgTable(
+  'grading_batches',
+  {
+    id: uuid('id').primaryKey(),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    requestedById: uuid('requested_by_id').references(() => users.id),
+    total: integer('total').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('grading_batches_question_idx').on(table.questionId)],
+);
+
+/** One AI grading attempt of a submission: queued work, its stored answer, and the suggestion. */
+export const gradingRuns = pgTable(
+  'grading_runs',
+  {
+    id: uuid('id').primaryKey(),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    batchId: uuid('batch_id').references(() => gradingBatches.id, { onDelete: 'set null' }),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    graderKind: text('grader_kind', { enum: ['builtin', 'llm'] }).notNull(),
+    provider: text('provider').notNull(),
+    model: text('model').notNull(),
+    promptVersion: text('prompt_version').notNull(),
+    rawOutput: jsonb('raw_output'),
+    /** [{ id, text, pointsDeducted, accepted, rubricItemId }] */
+    comments: jsonb('comments'),
+    totalScore: doublePrecision('total_score'),
+    confidence: integer('confidence'),
+    inputTokens: integer('input_tokens'),
+    outputTokens: integer('output_tokens'),
+    latencyMs: integer('latency_ms'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    requestedById: uuid('requested_by_id').references(() => users.id),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('grading_runs_submission_idx').on(table.submissionId),
+    index('grading_runs_batch_idx').on(table.batchId),
+  ],
+);
+
+/** Grades saved by an instructor. Never updated: each save is a new row, the newest is current. */
+export const grades = pgTable(
+  'grades',
+  {
+    id: uuid('id').primaryKey(),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    grade: doublePrecision('grade').notNull(),
+    feedback: text('feedback').notNull().default(''),
+    comments: jsonb('comments').notNull(),
+    confidence: integer('confidence'),
+    gradingRunId: uuid('grading_run_id').references(() => gradingRuns.id, { onDelete: 'set null' }),
+    savedById: uuid('saved_by_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [index('grades_submission_idx').on(table.submissionId)],
+);

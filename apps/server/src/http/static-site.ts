@@ -1,0 +1,41 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance } from 'fastify';
+
+export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
+
+/**
+ * Serves the built single-page app at `/`. Unknown non-API GETs get index.html so client routes
+ * such as /courses/123 survive a reload; unknown /api paths stay JSON 404s.
+ */
+export async function installStaticSite(app: FastifyInstance, distDir = WEB_DIST_DIR): Promise<void> {
+  const indexPath = path.join(distDir, 'index.html');
+  if (!fs.existsSync(indexPath)) {
+    app.log.warn(`The web app is not built (${indexPath} is missing): run "npm run build -w @gradewise/web". Serving the API only.`);
+    return;
+  }
+  await app.register(fastifyStatic, {
+    root: distDir,
+    wildcard: false,
+    index: false,
+    // Hashed assets never change; index.html must always be revalidated.
+    setHeaders: (res, filePath) => {
+      const isHashedAsset = filePath.includes(`${path.sep}assets${path.sep}`);
+      res.header('Cache-Control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  const indexHtml = fs.readFileSync(indexPath);
+  app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
+    const pathname = request.url.split('?')[0] ?? '/';
+    if (pathname.startsWith('/api/') || pathname === '/api') {
+      return reply.status(404).send({ message: `No route for ${request.method} ${pathname}.`, code: 'NOT_FOUND' });
+    }
+    const candidate = path.join(distDir, path.normalize(pathname));
+    if (candidate.startsWith(distDir) && pathname !== '/' && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) {
+      return reply.sendFile(path.relative(distDir, candidate));
+    }
+    return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
+  });
+}

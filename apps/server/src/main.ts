@@ -1,0 +1,37 @@
+import { openRuntime } from './boot.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { buildApp } from './http/app.ts';
+
+/** Starts the HTTP server (API + web app). In the embedded default, job workers run in-process too. */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await openRuntime(config);
+  const app = await buildApp(runtime.ctx, { serveWebApp: true });
+
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    runtime.ctx.log.info(`${signal} received: finishing requests in flight, then stopping`);
+    // Stop taking requests first, then close what they use.
+    await app.close().catch((error) => runtime.ctx.log.error({ err: error }, 'closing HTTP failed'));
+    await runtime.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+
+  await app.listen({ port: config.port, host: config.host });
+  const shownHost = config.host === '0.0.0.0' || config.host === '::' ? 'localhost' : config.host;
+  runtime.ctx.log.info(`Gradewise is running at http://${shownHost}:${config.port} (data in ${config.dataDir})`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message);
+  } else {
+    console.error('Gradewise failed to start:', error);
+  }
+  process.exit(1);
+});

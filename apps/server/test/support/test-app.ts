@@ -1,0 +1,79 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import type { FastifyInstance } from 'fastify';
+import pg from 'pg';
+import { inject } from 'vitest';
+import { TokenService } from '../../src/auth/tokens.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import type { AppContext } from '../../src/context.ts';
+import { openPostgres, wrapPglite, type Database } from '../../src/db/client.ts';
+import { buildApp } from '../../src/http/app.ts';
+import { createLogger } from '../../src/lib/logger.ts';
+import { LocalDiskStorage } from '../../src/storage/file-storage.ts';
+import { withDatabase } from './global-setup.ts';
+
+export interface TestApp {
+  app: FastifyInstance;
+  ctx: AppContext;
+  config: Config;
+  close(): Promise<void>;
+}
+
+/**
+ * A fresh, migrated database (cloned from the run's template) behind the real HTTP app, with its
+ * own temporary data directory. `env` overrides configuration, as the environment would.
+ */
+export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-test-'));
+  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT: '10000', NODE_ENV: 'test', ...env });
+  const { database, dropDatabase } = await createTestDatabase();
+  const ctx: AppContext = {
+    config,
+    database,
+    db: database.db,
+    tokens: new TokenService(new TextEncoder().encode(randomBytes(32).toString('hex')), config.tokenTtlSeconds),
+    storage: new LocalDiskStorage(config.filesDir),
+    log: createLogger('silent'),
+  };
+  const app = await buildApp(ctx);
+  await app.ready();
+  return {
+    app,
+    ctx,
+    config,
+    close: async () => {
+      await app.close();
+      await database.close();
+      await dropDatabase();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export async function createTestDatabase(): Promise<{ database: Database; dropDatabase(): Promise<void> }> {
+  if (process.env.TEST_DATABASE === 'postgres') {
+    const template = inject('postgresTemplateDatabase');
+    const name = `gradewise_test_${randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await admin.connect();
+    await admin.query(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+    await admin.end();
+    const database = openPostgres(withDatabase(process.env.DATABASE_URL!, name), 5);
+    return {
+      database,
+      dropDatabase: async () => {
+        const dropper = new pg.Client({ connectionString: process.env.DATABASE_URL });
+        await dropper.connect();
+        await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+        await dropper.end();
+      },
+    };
+  }
+  const dump = await fs.readFile(inject('pgliteTemplatePath'));
+  const client = new PGlite({ loadDataDir: new Blob([dump]) });
+  await client.waitReady;
+  return { database: wrapPglite(client), dropDatabase: async () => {} };
+}

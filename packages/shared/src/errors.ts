@@ -1,0 +1,33 @@
+import { z } from 'zod';
+
+/** Every error the API answers with has one of these codes; the client shows `message`. */
+export const ERROR_CODES = [
+  'BAD_REQUEST',
+  'VALIDATION_FAILED',
+  'UNAUTHENTICATED',
+  'TOKEN_EXPIRED',
+  'FORBIDDEN',
+  'NOT_FOUND',
+  'CONFLICT',
+  'EMAIL_TAKEN',
+  'INVALID_CREDENTIALS',
+  'PAYLOAD_TOO_LARGE',
+  'UNSUPPORTED_FILE',
+  'RATE_LIMITED',
+  'AI_FAILED',
+  'EXTRACTION_FAILED',
+  'INTERNAL',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const ErrorBody = z.object({
+  message: z.string(),
+  code: z.enum(ERROR_CODES),
+  /** Field-level problems, when the request failed validation. */
+  issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+});
+export type ErrorBody = z.infer<typeof ErrorBody>;
+
+export const MessageOutput = z.object({ message: z.string() });
+export type MessageOutput = z.infer<typeof MessageOutput>;
