@@ -1,0 +1,52 @@
+#!/usr/bin/env node
+// `npm test`: the whole suite — Vitest (server on PGlite, and on PostgreSQL when DATABASE_URL is
+// set; shared; web) then the Playwright journeys in Debian Chromium against the built app.
+// Ends with one line "tests: N passed, N failed" summing both runners.
+import { spawnSync } from 'node:child_process';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const resultsDir = path.join(root, 'test-results');
+const unitResults = path.join(resultsDir, 'unit-results.json');
+const e2eResults = path.join(resultsDir, 'e2e-results.json');
+
+function run(command, args, env = {}) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+  return result.status ?? 1;
+}
+
+// The browser prerequisite is checked first so a missing Chromium is one sentence, not a stack trace.
+if (run('node', ['scripts/check-chromium.mjs']) !== 0) process.exit(1);
+
+fs.mkdirSync(resultsDir, { recursive: true });
+fs.rmSync(unitResults, { force: true });
+fs.rmSync(e2eResults, { force: true });
+
+const unitStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitResults}`]);
+const buildStatus = run('npm', ['run', 'build', '--workspace', '@gradewise/web']);
+const e2eStatus = buildStatus === 0 ? run('npx', ['playwright', 'test']) : 1;
+
+const unit = readJson(unitResults);
+const e2e = readJson(e2eResults);
+const passed = (unit?.numPassedTests ?? 0) + (e2e?.stats?.expected ?? 0) + (e2e?.stats?.flaky ?? 0);
+const failed = (unit?.numFailedTests ?? 0) + (e2e?.stats?.unexpected ?? 0);
+const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (e2e?.stats?.skipped ?? 0);
+
+console.log('');
+if (!unit) console.log('The unit test run wrote no results.');
+if (buildStatus !== 0) console.log('The web app failed to build, so the browser tests did not run.');
+else if (!e2e) console.log('The browser test run wrote no results.');
+console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
+
+const isGreen = unitStatus === 0 && buildStatus === 0 && e2eStatus === 0 && unit && e2e && failed === 0;
+process.exit(isGreen ? 0 : 1);
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch {
+    return null;
+  }
+}
