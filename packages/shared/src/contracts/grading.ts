@@ -1,0 +1,237 @@
+import { z } from 'zod';
+
+/**
+ * Contracts of the grading engine (spec section 7, under
+ * /api/assignments/:assignmentId/questions/:questionId): rubric generation and editing, grading,
+ * regrading, saving a grade, grade-all and its progress. Staff only; the student side never sees
+ * these shapes except through the student presenters of the courses API.
+ */
+
+// ---------------------------------------------------------------- who produced a suggestion
+
+/** Which grader produced an AI rubric or suggestion: the UI always shows it. */
+export const GraderInfo = z.object({
+  kind: z.enum(['builtin', 'llm']),
+  /** 'builtin' | 'openai' | 'anthropic' | 'openai-compatible' */
+  provider: z.string(),
+  model: z.string(),
+});
+export type GraderInfo = z.infer<typeof GraderInfo>;
+
+/** Work rows (grading runs, rubric generations) move queued -> running -> succeeded | failed. */
+export const JobStatus = z.enum(['queued', 'running', 'succeeded', 'failed']);
+export type JobStatus = z.infer<typeof JobStatus>;
+
+// ---------------------------------------------------------------- rubrics
+
+export const RUBRIC_TEXT_MAX = 100_000;
+export const RUBRIC_ITEMS_MAX = 50;
+
+export const RubricItem = z.object({
+  id: z.string(),
+  criterion: z.string(),
+  points: z.number(),
+  guidance: z.string(),
+});
+export type RubricItem = z.infer<typeof RubricItem>;
+
+/** The spec's `autoRubric`: empty when the question has no rubric, else one element. */
+export const AutoRubricEntry = z.object({
+  questionText: z.string(),
+  solutionText: z.string(),
+  items: z.array(RubricItem),
+  /** Who wrote the current version: an AI grader or the instructor. */
+  source: z.enum(['builtin', 'llm', 'instructor']),
+  updatedAt: z.string(),
+});
+export type AutoRubricEntry = z.infer<typeof AutoRubricEntry>;
+export const AutoRubric = z.array(AutoRubricEntry);
+export type AutoRubric = z.infer<typeof AutoRubric>;
+
+export const GenerateRubricOutput = z.object({
+  message: z.string(),
+  autoRubric: AutoRubric,
+  grader: GraderInfo,
+});
+export type GenerateRubricOutput = z.infer<typeof GenerateRubricOutput>;
+
+export const RubricItemInput = z.object({
+  /** Keep the id of an existing item so comments that point at it stay linked; new items omit it. */
+  id: z.string().trim().min(1).max(64).optional(),
+  criterion: z
+    .string({ error: 'Each rubric item needs a criterion.' })
+    .trim()
+    .min(1, 'Each rubric item needs a criterion.')
+    .max(2000, 'A rubric criterion must be at most 2000 characters.'),
+  points: z
+    .number({ error: 'Each rubric item needs points (a number).' })
+    .finite()
+    .min(0, 'Rubric item points cannot be negative.'),
+  guidance: z.string().max(5000, 'Rubric guidance must be at most 5000 characters.').default(''),
+});
+export type RubricItemInput = z.input<typeof RubricItemInput>;
+
+/**
+ * PATCH save-rubric. The spec's client sends questionText and solutionText; items are optional
+ * (kept as they are when absent) and, when sent, must add up to the question's points.
+ */
+export const SaveRubricInput = z.object({
+  questionText: z
+    .string({ error: 'Question text is required.' })
+    .max(RUBRIC_TEXT_MAX, `Question text must be at most ${RUBRIC_TEXT_MAX} characters.`),
+  solutionText: z
+    .string({ error: 'Solution text is required.' })
+    .max(RUBRIC_TEXT_MAX, `Solution text must be at most ${RUBRIC_TEXT_MAX} characters.`),
+  items: z.array(RubricItemInput).max(RUBRIC_ITEMS_MAX, `A rubric can have at most ${RUBRIC_ITEMS_MAX} items.`).optional(),
+});
+export type SaveRubricInput = z.input<typeof SaveRubricInput>;
+
+export const SaveRubricOutput = z.object({
+  message: z.string(),
+  autoRubric: AutoRubric,
+});
+export type SaveRubricOutput = z.infer<typeof SaveRubricOutput>;
+
+// ---------------------------------------------------------------- grading
+
+/** Text in a submission's PDF that a reader cannot see; kept out of what the grader reads. */
+export const HiddenTextFinding = z.object({
+  page: z.number(),
+  text: z.string(),
+  /** Why it counts as hidden: 'invisible-color', 'tiny', 'off-page', 'covered', ... */
+  reason: z.string(),
+});
+export type HiddenTextFinding = z.infer<typeof HiddenTextFinding>;
+
+export const RubricItemRef = z.object({ id: z.string(), criterion: z.string(), points: z.number() });
+
+export const GradingComment = z.object({
+  _id: z.string(),
+  id: z.string(),
+  text: z.string(),
+  pointsDeducted: z.number(),
+  accepted: z.boolean(),
+  /** The rubric item this comment judges; null for a general remark. */
+  rubricItemId: z.string().nullable(),
+  /** The judged item as it is in the current rubric, when it still exists. */
+  rubricItem: RubricItemRef.nullable().optional(),
+});
+export type GradingComment = z.infer<typeof GradingComment>;
+
+/**
+ * Answer of POST grade/:submissionId and regrade/:submissionId. The first four fields are the
+ * spec's; the rest say who graded, what was hidden, and which run (or saved grade) this is.
+ */
+export const GradingOutput = z.object({
+  submissionText: z.string(),
+  gradingResult: z.object({
+    comments: z.array(GradingComment),
+    totalScore: z.number(),
+  }),
+  questionPoints: z.number(),
+  /** 0..100; higher means a smaller expected disagreement with a human grader. */
+  confidenceLevel: z.number(),
+  grader: GraderInfo,
+  hiddenText: z.array(HiddenTextFinding),
+  gradingRunId: z.string().nullable(),
+  /** True when this answer is the instructor's saved grade rather than a fresh AI suggestion. */
+  isAlreadyGraded: z.boolean(),
+});
+export type GradingOutput = z.infer<typeof GradingOutput>;
+
+export const GRADE_COMMENTS_MAX = 200;
+export const GRADE_COMMENT_TEXT_MAX = 5000;
+
+export const SaveGradeCommentInput = z.object({
+  _id: z.string().max(64).optional(),
+  id: z.string().max(64).optional(),
+  text: z
+    .string({ error: 'Each comment needs a text.' })
+    .max(GRADE_COMMENT_TEXT_MAX, `A comment must be at most ${GRADE_COMMENT_TEXT_MAX} characters.`),
+  pointsDeducted: z.number({ error: 'Points deducted must be a number.' }).finite('Points deducted must be a number.'),
+  accepted: z.boolean({ error: 'Each comment must say whether it is accepted.' }),
+  rubricItemId: z.string().max(64).nullable().optional(),
+});
+export type SaveGradeCommentInput = z.input<typeof SaveGradeCommentInput>;
+
+/**
+ * POST save-grade/:submissionId. `grade` must be within 0..points and equal
+ * computeFinalGrade(points, comments) (points minus accepted deductions) to the hundredth;
+ * each comment deducts 0..points. `feedback` is sent as an empty string by the spec's client.
+ */
+export const SaveGradeInput = z.object({
+  grade: z.number({ error: 'Grade must be a number.' }).finite('Grade must be a number.'),
+  feedback: z.string().max(20_000, 'Feedback must be at most 20000 characters.').default(''),
+  comments: z
+    .array(SaveGradeCommentInput, { error: 'Comments must be a list.' })
+    .max(GRADE_COMMENTS_MAX, `A grade can have at most ${GRADE_COMMENTS_MAX} comments.`),
+});
+export type SaveGradeInput = z.input<typeof SaveGradeInput>;
+
+export const SavedGrade = z.object({
+  _id: z.string(),
+  id: z.string(),
+  submissionId: z.string(),
+  grade: z.number(),
+  feedback: z.string(),
+  comments: z.array(GradingComment),
+  confidenceLevel: z.number().nullable(),
+  gradingRunId: z.string().nullable(),
+  savedBy: z.object({ _id: z.string(), name: z.string() }),
+  createdAt: z.string(),
+});
+export type SavedGrade = z.infer<typeof SavedGrade>;
+
+export const SaveGradeOutput = z.object({
+  message: z.string(),
+  grade: SavedGrade,
+});
+export type SaveGradeOutput = z.infer<typeof SaveGradeOutput>;
+
+// ---------------------------------------------------------------- grade-all
+
+export const GradeAllOutput = z.object({
+  message: z.string(),
+  /** Null when there was nothing to grade. */
+  batchId: z.string().nullable(),
+  /** Grading runs queued by this request. */
+  queued: z.number(),
+});
+export type GradeAllOutput = z.infer<typeof GradeAllOutput>;
+
+export const GradingProgressQuery = z.object({
+  /** A batch of this question; the latest batch when absent. */
+  batchId: z.string().optional(),
+});
+
+/** Counted from our own tables (grading runs of the batch), never from the queue's internals. */
+export const GradingProgressOutput = z.object({
+  batchId: z.string().nullable(),
+  total: z.number(),
+  done: z.number(),
+  failed: z.number(),
+  running: z.number(),
+  remaining: z.number(),
+  isFinished: z.boolean(),
+});
+export type GradingProgressOutput = z.infer<typeof GradingProgressOutput>;
+
+// ---------------------------------------------------------------- submission rows (staff)
+
+/**
+ * Grading fields of one submission row in the staff question detail (includeSubmissions=1).
+ * `grade`/`comments` come from the newest saved grade; `confidenceLevel` and `grader` from it or,
+ * when nothing is saved yet, from the newest finished AI run.
+ */
+export const SubmissionGradingFields = z.object({
+  grade: z.number().nullable(),
+  isAlreadyGraded: z.boolean(),
+  confidenceLevel: z.number().nullable(),
+  comments: z.array(GradingComment),
+  extractedText: z.string(),
+  grader: GraderInfo.nullable(),
+  gradingStatus: z.enum(['none', 'queued', 'running', 'succeeded', 'failed']),
+  hasHiddenText: z.boolean(),
+  hiddenText: z.array(HiddenTextFinding),
+});
+export type SubmissionGradingFields = z.infer<typeof SubmissionGradingFields>;
