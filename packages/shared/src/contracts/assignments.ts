@@ -1,0 +1,58 @@
+import { z } from 'zod';
+
+export const ASSIGNMENT_TITLE_MAX_LENGTH = 200;
+
+/**
+ * POST /api/assignments (JSON). `deadline` is optional: an ISO 8601 date-time with a time zone
+ * (a datetime-local value converted with `new Date(value).toISOString()`); '' or null means none.
+ */
+export const CreateAssignmentInput = z.object({
+  title: z
+    .string({ error: 'Please provide a title.' })
+    .trim()
+    .min(1, 'Please provide a title.')
+    .max(ASSIGNMENT_TITLE_MAX_LENGTH, `The title must be at most ${ASSIGNMENT_TITLE_MAX_LENGTH} characters.`),
+  courseId: z
+    .string({ error: 'No courseId found. Make sure you navigated from a course.' })
+    .trim()
+    .min(1, 'No courseId found. Make sure you navigated from a course.'),
+  deadline: z.preprocess(
+    (value) => (value === '' ? null : value),
+    z.iso
+      .datetime({ offset: true, error: 'Please enter a valid deadline (a date and time with a time zone).' })
+      .nullable()
+      .optional(),
+  ),
+});
+export type CreateAssignmentInput = z.input<typeof CreateAssignmentInput>;
+
+/** GET /api/assignments?courseId= (optional filter; without it, every assignment the caller can see). */
+export const AssignmentListQuery = z.object({ courseId: z.string().optional() });
+export type AssignmentListQuery = z.infer<typeof AssignmentListQuery>;
+
+export const AssignmentCourse = z.object({ _id: z.string(), title: z.string() });
+
+export const AssignmentSummary = z.object({
+  _id: z.string(),
+  title: z.string(),
+  /** The sum of its questions' points (0 while it has none). */
+  points: z.number(),
+  /** ISO 8601, or null when the assignment has no deadline. */
+  deadline: z.string().nullable(),
+  course: AssignmentCourse,
+  questionCount: z.number().int(),
+  createdAt: z.string(),
+});
+export type AssignmentSummary = z.infer<typeof AssignmentSummary>;
+export const AssignmentList = z.array(AssignmentSummary);
+export type AssignmentList = z.infer<typeof AssignmentList>;
+
+/**
+ * GET /api/assignments/:id. `viewer` is `staff` for the owning instructor (who may create questions)
+ * and `student` for an enrolled student.
+ */
+export const AssignmentDetail = AssignmentSummary.extend({ viewer: z.enum(['staff', 'student']) });
+export type AssignmentDetail = z.infer<typeof AssignmentDetail>;
+
+export const CreateAssignmentOutput = z.object({ message: z.string(), assignment: AssignmentDetail });
+export type CreateAssignmentOutput = z.infer<typeof CreateAssignmentOutput>;

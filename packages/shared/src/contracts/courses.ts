@@ -1,0 +1,123 @@
+import { z } from 'zod';
+import { FileUrl } from './files.ts';
+
+/** Someone shown next to a course: its instructor, a student on its roster. */
+export const PersonRef = z.object({ _id: z.string(), name: z.string() });
+export type PersonRef = z.infer<typeof PersonRef>;
+export const Person = PersonRef.extend({ email: z.string() });
+export type Person = z.infer<typeof Person>;
+
+export const COURSE_TITLE_MAX_LENGTH = 200;
+
+/**
+ * POST /api/courses is multipart/form-data: the text field `title` (validated by this schema) and
+ * the optional files `courseImage` (PNG, JPEG, WebP or GIF) and `syllabusFile` (PDF).
+ */
+export const CreateCourseFields = z.object({
+  title: z
+    .string({ error: 'Please provide a course title.' })
+    .trim()
+    .min(1, 'Please provide a course title.')
+    .max(COURSE_TITLE_MAX_LENGTH, `The course title must be at most ${COURSE_TITLE_MAX_LENGTH} characters.`),
+});
+export type CreateCourseFields = z.input<typeof CreateCourseFields>;
+export const CREATE_COURSE_FILE_FIELDS = { image: 'courseImage', syllabus: 'syllabusFile' } as const;
+
+/** GET /api/courses: instructors get the courses they own, students the courses they are enrolled in. */
+export const CourseSummary = z.object({
+  _id: z.string(),
+  title: z.string(),
+  image: FileUrl.nullable(),
+  instructor: PersonRef,
+  createdAt: z.string(),
+});
+export type CourseSummary = z.infer<typeof CourseSummary>;
+export const CourseList = z.array(CourseSummary);
+export type CourseList = z.infer<typeof CourseList>;
+
+const CourseDetailBase = z.object({
+  _id: z.string(),
+  title: z.string(),
+  image: FileUrl.nullable(),
+  syllabus: FileUrl.nullable(),
+  instructor: Person,
+  /** Enrolled students, by name. */
+  students: z.array(Person),
+  createdAt: z.string(),
+});
+
+/** An email added to the roster that has no account yet; it becomes an enrolment at registration. */
+export const PendingStudent = z.object({ email: z.string(), invitedAt: z.string() });
+export type PendingStudent = z.infer<typeof PendingStudent>;
+
+/**
+ * GET /api/courses/:id. `viewer` says which view the caller got: `staff` (the owning instructor,
+ * who may add students and create assignments) or `student` (an enrolled student).
+ */
+export const CourseForStaff = CourseDetailBase.extend({
+  viewer: z.literal('staff'),
+  pendingStudents: z.array(PendingStudent),
+});
+export type CourseForStaff = z.infer<typeof CourseForStaff>;
+export const CourseForStudent = CourseDetailBase.extend({ viewer: z.literal('student') });
+export type CourseForStudent = z.infer<typeof CourseForStudent>;
+export const CourseDetail = z.discriminatedUnion('viewer', [CourseForStaff, CourseForStudent]);
+export type CourseDetail = z.infer<typeof CourseDetail>;
+
+export const CreateCourseOutput = z.object({ message: z.string(), course: CourseForStaff });
+export type CreateCourseOutput = z.infer<typeof CreateCourseOutput>;
+
+// ---- Rosters ---------------------------------------------------------------------------------
+
+/** Most entries one add-students request (JSON or spreadsheet) may carry. */
+export const MAX_ROSTER_ENTRIES = 2000;
+
+/**
+ * Splits what a person typed or pasted into roster entries: commas (the spec's separator),
+ * semicolons and line breaks; trimmed; empty entries dropped. Used by the web form and the server.
+ */
+export function splitRosterEntries(text: string): string[] {
+  return text
+    .split(/[,;\r\n]+/)
+    .map((entry) => entry.trim())
+    .filter((entry) => entry.length > 0);
+}
+
+/** POST /api/courses/:id/add-students (JSON). Each entry is checked on its own; bad ones are reported, not fatal. */
+export const AddStudentsInput = z.object({
+  emails: z
+    .array(z.string({ error: 'Each email must be text.' }).max(320, 'An email is at most 320 characters.'), {
+      error: 'Please enter at least one email.',
+    })
+    .max(MAX_ROSTER_ENTRIES, `Please add at most ${MAX_ROSTER_ENTRIES} students at a time.`)
+    .transform((entries) => entries.flatMap(splitRosterEntries))
+    .refine((entries) => entries.length > 0, 'Please enter at least one email.'),
+});
+export type AddStudentsInput = z.input<typeof AddStudentsInput>;
+
+/** POST /api/courses/:id/add-students/excel is multipart with this one file field (.xlsx or .xls). */
+export const ADD_STUDENTS_EXCEL_FILE_FIELD = 'excelFile';
+
+export const RosterRejection = z.object({
+  /** The entry as given (typed text or spreadsheet cell content). */
+  entry: z.string(),
+  reason: z.string(),
+});
+export type RosterRejection = z.infer<typeof RosterRejection>;
+
+/**
+ * The outcome of adding students, by email:
+ * - added: accounts enrolled now;  alreadyEnrolled: accounts that were on the roster already;
+ * - invited: emails without an account yet, now pending (they join when they register);
+ * - alreadyInvited: emails that were pending already;  rejected: entries not added, with the reason.
+ * A request where nothing at all could be added is a 400 whose `issues` list the rejections.
+ */
+export const AddStudentsOutput = z.object({
+  message: z.string(),
+  added: z.number().int(),
+  alreadyEnrolled: z.number().int(),
+  invited: z.number().int(),
+  alreadyInvited: z.number().int(),
+  rejected: z.array(RosterRejection),
+});
+export type AddStudentsOutput = z.infer<typeof AddStudentsOutput>;
