@@ -172,11 +172,19 @@ export const rubricGenerations = pgTable(
     outputTokens: integer('output_tokens'),
     latencyMs: integer('latency_ms'),
     error: text('error'),
+    /** The error code of `error` (shared ErrorCode), so a waiting request answers the same failure. */
+    errorCode: text('error_code'),
     requestedById: uuid('requested_by_id').references(() => users.id),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
-  (table) => [index('rubric_generations_question_idx').on(table.questionId)],
+  (table) => [
+    index('rubric_generations_question_idx').on(table.questionId),
+    // At most one draft in flight per question: concurrent requests join it instead of paying twice.
+    uniqueIndex('rubric_generations_one_active_idx')
+      .on(table.questionId)
+      .where(sql`${table.status} in ('queued', 'running')`),
+  ],
 );
 
 /** Every uploaded answer is kept as a version; the latest per (question, student) is the current one. */
@@ -246,6 +254,8 @@ export const gradingRuns = pgTable(
     latencyMs: integer('latency_ms'),
     attempts: integer('attempts').notNull().default(0),
     error: text('error'),
+    /** The error code of `error` (shared ErrorCode), so a waiting request answers the same failure. */
+    errorCode: text('error_code'),
     requestedById: uuid('requested_by_id').references(() => users.id),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
@@ -253,6 +263,10 @@ export const gradingRuns = pgTable(
   (table) => [
     index('grading_runs_submission_idx').on(table.submissionId),
     index('grading_runs_batch_idx').on(table.batchId),
+    // At most one run in flight per submission: grade, regrade and grade-all join it, never double it.
+    uniqueIndex('grading_runs_one_active_idx')
+      .on(table.submissionId)
+      .where(sql`${table.status} in ('queued', 'running')`),
   ],
 );
 
