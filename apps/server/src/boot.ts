@@ -6,6 +6,7 @@ import { lockDataDir } from './db/data-dir-lock.ts';
 import { migrateDatabase, openPglite, openPostgres, type Database } from './db/client.ts';
 import { createLogger } from './lib/logger.ts';
 import { LocalDiskStorage } from './storage/file-storage.ts';
+import { FileUrlSigner } from './storage/file-url-signer.ts';
 import path from 'node:path';
 
 export interface Runtime {
@@ -30,12 +31,14 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     releaseLock();
     throw error;
   }
+  const secret = loadOrCreateSecret(config.dataDir, config.tokenSecret);
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
-    tokens: new TokenService(loadOrCreateSecret(config.dataDir, config.tokenSecret), config.tokenTtlSeconds),
+    tokens: new TokenService(secret, config.tokenTtlSeconds),
     storage: new LocalDiskStorage(config.filesDir),
+    fileUrls: new FileUrlSigner(secret),
     log,
   };
   let isShutDown = false;

@@ -3,6 +3,7 @@ import type { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { FileStorage } from './storage/file-storage.ts';
+import type { FileUrlSigner } from './storage/file-url-signer.ts';
 
 /** Everything a request or a job needs, built once at boot and passed explicitly (no globals). */
 export interface AppContext {
@@ -11,5 +12,7 @@ export interface AppContext {
   db: Db;
   tokens: TokenService;
   storage: FileStorage;
+  /** Signs the expiring links to stored files that responses carry (see storage/file-url-signer.ts). */
+  fileUrls: FileUrlSigner;
   log: FastifyBaseLogger;
 }

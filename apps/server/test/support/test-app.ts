@@ -13,6 +13,7 @@ import { openPostgres, wrapPglite, type Database } from '../../src/db/client.ts'
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { LocalDiskStorage } from '../../src/storage/file-storage.ts';
+import { FileUrlSigner } from '../../src/storage/file-url-signer.ts';
 import { withDatabase } from './global-setup.ts';
 
 export interface TestApp {
@@ -30,12 +31,14 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT: '10000', NODE_ENV: 'test', ...env });
   const { database, dropDatabase } = await createTestDatabase();
+  const secret = new TextEncoder().encode(randomBytes(32).toString('hex'));
   const ctx: AppContext = {
     config,
     database,
     db: database.db,
-    tokens: new TokenService(new TextEncoder().encode(randomBytes(32).toString('hex')), config.tokenTtlSeconds),
+    tokens: new TokenService(secret, config.tokenTtlSeconds),
     storage: new LocalDiskStorage(config.filesDir),
+    fileUrls: new FileUrlSigner(secret),
     log: createLogger('silent'),
   };
   const app = await buildApp(ctx);
