@@ -6,6 +6,6 @@ export default defineProject({
     root: './apps/web',
     include: ['src/**/*.test.{ts,tsx}'],
     environment: 'jsdom',
-    passWithNoTests: true,
+    setupFiles: ['./src/test/setup.ts'],
   },
 });
