@@ -1,0 +1,162 @@
+import type { z } from 'zod';
+import { ErrorBody, type ErrorCode } from '@gradewise/shared/errors';
+
+/** Codes the client adds for failures that never produced a server answer. */
+export type ClientErrorCode = 'NETWORK_ERROR' | 'HTTP_ERROR' | 'INVALID_RESPONSE';
+
+/**
+ * Every failed call throws this. `serverMessage` is the `message` the API sent, when it sent one;
+ * screens show it, else their own fallback from the spec's error catalogue (see `messageOf`).
+ */
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly code: ErrorCode | ClientErrorCode,
+    message: string,
+    readonly serverMessage?: string,
+    readonly issues: readonly { path: string; message: string }[] = [],
+  ) {
+    super(message);
+    this.name = 'ApiError';
+  }
+}
+
+/** The text to show a person for a failure: the server's message, else the screen's fallback. */
+export function messageOf(error: unknown, fallback: string): string {
+  return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
+
+export interface RequestOptions {
+  /** A plain value is sent as JSON; FormData is sent as multipart (the browser sets the boundary). */
+  body?: unknown;
+  signal?: AbortSignal;
+}
+
+/** The API refused the stored token (expired or revoked): the session should end. */
+export type UnauthenticatedListener = (error: ApiError) => void;
+
+export interface ApiClient {
+  request<S extends z.ZodType>(method: Method, path: string, schema: S, options?: RequestOptions): Promise<z.output<S>>;
+  get<S extends z.ZodType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>): Promise<z.output<S>>;
+  post<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    schema: S,
+    options?: Omit<RequestOptions, 'body'>,
+  ): Promise<z.output<S>>;
+  put<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    schema: S,
+    options?: Omit<RequestOptions, 'body'>,
+  ): Promise<z.output<S>>;
+  patch<S extends z.ZodType>(
+    path: string,
+    body: unknown,
+    schema: S,
+    options?: Omit<RequestOptions, 'body'>,
+  ): Promise<z.output<S>>;
+  delete<S extends z.ZodType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>): Promise<z.output<S>>;
+  /** The bearer token sent with every request from now on; null stops sending one. */
+  setToken(token: string | null): void;
+  onUnauthenticated(listener: UnauthenticatedListener): () => void;
+}
+
+/**
+ * A typed fetch client. Responses are parsed with the shared zod contracts, so a screen never
+ * renders a shape the server did not promise. `fetch` is looked up at call time, which keeps the
+ * network boundary the only thing tests replace.
+ */
+export function createApiClient(baseUrl = '/api'): ApiClient {
+  let token: string | null = null;
+  const unauthenticatedListeners = new Set<UnauthenticatedListener>();
+
+  async function request<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    schema: S,
+    options: RequestOptions = {},
+  ): Promise<z.output<S>> {
+    const headers = new Headers({ Accept: 'application/json' });
+    const sentToken = token;
+    if (sentToken) headers.set('Authorization', `Bearer ${sentToken}`);
+    let body: BodyInit | undefined;
+    if (options.body instanceof FormData) {
+      body = options.body;
+    } else if (options.body !== undefined) {
+      headers.set('Content-Type', 'application/json');
+      body = JSON.stringify(options.body);
+    }
+
+    let response: Response;
+    try {
+      response = await fetch(`${baseUrl}${path}`, { method, headers, body, signal: options.signal });
+    } catch (error) {
+      // Cancellation is not a failure to report; let the caller (TanStack Query) see it as is.
+      if (options.signal?.aborted) throw error;
+      throw new ApiError(0, 'NETWORK_ERROR', 'Could not reach the Gradewise server.');
+    }
+
+    if (!response.ok) {
+      const error = await toApiError(response);
+      const isSessionRefused = error.code === 'UNAUTHENTICATED' || error.code === 'TOKEN_EXPIRED';
+      // Only a refusal of the token we sent ends the session; a wrong password on login does not.
+      if (sentToken && sentToken === token && isSessionRefused) {
+        for (const listener of unauthenticatedListeners) listener(error);
+      }
+      throw error;
+    }
+
+    const payload = response.status === 204 ? undefined : await readJson(response);
+    const parsed = schema.safeParse(payload);
+    if (!parsed.success) {
+      console.error(`Unexpected response from ${method} ${path}`, parsed.error.issues);
+      throw new ApiError(response.status, 'INVALID_RESPONSE', 'The server sent an unexpected response.');
+    }
+    return parsed.data;
+  }
+
+  return {
+    request,
+    get: (path, schema, options) => request('GET', path, schema, options),
+    post: (path, body, schema, options) => request('POST', path, schema, { ...options, body }),
+    put: (path, body, schema, options) => request('PUT', path, schema, { ...options, body }),
+    patch: (path, body, schema, options) => request('PATCH', path, schema, { ...options, body }),
+    delete: (path, schema, options) => request('DELETE', path, schema, options),
+    setToken(next) {
+      token = next;
+    },
+    onUnauthenticated(listener) {
+      unauthenticatedListeners.add(listener);
+      return () => unauthenticatedListeners.delete(listener);
+    },
+  };
+}
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (!text) return undefined;
+  try {
+    return JSON.parse(text) as unknown;
+  } catch {
+    return text;
+  }
+}
+
+async function toApiError(response: Response): Promise<ApiError> {
+  const parsed = ErrorBody.safeParse(await readJson(response).catch(() => undefined));
+  if (parsed.success) {
+    const { code, message, issues } = parsed.data;
+    return new ApiError(response.status, code, message, message, issues);
+  }
+  return new ApiError(
+    response.status,
+    'HTTP_ERROR',
+    `The server answered ${response.status} ${response.statusText}.`.trim(),
+  );
+}
+
+/** The one client the web app uses; the session sets and clears its token. */
+export const apiClient = createApiClient('/api');

@@ -1,0 +1,33 @@
+/**
+ * The two values the app keeps in local storage (spec section 3): the session token under `token`
+ * and the `seenDemo` flag. Storage can be unavailable (privacy modes, quota); the app then behaves
+ * as a fresh visitor instead of crashing.
+ */
+export const TOKEN_STORAGE_KEY = 'token';
+export const SEEN_DEMO_STORAGE_KEY = 'seenDemo';
+
+function read(key: string): string | null {
+  try {
+    return window.localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+function write(key: string, value: string | null): void {
+  try {
+    if (value === null) window.localStorage.removeItem(key);
+    else window.localStorage.setItem(key, value);
+  } catch (error) {
+    console.error(`Could not update local storage (${key})`, error);
+  }
+}
+
+export const readStoredToken = (): string | null => read(TOKEN_STORAGE_KEY);
+export const storeToken = (token: string): void => write(TOKEN_STORAGE_KEY, token);
+export const removeStoredToken = (): void => write(TOKEN_STORAGE_KEY, null);
+
+export const hasSeenDemo = (): boolean => read(SEEN_DEMO_STORAGE_KEY) !== null;
+export const markDemoSeen = (): void => write(SEEN_DEMO_STORAGE_KEY, 'true');
+/** Login clears the flag, so each login starts with the demo until it is viewed or skipped. */
+export const forgetDemoSeen = (): void => write(SEEN_DEMO_STORAGE_KEY, null);

@@ -1,0 +1,136 @@
+import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useQueryClient } from '@tanstack/react-query';
+import { AuthOutput, UserOutput, type LoginInput, type RegisterInput } from '@gradewise/shared/contracts/auth';
+import { apiClient, type ApiClient } from './api-client.ts';
+import { readStoredToken, removeStoredToken, storeToken } from './browser-storage.ts';
+import { findTokenProblem } from './token-expiry.ts';
+
+/** Session of spec sections 3 and 4. `loading` is true until the check of a stored token ends. */
+export interface Session {
+  isAuthenticated: boolean;
+  loading: boolean;
+  user: UserOutput | null;
+  token: string | null;
+  /** Stores the token and authenticates. Throws the ApiError of a refused attempt. */
+  login(input: LoginInput): Promise<AuthOutput>;
+  /** Stores the token and authenticates, as login does. Throws the ApiError of a refused attempt. */
+  register(input: RegisterInput): Promise<AuthOutput>;
+  /** Removes the token and forgets the user; the caller decides where to go (the nav bar goes to /). */
+  logout(): void;
+}
+
+type SessionState =
+  | { status: 'loading' | 'unauthenticated'; user: null; token: null }
+  | { status: 'authenticated'; user: UserOutput; token: string };
+
+const LOADING: SessionState = { status: 'loading', user: null, token: null };
+const SIGNED_OUT: SessionState = { status: 'unauthenticated', user: null, token: null };
+
+type StartupPlan = { kind: 'none' } | { kind: 'discard'; problem: string } | { kind: 'verify'; token: string };
+
+/** No token: signed out. A token that is certainly dead: discard it. Otherwise ask the server. */
+function planStartup(): StartupPlan {
+  const token = readStoredToken();
+  if (!token) return { kind: 'none' };
+  const problem = findTokenProblem(token);
+  return problem ? { kind: 'discard', problem } : { kind: 'verify', token };
+}
+
+const SessionContext = createContext<Session | null>(null);
+
+export function SessionProvider({ children, client = apiClient }: { children: ReactNode; client?: ApiClient }) {
+  // What to do with the stored token is decided once, from what is in storage at start-up; the
+  // session state starts from that decision and the effect below carries it out.
+  const [startup] = useState(planStartup);
+  const [state, setState] = useState<SessionState>(startup.kind === 'verify' ? LOADING : SIGNED_OUT);
+  const queryClient = useQueryClient();
+  // Bumped on every login, register and logout, so a slow check of the stored token can never
+  // overwrite a session the person has started or ended in the meantime.
+  const generation = useRef(0);
+
+  const endSession = useCallback(
+    (reason?: unknown) => {
+      if (reason !== undefined) console.error('Session ended:', reason);
+      generation.current += 1;
+      removeStoredToken();
+      client.setToken(null);
+      // Cached server data belongs to the person who just left.
+      queryClient.clear();
+      setState(SIGNED_OUT);
+    },
+    [client, queryClient],
+  );
+
+  useEffect(() => {
+    if (startup.kind === 'none') {
+      client.setToken(null);
+      return;
+    }
+    if (startup.kind === 'discard') {
+      console.error(startup.problem);
+      removeStoredToken();
+      client.setToken(null);
+      return;
+    }
+    const checkGeneration = generation.current;
+    const controller = new AbortController();
+    const { token } = startup;
+    client.setToken(token);
+    client.get('/auth/user', UserOutput, { signal: controller.signal }).then(
+      (user) => {
+        if (generation.current === checkGeneration) setState({ status: 'authenticated', user, token });
+      },
+      (error: unknown) => {
+        if (controller.signal.aborted || generation.current !== checkGeneration) return;
+        endSession(error);
+      },
+    );
+    return () => controller.abort();
+  }, [startup, client, endSession]);
+
+  // A later call refused with UNAUTHENTICATED or TOKEN_EXPIRED means the token was revoked or ran out.
+  useEffect(() => client.onUnauthenticated((error) => endSession(error)), [client, endSession]);
+
+  const startSession = useCallback(
+    (result: AuthOutput) => {
+      generation.current += 1;
+      storeToken(result.token);
+      client.setToken(result.token);
+      queryClient.clear();
+      setState({ status: 'authenticated', user: result.user, token: result.token });
+      return result;
+    },
+    [client, queryClient],
+  );
+
+  const login = useCallback(
+    async (input: LoginInput) => startSession(await client.post('/auth/login', input, AuthOutput)),
+    [client, startSession],
+  );
+  const register = useCallback(
+    async (input: RegisterInput) => startSession(await client.post('/auth/register', input, AuthOutput)),
+    [client, startSession],
+  );
+  const logout = useCallback(() => endSession(), [endSession]);
+
+  const session = useMemo<Session>(
+    () => ({
+      isAuthenticated: state.status === 'authenticated',
+      loading: state.status === 'loading',
+      user: state.user,
+      token: state.token,
+      login,
+      register,
+      logout,
+    }),
+    [state, login, register, logout],
+  );
+
+  return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;
+}
+
+export function useSession(): Session {
+  const session = useContext(SessionContext);
+  if (!session) throw new Error('useSession must be used inside <SessionProvider>.');
+  return session;
+}
