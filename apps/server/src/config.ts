@@ -29,6 +29,11 @@ const ConfigSchema = z
     AI_API_KEY: z.string().min(1).optional(),
     AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
+    /** Whether the model reads page images (handwriting); unset = the provider's default (see ai/provider.ts). */
+    AI_VISION: z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .transform((value) => value === 'true')
+      .optional(),
     GRADING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     MAX_UPLOAD_MB: z.coerce.number().min(1).max(200).default(20),
@@ -69,6 +74,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       apiKey: env.AI_API_KEY ?? (env.AI_PROVIDER === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY),
       timeoutMs: env.AI_TIMEOUT_MS,
       maxRetries: env.AI_MAX_RETRIES,
+      vision: env.AI_VISION,
     },
     gradingConcurrency: env.GRADING_CONCURRENCY,
     /** Login and register attempts per client address per minute. */
