@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
+import type { JobQueue } from './jobs/job-queue.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { FileUrlSigner } from './storage/file-url-signer.ts';
 
@@ -15,4 +16,9 @@ export interface AppContext {
   /** Signs the expiring links to stored files that responses carry (see storage/file-url-signer.ts). */
   fileUrls: FileUrlSigner;
   log: FastifyBaseLogger;
+  /**
+   * The durable job queue (pg-boss). Absent in processes started without jobs (API-only tests);
+   * services that need it answer 503 then. Whether this process also runs workers is its choice.
+   */
+  jobs?: JobQueue;
 }

@@ -1,0 +1,137 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { gradingRuns } from '../db/schema.ts';
+
+export type GradingRunRow = typeof gradingRuns.$inferSelect;
+export type NewGradingRunRow = typeof gradingRuns.$inferInsert;
+
+/** A comment as a run stores it (the AI's suggestion, before any instructor edit). */
+export interface StoredComment {
+  id: string;
+  text: string;
+  pointsDeducted: number;
+  accepted: boolean;
+  rubricItemId: string | null;
+}
+
+export const ACTIVE_STATUSES = ['queued', 'running'] as const;
+
+export async function selectGradingRunById(db: Db, id: string): Promise<GradingRunRow | undefined> {
+  const [row] = await db.select().from(gradingRuns).where(eq(gradingRuns.id, id)).limit(1);
+  return row;
+}
+
+/**
+ * Inserts a queued run unless the submission already has one in flight (a partial unique index
+ * decides, so two concurrent requests cannot both insert). Answers undefined when one exists.
+ */
+export async function insertGradingRunUnlessActive(db: Db, run: NewGradingRunRow): Promise<GradingRunRow | undefined> {
+  const [row] = await db.insert(gradingRuns).values(run).onConflictDoNothing().returning();
+  return row;
+}
+
+export async function selectActiveGradingRun(db: Db, submissionId: string): Promise<GradingRunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(gradingRuns)
+    .where(and(eq(gradingRuns.submissionId, submissionId), inArray(gradingRuns.status, [...ACTIVE_STATUSES])))
+    .limit(1);
+  return row;
+}
+
+export async function selectLatestSucceededRun(db: Db, submissionId: string): Promise<GradingRunRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(gradingRuns)
+    .where(and(eq(gradingRuns.submissionId, submissionId), eq(gradingRuns.status, 'succeeded')))
+    .orderBy(desc(gradingRuns.finishedAt), desc(gradingRuns.createdAt))
+    .limit(1);
+  return row;
+}
+
+/** Newest run per submission (any status), for the submissions table. */
+export async function selectLatestRunsBySubmission(db: Db, submissionIds: string[]): Promise<Map<string, GradingRunRow>> {
+  if (submissionIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([gradingRuns.submissionId])
+    .from(gradingRuns)
+    .where(inArray(gradingRuns.submissionId, submissionIds))
+    .orderBy(gradingRuns.submissionId, desc(gradingRuns.createdAt), desc(gradingRuns.id));
+  return new Map(rows.map((row) => [row.submissionId, row]));
+}
+
+/** Newest succeeded run per submission. */
+export async function selectLatestSucceededRunsBySubmission(db: Db, submissionIds: string[]): Promise<Map<string, GradingRunRow>> {
+  if (submissionIds.length === 0) return new Map();
+  const rows = await db
+    .selectDistinctOn([gradingRuns.submissionId])
+    .from(gradingRuns)
+    .where(and(inArray(gradingRuns.submissionId, submissionIds), eq(gradingRuns.status, 'succeeded')))
+    .orderBy(gradingRuns.submissionId, desc(gradingRuns.finishedAt), desc(gradingRuns.id));
+  return new Map(rows.map((row) => [row.submissionId, row]));
+}
+
+export async function selectUnfinishedGradingRunIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ id: gradingRuns.id })
+    .from(gradingRuns)
+    .where(inArray(gradingRuns.status, [...ACTIVE_STATUSES]))
+    .orderBy(gradingRuns.createdAt);
+  return rows.map((row) => row.id);
+}
+
+/** Claims an unfinished run for an attempt; answers undefined when it already finished. */
+export async function markGradingRunRunning(db: Db, id: string): Promise<GradingRunRow | undefined> {
+  const [row] = await db
+    .update(gradingRuns)
+    .set({ status: 'running', attempts: sql`${gradingRuns.attempts} + 1` })
+    .where(and(eq(gradingRuns.id, id), inArray(gradingRuns.status, [...ACTIVE_STATUSES])))
+    .returning();
+  return row;
+}
+
+/** Stores what the provider answered, before anything is made of it ("a retry never pays twice"). */
+export async function storeGradingRunOutput(
+  db: Db,
+  id: string,
+  output: Pick<NewGradingRunRow, 'rawOutput' | 'graderKind' | 'provider' | 'model' | 'promptVersion' | 'inputTokens' | 'outputTokens' | 'latencyMs'>,
+): Promise<void> {
+  await db.update(gradingRuns).set(output).where(eq(gradingRuns.id, id));
+}
+
+export async function markGradingRunSucceeded(
+  db: Db,
+  id: string,
+  result: { comments: StoredComment[]; totalScore: number; confidence: number },
+): Promise<GradingRunRow | undefined> {
+  const [row] = await db
+    .update(gradingRuns)
+    .set({ ...result, status: 'succeeded', error: null, errorCode: null, finishedAt: new Date() })
+    .where(and(eq(gradingRuns.id, id), inArray(gradingRuns.status, [...ACTIVE_STATUSES])))
+    .returning();
+  return row;
+}
+
+/** Final: marks the run failed. Not final: notes the error and leaves it for its retry. */
+export async function recordGradingRunFailure(db: Db, id: string, failure: { code: string; message: string }, isFinal: boolean): Promise<void> {
+  await db
+    .update(gradingRuns)
+    .set({
+      error: failure.message,
+      errorCode: failure.code,
+      ...(isFinal ? { status: 'failed' as const, finishedAt: new Date() } : {}),
+    })
+    .where(and(eq(gradingRuns.id, id), inArray(gradingRuns.status, [...ACTIVE_STATUSES])));
+}
+
+/** Progress of a grade-all batch, counted from its runs. */
+export async function countBatchRuns(db: Db, batchId: string): Promise<{ succeeded: number; failed: number; running: number; queued: number }> {
+  const rows = await db
+    .select({ status: gradingRuns.status, count: sql<number>`count(*)::int` })
+    .from(gradingRuns)
+    .where(eq(gradingRuns.batchId, batchId))
+    .groupBy(gradingRuns.status);
+  const counts = { succeeded: 0, failed: 0, running: 0, queued: 0 };
+  for (const row of rows) counts[row.status] = Number(row.count);
+  return counts;
+}

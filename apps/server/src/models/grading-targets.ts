@@ -1,0 +1,75 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { files, grades, gradingRuns, questions, submissions } from '../db/schema.ts';
+
+/**
+ * Reads the grading engine needs across tables it does not own (questions, submissions, files):
+ * what a job must load to run. Authorization is not done here: jobs act on rows a service already
+ * authorized when it queued them.
+ */
+
+export type QuestionRow = typeof questions.$inferSelect;
+export type SubmissionRow = typeof submissions.$inferSelect;
+
+export interface StoredFileRef {
+  id: string;
+  storageKey: string;
+  mimeType: string;
+}
+
+export async function selectQuestionById(db: Db, questionId: string): Promise<QuestionRow | undefined> {
+  const [row] = await db.select().from(questions).where(eq(questions.id, questionId)).limit(1);
+  return row;
+}
+
+export async function selectSubmissionWithQuestion(
+  db: Db,
+  submissionId: string,
+): Promise<{ submission: SubmissionRow; question: QuestionRow } | undefined> {
+  const [row] = await db
+    .select({ submission: submissions, question: questions })
+    .from(submissions)
+    .innerJoin(questions, eq(questions.id, submissions.questionId))
+    .where(eq(submissions.id, submissionId))
+    .limit(1);
+  return row;
+}
+
+export async function selectStoredFile(db: Db, fileId: string): Promise<StoredFileRef | undefined> {
+  const [row] = await db
+    .select({ id: files.id, storageKey: files.storageKey, mimeType: files.mimeType })
+    .from(files)
+    .where(eq(files.id, fileId))
+    .limit(1);
+  return row;
+}
+
+/** The newest version of one student's answer to a question. */
+export async function isLatestSubmission(db: Db, submission: SubmissionRow): Promise<boolean> {
+  const [row] = await db
+    .select({ version: sql<number>`max(${submissions.version})` })
+    .from(submissions)
+    .where(and(eq(submissions.questionId, submission.questionId), eq(submissions.studentId, submission.studentId)));
+  return Number(row?.version ?? 0) === submission.version;
+}
+
+/**
+ * Latest submission per student of a question that has no saved grade and no run in flight:
+ * what grade-all queues.
+ */
+export async function selectUngradedLatestSubmissionIds(db: Db, questionId: string): Promise<string[]> {
+  const latest = await db
+    .selectDistinctOn([submissions.studentId], { id: submissions.id })
+    .from(submissions)
+    .where(eq(submissions.questionId, questionId))
+    .orderBy(submissions.studentId, desc(submissions.version));
+  const ids = latest.map((row) => row.id);
+  if (ids.length === 0) return [];
+  const graded = await db.selectDistinct({ id: grades.submissionId }).from(grades).where(inArray(grades.submissionId, ids));
+  const active = await db
+    .selectDistinct({ id: gradingRuns.submissionId })
+    .from(gradingRuns)
+    .where(and(inArray(gradingRuns.submissionId, ids), inArray(gradingRuns.status, ['queued', 'running'])));
+  const skip = new Set([...graded, ...active].map((row) => row.id));
+  return ids.filter((id) => !skip.has(id));
+}

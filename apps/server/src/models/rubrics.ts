@@ -1,0 +1,23 @@
+import { eq } from 'drizzle-orm';
+import type { RubricItem } from '../ai/grader-types.ts';
+import type { Db } from '../db/client.ts';
+import { rubrics } from '../db/schema.ts';
+
+export type RubricRow = Omit<typeof rubrics.$inferSelect, 'items'> & { items: RubricItem[] };
+export type NewRubricRow = typeof rubrics.$inferInsert & { items: RubricItem[] };
+
+export async function selectRubricByQuestionId(db: Db, questionId: string): Promise<RubricRow | undefined> {
+  const [row] = await db.select().from(rubrics).where(eq(rubrics.questionId, questionId)).limit(1);
+  return row as RubricRow | undefined;
+}
+
+/** One current rubric per question: an AI draft or an instructor's save replaces the previous one. */
+export async function upsertRubric(db: Db, rubric: NewRubricRow): Promise<RubricRow> {
+  const { questionId, ...changes } = rubric;
+  const [row] = await db
+    .insert(rubrics)
+    .values(rubric)
+    .onConflictDoUpdate({ target: rubrics.questionId, set: { ...changes, updatedAt: new Date() } })
+    .returning();
+  return row as RubricRow;
+}

@@ -1,0 +1,296 @@
+import { EventEmitter } from 'node:events';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod';
+import type { AppContext } from '../src/context.ts';
+import type { JobAttempt, JobDefinition, JobFailure } from '../src/jobs/job-definition.ts';
+import { JobQueue, JobQueueStoppedError } from '../src/jobs/job-queue.ts';
+import { AppError } from '../src/lib/errors.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * The queue mechanics on the real database (PGlite, and PostgreSQL in the server-postgres
+ * project) with a job defined here: its work rows live in memory, so each test can see exactly
+ * which attempts ran, in which order, and what the queue recorded.
+ */
+
+type RowStatus = 'queued' | 'running' | 'succeeded' | 'failed';
+interface Row {
+  status: RowStatus;
+  attempts: number[];
+  failure?: JobFailure;
+  /** Failures noted without finishing the row (retry pending). */
+  notedFailures: number;
+}
+type Behaviour = (id: string, attempt: JobAttempt) => Promise<'done' | 'leave-unfinished'>;
+
+class TestJob {
+  readonly rows = new Map<string, Row>();
+  readonly changes = new EventEmitter();
+  active = 0;
+  maxActive = 0;
+  behaviour: Behaviour = async () => 'done';
+
+  constructor(readonly concurrency = 2) {
+    this.changes.setMaxListeners(0);
+  }
+
+  addRow(id = randomUUID()): string {
+    this.rows.set(id, { status: 'queued', attempts: [], notedFailures: 0 });
+    return id;
+  }
+
+  row(id: string): Row {
+    const row = this.rows.get(id);
+    if (!row) throw new Error(`no row ${id}`);
+    return row;
+  }
+
+  /** Resolves when the predicate holds, checked now and after every change (no polling, no sleeps). */
+  until(predicate: () => boolean): Promise<void> {
+    return new Promise((resolve) => {
+      const check = () => {
+        if (!predicate()) return;
+        this.changes.off('change', check);
+        resolve();
+      };
+      this.changes.on('change', check);
+      check();
+    });
+  }
+
+  readonly definition: JobDefinition<{ id: string }> = {
+    name: 'test-job',
+    payload: z.object({ id: z.uuid() }),
+    retry: { limit: 2, delaySeconds: 0, backoff: false },
+    expireInSeconds: 60,
+    concurrency: () => this.concurrency,
+    handle: async (_ctx, { id }, attempt) => {
+      const row = this.row(id);
+      if (row.status === 'succeeded' || row.status === 'failed') return;
+      row.status = 'running';
+      row.attempts.push(attempt.number);
+      this.active += 1;
+      this.maxActive = Math.max(this.maxActive, this.active);
+      this.changes.emit('change');
+      try {
+        const outcome = await this.behaviour(id, attempt);
+        if (outcome === 'done') row.status = 'succeeded';
+      } finally {
+        this.active -= 1;
+        this.changes.emit('change');
+      }
+    },
+    recordFailure: async (_ctx, { id }, failure, isFinal) => {
+      const row = this.row(id);
+      if (isFinal) {
+        row.status = 'failed';
+        row.failure = failure;
+      } else {
+        row.notedFailures += 1;
+      }
+      this.changes.emit('change');
+    },
+    listUnfinished: async () => [...this.rows].filter(([, row]) => row.status === 'queued' || row.status === 'running').map(([id]) => id),
+  };
+}
+
+function gate() {
+  let open!: () => void;
+  const opened = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  return { opened, open };
+}
+
+async function jobState(ctx: AppContext, id: string): Promise<string | undefined> {
+  const { rows } = await ctx.database.executeSql(`SELECT state FROM pgboss.job WHERE name = 'test-job' AND id = $1`, [id]);
+  return rows[0]?.state;
+}
+
+/**
+ * pg-boss records a job's completion or failure without awaiting it after the handler returns; on
+ * PostgreSQL that write can land just after our next query on another connection. Wait for the
+ * state itself (observable), never for a time.
+ */
+async function expectJobState(ctx: AppContext, id: string, state: string | undefined): Promise<void> {
+  await vi.waitFor(async () => expect(await jobState(ctx, id)).toBe(state), { timeout: 10_000, interval: 20 });
+}
+
+let testApp: TestApp;
+let ctx: AppContext;
+let job: TestJob;
+let queue: JobQueue | undefined;
+
+async function startQueue(runWorkers = true, shutdownGraceMs = 5_000): Promise<JobQueue> {
+  queue = await JobQueue.start(ctx, [job.definition], { runWorkers, shutdownGraceMs, pollingIntervalSeconds: 0.5 });
+  return queue;
+}
+
+beforeAll(async () => {
+  testApp = await createTestApp();
+  ctx = testApp.ctx;
+});
+
+afterAll(async () => {
+  await queue?.stop();
+  await testApp.close();
+});
+
+beforeEach(async () => {
+  await queue?.stop();
+  queue = undefined;
+  job = new TestJob();
+  // Each test starts from an empty queue table: jobs of an earlier test must not run here.
+  await ctx.database.executeSql(`DELETE FROM pgboss.job WHERE name = 'test-job'`, []).catch(() => {});
+});
+
+describe('job queue (pg-boss on the test database)', () => {
+  it('runs a row once however often it is sent: the job id is the row id', async () => {
+    const q = await startQueue();
+    const id = job.addRow();
+    await Promise.all([q.send('test-job', { id }), q.send('test-job', { id }), q.send('test-job', { id })]);
+    await job.until(() => job.row(id).status === 'succeeded');
+    await q.send('test-job', { id }); // a late re-send of a finished job is a no-op too
+    await q.stop();
+    expect(job.row(id).attempts).toEqual([1]);
+    await expectJobState(ctx, id, 'completed');
+  });
+
+  it('refuses a payload that does not match the job schema', async () => {
+    const q = await startQueue(false);
+    await expect(q.send('test-job', { id: 'not-a-uuid' })).rejects.toThrow();
+    await expect(q.send('no-such-job', { id: randomUUID() })).rejects.toThrow(/Unknown job/);
+  });
+
+  it('never runs more jobs at once than the configured concurrency', async () => {
+    const release = gate();
+    job.behaviour = async () => {
+      await release.opened;
+      return 'done';
+    };
+    const q = await startQueue();
+    const ids = Array.from({ length: 5 }, () => job.addRow());
+    for (const id of ids) await q.send('test-job', { id });
+    await job.until(() => job.active === 2);
+    release.open();
+    await job.until(() => ids.every((id) => job.row(id).status === 'succeeded'));
+    expect(job.maxActive).toBe(2);
+    expect(ids.map((id) => job.row(id).attempts)).toEqual(ids.map(() => [1]));
+  });
+
+  it('retries an unexpected failure and lets the waiting caller see the success', async () => {
+    job.behaviour = async (_id, attempt) => {
+      if (attempt.number === 1) throw new Error('database hiccup');
+      return 'done';
+    };
+    const q = await startQueue();
+    const id = job.addRow();
+    await q.send('test-job', { id });
+    const settled = await q.waitFor(id, async () => (job.row(id).status === 'succeeded' ? job.row(id) : undefined), { timeoutMs: 30_000, pollMs: 100 });
+    expect(settled?.attempts).toEqual([1, 2]);
+    expect(job.row(id).notedFailures).toBe(1);
+    expect(job.row(id).failure).toBeUndefined();
+  });
+
+  it('fails a row at once on a failure we understand (AppError): no paid retry of a hopeless call', async () => {
+    job.behaviour = async () => {
+      throw new AppError('EXTRACTION_FAILED', 422, 'The text of this PDF could not be read.');
+    };
+    const q = await startQueue();
+    const id = job.addRow();
+    await q.send('test-job', { id });
+    await job.until(() => job.row(id).status === 'failed');
+    expect(job.row(id).attempts).toEqual([1]);
+    expect(job.row(id).failure).toEqual({ code: 'EXTRACTION_FAILED', message: 'The text of this PDF could not be read.', isPermanent: true });
+    await q.stop();
+    await expectJobState(ctx, id, 'completed');
+  });
+
+  it('marks the row failed after the last retry of an unexpected failure, with a generic message', async () => {
+    job.behaviour = async () => {
+      throw new Error('secret internal detail');
+    };
+    const q = await startQueue();
+    const id = job.addRow();
+    await q.send('test-job', { id });
+    await job.until(() => job.row(id).status === 'failed');
+    // retry limit 2: three attempts in all
+    expect(job.row(id).attempts).toEqual([1, 2, 3]);
+    expect(job.row(id).failure?.code).toBe('INTERNAL');
+    expect(job.row(id).failure?.message).not.toContain('secret');
+  });
+
+  it('at start, sends every unfinished row that has no job (a crash between commit and send)', async () => {
+    const q1 = await startQueue(false);
+    const neverSent = job.addRow();
+    const sent = job.addRow();
+    await q1.send('test-job', { id: sent });
+    await q1.stop();
+    await expectJobState(ctx, neverSent, undefined);
+
+    await startQueue(true);
+    await job.until(() => job.row(neverSent).status === 'succeeded' && job.row(sent).status === 'succeeded');
+    expect(job.row(neverSent).attempts).toEqual([1]);
+    expect(job.row(sent).attempts).toEqual([1]);
+  });
+
+  it('at start, replaces a job pg-boss finished while its row was left unfinished', async () => {
+    job.behaviour = async () => 'leave-unfinished';
+    const q1 = await startQueue();
+    const id = job.addRow();
+    await q1.send('test-job', { id });
+    await job.until(() => job.row(id).attempts.length === 1 && job.active === 0);
+    await q1.stop();
+    await expectJobState(ctx, id, 'completed');
+    expect(job.row(id).status).toBe('running');
+
+    job.behaviour = async () => 'done';
+    await startQueue();
+    await job.until(() => job.row(id).status === 'succeeded');
+    expect(job.row(id).attempts).toHaveLength(2);
+  });
+
+  it('at start, takes over jobs left active by a dead process (embedded mode) but not a live worker\'s (PostgreSQL)', async () => {
+    const q1 = await startQueue(false);
+    const id = job.addRow();
+    await q1.send('test-job', { id });
+    await q1.stop();
+    // What a process killed mid-job leaves behind: pg-boss still calls the job active.
+    await ctx.database.executeSql(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'test-job' AND id = $1`, [id]);
+    job.row(id).status = 'running';
+
+    const q2 = await startQueue();
+    if (ctx.database.kind === 'pglite') {
+      await job.until(() => job.row(id).status === 'succeeded');
+      expect(job.row(id).attempts).toHaveLength(1);
+    } else {
+      // Another process may be running it: only pg-boss's expiry (expireInSeconds) may take it back.
+      await expectJobState(ctx, id, 'active');
+      expect(job.row(id).attempts).toHaveLength(0);
+    }
+    await q2.stop();
+  });
+
+  it('on stop, aborts a job that outlives the grace period, leaves it for a retry and releases waiting callers', async () => {
+    job.behaviour = (_id, attempt) =>
+      new Promise((_resolve, reject) => attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true }));
+    const q = await startQueue(true, 1_000);
+    const id = job.addRow();
+    await q.send('test-job', { id });
+    await job.until(() => job.active === 1);
+    const waiting = q
+      .waitFor(id, async () => (job.row(id).status === 'succeeded' ? true : undefined), { timeoutMs: 60_000 })
+      .catch((error: unknown) => error);
+    await q.stop();
+    expect(await waiting).toBeInstanceOf(JobQueueStoppedError);
+    expect(job.row(id).status).toBe('running');
+    expect(job.row(id).failure).toBeUndefined();
+    await expectJobState(ctx, id, 'retry');
+
+    // The next start runs it to the end.
+    job.behaviour = async () => 'done';
+    await startQueue();
+    await job.until(() => job.row(id).status === 'succeeded');
+  });
+});
