@@ -6,7 +6,13 @@ import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fas
 import type { AppContext } from '../context.ts';
 import { installAccessControl } from './access.ts';
 import { installErrorHandler } from './error-handler.ts';
+import { installRouteRegistry } from './route-registry.ts';
+import { assignmentRoutes } from './routes/assignment-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
+import { courseRoutes } from './routes/course-routes.ts';
+import { fileRoutes } from './routes/file-routes.ts';
+import { questionRoutes } from './routes/question-routes.ts';
+import { submissionRoutes } from './routes/submission-routes.ts';
 import { installStaticSite } from './static-site.ts';
 
 export interface BuildAppOptions {
@@ -51,12 +57,18 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   });
   // After helmet, so even refused requests carry the security headers.
   installAccessControl(app, ctx);
+  installRouteRegistry(app);
   await app.register(rateLimit, { global: false });
   await app.register(multipart, {
     limits: { fileSize: ctx.config.maxUploadBytes, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
   });
 
   await app.register(authRoutes(ctx));
+  await app.register(courseRoutes(ctx));
+  await app.register(assignmentRoutes(ctx));
+  await app.register(questionRoutes(ctx));
+  await app.register(submissionRoutes(ctx));
+  await app.register(fileRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app);
   return app;

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -19,4 +19,10 @@ export async function selectUserByEmail(db: Db, email: string): Promise<UserRow 
 export async function insertUser(db: Db, user: NewUserRow): Promise<UserRow | undefined> {
   const [row] = await db.insert(users).values(user).onConflictDoNothing({ target: users.email }).returning();
   return row;
+}
+
+/** Accounts for a list of (normalised) emails; unknown emails are simply absent. */
+export async function selectUsersByEmails(db: Db, emails: string[]): Promise<UserRow[]> {
+  if (emails.length === 0) return [];
+  return db.select().from(users).where(inArray(users.email, emails));
 }

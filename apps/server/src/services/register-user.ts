@@ -25,8 +25,10 @@ export async function registerUser(
       role: input.role,
     });
     if (!user) throw new AppError('EMAIL_TAKEN', 409, 'An account with this email already exists. Please log in instead.');
+    // Rosters hold student accounts only (services/add-students.ts): an email invited as a student
+    // that registers as an instructor is not enrolled, and its invitations are dropped.
     const pending = await tx.delete(pendingEnrollments).where(eq(pendingEnrollments.email, user.email)).returning();
-    if (pending.length > 0) {
+    if (pending.length > 0 && user.role === 'student') {
       await tx
         .insert(enrollments)
         .values(pending.map((row) => ({ courseId: row.courseId, userId: user.id })))

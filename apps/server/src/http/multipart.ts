@@ -1,0 +1,44 @@
+import type { FastifyRequest } from 'fastify';
+import { badRequest, payloadTooLarge } from '../lib/errors.ts';
+import type { UploadedFile } from '../storage/file-content.ts';
+
+/**
+ * Reads a multipart/form-data request into memory: text fields as strings, the expected file
+ * fields as buffers. Sizes are capped while streaming (@fastify/multipart limits set in app.ts,
+ * tightened per route with `maxFileBytes`), so an oversized upload is refused before it is buffered.
+ *
+ * A file input left empty arrives as a part with an empty filename and no bytes: that is "no file",
+ * so routes answer their own "Please select ..." message.
+ */
+export interface MultipartForm {
+  fields: Record<string, string>;
+  files: Partial<Record<string, UploadedFile>>;
+}
+
+export interface ReadMultipartOptions {
+  /** File fields this route reads; files under any other name are drained and ignored. */
+  fileFields: readonly string[];
+  /** Per-file cap below the global one (e.g. spreadsheets). */
+  maxFileBytes?: number;
+}
+
+export async function readMultipartForm(request: FastifyRequest, options: ReadMultipartOptions): Promise<MultipartForm> {
+  if (!request.isMultipart()) throw badRequest('Please send this form as multipart/form-data.');
+  const form: MultipartForm = { fields: {}, files: {} };
+  const parts = request.parts(options.maxFileBytes ? { limits: { fileSize: options.maxFileBytes } } : undefined);
+  for await (const part of parts) {
+    if (part.type === 'file') {
+      // Always consume the stream, or the iterator never reaches the next part.
+      const content = await part.toBuffer();
+      if (!options.fileFields.includes(part.fieldname)) continue;
+      if (content.length === 0 && !part.filename) continue;
+      if (form.files[part.fieldname]) throw badRequest(`Please send only one file in "${part.fieldname}".`);
+      form.files[part.fieldname] = { content, filename: part.filename };
+    } else {
+      if (part.valueTruncated) throw payloadTooLarge(`The field "${part.fieldname}" is too long.`);
+      if (part.fieldname in form.fields) continue;
+      form.fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+    }
+  }
+  return form;
+}

@@ -1,0 +1,52 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  AssignmentDetail,
+  AssignmentList,
+  AssignmentListQuery,
+  CreateAssignmentInput,
+  CreateAssignmentOutput,
+} from '@gradewise/shared/contracts/assignments';
+import type { AppContext } from '../../context.ts';
+import { presentAssignmentDetail, presentAssignmentSummary } from '../../presenters/assignment-presenter.ts';
+import { createAssignment } from '../../services/create-assignment.ts';
+import { listAssignmentsFor, loadAssignmentDetail } from '../../services/read-assignments.ts';
+import { currentUser } from '../access.ts';
+
+const AssignmentParams = z.object({ id: z.string() });
+
+export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/assignments',
+      { config: { access: 'user' }, schema: { querystring: AssignmentListQuery, response: { 200: AssignmentList } } },
+      async (request) => {
+        const rows = await listAssignmentsFor(ctx, currentUser(request), request.query.courseId);
+        return rows.map(presentAssignmentSummary);
+      },
+    );
+
+    app.post(
+      '/api/assignments',
+      { config: { access: 'instructor' }, schema: { body: CreateAssignmentInput, response: { 201: CreateAssignmentOutput } } },
+      async (request, reply) => {
+        const { title, courseId, deadline } = request.body;
+        const row = await createAssignment(ctx, currentUser(request), {
+          title,
+          courseId,
+          deadline: deadline ? new Date(deadline) : null,
+        });
+        return reply.status(201).send({ message: 'Assignment created successfully!', assignment: presentAssignmentDetail(row, 'owner') });
+      },
+    );
+
+    app.get(
+      '/api/assignments/:id',
+      { config: { access: 'user' }, schema: { params: AssignmentParams, response: { 200: AssignmentDetail } } },
+      async (request) => {
+        const { scope, row } = await loadAssignmentDetail(ctx, currentUser(request), request.params.id);
+        return presentAssignmentDetail(row, scope.role);
+      },
+    );
+  };
+}

@@ -1,0 +1,90 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  ADD_STUDENTS_EXCEL_FILE_FIELD,
+  AddStudentsInput,
+  AddStudentsOutput,
+  CourseDetail,
+  CourseList,
+  CREATE_COURSE_FILE_FIELDS,
+  CreateCourseFields,
+  CreateCourseOutput,
+} from '@gradewise/shared/contracts/courses';
+import type { AppContext } from '../../context.ts';
+import { badRequest } from '../../lib/errors.ts';
+import { parseInput } from '../../lib/parse-input.ts';
+import { presentCourseForStaff, presentCourseForStudent, presentCourseSummary } from '../../presenters/course-presenter.ts';
+import { addStudentsToCourse, authorizeRosterChange } from '../../services/add-students.ts';
+import { createCourse } from '../../services/create-course.ts';
+import { listCoursesFor, loadCourseDetail } from '../../services/read-courses.ts';
+import { readEmailsFromSpreadsheet, ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/read-roster-spreadsheet.ts';
+import { currentUser } from '../access.ts';
+import { readMultipartForm } from '../multipart.ts';
+
+const CourseParams = z.object({ id: z.string() });
+
+export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get('/api/courses', { config: { access: 'user' }, schema: { response: { 200: CourseList } } }, async (request) => {
+      const rows = await listCoursesFor(ctx, currentUser(request));
+      return rows.map((row) => presentCourseSummary(row, ctx.fileUrls));
+    });
+
+    app.post(
+      '/api/courses',
+      { config: { access: 'instructor' }, schema: { response: { 201: CreateCourseOutput } } },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const form = await readMultipartForm(request, { fileFields: Object.values(CREATE_COURSE_FILE_FIELDS) });
+        const { title } = parseInput(CreateCourseFields, form.fields);
+        const course = await createCourse(ctx, user, {
+          title,
+          image: form.files[CREATE_COURSE_FILE_FIELDS.image],
+          syllabus: form.files[CREATE_COURSE_FILE_FIELDS.syllabus],
+        });
+        const presented = presentCourseForStaff({ row: { course, instructor: user }, students: [] }, [], ctx.fileUrls);
+        return reply.status(201).send({ message: 'Course created successfully.', course: presented });
+      },
+    );
+
+    app.get(
+      '/api/courses/:id',
+      { config: { access: 'user' }, schema: { params: CourseParams, response: { 200: CourseDetail } } },
+      async (request) => {
+        const detail = await loadCourseDetail(ctx, currentUser(request), request.params.id);
+        const rows = { row: detail.row, students: detail.students };
+        return detail.scope.role === 'owner'
+          ? presentCourseForStaff(rows, detail.pending, ctx.fileUrls)
+          : presentCourseForStudent(rows, ctx.fileUrls);
+      },
+    );
+
+    app.post(
+      '/api/courses/:id/add-students',
+      { config: { access: 'instructor' }, schema: { params: CourseParams, body: AddStudentsInput, response: { 200: AddStudentsOutput } } },
+      async (request) => {
+        const user = currentUser(request);
+        const scope = await authorizeRosterChange(ctx, user, request.params.id);
+        return addStudentsToCourse(ctx, scope, user, request.body.emails, 'emails');
+      },
+    );
+
+    app.post(
+      '/api/courses/:id/add-students/excel',
+      { config: { access: 'instructor' }, schema: { params: CourseParams, response: { 200: AddStudentsOutput } } },
+      async (request) => {
+        const user = currentUser(request);
+        // Access first: a course the caller cannot manage is refused before its upload is read.
+        const scope = await authorizeRosterChange(ctx, user, request.params.id);
+        const form = await readMultipartForm(request, {
+          fileFields: [ADD_STUDENTS_EXCEL_FILE_FIELD],
+          maxFileBytes: Math.min(ctx.config.maxUploadBytes, ROSTER_SPREADSHEET_LIMITS.maxFileBytes),
+        });
+        const excelFile = form.files[ADD_STUDENTS_EXCEL_FILE_FIELD];
+        if (!excelFile) throw badRequest('Please select an Excel file first.');
+        const entries = readEmailsFromSpreadsheet(excelFile.content);
+        return addStudentsToCourse(ctx, scope, user, entries, 'excel');
+      },
+    );
+  };
+}

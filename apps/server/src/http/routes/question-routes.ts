@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CREATE_QUESTION_FILE_FIELDS,
+  CreateQuestionOutput,
+  QuestionDetail,
+  QuestionDetailQuery,
+  QuestionList,
+} from '@gradewise/shared/contracts/questions';
+import type { AppContext } from '../../context.ts';
+import { presentQuestionForStaff, presentQuestionForStudent, presentQuestionSummary } from '../../presenters/question-presenter.ts';
+import { presentSubmissionForStaff, presentSubmissionForStudent } from '../../presenters/submission-presenter.ts';
+import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
+import { listQuestionsFor, loadQuestionDetail } from '../../services/read-questions.ts';
+import { currentUser } from '../access.ts';
+import { readMultipartForm } from '../multipart.ts';
+
+const AssignmentParams = z.object({ assignmentId: z.string() });
+const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
+
+export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      '/api/assignments/:assignmentId/questions',
+      { config: { access: 'user' }, schema: { params: AssignmentParams, response: { 200: QuestionList } } },
+      async (request) => {
+        const questions = await listQuestionsFor(ctx, currentUser(request), request.params.assignmentId);
+        return questions.map(presentQuestionSummary);
+      },
+    );
+
+    app.post(
+      '/api/assignments/:assignmentId/questions',
+      { config: { access: 'instructor' }, schema: { params: AssignmentParams, response: { 201: CreateQuestionOutput } } },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const scope = await authorizeQuestionCreation(ctx, user, request.params.assignmentId);
+        const form = await readMultipartForm(request, { fileFields: Object.values(CREATE_QUESTION_FILE_FIELDS) });
+        const created = await createQuestion(ctx, scope, user, {
+          fields: form.fields,
+          questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],
+          solutionFile: form.files[CREATE_QUESTION_FILE_FIELDS.solution],
+        });
+        return reply.status(201).send({ message: 'Question created successfully!', question: presentQuestionForStaff(created, ctx.fileUrls) });
+      },
+    );
+
+    app.get(
+      '/api/assignments/:assignmentId/questions/:questionId',
+      {
+        config: { access: 'user' },
+        schema: { params: QuestionParams, querystring: QuestionDetailQuery, response: { 200: QuestionDetail } },
+      },
+      async (request) => {
+        const includeSubmissions = request.query.includeSubmissions === '1' || request.query.includeSubmissions === 'true';
+        const { assignmentId, questionId } = request.params;
+        const detail = await loadQuestionDetail(ctx, currentUser(request), assignmentId, questionId, includeSubmissions);
+        if (detail.scope.role === 'owner') {
+          const submissions = detail.submissions?.map((row) => presentSubmissionForStaff(row, ctx.fileUrls));
+          return presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions);
+        }
+        const submissions = detail.submissions?.map((row) => presentSubmissionForStudent(row, ctx.fileUrls));
+        return presentQuestionForStudent(detail.scope, ctx.fileUrls, submissions);
+      },
+    );
+  };
+}

@@ -1,0 +1,62 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  SUBMISSION_FILE_FIELD,
+  SubmissionVersionsOutput,
+  SubmitAnswerOutput,
+  UploadOnBehalfOutput,
+} from '@gradewise/shared/contracts/submissions';
+import type { AppContext } from '../../context.ts';
+import { presentSubmissionForStaff, presentSubmissionForStudent, presentSubmissionVersion } from '../../presenters/submission-presenter.ts';
+import { loadSubmissionVersions } from '../../services/read-questions.ts';
+import { authorizeSubmission, authorizeUploadOnBehalf, submitAnswer, uploadOnBehalf } from '../../services/submit-answer.ts';
+import { currentUser } from '../access.ts';
+import { readMultipartForm } from '../multipart.ts';
+
+const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
+const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
+
+export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    // 'user', not 'instructor': students submit; the policy refuses the owner (403) and outsiders (404).
+    app.post(
+      '/api/assignments/:assignmentId/questions/:questionId/submit',
+      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 201: SubmitAnswerOutput } } },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const scope = await authorizeSubmission(ctx, user, request.params);
+        const form = await readMultipartForm(request, { fileFields: [SUBMISSION_FILE_FIELD] });
+        const row = await submitAnswer(ctx, scope, user, form.files[SUBMISSION_FILE_FIELD]);
+        return reply.status(201).send({ message: 'Submission successful!', submission: presentSubmissionForStudent(row, ctx.fileUrls) });
+      },
+    );
+
+    app.post(
+      '/api/assignments/:assignmentId/questions/:questionId/upload-submission',
+      { config: { access: 'instructor' }, schema: { params: QuestionParams, response: { 201: UploadOnBehalfOutput } } },
+      async (request, reply) => {
+        const user = currentUser(request);
+        const scope = await authorizeUploadOnBehalf(ctx, user, request.params);
+        const form = await readMultipartForm(request, { fileFields: [SUBMISSION_FILE_FIELD] });
+        const row = await uploadOnBehalf(ctx, scope, user, { fields: form.fields, file: form.files[SUBMISSION_FILE_FIELD] });
+        return reply
+          .status(201)
+          .send({ message: 'Uploaded on behalf of the student!', submission: presentSubmissionForStaff(row, ctx.fileUrls) });
+      },
+    );
+
+    app.get(
+      '/api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/versions',
+      { config: { access: 'instructor' }, schema: { params: SubmissionParams, response: { 200: SubmissionVersionsOutput } } },
+      async (request) => {
+        const { versions } = await loadSubmissionVersions(ctx, currentUser(request), request.params);
+        // Never empty: the submission named in the path is one of the versions.
+        const { student } = versions[0]!;
+        return {
+          student: { _id: student.id, name: student.name, email: student.email },
+          versions: versions.map((row) => presentSubmissionVersion(row, ctx.fileUrls)),
+        };
+      },
+    );
+  };
+}

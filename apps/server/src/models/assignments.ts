@@ -1,0 +1,53 @@
+import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { assignments, courses, questions } from '../db/schema.ts';
+
+export type AssignmentRow = typeof assignments.$inferSelect;
+export type NewAssignmentRow = typeof assignments.$inferInsert;
+
+/** An assignment with its course title and the totals of its questions. */
+export interface AssignmentSummaryRow {
+  assignment: AssignmentRow;
+  course: { id: string; title: string };
+  points: number;
+  questionCount: number;
+}
+
+export async function insertAssignment(db: Db, row: NewAssignmentRow): Promise<AssignmentRow> {
+  const [inserted] = await db.insert(assignments).values(row).returning();
+  return inserted!;
+}
+
+export async function selectAssignmentById(db: Db, id: string): Promise<AssignmentRow | undefined> {
+  const [row] = await db.select().from(assignments).where(eq(assignments.id, id)).limit(1);
+  return row;
+}
+
+/** Assignments of the given courses, newest first, with `points` = the sum of their questions' points. */
+export async function selectAssignmentSummaries(db: Db, courseIds: string[]): Promise<AssignmentSummaryRow[]> {
+  if (courseIds.length === 0) return [];
+  return selectSummaries(db, inArray(assignments.courseId, courseIds));
+}
+
+export async function selectAssignmentSummaryById(db: Db, id: string): Promise<AssignmentSummaryRow | undefined> {
+  const [row] = await selectSummaries(db, eq(assignments.id, id));
+  return row;
+}
+
+async function selectSummaries(db: Db, where: SQL): Promise<AssignmentSummaryRow[]> {
+  const rows = await db
+    .select({
+      assignment: assignments,
+      course: { id: courses.id, title: courses.title },
+      points: sql<number>`coalesce(sum(${questions.points}), 0)::float8`,
+      questionCount: sql<number>`count(${questions.id})::int`,
+    })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .leftJoin(questions, eq(questions.assignmentId, assignments.id))
+    .where(and(where))
+    .groupBy(assignments.id, courses.id)
+    .orderBy(desc(assignments.createdAt), asc(assignments.id));
+  // Aggregates come back as strings from some drivers: make them numbers once, here.
+  return rows.map((row) => ({ ...row, points: Number(row.points), questionCount: Number(row.questionCount) }));
+}

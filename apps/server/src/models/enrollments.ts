@@ -1,0 +1,85 @@
+import { and, asc, eq, inArray } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { enrollments, pendingEnrollments, users } from '../db/schema.ts';
+
+export interface RosterStudent {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export type PendingEnrollmentRow = typeof pendingEnrollments.$inferSelect;
+
+export async function isEnrolled(db: Db, courseId: string, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ userId: enrollments.userId })
+    .from(enrollments)
+    .where(and(eq(enrollments.courseId, courseId), eq(enrollments.userId, userId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+export async function selectCourseIdsEnrolledBy(db: Db, userId: string): Promise<string[]> {
+  const rows = await db.select({ courseId: enrollments.courseId }).from(enrollments).where(eq(enrollments.userId, userId));
+  return rows.map((row) => row.courseId);
+}
+
+/** Enrolled students, by name then email. */
+export async function selectRosterOfCourse(db: Db, courseId: string): Promise<RosterStudent[]> {
+  return db
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(enrollments)
+    .innerJoin(users, eq(users.id, enrollments.userId))
+    .where(eq(enrollments.courseId, courseId))
+    .orderBy(asc(users.name), asc(users.email));
+}
+
+export async function selectPendingOfCourse(db: Db, courseId: string): Promise<PendingEnrollmentRow[]> {
+  return db
+    .select()
+    .from(pendingEnrollments)
+    .where(eq(pendingEnrollments.courseId, courseId))
+    .orderBy(asc(pendingEnrollments.email));
+}
+
+export async function selectPendingEmailsOfCourse(db: Db, courseId: string, emails: string[]): Promise<Set<string>> {
+  if (emails.length === 0) return new Set();
+  const rows = await db
+    .select({ email: pendingEnrollments.email })
+    .from(pendingEnrollments)
+    .where(and(eq(pendingEnrollments.courseId, courseId), inArray(pendingEnrollments.email, emails)));
+  return new Set(rows.map((row) => row.email));
+}
+
+/** Enrols users; answers the ids that were not enrolled before (the primary key decides, no race). */
+export async function insertEnrollments(db: Db, courseId: string, userIds: string[]): Promise<string[]> {
+  if (userIds.length === 0) return [];
+  const rows = await db
+    .insert(enrollments)
+    .values(userIds.map((userId) => ({ courseId, userId })))
+    .onConflictDoNothing()
+    .returning({ userId: enrollments.userId });
+  return rows.map((row) => row.userId);
+}
+
+/** Records invitations; answers the emails that were not pending before. */
+export async function insertPendingEnrollments(db: Db, courseId: string, emails: string[], invitedById: string): Promise<string[]> {
+  if (emails.length === 0) return [];
+  const rows = await db
+    .insert(pendingEnrollments)
+    .values(emails.map((email) => ({ courseId, email, invitedById })))
+    .onConflictDoNothing()
+    .returning({ email: pendingEnrollments.email });
+  return rows.map((row) => row.email);
+}
+
+/** Turns every pending enrolment for this email into a real one for this user. Idempotent. */
+export async function claimPendingEnrollments(db: Db, userId: string, email: string): Promise<number> {
+  const pending = await db.delete(pendingEnrollments).where(eq(pendingEnrollments.email, email)).returning();
+  if (pending.length === 0) return 0;
+  await db
+    .insert(enrollments)
+    .values(pending.map((row) => ({ courseId: row.courseId, userId })))
+    .onConflictDoNothing();
+  return pending.length;
+}

@@ -1,0 +1,19 @@
+import type { AssignmentDetail, AssignmentSummary } from '@gradewise/shared/contracts/assignments';
+import type { AssignmentSummaryRow } from '../models/assignments.ts';
+import type { CourseRole } from '../policies/course-access.ts';
+
+export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentSummary {
+  return {
+    _id: row.assignment.id,
+    title: row.assignment.title,
+    points: row.points,
+    deadline: row.assignment.deadline ? row.assignment.deadline.toISOString() : null,
+    course: { _id: row.course.id, title: row.course.title },
+    questionCount: row.questionCount,
+    createdAt: row.assignment.createdAt.toISOString(),
+  };
+}
+
+export function presentAssignmentDetail(row: AssignmentSummaryRow, role: CourseRole): AssignmentDetail {
+  return { ...presentAssignmentSummary(row), viewer: role === 'owner' ? 'staff' : 'student' };
+}

@@ -1,0 +1,50 @@
+import type { CourseForStaff, CourseForStudent, CourseSummary } from '@gradewise/shared/contracts/courses';
+import type { CourseWithInstructor } from '../models/courses.ts';
+import type { PendingEnrollmentRow, RosterStudent } from '../models/enrollments.ts';
+import type { FileUrlSigner } from '../storage/file-url-signer.ts';
+
+/**
+ * Course rows -> contract outputs. The image and the syllabus are part of the course for anyone
+ * who may see the course, so both views sign them; only the staff view lists pending invitations.
+ */
+const person = (row: { id: string; name: string; email: string }) => ({ _id: row.id, name: row.name, email: row.email });
+const signedOrNull = (signer: FileUrlSigner, fileId: string | null) => (fileId ? signer.urlFor(fileId) : null);
+
+export function presentCourseSummary(row: CourseWithInstructor, signer: FileUrlSigner): CourseSummary {
+  return {
+    _id: row.course.id,
+    title: row.course.title,
+    image: signedOrNull(signer, row.course.imageFileId),
+    instructor: { _id: row.instructor.id, name: row.instructor.name },
+    createdAt: row.course.createdAt.toISOString(),
+  };
+}
+
+export interface CourseDetailRows {
+  row: CourseWithInstructor;
+  students: RosterStudent[];
+}
+
+function presentCourseBase({ row, students }: CourseDetailRows, signer: FileUrlSigner) {
+  return {
+    _id: row.course.id,
+    title: row.course.title,
+    image: signedOrNull(signer, row.course.imageFileId),
+    syllabus: signedOrNull(signer, row.course.syllabusFileId),
+    instructor: person(row.instructor),
+    students: students.map(person),
+    createdAt: row.course.createdAt.toISOString(),
+  };
+}
+
+export function presentCourseForStaff(rows: CourseDetailRows, pending: PendingEnrollmentRow[], signer: FileUrlSigner): CourseForStaff {
+  return {
+    ...presentCourseBase(rows, signer),
+    viewer: 'staff',
+    pendingStudents: pending.map((invite) => ({ email: invite.email, invitedAt: invite.createdAt.toISOString() })),
+  };
+}
+
+export function presentCourseForStudent(rows: CourseDetailRows, signer: FileUrlSigner): CourseForStudent {
+  return { ...presentCourseBase(rows, signer), viewer: 'student' };
+}

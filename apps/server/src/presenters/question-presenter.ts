@@ -1,0 +1,49 @@
+import type { QuestionForStaff, QuestionForStudent, QuestionSummary } from '@gradewise/shared/contracts/questions';
+import type { SubmissionForStaff, SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
+import type { QuestionRow } from '../models/questions.ts';
+import type { QuestionScope } from '../policies/course-access.ts';
+import type { FileUrlSigner } from '../storage/file-url-signer.ts';
+
+/**
+ * Question rows -> contract outputs. The staff view is the only one that ever signs the solution
+ * file; the student view has no field for it at all. Submissions arrive already presented for the
+ * same role. (The rubric, `autoRubric`, joins the staff view later: extend presentQuestionForStaff.)
+ */
+export function presentQuestionSummary(question: QuestionRow): QuestionSummary {
+  return {
+    _id: question.id,
+    title: question.title,
+    points: question.points,
+    createdAt: question.createdAt.toISOString(),
+  };
+}
+
+function presentQuestionBase({ question, assignment, course }: QuestionScope, signer: FileUrlSigner) {
+  return {
+    ...presentQuestionSummary(question),
+    assignment: { _id: assignment.id, title: assignment.title },
+    course: { _id: course.id, title: course.title },
+    questionFile: signer.urlFor(question.questionFileId),
+  };
+}
+
+export function presentQuestionForStaff(
+  scope: QuestionScope,
+  signer: FileUrlSigner,
+  submissions?: SubmissionForStaff[],
+): QuestionForStaff {
+  return {
+    ...presentQuestionBase(scope, signer),
+    viewer: 'staff',
+    solutionFile: scope.question.solutionFileId ? signer.urlFor(scope.question.solutionFileId) : null,
+    ...(submissions ? { submissions } : {}),
+  };
+}
+
+export function presentQuestionForStudent(
+  scope: QuestionScope,
+  signer: FileUrlSigner,
+  submissions?: SubmissionForStudent[],
+): QuestionForStudent {
+  return { ...presentQuestionBase(scope, signer), viewer: 'student', ...(submissions ? { submissions } : {}) };
+}

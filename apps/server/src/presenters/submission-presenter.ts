@@ -1,0 +1,35 @@
+import type { SubmissionForStaff, SubmissionForStudent, SubmissionVersion } from '@gradewise/shared/contracts/submissions';
+import type { SubmissionListRow } from '../models/submissions.ts';
+import type { FileUrlSigner } from '../storage/file-url-signer.ts';
+
+/**
+ * Submission rows -> contract outputs, per role. Each function signs only the file of the row it
+ * is given, and the loaders only give a student their own rows, so a student can never receive a
+ * link to a classmate's answer. Grade fields join these outputs later (grading presenters extend them).
+ */
+function presentSubmissionBase(row: SubmissionListRow, signer: FileUrlSigner) {
+  return {
+    _id: row.submission.id,
+    file: signer.urlFor(row.submission.fileId),
+    isLate: row.submission.isLate,
+    version: row.submission.version,
+    submittedAt: row.submission.submittedAt.toISOString(),
+  };
+}
+
+export function presentSubmissionForStudent(row: SubmissionListRow, signer: FileUrlSigner): SubmissionForStudent {
+  return { ...presentSubmissionBase(row, signer), student: { _id: row.student.id, name: row.student.name } };
+}
+
+export function presentSubmissionForStaff(row: SubmissionListRow, signer: FileUrlSigner): SubmissionForStaff {
+  return {
+    ...presentSubmissionBase(row, signer),
+    student: { _id: row.student.id, name: row.student.name, email: row.student.email },
+    versions: row.versionCount,
+    uploadedBy: { _id: row.uploadedBy.id, name: row.uploadedBy.name },
+  };
+}
+
+export function presentSubmissionVersion(row: SubmissionListRow, signer: FileUrlSigner): SubmissionVersion {
+  return { ...presentSubmissionBase(row, signer), uploadedBy: { _id: row.uploadedBy.id, name: row.uploadedBy.name } };
+}

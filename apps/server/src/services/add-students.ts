@@ -1,0 +1,114 @@
+import { Email } from '@gradewise/shared/contracts/auth';
+import { MAX_ROSTER_ENTRIES, type AddStudentsOutput, type RosterRejection } from '@gradewise/shared/contracts/courses';
+import type { AppContext } from '../context.ts';
+import { AppError, badRequest, payloadTooLarge } from '../lib/errors.ts';
+import { insertEnrollments, insertPendingEnrollments, isEnrolled, selectPendingEmailsOfCourse } from '../models/enrollments.ts';
+import { selectUsersByEmails } from '../models/users.ts';
+import type { UserRow } from '../models/users.ts';
+import { loadVisibleCourse, requireOwner, type AsOwner, type CourseScope } from '../policies/course-access.ts';
+
+/** Before anything is read: only the owning instructor changes a roster. */
+export async function authorizeRosterChange(ctx: AppContext, user: UserRow, courseId: string): Promise<AsOwner<CourseScope>> {
+  return requireOwner(await loadVisibleCourse(ctx.db, user, courseId), 'add students');
+}
+
+export type RosterSource = 'emails' | 'excel';
+
+/**
+ * Adds students to a course roster by email, like a class list:
+ * - an email with a student account is enrolled (or counted as already enrolled);
+ * - an email with no account yet becomes a pending enrolment; registration turns it into an
+ *   enrolment (services/register-user.ts), so the roster can be built before anyone signs up;
+ * - anything else is rejected with a reason, and the rest of the list still goes in.
+ *
+ * Instructor accounts are rejected, the owner's own email included. Roles are per account and the
+ * product has no co-instructor or TA seat: an instructor on a roster would get a student's view
+ * they can never open (their course list shows the courses they own), could submit answers that
+ * land among the students' work, and would show up in the class list as a student. Co-teaching
+ * needs a staff role of its own, not a student seat. For the same reason registration only claims
+ * pending enrolments for student accounts.
+ */
+export async function addStudentsToCourse(
+  ctx: AppContext,
+  { course }: AsOwner<CourseScope>,
+  owner: UserRow,
+  entries: string[],
+  source: RosterSource,
+): Promise<AddStudentsOutput> {
+  if (entries.length === 0) {
+    throw badRequest(source === 'excel' ? 'No email addresses were found in this spreadsheet.' : 'Please enter at least one email.');
+  }
+  if (entries.length > MAX_ROSTER_ENTRIES) {
+    throw payloadTooLarge(`Please add at most ${MAX_ROSTER_ENTRIES} students at a time (this list has ${entries.length}).`);
+  }
+
+  const rejected: RosterRejection[] = [];
+  const emails = new Set<string>();
+  for (const entry of entries) {
+    const parsed = Email.safeParse(entry);
+    if (parsed.success) emails.add(parsed.data);
+    else rejected.push({ entry, reason: 'This is not a valid email address.' });
+  }
+
+  const counts = await ctx.db.transaction(async (tx) => {
+    const accounts = await selectUsersByEmails(tx, [...emails]);
+    const studentIds: string[] = [];
+    for (const account of accounts) {
+      if (account.id === owner.id) {
+        rejected.push({ entry: account.email, reason: 'This is your own email: you teach this course.' });
+      } else if (account.role !== 'student') {
+        rejected.push({ entry: account.email, reason: 'This is an instructor account; only student accounts can be enrolled.' });
+      } else {
+        studentIds.push(account.id);
+      }
+    }
+    const accountEmails = new Set(accounts.map((account) => account.email));
+    const emailsWithoutAccount = [...emails].filter((email) => !accountEmails.has(email));
+    const added = await insertEnrollments(tx, course.id, studentIds);
+    const invited = await insertPendingEnrollments(tx, course.id, emailsWithoutAccount, owner.id);
+    return {
+      added: added.length,
+      alreadyEnrolled: studentIds.length - added.length,
+      invited: invited.length,
+      alreadyInvited: emailsWithoutAccount.length - invited.length,
+    };
+  });
+
+  if (counts.added + counts.alreadyEnrolled + counts.invited + counts.alreadyInvited === 0) {
+    // Nothing usable at all: a 400 that says why, entry by entry.
+    const first = rejected[0];
+    throw new AppError(
+      'VALIDATION_FAILED',
+      400,
+      rejected.length === 1 && first
+        ? `No students were added: ${first.entry} — ${first.reason}`
+        : `No students were added: none of the ${rejected.length} entries can be enrolled.`,
+      rejected.map((rejection) => ({ path: rejection.entry, message: rejection.reason })),
+    );
+  }
+  return { message: describeOutcome(source, counts, rejected.length), ...counts, rejected };
+}
+
+function describeOutcome(
+  source: RosterSource,
+  counts: { added: number; alreadyEnrolled: number; invited: number; alreadyInvited: number },
+  rejectedCount: number,
+): string {
+  const head = source === 'excel' ? 'Students added via Excel successfully!' : 'Students added successfully.';
+  const parts = [`${counts.added} added`];
+  if (counts.alreadyEnrolled > 0) parts.push(`${counts.alreadyEnrolled} already enrolled`);
+  if (counts.invited > 0) parts.push(`${counts.invited} invited (no account yet; they join when they register)`);
+  if (counts.alreadyInvited > 0) parts.push(`${counts.alreadyInvited} already invited`);
+  if (rejectedCount > 0) parts.push(`${rejectedCount} rejected`);
+  return `${head} ${parts.join(', ')}.`;
+}
+
+/** For upload-on-behalf: the enrolled student with this email, or a 4xx that says what is wrong. */
+export async function findEnrolledStudentByEmail(ctx: AppContext, courseId: string, email: string): Promise<UserRow> {
+  const [account] = await selectUsersByEmails(ctx.db, [email]);
+  if (account && account.role === 'student' && (await isEnrolled(ctx.db, courseId, account.id))) return account;
+  if (!account && (await selectPendingEmailsOfCourse(ctx.db, courseId, [email])).has(email)) {
+    throw badRequest(`${email} is invited to this course but has not registered yet, so nothing can be submitted for them.`);
+  }
+  throw badRequest(`No student with the email ${email} is enrolled in this course.`);
+}

@@ -1,0 +1,48 @@
+import type { AppContext } from '../context.ts';
+import {
+  selectCoursesEnrolledBy,
+  selectCoursesOwnedBy,
+  selectCourseWithInstructor,
+  type CourseWithInstructor,
+} from '../models/courses.ts';
+import {
+  claimPendingEnrollments,
+  selectPendingOfCourse,
+  selectRosterOfCourse,
+  type PendingEnrollmentRow,
+  type RosterStudent,
+} from '../models/enrollments.ts';
+import type { UserRow } from '../models/users.ts';
+import { loadVisibleCourse, type CourseScope } from '../policies/course-access.ts';
+
+/**
+ * GET /courses: instructors see the courses they own, students the courses they are enrolled in.
+ *
+ * For a student it first claims any invitation still pending for their email. Registration does
+ * that already; this catches the one race it cannot: an instructor adding the email while the
+ * account is being created (each transaction misses the other's uncommitted row). It is one
+ * indexed delete that finds nothing in the normal case.
+ */
+export async function listCoursesFor(ctx: AppContext, user: UserRow): Promise<CourseWithInstructor[]> {
+  if (user.role === 'instructor') return selectCoursesOwnedBy(ctx.db, user.id);
+  await ctx.db.transaction((tx) => claimPendingEnrollments(tx, user.id, user.email));
+  return selectCoursesEnrolledBy(ctx.db, user.id);
+}
+
+export interface CourseDetail {
+  scope: CourseScope;
+  row: CourseWithInstructor;
+  students: RosterStudent[];
+  /** Only loaded for the owner. */
+  pending: PendingEnrollmentRow[];
+}
+
+export async function loadCourseDetail(ctx: AppContext, user: UserRow, courseId: string): Promise<CourseDetail> {
+  const scope = await loadVisibleCourse(ctx.db, user, courseId);
+  const [row, students, pending] = await Promise.all([
+    selectCourseWithInstructor(ctx.db, scope.course.id),
+    selectRosterOfCourse(ctx.db, scope.course.id),
+    scope.role === 'owner' ? selectPendingOfCourse(ctx.db, scope.course.id) : Promise.resolve([]),
+  ]);
+  return { scope, row: row!, students, pending };
+}

@@ -1,0 +1,57 @@
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { newId } from '../lib/ids.ts';
+import { insertFiles } from '../models/files.ts';
+import type { CheckedFile } from '../storage/file-content.ts';
+
+export interface StoredFile extends CheckedFile {
+  id: string;
+  storageKey: string;
+}
+
+/**
+ * Stores checked uploads and the rows that point at them, all or nothing:
+ * 1. blobs go to storage first (outside the transaction: storage is not transactional);
+ * 2. the `files` rows and the caller's rows are written in one transaction;
+ * 3. if anything fails, the blobs written in step 1 are deleted before the error goes on.
+ * So a failed request leaves neither a row nor an orphan blob. (A crash between 1 and 2 can
+ * still leave an unreferenced blob; it is harmless and can be swept by storage key.)
+ */
+export async function storeFilesThen<T>(
+  ctx: AppContext,
+  uploads: CheckedFile[],
+  uploadedById: string,
+  write: (tx: Db, stored: StoredFile[]) => Promise<T>,
+): Promise<T> {
+  const stored: StoredFile[] = [];
+  try {
+    for (const upload of uploads) {
+      stored.push({ ...upload, id: newId(), storageKey: await ctx.storage.put(upload.content) });
+    }
+    return await ctx.db.transaction(async (tx) => {
+      await insertFiles(
+        tx,
+        stored.map((file) => ({
+          id: file.id,
+          kind: file.kind,
+          storageKey: file.storageKey,
+          mimeType: file.mimeType,
+          sizeBytes: file.content.length,
+          sha256: file.sha256,
+          originalName: file.originalName,
+          uploadedById,
+        })),
+      );
+      return write(tx, stored);
+    });
+  } catch (error) {
+    await Promise.all(
+      stored.map((file) =>
+        ctx.storage.delete(file.storageKey).catch((deleteError: unknown) => {
+          ctx.log.error({ err: deleteError, storageKey: file.storageKey }, 'could not delete the blob of a failed upload');
+        }),
+      ),
+    );
+    throw error;
+  }
+}
