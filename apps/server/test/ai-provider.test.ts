@@ -72,10 +72,21 @@ describe('AI provider from configuration', () => {
     expect(client.describe()).toBe('anthropic at https://api.anthropic.com/v1');
     expect(client.acceptsImages).toBe(true);
 
-    expect(resolveModelName(loadConfig({ AI_PROVIDER: 'openai', OPENAI_API_KEY: 'k', AI_MODEL: 'gpt-4.1-mini' }).ai)).toBe('gpt-4.1-mini');
-    expect(acceptsImages(loadConfig({ AI_PROVIDER: 'openai', OPENAI_API_KEY: 'k', AI_VISION: 'false' }).ai)).toBe(false);
     expect(
-      acceptsImages(loadConfig({ AI_PROVIDER: 'openai-compatible', AI_BASE_URL: fake.baseUrl, AI_MODEL: 'llava', AI_VISION: 'true' }).ai),
+      resolveModelName(loadConfig({ AI_PROVIDER: 'openai', OPENAI_API_KEY: 'k', AI_MODEL: 'gpt-4.1-mini' }).ai),
+    ).toBe('gpt-4.1-mini');
+    expect(acceptsImages(loadConfig({ AI_PROVIDER: 'openai', OPENAI_API_KEY: 'k', AI_VISION: 'false' }).ai)).toBe(
+      false,
+    );
+    expect(
+      acceptsImages(
+        loadConfig({
+          AI_PROVIDER: 'openai-compatible',
+          AI_BASE_URL: fake.baseUrl,
+          AI_MODEL: 'llava',
+          AI_VISION: 'true',
+        }).ai,
+      ),
     ).toBe(true);
     expect(acceptsImages(loadConfig({}).ai)).toBe(false);
     expect(() => loadConfig({ AI_VISION: 'maybe' })).toThrow(ConfigError);
@@ -94,14 +105,19 @@ describe('AI provider from configuration', () => {
 
 describe('fake LLM server', () => {
   it('lists its model and streams a completion as server-sent events when asked', async () => {
-    const models = await fetch(`${fake.baseUrl}/models`).then((response) => response.json());
+    const models = (await fetch(`${fake.baseUrl}/models`).then((response) => response.json())) as any;
     expect(models.data[0].id).toBe('fake-grader-1');
 
     fake.enqueue({ kind: 'json', content: { reply: 'streamed' } });
     const response = await fetch(`${fake.baseUrl}/chat/completions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
-      body: JSON.stringify({ model: 'm', stream: true, stream_options: { include_usage: true }, messages: [{ role: 'user', content: 'hi' }] }),
+      body: JSON.stringify({
+        model: 'm',
+        stream: true,
+        stream_options: { include_usage: true },
+        messages: [{ role: 'user', content: 'hi' }],
+      }),
     });
     expect(response.headers.get('content-type')).toBe('text/event-stream');
     const events = (await response.text())

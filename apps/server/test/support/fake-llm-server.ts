@@ -64,7 +64,8 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const waiters: { count: number; resolve: () => void }[] = [];
   let completionCounter = 0;
 
-  const chatRequests = () => requests.filter((request) => request.method === 'POST' && request.path.endsWith('/chat/completions'));
+  const chatRequests = () =>
+    requests.filter((request) => request.method === 'POST' && request.path.endsWith('/chat/completions'));
   const notifyWaiters = () => {
     const received = chatRequests().length;
     for (const waiter of [...waiters]) {
@@ -89,11 +90,20 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
           body = text;
         }
       }
-      const record: RecordedRequest = { method: req.method ?? 'GET', path, headers: req.headers, body, behaviour: 'none' };
+      const record: RecordedRequest = {
+        method: req.method ?? 'GET',
+        path,
+        headers: req.headers,
+        body,
+        behaviour: 'none',
+      };
       requests.push(record);
 
       if (req.method === 'GET' && path.endsWith('/models')) {
-        sendJson(res, 200, { object: 'list', data: [{ id: FAKE_MODEL_ID, object: 'model', created: 0, owned_by: 'fake' }] });
+        sendJson(res, 200, {
+          object: 'list',
+          data: [{ id: FAKE_MODEL_ID, object: 'model', created: 0, owned_by: 'fake' }],
+        });
         return;
       }
       if (req.method !== 'POST' || !path.endsWith('/chat/completions')) {
@@ -155,7 +165,13 @@ function respondToChat(
       sendJson(
         res,
         behaviour.status,
-        { error: { message: behaviour.message ?? http.STATUS_CODES[behaviour.status] ?? 'Error', type: 'fake_error', code: behaviour.status } },
+        {
+          error: {
+            message: behaviour.message ?? http.STATUS_CODES[behaviour.status] ?? 'Error',
+            type: 'fake_error',
+            code: behaviour.status,
+          },
+        },
         headers,
       );
       return;
@@ -169,7 +185,9 @@ function respondToChat(
       return;
     }
     case 'smart':
-      afterLatency(behaviour.latencyMs, req, () => sendCompletion(res, body, JSON.stringify(smartAnswer(body)), nextId()));
+      afterLatency(behaviour.latencyMs, req, () =>
+        sendCompletion(res, body, JSON.stringify(smartAnswer(body)), nextId()),
+      );
       return;
   }
 }
@@ -193,7 +211,11 @@ function sendCompletion(
   const promptTokens = usage?.promptTokens ?? estimateTokens(JSON.stringify(body?.messages ?? ''));
   const completionTokens = usage?.completionTokens ?? estimateTokens(content);
   const model = typeof body?.model === 'string' ? body.model : FAKE_MODEL_ID;
-  const usageBody = { prompt_tokens: promptTokens, completion_tokens: completionTokens, total_tokens: promptTokens + completionTokens };
+  const usageBody = {
+    prompt_tokens: promptTokens,
+    completion_tokens: completionTokens,
+    total_tokens: promptTokens + completionTokens,
+  };
 
   if (body?.stream === true) {
     res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', connection: 'keep-alive' });
@@ -209,7 +231,9 @@ function sendCompletion(
     res.write(`data: ${JSON.stringify(chunk({ content: content.slice(half) }, null))}\n\n`);
     res.write(`data: ${JSON.stringify(chunk({}, 'stop'))}\n\n`);
     if (body?.stream_options?.include_usage) {
-      res.write(`data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: usageBody })}\n\n`);
+      res.write(
+        `data: ${JSON.stringify({ id, object: 'chat.completion.chunk', created: 0, model, choices: [], usage: usageBody })}\n\n`,
+      );
     }
     res.end('data: [DONE]\n\n');
     return;
@@ -225,7 +249,12 @@ function sendCompletion(
   });
 }
 
-function sendJson(res: http.ServerResponse, status: number, payload: unknown, headers: Record<string, string> = {}): void {
+function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  payload: unknown,
+  headers: Record<string, string> = {},
+): void {
   const text = JSON.stringify(payload);
   res.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
   res.end(text);
@@ -252,7 +281,8 @@ function exampleFor(schema: any, name: string, index: number): unknown {
   switch (type) {
     case 'object': {
       const result: Record<string, unknown> = {};
-      for (const [key, property] of Object.entries<any>(schema.properties ?? {})) result[key] = exampleFor(property, key, index);
+      for (const [key, property] of Object.entries<any>(schema.properties ?? {}))
+        result[key] = exampleFor(property, key, index);
       return result;
     }
     case 'array':
@@ -278,17 +308,27 @@ function exampleFor(schema: any, name: string, index: number): unknown {
  */
 function exampleArray(schema: any, name: string): unknown[] {
   const items = schema.items ?? {};
-  const enumProperty = Object.entries<any>(items.properties ?? {}).find(([, property]) => Array.isArray(property?.enum));
+  const enumProperty = Object.entries<any>(items.properties ?? {}).find(([, property]) =>
+    Array.isArray(property?.enum),
+  );
   if (enumProperty) {
     const [key, property] = enumProperty;
-    return property.enum.map((value: unknown, index: number) => ({ ...(exampleFor(items, name, index) as object), [key]: value }));
+    return property.enum.map((value: unknown, index: number) => ({
+      ...(exampleFor(items, name, index) as object),
+      [key]: value,
+    }));
   }
   const count = Math.min(schema.maxItems ?? 3, Math.max(schema.minItems ?? 0, 3));
   return Array.from({ length: count }, (_, index) => exampleFor(items, name, index));
 }
 
 function exampleNumber(schema: any, name: string, index: number): number {
-  const min = typeof schema.minimum === 'number' ? schema.minimum : typeof schema.exclusiveMinimum === 'number' ? schema.exclusiveMinimum + 1 : 0;
+  const min =
+    typeof schema.minimum === 'number'
+      ? schema.minimum
+      : typeof schema.exclusiveMinimum === 'number'
+        ? schema.exclusiveMinimum + 1
+        : 0;
   const max = typeof schema.maximum === 'number' ? schema.maximum : Number.POSITIVE_INFINITY;
   const wanted = name === 'confidence' ? 80 : name === 'pointsDeducted' ? min : index + 1;
   return Math.min(max, Math.max(min, wanted));
@@ -308,7 +348,9 @@ export function imageUrls(request: RecordedRequest): string[] {
   const messages: any[] = request.body?.messages ?? [];
   return messages.flatMap((message) =>
     Array.isArray(message?.content)
-      ? message.content.filter((part: any) => part?.type === 'image_url').map((part: any) => String(part.image_url?.url ?? ''))
+      ? message.content
+          .filter((part: any) => part?.type === 'image_url')
+          .map((part: any) => String(part.image_url?.url ?? ''))
       : [],
   );
 }

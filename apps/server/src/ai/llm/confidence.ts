@@ -57,7 +57,8 @@ export function estimateConfidence(evidence: ConfidenceEvidence): number {
   if (readsHandwriting) confidence -= 10;
 
   const solutionLength = Math.max(20, evidence.solutionWords);
-  const isShortButCredited = evidence.answerWords > 0 && evidence.answerWords / solutionLength < 0.25 && evidence.scoreFraction > 0.6;
+  const isShortButCredited =
+    evidence.answerWords > 0 && evidence.answerWords / solutionLength < 0.25 && evidence.scoreFraction > 0.6;
   if (isShortButCredited) confidence -= 15;
 
   if (evidence.answerWords > 3000) confidence -= 5;

@@ -12,7 +12,13 @@ import type {
   RubricItem,
   SuggestedComment,
 } from '../grader-types.ts';
-import { formatSeconds, ProviderCallError, type LanguageModelClient, type LlmMessage, type TokenUsage } from '../provider.ts';
+import {
+  formatSeconds,
+  ProviderCallError,
+  type LanguageModelClient,
+  type LlmMessage,
+  type TokenUsage,
+} from '../provider.ts';
 import { apportionPoints } from '../rubric/apportion-points.ts';
 import { countWords, estimateConfidence } from './confidence.ts';
 import {
@@ -101,7 +107,10 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
         return { value: result.value, schemaRepairs: repairs, usage: usage.total() };
       } catch (error) {
         if (error instanceof ProviderCallError && error.kind === 'invalid-output' && repairs < MAX_SCHEMA_REPAIRS) {
-          messages = [request.firstMessage, ...buildRepairMessages(error.details.answerText ?? '', error.details.issues ?? [])];
+          messages = [
+            request.firstMessage,
+            ...buildRepairMessages(error.details.answerText ?? '', error.details.issues ?? []),
+          ];
           continue;
         }
         throw toFinalError(error, client, request.task, request.signal);
@@ -272,7 +281,12 @@ export function interpretLlmRubric(rawOutput: unknown, input: RubricDraftInput):
  * The one error a caller sees when the provider cannot deliver: AI_FAILED (502) with a sentence
  * naming the provider, its address and the cause. The caller's own abort passes through as is.
  */
-function toFinalError(error: unknown, client: LanguageModelClient, task: 'grading' | 'rubric', signal?: AbortSignal): unknown {
+function toFinalError(
+  error: unknown,
+  client: LanguageModelClient,
+  task: 'grading' | 'rubric',
+  signal?: AbortSignal,
+): unknown {
   if (signal?.aborted) return signal.reason ?? error;
   if (error instanceof ProviderCallError && error.kind === 'aborted') return error;
   const who = `The AI provider (${client.describe()})`;
@@ -290,9 +304,13 @@ function toFinalError(error: unknown, client: LanguageModelClient, task: 'gradin
         );
       case 'rate-limited':
         if (error.refusedRetryAfterMs !== undefined) {
-          return fail(`${who} is rate limiting requests and asked to wait ${formatSeconds(error.refusedRetryAfterMs)}. Try again later.`);
+          return fail(
+            `${who} is rate limiting requests and asked to wait ${formatSeconds(error.refusedRetryAfterMs)}. Try again later.`,
+          );
         }
-        return fail(`${who} kept refusing with HTTP 429 (rate limit) after ${tries}. Try again later or lower GRADING_CONCURRENCY.`);
+        return fail(
+          `${who} kept refusing with HTTP 429 (rate limit) after ${tries}. Try again later or lower GRADING_CONCURRENCY.`,
+        );
       case 'server-error':
         return fail(`${who} failed with HTTP ${last.details.statusCode ?? '5xx'} after ${tries}.`);
       case 'network':
@@ -304,7 +322,9 @@ function toFinalError(error: unknown, client: LanguageModelClient, task: 'gradin
   if (error instanceof ProviderCallError) {
     switch (error.kind) {
       case 'invalid-output':
-        return fail(`${who} answered twice with a ${task} that does not match the required format (${error.details.issues?.[0] ?? error.message}).`);
+        return fail(
+          `${who} answered twice with a ${task} that does not match the required format (${error.details.issues?.[0] ?? error.message}).`,
+        );
       case 'rejected': {
         const status = error.details.statusCode;
         const hint =

@@ -38,7 +38,11 @@ export function buildGradingOutputSchema(rubricItems: RubricItem[]) {
         const seen = new Set<string>();
         items.forEach((item, index) => {
           if (seen.has(item.rubricItemId)) {
-            ctx.addIssue({ code: 'custom', path: [index, 'rubricItemId'], message: `"${item.rubricItemId}" is judged more than once` });
+            ctx.addIssue({
+              code: 'custom',
+              path: [index, 'rubricItemId'],
+              message: `"${item.rubricItemId}" is judged more than once`,
+            });
           }
           seen.add(item.rubricItemId);
           const max = pointsById.get(item.rubricItemId) ?? 0;
@@ -52,7 +56,10 @@ export function buildGradingOutputSchema(rubricItems: RubricItem[]) {
         });
         const missing = ids.filter((id) => !seen.has(id));
         if (missing.length > 0) {
-          ctx.addIssue({ code: 'custom', message: `missing rubric items: ${missing.map((id) => `"${id}"`).join(', ')}` });
+          ctx.addIssue({
+            code: 'custom',
+            message: `missing rubric items: ${missing.map((id) => `"${id}"`).join(', ')}`,
+          });
         }
       })
       .describe('Exactly one entry per rubric item.'),
@@ -73,7 +80,10 @@ export const RubricAnswerSchema = z.strictObject({
   items: z
     .array(
       z.strictObject({
-        criterion: z.string().min(1).describe('What the answer must show, as one short sentence.'),
+        criterion: z
+          .string()
+          .refine((text) => text.trim().length > 0, 'must not be empty')
+          .describe('What the answer must show, as one short sentence.'),
         points: z.number().min(0).describe('Relative weight of this criterion, in points.'),
         guidance: z.string().describe('How to judge it: full credit, partial credit, common mistakes.'),
       }),

@@ -33,10 +33,18 @@ export const defaultSleep: Sleep = async (milliseconds, signal) => {
   await sleepFor(milliseconds, undefined, { signal });
 };
 
-export const RETRYABLE_KINDS: ReadonlySet<ProviderFailureKind> = new Set(['rate-limited', 'server-error', 'timeout', 'network']);
+export const RETRYABLE_KINDS: ReadonlySet<ProviderFailureKind> = new Set([
+  'rate-limited',
+  'server-error',
+  'timeout',
+  'network',
+]);
 
 /** Delay before retry number `retry` (1 for the first retry). */
-export function backoffDelayMs(retry: number, policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'random'>): number {
+export function backoffDelayMs(
+  retry: number,
+  policy: Pick<RetryPolicy, 'baseDelayMs' | 'maxDelayMs' | 'random'>,
+): number {
   const ceiling = Math.min(policy.maxDelayMs, policy.baseDelayMs * 2 ** (retry - 1));
   return Math.round(ceiling / 2 + (ceiling / 2) * policy.random());
 }
@@ -81,7 +89,8 @@ export async function callWithRetries<T>(
       // The provider's Retry-After is an instruction, not a hint: wait exactly that long.
       const delay = retryAfterMs ?? backoffDelayMs(tryNumber, policy);
       await policy.sleep(delay, signal);
-      if (signal?.aborted) throw new ProviderCallError('aborted', 'The AI call was cancelled.', { cause: signal.reason });
+      if (signal?.aborted)
+        throw new ProviderCallError('aborted', 'The AI call was cancelled.', { cause: signal.reason });
     }
   }
 }

@@ -7,6 +7,7 @@
  * point, else the largest of 0.5, 0.25, 0.1, 0.05, 0.01 that does. Units are allocated by the
  * largest-remainder method, each item getting at least one unit (a zero-point criterion is noise
  * for the grader). When there are more items than units, the lightest items are dropped first.
+ * A split that already adds up exactly (2.5 + 2.5 + 5 of 10) is kept as the model wrote it.
  * Working in integer units keeps the sum exact for whole and half points (exactly representable
  * floats); finer totals are exact to the hundredth.
  */
@@ -37,7 +38,9 @@ export function apportionPoints(weights: number[], total: number): number[] {
 /** The model already split the total exactly (e.g. 2.5 + 2.5 + 5 of 10): keep its half points. */
 function isAlreadyExact(weights: number[], total: number): boolean {
   const inHundredths = weights.map((weight) => Math.round(weight * 100));
-  const isWholeHundredths = weights.every((weight, index) => Math.abs(weight * 100 - (inHundredths[index] ?? 0)) < 1e-6);
+  const isWholeHundredths = weights.every(
+    (weight, index) => Math.abs(weight * 100 - (inHundredths[index] ?? 0)) < 1e-6,
+  );
   const sum = inHundredths.reduce((acc, value) => acc + value, 0);
   return isWholeHundredths && sum === Math.round(total * 100) && Math.abs(total * 100 - sum) < 1e-6;
 }
@@ -63,7 +66,10 @@ function keepHeaviest(weights: number[], limit: number): number[] {
 function allocateUnits(weights: number[], unitCount: number): number[] {
   const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
   // All-zero weights (a model that proposed no points) mean "equally important".
-  const shares = weightSum > 0 ? weights.map((weight) => (weight / weightSum) * unitCount) : weights.map(() => unitCount / weights.length);
+  const shares =
+    weightSum > 0
+      ? weights.map((weight) => (weight / weightSum) * unitCount)
+      : weights.map(() => unitCount / weights.length);
   const units = shares.map((share) => Math.max(1, Math.floor(share)));
   let allocated = units.reduce((sum, count) => sum + count, 0);
 
