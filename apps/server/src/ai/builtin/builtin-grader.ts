@@ -1,0 +1,140 @@
+import { z } from 'zod';
+import type {
+  Grader,
+  GraderMeta,
+  GradingCall,
+  GradingInput,
+  GradingSuggestion,
+  RubricCall,
+  RubricDraft,
+  RubricDraftInput,
+  SuggestedComment,
+} from '../grader-types.ts';
+import { BUILTIN_GRADER_VERSION, gradeAnswer } from './grade-answer.ts';
+import { allocatePoints, draftRubricItems } from './rubric-drafting.ts';
+
+/**
+ * The offline grader: no model, no network, deterministic. It is the default when no LLM is
+ * configured, so a fresh install can draft rubrics and suggest grades. Its raw output is its own
+ * judgement in plain JSON; interpreting it again gives the same suggestion every time.
+ */
+
+const BuiltinJudgementSchema = z.object({
+  version: z.string(),
+  status: z.enum(['answered', 'blank', 'near-empty', 'off-topic', 'restates-question', 'instructions-only']),
+  items: z.array(
+    z.object({
+      rubricItemId: z.string(),
+      credit: z.number(),
+      evidence: z.number(),
+      lexical: z.number(),
+      numeric: z.number().nullable(),
+      certainty: z.number(),
+      pointsDeducted: z.number(),
+      comment: z.string(),
+    }),
+  ),
+  remarks: z.array(z.string()),
+  confidence: z.number(),
+  confidenceInputs: z.object({
+    itemCertainty: z.number(),
+    relevance: z.number(),
+    lengthRatio: z.number(),
+    isNumericHeavy: z.boolean(),
+  }),
+});
+
+const BuiltinRubricSchema = z.object({
+  version: z.string(),
+  items: z
+    .array(z.object({ criterion: z.string().min(1), guidance: z.string(), points: z.number().nonnegative() }))
+    .min(1),
+});
+
+function metaFor(startedAt: number): GraderMeta {
+  return {
+    graderKind: 'builtin',
+    provider: 'builtin',
+    model: `gradewise-builtin-${BUILTIN_GRADER_VERSION}`,
+    promptVersion: `builtin-${BUILTIN_GRADER_VERSION}`,
+    inputTokens: null,
+    outputTokens: null,
+    latencyMs: Math.max(0, Math.round(performance.now() - startedAt)),
+  };
+}
+
+function throwIfAborted(signal: AbortSignal | undefined): void {
+  if (signal?.aborted)
+    throw signal.reason instanceof Error ? signal.reason : new Error('The grading request was aborted.');
+}
+
+const clamp = (value: number, low: number, high: number) => Math.min(high, Math.max(low, value));
+
+export class BuiltinGrader implements Grader {
+  readonly kind = 'builtin' as const;
+
+  async requestGrading(input: GradingInput, signal?: AbortSignal): Promise<GradingCall> {
+    throwIfAborted(signal);
+    const startedAt = performance.now();
+    const judgement = gradeAnswer(input);
+    return { rawOutput: judgement, meta: metaFor(startedAt) };
+  }
+
+  interpretGrading(rawOutput: unknown, input: GradingInput): GradingSuggestion {
+    const judgement = BuiltinJudgementSchema.parse(rawOutput);
+    const itemsById = new Map(input.rubricItems.map((item) => [item.id, item]));
+    const comments: SuggestedComment[] = [];
+    for (const item of judgement.items) {
+      // A rubric edited since the judgement was stored: comments on removed items are dropped,
+      // and no deduction may exceed what the item is worth now.
+      const rubricItem = itemsById.get(item.rubricItemId);
+      if (!rubricItem) continue;
+      const pointsDeducted = clamp(
+        Number.isFinite(item.pointsDeducted) ? item.pointsDeducted : 0,
+        0,
+        rubricItem.points,
+      );
+      comments.push({ text: item.comment, pointsDeducted, rubricItemId: rubricItem.id });
+    }
+    for (const remark of judgement.remarks) comments.push({ text: remark, pointsDeducted: 0, rubricItemId: null });
+    const deducted = comments.reduce((sum, comment) => sum + comment.pointsDeducted, 0);
+    return {
+      comments,
+      totalScore: clamp(input.points - deducted, 0, input.points),
+      confidence: clamp(Math.round(judgement.confidence), 0, 100),
+    };
+  }
+
+  async requestRubric(input: RubricDraftInput, signal?: AbortSignal): Promise<RubricCall> {
+    throwIfAborted(signal);
+    const startedAt = performance.now();
+    const items = draftRubricItems(input);
+    return { rawOutput: { version: BUILTIN_GRADER_VERSION, items }, meta: metaFor(startedAt) };
+  }
+
+  interpretRubric(rawOutput: unknown, input: RubricDraftInput): RubricDraft {
+    const draft = BuiltinRubricSchema.parse(rawOutput);
+    const total = draft.items.reduce((sum, item) => sum + item.points, 0);
+    // The question's points may have changed since the draft was stored: re-split them in the
+    // draft's proportions so the items still add up exactly.
+    const points =
+      Math.abs(total - input.points) < 1e-9
+        ? draft.items.map((item) => item.points)
+        : allocatePoints(
+            input.points,
+            draft.items.map((item) => (total > 0 ? Math.max(item.points, 1e-6) : 1)),
+          );
+    return {
+      items: draft.items.map((item, index) => ({
+        id: `item-${index + 1}`,
+        criterion: item.criterion,
+        guidance: item.guidance,
+        points: points[index]!,
+      })),
+    };
+  }
+}
+
+export function createBuiltinGrader(): BuiltinGrader {
+  return new BuiltinGrader();
+}

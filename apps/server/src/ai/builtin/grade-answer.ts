@@ -1,0 +1,319 @@
+import type { GradingInput, RubricItem } from '../grader-types.ts';
+import { screenAnswer } from './answer-screening.ts';
+import { estimateConfidence, itemCertainty } from './confidence.ts';
+import {
+  cosine,
+  describeTarget,
+  gatherItemEvidence,
+  viewAnswer,
+  type ItemEvidence,
+  type TermWeights,
+} from './item-evidence.ts';
+import { formatQuantity, parseQuantities } from './quantities.ts';
+import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
+
+/**
+ * The built-in grader's judgement of one answer. It is what `requestGrading` returns as its raw
+ * output (plain JSON, stored by the job), so a stored judgement can be re-read without grading
+ * again and every number behind a deduction can be inspected.
+ */
+
+export const BUILTIN_GRADER_VERSION = '1.0.0';
+
+export type AnswerStatus =
+  'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only';
+
+export interface ItemJudgement {
+  rubricItemId: string;
+  /** 0..1 share of the item's points kept, after rounding the deduction. */
+  credit: number;
+  /** Combined evidence 0..1 before the credit ramp. */
+  evidence: number;
+  lexical: number;
+  numeric: number | null;
+  /** 0..1: how far the evidence is from the thresholds where the deduction would change. */
+  certainty: number;
+  pointsDeducted: number;
+  comment: string;
+}
+
+export interface BuiltinJudgement {
+  version: string;
+  status: AnswerStatus;
+  items: ItemJudgement[];
+  /** General remarks (no deduction), e.g. that text addressed to the grader was ignored. */
+  remarks: string[];
+  confidence: number;
+  /** What the confidence was computed from (kept for calibration and audits). */
+  confidenceInputs: { itemCertainty: number; relevance: number; lengthRatio: number; isNumericHeavy: boolean };
+}
+
+/** Evidence -> credit: below LOW nothing, above HIGH everything, linear in between. */
+export const LEXICAL_RAMP = { low: 0.15, high: 0.6 } as const;
+export const NUMERIC_RAMP = { low: 0.1, high: 0.75 } as const;
+
+export function rampCredit(evidence: number, ramp: { low: number; high: number }): number {
+  return Math.min(1, Math.max(0, (evidence - ramp.low) / (ramp.high - ramp.low)));
+}
+
+/** Deductions move in half points on items of 2 points or more, quarter points below. */
+export function roundDeduction(points: number, rawDeduction: number): number {
+  if (rawDeduction <= 1e-9) return 0;
+  if (rawDeduction >= points - 1e-9) return points;
+  const step = points >= 2 ? 0.5 : 0.25;
+  const rounded = Math.round(rawDeduction / step) * step;
+  return Math.min(points, Math.max(0, rounded));
+}
+
+function buildTermWeights(input: GradingInput): TermWeights & { vocabulary: Set<string> } {
+  const documents = [
+    ...splitSentences(input.questionText),
+    ...splitSentences(input.solutionText),
+    ...input.rubricItems.map((item) => `${item.criterion}. ${item.guidance}`),
+  ].map((text) => contentTerms(text));
+  const documentFrequency = new Map<string, number>();
+  const display = new Map<string, string>();
+  for (const tokens of documents) {
+    for (const token of tokens) if (!display.has(token.term)) display.set(token.term, token.display);
+    for (const term of new Set(tokens.map((token) => token.term)))
+      documentFrequency.set(term, (documentFrequency.get(term) ?? 0) + 1);
+  }
+  const questionTerms = new Set(contentTerms(input.questionText).map((token) => token.term));
+  const count = documents.length;
+  return {
+    vocabulary: new Set(documentFrequency.keys()),
+    weightOf(term: string) {
+      const idf = 1 + Math.log((count + 1) / ((documentFrequency.get(term) ?? 0) + 1));
+      // Words the question already uses prove little: copying them is free.
+      return idf * (questionTerms.has(term) ? 0.35 : 1) * (term.startsWith('#') ? 1.2 : 1);
+    },
+    displayOf(term: string) {
+      return display.get(term) ?? term.replace(/^#/, '').replace(/-/g, ' ');
+    },
+  };
+}
+
+/** Solution sentences that belong to each item: those most like the item's own text. */
+function alignSolution(input: GradingInput, weights: TermWeights): string[][] {
+  const sentences = splitSentences(input.solutionText);
+  if (input.rubricItems.length <= 1) return input.rubricItems.map(() => sentences);
+  const vectorOf = (tokens: Token[]) => {
+    const vector = new Map<string, number>();
+    for (const token of tokens) vector.set(token.term, (vector.get(token.term) ?? 0) + weights.weightOf(token.term));
+    return vector;
+  };
+  const sentenceVectors = sentences.map((sentence) => vectorOf(contentTerms(sentence)));
+  const itemVectors = input.rubricItems.map((item) => vectorOf(contentTerms(`${item.criterion}. ${item.guidance}`)));
+  const partLabel = (text: string) =>
+    /^\s*(\(?[a-h]\)|\(?[ivx]+\)|part\s+\w+)/i.exec(text)?.[1]?.replace(/[()]/g, '').toLowerCase();
+  return input.rubricItems.map((item, itemIndex) => {
+    const label = partLabel(item.criterion);
+    const similarities = sentenceVectors.map((vector) => cosine(itemVectors[itemIndex]!, vector));
+    const best = Math.max(0, ...similarities);
+    return sentences.filter((sentence, index) => {
+      if (label && partLabel(sentence) === label) return true;
+      const similarity = similarities[index]!;
+      return best >= 0.1 && similarity >= Math.max(0.2, best * 0.6);
+    });
+  });
+}
+
+function cleanCriterion(criterion: string): string {
+  const compact = criterion
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/[.:;]+$/, '');
+  return compact.length > 90 ? `${compact.slice(0, 87).trimEnd()}…` : compact;
+}
+
+function listTerms(terms: string[], limit = 3): string {
+  const chosen = terms.slice(0, limit).map((term) => `"${term}"`);
+  if (chosen.length <= 1) return chosen.join('');
+  return `${chosen.slice(0, -1).join(', ')} and ${chosen.at(-1)}`;
+}
+
+function shortenStep(step: string): string {
+  const compact = step.replace(/\s+/g, ' ').trim();
+  return compact.length > 110 ? `${compact.slice(0, 107).trimEnd()}…` : compact;
+}
+
+function numericComment(criterion: string, evidence: ItemEvidence): string | null {
+  const numeric = evidence.numeric;
+  if (!numeric) return null;
+  const focus =
+    numeric.outcomes.find((outcome) => outcome.target.isResult && outcome.match !== 'exact') ??
+    numeric.outcomes.find((outcome) => outcome.match !== 'exact');
+  if (!focus) return null;
+  const expected = describeTarget(focus.target);
+  const actual = focus.actual ? formatQuantity(focus.actual) : null;
+  switch (focus.match) {
+    case 'missing-unit':
+      return `${criterion}: the value ${actual} is right but has no unit; it should be ${expected}.`;
+    case 'wrong-unit':
+      return `${criterion}: the value ${actual} has the wrong unit; it should be ${expected}.`;
+    case 'sign-error':
+      return `${criterion}: sign error — the answer gives ${actual}, but it should be ${expected}.`;
+    case 'power-of-ten':
+      return `${criterion}: the answer gives ${actual}, off by a power of ten; it should be ${expected}.`;
+    case 'rounded':
+      return `${criterion}: the answer gives ${actual}, rounded too far; it should be about ${expected}.`;
+    case 'none':
+      return focus.target.isResult
+        ? `${criterion}: the expected value is ${expected}, and the answer does not reach it.`
+        : `${criterion}: the working does not show ${expected}.`;
+    default:
+      return null;
+  }
+}
+
+function itemComment(item: RubricItem, credit: number, evidence: ItemEvidence): string {
+  const criterion = cleanCriterion(item.criterion);
+  if (credit >= 1) {
+    const shown = evidence.numeric?.outcomes.find((outcome) => outcome.match === 'exact' && outcome.target.isResult);
+    if (shown?.actual) return `${criterion}: correct — the answer gives ${formatQuantity(shown.actual)}.`;
+    return evidence.foundTerms.length
+      ? `${criterion}: correct — the answer covers ${listTerms(evidence.foundTerms)}.`
+      : `${criterion}: correct.`;
+  }
+  const fromNumbers = numericComment(criterion, evidence);
+  const missingWords = evidence.missingTerms.length ? listTerms(evidence.missingTerms) : null;
+  const missingStep = evidence.missingSteps[0]
+    ? ` The solution's step "${shortenStep(evidence.missingSteps[0])}" is not shown.`
+    : '';
+  if (fromNumbers && (evidence.numeric?.hasResults || credit <= 0)) {
+    const wordsToo =
+      credit <= 0.5 && missingWords && !evidence.numeric?.hasResults
+        ? ` It also does not mention ${missingWords}.`
+        : '';
+    return fromNumbers + wordsToo;
+  }
+  if (credit <= 0) {
+    return missingWords
+      ? `${criterion}: not shown — the answer does not mention ${missingWords}.${missingStep}`
+      : `${criterion}: not shown in the answer.${missingStep}`;
+  }
+  const has = evidence.foundTerms.length ? ` It mentions ${listTerms(evidence.foundTerms, 2)}, but` : ' It';
+  return missingWords
+    ? `${criterion}: only partly shown.${has} does not explain ${missingWords}.${fromNumbers ? ` ${fromNumbers}` : ''}`
+    : `${criterion}: only partly shown; the explanation is incomplete.${missingStep}`;
+}
+
+function statusComment(status: AnswerStatus, item: RubricItem, answerTopics: string[]): string {
+  const criterion = cleanCriterion(item.criterion);
+  switch (status) {
+    case 'blank':
+      return `${criterion}: no answer was given.`;
+    case 'near-empty':
+      return `${criterion}: the answer is too short to show this.`;
+    case 'restates-question':
+      return `${criterion}: the answer only repeats the question and does not answer it.`;
+    case 'instructions-only':
+      return `${criterion}: not answered — the answer only contains a request to the grader, which earns no credit.`;
+    case 'off-topic':
+      return answerTopics.length
+        ? `${criterion}: not addressed — the answer is off-topic (it is about ${listTerms(answerTopics, 2)}).`
+        : `${criterion}: not addressed — the answer is off-topic.`;
+    default:
+      return `${criterion}: not shown.`;
+  }
+}
+
+export function gradeAnswer(input: GradingInput): BuiltinJudgement {
+  const screened = screenAnswer(input.answerText, input.questionText);
+  const weights = buildTermWeights(input);
+  const answer = viewAnswer(screened.evidenceSentences);
+  const questionQuantities = parseQuantities(input.questionText);
+  const alignedSolution = alignSolution(input, weights);
+
+  const answerTokens = screened.evidenceSentences.flatMap((sentence) => contentTerms(sentence));
+  const uniqueAnswerTerms = [...new Set(answerTokens.map((token) => token.term))];
+  const relevance = uniqueAnswerTerms.length
+    ? uniqueAnswerTerms.filter((term) => weights.vocabulary.has(term)).length / uniqueAnswerTerms.length
+    : 0;
+  const referenceLength = Math.max(1, contentTerms(`${input.solutionText}`).length);
+  const lengthRatio = answerTokens.length / referenceLength;
+
+  const remarks: string[] = [];
+  if (screened.instructionSentences.length > 0) {
+    remarks.push(
+      'Part of the answer is addressed to the grader (asking for marks or to ignore the rubric); it was disregarded and earns no credit.',
+    );
+  }
+
+  let status: AnswerStatus = 'answered';
+  if (screened.isBlank) status = 'blank';
+  else if (screened.evidenceSentences.length === 0)
+    status = screened.instructionSentences.length > 0 ? 'instructions-only' : 'restates-question';
+  else if (uniqueAnswerTerms.length < 2 && answer.quantities.length === 0) status = 'near-empty';
+
+  const items: ItemJudgement[] = [];
+  const evidences: ItemEvidence[] = [];
+  input.rubricItems.forEach((item, index) => {
+    const evidence = gatherItemEvidence({
+      criterion: item.criterion,
+      guidance: item.guidance,
+      alignedSolution: alignedSolution[index] ?? [],
+      answer,
+      weights,
+      questionQuantities,
+    });
+    evidences.push(evidence);
+    const numeric = evidence.numeric;
+    const combined = numeric
+      ? numeric.hasResults
+        ? 0.75 * numeric.score + 0.25 * evidence.lexical
+        : 0.4 * numeric.score + 0.6 * evidence.lexical
+      : evidence.lexical;
+    const ramp = numeric?.hasResults ? NUMERIC_RAMP : LEXICAL_RAMP;
+    const rawCredit = status === 'answered' ? rampCredit(combined, ramp) : 0;
+    const pointsDeducted = roundDeduction(item.points, item.points * (1 - rawCredit));
+    const credit = item.points > 0 ? 1 - pointsDeducted / item.points : 1;
+    items.push({
+      rubricItemId: item.id,
+      credit,
+      evidence: combined,
+      lexical: evidence.lexical,
+      numeric: numeric ? numeric.score : null,
+      certainty: itemCertainty(combined, ramp, numeric),
+      pointsDeducted,
+      comment: '',
+    });
+  });
+
+  // Off-topic: nothing earned and hardly a word in common with the question, solution or rubric.
+  if (status === 'answered' && items.every((item) => item.credit === 0) && relevance < 0.25) status = 'off-topic';
+
+  const answerTopics = answerTokens
+    .filter((token) => !weights.vocabulary.has(token.term) && token.display.length > 3)
+    .map((token) => token.display)
+    .filter((display, index, all) => all.indexOf(display) === index);
+  input.rubricItems.forEach((item, index) => {
+    const judgement = items[index]!;
+    if (status !== 'answered') {
+      judgement.pointsDeducted = item.points;
+      judgement.credit = 0;
+      judgement.certainty = 1;
+      judgement.comment = statusComment(status, item, answerTopics);
+    } else {
+      judgement.comment = itemComment(item, judgement.credit, evidences[index]!);
+    }
+  });
+
+  const confidenceInputs = {
+    itemCertainty: items.length
+      ? items.reduce((sum, item, index) => sum + item.certainty * (input.rubricItems[index]!.points || 1), 0) /
+        input.rubricItems.reduce((sum, item) => sum + (item.points || 1), 0)
+      : 1,
+    relevance,
+    lengthRatio,
+    isNumericHeavy: evidences.some((evidence) => evidence.numeric?.hasResults),
+  };
+  return {
+    version: BUILTIN_GRADER_VERSION,
+    status,
+    items,
+    remarks,
+    confidence: estimateConfidence(status, confidenceInputs),
+    confidenceInputs,
+  };
+}

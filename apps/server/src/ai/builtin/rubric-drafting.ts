@@ -1,0 +1,353 @@
+import { parseQuantities, formatQuantity, type Quantity } from './quantities.ts';
+import { contentTerms, normaliseText, splitSentences } from './text-analysis.ts';
+
+/**
+ * Drafts rubric items from the structure of a worked solution: explicit parts ((a), Part 1, i)),
+ * numbered or ordered steps, and the final answer. Points always add up exactly to the question's
+ * points (to the hundredth; quarter-point grids are exact in binary floating point).
+ */
+
+export interface DraftedItem {
+  criterion: string;
+  guidance: string;
+  points: number;
+}
+
+interface Segment {
+  label: string | null;
+  text: string;
+  isFinalAnswer: boolean;
+}
+
+type MarkerFamily = 'letter' | 'roman' | 'number' | 'part' | 'step';
+
+interface Marker {
+  family: MarkerFamily;
+  ordinal: number;
+  label: string;
+  start: number;
+  end: number;
+}
+
+const ROMAN = ['i', 'ii', 'iii', 'iv', 'v', 'vi', 'vii', 'viii', 'ix', 'x'];
+
+function ordinalOf(family: MarkerFamily, key: string): number {
+  const lower = key.toLowerCase();
+  if (family === 'roman') return ROMAN.indexOf(lower) + 1;
+  if (/^\d+$/.test(lower)) return Number(lower);
+  if (/^[a-z]$/.test(lower)) return lower.charCodeAt(0) - 96;
+  return ROMAN.indexOf(lower) + 1;
+}
+
+/** Every place that looks like a part or step label; families are told apart by their shape. */
+function findMarkers(text: string): Marker[] {
+  const markers: Marker[] = [];
+  const patterns: [MarkerFamily, RegExp][] = [
+    ['part', /(?:^|(?<=[\s.;:]))part\s+(\d+|[a-h]|[ivx]+)\b\s*[:.)-]?/gim],
+    ['step', /(?:^|(?<=[\s.;:]))step\s+(\d+)\b\s*[:.)-]?/gim],
+    ['roman', /(?:^|(?<=[\s.;:]))\(?((?:i{1,3}|iv|vi{0,3}|ix|x))\)\s*/gm],
+    ['letter', /(?:^|(?<=[\s.;:]))\(?([a-h])\)\s*/gm],
+    ['number', /(?:^|(?<=\n))\s*\(?(\d{1,2})[.)]\s+/gm],
+    ['number', /(?:^|(?<=\n))\s*(?:q|question)\s*(\d{1,2})[.):]?\s+/gim],
+  ];
+  for (const [family, pattern] of patterns) {
+    for (const match of text.matchAll(pattern)) {
+      const start = match.index;
+      if (markers.some((marker) => start < marker.end && start + match[0].length > marker.start)) continue;
+      markers.push({
+        family,
+        ordinal: ordinalOf(family, match[1]!),
+        label: match[0].trim(),
+        start,
+        end: start + match[0].length,
+      });
+    }
+  }
+  return markers.sort((left, right) => left.start - right.start);
+}
+
+/**
+ * The top-level family: the one whose labels run 1, 2, 3... (or a, b, c...) at least twice. "(i)"
+ * alone is ambiguous with the letter i, so a roman run must start at i and continue with ii.
+ */
+function splitIntoParts(text: string, includePreamble = true): Segment[] | null {
+  const markers = findMarkers(text);
+  const families: MarkerFamily[] = ['part', 'letter', 'number', 'step', 'roman'];
+  const byFirstUse = [...families].sort((left, right) => {
+    const leftStart = markers.find((marker) => marker.family === left)?.start ?? Infinity;
+    const rightStart = markers.find((marker) => marker.family === right)?.start ?? Infinity;
+    return leftStart - rightStart;
+  });
+  for (const family of byFirstUse) {
+    const sequence: Marker[] = [];
+    for (const marker of markers) {
+      if (marker.family !== family) continue;
+      if (marker.ordinal === sequence.length + 1) sequence.push(marker);
+    }
+    if (sequence.length < 2) continue;
+    const segments: Segment[] = [];
+    const preamble = text.slice(0, sequence[0]!.start).trim();
+    sequence.forEach((marker, index) => {
+      const end = index + 1 < sequence.length ? sequence[index + 1]!.start : text.length;
+      let body = text.slice(marker.end, end).trim();
+      if (index === 0 && includePreamble && preamble && contentTerms(preamble).length >= 3)
+        body = `${preamble} ${body}`;
+      segments.push({ label: labelFor(family, marker), text: body, isFinalAnswer: false });
+    });
+    if (segments.every((segment) => segment.text.length > 0)) return segments;
+  }
+  return null;
+}
+
+function labelFor(family: MarkerFamily, marker: Marker): string {
+  switch (family) {
+    case 'letter':
+      return `(${String.fromCharCode(96 + marker.ordinal)})`;
+    case 'roman':
+      return `(${ROMAN[marker.ordinal - 1]})`;
+    case 'part':
+      return marker.label.replace(/[:.)-]+$/, '').replace(/^part/i, 'Part');
+    case 'step':
+      return `Step ${marker.ordinal}`;
+    case 'number':
+      return `${marker.ordinal}.`;
+  }
+}
+
+const CONCLUSION =
+  /^(?:answer\s*[:=-]|final answer|therefore|thus|hence|so\b|so,|overall|in conclusion|the answer is|result\s*:|∴)/i;
+
+/** "= 20 m/s." at the end, or a \boxed{} value: the line states a result. */
+function statesResult(text: string): boolean {
+  if (/\\boxed\{/.test(text)) return true;
+  return /=\s*[-+]?[\d.]+(?:\s*(?:[x×]\s*10\^?[-+]?\d+|e[-+]?\d+))?\s*[^\s=]{0,12}\s*(?:\([^)]*\))?\s*[.;]?\s*$/i.test(
+    text,
+  );
+}
+
+function isFinalAnswerText(text: string): boolean {
+  return CONCLUSION.test(text.trim()) || /\\boxed\{/.test(text);
+}
+
+/** Lines, or sentences when the solution is one paragraph. */
+function splitIntoSteps(text: string): Segment[] {
+  const lines = text
+    .split(/\n+/)
+    .map((line) => line.trim())
+    .filter((line) => line.length > 0);
+  const pieces = lines.length >= 2 ? lines : splitSentences(text);
+  const steps = pieces
+    .filter((piece) => contentTerms(piece).length > 0 || parseQuantities(piece).length > 0)
+    .map((piece) => ({ label: null, text: piece, isFinalAnswer: false }));
+  if (steps.length === 0) return [];
+  // The final answer: the last conclusion line, else the last line that states a numeric result.
+  let finalIndex = -1;
+  for (let index = steps.length - 1; index >= 0 && finalIndex < 0; index--)
+    if (isFinalAnswerText(steps[index]!.text)) finalIndex = index;
+  if (finalIndex < 0 && statesResult(steps[steps.length - 1]!.text)) finalIndex = steps.length - 1;
+  if (finalIndex >= 0 && steps.length > 1) {
+    const [finalStep] = steps.splice(finalIndex, 1);
+    // Steps after the conclusion (remarks) belong to the method.
+    steps.push({ ...finalStep!, isFinalAnswer: true });
+  }
+  return steps;
+}
+
+/** Adjacent method steps merge until at most `limit` remain; the final answer stays its own item. */
+function mergeSteps(segments: Segment[], limit: number): Segment[] {
+  const result = [...segments];
+  while (result.length > limit) {
+    const mergeable = result.filter((segment) => !segment.isFinalAnswer);
+    if (mergeable.length < 2) {
+      // Only the final answer is left to merge into the method.
+      const [first, second] = result;
+      result.splice(0, 2, { label: first!.label, text: `${first!.text} ${second!.text}`, isFinalAnswer: false });
+      continue;
+    }
+    // Merge the shortest adjacent pair of method steps.
+    let bestIndex = -1;
+    let bestLength = Infinity;
+    for (let index = 0; index + 1 < result.length; index++) {
+      const left = result[index]!;
+      const right = result[index + 1]!;
+      if (left.isFinalAnswer || right.isFinalAnswer) continue;
+      const length = left.text.length + right.text.length;
+      if (length < bestLength) {
+        bestLength = length;
+        bestIndex = index;
+      }
+    }
+    if (bestIndex < 0) {
+      const [first, second] = result;
+      result.splice(0, 2, { label: first!.label, text: `${first!.text} ${second!.text}`, isFinalAnswer: false });
+      continue;
+    }
+    const left = result[bestIndex]!;
+    const right = result[bestIndex + 1]!;
+    const label = left.label && right.label ? `${left.label}–${right.label}` : (left.label ?? right.label);
+    result.splice(bestIndex, 2, { label, text: `${left.text} ${right.text}`, isFinalAnswer: false });
+  }
+  return result;
+}
+
+const MAX_ITEMS = 6;
+
+/**
+ * Splits `points` over items in proportion to `weights` on the coarsest grid that gives every item
+ * at least one grid step: whole points, then halves, then quarters, then hundredths. Largest
+ * remainders win ties in order, so the result is deterministic.
+ */
+export function allocatePoints(points: number, weights: readonly number[]): number[] {
+  const count = weights.length;
+  if (count === 0) return [];
+  if (count === 1) return [points];
+  const grids = [1, 0.5, 0.25, 0.01];
+  const isMultiple = (grid: number) => Math.abs(Math.round(points / grid) * grid - points) < 1e-9;
+  const grid =
+    grids.find((candidate) => isMultiple(candidate) && points / candidate >= count * (candidate === 1 ? 2 : 1)) ??
+    grids.find((candidate) => isMultiple(candidate) && points / candidate >= count) ??
+    0.01;
+  const totalUnits = Math.max(count, Math.floor(points / grid + 1e-9));
+  const weightSum = weights.reduce((sum, weight) => sum + weight, 0);
+  const spare = totalUnits - count;
+  const ideal = weights.map((weight) => (spare * weight) / weightSum);
+  const units = ideal.map((share) => 1 + Math.floor(share + 1e-9));
+  let remaining = totalUnits - units.reduce((sum, unit) => sum + unit, 0);
+  const order = ideal
+    .map((share, index) => ({ index, remainder: share - Math.floor(share + 1e-9) }))
+    .sort((left, right) => right.remainder - left.remainder || left.index - right.index);
+  for (const { index } of order) {
+    if (remaining <= 0) break;
+    units[index]!++;
+    remaining--;
+  }
+  const allocation = units.map((unit) => unit * grid);
+  // Points that are not on the hundredth grid (or too small for one step each): the biggest item
+  // absorbs the exact difference so the total is the question's points.
+  const difference = points - allocation.reduce((sum, value) => sum + value, 0);
+  if (Math.abs(difference) > 1e-12) {
+    const biggest = allocation.indexOf(Math.max(...allocation));
+    allocation[biggest] = allocation[biggest]! + difference;
+  }
+  return allocation.map((value) =>
+    Math.abs(value - Math.round(value * 100) / 100) < 1e-9 ? Math.round(value * 100) / 100 : value,
+  );
+}
+
+function shorten(text: string, limit: number): string {
+  const compact = text.replace(/\s+/g, ' ').trim();
+  if (compact.length <= limit) return compact;
+  const cut = compact.slice(0, limit - 1);
+  const lastSpace = cut.lastIndexOf(' ');
+  return `${(lastSpace > limit * 0.6 ? cut.slice(0, lastSpace) : cut).replace(/[,;:.\s]+$/, '')}…`;
+}
+
+/** Key terms: the segment's distinctive words (those not already in the question come first). */
+function keyTermsOf(segmentText: string, questionText: string): string[] {
+  const questionTerms = new Set(contentTerms(questionText).map((token) => token.term));
+  const seen = new Set<string>();
+  const candidates: { display: string; score: number }[] = [];
+  contentTerms(segmentText).forEach((token, position) => {
+    if (seen.has(token.term) || !/^[a-z][a-z' -]{2,}$/i.test(token.display)) return;
+    seen.add(token.term);
+    // Concepts and long words say more than short ones; words the question already uses say less.
+    const score =
+      (token.term.startsWith('#') ? 3 : 0) +
+      Math.min(token.display.length, 12) / 4 -
+      (questionTerms.has(token.term) ? 2 : 0);
+    candidates.push({ display: token.display, score: score - position * 0.01 });
+  });
+  return candidates
+    .sort((left, right) => right.score - left.score)
+    .slice(0, 6)
+    .map((candidate) => candidate.display);
+}
+
+/** The results a segment states: values right after its last "=" in each clause (or boxed). */
+export function resultQuantities(text: string): Quantity[] {
+  const quantities = parseQuantities(text);
+  const normalised = normaliseText(text);
+  return quantities.filter((quantity) => {
+    if (quantity.isCoefficient) return false;
+    const before = normalised.slice(0, quantity.start);
+    const after = normalised.slice(quantity.end);
+    const afterEquals = /(?:=|\bis|\bare|\bof|:|\\boxed\{)\s*[(]?\s*$/i.test(before);
+    // A trailing noun is allowed: "= 1.204 × 10^24 molecules."
+    const endsClause = /^\s*(?:[a-z]+\s*)?(?:$|[.,;)}\n]|\(|and\b|or\b|so\b|which\b|giving\b|in\b)/i.test(after);
+    return afterEquals && endsClause && quantity.value !== 0;
+  });
+}
+
+function partCriterion(segment: Segment, questionText: string): string {
+  const label = segment.label ?? '';
+  // Prefer the question's own wording of the same part: "(b) Find the gradient at x = 2".
+  const questionParts = splitIntoParts(normaliseText(questionText), false) ?? [];
+  const wording = questionParts.find((part) => part.label === segment.label)?.text.trim();
+  if (wording && contentTerms(wording).length > 0) return `${label} ${shorten(wording, 90)}`.trim();
+  return `${label} ${shorten(segment.text, 70)}`.trim();
+}
+
+function finalAnswerCriterion(segment: Segment): string {
+  const results = resultQuantities(segment.text);
+  const last = results.at(-1);
+  return last ? `Final answer: ${formatQuantity(last)}` : `Final answer: ${shorten(segment.text, 60)}`;
+}
+
+function guidanceFor(segment: Segment, questionText: string): string {
+  const terms = keyTermsOf(segment.text, questionText);
+  const results = resultQuantities(segment.text).map(formatQuantity);
+  const parts = [`A correct answer shows: ${shorten(segment.text, 320)}`];
+  if (terms.length > 0) parts.push(`Key terms: ${terms.join(', ')}.`);
+  if (results.length > 0)
+    parts.push(`Expected value${results.length > 1 ? 's' : ''}: ${[...new Set(results)].join(', ')}.`);
+  return parts.join(' ');
+}
+
+export function draftRubricItems(input: { questionText: string; solutionText: string; points: number }): DraftedItem[] {
+  const solution = normaliseText(input.solutionText).trim();
+  if (!solution) {
+    return [
+      {
+        criterion: 'Correct and complete answer',
+        guidance: `No solution was provided: judge the answer against the question. ${shorten(input.questionText, 200)}`,
+        points: input.points,
+      },
+    ];
+  }
+  const parts = splitIntoParts(solution);
+  let segments = parts ?? splitIntoSteps(solution);
+  if (segments.length === 0) segments = [{ label: null, text: solution, isFinalAnswer: false }];
+  segments = mergeSteps(segments, MAX_ITEMS);
+  // Tiny point values cannot give every item a quarter point: merge until they can.
+  const maxItems = Math.max(1, Math.floor(input.points / 0.25 + 1e-9));
+  if (segments.length > maxItems) segments = mergeSteps(segments, maxItems);
+  if (segments.length === 1) {
+    return [
+      {
+        criterion: parts ? partCriterion(segments[0]!, input.questionText) : 'Correct and complete answer',
+        guidance: guidanceFor({ ...segments[0]!, text: solution }, input.questionText),
+        points: input.points,
+      },
+    ];
+  }
+
+  const methodWeights = segments.map((segment) => Math.min(1.6, Math.max(0.6, contentTerms(segment.text).length / 8)));
+  const methodCount = segments.filter((segment) => !segment.isFinalAnswer).length;
+  const averageMethodWeight =
+    methodWeights.filter((_, index) => !segments[index]!.isFinalAnswer).reduce((sum, weight) => sum + weight, 0) /
+    Math.max(1, methodCount);
+  // The final answer is worth more than any single step: it is what the question asks for.
+  const weights = segments.map((segment, index) =>
+    segment.isFinalAnswer ? averageMethodWeight * (methodCount >= 2 ? 1.5 : 1) : parts ? 1 : methodWeights[index]!,
+  );
+  const allocation = allocatePoints(input.points, weights);
+  let stepNumber = 0;
+  return segments.map((segment, index) => {
+    const criterion = segment.isFinalAnswer
+      ? finalAnswerCriterion(segment)
+      : parts
+        ? partCriterion(segment, input.questionText)
+        : `${segment.label ?? `Step ${++stepNumber}`}: ${shorten(segment.text, 70)}`;
+    return { criterion, guidance: guidanceFor(segment, input.questionText), points: allocation[index]! };
+  });
+}
