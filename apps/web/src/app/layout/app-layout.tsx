@@ -1,0 +1,33 @@
+import { Outlet } from 'react-router-dom';
+import { Box } from '@mui/material';
+import { NavBar } from './nav-bar.tsx';
+import { SiteFooter } from './site-footer.tsx';
+
+/** Every route renders inside this: navigation bar, the route's screen, footer (spec section 2). */
+export function AppLayout() {
+  return (
+    <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+      <Box
+        component="a"
+        href="#main"
+        sx={{
+          position: 'absolute',
+          left: 8,
+          top: -48,
+          zIndex: 'tooltip',
+          p: 1,
+          bgcolor: 'background.paper',
+          color: 'primary.main',
+          '&:focus': { top: 8 },
+        }}
+      >
+        Skip to main content
+      </Box>
+      <NavBar />
+      <Box component="main" id="main" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
+        <Outlet />
+      </Box>
+      <SiteFooter />
+    </Box>
+  );
+}

@@ -1,0 +1,114 @@
+import { useId, useState, type MouseEvent } from 'react';
+import { NavLink, Link as RouterLink, useNavigate } from 'react-router-dom';
+import { AppBar, Box, Button, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
+import MenuIcon from '@mui/icons-material/Menu';
+import SchoolIcon from '@mui/icons-material/School';
+import { useSession } from '../../lib/session.tsx';
+
+interface NavItem {
+  label: string;
+  to?: string;
+  onSelect?: () => void;
+}
+
+/** Spec section 2: About, FAQs, Pricing, Assignments; then Courses and Logout, or Login and Register. */
+function useNavItems(): NavItem[] {
+  const { isAuthenticated, logout } = useSession();
+  const navigate = useNavigate();
+  const common: NavItem[] = [
+    { label: 'About', to: '/about' },
+    { label: 'FAQs', to: '/faqs' },
+    { label: 'Pricing', to: '/pricing' },
+    { label: 'Assignments', to: '/assignments' },
+  ];
+  if (isAuthenticated) {
+    const logOutAndGoHome = () => {
+      logout();
+      navigate('/');
+    };
+    return [...common, { label: 'Courses', to: '/courses' }, { label: 'Logout', onSelect: logOutAndGoHome }];
+  }
+  return [...common, { label: 'Login', to: '/login' }, { label: 'Register', to: '/register' }];
+}
+
+const activeLinkStyle = {
+  '&.active': { color: 'primary.main', boxShadow: 'inset 0 -2px 0 currentColor', borderRadius: 0 },
+};
+
+export function NavBar() {
+  const items = useNavItems();
+  const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
+  const menuId = useId();
+  const closeMenu = () => setMenuAnchor(null);
+
+  return (
+    <AppBar position="sticky" color="default" elevation={1} component="header">
+      <Toolbar component="nav" aria-label="Main" sx={{ gap: 1 }}>
+        <Button
+          component={RouterLink}
+          to="/"
+          color="inherit"
+          startIcon={<SchoolIcon color="primary" />}
+          sx={{ textTransform: 'none', mr: 'auto', px: 1 }}
+        >
+          <Typography component="span" variant="h6" sx={{ fontWeight: 700, letterSpacing: 0.5 }}>
+            Gradewise
+          </Typography>
+        </Button>
+
+        <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, alignItems: 'center' }}>
+          {items.map((item) =>
+            item.to ? (
+              <Button key={item.label} component={NavLink} to={item.to} color="inherit" sx={activeLinkStyle}>
+                {item.label}
+              </Button>
+            ) : (
+              <Button key={item.label} color="inherit" onClick={item.onSelect}>
+                {item.label}
+              </Button>
+            ),
+          )}
+        </Box>
+
+        <Box sx={{ display: { xs: 'flex', md: 'none' } }}>
+          <IconButton
+            color="inherit"
+            aria-label="Open navigation menu"
+            aria-controls={menuAnchor ? menuId : undefined}
+            aria-haspopup="true"
+            aria-expanded={menuAnchor ? 'true' : undefined}
+            onClick={(event: MouseEvent<HTMLElement>) => setMenuAnchor(event.currentTarget)}
+          >
+            <MenuIcon />
+          </IconButton>
+          <Menu
+            id={menuId}
+            anchorEl={menuAnchor}
+            open={Boolean(menuAnchor)}
+            onClose={closeMenu}
+            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
+            transformOrigin={{ vertical: 'top', horizontal: 'right' }}
+          >
+            {items.map((item) =>
+              item.to ? (
+                <MenuItem key={item.label} component={NavLink} to={item.to} onClick={closeMenu} sx={{ minWidth: 180 }}>
+                  {item.label}
+                </MenuItem>
+              ) : (
+                <MenuItem
+                  key={item.label}
+                  onClick={() => {
+                    closeMenu();
+                    item.onSelect?.();
+                  }}
+                >
+                  {item.label}
+                </MenuItem>
+              ),
+            )}
+          </Menu>
+        </Box>
+      </Toolbar>
+    </AppBar>
+  );
+}

@@ -1,0 +1,41 @@
+import { Box } from '@mui/material';
+import { keyframes } from '@mui/material/styles';
+import SchoolIcon from '@mui/icons-material/School';
+
+const spin = keyframes`
+  from { transform: rotate(0deg); }
+  to { transform: rotate(360deg); }
+`;
+
+export interface LoadingIconProps {
+  /** Icon size in pixels. */
+  size?: number;
+  /** What is loading, for screen readers. */
+  label?: string;
+}
+
+/** The loading indicator: a graduation cap turning once every 30 seconds (spec section 9). */
+export function LoadingIcon({ size = 80, label = 'Loading' }: LoadingIconProps) {
+  return (
+    <Box role="status" aria-label={label} sx={{ display: 'inline-flex', lineHeight: 0 }}>
+      <SchoolIcon
+        aria-hidden
+        color="primary"
+        sx={{
+          fontSize: size,
+          animation: `${spin} 30s linear infinite`,
+          '@media (prefers-reduced-motion: reduce)': { animation: 'none' },
+        }}
+      />
+    </Box>
+  );
+}
+
+/** A loading icon centred in the page area, for whole screens that are not ready yet. */
+export function PageLoading({ label = 'Loading' }: { label?: string }) {
+  return (
+    <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: '40vh', py: 6 }}>
+      <LoadingIcon label={label} />
+    </Box>
+  );
+}
