@@ -1,6 +1,18 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach, vi } from 'vitest';
+
+declare global {
+  var jest: { advanceTimersByTime(ms: number): void } | undefined;
+}
+
+// Testing Library steps fake timers in its async helpers (findBy*, waitFor) only when it sees
+// Jest's API; without this it would wait on a faked setTimeout forever. Vitest's `vi` does the same.
+globalThis.jest = { advanceTimersByTime: (ms) => vi.advanceTimersByTime(ms) };
+
+// Screens load lazily (as in production); on a busy two-core machine the first import of a module
+// can take longer than Testing Library's default 1 s for findBy* queries.
+configure({ asyncUtilTimeout: 5000 });
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
