@@ -13,12 +13,12 @@ export async function makePdf(text = 'Question 1: prove that 1 + 1 = 2.'): Promi
   return Buffer.from(await document.save());
 }
 
-/** A PDF padded past `bytes` (still a valid PDF: the padding is a comment-free metadata string). */
-export async function makeLargePdf(bytes: number): Promise<Buffer> {
-  const document = await PDFDocument.create();
-  document.addPage();
-  document.setSubject('x'.repeat(bytes));
-  return Buffer.from(await document.save({ useObjectStreams: false }));
+/**
+ * PDF-shaped bytes (header, comment padding, end marker) just over `bytes` long: for size-limit
+ * tests, where the upload is refused while streaming, before its content matters.
+ */
+export function makeOversizedPdf(bytes: number): Buffer {
+  return Buffer.concat([Buffer.from('%PDF-1.7\n%'), Buffer.alloc(bytes, 0x41), Buffer.from('\n%%EOF\n')]);
 }
 
 /** The smallest valid PNG: one transparent pixel. */

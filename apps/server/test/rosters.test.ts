@@ -1,0 +1,300 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { MAX_ROSTER_ENTRIES } from '@gradewise/shared/contracts/courses';
+import { enrollments, pendingEnrollments } from '../src/db/schema.ts';
+import { addStudents, createCourse } from './support/course-fixtures.ts';
+import { makeWorkbook, makeZip, sheetXml, xlsxParts } from './support/files.ts';
+import { registerUser, type TestUser } from './support/http.ts';
+import { multipart, type FilePart } from './support/multipart.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+let t: TestApp;
+let owner: TestUser;
+beforeAll(async () => {
+  t = await createTestApp();
+  owner = await registerUser(t.app, { role: 'instructor', name: 'Prof Owner' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const addByJson = (user: TestUser, courseId: string, payload: unknown) =>
+  t.app.inject({ method: 'POST', url: `/api/courses/${courseId}/add-students`, headers: user.auth, payload: payload as object });
+
+async function addByExcel(user: TestUser, courseId: string, file: FilePart | undefined) {
+  const form = await multipart({ excelFile: file });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${courseId}/add-students/excel`,
+    headers: { ...user.auth, ...form.headers },
+    payload: form.payload,
+  });
+}
+
+const xlsx = (content: Buffer, filename = 'roster.xlsx'): FilePart => ({
+  content,
+  filename,
+  contentType: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+});
+
+async function rosterOf(courseId: string) {
+  const detail = (await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}`, headers: owner.auth })).json();
+  return { students: detail.students.map((s: any) => s.email).sort(), pending: detail.pendingStudents.map((p: any) => p.email).sort() };
+}
+
+describe('POST /api/courses/:id/add-students (emails)', () => {
+  it('enrols accounts, invites unknown emails, and reports every entry it could not add', async () => {
+    const course = await createCourse(t.app, owner);
+    const student = await registerUser(t.app, { email: 'kim@example.edu' });
+    const enrolledBefore = await registerUser(t.app, { email: 'lee@example.edu' });
+    await addStudents(t.app, owner, course._id, [enrolledBefore.email]);
+    const otherInstructor = await registerUser(t.app, { role: 'instructor', email: 'prof.x@example.edu' });
+
+    const response = await addByJson(owner, course._id, {
+      emails: [' KIM@example.edu ', 'kim@example.edu', enrolledBefore.email, 'new.person@example.edu, other.new@example.edu', 'not-an-email', owner.email, otherInstructor.email, ''],
+    });
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body).toEqual({
+      message: 'Students added successfully. 1 added, 1 already enrolled, 2 invited (no account yet; they join when they register), 3 rejected.',
+      added: 1,
+      alreadyEnrolled: 1,
+      invited: 2,
+      alreadyInvited: 0,
+      rejected: expect.arrayContaining([
+        { entry: 'not-an-email', reason: 'This is not a valid email address.' },
+        { entry: owner.email, reason: 'This is your own email: you teach this course.' },
+        { entry: otherInstructor.email, reason: 'This is an instructor account; only student accounts can be enrolled.' },
+      ]),
+    });
+    expect(body.rejected).toHaveLength(3);
+    expect(await rosterOf(course._id)).toEqual({
+      students: [student.email, enrolledBefore.email].sort(),
+      pending: ['new.person@example.edu', 'other.new@example.edu'],
+    });
+
+    const again = (await addByJson(owner, course._id, { emails: ['new.person@example.edu', 'kim@example.edu'] })).json();
+    expect(again).toMatchObject({ added: 0, alreadyEnrolled: 1, invited: 0, alreadyInvited: 1, rejected: [] });
+  });
+
+  it.each([
+    [{ emails: [] }],
+    [{ emails: ['   ', ''] }],
+    [{ emails: [' , ;'] }],
+    [{}],
+    [{ emails: 'a@example.edu' }],
+  ])('answers %j with "Please enter at least one email."', async (payload) => {
+    const course = await createCourse(t.app, owner);
+    const response = await addByJson(owner, course._id, payload);
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toMatchObject({ message: 'Please enter at least one email.', code: 'VALIDATION_FAILED' });
+  });
+
+  it('answers 400 with the reasons when nothing at all can be added, and changes nothing', async () => {
+    const course = await createCourse(t.app, owner);
+    const response = await addByJson(owner, course._id, { emails: ['nope', owner.email] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'No students were added: none of the 2 entries can be enrolled.',
+      code: 'VALIDATION_FAILED',
+      issues: [
+        { path: 'nope', message: 'This is not a valid email address.' },
+        { path: owner.email, message: 'This is your own email: you teach this course.' },
+      ],
+    });
+    expect(await rosterOf(course._id)).toEqual({ students: [], pending: [] });
+  });
+
+  it(`refuses more than ${MAX_ROSTER_ENTRIES} entries at once`, async () => {
+    const course = await createCourse(t.app, owner);
+    const emails = Array.from({ length: MAX_ROSTER_ENTRIES + 1 }, (_, i) => `s${i}@example.edu`);
+    const response = await addByJson(owner, course._id, { emails });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(`Please add at most ${MAX_ROSTER_ENTRIES} students at a time.`);
+  });
+
+  it('lets only the owning instructor add students: student 403, other instructor 404', async () => {
+    const course = await createCourse(t.app, owner);
+    const student = await registerUser(t.app);
+    await addStudents(t.app, owner, course._id, [student.email]);
+    const otherInstructor = await registerUser(t.app, { role: 'instructor' });
+    const asStudent = await addByJson(student, course._id, { emails: ['x@example.edu'] });
+    expect(asStudent.statusCode).toBe(403);
+    const asOther = await addByJson(otherInstructor, course._id, { emails: ['x@example.edu'] });
+    expect(asOther.statusCode).toBe(404);
+    expect(await rosterOf(course._id)).toEqual({ students: [student.email], pending: [] });
+  });
+});
+
+describe('pending enrolments', () => {
+  it('turns an invitation into an enrolment when the student registers', async () => {
+    const course = await createCourse(t.app, owner, { title: 'Invited course' });
+    await addStudents(t.app, owner, course._id, ['Future.Student@example.edu']);
+    expect(await rosterOf(course._id)).toEqual({ students: [], pending: ['future.student@example.edu'] });
+
+    const student = await registerUser(t.app, { email: 'future.student@example.edu', name: 'Future' });
+    const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
+    expect(list.map((c: any) => c.title)).toEqual(['Invited course']);
+    expect(await rosterOf(course._id)).toEqual({ students: ['future.student@example.edu'], pending: [] });
+    const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: student.auth });
+    expect(detail.statusCode).toBe(200);
+  });
+
+  it('does not enrol an invited email that registers as an instructor', async () => {
+    const course = await createCourse(t.app, owner);
+    await addStudents(t.app, owner, course._id, ['became.prof@example.edu']);
+    const prof = await registerUser(t.app, { email: 'became.prof@example.edu', role: 'instructor' });
+    expect(await rosterOf(course._id)).toEqual({ students: [], pending: [] });
+    const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: prof.auth });
+    expect(detail.statusCode).toBe(404);
+  });
+
+  it('claims an invitation that raced with registration when the student lists their courses', async () => {
+    const course = await createCourse(t.app, owner);
+    const student = await registerUser(t.app);
+    // The state a lost race leaves: a pending row for an email that already has an account.
+    await t.ctx.db.insert(pendingEnrollments).values({ courseId: course._id, email: student.email, invitedById: owner.id });
+    const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
+    expect(list.map((c: any) => c._id)).toEqual([course._id]);
+    expect(await t.ctx.db.select().from(pendingEnrollments).where(eq(pendingEnrollments.email, student.email))).toEqual([]);
+  });
+});
+
+describe('POST /api/courses/:id/add-students/excel', () => {
+  it('reads every email cell of every sheet, with or without a header row', async () => {
+    const course = await createCourse(t.app, owner);
+    const ann = await registerUser(t.app, { email: 'ann@example.edu' });
+    const workbook = makeWorkbook({
+      Roster: [
+        ['Name', 'Email', 'Notes'],
+        ['Ann', 'ANN@example.edu', 42],
+        ['Bob', 'bob@example.edu', 'also: carl@example.edu; dee@example.edu'],
+        ['Eve', 'eve@@broken', ''],
+      ],
+      'Late adds': [['fay@example.edu'], [''], ['Gus <gus@example.edu>']],
+    });
+    const response = await addByExcel(owner, course._id, xlsx(workbook));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      message: 'Students added via Excel successfully! 1 added, 5 invited (no account yet; they join when they register), 1 rejected.',
+      added: 1,
+      alreadyEnrolled: 0,
+      invited: 5,
+      alreadyInvited: 0,
+      rejected: [{ entry: 'eve@@broken', reason: 'This is not a valid email address.' }],
+    });
+    expect(await rosterOf(course._id)).toEqual({
+      students: [ann.email],
+      pending: ['bob@example.edu', 'carl@example.edu', 'dee@example.edu', 'fay@example.edu', 'gus@example.edu'],
+    });
+  });
+
+  it('reads legacy .xls files too', async () => {
+    const course = await createCourse(t.app, owner);
+    const workbook = makeWorkbook({ Sheet1: [['old.format@example.edu'], ['second@example.edu']] }, 'xls');
+    expect(workbook.subarray(0, 4).toString('hex')).toBe('d0cf11e0');
+    const response = await addByExcel(owner, course._id, { content: workbook, filename: 'roster.xls', contentType: 'application/vnd.ms-excel' });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ invited: 2, rejected: [] });
+  });
+
+  it('asks for a file when none is chosen (missing part or an empty file input)', async () => {
+    const course = await createCourse(t.app, owner);
+    for (const file of [undefined, { content: Buffer.alloc(0), filename: '' }]) {
+      const response = await addByExcel(owner, course._id, file);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: 'Please select an Excel file first.', code: 'BAD_REQUEST' });
+    }
+  });
+
+  it('refuses a file that is not a spreadsheet, whatever its name', async () => {
+    const course = await createCourse(t.app, owner);
+    const response = await addByExcel(owner, course._id, xlsx(Buffer.from('name,email\nann,ann@example.edu\n'), 'roster.xlsx'));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'This file is not an Excel spreadsheet. Please upload an .xlsx or .xls file.',
+      code: 'UNSUPPORTED_FILE',
+    });
+    expect(await rosterOf(course._id)).toEqual({ students: [], pending: [] });
+  });
+
+  it.each([
+    ['a zip header followed by garbage', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)])],
+    ['a real workbook cut in half', (() => { const book = makeWorkbook({ S: [['a@example.edu']] }); return book.subarray(0, Math.floor(book.length / 2)); })()],
+    ['an OLE header followed by garbage', Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(600, 3)])],
+    ['a zip whose directory lies about a size', makeZip(xlsxParts(sheetXml([['a@example.edu']])).map((entry, i) => (i === 4 ? { ...entry, declaredSize: 10 } : entry)))],
+  ])('answers a malformed spreadsheet (%s) with a clear 400', async (_label, content) => {
+    const course = await createCourse(t.app, owner);
+    const response = await addByExcel(owner, course._id, xlsx(content));
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.',
+      code: 'UNSUPPORTED_FILE',
+    });
+  });
+
+  it('reads a hand-built workbook (the builder used by the hostile cases is a faithful zip writer)', async () => {
+    const course = await createCourse(t.app, owner);
+    const content = makeZip(xlsxParts(sheetXml([['Email'], ['hand.built@example.edu']])));
+    const response = await addByExcel(owner, course._id, xlsx(content));
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toMatchObject({ invited: 1 });
+  });
+
+  it('refuses a zip bomb by its declared unpacked size, before inflating anything', async () => {
+    const course = await createCourse(t.app, owner);
+    // 64 MB of spaces deflates to ~64 KB; the central directory honestly declares 64 MB.
+    const padding = Buffer.alloc(64 * 1024 * 1024, 0x20);
+    const parts = xlsxParts(sheetXml([['bomb@example.edu']]));
+    const bomb = makeZip([...parts, { name: 'xl/media/padding.bin', content: padding }]);
+    expect(bomb.length).toBeLessThan(200 * 1024);
+    const response = await addByExcel(owner, course._id, xlsx(bomb));
+    expect(response.statusCode).toBe(413);
+    expect(response.json().code).toBe('PAYLOAD_TOO_LARGE');
+    expect(response.json().message).toMatch(/^The spreadsheet is too large once unpacked \(at most 20 MB\): it declares \d+ bytes once unpacked\.$/);
+  });
+
+  it('refuses a zip bomb that declares a tiny size: inflation stops at the limit', async () => {
+    const course = await createCourse(t.app, owner);
+    const padding = Buffer.alloc(64 * 1024 * 1024, 0x20);
+    const parts = xlsxParts(sheetXml([['bomb@example.edu']]));
+    const bomb = makeZip([...parts, { name: 'xl/media/padding.bin', content: padding, declaredSize: 1000 }]);
+    const response = await addByExcel(owner, course._id, xlsx(bomb));
+    expect(response.statusCode).toBe(413);
+    expect(response.json().message).toContain('xl/media/padding.bin unpacks beyond the limit');
+  });
+
+  it('refuses a sheet with more rows than allowed, counted before parsing', async () => {
+    const course = await createCourse(t.app, owner);
+    const rows = Array.from({ length: 10_001 }, (_, i) => [`r${i}`]);
+    const response = await addByExcel(owner, course._id, xlsx(makeZip(xlsxParts(sheetXml(rows)))));
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({ message: 'The spreadsheet has too many rows (at most 10000).', code: 'PAYLOAD_TOO_LARGE' });
+  });
+
+  it('refuses an upload larger than the spreadsheet cap (5 MB) while streaming', async () => {
+    const course = await createCourse(t.app, owner);
+    const big = Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(5 * 1024 * 1024, 1)]);
+    const response = await addByExcel(owner, course._id, xlsx(big));
+    expect(response.statusCode).toBe(413);
+  });
+
+  it('answers 400 when the spreadsheet holds no email at all', async () => {
+    const course = await createCourse(t.app, owner);
+    const response = await addByExcel(owner, course._id, xlsx(makeWorkbook({ S: [['Name'], ['Ann'], [3]] })));
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe('No email addresses were found in this spreadsheet.');
+  });
+
+  it('lets only the owning instructor upload a roster: student 403, other instructor 404', async () => {
+    const course = await createCourse(t.app, owner);
+    const student = await registerUser(t.app);
+    await addStudents(t.app, owner, course._id, [student.email]);
+    const otherInstructor = await registerUser(t.app, { role: 'instructor' });
+    const book = xlsx(makeWorkbook({ S: [['intruder@example.edu']] }));
+    expect((await addByExcel(student, course._id, book)).statusCode).toBe(403);
+    expect((await addByExcel(otherInstructor, course._id, book)).statusCode).toBe(404);
+    const enrolled = await t.ctx.db.select().from(enrollments).where(eq(enrollments.courseId, course._id));
+    expect(enrolled).toHaveLength(1);
+  });
+});
