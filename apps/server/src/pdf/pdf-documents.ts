@@ -1,0 +1,366 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
+import {
+  endPath,
+  clip,
+  PDFDocument,
+  PDFFont,
+  PDFPage,
+  popGraphicsState,
+  pushGraphicsState,
+  rectangle,
+  rgb,
+  setTextRenderingMode,
+  StandardFonts,
+  TextRenderingMode,
+  type RGB,
+} from 'pdf-lib';
+
+/**
+ * PDF builders for tests, the demo data generator and the benchmarks. Each returns the bytes of a
+ * real PDF made with pdf-lib, and the same input always gives the same bytes (no dates, no random
+ * ids, seeded noise), so a test or a benchmark can be reproduced exactly.
+ */
+
+const PAGE_WIDTH = 612; // US Letter, in points
+const PAGE_HEIGHT = 792;
+const MARGIN = 72;
+const LINE_HEIGHT_FACTOR = 1.35;
+
+export interface TextPdfInput {
+  title?: string;
+  /** Paragraphs flowed over as many pages as they need. */
+  paragraphs?: string[];
+  /** Or: explicit pages, each a list of paragraphs (a page break between them). */
+  pages?: string[][];
+  fontSize?: number;
+}
+
+/** A typed document: real text layer, wrapped lines, a blank line between paragraphs. */
+export async function buildTextPdf(input: TextPdfInput): Promise<Uint8Array> {
+  const doc = await createDocument(input.title);
+  const writer = await TextWriter.create(doc, input.fontSize ?? 11);
+  if (input.title) writer.writeParagraph(input.title, { bold: true, sizeFactor: 1.4 });
+  const pages = input.pages ?? [input.paragraphs ?? []];
+  pages.forEach((paragraphs, index) => {
+    if (index > 0) writer.newPage();
+    for (const paragraph of paragraphs) writer.writeParagraph(paragraph);
+  });
+  return saveDocument(doc);
+}
+
+export type HiddenTextTechnique =
+  'white' | 'tiny' | 'off-page' | 'covered' | 'invisible-mode' | 'transparent' | 'clipped';
+
+export interface HiddenTextPdfInput {
+  visible: string[];
+  hidden: string;
+  technique: HiddenTextTechnique;
+}
+
+/**
+ * A typed page with one sentence a reader cannot see, the way students try to smuggle
+ * instructions to an AI grader. The hidden sentence sits after the first visible paragraph.
+ */
+export async function buildPdfWithHiddenText(input: HiddenTextPdfInput): Promise<Uint8Array> {
+  const doc = await createDocument();
+  const writer = await TextWriter.create(doc, 11);
+  const [first, ...rest] = input.visible;
+  if (first !== undefined) writer.writeParagraph(first);
+  const page = writer.page;
+  const font = writer.regular;
+  const y = writer.cursorY - 11;
+  const hidden = toEncodable(font, input.hidden);
+  switch (input.technique) {
+    case 'white':
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font, color: rgb(1, 1, 1) });
+      break;
+    case 'tiny':
+      page.drawText(hidden, { x: MARGIN, y, size: 1, font });
+      break;
+    case 'off-page':
+      // Right of the page box: present in the text layer, never on screen or paper.
+      page.drawText(hidden, { x: PAGE_WIDTH + 40, y, size: 11, font });
+      break;
+    case 'transparent':
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font, opacity: 0 });
+      break;
+    case 'invisible-mode':
+      page.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font });
+      page.pushOperators(setTextRenderingMode(TextRenderingMode.Fill));
+      break;
+    case 'clipped':
+      // A 1 x 1 pt clip far from the text: every glyph is clipped away.
+      page.pushOperators(pushGraphicsState(), rectangle(0, 0, 1, 1), clip(), endPath());
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font });
+      page.pushOperators(popGraphicsState());
+      break;
+    case 'covered': {
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font });
+      const width = font.widthOfTextAtSize(hidden, 11);
+      const image = await doc.embedPng(coverImagePng(Math.ceil(width) + 8, 18));
+      page.drawImage(image, { x: MARGIN - 4, y: y - 5, width: width + 8, height: 18 });
+      break;
+    }
+  }
+  writer.cursorY -= 2 * writer.lineHeight;
+  for (const paragraph of rest) writer.writeParagraph(paragraph);
+  return saveDocument(doc);
+}
+
+export interface ScannedPdfOptions {
+  /**
+   * Add an invisible (render mode 3) text layer over each line, the way scanner apps and
+   * OCR tools make a scan "searchable". The layer repeats the visible words exactly.
+   */
+  invisibleTextLayer?: boolean;
+  /** Extra invisible text to add to the first page's layer (an injection hidden in a scan). */
+  injectedInvisibleText?: string;
+}
+
+/**
+ * A scan: each page is one image (text rendered with a slight tilt, grey paper and speckles),
+ * with no text layer unless asked for. Lines are wrapped to the page width.
+ */
+export async function buildScannedPdf(pages: string[], options: ScannedPdfOptions = {}): Promise<Uint8Array> {
+  const doc = await createDocument();
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  for (const [index, pageText] of pages.entries()) {
+    const lines = wrapForScan(pageText);
+    const jpeg = renderScanImage(lines, index);
+    const image = await doc.embedJpg(jpeg);
+    const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    page.drawImage(image, { x: 0, y: 0, width: PAGE_WIDTH, height: PAGE_HEIGHT });
+    if (options.invisibleTextLayer || (index === 0 && options.injectedInvisibleText)) {
+      page.pushOperators(setTextRenderingMode(TextRenderingMode.Invisible));
+      if (options.invisibleTextLayer) {
+        lines.forEach((line, lineIndex) => {
+          const y = PAGE_HEIGHT - SCAN_TOP_PT - lineIndex * SCAN_LINE_PT;
+          page.drawText(toEncodable(font, line), { x: MARGIN, y, size: SCAN_FONT_PT, font });
+        });
+      }
+      if (index === 0 && options.injectedInvisibleText) {
+        const y = PAGE_HEIGHT - SCAN_TOP_PT - (lines.length + 1) * SCAN_LINE_PT;
+        page.drawText(toEncodable(font, options.injectedInvisibleText), { x: MARGIN, y, size: SCAN_FONT_PT, font });
+      }
+      page.pushOperators(setTextRenderingMode(TextRenderingMode.Fill));
+    }
+  }
+  return saveDocument(doc);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Typed text layout
+
+class TextWriter {
+  page!: PDFPage;
+  cursorY = 0;
+
+  private constructor(
+    private readonly doc: PDFDocument,
+    readonly regular: PDFFont,
+    private readonly bold: PDFFont,
+    private readonly fontSize: number,
+  ) {
+    this.newPage();
+  }
+
+  static async create(doc: PDFDocument, fontSize: number) {
+    const regular = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    return new TextWriter(doc, regular, bold, fontSize);
+  }
+
+  get lineHeight() {
+    return this.fontSize * LINE_HEIGHT_FACTOR;
+  }
+
+  newPage() {
+    this.page = this.doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    this.cursorY = PAGE_HEIGHT - MARGIN;
+  }
+
+  writeParagraph(text: string, style: { bold?: boolean; sizeFactor?: number; color?: RGB } = {}) {
+    const font = style.bold ? this.bold : this.regular;
+    const size = this.fontSize * (style.sizeFactor ?? 1);
+    const lineHeight = size * LINE_HEIGHT_FACTOR;
+    for (const line of wrapText(toEncodable(font, text), font, size, PAGE_WIDTH - 2 * MARGIN)) {
+      if (this.cursorY - size < MARGIN) this.newPage();
+      this.cursorY -= size;
+      this.page.drawText(line, { x: MARGIN, y: this.cursorY, size, font, color: style.color ?? rgb(0, 0, 0) });
+      this.cursorY -= lineHeight - size;
+    }
+    // The blank line between paragraphs.
+    this.cursorY -= lineHeight;
+  }
+}
+
+/** Greedy word wrap by measured width; a word longer than the line is cut. */
+function wrapText(text: string, font: PDFFont, size: number, maxWidth: number): string[] {
+  const lines: string[] = [];
+  for (const rawLine of text.split('\n')) {
+    let line = '';
+    for (const word of rawLine.split(/\s+/).filter(Boolean)) {
+      const candidate = line ? `${line} ${word}` : word;
+      if (font.widthOfTextAtSize(candidate, size) <= maxWidth) {
+        line = candidate;
+        continue;
+      }
+      if (line) lines.push(line);
+      line = word;
+      while (font.widthOfTextAtSize(line, size) > maxWidth && line.length > 1) {
+        let cut = line.length - 1;
+        while (cut > 1 && font.widthOfTextAtSize(line.slice(0, cut), size) > maxWidth) cut--;
+        lines.push(line.slice(0, cut));
+        line = line.slice(cut);
+      }
+    }
+    if (line) lines.push(line);
+  }
+  return lines;
+}
+
+/** Standard fonts are WinAnsi: characters they cannot encode become '?' instead of throwing. */
+function toEncodable(font: PDFFont, text: string): string {
+  let out = '';
+  for (const char of text) {
+    if (char === '\n') {
+      out += char;
+      continue;
+    }
+    try {
+      font.encodeText(char);
+      out += char;
+    } catch {
+      out += '?';
+    }
+  }
+  return out;
+}
+
+async function createDocument(title?: string) {
+  // No producer, creator or dates: the same input must give the same bytes.
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  if (title) doc.setTitle(title);
+  return doc;
+}
+
+async function saveDocument(doc: PDFDocument): Promise<Uint8Array> {
+  return doc.save({ useObjectStreams: false });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Scan rendering
+
+const SCAN_DPI = 200;
+const SCAN_SCALE = SCAN_DPI / 72;
+const SCAN_FONT_PT = 13;
+const SCAN_LINE_PT = 20;
+const SCAN_TOP_PT = 90;
+const SCAN_FONT_FAMILY = 'GradewiseScanSans';
+const SCAN_CHARS_PER_LINE = 62;
+
+let isScanFontRegistered = false;
+
+/** The scan font ships inside pdfjs-dist, so the image does not depend on the machine's fonts. */
+function registerScanFont() {
+  if (isScanFontRegistered) return;
+  const require = createRequire(import.meta.url);
+  const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
+  GlobalFonts.registerFromPath(path.join(pdfjsRoot, 'standard_fonts', 'LiberationSans-Regular.ttf'), SCAN_FONT_FAMILY);
+  isScanFontRegistered = true;
+}
+
+function wrapForScan(text: string): string[] {
+  const lines: string[] = [];
+  for (const rawLine of text.split('\n')) {
+    let line = '';
+    for (const word of rawLine.split(/\s+/).filter(Boolean)) {
+      if (line && line.length + 1 + word.length > SCAN_CHARS_PER_LINE) {
+        lines.push(line);
+        line = word;
+      } else {
+        line = line ? `${line} ${word}` : word;
+      }
+    }
+    lines.push(line);
+  }
+  return lines;
+}
+
+function renderScanImage(lines: string[], pageIndex: number): Buffer {
+  registerScanFont();
+  const width = Math.round(PAGE_WIDTH * SCAN_SCALE);
+  const height = Math.round(PAGE_HEIGHT * SCAN_SCALE);
+  const random = seededRandom(hashString(`${pageIndex}\n${lines.join('\n')}`));
+  const canvas = createCanvas(width, height);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#f3f1ec';
+  ctx.fillRect(0, 0, width, height);
+  ctx.save();
+  // A sheet never lies perfectly straight on the scanner glass.
+  ctx.translate(width / 2, height / 2);
+  ctx.rotate(((random() - 0.5) * 1.4 * Math.PI) / 180);
+  ctx.translate(-width / 2, -height / 2);
+  ctx.fillStyle = '#1d1d1f';
+  ctx.font = `${SCAN_FONT_PT * SCAN_SCALE}px ${SCAN_FONT_FAMILY}`;
+  ctx.textBaseline = 'alphabetic';
+  lines.forEach((line, index) => {
+    ctx.fillText(line, MARGIN * SCAN_SCALE, (SCAN_TOP_PT + index * SCAN_LINE_PT) * SCAN_SCALE);
+  });
+  ctx.restore();
+  // Sensor noise and dust specks.
+  const image = ctx.getImageData(0, 0, width, height);
+  const pixels = image.data;
+  for (let i = 0; i < pixels.length; i += 4) {
+    const noise = (random() - 0.5) * 12;
+    pixels[i] = clampByte(pixels[i]! + noise);
+    pixels[i + 1] = clampByte(pixels[i + 1]! + noise);
+    pixels[i + 2] = clampByte(pixels[i + 2]! + noise);
+  }
+  ctx.putImageData(image, 0, 0);
+  ctx.fillStyle = '#55555a';
+  for (let speck = 0; speck < 250; speck++) {
+    ctx.fillRect(random() * width, random() * height, 1 + random() * 2, 1 + random() * 2);
+  }
+  return canvas.encodeSync('jpeg', 75);
+}
+
+/** An opaque picture (a beige label with a border) used to cover text. */
+function coverImagePng(width: number, height: number): Buffer {
+  const canvas = createCanvas(width * 2, height * 2);
+  const ctx = canvas.getContext('2d');
+  ctx.fillStyle = '#f1e6c8';
+  ctx.fillRect(0, 0, width * 2, height * 2);
+  ctx.strokeStyle = '#8a6d3b';
+  ctx.lineWidth = 2;
+  ctx.strokeRect(1, 1, width * 2 - 2, height * 2 - 2);
+  return canvas.encodeSync('png');
+}
+
+function clampByte(value: number) {
+  return value < 0 ? 0 : value > 255 ? 255 : value;
+}
+
+function hashString(text: string): number {
+  let hash = 0x811c9dc5;
+  for (let i = 0; i < text.length; i++) {
+    hash ^= text.charCodeAt(i);
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return hash >>> 0;
+}
+
+/** mulberry32: small, fast and reproducible. */
+function seededRandom(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let t = state;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
