@@ -1,0 +1,266 @@
+import type { InjectOptions } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Access } from '../src/http/access.ts';
+import { addStudents, createCourse, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
+import { makePdf, makeWorkbook } from './support/files.ts';
+import { registerUser, type TestUser } from './support/http.ts';
+import { multipart, pdfPart } from './support/multipart.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * Who may call what: every /api route x every kind of caller, with the status each one gets.
+ * The table is the authorization contract of the API; it fails when a registered route has no row,
+ * so a new route cannot ship without its row.
+ *
+ * To add a route: add one row below with
+ * - `route`: method and URL exactly as registered (e.g. 'POST /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId');
+ * - `access`: the route's config.access (checked against the registered route);
+ * - `request`: builds a *valid* request from the fixture (ids, body), so the status reflects only who calls;
+ * - `expect`: the status for each caller (the presets below cover the usual patterns).
+ * HEAD routes that Fastify adds for each GET are covered by the GET row.
+ */
+type Caller = 'anonymous' | 'enrolledStudent' | 'otherStudent' | 'owner' | 'otherInstructor';
+const CALLERS: Caller[] = ['anonymous', 'enrolledStudent', 'otherStudent', 'owner', 'otherInstructor'];
+
+interface Fixture {
+  world: CourseWorld;
+  /** A student enrolled in another course (of the other instructor), not in the world's course. */
+  otherStudent: TestUser;
+  /** An instructor who owns another course. */
+  otherInstructor: TestUser;
+  /** The enrolled student's submission to the world's question. */
+  submission: any;
+  /** Unique suffixes, so repeated creating requests never collide. */
+  unique(): string;
+}
+
+interface MatrixRow {
+  route: string;
+  access: Access;
+  request(fixture: Fixture): InjectOptions | Promise<InjectOptions>;
+  expect: Record<Caller, number>;
+}
+
+// Presets: the usual shapes of the table.
+const everyoneSignedIn = (status: number): Record<Caller, number> => ({
+  anonymous: 401,
+  enrolledStudent: status,
+  otherStudent: status,
+  owner: status,
+  otherInstructor: status,
+});
+/** Readable by the course's owner and its enrolled students; anything in the course is 404 to the rest. */
+const courseMembers = (status = 200): Record<Caller, number> => ({
+  anonymous: 401,
+  enrolledStudent: status,
+  otherStudent: 404,
+  owner: status,
+  otherInstructor: 404,
+});
+/** Owner-only actions on 'instructor' routes: students are turned away by role (403), other instructors cannot see the course (404). */
+const ownerOnly = (status: number): Record<Caller, number> => ({
+  anonymous: 401,
+  enrolledStudent: 403,
+  otherStudent: 403,
+  owner: status,
+  otherInstructor: 404,
+});
+
+const questionPath = (f: Fixture) => `/api/assignments/${f.world.assignment._id}/questions/${f.world.question._id}`;
+
+async function multipartRequest(method: 'POST', url: string, parts: Parameters<typeof multipart>[0]): Promise<InjectOptions> {
+  const form = await multipart(parts);
+  return { method, url, headers: form.headers, payload: form.payload };
+}
+
+export const MATRIX: MatrixRow[] = [
+  // ---- auth
+  {
+    route: 'POST /api/auth/register',
+    access: 'public',
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/auth/register',
+      payload: { name: 'New Person', email: `new-${f.unique()}@example.edu`, password: 'long-enough-password', role: 'student' },
+    }),
+    expect: { anonymous: 201, enrolledStudent: 201, otherStudent: 201, owner: 201, otherInstructor: 201 },
+  },
+  {
+    route: 'POST /api/auth/login',
+    access: 'public',
+    request: (f) => ({ method: 'POST', url: '/api/auth/login', payload: { email: f.world.student.email, password: f.world.student.password } }),
+    expect: { anonymous: 200, enrolledStudent: 200, otherStudent: 200, owner: 200, otherInstructor: 200 },
+  },
+  {
+    route: 'GET /api/auth/user',
+    access: 'user',
+    request: () => ({ method: 'GET', url: '/api/auth/user' }),
+    expect: everyoneSignedIn(200),
+  },
+
+  // ---- courses and rosters
+  {
+    route: 'GET /api/courses',
+    access: 'user',
+    request: () => ({ method: 'GET', url: '/api/courses' }),
+    expect: everyoneSignedIn(200),
+  },
+  {
+    route: 'POST /api/courses',
+    access: 'instructor',
+    request: (f) => multipartRequest('POST', '/api/courses', { title: `Course ${f.unique()}` }),
+    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 403, owner: 201, otherInstructor: 201 },
+  },
+  {
+    route: 'GET /api/courses/:id',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}` }),
+    expect: courseMembers(),
+  },
+  {
+    route: 'POST /api/courses/:id/add-students',
+    access: 'instructor',
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.world.course._id}/add-students`, payload: { emails: [`invitee-${f.unique()}@example.edu`] } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/courses/:id/add-students/excel',
+    access: 'instructor',
+    request: (f) =>
+      multipartRequest('POST', `/api/courses/${f.world.course._id}/add-students/excel`, {
+        excelFile: { content: makeWorkbook({ Roster: [['Email'], [`sheet-${f.unique()}@example.edu`]] }), filename: 'roster.xlsx' },
+      }),
+    expect: ownerOnly(200),
+  },
+
+  // ---- assignments
+  {
+    route: 'GET /api/assignments',
+    access: 'user',
+    request: () => ({ method: 'GET', url: '/api/assignments' }),
+    expect: everyoneSignedIn(200),
+  },
+  {
+    route: 'POST /api/assignments',
+    access: 'instructor',
+    request: (f) => ({ method: 'POST', url: '/api/assignments', payload: { title: `Homework ${f.unique()}`, courseId: f.world.course._id } }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'GET /api/assignments/:id',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}` }),
+    expect: courseMembers(),
+  },
+
+  // ---- questions
+  {
+    route: 'GET /api/assignments/:assignmentId/questions',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/questions` }),
+    expect: courseMembers(),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions',
+    access: 'instructor',
+    request: async (f) =>
+      multipartRequest('POST', `/api/assignments/${f.world.assignment._id}/questions`, {
+        title: 'Matrix question',
+        points: '5',
+        questionFile: pdfPart(await makePdf('Q')),
+      }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}?includeSubmissions=1` }),
+    expect: courseMembers(),
+  },
+
+  // ---- submissions
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/submit',
+    access: 'user',
+    request: async (f) => multipartRequest('POST', `${questionPath(f)}/submit`, { file: pdfPart(await makePdf('answer')) }),
+    // The owner may see the question but submitting is a student's act: 403, not 404.
+    expect: { anonymous: 401, enrolledStudent: 201, otherStudent: 404, owner: 403, otherInstructor: 404 },
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/upload-submission',
+    access: 'instructor',
+    request: async (f) =>
+      multipartRequest('POST', `${questionPath(f)}/upload-submission`, { studentEmail: f.world.student.email, file: pdfPart(await makePdf('paper')) }),
+    expect: ownerOnly(201),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/versions',
+    access: 'instructor',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/submissions/${f.submission._id}/versions` }),
+    expect: ownerOnly(200),
+  },
+
+  // ---- files: the signed link is the permission, whoever holds it
+  {
+    route: 'GET /api/files/:fileId',
+    access: 'signed-url',
+    request: (f) => ({ method: 'GET', url: f.world.question.questionFile }),
+    expect: { anonymous: 200, enrolledStudent: 200, otherStudent: 200, owner: 200, otherInstructor: 200 },
+  },
+];
+
+let t: TestApp;
+let fixture: Fixture;
+let tokens: Record<Caller, Record<string, string>>;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  const world = await createCourseWorld(t.app);
+  const otherInstructor = await registerUser(t.app, { role: 'instructor' });
+  const otherStudent = await registerUser(t.app);
+  // The "others" have a course of their own, so they are real users of the product, just not of this course.
+  const otherCourse = await createCourse(t.app, otherInstructor, { title: 'Elsewhere' });
+  await addStudents(t.app, otherInstructor, otherCourse._id, [otherStudent.email]);
+  const submission = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id);
+  let counter = 0;
+  fixture = { world, otherStudent, otherInstructor, submission, unique: () => `${Date.now()}-${(counter += 1)}` };
+  tokens = {
+    anonymous: {},
+    enrolledStudent: world.student.auth,
+    otherStudent: otherStudent.auth,
+    owner: world.instructor.auth,
+    otherInstructor: otherInstructor.auth,
+  };
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('authorization matrix', () => {
+  it('has exactly one row for every registered /api route, with the access the route declares', () => {
+    const registered = t.app.apiRoutes.filter((route) => route.method !== 'HEAD');
+    const declared = new Map(registered.map((route) => [`${route.method} ${route.url}`, route.access]));
+    const rows = MATRIX.map((row) => row.route);
+    const missing = [...declared.keys()].filter((route) => !rows.includes(route));
+    const stale = rows.filter((route) => !declared.has(route));
+    const duplicated = rows.filter((route, index) => rows.indexOf(route) !== index);
+    expect({ missing, stale, duplicated }).toEqual({ missing: [], stale: [], duplicated: [] });
+    for (const row of MATRIX) expect(`${row.route} -> ${declared.get(row.route)}`).toBe(`${row.route} -> ${row.access}`);
+    // HEAD twins only exist for GET routes that have a row.
+    for (const head of t.app.apiRoutes.filter((route) => route.method === 'HEAD')) expect(declared.has(`GET ${head.url}`)).toBe(true);
+  });
+
+  it.each(MATRIX.map((row) => [row.route, row] as const))('%s', async (_route, row) => {
+    const actual = {} as Record<Caller, number>;
+    for (const caller of CALLERS) {
+      const request = await row.request(fixture);
+      const response = await t.app.inject({ ...request, headers: { ...(request.headers ?? {}), ...tokens[caller] } });
+      actual[caller] = response.statusCode;
+      if (response.statusCode >= 400) {
+        // Every refusal is the one JSON error shape, never a stack or an HTML page.
+        expect(Object.keys(response.json()).sort()).toEqual(expect.arrayContaining(['code', 'message']));
+      }
+    }
+    expect(actual).toEqual(row.expect);
+  });
+});
