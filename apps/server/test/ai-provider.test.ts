@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
+import { createGrader } from '../src/ai/create-grader.ts';
 import { acceptsImages, createLanguageModelClient, parseRetryAfterMs, resolveModelName } from '../src/ai/provider.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
@@ -100,6 +101,30 @@ describe('AI provider from configuration', () => {
     expect(parseRetryAfterMs({ 'retry-after-ms': '250', 'retry-after': '3' }, now)).toBe(250);
     expect(parseRetryAfterMs({ 'retry-after': 'soon' }, now)).toBeUndefined();
     expect(parseRetryAfterMs(undefined, now)).toBeUndefined();
+  });
+});
+
+describe('createGrader', () => {
+  it('returns the built-in grader by default, without contacting anything', () => {
+    expect(createGrader(loadConfig({})).kind).toBe('builtin');
+    expect(createGrader(loadConfig({ AI_PROVIDER: 'builtin' })).kind).toBe('builtin');
+  });
+
+  it('returns an LLM grader on the configured provider otherwise', async () => {
+    const grader = createGrader(
+      loadConfig({ AI_PROVIDER: 'openai-compatible', AI_BASE_URL: fake.baseUrl, AI_MODEL: 'fake-grader-1' }),
+    );
+    expect(grader.kind).toBe('llm');
+    const call = await grader.requestRubric({ questionText: 'Solve 2x = 4.', solutionText: 'x = 2', points: 5 });
+    expect(call.meta).toMatchObject({ graderKind: 'llm', provider: 'openai-compatible', model: 'fake-grader-1' });
+    expect(
+      grader
+        .interpretRubric(call.rawOutput, { questionText: '', solutionText: '', points: 5 })
+        .items.reduce((sum, item) => sum + item.points, 0),
+    ).toBe(5);
+    expect(fake.chatRequests()).toHaveLength(1);
+    // No key configured: a local server needs none, and none is sent.
+    expect(fake.chatRequests()[0]?.headers.authorization).toBeUndefined();
   });
 });
 
