@@ -1,0 +1,28 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+/**
+ * Starts the real Gradewise server for the Playwright journeys, on a data directory created for
+ * this run only (so each run starts from an empty database) and removed when the server exits.
+ * Run as `node --import tsx scripts/e2e-server.mjs`: the server is TypeScript, loaded in this process.
+ */
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const webIndex = path.join(repoRoot, 'apps/web/dist/index.html');
+if (!fs.existsSync(webIndex)) {
+  console.error('The web app is not built: run "npm run build -w @gradewise/web" before the browser tests.');
+  process.exit(1);
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-e2e-'));
+process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+process.env.DATA_DIR = dataDir;
+process.env.PORT = process.env.E2E_PORT || '3100';
+process.env.HOST = '127.0.0.1';
+// The journeys register and log in more often than a person would in a minute.
+process.env.AUTH_RATE_LIMIT = '1000';
+process.env.LOG_LEVEL = process.env.E2E_LOG_LEVEL || 'warn';
+
+await import(path.join(repoRoot, 'apps/server/src/main.ts'));
