@@ -1,0 +1,62 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import type { TestUser } from './http.ts';
+
+/**
+ * Review-loop helpers over the real grading API (save-rubric, grade, save-grade), so the review
+ * queue, report and CSV tests start from states the product itself produces.
+ */
+function expectOk(response: LightMyRequestResponse, what: string): any {
+  if (response.statusCode !== 200) throw new Error(`${what} failed: ${response.statusCode} ${response.body}`);
+  return response.json();
+}
+
+export const questionPath = (assignmentId: string, questionId: string) => `/api/assignments/${assignmentId}/questions/${questionId}`;
+
+export interface CommentInput {
+  text: string;
+  pointsDeducted: number;
+  accepted: boolean;
+  rubricItemId?: string | null;
+}
+
+/** Saves a grade the way the grading screen does: points minus the accepted deductions. */
+export async function saveGrade(
+  app: FastifyInstance,
+  instructor: TestUser,
+  target: { assignmentId: string; questionId: string; submissionId: string; points: number },
+  comments: CommentInput[] = [],
+): Promise<any> {
+  const deducted = comments.filter((comment) => comment.accepted).reduce((sum, comment) => sum + comment.pointsDeducted, 0);
+  const response = await app.inject({
+    method: 'POST',
+    url: `${questionPath(target.assignmentId, target.questionId)}/save-grade/${target.submissionId}`,
+    headers: instructor.auth,
+    payload: { grade: Math.max(0, target.points - deducted), feedback: '', comments },
+  });
+  return expectOk(response, 'save grade').grade;
+}
+
+/** Asks the AI (the built-in grader in tests) for a suggestion; the call waits for the job. */
+export async function gradeWithAi(app: FastifyInstance, instructor: TestUser, target: { assignmentId: string; questionId: string; submissionId: string }): Promise<any> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `${questionPath(target.assignmentId, target.questionId)}/grade/${target.submissionId}`,
+    headers: instructor.auth,
+  });
+  return expectOk(response, 'grade');
+}
+
+export async function saveRubric(
+  app: FastifyInstance,
+  instructor: TestUser,
+  target: { assignmentId: string; questionId: string },
+  rubric: { questionText: string; solutionText: string; items: { id?: string; criterion: string; points: number; guidance?: string }[] },
+): Promise<any> {
+  const response = await app.inject({
+    method: 'PATCH',
+    url: `${questionPath(target.assignmentId, target.questionId)}/save-rubric`,
+    headers: instructor.auth,
+    payload: rubric,
+  });
+  return expectOk(response, 'save rubric').autoRubric[0];
+}

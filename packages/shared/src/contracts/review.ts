@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { Person, PersonRef } from './courses.ts';
+import { FileUrl } from './files.ts';
+import { GraderInfo, GradingComment, RUBRIC_TEXT_MAX, RubricItemInput } from './grading.ts';
+
+/**
+ * Contracts of the instructor's review loop around the grading engine: the review queue of a
+ * question, the grading report (staff and student views), trying a rubric draft before saving it,
+ * and the grades CSV. All under /api/assignments/:assignmentId[/questions/:questionId].
+ */
+
+// ---------------------------------------------------------------- review queue
+
+/**
+ * Where a latest submission stands:
+ * - 'needs-review': the AI suggested a grade, nobody saved one yet;
+ * - 'graded': an instructor saved a grade;
+ * - 'grading': an AI run is queued or running;
+ * - 'failed': the newest AI run failed and nothing is saved;
+ * - 'not-graded': no AI run and no saved grade.
+ */
+export const ReviewStatus = z.enum(['needs-review', 'graded', 'grading', 'failed', 'not-graded']);
+export type ReviewStatus = z.infer<typeof ReviewStatus>;
+
+export const ReviewQueueItem = z.object({
+  submissionId: z.string(),
+  student: Person,
+  isLate: z.boolean(),
+  status: ReviewStatus,
+  /** The AI's confidence (0..100) of the suggestion the item rests on; null when there is none. */
+  confidenceLevel: z.number().nullable(),
+  /** The saved grade, when there is one. */
+  grade: z.number().nullable(),
+});
+export type ReviewQueueItem = z.infer<typeof ReviewQueueItem>;
+
+/**
+ * GET .../questions/:questionId/review-queue (owning instructor): the latest submission of every
+ * student, lowest confidence first (items without a confidence last, then by student name), so the
+ * answers the AI was least sure of are read first. The order does not change as grades are saved,
+ * so a reviewer walking it keeps their place.
+ */
+export const ReviewQueueOutput = z.object({
+  questionPoints: z.number(),
+  items: z.array(ReviewQueueItem),
+  /** Items without a saved grade: what is left to review. */
+  remaining: z.number(),
+});
+export type ReviewQueueOutput = z.infer<typeof ReviewQueueOutput>;
+
+// ---------------------------------------------------------------- grading report
+
+const GradingReportBase = z.object({
+  submission: z.object({
+    _id: z.string(),
+    file: FileUrl,
+    isLate: z.boolean(),
+    submittedAt: z.string(),
+    student: PersonRef,
+  }),
+  question: z.object({ _id: z.string(), title: z.string().nullable(), points: z.number() }),
+  isAlreadyGraded: z.boolean(),
+  /** The saved grade; null until an instructor saved one. */
+  grade: z.number().nullable(),
+  /** Empty until graded (spec section 4: filled only when isAlreadyGraded). */
+  extractedText: z.string(),
+  comments: z.array(GradingComment),
+});
+
+/** The owner's report: every comment of the saved grade (declined ones too, marked), and who graded. */
+export const GradingReportForStaff = GradingReportBase.extend({
+  viewer: z.literal('staff'),
+  confidenceLevel: z.number().nullable(),
+  grader: GraderInfo.nullable(),
+});
+export type GradingReportForStaff = z.infer<typeof GradingReportForStaff>;
+
+/**
+ * A student's report of their own latest submission: only the accepted comments of the saved grade
+ * and the final grade. No declined comments, no confidence, no grader, nothing of the solution.
+ */
+export const GradingReportForStudent = GradingReportBase.extend({ viewer: z.literal('student') });
+export type GradingReportForStudent = z.infer<typeof GradingReportForStudent>;
+
+/** GET .../questions/:questionId/grade/:submissionId/report */
+export const GradingReport = z.discriminatedUnion('viewer', [GradingReportForStaff, GradingReportForStudent]);
+export type GradingReport = z.infer<typeof GradingReport>;
+
+// ---------------------------------------------------------------- rubric trial
+
+export const RUBRIC_TRIAL_SUBMISSIONS_MAX = 3;
+export const RUBRIC_TRIAL_ANSWER_MAX = 50_000;
+
+/**
+ * POST .../questions/:questionId/rubric-trial (owning instructor): grades a pasted sample answer
+ * or up to three real submissions with a rubric that is not saved yet. Nothing is stored: it is
+ * the wizard's "try it" step. The items must add up to the question's points, as on save.
+ */
+export const RubricTrialInput = z
+  .object({
+    questionText: z
+      .string({ error: 'Question text is required.' })
+      .max(RUBRIC_TEXT_MAX, `Question text must be at most ${RUBRIC_TEXT_MAX} characters.`),
+    solutionText: z
+      .string({ error: 'Solution text is required.' })
+      .max(RUBRIC_TEXT_MAX, `Solution text must be at most ${RUBRIC_TEXT_MAX} characters.`),
+    items: z
+      .array(RubricItemInput, { error: 'Rubric items must be a list.' })
+      .min(1, 'A rubric needs at least one item.')
+      .max(50, 'A rubric can have at most 50 items.'),
+    sampleAnswer: z
+      .string()
+      .max(RUBRIC_TRIAL_ANSWER_MAX, `A sample answer must be at most ${RUBRIC_TRIAL_ANSWER_MAX} characters.`)
+      .optional(),
+    submissionIds: z
+      .array(z.string().max(64))
+      .max(RUBRIC_TRIAL_SUBMISSIONS_MAX, `Try the rubric on at most ${RUBRIC_TRIAL_SUBMISSIONS_MAX} submissions at a time.`)
+      .optional(),
+  })
+  .refine((input) => Boolean(input.sampleAnswer?.trim()) || (input.submissionIds?.length ?? 0) > 0, {
+    message: 'Paste a sample answer or choose at least one submission to try the rubric on.',
+    path: ['sampleAnswer'],
+  });
+export type RubricTrialInput = z.input<typeof RubricTrialInput>;
+
+export const RubricTrialComment = z.object({
+  text: z.string(),
+  pointsDeducted: z.number(),
+  rubricItemId: z.string().nullable(),
+  /** The criterion of the judged item, as sent in the trial. */
+  criterion: z.string().nullable(),
+});
+export type RubricTrialComment = z.infer<typeof RubricTrialComment>;
+
+export const RubricTrialResult = z.object({
+  /** 'Sample answer' or the student's name. */
+  label: z.string(),
+  submissionId: z.string().nullable(),
+  comments: z.array(RubricTrialComment),
+  totalScore: z.number(),
+  confidenceLevel: z.number(),
+});
+export type RubricTrialResult = z.infer<typeof RubricTrialResult>;
+
+export const RubricTrialOutput = z.object({
+  grader: GraderInfo,
+  questionPoints: z.number(),
+  results: z.array(RubricTrialResult),
+});
+export type RubricTrialOutput = z.infer<typeof RubricTrialOutput>;
+
+// ---------------------------------------------------------------- grades CSV
+
+/**
+ * GET /api/assignments/:assignmentId/grades.csv and GET .../questions/:questionId/grades.csv
+ * (owning instructor) answer text/csv: one row per student (roster and anyone who submitted), with
+ * these columns around one column per question (its saved grade of the latest submission, empty
+ * when none): Student name, Email, <questions...>, Total, Late.
+ */
+export const GRADES_CSV_FIXED_COLUMNS = { name: 'Student name', email: 'Email', total: 'Total', late: 'Late' } as const;
