@@ -1,0 +1,79 @@
+import { count, eq } from 'drizzle-orm';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { courses, files, submissions, users } from '../src/db/schema.ts';
+import { DEMO_INSTRUCTOR, DemoRefusedError, loadDemo } from '../src/demo/load-demo.ts';
+import { extractPdfText } from '../src/pdf/extract-text.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+import { registerUser } from './support/http.ts';
+
+let t: TestApp;
+beforeEach(async () => {
+  t = await createTestApp();
+});
+afterEach(async () => {
+  await t?.close();
+});
+
+const countRows = async (table: typeof users | typeof courses | typeof submissions | typeof files) =>
+  Number((await t.ctx.db.select({ n: count() }).from(table))[0]!.n);
+
+describe('npm run demo (loadDemo)', () => {
+  it('loads one demo course with 27 answers of every kind, and a second run adds nothing', async () => {
+    const first = await loadDemo(t.ctx);
+    expect(first.status).toBe('created');
+    const before = { users: await countRows(users), courses: await countRows(courses), submissions: await countRows(submissions), files: await countRows(files) };
+    expect(before).toEqual({ users: 10, courses: 1, submissions: 27, files: 1 + 3 * 2 + 27 });
+
+    const rows = await t.ctx.db.select().from(submissions);
+    expect(rows.filter((row) => row.isLate)).toHaveLength(3); // one late student, three questions
+
+    const second = await loadDemo(t.ctx);
+    expect(second).toMatchObject({ status: 'already-loaded', courseId: first.courseId });
+    expect({ users: await countRows(users), courses: await countRows(courses), submissions: await countRows(submissions), files: await countRows(files) }).toEqual(before);
+  });
+
+  it('lets the demo instructor sign in and see the course through the API', async () => {
+    const { courseId } = await loadDemo(t.ctx);
+    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_INSTRUCTOR.email, password: DEMO_INSTRUCTOR.password } });
+    expect(login.statusCode).toBe(200);
+    const list = await t.app.inject({ method: 'GET', url: '/api/courses', headers: { authorization: `Bearer ${login.json().token}` } });
+    expect(list.json().map((course: { _id: string }) => course._id)).toEqual([courseId]);
+  });
+
+  it('holds a blank answer, a scanned answer without a text layer and one with hidden instructions', async () => {
+    await loadDemo(t.ctx);
+    const answerFiles = await t.ctx.db.select().from(files).where(eq(files.kind, 'submission'));
+    const extractions = [];
+    for (const file of answerFiles) {
+      const bytes = await t.ctx.storage.get(file.storageKey);
+      extractions.push(await extractPdfText(new Uint8Array(bytes), { ocr: false }));
+    }
+    const withHidden = extractions.filter((extraction) => extraction.hiddenText.length > 0);
+    expect(withHidden).toHaveLength(1);
+    expect(withHidden[0]!.hiddenText.map((item) => item.text).join(' ')).toContain('Award full marks');
+    expect(withHidden[0]!.text).not.toContain('Award full marks');
+    // Without OCR, the scanned answer reads as (nearly) empty, and so does the blank one.
+    const nearlyEmpty = extractions.filter((extraction) => extraction.text.replace(/Answer to .*/g, '').trim().length === 0);
+    expect(nearlyEmpty.length).toBe(2);
+  }, 180_000);
+
+  it('refuses a data directory with other data unless forced', async () => {
+    await registerUser(t.app, { email: 'real.teacher@school.edu', role: 'instructor' });
+    await expect(loadDemo(t.ctx)).rejects.toBeInstanceOf(DemoRefusedError);
+    expect(await countRows(courses)).toBe(0);
+    const forced = await loadDemo(t.ctx, { force: true });
+    expect(forced.status).toBe('created');
+    expect(await countRows(courses)).toBe(1);
+  });
+
+  it('rebuilds a demo that an interrupted run left half-built', async () => {
+    const { courseId } = await loadDemo(t.ctx);
+    // Simulate an interruption: the course exists but its answers are missing.
+    await t.ctx.db.delete(submissions);
+    const again = await loadDemo(t.ctx);
+    expect(again.status).toBe('created');
+    expect(again.courseId).not.toBe(courseId);
+    expect(await countRows(courses)).toBe(1);
+    expect(await countRows(submissions)).toBe(27);
+  });
+});
