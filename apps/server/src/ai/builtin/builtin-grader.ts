@@ -38,6 +38,7 @@ const BuiltinJudgementSchema = z.object({
   confidence: z.number(),
   confidenceInputs: z.object({
     itemCertainty: z.number(),
+    scoreShare: z.number(),
     relevance: z.number(),
     lengthRatio: z.number(),
     isNumericHeavy: z.boolean(),

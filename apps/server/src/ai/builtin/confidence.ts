@@ -35,43 +35,41 @@ export function itemCertainty(
 }
 
 export interface ConfidenceInputs {
+  /** Points-weighted mean of the items' certainties. */
   itemCertainty: number;
+  /** Suggested score / points. */
+  scoreShare: number;
+  /** Kept for audits: share of answer words found in the question, solution or rubric. */
   relevance: number;
   lengthRatio: number;
   isNumericHeavy: boolean;
 }
 
 /**
- * Expected absolute error as a share of the question's points, from the inputs. Coefficients
- * fitted on the dev split (least squares on |score - human| / points); see the ADR.
+ * Expected |suggested - human| as a share of the question's points:
+ *   error = 0.125 - 0.12 x itemCertainty + 0.16 x middleness,  middleness = 1 - |2 x scoreShare - 1|
+ * Least squares on the dev split (116 answers that were not blank): the two inputs that predicted
+ * error best. Scores near 0 or near full marks are where humans and the grader agree most; scores
+ * in the middle are partial-credit judgements where they differ most.
  */
-export const CONFIDENCE_MODEL = {
-  intercept: 0.3,
-  perItemCertainty: -0.25,
-  offVocabulary: 0.05,
-  lengthOutOfRange: 0.05,
-  numericHeavy: -0.02,
-} as const;
+export const CONFIDENCE_MODEL = { intercept: 0.125, itemCertainty: -0.12, middleness: 0.16 } as const;
 
-export function expectedRelativeError(inputs: ConfidenceInputs): number {
-  const model = CONFIDENCE_MODEL;
-  const offVocabulary = 1 - inputs.relevance;
-  const lengthOutOfRange = inputs.lengthRatio < 0.25 || inputs.lengthRatio > 2.5 ? 1 : 0;
+/** Confidence 0 means an expected error of this share of the points (or more). */
+export const ERROR_AT_ZERO_CONFIDENCE = 0.3;
+
+export function expectedRelativeError(inputs: Pick<ConfidenceInputs, 'itemCertainty' | 'scoreShare'>): number {
+  const middleness = 1 - Math.abs(2 * Math.min(1, Math.max(0, inputs.scoreShare)) - 1);
   const error =
-    model.intercept +
-    model.perItemCertainty * inputs.itemCertainty +
-    model.offVocabulary * offVocabulary +
-    model.lengthOutOfRange * lengthOutOfRange +
-    model.numericHeavy * (inputs.isNumericHeavy ? 1 : 0);
-  return Math.min(1, Math.max(0.01, error));
+    CONFIDENCE_MODEL.intercept +
+    CONFIDENCE_MODEL.itemCertainty * inputs.itemCertainty +
+    CONFIDENCE_MODEL.middleness * middleness;
+  return Math.min(1, Math.max(0, error));
 }
 
-/** Confidence = 100 x (1 - expected error / MAX_EXPECTED_ERROR), clamped to 5..99. */
-export const MAX_EXPECTED_ERROR = 0.4;
-
+/** confidence = 100 x (1 - expected error / 0.3), clamped to 5..99 (never a promise of 100). */
 export function estimateConfidence(status: AnswerStatus, inputs: ConfidenceInputs): number {
-  // A blank answer or one that only repeats the question is as certain as grading gets.
+  // A blank answer or one that only repeats the question or talks to the grader: nothing to judge.
   if (status === 'blank' || status === 'restates-question' || status === 'instructions-only') return 97;
   const error = expectedRelativeError(inputs);
-  return Math.round(Math.min(99, Math.max(5, 100 * (1 - error / MAX_EXPECTED_ERROR))));
+  return Math.round(Math.min(99, Math.max(5, 100 * (1 - error / ERROR_AT_ZERO_CONFIDENCE))));
 }

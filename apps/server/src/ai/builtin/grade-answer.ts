@@ -1,10 +1,11 @@
 import type { GradingInput, RubricItem } from '../grader-types.ts';
 import { screenAnswer } from './answer-screening.ts';
-import { estimateConfidence, itemCertainty } from './confidence.ts';
+import { estimateConfidence, itemCertainty, type ConfidenceInputs } from './confidence.ts';
 import {
   cosine,
   describeTarget,
   gatherItemEvidence,
+  numericTargets,
   viewAnswer,
   type ItemEvidence,
   type TermWeights,
@@ -45,12 +46,12 @@ export interface BuiltinJudgement {
   remarks: string[];
   confidence: number;
   /** What the confidence was computed from (kept for calibration and audits). */
-  confidenceInputs: { itemCertainty: number; relevance: number; lengthRatio: number; isNumericHeavy: boolean };
+  confidenceInputs: ConfidenceInputs;
 }
 
 /** Evidence -> credit: below LOW nothing, above HIGH everything, linear in between. */
-export const LEXICAL_RAMP = { low: 0.15, high: 0.6 } as const;
-export const NUMERIC_RAMP = { low: 0.1, high: 0.75 } as const;
+export const LEXICAL_RAMP = { low: 0.15, high: 0.55 } as const;
+export const NUMERIC_RAMP = { low: 0.1, high: 0.7 } as const;
 
 export function rampCredit(evidence: number, ramp: { low: number; high: number }): number {
   return Math.min(1, Math.max(0, (evidence - ramp.low) / (ramp.high - ramp.low)));
@@ -65,6 +66,10 @@ export function roundDeduction(points: number, rawDeduction: number): number {
   return Math.min(points, Math.max(0, rounded));
 }
 
+/**
+ * Term weights are inverse document frequencies over the sentences of the question, the solution
+ * and the rubric: the reference side only, so every answer to a question is weighed the same way.
+ */
 function buildTermWeights(input: GradingInput): TermWeights & { vocabulary: Set<string> } {
   const documents = [
     ...splitSentences(input.questionText),
@@ -82,10 +87,13 @@ function buildTermWeights(input: GradingInput): TermWeights & { vocabulary: Set<
   const count = documents.length;
   return {
     vocabulary: new Set(documentFrequency.keys()),
+    isQuestionTerm: (term: string) => questionTerms.has(term),
     weightOf(term: string) {
       const idf = 1 + Math.log((count + 1) / ((documentFrequency.get(term) ?? 0) + 1));
       // Words the question already uses prove little: copying them is free.
-      return idf * (questionTerms.has(term) ? 0.35 : 1) * (term.startsWith('#') ? 1.2 : 1);
+      // Single letters (f, x, v) are symbols shared by right and wrong formulas alike.
+      const symbolFactor = term.length === 1 ? 0.3 : 1;
+      return idf * (questionTerms.has(term) ? 0.35 : 1) * (term.startsWith('#') ? 1.2 : 1) * symbolFactor;
     },
     displayOf(term: string) {
       return display.get(term) ?? term.replace(/^#/, '').replace(/-/g, ' ');
@@ -142,8 +150,13 @@ function numericComment(criterion: string, evidence: ItemEvidence): string | nul
   if (!numeric) return null;
   const focus =
     numeric.outcomes.find((outcome) => outcome.target.isResult && outcome.match !== 'exact') ??
-    numeric.outcomes.find((outcome) => outcome.match !== 'exact');
-  if (!focus) return null;
+    (numeric.hasResults ? undefined : numeric.outcomes.find((outcome) => outcome.match !== 'exact'));
+  const missingFormula = numeric.expressions.find((expression) => !expression.isFound)?.expression;
+  if (!focus) {
+    if (!numeric.hasResults && missingFormula && !numeric.expressions.some((expression) => expression.isFound))
+      return `${criterion}: the working does not show ${missingFormula}.`;
+    return null;
+  }
   const expected = describeTarget(focus.target);
   const actual = focus.actual ? formatQuantity(focus.actual) : null;
   switch (focus.match) {
@@ -158,8 +171,10 @@ function numericComment(criterion: string, evidence: ItemEvidence): string | nul
     case 'rounded':
       return `${criterion}: the answer gives ${actual}, rounded too far; it should be about ${expected}.`;
     case 'none':
-      return focus.target.isResult
-        ? `${criterion}: the expected value is ${expected}, and the answer does not reach it.`
+      if (focus.target.isResult)
+        return `${criterion}: the expected value is ${expected}, and the answer does not reach it.`;
+      return missingFormula
+        ? `${criterion}: the working does not show ${missingFormula} (or the value ${expected}).`
         : `${criterion}: the working does not show ${expected}.`;
     default:
       return null;
@@ -221,9 +236,14 @@ function statusComment(status: AnswerStatus, item: RubricItem, answerTopics: str
 export function gradeAnswer(input: GradingInput): BuiltinJudgement {
   const screened = screenAnswer(input.answerText, input.questionText);
   const weights = buildTermWeights(input);
-  const answer = viewAnswer(screened.evidenceSentences);
   const questionQuantities = parseQuantities(input.questionText);
+  const answer = viewAnswer(screened.evidenceSentences, questionQuantities);
+  const questionTerms = new Set(contentTerms(input.questionText).map((token) => token.term));
+  const referenceTerms = new Set([...weights.vocabulary].filter((term) => !questionTerms.has(term)));
   const alignedSolution = alignSolution(input, weights);
+  const allTargets = input.rubricItems.flatMap((item) =>
+    numericTargets(`${item.criterion}. ${item.guidance}`, questionQuantities),
+  );
 
   const answerTokens = screened.evidenceSentences.flatMap((sentence) => contentTerms(sentence));
   const uniqueAnswerTerms = [...new Set(answerTokens.map((token) => token.term))];
@@ -255,14 +275,15 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
       alignedSolution: alignedSolution[index] ?? [],
       answer,
       weights,
+      questionText: input.questionText,
       questionQuantities,
+      referenceTerms,
+      allTargets,
     });
     evidences.push(evidence);
     const numeric = evidence.numeric;
     const combined = numeric
-      ? numeric.hasResults
-        ? 0.75 * numeric.score + 0.25 * evidence.lexical
-        : 0.4 * numeric.score + 0.6 * evidence.lexical
+      ? numeric.share * numeric.score + (1 - numeric.share) * evidence.lexical
       : evidence.lexical;
     const ramp = numeric?.hasResults ? NUMERIC_RAMP : LEXICAL_RAMP;
     const rawCredit = status === 'answered' ? rampCredit(combined, ramp) : 0;
@@ -299,11 +320,13 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
     }
   });
 
+  const deducted = items.reduce((sum, item) => sum + item.pointsDeducted, 0);
   const confidenceInputs = {
     itemCertainty: items.length
       ? items.reduce((sum, item, index) => sum + item.certainty * (input.rubricItems[index]!.points || 1), 0) /
         input.rubricItems.reduce((sum, item) => sum + (item.points || 1), 0)
       : 1,
+    scoreShare: input.points > 0 ? Math.min(input.points, Math.max(0, input.points - deducted)) / input.points : 1,
     relevance,
     lengthRatio,
     isNumericHeavy: evidences.some((evidence) => evidence.numeric?.hasResults),

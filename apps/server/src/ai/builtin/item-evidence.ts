@@ -12,19 +12,23 @@ import { contentTerms, normaliseText, splitSentences, termBigrams, type Token } 
 
 /**
  * Evidence for one rubric item: how much of what the item asks for (its criterion, its guidance
- * and the solution sentences that belong to it) the answer shows, in words and in numbers.
+ * and the solution sentences that belong to it) the answer shows, in words, numbers and formulas.
  */
 
 export interface TermWeights {
   weightOf(term: string): number;
   /** A readable name for a term (first spelling seen in the reference texts). */
   displayOf(term: string): string;
+  /** Terms of the question itself (restating them proves little). */
+  isQuestionTerm(term: string): boolean;
 }
 
 /** A bag of terms; a requirement is met by its best alternative. */
 interface Requirement {
   alternatives: Token[][];
   weight: number;
+  /** The "e.g." list of a guidance: naming any one of them is an example. */
+  isExampleList?: boolean;
 }
 
 export interface NumericTarget {
@@ -33,11 +37,20 @@ export interface NumericTarget {
   isResult: boolean;
 }
 
+export interface NumericOutcome {
+  target: NumericTarget;
+  match: QuantityMatch;
+  actual: Quantity | null;
+}
+
 export interface NumericEvidence {
   score: number;
   hasResults: boolean;
-  /** Per target: the best outcome and the answer value behind it. */
-  outcomes: { target: NumericTarget; match: QuantityMatch; actual: Quantity | null }[];
+  outcomes: NumericOutcome[];
+  /** Formulas of the item ("6x+2", "v/r") and whether the answer writes them. */
+  expressions: { expression: string; isFound: boolean; credit: number }[];
+  /** How much of the item is numbers and formulas rather than words (0..1). */
+  share: number;
 }
 
 export interface ItemEvidence {
@@ -46,6 +59,8 @@ export interface ItemEvidence {
   solutionCoverage: number;
   alignment: number;
   bigramCoverage: number;
+  /** Set when the item asks for an example and the answer offers one on the topic. */
+  exampleEvidence: number | null;
   numeric: NumericEvidence | null;
   /** Reference terms the answer does not show, heaviest first (display names). */
   missingTerms: string[];
@@ -61,10 +76,10 @@ const EXAMPLE_MARKER = /\b(?:e\.\s?g\.?|eg\.|for example|for instance|such as|i\
 function splitParentheticals(clause: string): { main: string; alternatives: string[]; optional: string[] } {
   const alternatives: string[] = [];
   const optional: string[] = [];
-  const main = clause.replace(/\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (whole, inner: string) => {
+  const main = clause.replace(/\(([^()]*(?:\([^()]*\)[^()]*)*)\)/g, (whole, inner: string, offset: number) => {
     const trimmed = inner.trim();
-    // "(bucket)" right after a word, or "(x)" in a formula: part of the main text.
-    if (/^[a-z0-9]{1,2}$/i.test(trimmed) || /\w\($/.test(clause.slice(0, clause.indexOf(whole) + 1))) return whole;
+    // "f(x)", "O(n)", "(bucket)" right after a word without a space: part of the main text.
+    if (/^[a-z0-9]{1,2}$/i.test(trimmed) || /\w$/.test(clause.slice(0, offset))) return whole;
     if (/^or\b/i.test(trimmed)) alternatives.push(trimmed.replace(/^or\s+/i, ''));
     else optional.push(trimmed);
     return ' ';
@@ -95,12 +110,12 @@ export function parseRequirements(criterion: string, guidance: string): Requirem
       const tail = text.slice(example.index + example[0].length).replace(/[).]+\s*$/, '');
       text = text.slice(0, example.index).replace(/[(\s,;:]+$/, '');
       const choices = alternativesOf(tail);
-      if (choices.length > 0) requirements.push({ alternatives: choices, weight: 1 });
+      if (choices.length > 0) requirements.push({ alternatives: choices, weight: 1, isExampleList: true });
     }
     for (const clause of text.split(/;\s*|:\s+/)) {
       const { main, alternatives, optional } = splitParentheticals(clause);
-      const mainChoices =
-        /\s+or\s+/i.test(main) && !/\bor\b.*\bor\b/i.test(main) ? alternativesOf(main.replace(/,\s*/g, ' ')) : [];
+      const hasChoice = /\s+(?:or|\/)\s+/i.test(main) && !/\bor\b.*\bor\b/i.test(main);
+      const mainChoices = hasChoice ? alternativesOf(main.replace(/,\s*/g, ' ')) : [];
       const mainTerms = contentTerms(main);
       const choices = [
         ...(mainChoices.length >= 2 ? mainChoices : mainTerms.length > 0 ? [mainTerms] : []),
@@ -162,21 +177,42 @@ export interface AnswerView {
   bigrams: Set<string>;
   /** Sentence and two-sentence windows, for best-match alignment. */
   windows: Token[][];
+  /** Values the answer states, without the ones it only copies from the question. */
   quantities: Quantity[];
+  /** The answer squeezed for formula matching: lower case, no spaces or multiplication signs. */
+  compactText: string;
 }
 
-export function viewAnswer(sentences: string[]): AnswerView {
+/** Lower case, no spaces, no multiplication signs, ½ as 1/2, ² as ^2: "½ m v²" -> "1/2mv^2". */
+export function compactFormula(text: string): string {
+  return normaliseText(text)
+    .toLowerCase()
+    .replace(/\b(?:sqrt|√)\s*/g, '√')
+    .replace(/[\s*×·⋅]/g, '')
+    .replace(/\^\(([^()]*)\)/g, '^$1');
+}
+
+export function viewAnswer(sentences: string[], questionQuantities: readonly Quantity[] = []): AnswerView {
   const perSentence = sentences.map((sentence) => contentTerms(sentence));
   const windows: Token[][] = [...perSentence];
   for (let index = 0; index + 1 < perSentence.length; index++)
     windows.push([...perSentence[index]!, ...perSentence[index + 1]!]);
   const all = perSentence.flat();
+  // A value copied from the question ("25 °C = 248 K" repeats the 25 °C) is not evidence of a result.
+  const isGiven = (quantity: Quantity) =>
+    questionQuantities.some(
+      (given) =>
+        Math.abs(given.value - quantity.value) <= 1e-9 * Math.max(1, Math.abs(given.value)) &&
+        (given.dimension === null) === (quantity.dimension === null) &&
+        (given.dimension === null || given.dimension.every((exponent, axis) => exponent === quantity.dimension![axis])),
+    );
   return {
     sentences,
     terms: new Set(all.map((token) => token.term)),
     bigrams: new Set(perSentence.flatMap((tokens) => [...termBigrams(tokens)])),
     windows,
-    quantities: sentences.flatMap((sentence) => parseQuantities(sentence)),
+    quantities: sentences.flatMap((sentence) => parseQuantities(sentence)).filter((quantity) => !isGiven(quantity)),
+    compactText: compactFormula(sentences.join(' ')),
   };
 }
 
@@ -188,7 +224,7 @@ export function numericTargets(itemText: string, questionQuantities: readonly Qu
       (given) => Math.abs(given.value - quantity.value) <= 1e-6 * Math.max(1, Math.abs(given.value)),
     );
   const targets: NumericTarget[] = [];
-  for (const quantity of parseQuantities(itemText)) {
+  for (const quantity of parseQuantities(itemText, { readNumberWords: false })) {
     if (quantity.value === 0 || isGiven(quantity)) continue;
     const isResult = results.some((result) => result.start === quantity.start);
     const existing = targets.find((target) => target.expected.some((other) => isEquivalentQuantity(other, quantity)));
@@ -202,6 +238,30 @@ export function numericTargets(itemText: string, questionQuantities: readonly Qu
   return targets;
 }
 
+/**
+ * Formulas in the item worth looking for verbatim: right-hand sides like "6x + 2" or "V/R" (and the
+ * left side of a rearranged one such as "2h/g"). Short or purely numeric pieces are skipped.
+ */
+export function formulaExpressions(itemText: string, questionText: string): string[] {
+  const question = compactFormula(questionText);
+  const expressions = new Set<string>();
+  for (const clause of normaliseText(itemText).split(/[;,]\s+|\.\s+|\.$|\s(?:with|using|where|so|and|or)\s/i)) {
+    if (!clause.includes('=')) continue;
+    for (const side of clause.split('=')) {
+      const compact = compactFormula(side)
+        .replace(/^[a-z]{3,}[a-z\s]*:/, '')
+        .replace(/[.,;:]+$/, '');
+      const hasLetter = /[a-zδ]/.test(compact);
+      const hasOperator = /[-+/^√]/.test(compact);
+      const isPlainWord = /^[a-z]{3,}$/.test(compact);
+      if (!hasLetter || !hasOperator || isPlainWord || compact.length < 3 || compact.length > 24) continue;
+      if (question.includes(compact)) continue;
+      expressions.add(compact);
+    }
+  }
+  return [...expressions];
+}
+
 const MATCH_ORDER: QuantityMatch[] = [
   'exact',
   'rounded',
@@ -212,40 +272,146 @@ const MATCH_ORDER: QuantityMatch[] = [
   'none',
 ];
 
+function sameDimension(left: Quantity, right: Quantity): boolean {
+  return (
+    left.dimension !== null && right.dimension !== null && left.dimension.every((d, i) => d === right.dimension![i])
+  );
+}
+
+/** Best outcome over candidates; on a tie the later value wins (the result, not the working). */
+function bestOutcome(
+  target: NumericTarget,
+  candidates: readonly Quantity[],
+): { match: QuantityMatch; actual: Quantity | null } {
+  const withUnits = target.expected.filter((quantity) => quantity.dimension !== null);
+  const references = withUnits.length > 0 ? withUnits : target.expected;
+  let best: { match: QuantityMatch; actual: Quantity | null } = { match: 'none', actual: null };
+  for (const actual of candidates) {
+    for (const expected of references) {
+      const match = compareQuantity(actual, expected);
+      if (MATCH_ORDER.indexOf(match) <= MATCH_ORDER.indexOf(best.match) && match !== 'none') best = { match, actual };
+    }
+  }
+  return best;
+}
+
+/** Relative distance between two values of one dimension (for deciding which target a value answers). */
+function distance(left: Quantity, right: Quantity): number {
+  return Math.abs(left.si - right.si) / Math.max(Math.abs(right.si), 1e-12);
+}
+
+function outcomeFor(
+  target: NumericTarget,
+  answerQuantities: readonly Quantity[],
+  allTargets: readonly NumericTarget[],
+): NumericOutcome {
+  const hasUnit = target.expected.some((quantity) => quantity.dimension !== null);
+  if (!hasUnit) return { target, ...bestOutcome(target, answerQuantities) };
+  const withUnits = answerQuantities.filter((quantity) => quantity.dimension !== null);
+  const fromUnits = bestOutcome(target, withUnits);
+  if (fromUnits.match !== 'none') return { target, ...fromUnits };
+  // The answer states a value of this kind (say, 200 J) and it is wrong: a bare 100 somewhere in
+  // its working is not "the right value without a unit".
+  // A value answers the target of its kind it is closest to: "248 K" is a wrong Kelvin conversion,
+  // not a wrong temperature change.
+  const unitBearing = target.expected.find((quantity) => quantity.dimension !== null)!;
+  const answersThisTarget = (quantity: Quantity) => {
+    const candidates = allTargets
+      .map((other) => other.expected.find((expected) => sameDimension(expected, quantity)))
+      .filter((expected): expected is Quantity => expected !== undefined);
+    const closest = candidates.reduce<Quantity | null>(
+      (best, expected) => (best === null || distance(quantity, expected) < distance(quantity, best) ? expected : best),
+      null,
+    );
+    return closest !== null && target.expected.includes(closest);
+  };
+  if (withUnits.some((quantity) => sameDimension(quantity, unitBearing) && answersThisTarget(quantity)))
+    return { target, match: 'none', actual: null };
+  return {
+    target,
+    ...bestOutcome(
+      target,
+      answerQuantities.filter((quantity) => quantity.dimension === null),
+    ),
+  };
+}
+
 export function judgeNumbers(
   targets: readonly NumericTarget[],
-  answerQuantities: readonly Quantity[],
+  expressions: readonly string[],
+  answer: Pick<AnswerView, 'quantities' | 'compactText'>,
+  wordCount: number,
+  allTargets: readonly NumericTarget[] = targets,
 ): NumericEvidence | null {
-  if (targets.length === 0) return null;
-  const outcomes = targets.map((target) => {
-    let best: { match: QuantityMatch; actual: Quantity | null } = { match: 'none', actual: null };
-    for (const actual of answerQuantities) {
-      for (const expected of target.expected) {
-        const match = compareQuantity(actual, expected);
-        if (MATCH_ORDER.indexOf(match) < MATCH_ORDER.indexOf(best.match)) best = { match, actual };
-      }
-    }
-    return { target, ...best };
+  if (targets.length === 0 && expressions.length === 0) return null;
+  const outcomes = targets.map((target) => outcomeFor(target, answer.quantities, allTargets));
+  // Formulas count when written out as in the item. (Rearranged forms are not credited here:
+  // wrong formulas such as t = h/g share every symbol with right ones, so symbols prove nothing.)
+  const answerFormulas = answer.compactText.split(/[,;]|\.(?!\d)/).filter((piece) => piece.includes('='));
+  const expressionResults = expressions.map((expression) => {
+    const isFound = answer.compactText.includes(expression);
+    return { expression, isFound, credit: isFound ? 1 : 0 };
   });
+  const hasWorking = answerFormulas.length > 0 || answer.quantities.length > 1;
   const results = outcomes.filter((outcome) => outcome.target.isResult);
-  const intermediates = outcomes.filter((outcome) => !outcome.target.isResult);
-  const mean = (list: typeof outcomes) =>
-    list.length ? list.reduce((sum, outcome) => sum + MATCH_CREDIT[outcome.match], 0) / list.length : 0;
+  const intermediateCredits = [
+    ...outcomes.filter((outcome) => !outcome.target.isResult).map((outcome) => MATCH_CREDIT[outcome.match]),
+    ...expressionResults.map((result) => result.credit),
+  ];
+  const mean = (values: number[]) =>
+    values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0;
   let score: number;
   if (results.length > 0) {
-    const resultScore = mean(results);
+    const resultScore = mean(results.map((outcome) => MATCH_CREDIT[outcome.match]));
     // A right result implies the working; intermediate values only help a wrong one.
-    score =
-      resultScore >= 0.999 || intermediates.length === 0 ? resultScore : 0.8 * resultScore + 0.2 * mean(intermediates);
+    if (resultScore >= 0.999) {
+      // A bare right result with no working at all, where the item names a method: a little less.
+      score = intermediateCredits.length > 0 && !hasWorking && Math.max(...intermediateCredits) === 0 ? 0.85 : 1;
+    } else {
+      score = intermediateCredits.length === 0 ? resultScore : 0.8 * resultScore + 0.2 * mean(intermediateCredits);
+    }
   } else {
-    score = mean(intermediates);
+    // Method items: any one formula or value written out shows the method.
+    score = Math.max(mean(intermediateCredits), ...expressionResults.map((result) => result.credit));
   }
-  return { score, hasResults: results.length > 0, outcomes };
+  const symbolCount = targets.length + expressions.length;
+  const share = results.length > 0 ? 0.75 : Math.min(0.6, (2 * symbolCount) / (symbolCount + Math.max(1, wordCount)));
+  return { score, hasResults: results.length > 0, outcomes, expressions: expressionResults, share };
 }
 
 export function describeTarget(target: NumericTarget): string {
   const withUnit = target.expected.find((quantity) => quantity.unitText) ?? target.expected[0]!;
   return formatQuantity(withUnit);
+}
+
+const EXAMPLE_CRITERION = /\b(?:example|illustrat\w*|application|instance)\b/i;
+const EXAMPLE_IN_ANSWER =
+  /\b(?:e\.\s?g\.?|eg|for example|for instance|example|such as|imagine|suppose)\b|^\s*(?:if|when)\b/i;
+
+/**
+ * "Give an example" items: any on-topic example counts, not just the solution's. An answer
+ * sentence that reads as an example and shares subject words with the solution is evidence.
+ */
+function exampleEvidenceFor(
+  criterion: string,
+  guidance: string,
+  answer: AnswerView,
+  referenceTerms: ReadonlySet<string>,
+  weights: TermWeights,
+): number | null {
+  if (!EXAMPLE_CRITERION.test(criterion) && !/^\s*(?:an?\s+)?(?:valid\s+)?example/i.test(guidance)) return null;
+  let best = 0;
+  for (const sentence of answer.sentences) {
+    if (!EXAMPLE_IN_ANSWER.test(sentence)) continue;
+    const onTopic = new Set(
+      contentTerms(sentence)
+        .map((token) => token.term)
+        .filter((term) => referenceTerms.has(term) && !weights.isQuestionTerm(term)),
+    );
+    const score = onTopic.size >= 2 ? 0.8 : onTopic.size === 1 ? 0.45 : 0;
+    best = Math.max(best, score);
+  }
+  return best;
 }
 
 export function gatherItemEvidence(options: {
@@ -254,13 +420,19 @@ export function gatherItemEvidence(options: {
   alignedSolution: string[];
   answer: AnswerView;
   weights: TermWeights;
+  questionText: string;
   questionQuantities: readonly Quantity[];
+  /** Terms of the solution and rubric: what an on-topic example shares. */
+  referenceTerms: ReadonlySet<string>;
+  /** Every item's expected values, so an answer value is judged against the target it answers. */
+  allTargets?: readonly NumericTarget[];
 }): ItemEvidence {
   const { criterion, guidance, alignedSolution, answer, weights } = options;
   const requirements = parseRequirements(criterion, guidance);
 
   let requirementScore = 0;
   let requirementWeight = 0;
+  let exampleListCoverage = 0;
   const missing = new Map<string, number>();
   const found = new Map<string, number>();
   for (const requirement of requirements) {
@@ -273,12 +445,18 @@ export function gatherItemEvidence(options: {
         bestAlternative = alternative;
       }
     }
-    requirementScore += best * requirement.weight;
-    requirementWeight += requirement.weight;
+    // A requirement made only of the question's own words proves little when met.
+    const questionShare =
+      bestAlternative.filter((token) => weights.isQuestionTerm(token.term)).length /
+      Math.max(1, bestAlternative.length);
+    const weight = requirement.weight * (1 - 0.65 * questionShare);
+    requirementScore += best * weight;
+    if (requirement.isExampleList) exampleListCoverage = Math.max(exampleListCoverage, best);
+    requirementWeight += weight;
     for (const token of bestAlternative) {
-      const weight = weights.weightOf(token.term) * requirement.weight;
-      const target = answer.terms.has(token.term) ? found : missing;
-      target.set(token.term, Math.max(target.get(token.term) ?? 0, weight));
+      const termWeight = weights.weightOf(token.term) * weight;
+      const bucket = answer.terms.has(token.term) ? found : missing;
+      bucket.set(token.term, Math.max(bucket.get(token.term) ?? 0, termWeight));
     }
   }
   const requirementCoverage = requirementWeight > 0 ? requirementScore / requirementWeight : 0;
@@ -305,22 +483,29 @@ export function gatherItemEvidence(options: {
   const viaSolution = alignedSolution.length
     ? 0.55 * requirementCoverage + 0.25 * solutionCoverage + 0.2 * alignment
     : 0;
-  const lexical = Math.min(1, 0.9 * Math.max(requirementCoverage, viaSolution) + 0.1 * Math.min(1, bigramCoverage * 2));
+  let lexical = Math.min(1, 0.9 * Math.max(requirementCoverage, viaSolution) + 0.1 * Math.min(1, bigramCoverage * 2));
+  const exampleEvidence = exampleEvidenceFor(criterion, guidance, answer, options.referenceTerms, weights);
+  if (exampleEvidence !== null) {
+    // An example item is met by an example: one of those the guidance names, or any on-topic one.
+    // The definition's words appearing elsewhere in the answer are not an example.
+    lexical = Math.max(exampleEvidence, exampleListCoverage, 0.4 * lexical);
+  }
 
-  const targets = numericTargets(`${criterion}. ${guidance}`, options.questionQuantities);
-  const numeric = judgeNumbers(targets, answer.quantities);
+  const itemText = `${criterion}. ${guidance}`;
+  const targets = numericTargets(itemText, options.questionQuantities);
+  const expressions = formulaExpressions(guidance || criterion, options.questionText);
+  const wordCount = new Set(contentTerms(itemText).map((token) => token.term)).size;
+  const numeric = judgeNumbers(targets, expressions, answer, wordCount, options.allTargets ?? targets);
 
   const byWeight = (map: Map<string, number>) =>
-    [...map.entries()]
-      .filter(([term]) => !found.has(term) || map === found)
-      .sort((left, right) => right[1] - left[1])
-      .map(([term]) => weights.displayOf(term));
+    [...map.entries()].sort((left, right) => right[1] - left[1]).map(([term]) => weights.displayOf(term));
   return {
     lexical,
     requirementCoverage,
     solutionCoverage,
     alignment,
     bigramCoverage,
+    exampleEvidence,
     numeric,
     missingTerms: byWeight(missing),
     foundTerms: byWeight(found),

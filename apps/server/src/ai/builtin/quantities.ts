@@ -232,6 +232,8 @@ export interface Quantity {
   text: string;
   /** Directly followed by letters that are not a unit ("6x", "6CO2"): a coefficient, not a result. */
   isCoefficient: boolean;
+  /** Written as a whole number (no decimal point, exponent or fraction): counts and years match exactly. */
+  isWholeNumber: boolean;
 }
 
 // mantissa (with optional thousands separators) + optional scientific part + optional fraction.
@@ -266,12 +268,125 @@ function readUnit(after: string): { unitText: string; unit: ParsedUnit; length: 
   return null;
 }
 
-export function parseQuantities(input: string): Quantity[] {
-  const text = normaliseText(input)
+const SMALL_NUMBERS: Record<string, number> = {
+  zero: 0,
+  one: 1,
+  two: 2,
+  three: 3,
+  four: 4,
+  five: 5,
+  six: 6,
+  seven: 7,
+  eight: 8,
+  nine: 9,
+  ten: 10,
+  eleven: 11,
+  twelve: 12,
+  thirteen: 13,
+  fourteen: 14,
+  fifteen: 15,
+  sixteen: 16,
+  seventeen: 17,
+  eighteen: 18,
+  nineteen: 19,
+};
+const TENS: Record<string, number> = {
+  twenty: 20,
+  thirty: 30,
+  forty: 40,
+  fifty: 50,
+  sixty: 60,
+  seventy: 70,
+  eighty: 80,
+  ninety: 90,
+};
+const SCALES: Record<string, number> = { hundred: 100, thousand: 1000, million: 1e6 };
+const FRACTIONS: Record<string, number> = { half: 2, halves: 2, third: 3, thirds: 3, quarter: 4, quarters: 4 };
+const NUMBER_WORD = new RegExp(
+  `\\b(?:${[...Object.keys(SMALL_NUMBERS), ...Object.keys(TENS), ...Object.keys(SCALES), ...Object.keys(FRACTIONS), 'twice'].join('|')})\\b`,
+  'i',
+);
+
+/**
+ * "thirty-six" -> 36, "one hundred" -> 100, "minus one third" -> -1/3, "twice" -> 2, "half" -> 1/2.
+ * A lone "one" stays a word ("one body", "one old strand") unless a unit or a scale follows.
+ */
+export function writeNumberWordsAsDigits(text: string): string {
+  return text.replace(/\b(?:(?:minus|negative)\s+)?(?:[a-z]+(?:[-\s]+(?:and\s+)?[a-z]+)*)\b/gi, (phrase) => {
+    if (!NUMBER_WORD.test(phrase)) return phrase;
+    const originals = phrase.split(/[-\s]+/);
+    const words = originals.map((word) => word.toLowerCase());
+    const out: string[] = [];
+    let index = 0;
+    while (index < words.length) {
+      let sign = '';
+      let cursor = index;
+      if ((words[cursor] === 'minus' || words[cursor] === 'negative') && cursor + 1 < words.length) {
+        sign = '-';
+        cursor++;
+      }
+      let total = 0;
+      let current = 0;
+      let used = 0;
+      while (cursor < words.length) {
+        const word = words[cursor]!;
+        if (word in SMALL_NUMBERS) current += SMALL_NUMBERS[word]!;
+        else if (word in TENS) current += TENS[word]!;
+        else if (word in SCALES && (current > 0 || used === 0)) {
+          total += Math.max(current, 1) * SCALES[word]!;
+          current = 0;
+        } else if (
+          word === 'and' &&
+          used > 0 &&
+          cursor + 1 < words.length &&
+          /^(?:[a-z]+)$/.test(words[cursor + 1]!) &&
+          (words[cursor + 1]! in SMALL_NUMBERS || words[cursor + 1]! in TENS)
+        ) {
+          // "one hundred and six"
+        } else break;
+        used++;
+        cursor++;
+      }
+      const value = total + current;
+      const next = words[cursor];
+      if (used > 0 && next && next in FRACTIONS) {
+        out.push(`${sign}${value}/${FRACTIONS[next]}`);
+        index = cursor + 1;
+        continue;
+      }
+      if (used === 0 && (words[cursor] === 'half' || words[cursor] === 'twice')) {
+        out.push(words[cursor] === 'half' ? `${sign}1/2` : `${sign}2`);
+        index = cursor + 1;
+        continue;
+      }
+      // A lone "one" (or "a") is an article far more often than a number.
+      const isLoneOne = used === 1 && words[index + (sign ? 1 : 0)] === 'one';
+      if (used > 0 && !isLoneOne) {
+        out.push(`${sign}${value}`);
+        index = cursor;
+        continue;
+      }
+      out.push(originals[index]!);
+      index++;
+    }
+    // Keep the original spelling (and hyphens) when nothing was a number.
+    return out.join(' ') === originals.join(' ') ? phrase : out.join(' ');
+  });
+}
+
+/**
+ * `readNumberWords` is for answers ("ten metres per second"); reference texts keep words as words,
+ * so "the pair acts on two objects" in a rubric does not become an expected value of 2.
+ */
+export function parseQuantities(input: string, options: { readNumberWords?: boolean } = {}): Quantity[] {
+  const normalised = normaliseText(input);
+  const text = (options.readNumberWords === false ? normalised : writeNumberWordsAsDigits(normalised))
     // "(a)" labels and list numbers are not quantities.
     .replace(/^\s*(?:\(?[a-h]\)|\(?[ivx]+\)|\d+[.)](?!\d)|part\s+\w+[:.)]?|step\s+\d+[:.)]?)\s*/gim, (label) =>
       ' '.repeat(label.length),
-    );
+    )
+    // Big-O notation names a growth rate, not a value: O(1) is not the number 1.
+    .replace(/\bO\s*\([^()]*\)/g, (notation) => ' '.repeat(notation.length));
   const quantities: Quantity[] = [];
   const taken: [number, number][] = [];
   const overlaps = (start: number, end: number) => taken.some(([from, to]) => start < to && end > from);
@@ -296,7 +411,8 @@ export function parseQuantities(input: string): Quantity[] {
       value /= divisor;
     }
     // "45 - 25": a minus after a value or a name is subtraction, not the sign of 25.
-    const isBinaryMinus = sign === '-' && /[\w)]\s*$/.test(text.slice(Math.max(0, start - 4), start));
+    const isBinaryMinus =
+      sign === '-' && /(?:[\d)]|(?<![A-Za-z])[A-Za-z])\s*$/.test(text.slice(Math.max(0, start - 4), start));
     if (sign === '-' && !isBinaryMinus) value = -value;
     const end = start + whole.length + (power?.[0].length ?? 0);
     const after = text.slice(end);
@@ -316,6 +432,7 @@ export function parseQuantities(input: string): Quantity[] {
       end: end + (unit?.length ?? 0),
       text,
       isCoefficient,
+      isWholeNumber: /^\d[\d ,]*$/.test(mantissa) && exponent === undefined && denominator === undefined && !power,
     });
     taken.push([start, end + (unit?.length ?? 0)]);
   }
@@ -336,6 +453,7 @@ export function parseQuantities(input: string): Quantity[] {
       end,
       text,
       isCoefficient: false,
+      isWholeNumber: false,
     });
   }
   return quantities.sort((left, right) => left.start - right.start);
@@ -380,9 +498,16 @@ export function compareQuantity(actual: Quantity, expected: Quantity): QuantityM
   const unitsAgree = hasUnits && sameDimension(actual.dimension!, expected.dimension!);
   const bothTemperatures = actual.isTemperature && expected.isTemperature;
 
-  const valueMatches = (candidate: number, target: number) => isClose(candidate, target);
-  const siMatch =
-    valueMatches(actual.si, expected.si) || (bothTemperatures && valueMatches(actual.value, expected.value));
+  // Whole numbers without units (counts, years, exact answers like 14) must match exactly: 1939 is
+  // not "within 2%" of 1914. Absolute temperatures get an absolute tolerance (298 K vs 293 K is wrong).
+  const isCountLike = actual.isWholeNumber && expected.isWholeNumber && !actual.dimension && !expected.dimension;
+  const valueMatches = (candidate: number, target: number) =>
+    isCountLike ? candidate === target : isClose(candidate, target);
+  const temperatureMatches = (candidate: number, target: number) =>
+    Math.abs(candidate - target) <= Math.max(0.6, RELATIVE_TOLERANCE * Math.abs(expected.value));
+  const siMatch = bothTemperatures
+    ? temperatureMatches(actual.si, expected.si) || temperatureMatches(actual.value, expected.value)
+    : valueMatches(actual.si, expected.si);
 
   if (unitsAgree && siMatch) return 'exact';
   if (expected.dimension === null && (valueMatches(actual.value, expected.si) || valueMatches(actual.si, expected.si)))

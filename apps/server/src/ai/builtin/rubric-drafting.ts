@@ -265,12 +265,11 @@ function keyTermsOf(segmentText: string, questionText: string): string[] {
 
 /** The results a segment states: values right after its last "=" in each clause (or boxed). */
 export function resultQuantities(text: string): Quantity[] {
-  const quantities = parseQuantities(text);
-  const normalised = normaliseText(text);
+  const quantities = parseQuantities(text, { readNumberWords: false });
   return quantities.filter((quantity) => {
     if (quantity.isCoefficient) return false;
-    const before = normalised.slice(0, quantity.start);
-    const after = normalised.slice(quantity.end);
+    const before = quantity.text.slice(0, quantity.start);
+    const after = quantity.text.slice(quantity.end);
     const afterEquals = /(?:=|\bis|\bare|\bof|:|\\boxed\{)\s*[(]?\s*$/i.test(before);
     // A trailing noun is allowed: "= 1.204 × 10^24 molecules."
     const endsClause = /^\s*(?:[a-z]+\s*)?(?:$|[.,;)}\n]|\(|and\b|or\b|so\b|which\b|giving\b|in\b)/i.test(after);

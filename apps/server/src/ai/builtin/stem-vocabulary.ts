@@ -128,6 +128,10 @@ export const CONCEPT_GROUPS: readonly ConceptGroup[] = [
   { id: 'undo', phrases: ['undo'] },
   { id: 'call-stack', phrases: ['call stack', 'function call stack', 'recursion stack'] },
   // Economics
+  {
+    id: 'choice',
+    phrases: ['choice', 'choices', 'choose', 'chooses', 'choosing', 'chose', 'decision', 'decide', 'decides'],
+  },
   { id: 'opportunity-cost', phrases: ['opportunity cost'] },
   {
     id: 'next-best-alternative',
@@ -182,9 +186,6 @@ export const CONCEPT_GROUPS: readonly ConceptGroup[] = [
     phrases: [
       'produce',
       'produces',
-      'make',
-      'makes',
-      'made',
       'form',
       'forms',
       'formed',

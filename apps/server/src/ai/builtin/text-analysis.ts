@@ -76,7 +76,8 @@ const STOP_WORDS = new Set(
     'number numbers work working shown make sure also often usually typically simple simply ' +
     'first second third then next finally overall main key term terms expected matches ' +
     'take takes taken place happen happens means mean need needs every contain contains ' +
-    'add adds return returns otherwise although instead two three'
+    'add adds return returns otherwise although instead two three make makes making made identified ' +
+    'concrete'
   ).split(/\s+/),
 );
 
