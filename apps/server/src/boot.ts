@@ -4,6 +4,8 @@ import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { migrateDatabase, openPglite, openPostgres, type Database } from './db/client.ts';
+import { JobQueue } from './jobs/job-queue.ts';
+import { JOB_DEFINITIONS } from './jobs/registry.ts';
 import { createLogger } from './lib/logger.ts';
 import { LocalDiskStorage } from './storage/file-storage.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
@@ -11,15 +13,24 @@ import path from 'node:path';
 
 export interface Runtime {
   ctx: AppContext;
-  /** Releases the database and the data-directory lock. Idempotent. */
+  /** Stops the job workers, then releases the database and the data-directory lock. Idempotent. */
   shutdown(): Promise<void>;
+}
+
+export interface RuntimeOptions {
+  /**
+   * 'workers': send jobs and run them in this process (the embedded default, and worker.ts);
+   * 'send-only': an API process that leaves the work to worker processes (PostgreSQL scale-out).
+   */
+  jobs: 'workers' | 'send-only';
 }
 
 /**
  * Opens everything a process needs, in order: the data-directory lock (embedded mode only), the
- * database with its migrations, the signing secret and the file storage.
+ * database with its migrations, the signing secret, the file storage and the job queue (which
+ * re-sends unfinished work at start: see docs/decisions/0005-durable-jobs.md).
  */
-export async function openRuntime(config: Config): Promise<Runtime> {
+export async function openRuntime(config: Config, options: RuntimeOptions = { jobs: 'workers' }): Promise<Runtime> {
   const log = createLogger(config.logLevel);
   const releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   let database: Database | undefined;
@@ -41,12 +52,21 @@ export async function openRuntime(config: Config): Promise<Runtime> {
     fileUrls: new FileUrlSigner(secret),
     log,
   };
+  try {
+    ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, { runWorkers: options.jobs === 'workers' });
+  } catch (error) {
+    await database.close().catch(() => {});
+    releaseLock();
+    throw error;
+  }
   let isShutDown = false;
   return {
     ctx,
     shutdown: async () => {
       if (isShutDown) return;
       isShutDown = true;
+      // Workers first: a running job finishes (or is left for a retry) while the database is open.
+      await ctx.jobs?.stop().catch((error) => log.error({ err: error }, 'stopping the job queue failed'));
       await database.close().catch((error) => log.error({ err: error }, 'closing the database failed'));
       releaseLock();
     },

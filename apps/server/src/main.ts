@@ -3,7 +3,10 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { buildApp } from './http/app.ts';
 
-/** Starts the HTTP server (API + web app). In the embedded default, job workers run in-process too. */
+/**
+ * Starts the HTTP server (API + web app) with the job workers in-process (the embedded default;
+ * on PostgreSQL, worker.ts runs more of them in other processes).
+ */
 async function main(): Promise<void> {
   const config = loadConfig();
   const runtime = await openRuntime(config);
@@ -14,7 +17,9 @@ async function main(): Promise<void> {
     if (isStopping) return;
     isStopping = true;
     runtime.ctx.log.info(`${signal} received: finishing requests in flight, then stopping`);
-    // Stop taking requests first, then close what they use.
+    // Jobs first: running ones finish (or are left for a retry after restart) and requests waiting
+    // on a job are answered; then stop taking requests; then close what they use.
+    await runtime.ctx.jobs?.stop().catch((error) => runtime.ctx.log.error({ err: error }, 'stopping the job queue failed'));
     await app.close().catch((error) => runtime.ctx.log.error({ err: error }, 'closing HTTP failed'));
     await runtime.shutdown();
     process.exit(0);

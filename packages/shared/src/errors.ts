@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'AI_FAILED',
   'EXTRACTION_FAILED',
+  /** The work continues in the background (a long AI job, a restarting server): try again later. */
+  'UNAVAILABLE',
   'INTERNAL',
 ] as const;
 

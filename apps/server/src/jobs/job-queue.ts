@@ -32,7 +32,7 @@ const TERMINAL_JOB_STATES = new Set(['completed', 'failed', 'cancelled']);
 
 export class JobQueueStoppedError extends AppError {
   constructor() {
-    super('INTERNAL', 503, 'The server is restarting. Your request is saved and will finish after the restart; please try again in a minute.');
+    super('UNAVAILABLE', 503, 'The server is restarting. Your request is saved and will finish after the restart; please try again in a minute.');
   }
 }
 

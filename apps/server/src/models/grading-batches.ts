@@ -27,3 +27,7 @@ export async function selectLatestGradingBatch(db: Db, questionId: string): Prom
     .limit(1);
   return row;
 }
+
+export async function updateGradingBatchTotal(db: Db, batchId: string, total: number): Promise<void> {
+  await db.update(gradingBatches).set({ total }).where(eq(gradingBatches.id, batchId));
+}

@@ -135,3 +135,9 @@ export async function countBatchRuns(db: Db, batchId: string): Promise<{ succeed
   for (const row of rows) counts[row.status] = Number(row.count);
   return counts;
 }
+
+export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunRow>> {
+  if (ids.length === 0) return new Map();
+  const rows = await db.select().from(gradingRuns).where(inArray(gradingRuns.id, ids));
+  return new Map(rows.map((row) => [row.id, row]));
+}

@@ -1,21 +1,14 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { files, grades, gradingRuns, questions, submissions } from '../db/schema.ts';
+import { grades, gradingRuns, questions, submissions } from '../db/schema.ts';
+import type { QuestionRow } from './questions.ts';
+import type { SubmissionRow } from './submissions.ts';
 
 /**
  * Reads the grading engine needs across tables it does not own (questions, submissions, files):
  * what a job must load to run. Authorization is not done here: jobs act on rows a service already
  * authorized when it queued them.
  */
-
-export type QuestionRow = typeof questions.$inferSelect;
-export type SubmissionRow = typeof submissions.$inferSelect;
-
-export interface StoredFileRef {
-  id: string;
-  storageKey: string;
-  mimeType: string;
-}
 
 export async function selectQuestionById(db: Db, questionId: string): Promise<QuestionRow | undefined> {
   const [row] = await db.select().from(questions).where(eq(questions.id, questionId)).limit(1);
@@ -35,16 +28,7 @@ export async function selectSubmissionWithQuestion(
   return row;
 }
 
-export async function selectStoredFile(db: Db, fileId: string): Promise<StoredFileRef | undefined> {
-  const [row] = await db
-    .select({ id: files.id, storageKey: files.storageKey, mimeType: files.mimeType })
-    .from(files)
-    .where(eq(files.id, fileId))
-    .limit(1);
-  return row;
-}
-
-/** The newest version of one student's answer to a question. */
+/** Whether this is the newest version of one student's answer to its question. */
 export async function isLatestSubmission(db: Db, submission: SubmissionRow): Promise<boolean> {
   const [row] = await db
     .select({ version: sql<number>`max(${submissions.version})` })

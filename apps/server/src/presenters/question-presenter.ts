@@ -1,5 +1,11 @@
-import type { QuestionForStaff, QuestionForStudent, QuestionSummary } from '@gradewise/shared/contracts/questions';
-import type { SubmissionForStaff, SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
+import type { AutoRubric } from '@gradewise/shared/contracts/grading';
+import type {
+  QuestionForStaff,
+  QuestionForStudent,
+  QuestionSubmissionForStaff,
+  QuestionSubmissionForStudent,
+  QuestionSummary,
+} from '@gradewise/shared/contracts/questions';
 import type { QuestionRow } from '../models/questions.ts';
 import type { QuestionScope } from '../policies/course-access.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
@@ -7,7 +13,7 @@ import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 /**
  * Question rows -> contract outputs. The staff view is the only one that ever signs the solution
  * file; the student view has no field for it at all. Submissions arrive already presented for the
- * same role. (The rubric, `autoRubric`, joins the staff view later: extend presentQuestionForStaff.)
+ * same role, grading fields included (presenters/grading-presenter.ts); the rubric is staff-only.
  */
 export function presentQuestionSummary(question: QuestionRow): QuestionSummary {
   return {
@@ -30,12 +36,14 @@ function presentQuestionBase({ question, assignment, course }: QuestionScope, si
 export function presentQuestionForStaff(
   scope: QuestionScope,
   signer: FileUrlSigner,
-  submissions?: SubmissionForStaff[],
+  submissions?: QuestionSubmissionForStaff[],
+  autoRubric: AutoRubric = [],
 ): QuestionForStaff {
   return {
     ...presentQuestionBase(scope, signer),
     viewer: 'staff',
     solutionFile: scope.question.solutionFileId ? signer.urlFor(scope.question.solutionFileId) : null,
+    autoRubric,
     ...(submissions ? { submissions } : {}),
   };
 }
@@ -43,7 +51,7 @@ export function presentQuestionForStaff(
 export function presentQuestionForStudent(
   scope: QuestionScope,
   signer: FileUrlSigner,
-  submissions?: SubmissionForStudent[],
+  submissions?: QuestionSubmissionForStudent[],
 ): QuestionForStudent {
   return { ...presentQuestionBase(scope, signer), viewer: 'student', ...(submissions ? { submissions } : {}) };
 }

@@ -23,11 +23,16 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
+export interface TestAppOptions {
+  /** Start the real job queue (pg-boss on this test's database) with workers in-process. */
+  withJobs?: boolean;
+}
+
 /**
  * A fresh, migrated database (cloned from the run's template) behind the real HTTP app, with its
  * own temporary data directory. `env` overrides configuration, as the environment would.
  */
-export async function createTestApp(env: Record<string, string> = {}): Promise<TestApp> {
+export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-test-'));
   const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT: '10000', NODE_ENV: 'test', ...env });
   const { database, dropDatabase } = await createTestDatabase();
@@ -41,6 +46,12 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     fileUrls: new FileUrlSigner(secret),
     log: createLogger('silent'),
   };
+  if (options.withJobs) {
+    // Loaded only when asked: API-only tests do not pull in the graders and the PDF stack.
+    const { JobQueue } = await import('../../src/jobs/job-queue.ts');
+    const { JOB_DEFINITIONS } = await import('../../src/jobs/registry.ts');
+    ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, { runWorkers: true, shutdownGraceMs: 5_000, pollingIntervalSeconds: 0.5 });
+  }
   const app = await buildApp(ctx);
   await app.ready();
   return {
@@ -48,6 +59,7 @@ export async function createTestApp(env: Record<string, string> = {}): Promise<T
     ctx,
     config,
     close: async () => {
+      await ctx.jobs?.stop();
       await app.close();
       await database.close();
       await dropDatabase();

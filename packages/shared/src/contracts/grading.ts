@@ -98,7 +98,7 @@ export type SaveRubricOutput = z.infer<typeof SaveRubricOutput>;
 export const HiddenTextFinding = z.object({
   page: z.number(),
   text: z.string(),
-  /** Why it counts as hidden: 'invisible-color', 'tiny', 'off-page', 'covered', ... */
+  /** Why it counts as hidden: 'white-or-transparent', 'tiny', 'off-page', 'covered-by-image', 'clipped'. */
   reason: z.string(),
 });
 export type HiddenTextFinding = z.infer<typeof HiddenTextFinding>;
@@ -131,7 +131,8 @@ export const GradingOutput = z.object({
   questionPoints: z.number(),
   /** 0..100; higher means a smaller expected disagreement with a human grader. */
   confidenceLevel: z.number(),
-  grader: GraderInfo,
+  /** Null only for a grade an instructor saved without any AI suggestion. */
+  grader: GraderInfo.nullable(),
   hiddenText: z.array(HiddenTextFinding),
   gradingRunId: z.string().nullable(),
   /** True when this answer is the instructor's saved grade rather than a fresh AI suggestion. */
@@ -235,3 +236,14 @@ export const SubmissionGradingFields = z.object({
   hiddenText: z.array(HiddenTextFinding),
 });
 export type SubmissionGradingFields = z.infer<typeof SubmissionGradingFields>;
+
+/**
+ * Grading fields of a student's own submission row (the Grade column): only the grade the
+ * instructor saved. Comments reach students through the grading report; no confidence, grader,
+ * hidden-text or AI-draft field ever does.
+ */
+export const SubmissionGradeForStudent = z.object({
+  grade: z.number().nullable(),
+  isAlreadyGraded: z.boolean(),
+});
+export type SubmissionGradeForStudent = z.infer<typeof SubmissionGradeForStudent>;

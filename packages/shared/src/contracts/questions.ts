@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { AssignmentCourse } from './assignments.ts';
 import { FileUrl } from './files.ts';
+import { AutoRubric, SubmissionGradeForStudent, SubmissionGradingFields } from './grading.ts';
 import { SubmissionForStaff, SubmissionForStudent } from './submissions.ts';
 
 export const DEFAULT_QUESTION_POINTS = 10;
@@ -54,21 +55,30 @@ const QuestionDetailBase = QuestionSummary.extend({
   questionFile: FileUrl,
 });
 
+/** A row of the staff submissions table: the submission with its grading fields (grading.ts). */
+export const QuestionSubmissionForStaff = SubmissionForStaff.extend(SubmissionGradingFields.shape);
+export type QuestionSubmissionForStaff = z.infer<typeof QuestionSubmissionForStaff>;
+/** A student's own row: the submission with the grade the instructor saved, if any. */
+export const QuestionSubmissionForStudent = SubmissionForStudent.extend(SubmissionGradeForStudent.shape);
+export type QuestionSubmissionForStudent = z.infer<typeof QuestionSubmissionForStudent>;
+
 /**
- * The owning instructor's view: the solution PDF and, with includeSubmissions=1, the latest
- * submission of every student who submitted. (Rubric and grade fields join this view later.)
+ * The owning instructor's view: the solution PDF, the rubric (`autoRubric`: empty, or one element
+ * with questionText, solutionText and items) and, with includeSubmissions=1, the latest
+ * submission of every student who submitted, with its grading fields.
  */
 export const QuestionForStaff = QuestionDetailBase.extend({
   viewer: z.literal('staff'),
   solutionFile: FileUrl.nullable(),
-  submissions: z.array(SubmissionForStaff).optional(),
+  autoRubric: AutoRubric,
+  submissions: z.array(QuestionSubmissionForStaff).optional(),
 });
 export type QuestionForStaff = z.infer<typeof QuestionForStaff>;
 
 /** An enrolled student's view: never the solution; with includeSubmissions=1, only their own latest submission. */
 export const QuestionForStudent = QuestionDetailBase.extend({
   viewer: z.literal('student'),
-  submissions: z.array(SubmissionForStudent).optional(),
+  submissions: z.array(QuestionSubmissionForStudent).optional(),
 });
 export type QuestionForStudent = z.infer<typeof QuestionForStudent>;
 

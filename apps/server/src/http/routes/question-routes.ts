@@ -10,7 +10,9 @@ import {
 import type { AppContext } from '../../context.ts';
 import { presentQuestionForStaff, presentQuestionForStudent, presentQuestionSummary } from '../../presenters/question-presenter.ts';
 import { presentSubmissionForStaff, presentSubmissionForStudent } from '../../presenters/submission-presenter.ts';
+import { presentAutoRubric } from '../../presenters/grading-presenter.ts';
 import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
+import { readQuestionGradingForStaff, readSubmissionGradesForStudent } from '../../services/read-grading.ts';
 import { listQuestionsFor, loadQuestionDetail } from '../../services/read-questions.ts';
 import { currentUser } from '../access.ts';
 import { readMultipartForm } from '../multipart.ts';
@@ -55,11 +57,20 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const includeSubmissions = request.query.includeSubmissions === '1' || request.query.includeSubmissions === 'true';
         const { assignmentId, questionId } = request.params;
         const detail = await loadQuestionDetail(ctx, currentUser(request), assignmentId, questionId, includeSubmissions);
+        const rows = detail.submissions ?? [];
         if (detail.scope.role === 'owner') {
-          const submissions = detail.submissions?.map((row) => presentSubmissionForStaff(row, ctx.fileUrls));
-          return presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions);
+          const grading = await readQuestionGradingForStaff(ctx, detail.scope.question.id, rows.map((row) => row.submission));
+          const submissions = detail.submissions?.map((row) => ({
+            ...presentSubmissionForStaff(row, ctx.fileUrls),
+            ...grading.bySubmission.get(row.submission.id)!,
+          }));
+          return presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions, presentAutoRubric(grading.rubric));
         }
-        const submissions = detail.submissions?.map((row) => presentSubmissionForStudent(row, ctx.fileUrls));
+        const grades = await readSubmissionGradesForStudent(ctx, rows.map((row) => row.submission));
+        const submissions = detail.submissions?.map((row) => ({
+          ...presentSubmissionForStudent(row, ctx.fileUrls),
+          ...grades.get(row.submission.id)!,
+        }));
         return presentQuestionForStudent(detail.scope, ctx.fileUrls, submissions);
       },
     );

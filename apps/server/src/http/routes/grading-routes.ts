@@ -1,0 +1,96 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  GenerateRubricOutput,
+  GradeAllOutput,
+  GradingOutput,
+  GradingProgressOutput,
+  GradingProgressQuery,
+  SaveGradeInput,
+  SaveGradeOutput,
+  SaveRubricInput,
+  SaveRubricOutput,
+} from '@gradewise/shared/contracts/grading';
+import type { AppContext } from '../../context.ts';
+import { presentAutoRubric, presentGrader, presentSavedGrade } from '../../presenters/grading-presenter.ts';
+import { generateRubric } from '../../services/generate-rubric.ts';
+import { gradeAll, readGradingProgress } from '../../services/grade-all.ts';
+import { gradeSubmission, regradeSubmission } from '../../services/grade-submission.ts';
+import { saveGrade } from '../../services/save-grade.ts';
+import { saveRubric } from '../../services/save-rubric.ts';
+import { currentUser } from '../access.ts';
+
+const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
+const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
+const BASE = '/api/assignments/:assignmentId/questions/:questionId';
+
+/**
+ * Spec section 7's grading calls. Access is 'user' on purpose: the course policy decides, so a
+ * stranger gets 404 and an enrolled student 403 ("only the instructor of this course can ...").
+ * generate-rubric, grade and regrade wait for their durable job and answer its result.
+ */
+export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.post(
+      `${BASE}/generate-rubric`,
+      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: GenerateRubricOutput } } },
+      async (request) => {
+        const { rubric, generation } = await generateRubric(ctx, currentUser(request), request.params);
+        return { message: 'Rubric generated successfully!', autoRubric: presentAutoRubric(rubric), grader: presentGrader(generation)! };
+      },
+    );
+
+    app.patch(
+      `${BASE}/save-rubric`,
+      { config: { access: 'user' }, schema: { params: QuestionParams, body: SaveRubricInput, response: { 200: SaveRubricOutput } } },
+      async (request) => {
+        const rubric = await saveRubric(ctx, currentUser(request), request.params, request.body);
+        return { message: 'Rubric saved successfully!', autoRubric: presentAutoRubric(rubric) };
+      },
+    );
+
+    app.post(
+      `${BASE}/grade/:submissionId`,
+      { config: { access: 'user' }, schema: { params: SubmissionParams, response: { 200: GradingOutput } } },
+      async (request) => gradeSubmission(ctx, currentUser(request), request.params),
+    );
+
+    app.post(
+      `${BASE}/regrade/:submissionId`,
+      { config: { access: 'user' }, schema: { params: SubmissionParams, response: { 200: GradingOutput } } },
+      async (request) => regradeSubmission(ctx, currentUser(request), request.params),
+    );
+
+    app.post(
+      `${BASE}/save-grade/:submissionId`,
+      { config: { access: 'user' }, schema: { params: SubmissionParams, body: SaveGradeInput, response: { 200: SaveGradeOutput } } },
+      async (request) => {
+        const user = currentUser(request);
+        const { grade, rubric } = await saveGrade(ctx, user, request.params, request.body);
+        return { message: 'Grade saved successfully!', grade: presentSavedGrade(grade, user, rubric) };
+      },
+    );
+
+    app.post(
+      `${BASE}/grade-all`,
+      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: GradeAllOutput } } },
+      async (request) => {
+        const { batchId, queued } = await gradeAll(ctx, currentUser(request), request.params);
+        const message =
+          queued === 0
+            ? 'Nothing to grade: every latest submission is graded or being graded.'
+            : `Grading ${queued} submission${queued === 1 ? '' : 's'} in the background.`;
+        return { message, batchId, queued };
+      },
+    );
+
+    app.get(
+      `${BASE}/grade-all/progress`,
+      {
+        config: { access: 'user' },
+        schema: { params: QuestionParams, querystring: GradingProgressQuery, response: { 200: GradingProgressOutput } },
+      },
+      async (request) => readGradingProgress(ctx, currentUser(request), { ...request.params, batchId: request.query.batchId }),
+    );
+  };
+}

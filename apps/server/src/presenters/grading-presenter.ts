@@ -1,0 +1,159 @@
+import type {
+  AutoRubric,
+  GraderInfo,
+  GradingComment,
+  GradingOutput,
+  GradingProgressOutput,
+  HiddenTextFinding,
+  SavedGrade,
+  SubmissionGradingFields,
+} from '@gradewise/shared/contracts/grading';
+import type { RubricItem } from '../ai/grader-types.ts';
+import type { FileExtractionRow } from '../models/file-extractions.ts';
+import type { GradeRow } from '../models/grades.ts';
+import type { GradingRunRow, StoredComment } from '../models/grading-runs.ts';
+import type { RubricRow } from '../models/rubrics.ts';
+
+/**
+ * Grading rows -> contract outputs, staff only (the student side gets its own narrow fields from
+ * presentSubmissionGradeForStudent). The spec's default confidence is 50 when none is known.
+ */
+export const DEFAULT_CONFIDENCE = 50;
+
+export function presentAutoRubric(rubric: RubricRow | undefined): AutoRubric {
+  if (!rubric) return [];
+  return [
+    {
+      questionText: rubric.questionText,
+      solutionText: rubric.solutionText,
+      items: rubric.items,
+      source: rubric.source,
+      updatedAt: rubric.updatedAt.toISOString(),
+    },
+  ];
+}
+
+export function presentGrader(run: Pick<GradingRunRow, 'graderKind' | 'provider' | 'model'> | undefined): GraderInfo | null {
+  return run ? { kind: run.graderKind, provider: run.provider, model: run.model } : null;
+}
+
+export function presentComments(comments: readonly StoredComment[], rubricItems: readonly RubricItem[]): GradingComment[] {
+  const itemsById = new Map(rubricItems.map((item) => [item.id, item]));
+  return comments.map((comment) => {
+    const item = comment.rubricItemId ? itemsById.get(comment.rubricItemId) : undefined;
+    return {
+      _id: comment.id,
+      id: comment.id,
+      text: comment.text,
+      pointsDeducted: comment.pointsDeducted,
+      accepted: comment.accepted,
+      rubricItemId: comment.rubricItemId,
+      rubricItem: item ? { id: item.id, criterion: item.criterion, points: item.points } : null,
+    };
+  });
+}
+
+export function presentHiddenText(extraction: FileExtractionRow | undefined): HiddenTextFinding[] {
+  return extraction?.hiddenText ?? [];
+}
+
+/** A finished AI run as the grade/regrade calls answer it. */
+export function presentRunResult(input: {
+  run: GradingRunRow;
+  points: number;
+  rubric: RubricRow | undefined;
+  extraction: FileExtractionRow | undefined;
+}): GradingOutput {
+  const { run } = input;
+  return {
+    submissionText: input.extraction?.text ?? '',
+    gradingResult: {
+      comments: presentComments((run.comments as StoredComment[] | null) ?? [], input.rubric?.items ?? []),
+      totalScore: run.totalScore ?? 0,
+    },
+    questionPoints: input.points,
+    confidenceLevel: run.confidence ?? DEFAULT_CONFIDENCE,
+    grader: presentGrader(run),
+    hiddenText: presentHiddenText(input.extraction),
+    gradingRunId: run.id,
+    isAlreadyGraded: false,
+  };
+}
+
+/** The instructor's saved grade as the grade call answers it for an already graded submission. */
+export function presentSavedGradeResult(input: {
+  grade: GradeRow;
+  run: GradingRunRow | undefined;
+  points: number;
+  rubric: RubricRow | undefined;
+  extraction: FileExtractionRow | undefined;
+}): GradingOutput {
+  return {
+    submissionText: input.extraction?.text ?? '',
+    gradingResult: { comments: presentComments(input.grade.comments, input.rubric?.items ?? []), totalScore: input.grade.grade },
+    questionPoints: input.points,
+    confidenceLevel: input.grade.confidence ?? DEFAULT_CONFIDENCE,
+    grader: presentGrader(input.run),
+    hiddenText: presentHiddenText(input.extraction),
+    gradingRunId: input.grade.gradingRunId,
+    isAlreadyGraded: true,
+  };
+}
+
+export function presentSavedGrade(grade: GradeRow, savedBy: { id: string; name: string }, rubric: RubricRow | undefined): SavedGrade {
+  return {
+    _id: grade.id,
+    id: grade.id,
+    submissionId: grade.submissionId,
+    grade: grade.grade,
+    feedback: grade.feedback,
+    comments: presentComments(grade.comments, rubric?.items ?? []),
+    confidenceLevel: grade.confidence,
+    gradingRunId: grade.gradingRunId,
+    savedBy: { _id: savedBy.id, name: savedBy.name },
+    createdAt: grade.createdAt.toISOString(),
+  };
+}
+
+/**
+ * The grading fields of one staff submission row: the saved grade when there is one, else the
+ * newest finished AI suggestion's confidence and grader; the status of the newest run.
+ */
+export function presentSubmissionGrading(input: {
+  grade: GradeRow | undefined;
+  latestRun: GradingRunRow | undefined;
+  latestSucceededRun: GradingRunRow | undefined;
+  gradeRun: GradingRunRow | undefined;
+  extraction: FileExtractionRow | undefined;
+  rubricItems: readonly RubricItem[];
+}): SubmissionGradingFields {
+  const { grade, latestSucceededRun } = input;
+  const hiddenText = presentHiddenText(input.extraction);
+  const source = grade ? (input.gradeRun ?? latestSucceededRun) : latestSucceededRun;
+  return {
+    grade: grade ? grade.grade : null,
+    isAlreadyGraded: Boolean(grade),
+    confidenceLevel: grade ? grade.confidence : (latestSucceededRun?.confidence ?? null),
+    comments: grade
+      ? presentComments(grade.comments, input.rubricItems)
+      : presentComments((latestSucceededRun?.comments as StoredComment[] | null) ?? [], input.rubricItems),
+    extractedText: input.extraction?.text ?? '',
+    grader: presentGrader(source),
+    gradingStatus: input.latestRun?.status ?? 'none',
+    hasHiddenText: hiddenText.length > 0,
+    hiddenText,
+  };
+}
+
+export function presentProgress(batchId: string | null, total: number, counts: { succeeded: number; failed: number; running: number; queued: number }): GradingProgressOutput {
+  const remaining = counts.queued + counts.running;
+  return {
+    batchId,
+    total,
+    done: counts.succeeded,
+    failed: counts.failed,
+    running: counts.running,
+    remaining,
+    isFinished: remaining === 0,
+  };
+}

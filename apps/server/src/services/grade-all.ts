@@ -1,0 +1,67 @@
+import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
+import type { AppContext } from '../context.ts';
+import { JOB_NAMES } from '../jobs/registry.ts';
+import { notFound } from '../lib/errors.ts';
+import { isId, newId } from '../lib/ids.ts';
+import { insertGradingBatch, selectGradingBatch, selectLatestGradingBatch, updateGradingBatchTotal } from '../models/grading-batches.ts';
+import { countBatchRuns, insertGradingRunUnlessActive } from '../models/grading-runs.ts';
+import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
+import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import type { UserRow } from '../models/users.ts';
+import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { presentProgress } from '../presenters/grading-presenter.ts';
+import { describeConfiguredGrader } from './describe-grader.ts';
+import { draftRubricAndWait } from './generate-rubric.ts';
+import { requireJobs } from './job-work.ts';
+
+/**
+ * POST grade-all: queues an AI run for the latest submission of every student that has no saved
+ * grade and no run in flight, as one batch, and answers at once; progress is read from our tables.
+ * The batch and its runs are written in one transaction and sent after it commits; a crash in
+ * between is repaired by the boot sweep, which re-sends every queued run.
+ */
+export async function gradeAll(
+  ctx: AppContext,
+  user: UserRow,
+  params: { assignmentId: string; questionId: string },
+): Promise<{ batchId: string | null; queued: number }> {
+  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'grade submissions');
+  const jobs = requireJobs(ctx);
+  const candidates = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
+  if (candidates.length === 0) return { batchId: null, queued: 0 };
+  // Every run of the batch needs the rubric: draft it once, here, rather than in each run.
+  if (!(await selectRubricByQuestionId(ctx.db, question.id))) await draftRubricAndWait(ctx, question, user.id);
+
+  const grader = describeConfiguredGrader(ctx.config);
+  const { batchId, runIds } = await ctx.db.transaction(async (tx) => {
+    const batch = await insertGradingBatch(tx, { id: newId(), questionId: question.id, requestedById: user.id, total: candidates.length });
+    const ids: string[] = [];
+    for (const submissionId of candidates) {
+      // A run started meanwhile (a single grade) wins; this batch skips that submission.
+      const run = await insertGradingRunUnlessActive(tx, { id: newId(), submissionId, batchId: batch.id, status: 'queued', ...grader, requestedById: user.id });
+      if (run) ids.push(run.id);
+    }
+    if (ids.length !== candidates.length) await updateGradingBatchTotal(tx, batch.id, ids.length);
+    return { batchId: batch.id, runIds: ids };
+  });
+  for (const id of runIds) await jobs.send(JOB_NAMES.gradeSubmission, { id });
+  return { batchId, queued: runIds.length };
+}
+
+/** GET grade-all/progress: the given batch of this question, or its latest one. */
+export async function readGradingProgress(
+  ctx: AppContext,
+  user: UserRow,
+  params: { assignmentId: string; questionId: string; batchId?: string },
+): Promise<GradingProgressOutput> {
+  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'see grading progress');
+  let batch;
+  if (params.batchId !== undefined) {
+    batch = isId(params.batchId) ? await selectGradingBatch(ctx.db, question.id, params.batchId) : undefined;
+    if (!batch) throw notFound('Grading batch not found.');
+  } else {
+    batch = await selectLatestGradingBatch(ctx.db, question.id);
+  }
+  if (!batch) return presentProgress(null, 0, { succeeded: 0, failed: 0, running: 0, queued: 0 });
+  return presentProgress(batch.id, batch.total, await countBatchRuns(ctx.db, batch.id));
+}

@@ -1,0 +1,118 @@
+import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { AppContext } from '../context.ts';
+import { JOB_NAMES } from '../jobs/registry.ts';
+import { AppError, notFound } from '../lib/errors.ts';
+import { isId, newId } from '../lib/ids.ts';
+import { selectFileExtraction } from '../models/file-extractions.ts';
+import { selectCurrentGrade } from '../models/grades.ts';
+import {
+  insertGradingRunUnlessActive,
+  selectActiveGradingRun,
+  selectGradingRunById,
+  selectLatestSucceededRun,
+  type GradingRunRow,
+} from '../models/grading-runs.ts';
+import type { QuestionRow } from '../models/questions.ts';
+import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
+import type { UserRow } from '../models/users.ts';
+import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { presentRunResult, presentSavedGradeResult } from '../presenters/grading-presenter.ts';
+import { describeConfiguredGrader } from './describe-grader.ts';
+import { draftRubricAndWait } from './generate-rubric.ts';
+import { errorOfFailedRow, GRADING_WAIT_MS, requireJobs, stillRunning } from './job-work.ts';
+
+export interface GradeParams {
+  assignmentId: string;
+  questionId: string;
+  submissionId: string;
+}
+
+/**
+ * POST grade/:submissionId. A submission already graded answers what is stored — the saved grade,
+ * or the finished AI suggestion — instead of paying for a new one. Otherwise it is graded as a
+ * durable job (drafting the rubric first if the question has none) and the call waits for it.
+ */
+export async function gradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingOutput> {
+  const { question, submission } = await loadForGrading(ctx, user, params, 'grade submissions');
+  const saved = await selectCurrentGrade(ctx.db, submission.id);
+  if (saved) {
+    const run = saved.gradingRunId ? await selectGradingRunById(ctx.db, saved.gradingRunId) : undefined;
+    return presentSavedGradeResult({ grade: saved, run, points: question.points, ...(await readContext(ctx, question, submission)) });
+  }
+  const finished = await selectLatestSucceededRun(ctx.db, submission.id);
+  if (finished) return presentRunResult({ run: finished, points: question.points, ...(await readContext(ctx, question, submission)) });
+  return gradeAsJob(ctx, user, question, submission);
+}
+
+/**
+ * POST regrade/:submissionId: always a new AI run (or the one already in flight), answered like
+ * grade. Saved grades are never touched: they stay in `grades`, newest current, until the
+ * instructor saves again.
+ */
+export async function regradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingOutput> {
+  const { question, submission } = await loadForGrading(ctx, user, params, 'regrade submissions');
+  return gradeAsJob(ctx, user, question, submission);
+}
+
+async function loadForGrading(ctx: AppContext, user: UserRow, params: GradeParams, action: string) {
+  // Owner check before the submission lookup: an enrolled student gets 403, never a hint about ids.
+  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), action);
+  const submission = isId(params.submissionId) ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId) : undefined;
+  if (!submission) throw notFound('Submission not found.');
+  return { question, submission };
+}
+
+async function gradeAsJob(ctx: AppContext, user: UserRow, question: QuestionRow, submission: SubmissionRow): Promise<GradingOutput> {
+  const jobs = requireJobs(ctx);
+  if (!(await selectRubricByQuestionId(ctx.db, question.id))) await draftRubricAndWait(ctx, question, user.id);
+  const run = await startGradingRun(ctx, submission.id, user.id, null);
+  await jobs.send(JOB_NAMES.gradeSubmission, { id: run.id });
+  const settled = await waitForRun(ctx, run.id);
+  return presentRunResult({ run: settled, points: question.points, ...(await readContext(ctx, question, submission)) });
+}
+
+/** Queues a run, or joins the one already in flight for this submission (never two at once). */
+export async function startGradingRun(
+  ctx: AppContext,
+  submissionId: string,
+  requestedById: string,
+  batchId: string | null,
+): Promise<GradingRunRow> {
+  for (let attempt = 0; attempt < 3; attempt += 1) {
+    const inserted = await insertGradingRunUnlessActive(ctx.db, {
+      id: newId(),
+      submissionId,
+      batchId,
+      status: 'queued',
+      ...describeConfiguredGrader(ctx.config),
+      requestedById,
+    });
+    if (inserted) return inserted;
+    const active = await selectActiveGradingRun(ctx.db, submissionId);
+    if (active) return active;
+  }
+  throw new AppError('CONFLICT', 409, 'This submission is being graded right now. Please try again in a moment.');
+}
+
+async function waitForRun(ctx: AppContext, runId: string): Promise<GradingRunRow> {
+  const settled = await requireJobs(ctx).waitFor(
+    runId,
+    async () => {
+      const row = await selectGradingRunById(ctx.db, runId);
+      return row && (row.status === 'succeeded' || row.status === 'failed') ? row : undefined;
+    },
+    { timeoutMs: GRADING_WAIT_MS },
+  );
+  if (!settled) throw stillRunning('Grading');
+  if (settled.status === 'failed') throw errorOfFailedRow(settled, 'Grading failed. Please try again.');
+  return settled;
+}
+
+async function readContext(ctx: AppContext, question: QuestionRow, submission: SubmissionRow) {
+  const [rubric, extraction] = await Promise.all([
+    selectRubricByQuestionId(ctx.db, question.id),
+    selectFileExtraction(ctx.db, submission.fileId),
+  ]);
+  return { rubric, extraction };
+}

@@ -1,0 +1,81 @@
+import type { Grader, GradingInput } from '../ai/grader-types.ts';
+import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
+import { createGrader } from '../ai/create-grader.ts';
+import { acceptsImages } from '../ai/provider.ts';
+import type { AppContext } from '../context.ts';
+import type { JobAttempt } from '../jobs/job-definition.ts';
+import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
+import { AppError, conflict, notFound } from '../lib/errors.ts';
+import { newId } from '../lib/ids.ts';
+import { selectSubmissionWithQuestion } from '../models/grading-targets.ts';
+import {
+  markGradingRunRunning,
+  markGradingRunSucceeded,
+  storeGradingRunOutput,
+  type GradingRunRow,
+} from '../models/grading-runs.ts';
+import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extraction.ts';
+
+/**
+ * The grading job's work, idempotent step by step:
+ *  1. claim the run (a finished run is left alone: a duplicate delivery does nothing);
+ *  2. extract the answer's text (stored per file and reused);
+ *  3. ask the grader — unless the run already holds the provider's answer from an earlier try,
+ *     which is stored BEFORE it is interpreted, so a retry never pays for the same call twice;
+ *  4. interpret the stored answer (pure) and finish the run.
+ */
+export async function runGrading(ctx: AppContext, runId: string, attempt: JobAttempt): Promise<void> {
+  const run = await markGradingRunRunning(ctx.db, runId);
+  if (!run) return;
+  const target = await selectSubmissionWithQuestion(ctx.db, run.submissionId);
+  if (!target) throw notFound('This submission no longer exists.');
+  const { submission, question } = target;
+  const rubric = await selectRubricByQuestionId(ctx.db, question.id);
+  if (!rubric) throw conflict('This question has no rubric yet. Generate one from the question page, then grade again.');
+
+  const extraction = await ensureFileExtraction(ctx, submission.fileId);
+  if (extraction.status === 'failed') {
+    throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
+  }
+  const input: GradingInput = {
+    questionText: rubric.questionText,
+    solutionText: rubric.solutionText,
+    rubricItems: rubric.items,
+    points: question.points,
+    answerText: extraction.text,
+  };
+
+  let rawOutput = run.rawOutput;
+  let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, run);
+  if (rawOutput === null || !grader) {
+    grader = createGrader(ctx.config);
+    if (grader.kind === 'llm' && acceptsImages(ctx.config.ai)) {
+      input.answerPages = await renderAnswerPages(ctx, submission.fileId, extraction);
+    }
+    const call = await grader.requestGrading(input, attempt.signal);
+    await storeGradingRunOutput(ctx.db, runId, { rawOutput: call.rawOutput, ...call.meta });
+    rawOutput = call.rawOutput;
+    await holdAfterStoringOutputForTests(ctx, { job: 'grade-submission', id: runId }, attempt.signal);
+  }
+
+  const suggestion = grader.interpretGrading(rawOutput, input);
+  const finished = await markGradingRunSucceeded(ctx.db, runId, {
+    // AI suggestions start accepted, so the total the grader gives is the final grade shown.
+    comments: suggestion.comments.map((comment) => ({ id: newId(), ...comment, accepted: true })),
+    totalScore: suggestion.totalScore,
+    confidence: Math.round(suggestion.confidence),
+  });
+  if (finished) ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
+}
+
+/**
+ * The grader able to read a stored answer: the built-in one reads its own; an LLM answer needs an
+ * LLM grader. If the configuration changed to the built-in grader since, the stored LLM answer
+ * cannot be read and the run asks the current grader instead.
+ */
+function graderForStoredOutput(ctx: AppContext, run: Pick<GradingRunRow, 'graderKind'>): Grader | undefined {
+  if (run.graderKind === 'builtin') return createBuiltinGrader();
+  const current = createGrader(ctx.config);
+  return current.kind === 'llm' ? current : undefined;
+}

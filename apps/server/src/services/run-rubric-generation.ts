@@ -1,0 +1,73 @@
+import type { Grader, RubricDraftInput } from '../ai/grader-types.ts';
+import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
+import { createGrader } from '../ai/create-grader.ts';
+import type { AppContext } from '../context.ts';
+import type { JobAttempt } from '../jobs/job-definition.ts';
+import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
+import { AppError, notFound } from '../lib/errors.ts';
+import { selectQuestionById } from '../models/grading-targets.ts';
+import {
+  markRubricGenerationRunning,
+  markRubricGenerationSucceeded,
+  storeRubricGenerationOutput,
+  type RubricGenerationRow,
+} from '../models/rubric-generations.ts';
+import { upsertRubric } from '../models/rubrics.ts';
+import { ensureFileExtraction } from './ensure-file-extraction.ts';
+
+/**
+ * The rubric job's work, with the same idempotent steps as grading: claim, extract the question
+ * and solution PDFs (reused per file), ask the grader unless its answer is already stored, then
+ * interpret it and make it the question's rubric in one transaction with the row's success.
+ */
+export async function runRubricGeneration(ctx: AppContext, generationId: string, attempt: JobAttempt): Promise<void> {
+  const generation = await markRubricGenerationRunning(ctx.db, generationId);
+  if (!generation) return;
+  const question = await selectQuestionById(ctx.db, generation.questionId);
+  if (!question) throw notFound('This question no longer exists.');
+
+  const questionText = await readPdfText(ctx, question.questionFileId, 'question');
+  const solutionText = question.solutionFileId ? await readPdfText(ctx, question.solutionFileId, 'solution') : '';
+  const input: RubricDraftInput = { questionText, solutionText, points: question.points };
+
+  let rawOutput = generation.rawOutput;
+  let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, generation);
+  if (rawOutput === null || !grader) {
+    grader = createGrader(ctx.config);
+    const call = await grader.requestRubric(input, attempt.signal);
+    await storeRubricGenerationOutput(ctx.db, generationId, { rawOutput: call.rawOutput, ...call.meta });
+    rawOutput = call.rawOutput;
+    await holdAfterStoringOutputForTests(ctx, { job: 'generate-rubric', id: generationId }, attempt.signal);
+  }
+
+  const draft = grader.interpretRubric(rawOutput, input);
+  await ctx.db.transaction(async (tx) => {
+    const finished = await markRubricGenerationSucceeded(tx, generationId, draft);
+    // Only the try that finished the row writes the rubric: a late duplicate changes nothing.
+    if (!finished) return;
+    await upsertRubric(tx, {
+      questionId: question.id,
+      questionText,
+      solutionText,
+      items: draft.items,
+      source: grader.kind,
+      generationId,
+      updatedById: generation.requestedById,
+    });
+  });
+  ctx.log.info({ generationId, questionId: question.id, items: draft.items.length }, 'rubric generation succeeded');
+}
+
+async function readPdfText(ctx: AppContext, fileId: string, which: 'question' | 'solution'): Promise<string> {
+  const extraction = await ensureFileExtraction(ctx, fileId);
+  if (extraction.status === 'failed') {
+    throw new AppError('EXTRACTION_FAILED', 422, `The ${which} PDF could not be read: ${extraction.error ?? 'no text found.'}`);
+  }
+  return extraction.text;
+}
+
+function graderForStoredOutput(ctx: AppContext, generation: Pick<RubricGenerationRow, 'graderKind'>): Grader | undefined {
+  if (generation.graderKind === 'builtin') return createBuiltinGrader();
+  const current = createGrader(ctx.config);
+  return current.kind === 'llm' ? current : undefined;
+}

@@ -1,0 +1,33 @@
+import { openRuntime } from './boot.ts';
+import { ConfigError, loadConfig } from './config.ts';
+import { DataDirLockedError } from './db/data-dir-lock.ts';
+
+/**
+ * Job workers only, no HTTP: for scaling out on PostgreSQL (DATABASE_URL), where any number of
+ * these share the work pg-boss hands out. In the embedded mode `npm start` already runs the
+ * workers, and the data-directory lock refuses a second process.
+ */
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const runtime = await openRuntime(config, { jobs: 'workers' });
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    runtime.ctx.log.info(`${signal} received: letting running jobs finish, then stopping`);
+    await runtime.shutdown();
+    process.exit(0);
+  };
+  process.once('SIGINT', () => void stop('SIGINT'));
+  process.once('SIGTERM', () => void stop('SIGTERM'));
+  runtime.ctx.log.info(`Gradewise worker is running (grading concurrency ${config.gradingConcurrency})`);
+}
+
+main().catch((error: unknown) => {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+    console.error(error.message);
+  } else {
+    console.error('Gradewise worker failed to start:', error);
+  }
+  process.exit(1);
+});
