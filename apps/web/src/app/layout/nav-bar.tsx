@@ -31,7 +31,9 @@ function useNavItems(): NavItem[] {
   return [...common, { label: 'Login', to: '/login' }, { label: 'Register', to: '/register' }];
 }
 
+const navButtonStyle = { minWidth: 'auto', px: 1.5 };
 const activeLinkStyle = {
+  ...navButtonStyle,
   '&.active': { color: 'primary.main', boxShadow: 'inset 0 -2px 0 currentColor', borderRadius: 0 },
 };
 
@@ -63,7 +65,7 @@ export function NavBar() {
                 {item.label}
               </Button>
             ) : (
-              <Button key={item.label} color="inherit" onClick={item.onSelect}>
+              <Button key={item.label} color="inherit" onClick={item.onSelect} sx={navButtonStyle}>
                 {item.label}
               </Button>
             ),
