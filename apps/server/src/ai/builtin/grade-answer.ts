@@ -1,16 +1,16 @@
 import type { GradingInput, RubricItem } from '../grader-types.ts';
 import { screenAnswer } from './answer-screening.ts';
 import { estimateConfidence, itemCertainty, type ConfidenceInputs } from './confidence.ts';
+import { itemComment, statusComment } from './write-comments.ts';
 import {
   cosine,
-  describeTarget,
   gatherItemEvidence,
   numericTargets,
   viewAnswer,
   type ItemEvidence,
   type TermWeights,
 } from './item-evidence.ts';
-import { formatQuantity, parseQuantities } from './quantities.ts';
+import { parseQuantities } from './quantities.ts';
 import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
 
 /**
@@ -126,113 +126,6 @@ function alignSolution(input: GradingInput, weights: TermWeights): string[][] {
   });
 }
 
-function cleanCriterion(criterion: string): string {
-  const compact = criterion
-    .replace(/\s+/g, ' ')
-    .trim()
-    .replace(/[.:;]+$/, '');
-  return compact.length > 90 ? `${compact.slice(0, 87).trimEnd()}…` : compact;
-}
-
-function listTerms(terms: string[], limit = 3): string {
-  const chosen = terms.slice(0, limit).map((term) => `"${term}"`);
-  if (chosen.length <= 1) return chosen.join('');
-  return `${chosen.slice(0, -1).join(', ')} and ${chosen.at(-1)}`;
-}
-
-function shortenStep(step: string): string {
-  const compact = step.replace(/\s+/g, ' ').trim();
-  return compact.length > 110 ? `${compact.slice(0, 107).trimEnd()}…` : compact;
-}
-
-function numericComment(criterion: string, evidence: ItemEvidence): string | null {
-  const numeric = evidence.numeric;
-  if (!numeric) return null;
-  const focus =
-    numeric.outcomes.find((outcome) => outcome.target.isResult && outcome.match !== 'exact') ??
-    (numeric.hasResults ? undefined : numeric.outcomes.find((outcome) => outcome.match !== 'exact'));
-  const missingFormula = numeric.expressions.find((expression) => !expression.isFound)?.expression;
-  if (!focus) {
-    if (!numeric.hasResults && missingFormula && !numeric.expressions.some((expression) => expression.isFound))
-      return `${criterion}: the working does not show ${missingFormula}.`;
-    return null;
-  }
-  const expected = describeTarget(focus.target);
-  const actual = focus.actual ? formatQuantity(focus.actual) : null;
-  switch (focus.match) {
-    case 'missing-unit':
-      return `${criterion}: the value ${actual} is right but has no unit; it should be ${expected}.`;
-    case 'wrong-unit':
-      return `${criterion}: the value ${actual} has the wrong unit; it should be ${expected}.`;
-    case 'sign-error':
-      return `${criterion}: sign error — the answer gives ${actual}, but it should be ${expected}.`;
-    case 'power-of-ten':
-      return `${criterion}: the answer gives ${actual}, off by a power of ten; it should be ${expected}.`;
-    case 'rounded':
-      return `${criterion}: the answer gives ${actual}, rounded too far; it should be about ${expected}.`;
-    case 'none':
-      if (focus.target.isResult)
-        return `${criterion}: the expected value is ${expected}, and the answer does not reach it.`;
-      return missingFormula
-        ? `${criterion}: the working does not show ${missingFormula} (or the value ${expected}).`
-        : `${criterion}: the working does not show ${expected}.`;
-    default:
-      return null;
-  }
-}
-
-function itemComment(item: RubricItem, credit: number, evidence: ItemEvidence): string {
-  const criterion = cleanCriterion(item.criterion);
-  if (credit >= 1) {
-    const shown = evidence.numeric?.outcomes.find((outcome) => outcome.match === 'exact' && outcome.target.isResult);
-    if (shown?.actual) return `${criterion}: correct — the answer gives ${formatQuantity(shown.actual)}.`;
-    return evidence.foundTerms.length
-      ? `${criterion}: correct — the answer covers ${listTerms(evidence.foundTerms)}.`
-      : `${criterion}: correct.`;
-  }
-  const fromNumbers = numericComment(criterion, evidence);
-  const missingWords = evidence.missingTerms.length ? listTerms(evidence.missingTerms) : null;
-  const missingStep = evidence.missingSteps[0]
-    ? ` The solution's step "${shortenStep(evidence.missingSteps[0])}" is not shown.`
-    : '';
-  if (fromNumbers && (evidence.numeric?.hasResults || credit <= 0)) {
-    const wordsToo =
-      credit <= 0.5 && missingWords && !evidence.numeric?.hasResults
-        ? ` It also does not mention ${missingWords}.`
-        : '';
-    return fromNumbers + wordsToo;
-  }
-  if (credit <= 0) {
-    return missingWords
-      ? `${criterion}: not shown — the answer does not mention ${missingWords}.${missingStep}`
-      : `${criterion}: not shown in the answer.${missingStep}`;
-  }
-  const has = evidence.foundTerms.length ? ` It mentions ${listTerms(evidence.foundTerms, 2)}, but` : ' It';
-  return missingWords
-    ? `${criterion}: only partly shown.${has} does not explain ${missingWords}.${fromNumbers ? ` ${fromNumbers}` : ''}`
-    : `${criterion}: only partly shown; the explanation is incomplete.${missingStep}`;
-}
-
-function statusComment(status: AnswerStatus, item: RubricItem, answerTopics: string[]): string {
-  const criterion = cleanCriterion(item.criterion);
-  switch (status) {
-    case 'blank':
-      return `${criterion}: no answer was given.`;
-    case 'near-empty':
-      return `${criterion}: the answer is too short to show this.`;
-    case 'restates-question':
-      return `${criterion}: the answer only repeats the question and does not answer it.`;
-    case 'instructions-only':
-      return `${criterion}: not answered — the answer only contains a request to the grader, which earns no credit.`;
-    case 'off-topic':
-      return answerTopics.length
-        ? `${criterion}: not addressed — the answer is off-topic (it is about ${listTerms(answerTopics, 2)}).`
-        : `${criterion}: not addressed — the answer is off-topic.`;
-    default:
-      return `${criterion}: not shown.`;
-  }
-}
-
 export function gradeAnswer(input: GradingInput): BuiltinJudgement {
   const screened = screenAnswer(input.answerText, input.questionText);
   const weights = buildTermWeights(input);
@@ -304,10 +197,14 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
   // Off-topic: nothing earned and hardly a word in common with the question, solution or rubric.
   if (status === 'answered' && items.every((item) => item.credit === 0) && relevance < 0.25) status = 'off-topic';
 
-  const answerTopics = answerTokens
-    .filter((token) => !weights.vocabulary.has(token.term) && token.display.length > 3)
-    .map((token) => token.display)
-    .filter((display, index, all) => all.indexOf(display) === index);
+  // What an off-topic answer is about instead: its longest words that the reference never uses.
+  const answerTopics = [
+    ...new Set(
+      answerTokens
+        .filter((token) => !weights.vocabulary.has(token.term) && /^[a-z][a-z -]{5,}$/i.test(token.display))
+        .map((token) => token.display),
+    ),
+  ].sort((left, right) => right.length - left.length);
   input.rubricItems.forEach((item, index) => {
     const judgement = items[index]!;
     if (status !== 'answered') {
@@ -316,7 +213,7 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
       judgement.certainty = 1;
       judgement.comment = statusComment(status, item, answerTopics);
     } else {
-      judgement.comment = itemComment(item, judgement.credit, evidences[index]!);
+      judgement.comment = itemComment(item, judgement.credit, evidences[index]!, answer.quantities);
     }
   });
 

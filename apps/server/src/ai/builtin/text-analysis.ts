@@ -77,7 +77,8 @@ const STOP_WORDS = new Set(
     'first second third then next finally overall main key term terms expected matches ' +
     'take takes taken place happen happens means mean need needs every contain contains ' +
     'add adds return returns otherwise although instead two three make makes making made identified ' +
-    'concrete'
+    'concrete occurs occur occurring definition define defines defined lay lays vs versus handled handle ' +
+    'handles formula formulas'
   ).split(/\s+/),
 );
 
