@@ -124,4 +124,23 @@ describe('session', () => {
     await user.click(screen.getByRole('button', { name: 'ask server' }));
     expect(sent[2]?.headers.get('Authorization')).toBeNull();
   });
+
+  it('ends the session when a later call is refused because the token expired', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    localStorage.setItem('token', tokenExpiringAt(nowSeconds() + 3600));
+    let isTokenAccepted = true;
+    stubNetwork({
+      'GET /api/auth/user': () =>
+        isTokenAccepted
+          ? jsonResponse(200, INSTRUCTOR)
+          : jsonResponse(401, { code: 'TOKEN_EXPIRED', message: 'Your session has expired. Please log in again.' }),
+    });
+    renderSession();
+    expect(await screen.findByText('state: authenticated')).toBeInTheDocument();
+
+    isTokenAccepted = false;
+    await userEvent.setup({ delay: null }).click(screen.getByRole('button', { name: 'ask server' }));
+    expect(await screen.findByText('state: unauthenticated')).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBeNull();
+  });
 });
