@@ -22,6 +22,8 @@ export default defineConfig({
         // Libraries change less often than our code: separate chunks stay cached across releases.
         manualChunks(id) {
           if (!id.includes('node_modules')) return undefined;
+          // pdf.js is big and only needed once someone opens a PDF: its own chunk, loaded on demand.
+          if (/node_modules\/(pdfjs-dist|react-pdf)\//.test(id)) return 'pdf';
           if (/node_modules\/(@mui|@emotion)\//.test(id)) return 'mui';
           if (/node_modules\/(react|react-dom|react-router|react-router-dom|scheduler)\//.test(id)) return 'react';
           return 'vendor';

@@ -1,13 +1,80 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Button, Chip, Container, Stack, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import ListAltIcon from '@mui/icons-material/ListAlt';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
+import { ASSIGNMENT_MESSAGES, useAssignment } from '../../features/assignments/api/assignments-api.ts';
+import { formatDateTime, isPast } from '../../lib/format-date.ts';
+import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useErrorToast } from '../../lib/use-error-toast.ts';
 
-/** Placeholder until the screen is built: Assignment. */
+/**
+ * Assignment detail (spec section 2): title, deadline if set, course title; View Questions for
+ * everyone, Create a Question for instructors.
+ */
 export function AssignmentDetailRoute() {
-  useDocumentTitle('Assignment');
+  const { id = '' } = useParams();
+  const { user } = useSession();
+  const assignment = useAssignment(id);
+  useDocumentTitle(assignment.data?.title ?? 'Assignment');
+  useErrorToast(assignment.error, ASSIGNMENT_MESSAGES.fetchFailed);
+  const questionsPath = `/assignments/${encodeURIComponent(id)}/questions`;
+
+  if (assignment.isPending) {
+    return (
+      <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+        <LoadingMessage text="Loading assignment details…" />
+      </Container>
+    );
+  }
+  if (assignment.isError) {
+    return (
+      <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Assignment
+        </Typography>
+        <ErrorMessage text={ASSIGNMENT_MESSAGES.notFound} />
+        <Button component={RouterLink} to="/assignments">
+          Back to Assignments
+        </Button>
+      </Container>
+    );
+  }
+
+  const detail = assignment.data;
+  const isInstructor = user?.role === 'instructor';
   return (
-    <ComingSoon
-      title="Assignment"
-      description="This screen will show the assignment's title, deadline and course, with links to its questions."
-    />
+    <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      <PageHeader
+        back={{ to: `/courses/${encodeURIComponent(detail.course._id)}`, label: detail.course.title }}
+        title={detail.title}
+        subtitle={
+          <Stack spacing={0.5}>
+            {detail.deadline ? (
+              <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
+                <span>Deadline: {formatDateTime(detail.deadline)}</span>
+                {isPast(detail.deadline) ? <Chip size="small" label="Past deadline" color="warning" variant="outlined" /> : null}
+              </Stack>
+            ) : null}
+            {detail.course.title ? <span>Course: {detail.course.title}</span> : null}
+            <span>
+              Total points: {detail.points} · {detail.questionCount} {detail.questionCount === 1 ? 'question' : 'questions'}
+            </span>
+          </Stack>
+        }
+      />
+      <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
+        <Button component={RouterLink} to={questionsPath} variant="contained" startIcon={<ListAltIcon />}>
+          View Questions
+        </Button>
+        {isInstructor ? (
+          <Button component={RouterLink} to={`${questionsPath}/create`} variant="outlined" startIcon={<AddIcon />}>
+            Create a Question
+          </Button>
+        ) : null}
+      </Stack>
+    </Container>
   );
 }

@@ -1,13 +1,28 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useNavigate } from 'react-router-dom';
+import { Container, Paper } from '@mui/material';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ErrorMessage } from '../../components/screen-states.tsx';
+import { CreateCourseForm } from '../../features/courses/components/create-course-form.tsx';
+import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
-/** Placeholder until the screen is built: Create Course. */
+export const ONLY_INSTRUCTORS_CREATE_COURSES = 'Only instructors can create courses.';
+
+/** Create course (spec section 2): instructors only; on success, the new course's page. */
 export function CourseCreateRoute() {
   useDocumentTitle('Create Course');
+  const { user } = useSession();
+  const navigate = useNavigate();
   return (
-    <ComingSoon
-      title="Create Course"
-      description="Instructors will create a course here with a title, an optional course image and an optional syllabus PDF."
-    />
+    <Container maxWidth="sm" sx={{ py: { xs: 3, md: 5 } }}>
+      <PageHeader back={{ to: '/courses', label: 'Courses' }} title="Create Course" />
+      {user?.role === 'instructor' ? (
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+          <CreateCourseForm onCreated={(courseId) => navigate(`/courses/${encodeURIComponent(courseId)}`)} />
+        </Paper>
+      ) : (
+        <ErrorMessage text={ONLY_INSTRUCTORS_CREATE_COURSES} />
+      )}
+    </Container>
   );
 }

@@ -1,13 +1,104 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useId } from 'react';
+import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
+import { Box, Button, Container, Typography } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import GroupIcon from '@mui/icons-material/Group';
+import { PdfDialogButton } from '../../components/pdf-dialog-button.tsx';
+import { EmptyMessage, ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
+import { ASSIGNMENT_MESSAGES, useAssignments } from '../../features/assignments/api/assignments-api.ts';
+import { AssignmentList } from '../../features/assignments/components/assignment-list.tsx';
+import type { CreateAssignmentState } from '../../features/assignments/components/create-assignment-form.tsx';
+import { COURSE_MESSAGES, useCourse } from '../../features/courses/api/courses-api.ts';
+import { CourseOverview } from '../../features/courses/components/course-overview.tsx';
+import { messageOf } from '../../lib/api-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useErrorToast } from '../../lib/use-error-toast.ts';
 
-/** Placeholder until the screen is built: Course. */
+/**
+ * Course detail (spec section 2): title, image, View Syllabus, View Students, the course's
+ * assignments (View Assignment each, or 'No assignments yet'), and Create Assignment for the
+ * instructor who owns the course (the server says so with `viewer: 'staff'`).
+ */
 export function CourseDetailRoute() {
-  useDocumentTitle('Course');
+  const { id = '' } = useParams();
+  const navigate = useNavigate();
+  const assignmentsHeadingId = useId();
+  const course = useCourse(id);
+  const assignments = useAssignments(id, { enabled: course.isSuccess });
+  useDocumentTitle(course.data?.title ?? 'Course');
+  useErrorToast(course.error, COURSE_MESSAGES.fetchFailed);
+  useErrorToast(assignments.error, ASSIGNMENT_MESSAGES.fetchListFailed);
+
+  if (course.isPending) {
+    return (
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
+        <LoadingMessage text="Loading course…" />
+      </Container>
+    );
+  }
+  if (course.isError) {
+    return (
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Course
+        </Typography>
+        <ErrorMessage text={COURSE_MESSAGES.notFound} />
+        <Button component={RouterLink} to="/courses">
+          Back to Courses
+        </Button>
+      </Container>
+    );
+  }
+
+  const detail = course.data;
+  const isOwner = detail.viewer === 'staff';
+  const state: CreateAssignmentState = { courseId: detail._id, courseTitle: detail.title };
+
   return (
-    <ComingSoon
-      title="Course"
-      description="This screen will show the course's title, image, syllabus, students and assignments."
-    />
+    <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
+      <CourseOverview
+        course={detail}
+        actions={
+          <>
+            {detail.syllabus ? (
+              <PdfDialogButton url={detail.syllabus} title={`Syllabus of ${detail.title}`}>
+                View Syllabus
+              </PdfDialogButton>
+            ) : null}
+            <Button
+              component={RouterLink}
+              to={`/courses/${encodeURIComponent(detail._id)}/students`}
+              variant="outlined"
+              startIcon={<GroupIcon />}
+            >
+              View Students
+            </Button>
+            {isOwner ? (
+              <Button
+                variant="contained"
+                startIcon={<AddIcon />}
+                onClick={() => navigate('/assignments/create', { state })}
+              >
+                Create Assignment
+              </Button>
+            ) : null}
+          </>
+        }
+      />
+      <Box component="section" aria-labelledby={assignmentsHeadingId}>
+        <Typography id={assignmentsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
+          Assignments
+        </Typography>
+        {assignments.isPending ? (
+          <LoadingMessage text="Loading assignments…" compact />
+        ) : assignments.isError ? (
+          <ErrorMessage text={messageOf(assignments.error, ASSIGNMENT_MESSAGES.fetchListFailed)} />
+        ) : assignments.data.length === 0 ? (
+          <EmptyMessage text="No assignments yet" />
+        ) : (
+          <AssignmentList assignments={assignments.data} linkStyle="view-button" headingLevel="h3" />
+        )}
+      </Box>
+    </Container>
   );
 }

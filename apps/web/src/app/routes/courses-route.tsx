@@ -1,19 +1,62 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
-import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { Link as RouterLink } from 'react-router-dom';
+import { Button, Container } from '@mui/material';
+import AddIcon from '@mui/icons-material/Add';
+import { PageHeader } from '../../components/page-header.tsx';
+import { EmptyMessage, ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
+import { COURSE_MESSAGES, useCourses } from '../../features/courses/api/courses-api.ts';
+import { CourseGrid } from '../../features/courses/components/course-grid.tsx';
+import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
+import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useErrorToast } from '../../lib/use-error-toast.ts';
 
 /**
- * Placeholder until the courses list is built. The title follows the spec already: 'My Courses'
- * for instructors, 'Enrolled Courses' for everyone else. (The seenDemo redirect lives in the
- * route table: see RequireSeenDemo.)
+ * Courses list (spec section 2): 'My Courses' for instructors (their own courses, with Create New
+ * Course), 'Enrolled Courses' for everyone else. The seenDemo redirect to /demo lives in the route
+ * table (RequireSeenDemo), around this screen.
  */
 export function CoursesRoute() {
   const { user } = useSession();
-  const title = user?.role === 'instructor' ? 'My Courses' : 'Enrolled Courses';
+  const isInstructor = user?.role === 'instructor';
+  const title = isInstructor ? 'My Courses' : 'Enrolled Courses';
   useDocumentTitle(title);
-  const description =
-    user?.role === 'instructor'
-      ? 'Your courses will be listed here, and you will create new ones from this screen.'
-      : 'The courses you are enrolled in will be listed here.';
-  return <ComingSoon title={title} description={description} />;
+  const courses = useCourses();
+  useErrorToast(courses.error, COURSE_MESSAGES.fetchListFailed);
+
+  return (
+    <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
+      <PageHeader
+        title={title}
+        actions={
+          isInstructor ? (
+            <Button component={RouterLink} to="/courses/create" variant="contained" startIcon={<AddIcon />}>
+              Create New Course
+            </Button>
+          ) : null
+        }
+      />
+      {courses.isPending ? (
+        <LoadingMessage text="Loading courses…" />
+      ) : courses.isError ? (
+        <ErrorMessage
+          text={messageOf(courses.error, COURSE_MESSAGES.fetchListFailed)}
+          action={
+            <Button color="inherit" size="small" onClick={() => void courses.refetch()}>
+              Try again
+            </Button>
+          }
+        />
+      ) : courses.data.length === 0 ? (
+        <EmptyMessage
+          text={
+            isInstructor
+              ? 'You have no courses yet. Create your first course to add students and assignments.'
+              : 'You are not enrolled in any courses yet. Your instructor adds you with your email address.'
+          }
+        />
+      ) : (
+        <CourseGrid courses={courses.data} />
+      )}
+    </Container>
+  );
 }

@@ -1,13 +1,45 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useNavigate, useParams } from 'react-router-dom';
+import { Container, Paper } from '@mui/material';
+import { PageHeader } from '../../components/page-header.tsx';
+import { ErrorMessage } from '../../components/screen-states.tsx';
+import { useAssignment } from '../../features/assignments/api/assignments-api.ts';
+import { CreateQuestionForm } from '../../features/questions/components/create-question-form.tsx';
+import { questionPagePath } from '../../features/questions/components/question-list.tsx';
+import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
-/** Placeholder until the screen is built: Create Question. */
+export const ONLY_INSTRUCTORS_CREATE_QUESTIONS = 'Only instructors can create questions.';
+
+/** Create question (spec section 2): instructors only; on success, the new question's page. */
 export function QuestionCreateRoute() {
   useDocumentTitle('Create Question');
+  const { assignmentId = '' } = useParams();
+  const { user } = useSession();
+  const navigate = useNavigate();
+  const isInstructor = user?.role === 'instructor';
+  // Only for the title line; the form works without it (the server checks the assignment).
+  const assignment = useAssignment(isInstructor ? assignmentId : undefined);
+
   return (
-    <ComingSoon
-      title="Create Question"
-      description="Instructors will add a question here: a title, its points, the question PDF and an optional solution PDF."
-    />
+    <Container maxWidth="sm" sx={{ py: { xs: 3, md: 5 } }}>
+      <PageHeader
+        back={{
+          to: `/assignments/${encodeURIComponent(assignmentId)}/questions`,
+          label: assignment.data ? `Questions for ${assignment.data.title}` : 'Questions',
+        }}
+        title="Create Question"
+        subtitle={assignment.data ? `Assignment: ${assignment.data.title}` : undefined}
+      />
+      {isInstructor ? (
+        <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+          <CreateQuestionForm
+            assignmentId={assignmentId}
+            onCreated={(questionId) => navigate(questionPagePath(assignmentId, questionId))}
+          />
+        </Paper>
+      ) : (
+        <ErrorMessage text={ONLY_INSTRUCTORS_CREATE_QUESTIONS} />
+      )}
+    </Container>
   );
 }

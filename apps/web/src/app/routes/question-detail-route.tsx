@@ -1,13 +1,78 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useId } from 'react';
+import { Link as RouterLink, useParams } from 'react-router-dom';
+import { Box, Button, Container, Typography } from '@mui/material';
+import { ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
+import { QUESTION_MESSAGES, useQuestion } from '../../features/questions/api/questions-api.ts';
+import { QuestionOverview } from '../../features/questions/components/question-overview.tsx';
+import { SubmissionsTable } from '../../features/submissions/components/submissions-table.tsx';
+import { SubmitAnswerForm } from '../../features/submissions/components/submit-answer-form.tsx';
+import { UploadOnBehalfForm } from '../../features/submissions/components/upload-on-behalf-form.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useErrorToast } from '../../lib/use-error-toast.ts';
 
-/** Placeholder until the screen is built: Question Details. */
+/**
+ * Question detail (spec section 2). Everyone: title, points, View Question PDF, the submissions
+ * they may see (a student only their own latest). The course's instructor: View Solution PDF,
+ * View Rubric Wizard (when an AI rubric exists), Upload on Behalf of a Student, and the Actions
+ * column (Grade / Regrade) and Grading Report column of the table. A student: Submit Your Answer.
+ *
+ * Grading screens plug in here:
+ * - `instructorActions` of <QuestionOverview>: 'Generate Rubric' belongs there, shown when
+ *   `!hasAutoRubric(question)` (see features/questions/components/question-overview.tsx);
+ * - `renderExtraActions` of <SubmissionsTable>: more per-row instructor actions.
+ */
 export function QuestionDetailRoute() {
-  useDocumentTitle('Question Details');
+  const { assignmentId = '', questionId = '' } = useParams();
+  const submissionsHeadingId = useId();
+  const question = useQuestion(assignmentId, questionId, { includeSubmissions: true });
+  useDocumentTitle(question.data?.title ?? 'Question Details');
+  useErrorToast(question.error, QUESTION_MESSAGES.fetchFailed);
+
+  if (question.isPending) {
+    return (
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
+        <LoadingMessage text="Loading question…" />
+      </Container>
+    );
+  }
+  if (question.isError) {
+    return (
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
+        <Typography variant="h4" component="h1" gutterBottom>
+          Question Details
+        </Typography>
+        <ErrorMessage text={QUESTION_MESSAGES.notFound} />
+        <Button component={RouterLink} to={`/assignments/${encodeURIComponent(assignmentId)}/questions`}>
+          Back to Questions
+        </Button>
+      </Container>
+    );
+  }
+
+  const detail = question.data;
+  const isStaff = detail.viewer === 'staff';
+  const submissions = detail.submissions ?? [];
+
   return (
-    <ComingSoon
-      title="Question Details"
-      description="This screen will show the question PDF, its rubric and its submissions; students will submit their answers here."
-    />
+    <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
+      <QuestionOverview question={detail} instructorActions={null} />
+      {isStaff ? (
+        <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} />
+      ) : (
+        <SubmitAnswerForm assignmentId={assignmentId} questionId={questionId} hasSubmitted={submissions.length > 0} />
+      )}
+      <Box component="section" aria-labelledby={submissionsHeadingId}>
+        <Typography id={submissionsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
+          {isStaff ? 'Submissions' : 'Your Submission'}
+        </Typography>
+        <SubmissionsTable
+          assignmentId={assignmentId}
+          questionId={questionId}
+          questionPoints={detail.points}
+          rows={submissions}
+          isStaff={isStaff}
+        />
+      </Box>
+    </Container>
   );
 }

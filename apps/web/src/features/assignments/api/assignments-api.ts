@@ -1,0 +1,54 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  AssignmentDetail,
+  AssignmentList,
+  CreateAssignmentOutput,
+  type CreateAssignmentInput,
+} from '@gradewise/shared/contracts/assignments';
+import { apiClient } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+export const ASSIGNMENT_MESSAGES = {
+  fetchListFailed: 'Failed to fetch assignments.',
+  fetchFailed: 'Failed to fetch assignment.',
+  createFailed: 'Failed to create assignment.',
+  created: 'Assignment created successfully!',
+  notFound: 'Assignment not found.',
+  noCourseId: 'No courseId found. Make sure you navigated from a course.',
+} as const;
+
+/**
+ * GET /api/assignments, every assignment the caller can see; with a course id, that course's only
+ * (the server filters, so a course page does not download every other course's assignments).
+ */
+export function useAssignments(courseId?: string, options: { enabled?: boolean } = {}) {
+  return useQuery({
+    queryKey: queryKeys.assignments.list(courseId),
+    queryFn: ({ signal }) =>
+      apiClient.get(courseId ? `/assignments?courseId=${encodeURIComponent(courseId)}` : '/assignments', AssignmentList, {
+        signal,
+      }),
+    enabled: options.enabled ?? true,
+  });
+}
+
+export function useAssignment(assignmentId: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.assignments.detail(assignmentId ?? ''),
+    queryFn: ({ signal }) =>
+      apiClient.get(`/assignments/${encodeURIComponent(assignmentId ?? '')}`, AssignmentDetail, { signal }),
+    enabled: Boolean(assignmentId),
+  });
+}
+
+/** POST /api/assignments (JSON: title, courseId, deadline as ISO 8601 or null). */
+export function useCreateAssignment() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: CreateAssignmentInput) => apiClient.post('/assignments', input, CreateAssignmentOutput),
+    onSuccess: (result) => {
+      queryClient.setQueryData(queryKeys.assignments.detail(result.assignment._id), result.assignment);
+      return queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] });
+    },
+  });
+}

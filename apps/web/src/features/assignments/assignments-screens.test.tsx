@@ -1,0 +1,149 @@
+import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { createMemoryRouter, RouterProvider } from 'react-router-dom';
+import { render } from '@testing-library/react';
+import { AppProviders } from '../../app/providers.tsx';
+import { routes } from '../../app/router.tsx';
+import { createQueryClient } from '../../lib/query-client.ts';
+import {
+  ASSIGNMENT_ID,
+  assignmentDetail,
+  assignmentSummary,
+  COURSE_ID,
+  errorResponse,
+  signInAs,
+} from '../../test/fixtures.ts';
+import { deferredResponse, INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+/** /assignments/create as reached from a course page: the course travels in the navigation state. */
+function renderCreateAssignmentFromCourse() {
+  const router = createMemoryRouter(routes, {
+    initialEntries: [{ pathname: '/assignments/create', state: { courseId: COURSE_ID, courseTitle: 'Linear Algebra' } }],
+  });
+  render(
+    <AppProviders queryClient={createQueryClient()}>
+      <RouterProvider router={router} />
+    </AppProviders>,
+  );
+  return router;
+}
+
+describe('assignments list', () => {
+  it('lists title and total points linking to each assignment; instructors get Create Assignment', async () => {
+    stubNetwork({ ...signInAs(INSTRUCTOR), 'GET /api/assignments': () => jsonResponse(200, [assignmentSummary()]) });
+    renderApp('/assignments');
+
+    expect(await screen.findByRole('link', { name: 'Homework 1' })).toHaveAttribute('href', `/assignments/${ASSIGNMENT_ID}`);
+    expect(screen.getByText(/Total points: 25/)).toBeInTheDocument();
+    expect(screen.getByText(/Course: Linear Algebra/)).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create Assignment' })).toHaveAttribute('href', '/assignments/create');
+  });
+
+  it('shows students no Create Assignment', async () => {
+    stubNetwork({ ...signInAs(STUDENT), 'GET /api/assignments': () => jsonResponse(200, [assignmentSummary()]) });
+    renderApp('/assignments');
+
+    expect(await screen.findByRole('link', { name: 'Homework 1' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Create Assignment' })).not.toBeInTheDocument();
+  });
+});
+
+describe('create assignment', () => {
+  it('says where to start when no course id came through navigation', async () => {
+    const sent = stubNetwork(signInAs(INSTRUCTOR));
+    renderApp('/assignments/create');
+
+    expect(await screen.findByText('No courseId found. Make sure you navigated from a course.')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /Title/ })).not.toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it('requires a title', async () => {
+    const sent = stubNetwork(signInAs(INSTRUCTOR));
+    renderCreateAssignmentFromCourse();
+    const user = userEvent.setup({ delay: null });
+
+    await user.click(await screen.findByRole('button', { name: 'Create Assignment' }));
+    expect(await screen.findByText('Please provide a title.')).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it('sends the title, course id and the deadline as an instant, then opens the new assignment', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'POST /api/assignments': () =>
+        jsonResponse(201, { message: 'Assignment created successfully!', assignment: assignmentDetail('staff') }),
+      [`GET /api/assignments/${ASSIGNMENT_ID}`]: () => jsonResponse(200, assignmentDetail('staff')),
+    });
+    const router = renderCreateAssignmentFromCourse();
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Title/ }), 'Homework 1');
+    await user.type(screen.getByLabelText(/Deadline/), '2030-03-01T17:00');
+    await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
+
+    expect(await screen.findByText('Assignment created successfully!')).toBeInTheDocument();
+    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({
+      title: 'Homework 1',
+      courseId: COURSE_ID,
+      deadline: new Date('2030-03-01T17:00').toISOString(),
+    });
+    expect(await screen.findByRole('heading', { level: 1, name: 'Homework 1' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/assignments/${ASSIGNMENT_ID}`);
+  });
+
+  it('sends a null deadline when none is given, and toasts the fallback when the server gives no message', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const sent = stubNetwork({ ...signInAs(INSTRUCTOR), 'POST /api/assignments': () => new Response('', { status: 502 }) });
+    renderCreateAssignmentFromCourse();
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Title/ }), 'Quiz');
+    await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
+
+    expect(await screen.findByText('Failed to create assignment.')).toBeInTheDocument();
+    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ title: 'Quiz', courseId: COURSE_ID, deadline: null });
+  });
+});
+
+describe('assignment detail', () => {
+  it("shows 'Loading assignment details…', then title, deadline, course and the instructor's buttons", async () => {
+    const detail = deferredResponse();
+    stubNetwork({ ...signInAs(INSTRUCTOR), [`GET /api/assignments/${ASSIGNMENT_ID}`]: detail.responder });
+    renderApp(`/assignments/${ASSIGNMENT_ID}`);
+
+    expect(await screen.findByRole('status', { name: 'Loading assignment details…' })).toBeInTheDocument();
+    detail.respond(jsonResponse(200, assignmentDetail('staff')));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Homework 1' })).toBeInTheDocument();
+    expect(screen.getByText(/^Deadline:/)).toBeInTheDocument();
+    expect(screen.getByText('Course: Linear Algebra')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View Questions' })).toHaveAttribute('href', `/assignments/${ASSIGNMENT_ID}/questions`);
+    expect(screen.getByRole('link', { name: 'Create a Question' })).toHaveAttribute(
+      'href',
+      `/assignments/${ASSIGNMENT_ID}/questions/create`,
+    );
+  });
+
+  it('shows a student View Questions only, and no deadline line when there is none', async () => {
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api/assignments/${ASSIGNMENT_ID}`]: () => jsonResponse(200, assignmentDetail('student', { deadline: null })),
+    });
+    renderApp(`/assignments/${ASSIGNMENT_ID}`);
+
+    expect(await screen.findByRole('link', { name: 'View Questions' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Create a Question' })).not.toBeInTheDocument();
+    expect(screen.queryByText(/^Deadline:/)).not.toBeInTheDocument();
+  });
+
+  it("says 'Assignment not found.' when it cannot be read", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({ ...signInAs(STUDENT), 'GET /api/assignments/nope': errorResponse(404, 'NOT_FOUND', 'Assignment not found.') });
+    renderApp('/assignments/nope');
+
+    // Once in place, once in the toast (the server's message happens to be the same words).
+    expect(await screen.findAllByText('Assignment not found.')).toHaveLength(2);
+  });
+});

@@ -1,0 +1,90 @@
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Button, Stack } from '@mui/material';
+import { ASSIGNMENT_TITLE_MAX_LENGTH, CreateAssignmentInput } from '@gradewise/shared/contracts/assignments';
+import { FormTextField } from '../../../components/form-text-field.tsx';
+import { messageOf } from '../../../lib/api-client.ts';
+import { showError, showSuccess } from '../../../lib/toasts.tsx';
+import { ASSIGNMENT_MESSAGES, useCreateAssignment } from '../api/assignments-api.ts';
+
+const AssignmentFormSchema = z.object({
+  title: CreateAssignmentInput.shape.title,
+  /** The datetime-local value: local wall-clock time without a zone, or '' for no deadline. */
+  deadline: z
+    .string()
+    .refine((value) => value === '' || !Number.isNaN(new Date(value).getTime()), 'Please enter a valid deadline.'),
+});
+
+/** What /assignments/create expects in the navigation state: the spec passes the course id there. */
+export interface CreateAssignmentState {
+  courseId: string;
+  /** Shown on the form, so the instructor sees which course the assignment goes to. */
+  courseTitle?: string;
+}
+
+/** The state as it arrived: anything else (a bookmark, a reload in another tab) has no course. */
+export function readCreateAssignmentState(state: unknown): CreateAssignmentState | null {
+  if (typeof state !== 'object' || state === null) return null;
+  const { courseId, courseTitle } = state as Record<string, unknown>;
+  if (typeof courseId !== 'string' || courseId.trim() === '') return null;
+  return { courseId, courseTitle: typeof courseTitle === 'string' ? courseTitle : undefined };
+}
+
+/** A datetime-local value is the reader's local time; the API wants an instant (ISO 8601 with zone). */
+export const toDeadlineInstant = (localValue: string): string | null =>
+  localValue ? new Date(localValue).toISOString() : null;
+
+/** Create assignment (spec section 2): title (required) and an optional deadline, for one course. */
+export function CreateAssignmentForm({
+  courseId,
+  onCreated,
+}: {
+  courseId: string;
+  onCreated: (assignmentId: string) => void;
+}) {
+  const createAssignment = useCreateAssignment();
+  const { control, handleSubmit, formState } = useForm({
+    resolver: zodResolver(AssignmentFormSchema),
+    defaultValues: { title: '', deadline: '' },
+  });
+
+  const onSubmit = handleSubmit(async ({ title, deadline }) => {
+    try {
+      const result = await createAssignment.mutateAsync({ title, courseId, deadline: toDeadlineInstant(deadline) });
+      showSuccess(result.message || ASSIGNMENT_MESSAGES.created);
+      onCreated(result.assignment._id);
+    } catch (error) {
+      showError(messageOf(error, ASSIGNMENT_MESSAGES.createFailed), error);
+    }
+  });
+  const isSaving = formState.isSubmitting;
+
+  return (
+    <Stack component="form" noValidate onSubmit={onSubmit} spacing={3} aria-label="Create assignment">
+      <FormTextField
+        control={control}
+        name="title"
+        label="Title"
+        required
+        fullWidth
+        autoFocus
+        slotProps={{ htmlInput: { maxLength: ASSIGNMENT_TITLE_MAX_LENGTH } }}
+      />
+      <FormTextField
+        control={control}
+        name="deadline"
+        label="Deadline (optional)"
+        type="datetime-local"
+        fullWidth
+        helperText="In your time zone. Answers submitted after it are marked late."
+        slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
+        <Button type="submit" variant="contained" size="large" disabled={isSaving}>
+          {isSaving ? 'Creating…' : 'Create Assignment'}
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

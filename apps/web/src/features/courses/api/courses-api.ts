@@ -1,0 +1,58 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  CourseDetail,
+  CourseList,
+  CREATE_COURSE_FILE_FIELDS,
+  CreateCourseOutput,
+} from '@gradewise/shared/contracts/courses';
+import { apiClient } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+export const COURSE_MESSAGES = {
+  fetchListFailed: 'Failed to fetch courses.',
+  fetchFailed: 'Failed to fetch course.',
+  createFailed: 'Failed to create course.',
+  created: 'Course created successfully.',
+  notFound: 'Course not found or access denied.',
+} as const;
+
+/** GET /api/courses: the instructor's own courses, or the student's enrolled ones. */
+export function useCourses() {
+  return useQuery({
+    queryKey: queryKeys.courses.list(),
+    queryFn: ({ signal }) => apiClient.get('/courses', CourseList, { signal }),
+  });
+}
+
+/** GET /api/courses/:id: `viewer` says whether the caller owns it ('staff') or is enrolled ('student'). */
+export function useCourse(courseId: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.courses.detail(courseId ?? ''),
+    queryFn: ({ signal }) => apiClient.get(`/courses/${encodeURIComponent(courseId ?? '')}`, CourseDetail, { signal }),
+    enabled: Boolean(courseId),
+  });
+}
+
+export interface CreateCourseValues {
+  title: string;
+  courseImage?: File;
+  syllabusFile?: File;
+}
+
+/** POST /api/courses (multipart: title, optional courseImage and syllabusFile). */
+export function useCreateCourse() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ title, courseImage, syllabusFile }: CreateCourseValues) => {
+      const form = new FormData();
+      form.append('title', title);
+      if (courseImage) form.append(CREATE_COURSE_FILE_FIELDS.image, courseImage);
+      if (syllabusFile) form.append(CREATE_COURSE_FILE_FIELDS.syllabus, syllabusFile);
+      return apiClient.post('/courses', form, CreateCourseOutput);
+    },
+    onSuccess: (result) => {
+      queryClient.setQueryData(queryKeys.courses.detail(result.course._id), result.course);
+      return queryClient.invalidateQueries({ queryKey: queryKeys.courses.list() });
+    },
+  });
+}

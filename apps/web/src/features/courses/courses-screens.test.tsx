@@ -1,0 +1,177 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { COURSE_ID, courseForStaff, courseForStudent, courseSummary, errorResponse, signInAs } from '../../test/fixtures.ts';
+import { INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+describe('courses list', () => {
+  it("shows an instructor 'My Courses' with each course card and Create New Course", async () => {
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'GET /api/courses': () =>
+        jsonResponse(200, [courseSummary(), courseSummary({ _id: 'course-2', title: 'Topology', image: null })]),
+    });
+    renderApp('/courses');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Courses' })).toBeInTheDocument();
+    const cards = await screen.findAllByRole('article');
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0]!).getByRole('heading', { name: 'Linear Algebra' })).toBeInTheDocument();
+    // Decorative (alt=""): the title right below names the course.
+    expect(cards[0]!.querySelector('img')).toHaveAttribute('src', courseSummary().image);
+    expect(cards[0]!.querySelector('img')).toHaveAttribute('alt', '');
+    expect(within(cards[0]!).getByRole('link', { name: /View Course/ })).toHaveAttribute('href', '/courses/course-1');
+    expect(cards[1]!.querySelector('img')).toBeNull();
+    expect(screen.getByRole('link', { name: 'Create New Course' })).toHaveAttribute('href', '/courses/create');
+  });
+
+  it("shows a student 'Enrolled Courses' without Create New Course, and says when there are none", async () => {
+    stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses': () => jsonResponse(200, []) });
+    renderApp('/courses');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enrolled Courses' })).toBeInTheDocument();
+    expect(await screen.findByText(/You are not enrolled in any courses yet/)).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Create New Course' })).not.toBeInTheDocument();
+  });
+
+  it("shows 'Failed to fetch courses.' when the server answers without a message", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses': () => new Response('oops', { status: 404 }) });
+    renderApp('/courses');
+
+    expect(await screen.findAllByText('Failed to fetch courses.')).toHaveLength(2); // toast and in place
+  });
+});
+
+describe('create course', () => {
+  it('tells a student that only instructors can create courses', async () => {
+    stubNetwork(signInAs(STUDENT));
+    renderApp('/courses/create');
+    expect(await screen.findByText('Only instructors can create courses.')).toBeInTheDocument();
+    expect(screen.queryByRole('textbox', { name: /Course Title/ })).not.toBeInTheDocument();
+  });
+
+  it('requires a course title and sends nothing without one', async () => {
+    const sent = stubNetwork(signInAs(INSTRUCTOR));
+    renderApp('/courses/create');
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Course Title/ }), '   ');
+    await user.click(screen.getByRole('button', { name: 'Create Course' }));
+
+    expect(await screen.findByText('Please provide a course title.')).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Course Title/ })).toHaveAttribute('aria-invalid', 'true');
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it('accepts only images and PDFs in its pickers, sends the multipart form, toasts and opens the course', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'POST /api/courses': () => jsonResponse(201, { message: 'Course created successfully.', course: courseForStaff() }),
+      'GET /api/courses/course-1': () => jsonResponse(200, courseForStaff()),
+      'GET /api/assignments': () => jsonResponse(200, []),
+    });
+    const { router } = renderApp('/courses/create');
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Course Title/ }), '  Linear Algebra ');
+    const imageInput = screen.getByLabelText(/Course Image/);
+    const syllabusInput = screen.getByLabelText(/Syllabus PDF/);
+    expect(imageInput).toHaveAttribute('accept', 'image/png,image/jpeg,image/webp,image/gif');
+    expect(syllabusInput).toHaveAttribute('accept', 'application/pdf,.pdf');
+    const image = new File(['png'], 'cover.png', { type: 'image/png' });
+    const syllabus = new File(['%PDF-1.7'], 'syllabus.pdf', { type: 'application/pdf' });
+    await user.upload(imageInput, image);
+    await user.upload(syllabusInput, syllabus);
+    expect(screen.getByText('cover.png')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create Course' }));
+
+    expect(await screen.findByText('Course created successfully.')).toBeInTheDocument();
+    const post = sent.find((request) => request.method === 'POST');
+    expect(post?.body).toBeInstanceOf(FormData);
+    const form = post?.body as FormData;
+    expect(form.get('title')).toBe('Linear Algebra');
+    expect(form.get('courseImage')).toBe(image);
+    expect(form.get('syllabusFile')).toBe(syllabus);
+    expect(await screen.findByRole('heading', { level: 1, name: 'Linear Algebra' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/courses/${COURSE_ID}`);
+  });
+
+  it("refuses a syllabus that is not a PDF, and shows the server's message when creation fails", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'POST /api/courses': errorResponse(415, 'UNSUPPORTED_FILE', 'The course image must be a PNG, JPEG, WebP or GIF image.'),
+    });
+    renderApp('/courses/create');
+    const user = userEvent.setup({ delay: null, applyAccept: false });
+
+    await user.type(await screen.findByRole('textbox', { name: /Course Title/ }), 'Topology');
+    await user.upload(screen.getByLabelText(/Syllabus PDF/), new File(['x'], 'notes.docx', { type: 'application/msword' }));
+    await user.click(screen.getByRole('button', { name: 'Create Course' }));
+    expect(await screen.findByText('Please choose a PDF file.')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Remove Syllabus PDF' }));
+    await user.upload(screen.getByLabelText(/Course Image/), new File(['x'], 'cover.png', { type: 'image/png' }));
+    await user.click(screen.getByRole('button', { name: 'Create Course' }));
+    expect(await screen.findByText('The course image must be a PNG, JPEG, WebP or GIF image.')).toBeInTheDocument();
+  });
+});
+
+describe('course detail', () => {
+  it('shows the owner the course, syllabus, students link, assignments and Create Assignment with the course in navigation state', async () => {
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'GET /api/courses/course-1': () => jsonResponse(200, courseForStaff()),
+      'GET /api/assignments': () =>
+        jsonResponse(200, [
+          {
+            _id: 'assignment-1',
+            title: 'Homework 1',
+            points: 25,
+            deadline: null,
+            course: { _id: COURSE_ID, title: 'Linear Algebra' },
+            questionCount: 2,
+            createdAt: '2030-01-03T10:00:00.000Z',
+          },
+        ]),
+    });
+    const { router } = renderApp(`/courses/${COURSE_ID}`);
+    const user = userEvent.setup({ delay: null });
+
+    expect(await screen.findByRole('status', { name: 'Loading course…' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Linear Algebra' })).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'View Syllabus' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View Students' })).toHaveAttribute('href', '/courses/course-1/students');
+    expect(await screen.findByRole('link', { name: /View Assignment/ })).toHaveAttribute('href', '/assignments/assignment-1');
+
+    await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Create Assignment' })).toBeInTheDocument();
+    expect(router.state.location.state).toEqual({ courseId: COURSE_ID, courseTitle: 'Linear Algebra' });
+    expect(screen.getByText('Course: Linear Algebra')).toBeInTheDocument();
+  });
+
+  it("shows an enrolled student no Create Assignment, and 'No assignments yet' for an empty course", async () => {
+    stubNetwork({
+      ...signInAs(STUDENT),
+      'GET /api/courses/course-1': () => jsonResponse(200, courseForStudent({ syllabus: null })),
+      'GET /api/assignments': () => jsonResponse(200, []),
+    });
+    renderApp(`/courses/${COURSE_ID}`);
+
+    expect(await screen.findByText('No assignments yet')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { level: 1, name: 'Linear Algebra' })).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Create Assignment' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'View Syllabus' })).not.toBeInTheDocument();
+  });
+
+  it("says 'Course not found or access denied.' and toasts the server's message when the course cannot be read", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses/course-9': errorResponse(404, 'NOT_FOUND', 'Course not found.') });
+    renderApp('/courses/course-9');
+
+    expect(await screen.findByText('Course not found or access denied.')).toBeInTheDocument();
+    expect(await screen.findByText('Course not found.')).toBeInTheDocument();
+  });
+});

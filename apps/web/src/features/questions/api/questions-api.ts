@@ -1,0 +1,105 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { z } from 'zod';
+import { AutoRubric } from '@gradewise/shared/contracts/grading';
+import {
+  CREATE_QUESTION_FILE_FIELDS,
+  CreateQuestionOutput,
+  QuestionForStaff,
+  QuestionForStudent,
+  QuestionList,
+} from '@gradewise/shared/contracts/questions';
+import { SubmissionForStaff, SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
+import { apiClient } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+export const QUESTION_MESSAGES = {
+  fetchListFailed: 'Failed to fetch questions.',
+  fetchFailed: 'Failed to fetch question.',
+  createFailed: 'Failed to create question.',
+  created: 'Question created successfully!',
+  notFound: 'Question not found.',
+} as const;
+
+/**
+ * Grade fields of a submission row. The grading engine adds them (and `autoRubric`) to the
+ * question detail; read as optional here so the page shows grades as soon as the server sends
+ * them and keeps working while it does not. A field the shared contract makes required later
+ * still parses.
+ */
+const SubmissionGradeFields = z.object({
+  grade: z.number().nullable().optional(),
+  isAlreadyGraded: z.boolean().optional(),
+});
+
+export const StaffSubmissionRow = SubmissionForStaff.extend(SubmissionGradeFields.shape);
+export type StaffSubmissionRow = z.infer<typeof StaffSubmissionRow>;
+export const StudentSubmissionRow = SubmissionForStudent.extend(SubmissionGradeFields.shape);
+export type StudentSubmissionRow = z.infer<typeof StudentSubmissionRow>;
+
+export const QuestionPageData = z.discriminatedUnion('viewer', [
+  QuestionForStaff.extend({
+    autoRubric: AutoRubric.optional(),
+    submissions: z.array(StaffSubmissionRow).optional(),
+  }),
+  QuestionForStudent.extend({ submissions: z.array(StudentSubmissionRow).optional() }),
+]);
+export type QuestionPageData = z.infer<typeof QuestionPageData>;
+
+const questionsPath = (assignmentId: string) => `/assignments/${encodeURIComponent(assignmentId)}/questions`;
+export const questionPath = (assignmentId: string, questionId: string) =>
+  `${questionsPath(assignmentId)}/${encodeURIComponent(questionId)}`;
+
+/** GET /api/assignments/:assignmentId/questions, in creation order. */
+export function useQuestions(assignmentId: string | undefined) {
+  return useQuery({
+    queryKey: queryKeys.questions.list(assignmentId ?? ''),
+    queryFn: ({ signal }) => apiClient.get(questionsPath(assignmentId ?? ''), QuestionList, { signal }),
+    enabled: Boolean(assignmentId),
+  });
+}
+
+/** GET .../questions/:questionId, with the submissions the caller may see when asked (includeSubmissions=1). */
+export function useQuestion(
+  assignmentId: string | undefined,
+  questionId: string | undefined,
+  { includeSubmissions = true }: { includeSubmissions?: boolean } = {},
+) {
+  return useQuery({
+    queryKey: queryKeys.questions.detail(assignmentId ?? '', questionId ?? '', includeSubmissions),
+    queryFn: ({ signal }) =>
+      apiClient.get(
+        `${questionPath(assignmentId ?? '', questionId ?? '')}${includeSubmissions ? '?includeSubmissions=1' : ''}`,
+        QuestionPageData,
+        { signal },
+      ),
+    enabled: Boolean(assignmentId && questionId),
+  });
+}
+
+export interface CreateQuestionValues {
+  title: string | null;
+  points: number;
+  questionFile: File;
+  solutionFile?: File;
+}
+
+/** POST .../questions (multipart: title, points, questionFile, optional solutionFile). */
+export function useCreateQuestion(assignmentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: ({ title, points, questionFile, solutionFile }: CreateQuestionValues) => {
+      const form = new FormData();
+      if (title) form.append('title', title);
+      form.append('points', String(points));
+      form.append(CREATE_QUESTION_FILE_FIELDS.question, questionFile);
+      if (solutionFile) form.append(CREATE_QUESTION_FILE_FIELDS.solution, solutionFile);
+      return apiClient.post(questionsPath(assignmentId), form, CreateQuestionOutput);
+    },
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.questions.list(assignmentId) }),
+        // The assignment's total points just changed.
+        queryClient.invalidateQueries({ queryKey: queryKeys.assignments.all }),
+      ]),
+  });
+}

@@ -1,0 +1,39 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { ADD_STUDENTS_EXCEL_FILE_FIELD, AddStudentsOutput } from '@gradewise/shared/contracts/courses';
+import { apiClient } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+export const ROSTER_MESSAGES = {
+  addFailed: 'Failed to add students.',
+  excelFailed: 'Failed to upload Excel.',
+  added: 'Students added successfully.',
+  addedViaExcel: 'Students added via Excel successfully!',
+} as const;
+
+function useRefreshCourse(courseId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.courses.detail(courseId) });
+}
+
+/** POST /api/courses/:id/add-students with the already split list of emails. */
+export function useAddStudentsByEmail(courseId: string) {
+  const refreshCourse = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: (emails: string[]) =>
+      apiClient.post(`/courses/${encodeURIComponent(courseId)}/add-students`, { emails }, AddStudentsOutput),
+    onSuccess: refreshCourse,
+  });
+}
+
+/** POST /api/courses/:id/add-students/excel (multipart `excelFile`, .xlsx or .xls). */
+export function useAddStudentsFromExcel(courseId: string) {
+  const refreshCourse = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: (excelFile: File) => {
+      const form = new FormData();
+      form.append(ADD_STUDENTS_EXCEL_FILE_FIELD, excelFile);
+      return apiClient.post(`/courses/${encodeURIComponent(courseId)}/add-students/excel`, form, AddStudentsOutput);
+    },
+    onSuccess: refreshCourse,
+  });
+}

@@ -1,0 +1,153 @@
+import { act, screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { COURSE_ID, courseForStaff, courseForStudent, errorResponse, signInAs } from '../../test/fixtures.ts';
+import { INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+const STUDENTS_PATH = `/courses/${COURSE_ID}/students`;
+
+const courseRoutes = (course: object) => ({
+  [`GET /api/courses/${COURSE_ID}`]: () => jsonResponse(200, course),
+  'GET /api/assignments': () => jsonResponse(200, []),
+});
+
+describe('course students', () => {
+  it('lists the roster by Name and Email, with Back to Course, and shows a student no add forms', async () => {
+    stubNetwork({ ...signInAs(STUDENT), ...courseRoutes(courseForStudent()) });
+    renderApp(STUDENTS_PATH);
+
+    const table = await screen.findByRole('table', { name: 'Students' });
+    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Email']);
+    expect(within(table).getByRole('rowheader', { name: 'Sam Student' })).toBeInTheDocument();
+    expect(within(table).getByRole('cell', { name: 'sam@example.edu' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Back to Course' })).toHaveAttribute('href', `/courses/${COURSE_ID}`);
+    expect(screen.queryByRole('heading', { name: 'Add Students by Email' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('heading', { name: 'Upload Excel' })).not.toBeInTheDocument();
+    expect(screen.queryByText('newcomer@example.edu')).not.toBeInTheDocument();
+  });
+
+  it("says 'No students yet' and shows the owner both add forms and the pending invitations", async () => {
+    stubNetwork({ ...signInAs(INSTRUCTOR), ...courseRoutes(courseForStaff({ students: [] })) });
+    renderApp(STUDENTS_PATH);
+
+    expect(await screen.findByText('No students yet')).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Add Students by Email' })).toBeInTheDocument();
+    expect(screen.getByRole('heading', { name: 'Upload Excel' })).toBeInTheDocument();
+    expect(screen.getByLabelText(/Excel file/)).toHaveAttribute('accept', expect.stringContaining('.xlsx,.xls'));
+    expect(screen.getByText('newcomer@example.edu')).toBeInTheDocument();
+  });
+
+  it("requires at least one email: blanks and lone commas do not count", async () => {
+    const sent = stubNetwork({ ...signInAs(INSTRUCTOR), ...courseRoutes(courseForStaff()) });
+    renderApp(STUDENTS_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Student emails/ }), ' , ,, ');
+    await user.click(screen.getByRole('button', { name: 'Add Students' }));
+    expect(await screen.findByText('Please enter at least one email.')).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it('requires an Excel file before uploading', async () => {
+    const sent = stubNetwork({ ...signInAs(INSTRUCTOR), ...courseRoutes(courseForStaff()) });
+    renderApp(STUDENTS_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    await user.click(await screen.findByRole('button', { name: 'Upload Excel' }));
+    expect(await screen.findByText('Please select an Excel file first.')).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it("sends the split emails, toasts the server's counts with the rejected entries, and returns to the course after 1 second", async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(courseForStaff()),
+      [`POST /api/courses/${COURSE_ID}/add-students`]: () =>
+        jsonResponse(200, {
+          message: 'Students added successfully. 1 added, 1 invited (no account yet; they join when they register), 1 rejected.',
+          added: 1,
+          alreadyEnrolled: 0,
+          invited: 1,
+          alreadyInvited: 0,
+          rejected: [{ entry: 'not-an-email', reason: 'This is not a valid email address.' }],
+        }),
+    });
+    const { router } = renderApp(STUDENTS_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(
+      await screen.findByRole('textbox', { name: /Student emails/ }),
+      ' sam@example.edu,  new@example.edu ,, not-an-email ',
+    );
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await userEvent.setup({ delay: null, advanceTimers: vi.advanceTimersByTime }).click(
+      screen.getByRole('button', { name: 'Add Students' }),
+    );
+
+    expect(await screen.findByText(/Students added successfully\. 1 added, 1 invited/)).toBeInTheDocument();
+    expect(screen.getByText('not-an-email — This is not a valid email address.')).toBeInTheDocument();
+    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({
+      emails: ['sam@example.edu', 'new@example.edu', 'not-an-email'],
+    });
+
+    await act(async () => vi.advanceTimersByTime(999));
+    expect(router.state.location.pathname).toBe(STUDENTS_PATH);
+    await act(async () => vi.advanceTimersByTime(1));
+    vi.useRealTimers();
+    expect(await screen.findByRole('heading', { level: 1, name: 'Linear Algebra' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`/courses/${COURSE_ID}`);
+  });
+
+  it('uploads the Excel file as multipart and lists the rejections of a refused sheet', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(courseForStaff()),
+      [`POST /api/courses/${COURSE_ID}/add-students/excel`]: () =>
+        jsonResponse(400, {
+          code: 'VALIDATION_FAILED',
+          message: 'No students were added: none of the 2 entries can be enrolled.',
+          issues: [
+            { path: 'ada@example.edu', message: 'This is your own email: you teach this course.' },
+            { path: 'x@y', message: 'This is not a valid email address.' },
+          ],
+        }),
+    });
+    const { router } = renderApp(STUDENTS_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    const sheet = new File(['PK'], 'roster.xlsx', {
+      type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+    });
+    await user.upload(await screen.findByLabelText(/Excel file/), sheet);
+    await user.click(screen.getByRole('button', { name: 'Upload Excel' }));
+
+    expect(await screen.findByText('No students were added: none of the 2 entries can be enrolled.')).toBeInTheDocument();
+    expect(screen.getByText('ada@example.edu — This is your own email: you teach this course.')).toBeInTheDocument();
+    expect((sent.find((request) => request.method === 'POST')?.body as FormData).get('excelFile')).toBe(sheet);
+    expect(router.state.location.pathname).toBe(STUDENTS_PATH);
+  });
+
+  it("falls back to 'Failed to add students.' when the server gives no message", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(courseForStaff()),
+      [`POST /api/courses/${COURSE_ID}/add-students`]: () => new Response('', { status: 503 }),
+    });
+    renderApp(STUDENTS_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Student emails/ }), 'a@b.edu');
+    await user.click(screen.getByRole('button', { name: 'Add Students' }));
+    expect(await screen.findByText('Failed to add students.')).toBeInTheDocument();
+  });
+
+  it('says when the course cannot be read', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({ ...signInAs(STUDENT), [`GET /api/courses/${COURSE_ID}`]: errorResponse(404, 'NOT_FOUND', 'Course not found.') });
+    renderApp(STUDENTS_PATH);
+    expect(await screen.findByText('Course not found or access denied.')).toBeInTheDocument();
+  });
+});

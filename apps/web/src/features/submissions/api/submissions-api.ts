@@ -1,0 +1,65 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  SUBMISSION_FILE_FIELD,
+  SubmissionVersionsOutput,
+  SubmitAnswerOutput,
+  UploadOnBehalfOutput,
+} from '@gradewise/shared/contracts/submissions';
+import { apiClient } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+
+export const SUBMISSION_MESSAGES = {
+  submitFailed: 'Failed to submit answer.',
+  submitted: 'Submission successful!',
+  uploadFailed: 'Failed to upload submission.',
+  uploaded: 'Uploaded on behalf of the student!',
+} as const;
+
+const basePath = (assignmentId: string, questionId: string) =>
+  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
+
+function useRefreshQuestion(assignmentId: string, questionId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) });
+}
+
+/** POST .../submit: a student's own answer PDF (multipart `file`); each upload is a new version. */
+export function useSubmitAnswer(assignmentId: string, questionId: string) {
+  const refreshQuestion = useRefreshQuestion(assignmentId, questionId);
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.append(SUBMISSION_FILE_FIELD, file);
+      return apiClient.post(`${basePath(assignmentId, questionId)}/submit`, form, SubmitAnswerOutput);
+    },
+    onSuccess: refreshQuestion,
+  });
+}
+
+/** POST .../upload-submission: the owning instructor uploads a PDF for an enrolled student, by email. */
+export function useUploadOnBehalf(assignmentId: string, questionId: string) {
+  const refreshQuestion = useRefreshQuestion(assignmentId, questionId);
+  return useMutation({
+    mutationFn: ({ studentEmail, file }: { studentEmail: string; file: File }) => {
+      const form = new FormData();
+      form.append('studentEmail', studentEmail);
+      form.append(SUBMISSION_FILE_FIELD, file);
+      return apiClient.post(`${basePath(assignmentId, questionId)}/upload-submission`, form, UploadOnBehalfOutput);
+    },
+    onSuccess: refreshQuestion,
+  });
+}
+
+/** GET .../submissions/:submissionId/versions (owning instructor): every upload of that student, newest first. */
+export function useSubmissionVersions(assignmentId: string, questionId: string, submissionId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: [...queryKeys.questions.views(assignmentId, questionId), 'versions', submissionId],
+    queryFn: ({ signal }) =>
+      apiClient.get(
+        `${basePath(assignmentId, questionId)}/submissions/${encodeURIComponent(submissionId)}/versions`,
+        SubmissionVersionsOutput,
+        { signal },
+      ),
+    enabled,
+  });
+}

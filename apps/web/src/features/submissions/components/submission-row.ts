@@ -1,0 +1,32 @@
+/**
+ * What the submissions table needs from a row (the question detail's `submissions`, staff or
+ * student view). Grade fields are optional: the grading engine adds them to the question detail.
+ */
+export interface SubmissionTableRow {
+  _id: string;
+  student: { _id: string; name: string; email?: string };
+  file: string;
+  isLate: boolean;
+  version: number;
+  submittedAt: string;
+  /** Staff view: how many versions this student uploaded. */
+  versions?: number;
+  /** Staff view: who uploaded this version (the student, or the instructor on their behalf). */
+  uploadedBy?: { _id: string; name: string };
+  grade?: number | null;
+  isAlreadyGraded?: boolean;
+}
+
+/** A submission counts as graded once the instructor saved a grade. */
+export function isGraded(row: SubmissionTableRow): boolean {
+  return row.isAlreadyGraded ?? (row.grade !== null && row.grade !== undefined);
+}
+
+/** Links of the grading screens (spec section 2), relative to nothing: absolute app paths. */
+export function gradingPaths(assignmentId: string, questionId: string, submissionId: string) {
+  const grade = `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/grade/${encodeURIComponent(submissionId)}`;
+  return { grade, regrade: `${grade}?regrade=true`, report: `${grade}/report` };
+}
+
+/** Grades are shown as the API sends them, without float noise (7.499999 -> 7.5). */
+export const formatPoints = (value: number) => String(Math.round(value * 100) / 100);

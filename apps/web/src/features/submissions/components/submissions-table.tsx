@@ -1,0 +1,294 @@
+import type { ReactNode } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
+import {
+  Box,
+  Button,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+  useMediaQuery,
+} from '@mui/material';
+import { useTheme } from '@mui/material/styles';
+import { PdfDialogButton } from '../../../components/pdf-dialog-button.tsx';
+import { EmptyMessage } from '../../../components/screen-states.tsx';
+import { visuallyHidden } from '../../../components/visually-hidden.ts';
+import { formatDateTime } from '../../../lib/format-date.ts';
+import { SubmissionVersionsButton } from './submission-versions-button.tsx';
+import { formatPoints, gradingPaths, isGraded, type SubmissionTableRow } from './submission-row.ts';
+
+export const NO_SUBMISSIONS_MESSAGE = 'No submissions yet.';
+export const NOT_GRADED = 'Not Graded';
+
+export interface SubmissionsTableProps {
+  assignmentId: string;
+  questionId: string;
+  /** The question's points, for 'Current: {grade} / {points}'. */
+  questionPoints: number;
+  rows: SubmissionTableRow[];
+  /** The course's instructor sees the Actions column and every student's latest submission. */
+  isStaff: boolean;
+  /**
+   * More instructor actions per row, after Grade / Regrade (for the grading screens to add to).
+   * Return null for none.
+   */
+  renderExtraActions?: (row: SubmissionTableRow) => ReactNode;
+}
+
+/**
+ * Spec section 2, question detail: Student, File (View PDF), Late? (Yes/No), Grade ('Not Graded'
+ * in red, else the grade in green), Actions for instructors (Grade, or Regrade with 'Current:
+ * {grade} / {points}'), and a Grading Report column once any submission is graded. On phones each
+ * submission is a card with the same fields, since six columns do not fit 375 px.
+ */
+export function SubmissionsTable(props: SubmissionsTableProps) {
+  const theme = useTheme();
+  const isPhone = useMediaQuery(theme.breakpoints.down('md'));
+  if (props.rows.length === 0) return <EmptyMessage text={NO_SUBMISSIONS_MESSAGE} />;
+  return isPhone ? <SubmissionCards {...props} /> : <SubmissionRows {...props} />;
+}
+
+function SubmissionRows({ rows, isStaff, ...props }: SubmissionsTableProps) {
+  const hasReportColumn = rows.some(isGraded);
+  return (
+    <TableContainer component={Paper} variant="outlined">
+      <Table aria-label="Submissions">
+        <TableHead>
+          <TableRow>
+            <TableCell>Student</TableCell>
+            <TableCell>File</TableCell>
+            <TableCell>Late?</TableCell>
+            <TableCell>Grade</TableCell>
+            {isStaff ? <TableCell>Actions</TableCell> : null}
+            {hasReportColumn ? <TableCell>Grading Report</TableCell> : null}
+          </TableRow>
+        </TableHead>
+        <TableBody>
+          {rows.map((row) => (
+            <TableRow key={row._id}>
+              <TableCell component="th" scope="row">
+                <StudentCell row={row} isStaff={isStaff} />
+              </TableCell>
+              <TableCell>
+                <ViewPdf row={row} />
+                {isStaff ? <Versions row={row} {...props} /> : null}
+              </TableCell>
+              <TableCell>
+                <Late row={row} />
+              </TableCell>
+              <TableCell>
+                <Grade row={row} points={props.questionPoints} />
+              </TableCell>
+              {isStaff ? (
+                <TableCell>
+                  <Actions row={row} {...props} />
+                </TableCell>
+              ) : null}
+              {hasReportColumn ? (
+                <TableCell>
+                  <Report row={row} {...props} />
+                </TableCell>
+              ) : null}
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
+    </TableContainer>
+  );
+}
+
+function SubmissionCards({ rows, isStaff, ...props }: SubmissionsTableProps) {
+  const hasReportColumn = rows.some(isGraded);
+  return (
+    <Stack component="ul" spacing={1.5} aria-label="Submissions" sx={{ listStyle: 'none', p: 0, m: 0 }}>
+      {rows.map((row) => (
+        <Paper key={row._id} component="li" variant="outlined" sx={{ p: 2 }}>
+          <StudentCell row={row} isStaff={isStaff} />
+          <Box
+            component="dl"
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: 'max-content 1fr',
+              columnGap: 2,
+              rowGap: 1,
+              alignItems: 'center',
+              my: 1.5,
+              '& dt': { color: 'text.secondary', typography: 'body2' },
+              '& dd': { m: 0 },
+            }}
+          >
+            <dt>File</dt>
+            <dd>
+              <ViewPdf row={row} />
+              {isStaff ? <Versions row={row} {...props} /> : null}
+            </dd>
+            <dt>Late?</dt>
+            <dd>
+              <Late row={row} />
+            </dd>
+            <dt>Grade</dt>
+            <dd>
+              <Grade row={row} points={props.questionPoints} />
+            </dd>
+            {isStaff ? (
+              <>
+                <dt>Actions</dt>
+                <dd>
+                  <Actions row={row} {...props} />
+                </dd>
+              </>
+            ) : null}
+            {hasReportColumn ? (
+              <>
+                <dt>Grading Report</dt>
+                <dd>
+                  <Report row={row} {...props} />
+                </dd>
+              </>
+            ) : null}
+          </Box>
+        </Paper>
+      ))}
+    </Stack>
+  );
+}
+
+type CellProps = Omit<SubmissionsTableProps, 'rows' | 'isStaff'> & { row: SubmissionTableRow };
+
+function StudentCell({ row, isStaff }: { row: SubmissionTableRow; isStaff: boolean }) {
+  const isOnBehalf = row.uploadedBy && row.uploadedBy._id !== row.student._id;
+  const details = [
+    `Submitted ${formatDateTime(row.submittedAt)}`,
+    row.version > 1 ? `version ${row.version}` : null,
+    isOnBehalf ? `uploaded by ${row.uploadedBy?.name}` : null,
+  ].filter(Boolean);
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{row.student.name}</Typography>
+      {isStaff && row.student.email ? (
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+          {row.student.email}
+        </Typography>
+      ) : null}
+      <Typography variant="caption" color="text.secondary">
+        {details.join(' · ')}
+      </Typography>
+    </Box>
+  );
+}
+
+function ViewPdf({ row }: { row: SubmissionTableRow }) {
+  return (
+    <PdfDialogButton
+      url={row.file}
+      title={`Submission of ${row.student.name}`}
+      size="small"
+      variant="text"
+      aria-label={`View PDF of ${row.student.name}`}
+    >
+      View PDF
+    </PdfDialogButton>
+  );
+}
+
+function Versions({ row, assignmentId, questionId }: CellProps) {
+  if (!row.versions || row.versions < 2) return null;
+  return (
+    <SubmissionVersionsButton
+      assignmentId={assignmentId}
+      questionId={questionId}
+      submissionId={row._id}
+      studentName={row.student.name}
+      count={row.versions}
+    />
+  );
+}
+
+function Late({ row }: { row: SubmissionTableRow }) {
+  return row.isLate ? (
+    <Typography component="span" sx={{ color: 'warning.light', fontWeight: 500 }}>
+      Yes
+    </Typography>
+  ) : (
+    <Typography component="span">No</Typography>
+  );
+}
+
+function Grade({ row, points }: { row: SubmissionTableRow; points: number }) {
+  if (!isGraded(row) || row.grade === null || row.grade === undefined) {
+    return (
+      <Typography component="span" sx={{ color: 'error.light', fontWeight: 500 }}>
+        {NOT_GRADED}
+      </Typography>
+    );
+  }
+  return (
+    <Typography component="span" sx={{ color: 'success.light', fontWeight: 500 }}>
+      {formatPoints(row.grade)} / {formatPoints(points)}
+    </Typography>
+  );
+}
+
+function Actions({ row, assignmentId, questionId, questionPoints, renderExtraActions }: CellProps) {
+  const paths = gradingPaths(assignmentId, questionId, row._id);
+  const graded = isGraded(row) && row.grade !== null && row.grade !== undefined;
+  return (
+    <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
+      {graded ? (
+        <>
+          <Button
+            component={RouterLink}
+            to={paths.regrade}
+            size="small"
+            variant="outlined"
+            aria-label={`Regrade ${row.student.name}`}
+          >
+            Regrade
+          </Button>
+          <Typography variant="body2" color="text.secondary">
+            Current: {formatPoints(row.grade ?? 0)} / {formatPoints(questionPoints)}
+          </Typography>
+        </>
+      ) : (
+        <Button
+          component={RouterLink}
+          to={paths.grade}
+          size="small"
+          variant="contained"
+          aria-label={`Grade ${row.student.name}`}
+        >
+          Grade
+        </Button>
+      )}
+      {renderExtraActions?.(row)}
+    </Stack>
+  );
+}
+
+function Report({ row, assignmentId, questionId }: CellProps) {
+  if (!isGraded(row)) {
+    return (
+      <Typography component="span" color="text.secondary">
+        <span aria-hidden>—</span>
+        <Box component="span" sx={visuallyHidden}>
+          No report yet
+        </Box>
+      </Typography>
+    );
+  }
+  return (
+    <Button
+      component={RouterLink}
+      to={gradingPaths(assignmentId, questionId, row._id).report}
+      size="small"
+      aria-label={`View Report of ${row.student.name}`}
+    >
+      View Report
+    </Button>
+  );
+}

@@ -1,0 +1,74 @@
+import { useId } from 'react';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Button, Paper, Stack, Typography } from '@mui/material';
+import { PDF_ACCEPT } from '@gradewise/shared/contracts/files';
+import { FileField } from '../../../components/file-field.tsx';
+import { messageOf } from '../../../lib/api-client.ts';
+import { requiredPdf } from '../../../lib/file-schemas.ts';
+import { showError, showSuccess } from '../../../lib/toasts.tsx';
+import { SUBMISSION_MESSAGES, useSubmitAnswer } from '../api/submissions-api.ts';
+
+export const SUBMIT_PDF_REQUIRED_MESSAGE = 'Please select a PDF to submit.';
+
+const SubmitAnswerSchema = z.object({ file: requiredPdf(SUBMIT_PDF_REQUIRED_MESSAGE) });
+
+/** A student's 'Submit Your Answer' (PDF). Submitting again adds a new version; the latest counts. */
+export function SubmitAnswerForm({
+  assignmentId,
+  questionId,
+  hasSubmitted,
+}: {
+  assignmentId: string;
+  questionId: string;
+  /** The student already has a submission: say that a new one replaces it. */
+  hasSubmitted: boolean;
+}) {
+  const headingId = useId();
+  const submitAnswer = useSubmitAnswer(assignmentId, questionId);
+  const { control, handleSubmit, reset, formState } = useForm({
+    resolver: zodResolver(SubmitAnswerSchema),
+    defaultValues: { file: undefined },
+  });
+
+  const onSubmit = handleSubmit(async ({ file }) => {
+    try {
+      const result = await submitAnswer.mutateAsync(file);
+      showSuccess(result.message || SUBMISSION_MESSAGES.submitted);
+      reset({ file: undefined });
+    } catch (error) {
+      showError(messageOf(error, SUBMISSION_MESSAGES.submitFailed), error);
+    }
+  });
+  const isSending = formState.isSubmitting;
+
+  return (
+    <Paper variant="outlined" component="section" aria-labelledby={headingId} sx={{ p: { xs: 2, sm: 3 }, mb: 4 }}>
+      <Typography id={headingId} variant="h6" component="h2" gutterBottom>
+        Submit Your Answer
+      </Typography>
+      {hasSubmitted ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          You have already submitted an answer. Submitting again replaces it; the newest one is graded.
+        </Typography>
+      ) : null}
+      <Stack
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        aria-label="Submit your answer"
+        direction={{ xs: 'column', sm: 'row' }}
+        spacing={2}
+        sx={{ alignItems: { xs: 'stretch', sm: 'flex-end' } }}
+      >
+        <Stack sx={{ flex: 1 }}>
+          <FileField control={control} name="file" label="Answer PDF" accept={PDF_ACCEPT} chooseText="Choose PDF" required disabled={isSending} />
+        </Stack>
+        <Button type="submit" variant="contained" disabled={isSending} sx={{ flexShrink: 0 }}>
+          {isSending ? 'Submitting…' : 'Submit'}
+        </Button>
+      </Stack>
+    </Paper>
+  );
+}

@@ -1,0 +1,269 @@
+import { screen, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import {
+  ASSIGNMENT_ID,
+  errorResponse,
+  QUESTION_ID,
+  questionForStaff,
+  questionForStudent,
+  signInAs,
+  staffSubmission,
+} from '../../test/fixtures.ts';
+import { INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+const QUESTION_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
+const pdf = (name: string) => new File(['%PDF-1.7 test'], name, { type: 'application/pdf' });
+
+/** The grading fields the server adds to each staff row. */
+const gradingFields = (grade: number | null) => ({
+  grade,
+  isAlreadyGraded: grade !== null,
+  confidenceLevel: grade === null ? null : 80,
+  comments: [],
+  extractedText: '',
+  grader: null,
+  gradingStatus: grade === null ? 'none' : 'succeeded',
+  hasHiddenText: false,
+  hiddenText: [],
+});
+
+const columnHeaders = () => screen.getAllByRole('columnheader').map((header) => header.textContent);
+
+describe('submissions table', () => {
+  it('shows the instructor Student, File, Late?, Grade and Actions; Grade for ungraded, Regrade with the current grade and a report for graded', async () => {
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStaff({
+            autoRubric: [],
+            submissions: [
+              { ...staffSubmission(), ...gradingFields(null) },
+              {
+                ...staffSubmission({
+                  _id: 'submission-2',
+                  isLate: true,
+                  version: 2,
+                  versions: 2,
+                  student: { _id: 'user-3', name: 'Lee Late', email: 'lee@example.edu' },
+                  uploadedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
+                }),
+                ...gradingFields(7.5),
+              },
+            ],
+          }),
+        ),
+    });
+    renderApp(QUESTION_PATH);
+
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    expect(columnHeaders()).toEqual(['Student', 'File', 'Late?', 'Grade', 'Actions', 'Grading Report']);
+    const [, samRow, leeRow] = within(table).getAllByRole('row');
+
+    expect(within(samRow!).getByRole('rowheader')).toHaveTextContent('Sam Student');
+    expect(within(samRow!).getByRole('button', { name: 'View PDF of Sam Student' })).toBeInTheDocument();
+    expect(within(samRow!).getByText('No')).toBeInTheDocument();
+    expect(within(samRow!).getByText('Not Graded')).toBeInTheDocument();
+    expect(within(samRow!).getByRole('link', { name: 'Grade Sam Student' })).toHaveAttribute(
+      'href',
+      `${QUESTION_PATH}/grade/submission-1`,
+    );
+    expect(within(samRow!).queryByRole('link', { name: /View Report/ })).not.toBeInTheDocument();
+
+    expect(within(leeRow!).getByText('Yes')).toBeInTheDocument();
+    expect(within(leeRow!).getByText('7.5 / 10')).toBeInTheDocument();
+    expect(within(leeRow!).getByText('Current: 7.5 / 10')).toBeInTheDocument();
+    expect(within(leeRow!).getByRole('link', { name: 'Regrade Lee Late' })).toHaveAttribute(
+      'href',
+      `${QUESTION_PATH}/grade/submission-2?regrade=true`,
+    );
+    expect(within(leeRow!).getByRole('link', { name: 'View Report of Lee Late' })).toHaveAttribute(
+      'href',
+      `${QUESTION_PATH}/grade/submission-2/report`,
+    );
+    expect(within(leeRow!).getByText(/uploaded by Ada Instructor/)).toBeInTheDocument();
+    expect(within(leeRow!).getByRole('button', { name: /All 2 versions/ })).toBeInTheDocument();
+  });
+
+  it('colours the grade green when graded and Not Graded red', async () => {
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStaff({
+            autoRubric: [],
+            submissions: [
+              { ...staffSubmission(), ...gradingFields(null) },
+              { ...staffSubmission({ _id: 'submission-2', student: { _id: 'u3', name: 'Lee', email: 'l@e.edu' } }), ...gradingFields(9) },
+            ],
+          }),
+        ),
+    });
+    renderApp(QUESTION_PATH);
+
+    const notGraded = await screen.findByText('Not Graded');
+    const graded = screen.getByText('9 / 10');
+    const colourOf = (element: HTMLElement) => getComputedStyle(element).color;
+    expect(colourOf(notGraded)).not.toBe(colourOf(graded));
+    // MUI's dark palette: error.light is red, success.light is green.
+    expect(colourOf(notGraded)).toBe('rgb(229, 115, 115)');
+    expect(colourOf(graded)).toBe('rgb(129, 199, 132)');
+  });
+
+  it('shows a student their own row without Actions, and no Grading Report column while nothing is graded', async () => {
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStudent({
+            submissions: [
+              {
+                _id: 'submission-1',
+                file: '/api/files/answer-1?exp=1&sig=s',
+                isLate: false,
+                version: 1,
+                submittedAt: '2030-02-01T10:00:00.000Z',
+                student: { _id: STUDENT._id, name: STUDENT.name },
+                grade: null,
+                isAlreadyGraded: false,
+              },
+            ],
+          }),
+        ),
+    });
+    renderApp(QUESTION_PATH);
+
+    await screen.findByRole('table', { name: 'Submissions' });
+    expect(columnHeaders()).toEqual(['Student', 'File', 'Late?', 'Grade']);
+    expect(screen.getByText('Not Graded')).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: /^(Grade|Regrade) / })).not.toBeInTheDocument();
+    expect(screen.getByText(/You have already submitted an answer/)).toBeInTheDocument();
+  });
+});
+
+describe('submit your answer (student)', () => {
+  it("asks for a PDF, then sends it, toasts 'Submission successful!' and shows the new row", async () => {
+    let submitted = false;
+    const sent = stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStudent({
+            submissions: submitted
+              ? [
+                  {
+                    _id: 'submission-1',
+                    file: '/api/files/answer-1?exp=1&sig=s',
+                    isLate: false,
+                    version: 1,
+                    submittedAt: '2030-02-01T10:00:00.000Z',
+                    student: { _id: STUDENT._id, name: STUDENT.name },
+                    grade: null,
+                    isAlreadyGraded: false,
+                  },
+                ]
+              : [],
+          }),
+        ),
+      [`POST /api${QUESTION_PATH}/submit`]: () => {
+        submitted = true;
+        return jsonResponse(201, {
+          message: 'Submission successful!',
+          submission: {
+            _id: 'submission-1',
+            file: '/api/files/answer-1?exp=1&sig=s',
+            isLate: false,
+            version: 1,
+            submittedAt: '2030-02-01T10:00:00.000Z',
+            student: { _id: STUDENT._id, name: STUDENT.name },
+          },
+        });
+      },
+    });
+    renderApp(QUESTION_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    expect(await screen.findByText('No submissions yet.')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Please select a PDF to submit.')).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+
+    const answer = pdf('answer.pdf');
+    await user.upload(screen.getByLabelText(/Answer PDF/), answer);
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+
+    expect(await screen.findByText('Submission successful!')).toBeInTheDocument();
+    expect((sent.find((request) => request.method === 'POST')?.body as FormData).get('file')).toBe(answer);
+    expect(await screen.findByRole('table', { name: 'Submissions' })).toBeInTheDocument();
+    expect(screen.getByText('No file chosen')).toBeInTheDocument();
+  });
+
+  it("falls back to 'Failed to submit answer.' when the server gives no message", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api${QUESTION_PATH}`]: () => jsonResponse(200, questionForStudent({ submissions: [] })),
+      [`POST /api${QUESTION_PATH}/submit`]: () => new Response('', { status: 500 }),
+    });
+    renderApp(QUESTION_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    await user.upload(await screen.findByLabelText(/Answer PDF/), pdf('answer.pdf'));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    expect(await screen.findByText('Failed to submit answer.')).toBeInTheDocument();
+  });
+});
+
+describe('upload on behalf of a student (instructor)', () => {
+  const routes = () => ({
+    ...signInAs(INSTRUCTOR),
+    [`GET /api${QUESTION_PATH}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [] })),
+  });
+
+  it("requires the student's email and a PDF", async () => {
+    const sent = stubNetwork(routes());
+    renderApp(QUESTION_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    await user.click(await screen.findByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText("Please enter the student's email.")).toBeInTheDocument();
+    expect(screen.getByText('Please select a PDF to upload.')).toBeInTheDocument();
+
+    await user.type(screen.getByRole('textbox', { name: /Student Email/ }), 'not an email');
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+    expect(await screen.findByText('Please enter a valid email address.')).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it("sends the email and the PDF, and shows the server's refusal for a student who is not enrolled", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const sent = stubNetwork({
+      ...routes(),
+      [`POST /api${QUESTION_PATH}/upload-submission`]: errorResponse(
+        400,
+        'BAD_REQUEST',
+        'No student with the email kim@example.edu is enrolled in this course.',
+      ),
+    });
+    renderApp(QUESTION_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Student Email/ }), ' Kim@Example.edu ');
+    const answer = pdf('scan.pdf');
+    await user.upload(screen.getByLabelText(/Student's PDF/), answer);
+    await user.click(screen.getByRole('button', { name: 'Upload' }));
+
+    expect(await screen.findByText('No student with the email kim@example.edu is enrolled in this course.')).toBeInTheDocument();
+    const form = sent.find((request) => request.method === 'POST')?.body as FormData;
+    expect(form.get('studentEmail')).toBe('kim@example.edu');
+    expect(form.get('file')).toBe(answer);
+    // The form keeps what was typed, so the instructor can correct it.
+    expect(screen.getByRole('textbox', { name: /Student Email/ })).toHaveValue('Kim@Example.edu');
+  });
+});

@@ -1,0 +1,17 @@
+import { pdfjs } from 'react-pdf';
+// Vite copies the worker from node_modules into the build and gives its URL: the worker is served
+// by our own server (the CSP allows workers from 'self' only; no CDN, works offline).
+import workerUrl from 'pdfjs-dist/build/pdf.worker.min.mjs?url';
+
+pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
+
+/**
+ * Options for every PDF the app opens. Uploaded PDFs are untrusted: no eval-compiled fonts
+ * (CVE-2024-4367 class), and no scripting.
+ */
+export const PDF_DOCUMENT_OPTIONS = {
+  isEvalSupported: false,
+  enableXfa: false,
+} as const;
+
+export { pdfjs };
