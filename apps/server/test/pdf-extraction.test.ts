@@ -1,3 +1,6 @@
+import { execFile } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
 import {
   clip,
@@ -282,5 +285,25 @@ describe('PDF builders', () => {
     expect(await buildScannedPdf(['A short scanned page.'])).toEqual(await buildScannedPdf(['A short scanned page.']));
     const hidden = { visible: VISIBLE, hidden: INJECTION, technique: 'covered' } as const;
     expect(await buildPdfWithHiddenText(hidden)).toEqual(await buildPdfWithHiddenText(hidden));
+  });
+});
+
+describe('loading pdf.js', () => {
+  it('leaves the native Array.prototype.push and JSON.parse in place (its legacy build polyfills them)', async () => {
+    const extractText = fileURLToPath(new URL('../src/pdf/extract-text.ts', import.meta.url));
+    const script = [
+      'const push = Array.prototype.push, parse = JSON.parse;',
+      `const { extractPdfText } = await import(${JSON.stringify(extractText)});`,
+      "await extractPdfText(new TextEncoder().encode('%PDF-1.4 broken')).catch(() => {});",
+      'console.log(JSON.stringify([Array.prototype.push === push, JSON.parse === parse]));',
+    ].join('\n');
+    const { stdout } = await promisify(execFile)(process.execPath, [
+      '--import',
+      'tsx',
+      '--input-type=module',
+      '-e',
+      script,
+    ]);
+    expect(JSON.parse(stdout.trim())).toEqual([true, true]);
   });
 });

@@ -1,4 +1,4 @@
-import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.ts';
 import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api.js';
 import { ExtractionError } from './extraction-error.ts';
 import { analyzePageText, type CanvasFactory, type HiddenLineRun, type HiddenTextReason } from './hidden-text.ts';

@@ -1,6 +1,14 @@
-import { AnnotationMode, type PDFPageProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { AnnotationMode, type PDFPageProxy } from './pdfjs.ts';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
-import { isShowTextOp, type Box, type PageDrawing, type PaintedArea, type Rgb, type TextRun } from './page-drawing.ts';
+import {
+  comparableChars,
+  isShowTextOp,
+  type Box,
+  type PageDrawing,
+  type PaintedArea,
+  type Rgb,
+  type TextRun,
+} from './page-drawing.ts';
 
 type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 
@@ -173,12 +181,12 @@ function alignCharacters(itemChars: string[][], drawing: PageDrawing): Int32Arra
   return itemChars.map((charsOfItem) => {
     const matched = new Int32Array(charsOfItem.length).fill(-1);
     charsOfItem.forEach((char, index) => {
-      if (/\s/u.test(char)) return;
-      const normalized = char.normalize('NFKC');
+      const [normalized] = comparableChars(char);
+      if (normalized === undefined) return; // whitespace
       const limit = Math.min(chars.length, cursor + LOOK_AHEAD);
       for (let j = cursor; j < limit; j++) {
         const shown = chars[j]!.char;
-        if (shown === char || shown === normalized || (normalized.length > 1 && shown === normalized[0])) {
+        if (shown === char || shown === normalized) {
           matched[index] = j;
           cursor = j + 1;
           return;

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import { getDocument, VerbosityLevel, type PDFDocumentProxy } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { getDocument, VerbosityLevel, type PDFDocumentProxy } from './pdfjs.ts';
 import { ExtractionError } from './extraction-error.ts';
 
 /**

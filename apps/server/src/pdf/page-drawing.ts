@@ -1,4 +1,4 @@
-import { OPS } from 'pdfjs-dist/legacy/build/pdf.mjs';
+import { OPS } from './pdfjs.ts';
 
 /**
  * A walk over a page's pdf.js operator list that records, for every glyph the page shows, how it
@@ -351,11 +351,23 @@ function collectGlyphs(args: unknown, run: number, chars: ShownChar[], state: Gr
     advance += ((glyphWidth * state.fontSize) / 1000 + spacing * state.fontDirection) * state.hScale;
     if (typeof glyph.unicode !== 'string' || glyph.unicode.length === 0) return;
     text += glyph.unicode;
-    const expanded = Array.from(glyph.unicode.normalize('NFKC')).filter((char) => !/\s/u.test(char));
+    const expanded = comparableChars(glyph.unicode);
     for (const char of expanded) chars.push({ char, run, width: glyphWidth / expanded.length });
   };
   visit(args);
   return { text, advance };
+}
+
+const comparableCache = new Map<string, string[]>();
+
+/** A glyph's text as the characters the text items will show for it: NFKC, no whitespace. Cached (hot path). */
+export function comparableChars(unicode: string): string[] {
+  let chars = comparableCache.get(unicode);
+  if (!chars) {
+    chars = Array.from(unicode.normalize('NFKC')).filter((char) => !/\s/u.test(char));
+    if (comparableCache.size < 10_000) comparableCache.set(unicode, chars);
+  }
+  return chars;
 }
 
 function moveText(state: GraphicsState, x: number, y: number) {
