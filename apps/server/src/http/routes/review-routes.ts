@@ -1,0 +1,45 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { GradingReport, ReviewQueueOutput, RubricTrialInput, RubricTrialOutput } from '@gradewise/shared/contracts/review';
+import type { AppContext } from '../../context.ts';
+import { readGradingReport } from '../../services/read-grading-report.ts';
+import { readReviewQueue } from '../../services/read-review-queue.ts';
+import { tryRubric } from '../../services/try-rubric.ts';
+import { currentUser } from '../access.ts';
+
+const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
+const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
+const BASE = '/api/assignments/:assignmentId/questions/:questionId';
+
+/**
+ * The instructor's review loop around the grading engine (whose calls are in grading-routes.ts):
+ * the review queue, the grading report and the rubric trial. Access is 'user' and the course
+ * policy decides, as for grading: a stranger gets 404, an enrolled student 403 on staff calls —
+ * except the report, which a student may read for their own latest submission.
+ */
+export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      `${BASE}/review-queue`,
+      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: ReviewQueueOutput } } },
+      async (request) => readReviewQueue(ctx, currentUser(request), request.params),
+    );
+
+    app.get(
+      `${BASE}/grade/:submissionId/report`,
+      { config: { access: 'user' }, schema: { params: SubmissionParams, response: { 200: GradingReport } } },
+      async (request) => readGradingReport(ctx, currentUser(request), request.params),
+    );
+
+    app.post(
+      `${BASE}/rubric-trial`,
+      {
+        // Each trial is up to four grader calls (paid ones with an LLM): a person clicks a few times
+        // a minute at most, a script is held back.
+        config: { access: 'user', rateLimit: { max: 20, timeWindow: '1 minute' } },
+        schema: { params: QuestionParams, body: RubricTrialInput, response: { 200: RubricTrialOutput } },
+      },
+      async (request) => tryRubric(ctx, currentUser(request), request.params, request.body),
+    );
+  };
+}

@@ -1,0 +1,99 @@
+import type { GradingReportForStaff, GradingReportForStudent, ReviewQueueItem, ReviewStatus } from '@gradewise/shared/contracts/review';
+import type { FileExtractionRow } from '../models/file-extractions.ts';
+import type { GradeRow } from '../models/grades.ts';
+import type { GradingRunRow } from '../models/grading-runs.ts';
+import type { RubricRow } from '../models/rubrics.ts';
+import type { SubmissionListRow, SubmissionRow } from '../models/submissions.ts';
+import type { QuestionRow } from '../models/questions.ts';
+import type { FileUrlSigner } from '../storage/file-url-signer.ts';
+import { presentComments, presentGrader } from './grading-presenter.ts';
+
+/** Review-loop rows -> contract outputs. The student report is built here too, with its own narrow shape. */
+
+export interface ReviewQueueSources {
+  row: SubmissionListRow;
+  grade: GradeRow | undefined;
+  latestRun: GradingRunRow | undefined;
+  latestSucceededRun: GradingRunRow | undefined;
+}
+
+export function reviewStatusOf({ grade, latestRun, latestSucceededRun }: Omit<ReviewQueueSources, 'row'>): ReviewStatus {
+  if (grade) return 'graded';
+  if (latestRun && (latestRun.status === 'queued' || latestRun.status === 'running')) return 'grading';
+  if (latestSucceededRun) return 'needs-review';
+  if (latestRun?.status === 'failed') return 'failed';
+  return 'not-graded';
+}
+
+export function presentReviewQueueItem(sources: ReviewQueueSources): ReviewQueueItem {
+  const { row, grade, latestSucceededRun } = sources;
+  return {
+    submissionId: row.submission.id,
+    student: { _id: row.student.id, name: row.student.name, email: row.student.email },
+    isLate: row.submission.isLate,
+    status: reviewStatusOf(sources),
+    // A saved grade keeps the confidence of the suggestion it started from, so an item does not
+    // move in the queue when it is saved.
+    confidenceLevel: grade ? grade.confidence : (latestSucceededRun?.confidence ?? null),
+    grade: grade ? grade.grade : null,
+  };
+}
+
+/** Lowest confidence first; items with none go last; then by student, so the order is total and stable. */
+export function compareReviewItems(a: ReviewQueueItem, b: ReviewQueueItem): number {
+  const aConfidence = a.confidenceLevel ?? Number.POSITIVE_INFINITY;
+  const bConfidence = b.confidenceLevel ?? Number.POSITIVE_INFINITY;
+  if (aConfidence !== bConfidence) return aConfidence < bConfidence ? -1 : 1;
+  return (
+    a.student.name.localeCompare(b.student.name, 'en', { sensitivity: 'base' }) ||
+    a.student.email.localeCompare(b.student.email) ||
+    a.submissionId.localeCompare(b.submissionId)
+  );
+}
+
+export interface GradingReportSources {
+  submission: SubmissionRow;
+  student: { id: string; name: string };
+  question: QuestionRow;
+  grade: GradeRow | undefined;
+  gradeRun: GradingRunRow | undefined;
+  extraction: FileExtractionRow | undefined;
+  rubric: RubricRow | undefined;
+}
+
+function presentReportBase(sources: GradingReportSources, signer: FileUrlSigner) {
+  const { submission, question, grade } = sources;
+  return {
+    submission: {
+      _id: submission.id,
+      file: signer.urlFor(submission.fileId),
+      isLate: submission.isLate,
+      submittedAt: submission.submittedAt.toISOString(),
+      student: { _id: sources.student.id, name: sources.student.name },
+    },
+    question: { _id: question.id, title: question.title, points: question.points },
+    isAlreadyGraded: Boolean(grade),
+    grade: grade ? grade.grade : null,
+    extractedText: grade ? (sources.extraction?.text ?? '') : '',
+  };
+}
+
+export function presentGradingReportForStaff(sources: GradingReportSources, signer: FileUrlSigner): GradingReportForStaff {
+  const { grade } = sources;
+  return {
+    ...presentReportBase(sources, signer),
+    viewer: 'staff',
+    comments: grade ? presentComments(grade.comments, sources.rubric?.items ?? []) : [],
+    confidenceLevel: grade?.confidence ?? null,
+    grader: presentGrader(sources.gradeRun),
+  };
+}
+
+/**
+ * Only what the instructor decided: the accepted comments and the grade. Comments keep their
+ * rubric item id but not the item itself — the rubric is the instructor's, like the solution.
+ */
+export function presentGradingReportForStudent(sources: GradingReportSources, signer: FileUrlSigner): GradingReportForStudent {
+  const accepted = sources.grade?.comments.filter((comment) => comment.accepted) ?? [];
+  return { ...presentReportBase(sources, signer), viewer: 'student', comments: presentComments(accepted, []) };
+}

@@ -1,0 +1,112 @@
+import type { RubricTrialInput, RubricTrialOutput, RubricTrialResult } from '@gradewise/shared/contracts/review';
+import { roundToHundredths } from '@gradewise/shared/final-grade';
+import type { z } from 'zod';
+import { createGrader } from '../ai/create-grader.ts';
+import type { GradingInput, RubricItem } from '../ai/grader-types.ts';
+import type { AppContext } from '../context.ts';
+import { AppError, badRequest, notFound } from '../lib/errors.ts';
+import { isId } from '../lib/ids.ts';
+import { selectSubmissionInQuestion } from '../models/submissions.ts';
+import { selectUserById } from '../models/users.ts';
+import type { UserRow } from '../models/users.ts';
+import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { ensureFileExtraction } from './ensure-file-extraction.ts';
+
+/** Points are compared to the hundredth, as on save: 3.33 + 3.33 + 3.34 is 10. */
+const POINTS_TOLERANCE = 0.005;
+
+interface TrialAnswer {
+  label: string;
+  submissionId: string | null;
+  text: string;
+}
+
+/**
+ * POST rubric-trial: the wizard's "try it" step. Grades a pasted sample answer or up to three real
+ * submissions with a rubric the instructor has not saved yet, and answers the suggestions.
+ *
+ * Nothing is stored and no job is queued on purpose: this is a preview of an unsaved rubric, not a
+ * suggestion that could become a grade (those only come from grading runs on the saved rubric).
+ * The calls run one after another, so a trial costs at most four grader calls and never floods the
+ * provider; the route is rate limited on top.
+ */
+export async function tryRubric(
+  ctx: AppContext,
+  user: UserRow,
+  params: { assignmentId: string; questionId: string },
+  input: z.output<typeof RubricTrialInput>,
+): Promise<RubricTrialOutput> {
+  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'try its rubric');
+  const items = checkedItems(input.items, question.points);
+  const answers = await collectAnswers(ctx, question.id, input);
+
+  const grader = createGrader(ctx.config);
+  const results: RubricTrialResult[] = [];
+  let graderInfo: RubricTrialOutput['grader'] | undefined;
+  for (const answer of answers) {
+    const gradingInput: GradingInput = {
+      questionText: input.questionText,
+      solutionText: input.solutionText,
+      rubricItems: items,
+      points: question.points,
+      answerText: answer.text,
+    };
+    const call = await grader.requestGrading(gradingInput);
+    const suggestion = grader.interpretGrading(call.rawOutput, gradingInput);
+    graderInfo = { kind: call.meta.graderKind, provider: call.meta.provider, model: call.meta.model };
+    const criterionOf = new Map(items.map((item) => [item.id, item.criterion]));
+    results.push({
+      label: answer.label,
+      submissionId: answer.submissionId,
+      comments: suggestion.comments.map((comment) => ({
+        text: comment.text,
+        pointsDeducted: comment.pointsDeducted,
+        rubricItemId: comment.rubricItemId,
+        criterion: comment.rubricItemId ? (criterionOf.get(comment.rubricItemId) ?? null) : null,
+      })),
+      totalScore: suggestion.totalScore,
+      confidenceLevel: Math.round(suggestion.confidence),
+    });
+  }
+  if (!graderInfo) throw new AppError('INTERNAL', 500, 'The rubric trial produced no result.');
+  return { grader: graderInfo, questionPoints: question.points, results };
+}
+
+function checkedItems(items: z.output<typeof RubricTrialInput>['items'], points: number): RubricItem[] {
+  const total = roundToHundredths(items.reduce((sum, item) => sum + item.points, 0));
+  if (Math.abs(total - points) > POINTS_TOLERANCE) {
+    throw badRequest(`The rubric items add up to ${total} points, but the question is worth ${points} points.`, [
+      { path: 'items', message: `must add up to ${points}` },
+    ]);
+  }
+  // Unsaved items may have no id yet: number them so the grader's comments can point at them.
+  const taken = new Set(items.flatMap((item) => (item.id ? [item.id] : [])));
+  let next = 1;
+  return items.map((item) => {
+    let id = item.id;
+    if (!id) {
+      while (taken.has(`item-${next}`)) next += 1;
+      id = `item-${next}`;
+      taken.add(id);
+    }
+    return { id, criterion: item.criterion, points: item.points, guidance: item.guidance };
+  });
+}
+
+async function collectAnswers(ctx: AppContext, questionId: string, input: z.output<typeof RubricTrialInput>): Promise<TrialAnswer[]> {
+  const answers: TrialAnswer[] = [];
+  const sample = input.sampleAnswer?.trim();
+  if (sample) answers.push({ label: 'Sample answer', submissionId: null, text: sample });
+  for (const submissionId of new Set(input.submissionIds ?? [])) {
+    // Only this question's submissions: an id from elsewhere is "not found", never read.
+    const submission = isId(submissionId) ? await selectSubmissionInQuestion(ctx.db, questionId, submissionId) : undefined;
+    if (!submission) throw notFound('Submission not found.');
+    const extraction = await ensureFileExtraction(ctx, submission.fileId);
+    if (extraction.status === 'failed') {
+      throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
+    }
+    const student = await selectUserById(ctx.db, submission.studentId);
+    answers.push({ label: student?.name ?? 'Student', submissionId: submission.id, text: extraction.text });
+  }
+  return answers;
+}

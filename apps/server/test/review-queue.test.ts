@@ -1,0 +1,96 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { addStudents, createAssignment, createCourse, createQuestion, submitAnswer } from './support/course-fixtures.ts';
+import { registerUser, type TestUser } from './support/http.ts';
+import { gradeWithAi, questionPath, saveGrade } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+let t: TestApp;
+let owner: TestUser;
+let otherInstructor: TestUser;
+let students: TestUser[];
+let assignment: any;
+let question: any;
+const submissionOf = new Map<string, any>();
+
+const queueUrl = () => `${questionPath(assignment._id, question._id)}/review-queue`;
+const readQueue = (user: TestUser) => t.app.inject({ method: 'GET', url: queueUrl(), headers: user.auth });
+
+beforeAll(async () => {
+  t = await createTestApp({}, { withJobs: true });
+  owner = await registerUser(t.app, { role: 'instructor' });
+  otherInstructor = await registerUser(t.app, { role: 'instructor' });
+  students = [];
+  for (const name of ['Ann', 'Ben', 'Cat', 'Dan']) students.push(await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` }));
+  const course = await createCourse(t.app, owner);
+  await addStudents(t.app, owner, course._id, students.map((student) => student.email));
+  assignment = await createAssignment(t.app, owner, course._id);
+  question = await createQuestion(t.app, owner, assignment._id, { points: '10' });
+  const answers = ['The answer is 4 because 2 + 2 = 4.', 'It is 5.', 'I do not know, maybe 22.', 'Four. Two plus two makes four.'];
+  for (const [index, student] of students.entries()) {
+    submissionOf.set(student.name, await submitAnswer(t.app, student, assignment._id, question._id, answers[index]));
+  }
+  // Three answers get an AI suggestion (the built-in grader); Dan's is left ungraded.
+  for (const name of ['Ann', 'Ben', 'Cat']) {
+    await gradeWithAi(t.app, owner, { assignmentId: assignment._id, questionId: question._id, submissionId: submissionOf.get(name)._id });
+  }
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('GET .../review-queue', () => {
+  it('lists every latest submission, lowest confidence first, ungraded ones last', async () => {
+    const response = await readQueue(owner);
+    expect(response.statusCode).toBe(200);
+    const queue = response.json();
+    expect(queue.questionPoints).toBe(10);
+    expect(queue.remaining).toBe(4);
+    expect(queue.items).toHaveLength(4);
+
+    const suggested = queue.items.slice(0, 3);
+    expect(suggested.map((item: any) => item.status)).toEqual(['needs-review', 'needs-review', 'needs-review']);
+    for (const item of suggested) expect(item.confidenceLevel).toEqual(expect.any(Number));
+    const confidences = suggested.map((item: any) => item.confidenceLevel);
+    expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
+    expect(new Set(suggested.map((item: any) => item.student.name))).toEqual(new Set(['Ann', 'Ben', 'Cat']));
+
+    expect(queue.items[3]).toEqual({
+      submissionId: submissionOf.get('Dan')._id,
+      student: { _id: students[3]!.id, name: 'Dan', email: 'dan@example.edu' },
+      isLate: false,
+      status: 'not-graded',
+      confidenceLevel: null,
+      grade: null,
+    });
+  });
+
+  it('keeps each item in its place when its grade is saved, and counts it as done', async () => {
+    const before = (await readQueue(owner)).json();
+    const first = before.items[0];
+    await saveGrade(t.app, owner, { assignmentId: assignment._id, questionId: question._id, submissionId: first.submissionId, points: 10 }, [
+      { text: 'Reviewed.', pointsDeducted: 1.5, accepted: true },
+    ]);
+    const after = (await readQueue(owner)).json();
+    expect(after.items.map((item: any) => item.submissionId)).toEqual(before.items.map((item: any) => item.submissionId));
+    expect(after.items[0]).toMatchObject({ status: 'graded', grade: 8.5, confidenceLevel: first.confidenceLevel });
+    expect(after.remaining).toBe(3);
+  });
+
+  it('shows only the latest version: a resubmission replaces the reviewed one and needs grading again', async () => {
+    const resubmitted = await submitAnswer(t.app, students[1]!, assignment._id, question._id, 'Corrected: 4.');
+    const queue = (await readQueue(owner)).json();
+    expect(queue.items).toHaveLength(4);
+    const ben = queue.items.find((item: any) => item.student.name === 'Ben');
+    expect(ben).toMatchObject({ submissionId: resubmitted._id, status: 'not-graded', confidenceLevel: null });
+    expect(queue.items.at(-1).status).toBe('not-graded');
+  });
+
+  it('is for the owning instructor only: a student gets 403, another instructor 404', async () => {
+    const student = await readQueue(students[0]!);
+    expect(student.statusCode).toBe(403);
+    expect(student.json()).toEqual({ message: 'Only the instructor of this course can review its submissions.', code: 'FORBIDDEN' });
+    const other = await readQueue(otherInstructor);
+    expect(other.statusCode).toBe(404);
+    expect((await t.app.inject({ method: 'GET', url: queueUrl() })).statusCode).toBe(401);
+  });
+});
