@@ -1,13 +1,24 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useParams, useSearchParams } from 'react-router-dom';
+import { GRADE_DIALOG_TITLE, GradingDialog } from '../../features/grading/components/grading-dialog.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
-/** Placeholder until the screen is built: Grade Question Submission. */
+/**
+ * .../grade/:submissionId — the grading screen. `?regrade=true` comes from a graded row's Regrade
+ * link; `?queue=1` walks the review queue. Keyed by submission so moving through the queue starts
+ * each submission from a clean slate.
+ */
 export function GradeSubmissionRoute() {
-  useDocumentTitle('Grade Question Submission');
+  const { assignmentId = '', questionId = '', submissionId = '' } = useParams();
+  const [search] = useSearchParams();
+  useDocumentTitle(GRADE_DIALOG_TITLE);
   return (
-    <ComingSoon
-      title="Grade Question Submission"
-      description="Instructors will review the AI's suggested comments and point deductions for this submission here, and save the final grade."
+    <GradingDialog
+      key={submissionId}
+      assignmentId={assignmentId}
+      questionId={questionId}
+      submissionId={submissionId}
+      inQueue={search.get('queue') === '1'}
+      isRegrade={search.get('regrade') === 'true'}
     />
   );
 }

@@ -1,13 +1,10 @@
-import { ComingSoon } from '../../components/coming-soon.tsx';
+import { useParams } from 'react-router-dom';
+import { GradingReportDialog, REPORT_DIALOG_TITLE } from '../../features/reports/components/grading-report-dialog.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
-/** Placeholder until the screen is built: Grading Report. */
+/** .../grade/:submissionId/report — the grading report, for the instructor and for the student who submitted. */
 export function GradingReportRoute() {
-  useDocumentTitle('Grading Report');
-  return (
-    <ComingSoon
-      title="Grading Report"
-      description="This screen will show the graded submission with its review comments, deductions and final grade."
-    />
-  );
+  const { assignmentId = '', questionId = '', submissionId = '' } = useParams();
+  useDocumentTitle(REPORT_DIALOG_TITLE);
+  return <GradingReportDialog key={submissionId} assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />;
 }

@@ -1,0 +1,67 @@
+import { lazy, Suspense, useId, useState } from 'react';
+import { Box, Paper, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { LoadingMessage } from './screen-states.tsx';
+
+// pdf.js is large: it loads when a PDF is first shown, not with the screen.
+const PdfViewer = lazy(async () => ({ default: (await import('./pdf-viewer.tsx')).PdfViewer }));
+
+export const NO_EXTRACTED_TEXT = 'No extracted text.';
+export type SubmissionView = 'pdf' | 'text';
+
+export interface SubmissionViewerProps {
+  /** Signed link to the submission's PDF. */
+  fileUrl: string;
+  /** The text the grader read (extracted or OCR); empty when there is none. */
+  text: string;
+  /** Whose answer this is, for screen readers ("Answer of Sam Student"). */
+  title: string;
+  defaultView?: SubmissionView;
+}
+
+/**
+ * The left pane of the grading screen and the grading report (spec section 2): the answer as
+ * 'Original PDF' (paged viewer) or as 'Converted Text' (what the grader read).
+ */
+export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf' }: SubmissionViewerProps) {
+  const [view, setView] = useState<SubmissionView>(defaultView);
+  const panelId = useId();
+  return (
+    <Box sx={{ minWidth: 0 }}>
+      <ToggleButtonGroup
+        exclusive
+        size="small"
+        color="primary"
+        value={view}
+        onChange={(_event, next: SubmissionView | null) => {
+          if (next) setView(next);
+        }}
+        aria-label="Show the answer as"
+        sx={{ mb: 2 }}
+      >
+        <ToggleButton value="pdf" aria-controls={panelId}>
+          Original PDF
+        </ToggleButton>
+        <ToggleButton value="text" aria-controls={panelId}>
+          Converted Text
+        </ToggleButton>
+      </ToggleButtonGroup>
+      <Box id={panelId} role="region" aria-label={view === 'pdf' ? `${title}: original PDF` : `${title}: converted text`}>
+        {view === 'pdf' ? (
+          <Suspense fallback={<LoadingMessage text="Loading PDF…" compact />}>
+            <PdfViewer key={fileUrl} url={fileUrl} title={title} />
+          </Suspense>
+        ) : (
+          <Paper variant="outlined" sx={{ p: 2, maxHeight: { md: '70vh' }, overflow: 'auto' }}>
+            {text.trim() ? (
+              <Typography component="pre" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', m: 0 }}>
+                {text}
+              </Typography>
+            ) : (
+              <Typography color="text.secondary">{NO_EXTRACTED_TEXT}</Typography>
+            )}
+          </Paper>
+        )}
+      </Box>
+    </Box>
+  );
+}

@@ -1,0 +1,181 @@
+import { forwardRef, useId, type KeyboardEvent } from 'react';
+import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
+import CheckIcon from '@mui/icons-material/Check';
+import CloseIcon from '@mui/icons-material/Close';
+import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
+import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import type { DraftComment } from '../comment-editing.ts';
+import { formatPoints } from '../format.ts';
+
+export interface CommentCardProps {
+  comment: DraftComment;
+  index: number;
+  total: number;
+  questionPoints: number;
+  isActive: boolean;
+  onFocus(): void;
+  onAccept(): void;
+  onDecline(): void;
+  onEdit(): void;
+  onDelete(): void;
+  onChange(change: { text?: string; points?: string }): void;
+  onSave(): void;
+  onCancel(): void;
+}
+
+/**
+ * One review comment: viewed (text, points deducted, the rubric item it judges, accepted or
+ * declined, with Accept, Decline, Edit and Delete) or edited (text and points, with Save / Cancel,
+ * or Done / Cancel for a comment just added). The card itself takes focus for keyboard review.
+ */
+export const CommentCard = forwardRef<HTMLLIElement, CommentCardProps>(function CommentCard(props, ref) {
+  const { comment, index, total } = props;
+  const textId = useId();
+  const statusId = useId();
+  const position = `Comment ${index + 1} of ${total}`;
+  return (
+    <Paper
+      component="li"
+      ref={ref}
+      tabIndex={-1}
+      variant="outlined"
+      aria-label={position}
+      aria-describedby={comment.editor ? undefined : `${statusId} ${textId}`}
+      data-comment-card=""
+      onFocus={(event) => {
+        if (event.target === event.currentTarget) props.onFocus();
+      }}
+      sx={{
+        p: 1.5,
+        borderLeftWidth: 4,
+        borderLeftColor: comment.accepted ? 'success.main' : 'text.disabled',
+        outline: props.isActive ? '2px solid' : 'none',
+        outlineColor: 'primary.main',
+        outlineOffset: 2,
+        '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
+      }}
+    >
+      {comment.editor ? <CommentEditor {...props} /> : <CommentView {...props} textId={textId} statusId={statusId} />}
+    </Paper>
+  );
+});
+
+function CommentView({
+  comment,
+  index,
+  onAccept,
+  onDecline,
+  onEdit,
+  onDelete,
+  textId,
+  statusId,
+}: CommentCardProps & { textId: string; statusId: string }) {
+  const number = index + 1;
+  return (
+    <>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center', mb: 1 }}>
+        <Chip
+          id={statusId}
+          size="small"
+          color={comment.accepted ? 'success' : 'default'}
+          variant={comment.accepted ? 'filled' : 'outlined'}
+          label={comment.accepted ? 'Accepted' : 'Declined'}
+        />
+        {comment.rubricItem ? (
+          <Chip
+            size="small"
+            variant="outlined"
+            label={`Rubric: ${comment.rubricItem.criterion} (${formatPoints(comment.rubricItem.points)} pts)`}
+            sx={{ maxWidth: '100%', height: 'auto', '& .MuiChip-label': { whiteSpace: 'normal', py: 0.25 } }}
+          />
+        ) : (
+          <Chip size="small" variant="outlined" label="General remark" />
+        )}
+      </Stack>
+      <Box id={textId}>
+        <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', ...(comment.accepted ? {} : { color: 'text.secondary' }) }}>
+          {comment.text || '(no text)'}
+        </Typography>
+        <Typography variant="body2" sx={{ mt: 0.5, color: comment.pointsDeducted > 0 ? 'error.light' : 'success.light' }}>
+          Points Deducted: {formatPoints(comment.pointsDeducted)}
+        </Typography>
+      </Box>
+      <Stack direction="row" spacing={0.5} useFlexGap sx={{ flexWrap: 'wrap', mt: 1 }}>
+        <Button
+          size="small"
+          color="success"
+          variant={comment.accepted ? 'contained' : 'text'}
+          startIcon={<CheckIcon />}
+          aria-pressed={comment.accepted}
+          aria-label={`Accept comment ${number}`}
+          onClick={onAccept}
+        >
+          Accept
+        </Button>
+        <Button
+          size="small"
+          color="inherit"
+          variant={comment.accepted ? 'text' : 'contained'}
+          startIcon={<CloseIcon />}
+          aria-pressed={!comment.accepted}
+          aria-label={`Decline comment ${number}`}
+          onClick={onDecline}
+        >
+          Decline
+        </Button>
+        <Button size="small" startIcon={<EditOutlinedIcon />} aria-label={`Edit comment ${number}`} onClick={onEdit}>
+          Edit
+        </Button>
+        <Button size="small" color="error" startIcon={<DeleteOutlineIcon />} aria-label={`Delete comment ${number}`} onClick={onDelete}>
+          Delete
+        </Button>
+      </Stack>
+    </>
+  );
+}
+
+function CommentEditor({ comment, index, questionPoints, onChange, onSave, onCancel }: CommentCardProps) {
+  const editor = comment.editor!;
+  const number = index + 1;
+  // Escape cancels and Ctrl/⌘+Enter saves, without reaching the screen's own shortcuts.
+  const onKeyDown = (event: KeyboardEvent) => {
+    if (event.key === 'Escape') {
+      event.preventDefault();
+      event.stopPropagation();
+      onCancel();
+    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
+      event.preventDefault();
+      event.stopPropagation();
+      onSave();
+    }
+  };
+  return (
+    <Stack spacing={1.5} onKeyDown={onKeyDown}>
+      <TextField
+        label={comment.isNew ? 'New comment' : `Comment ${number}`}
+        value={editor.text}
+        onChange={(event) => onChange({ text: event.target.value })}
+        multiline
+        minRows={2}
+        autoFocus
+        fullWidth
+      />
+      <TextField
+        label="Points deducted"
+        value={editor.points}
+        onChange={(event) => onChange({ points: event.target.value })}
+        slotProps={{ htmlInput: { inputMode: 'decimal' } }}
+        helperText={`A decimal from 0 to ${formatPoints(questionPoints)}; anything else counts as 0.`}
+        sx={{ maxWidth: 260 }}
+      />
+      <Stack direction="row" spacing={1}>
+        <Button variant="contained" size="small" onClick={onSave}>
+          {comment.isNew ? 'Done' : 'Save'}
+        </Button>
+        <Button size="small" onClick={onCancel}>
+          Cancel
+        </Button>
+      </Stack>
+    </Stack>
+  );
+}

@@ -1,0 +1,109 @@
+import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
+import { Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
+import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
+import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
+import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
+import { messageOf } from '../../../lib/api-client.ts';
+import { showError, showInfo } from '../../../lib/toasts.tsx';
+import {
+  GRADING_MESSAGES,
+  gradePagePath,
+  refreshAfterGrading,
+  useGradeAll,
+  useGradeAllProgress,
+  useReviewQueue,
+} from '../api/grading-api.ts';
+
+export interface GradeAllPanelProps {
+  assignmentId: string;
+  questionId: string;
+  /** More buttons for the row (the CSV downloads). */
+  extraActions?: ReactNode;
+}
+
+/**
+ * "A week of grading in minutes": Grade All queues AI grading of every ungraded latest submission
+ * and shows a live progress bar (read from the server, so a reload finds a running batch again);
+ * Review then opens the grading screen on the queue, lowest confidence first.
+ */
+export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeAllPanelProps) {
+  const headingId = useId();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const gradeAll = useGradeAll(assignmentId, questionId);
+  const progress = useGradeAllProgress(assignmentId, questionId);
+  const queue = useReviewQueue(assignmentId, questionId);
+  const isRunning = progress.data ? !progress.data.isFinished : false;
+
+  // When a batch finishes, the table and the queue show the new suggestions.
+  const wasRunning = useRef(false);
+  useEffect(() => {
+    if (wasRunning.current && !isRunning) void refreshAfterGrading(queryClient, assignmentId, questionId);
+    wasRunning.current = isRunning;
+  }, [isRunning, queryClient, assignmentId, questionId]);
+
+  const firstToReview = queue.data?.items.find((item) => item.status !== 'graded');
+  const remaining = queue.data?.remaining ?? 0;
+
+  const onGradeAll = () =>
+    gradeAll.mutate(undefined, {
+      onSuccess: (output) => showInfo(output.message),
+      onError: (error) => showError(messageOf(error, GRADING_MESSAGES.gradeAllFailed), error),
+    });
+
+  return (
+    <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 2, sm: 2.5 }, mb: 4 }}>
+      <Typography id={headingId} variant="h6" component="h2">
+        Grade with AI
+      </Typography>
+      <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+        Grade All asks the AI for a suggestion on every ungraded submission. Review then walks them, lowest confidence
+        first; nothing becomes a grade until you save it.
+      </Typography>
+      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
+        <Button
+          variant="contained"
+          startIcon={<AutoAwesomeIcon />}
+          onClick={onGradeAll}
+          disabled={gradeAll.isPending || isRunning}
+          aria-busy={gradeAll.isPending}
+        >
+          {gradeAll.isPending ? 'Starting…' : 'Grade All'}
+        </Button>
+        <Button
+          variant="outlined"
+          startIcon={<RateReviewOutlinedIcon />}
+          disabled={!firstToReview}
+          onClick={() => firstToReview && navigate(gradePagePath(assignmentId, questionId, firstToReview.submissionId, { queue: true }))}
+        >
+          Review{queue.data ? ` (${remaining} left)` : ''}
+        </Button>
+        {extraActions}
+      </Stack>
+      {progress.data && progress.data.batchId ? <GradeAllProgress progress={progress.data} /> : null}
+    </Paper>
+  );
+}
+
+function GradeAllProgress({ progress }: { progress: GradingProgressOutput }) {
+  const settled = progress.done + progress.failed;
+  const percent = progress.total > 0 ? Math.round((settled / progress.total) * 100) : 100;
+  const summary = `${progress.done} done · ${progress.failed} failed · ${progress.remaining} remaining (of ${progress.total})`;
+  return (
+    <Box sx={{ mt: 2 }}>
+      <LinearProgress
+        variant="determinate"
+        value={percent}
+        color={progress.failed > 0 ? 'warning' : 'primary'}
+        aria-label="Grade All progress"
+        aria-valuetext={summary}
+        sx={{ height: 8, borderRadius: 1 }}
+      />
+      <Typography variant="body2" sx={{ mt: 1 }} role="status" aria-live="polite">
+        {progress.isFinished ? `Grading finished: ${summary}.` : `Grading… ${summary}.`}
+      </Typography>
+    </Box>
+  );
+}

@@ -1,0 +1,177 @@
+import { useId } from 'react';
+import {
+  Alert,
+  Box,
+  Button,
+  Chip,
+  Dialog,
+  DialogActions,
+  DialogContent,
+  IconButton,
+  Paper,
+  Stack,
+  Toolbar,
+  Typography,
+} from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import type { GradingComment } from '@gradewise/shared/contracts/grading';
+import type { GradingReport } from '@gradewise/shared/contracts/review';
+import { LoadingMessage } from '../../../components/screen-states.tsx';
+import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
+import { ApiError, messageOf } from '../../../lib/api-client.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { useGoBack } from '../../../lib/use-go-back.ts';
+import { REPORT_MESSAGES, useGradingReport } from '../api/reports-api.ts';
+
+export const REPORT_DIALOG_TITLE = 'Grading Report';
+
+const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
+
+export interface GradingReportDialogProps {
+  assignmentId: string;
+  questionId: string;
+  submissionId: string;
+}
+
+/**
+ * The grading report (spec section 2): a full-screen dialog with the answer (Original PDF by
+ * default, or Converted Text) and the comments of the saved grade, each with 'Points Deducted:'
+ * tinted red when it takes points and green when it does not, then the final grade. A student
+ * gets only the accepted comments from the server; the instructor also sees the declined ones,
+ * set apart, since those are what the student does not see.
+ */
+export function GradingReportDialog({ assignmentId, questionId, submissionId }: GradingReportDialogProps) {
+  const questionPage = `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
+  const { goBack } = useGoBack(questionPage);
+  const report = useGradingReport(assignmentId, questionId, submissionId);
+  const isNotFound = report.error instanceof ApiError && report.error.status === 404;
+  useErrorToast(report.error, isNotFound ? REPORT_MESSAGES.notFound : REPORT_MESSAGES.fetchFailed);
+  const titleId = useId();
+
+  return (
+    <Dialog fullScreen open onClose={goBack} aria-labelledby={titleId}>
+      <Toolbar sx={{ gap: 1, borderBottom: 1, borderColor: 'divider', py: 1 }}>
+        <IconButton edge="start" color="inherit" aria-label="Close report" onClick={goBack}>
+          <CloseIcon />
+        </IconButton>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
+          <Typography id={titleId} variant="h6" component="h1">
+            {REPORT_DIALOG_TITLE}
+          </Typography>
+          {report.data ? (
+            <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
+              {report.data.submission.student.name} · {report.data.question.title ?? 'Question'}
+            </Typography>
+          ) : null}
+        </Box>
+      </Toolbar>
+      <DialogContent sx={{ px: { xs: 1.5, sm: 3 } }}>
+        {report.isPending ? <LoadingMessage text={REPORT_MESSAGES.loading} /> : null}
+        {report.isError ? (
+          <Alert severity="error" variant="outlined" sx={{ my: 2 }}>
+            {messageOf(report.error, isNotFound ? REPORT_MESSAGES.notFound : REPORT_MESSAGES.fetchFailed)}
+          </Alert>
+        ) : null}
+        {report.data ? <ReportBody report={report.data} /> : null}
+      </DialogContent>
+      <DialogActions sx={{ borderTop: 1, borderColor: 'divider', px: { xs: 1.5, sm: 3 } }}>
+        <Button variant="contained" onClick={goBack}>
+          Close
+        </Button>
+      </DialogActions>
+    </Dialog>
+  );
+}
+
+function ReportBody({ report }: { report: GradingReport }) {
+  const accepted = report.comments.filter((comment) => comment.accepted);
+  const declined = report.viewer === 'staff' ? report.comments.filter((comment) => !comment.accepted) : [];
+  const points = report.question.points;
+  return (
+    <Box
+      sx={{
+        display: 'grid',
+        gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 7fr) minmax(0, 5fr)' },
+        gap: 3,
+        alignItems: 'start',
+      }}
+    >
+      <SubmissionViewer
+        fileUrl={report.submission.file}
+        text={report.extractedText}
+        title={`Answer of ${report.submission.student.name}`}
+        defaultView="pdf"
+      />
+      <Box component="section" aria-labelledby="report-comments-heading">
+        <Typography id="report-comments-heading" variant="h6" component="h2" gutterBottom>
+          Review Comments
+        </Typography>
+        {!report.isAlreadyGraded ? (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            This submission has not been graded yet.
+          </Alert>
+        ) : null}
+        {accepted.length === 0 ? (
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            No comments yet.
+          </Typography>
+        ) : (
+          <CommentList comments={accepted} label="Review comments" />
+        )}
+        {declined.length > 0 ? (
+          <Box component="details" sx={{ mb: 2 }}>
+            <Box component="summary" sx={{ cursor: 'pointer', color: 'text.secondary', mb: 1 }}>
+              Declined comments ({declined.length}): not counted, not shown to the student
+            </Box>
+            <CommentList comments={declined} label="Declined comments" isDeclined />
+          </Box>
+        ) : null}
+        <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>
+          <Typography variant="h6" component="p">
+            Final Grade: {report.grade === null ? '—' : formatPoints(report.grade)} / {formatPoints(points)}
+          </Typography>
+          {report.viewer === 'staff' && report.confidenceLevel !== null ? (
+            <Typography color="text.secondary">Confidence: {report.confidenceLevel}%</Typography>
+          ) : null}
+        </Box>
+      </Box>
+    </Box>
+  );
+}
+
+function CommentList({ comments, label, isDeclined = false }: { comments: GradingComment[]; label: string; isDeclined?: boolean }) {
+  return (
+    <Stack component="ul" spacing={1.5} aria-label={label} sx={{ listStyle: 'none', p: 0, m: 0, mb: 2 }}>
+      {comments.map((comment) => {
+        const takesPoints = comment.pointsDeducted > 0;
+        return (
+          <Paper
+            key={comment._id}
+            component="li"
+            variant="outlined"
+            sx={{
+              p: 1.5,
+              borderLeftWidth: 4,
+              borderLeftColor: isDeclined ? 'text.disabled' : takesPoints ? 'error.main' : 'success.main',
+              bgcolor: isDeclined ? 'transparent' : takesPoints ? 'rgba(244, 67, 54, 0.08)' : 'rgba(102, 187, 106, 0.08)',
+            }}
+          >
+            {isDeclined ? <Chip size="small" label="Declined" variant="outlined" sx={{ mb: 1 }} /> : null}
+            {comment.rubricItem ? (
+              <Typography variant="caption" color="text.secondary" component="p">
+                Rubric: {comment.rubricItem.criterion}
+              </Typography>
+            ) : null}
+            <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{comment.text || '(no text)'}</Typography>
+            <Typography variant="body2" sx={{ mt: 0.5 }}>
+              Points Deducted:{' '}
+              <Box component="span" sx={{ fontWeight: 700, color: takesPoints ? 'error.light' : 'success.light' }}>
+                {formatPoints(comment.pointsDeducted)}
+              </Box>
+            </Typography>
+          </Paper>
+        );
+      })}
+    </Stack>
+  );
+}
