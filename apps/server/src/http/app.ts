@@ -12,6 +12,7 @@ import { authRoutes } from './routes/auth-routes.ts';
 import { courseRoutes } from './routes/course-routes.ts';
 import { fileRoutes } from './routes/file-routes.ts';
 import { gradeExportRoutes } from './routes/grade-export-routes.ts';
+import { gradingRoutes } from './routes/grading-routes.ts';
 import { questionRoutes } from './routes/question-routes.ts';
 import { reviewRoutes } from './routes/review-routes.ts';
 import { submissionRoutes } from './routes/submission-routes.ts';
@@ -71,6 +72,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(questionRoutes(ctx));
   await app.register(submissionRoutes(ctx));
   await app.register(fileRoutes(ctx));
+  await app.register(gradingRoutes(ctx));
   await app.register(reviewRoutes(ctx));
   await app.register(gradeExportRoutes(ctx));
 
