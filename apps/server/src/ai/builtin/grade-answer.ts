@@ -1,4 +1,4 @@
-import type { GradingInput, RubricItem } from '../grader-types.ts';
+import type { GradingInput } from '../grader-types.ts';
 import { screenAnswer } from './answer-screening.ts';
 import { estimateConfidence, itemCertainty, type ConfidenceInputs } from './confidence.ts';
 import { itemComment, statusComment } from './write-comments.ts';
@@ -179,7 +179,10 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
       ? numeric.share * numeric.score + (1 - numeric.share) * evidence.lexical
       : evidence.lexical;
     const ramp = numeric?.hasResults ? NUMERIC_RAMP : LEXICAL_RAMP;
-    const rawCredit = status === 'answered' ? rampCredit(combined, ramp) : 0;
+    let rawCredit = status === 'answered' ? rampCredit(combined, ramp) : 0;
+    // A result that is only partly right (missing or wrong unit, sign, rounding) always costs
+    // something, however good the words around it are.
+    if (numeric?.hasResults && numeric.score < 1) rawCredit = Math.min(rawCredit, 1 - 0.5 * (1 - numeric.score));
     const pointsDeducted = roundDeduction(item.points, item.points * (1 - rawCredit));
     const credit = item.points > 0 ? 1 - pointsDeducted / item.points : 1;
     items.push({
@@ -195,7 +198,13 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
   });
 
   // Off-topic: nothing earned and hardly a word in common with the question, solution or rubric.
-  if (status === 'answered' && items.every((item) => item.credit === 0) && relevance < 0.25) status = 'off-topic';
+  const creditShare =
+    items.reduce((sum, item, index) => sum + item.credit * input.rubricItems[index]!.points, 0) /
+    Math.max(
+      1e-9,
+      input.rubricItems.reduce((sum, item) => sum + item.points, 0),
+    );
+  if (status === 'answered' && creditShare <= 0.15 && relevance < 0.2) status = 'off-topic';
 
   // What an off-topic answer is about instead: its longest words that the reference never uses.
   const answerTopics = [

@@ -503,8 +503,14 @@ export function compareQuantity(actual: Quantity, expected: Quantity): QuantityM
   const isCountLike = actual.isWholeNumber && expected.isWholeNumber && !actual.dimension && !expected.dimension;
   const valueMatches = (candidate: number, target: number) =>
     isCountLike ? candidate === target : isClose(candidate, target);
+  // 2% of an absolute temperature is 6 K: far too loose. The tolerance is 2% of the smaller of
+  // the value and its distance from 0 °C, and at least 0.6 K (298 K for 298.15 K is right).
+  const temperatureTolerance = Math.max(
+    0.6,
+    RELATIVE_TOLERANCE * Math.min(Math.abs(expected.si), Math.abs(expected.si - 273.15)),
+  );
   const temperatureMatches = (candidate: number, target: number) =>
-    Math.abs(candidate - target) <= Math.max(0.6, RELATIVE_TOLERANCE * Math.abs(expected.value));
+    Math.abs(candidate - target) <= temperatureTolerance;
   const siMatch = bothTemperatures
     ? temperatureMatches(actual.si, expected.si) || temperatureMatches(actual.value, expected.value)
     : valueMatches(actual.si, expected.si);
@@ -521,7 +527,8 @@ export function compareQuantity(actual: Quantity, expected: Quantity): QuantityM
     (valueMatches(actual.value, expected.value) || valueMatches(actual.value, expected.si))
   )
     return 'wrong-unit';
-  if (hasUnits && unitsAgree && valueMatches(actual.value, expected.value)) return 'wrong-unit';
+  // Same kind of unit, same digits, different prefix: 22.7 A for 22.7 mA.
+  if (hasUnits && unitsAgree && !bothTemperatures && valueMatches(actual.value, expected.value)) return 'wrong-unit';
 
   const comparableActual = unitsAgree ? actual.si : actual.value;
   const comparableExpected = unitsAgree ? expected.si : actual.dimension === null ? expected.si : expected.value;

@@ -17,6 +17,8 @@ interface Segment {
   label: string | null;
   text: string;
   isFinalAnswer: boolean;
+  /** From a numbered or "Step n" list: steps of one method rather than separate parts. */
+  isOrderedStep?: boolean;
 }
 
 type MarkerFamily = 'letter' | 'roman' | 'number' | 'part' | 'step';
@@ -92,11 +94,37 @@ function splitIntoParts(text: string, includePreamble = true): Segment[] | null 
       let body = text.slice(marker.end, end).trim();
       if (index === 0 && includePreamble && preamble && contentTerms(preamble).length >= 3)
         body = `${preamble} ${body}`;
-      segments.push({ label: labelFor(family, marker), text: body, isFinalAnswer: false });
+      segments.push({
+        label: labelFor(family, marker),
+        text: body,
+        isFinalAnswer: false,
+        isOrderedStep: family === 'number' || family === 'step',
+      });
     });
-    if (segments.every((segment) => segment.text.length > 0)) return segments;
+    if (!segments.every((segment) => segment.text.length > 0)) continue;
+    if (family === 'number' || family === 'step') separateFinalAnswer(segments);
+    return segments;
   }
   return null;
+}
+
+/**
+ * A numbered method often ends with "Therefore s = 50 m." after the last number: that line is the
+ * final answer, not part of the last step. A last step that is itself a conclusion is one too.
+ */
+function separateFinalAnswer(segments: Segment[]): void {
+  const last = segments.at(-1)!;
+  const lines = last.text
+    .split(/\n+/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+  const tail = lines.at(-1) ?? '';
+  if (lines.length >= 2 && (isFinalAnswerText(tail) || statesResult(tail))) {
+    last.text = lines.slice(0, -1).join('\n');
+    segments.push({ label: null, text: tail, isFinalAnswer: true });
+  } else if (isFinalAnswerText(last.text)) {
+    last.isFinalAnswer = true;
+  }
 }
 
 function labelFor(family: MarkerFamily, marker: Marker): string {
@@ -302,6 +330,29 @@ function guidanceFor(segment: Segment, questionText: string): string {
   return parts.join(' ');
 }
 
+/**
+ * Rounding can leave the final answer level with a step: move one grid step from the biggest step
+ * to it, as long as that step keeps at least one grid step itself.
+ */
+function giveFinalAnswerTheMost(allocation: number[], segments: readonly Segment[]): void {
+  const finalIndex = segments.findIndex((segment) => segment.isFinalAnswer);
+  if (finalIndex < 0) return;
+  const grid = allocation.every((value) => Number.isInteger(value))
+    ? 1
+    : allocation.every((value) => Number.isInteger(value * 2))
+      ? 0.5
+      : 0.25;
+  for (let guard = 0; guard < allocation.length; guard++) {
+    let donor = -1;
+    allocation.forEach((value, index) => {
+      if (index !== finalIndex && (donor < 0 || value > allocation[donor]!)) donor = index;
+    });
+    if (donor < 0 || allocation[finalIndex]! > allocation[donor]! || allocation[donor]! - grid < grid - 1e-9) return;
+    allocation[donor] = allocation[donor]! - grid;
+    allocation[finalIndex] = allocation[finalIndex]! + grid;
+  }
+}
+
 export function draftRubricItems(input: { questionText: string; solutionText: string; points: number }): DraftedItem[] {
   const solution = normaliseText(input.solutionText).trim();
   if (!solution) {
@@ -330,23 +381,32 @@ export function draftRubricItems(input: { questionText: string; solutionText: st
     ];
   }
 
-  const methodWeights = segments.map((segment) => Math.min(1.6, Math.max(0.6, contentTerms(segment.text).length / 8)));
-  const methodCount = segments.filter((segment) => !segment.isFinalAnswer).length;
+  // Separate parts weigh the same; steps of one method weigh by how much they say.
+  const isPartOfQuestion = (segment: Segment) => parts !== null && !segment.isOrderedStep;
+  const baseWeights = segments.map((segment) =>
+    isPartOfQuestion(segment) ? 1 : Math.min(1.6, Math.max(0.6, contentTerms(segment.text).length / 8)),
+  );
+  const methodIndexes = segments.flatMap((segment, index) => (segment.isFinalAnswer ? [] : [index]));
   const averageMethodWeight =
-    methodWeights.filter((_, index) => !segments[index]!.isFinalAnswer).reduce((sum, weight) => sum + weight, 0) /
-    Math.max(1, methodCount);
+    methodIndexes.reduce((sum, index) => sum + baseWeights[index]!, 0) / Math.max(1, methodIndexes.length);
   // The final answer is worth more than any single step: it is what the question asks for.
   const weights = segments.map((segment, index) =>
-    segment.isFinalAnswer ? averageMethodWeight * (methodCount >= 2 ? 1.5 : 1) : parts ? 1 : methodWeights[index]!,
+    segment.isFinalAnswer ? averageMethodWeight * (methodIndexes.length >= 2 ? 1.5 : 1) : baseWeights[index]!,
   );
   const allocation = allocatePoints(input.points, weights);
+  giveFinalAnswerTheMost(allocation, segments);
+  const questionLabels = new Set(
+    (splitIntoParts(normaliseText(input.questionText), false) ?? []).map((part) => part.label),
+  );
   let stepNumber = 0;
   return segments.map((segment, index) => {
+    const usesQuestionWording =
+      isPartOfQuestion(segment) || (segment.label !== null && questionLabels.has(segment.label));
     const criterion = segment.isFinalAnswer
       ? finalAnswerCriterion(segment)
-      : parts
+      : usesQuestionWording
         ? partCriterion(segment, input.questionText)
-        : `${segment.label ?? `Step ${++stepNumber}`}: ${shorten(segment.text, 70)}`;
+        : `Step ${++stepNumber}: ${shorten(segment.text, 70)}`;
     return { criterion, guidance: guidanceFor(segment, input.questionText), points: allocation[index]! };
   });
 }

@@ -75,7 +75,7 @@ export const CONCEPT_GROUPS: readonly ConceptGroup[] = [
   { id: 'opposite', phrases: ['opposite direction', 'opposite', 'reverse direction', 'reverse'] },
   { id: 'body', phrases: ['body', 'bodies', 'object', 'objects'] },
   { id: 'gravity', phrases: ['gravity', 'gravitational acceleration', 'acceleration due to gravity', 'free fall'] },
-  { id: 'square-root', phrases: ['square root', 'sqrt', 'root'] },
+  { id: 'square-root', phrases: ['square root', 'sqrt'] },
   { id: 'half', phrases: ['half', 'one half'] },
   { id: 'squared', phrases: ['squared', 'square'] },
   // Mathematics
@@ -183,18 +183,7 @@ export const CONCEPT_GROUPS: readonly ConceptGroup[] = [
   // General process verbs that students paraphrase freely
   {
     id: 'produce',
-    phrases: [
-      'produce',
-      'produces',
-      'form',
-      'forms',
-      'formed',
-      'create',
-      'creates',
-      'generate',
-      'synthesise',
-      'synthesize',
-    ],
+    phrases: ['produce', 'produces', 'form', 'forms', 'formed', 'create', 'creates', 'synthesise', 'synthesize'],
   },
   {
     id: 'release',
