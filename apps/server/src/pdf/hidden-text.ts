@@ -378,28 +378,44 @@ async function checkWordsAgainstRaster(
       // filtering by operation type against that same list is exact.
       operationsFilter: (index: number) => !isShowTextOp(renderedOps.fnArray[index]!),
     }).promise;
-    const inked = withText.context.getImageData(0, 0, width, height).data;
-    const blank = withoutText.context.getImageData(0, 0, width, height).data;
-    const histogram = new Uint32Array(4096);
-    for (const word of words) {
+    const boxes = words.map((word) => {
       const [ax, ay, bx, by] = viewport.convertToViewportRectangle([...word.box]) as [number, number, number, number];
-      const x0 = Math.max(0, Math.floor(Math.min(ax, bx)));
-      const x1 = Math.min(width, Math.ceil(Math.max(ax, bx)));
-      const y0 = Math.max(0, Math.floor(Math.min(ay, by)));
-      const y1 = Math.min(height, Math.ceil(Math.max(ay, by)));
+      return {
+        x0: Math.max(0, Math.floor(Math.min(ax, bx))),
+        x1: Math.min(width, Math.ceil(Math.max(ax, bx))),
+        y0: Math.max(0, Math.floor(Math.min(ay, by))),
+        y1: Math.min(height, Math.ceil(Math.max(ay, by))),
+      };
+    });
+    // Only the band that holds the words is copied out of the canvases.
+    const onCanvas = boxes.filter((box) => box.x1 > box.x0 && box.y1 > box.y0);
+    const left = Math.min(...onCanvas.map((box) => box.x0));
+    const top = Math.min(...onCanvas.map((box) => box.y0));
+    const regionWidth = Math.max(...onCanvas.map((box) => box.x1)) - left;
+    const regionHeight = Math.max(...onCanvas.map((box) => box.y1)) - top;
+    const inked = onCanvas.length
+      ? withText.context.getImageData(left, top, regionWidth, regionHeight).data
+      : new Uint8ClampedArray();
+    const blank = onCanvas.length
+      ? withoutText.context.getImageData(left, top, regionWidth, regionHeight).data
+      : new Uint8ClampedArray();
+    const histogram = new Uint32Array(4096);
+    const touchedBins: number[] = [];
+    words.forEach((word, index) => {
+      const { x0, x1, y0, y1 } = boxes[index]!;
       if (x1 <= x0 || y1 <= y0) {
         word.reason = 'off-page';
-        continue;
+        return;
       }
       let inkPixels = 0;
-      histogram.fill(0);
       for (let y = y0; y < y1; y++) {
         for (let x = x0; x < x1; x++) {
-          const p = (y * width + x) * 4;
+          const p = ((y - top) * regionWidth + (x - left)) * 4;
           const r = blank[p]!;
           const g = blank[p + 1]!;
           const b = blank[p + 2]!;
-          histogram[((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4)]!++;
+          const bin = ((r >> 4) << 8) | ((g >> 4) << 4) | (b >> 4);
+          if (histogram[bin]!++ === 0) touchedBins.push(bin);
           if (
             Math.abs(inked[p]! - r) > INK_DIFFERENCE ||
             Math.abs(inked[p + 1]! - g) > INK_DIFFERENCE ||
@@ -409,23 +425,25 @@ async function checkWordsAgainstRaster(
           }
         }
       }
-      const background = dominantColour(histogram);
+      const background = dominantColour(histogram, touchedBins);
       if (word.run && paintContrast(word.run, background) < MIN_VISIBLE_CONTRAST) {
         word.reason = 'white-or-transparent';
       } else if (inkPixels <= MIN_INK_SHARE * (x1 - x0) * (y1 - y0)) {
         word.reason = isCoveredLater(word, drawing.paints) ? 'covered-by-image' : 'clipped';
       }
-    }
+    });
   } finally {
     options.canvasFactory.destroy(withText);
     options.canvasFactory.destroy(withoutText);
   }
 }
 
-/** The most common colour (4 bits a channel), returned at the centre of its bin. */
-function dominantColour(histogram: Uint32Array): Rgb {
-  let best = 0;
-  for (let bin = 1; bin < histogram.length; bin++) if (histogram[bin]! > histogram[best]!) best = bin;
+/** The most common colour (4 bits a channel, centre of its bin); empties the histogram for the next word. */
+function dominantColour(histogram: Uint32Array, touchedBins: number[]): Rgb {
+  let best = touchedBins[0] ?? 0xfff;
+  for (const bin of touchedBins) if (histogram[bin]! > histogram[best]!) best = bin;
+  for (const bin of touchedBins) histogram[bin] = 0;
+  touchedBins.length = 0;
   return [((best >> 8) << 4) + 8, (((best >> 4) & 15) << 4) + 8, ((best & 15) << 4) + 8];
 }
 
