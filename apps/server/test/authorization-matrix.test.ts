@@ -178,6 +178,15 @@ export const MATRIX: MatrixRow[] = [
     expect: courseMembers(),
   },
 
+  // ---- grading report: before the submission rows, which add newer versions (a student reads only the report of their latest)
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId/report',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grade/${f.submission._id}/report` }),
+    // The submitting student reads their own report; a classmate or stranger cannot tell it exists.
+    expect: courseMembers(),
+  },
+
   // ---- submissions
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/submit',
@@ -198,6 +207,80 @@ export const MATRIX: MatrixRow[] = [
     access: 'instructor',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/submissions/${f.submission._id}/versions` }),
     expect: ownerOnly(200),
+  },
+
+  // ---- review loop: queue, rubric trial, grades CSV (owner only; access 'user', the course policy decides)
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/review-queue',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/review-queue` }),
+    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/rubric-trial',
+    access: 'user',
+    request: (f) => ({
+      method: 'POST',
+      url: `${questionPath(f)}/rubric-trial`,
+      payload: { questionText: 'What is 2 + 2?', solutionText: '4', items: [{ criterion: 'Says 4', points: 10 }], sampleAnswer: 'It is 4.' },
+    }),
+    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/grades.csv',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/grades.csv` }),
+    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grades.csv',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grades.csv` }),
+    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+  },
+
+  // ---- grading engine (rubrics, AI grading as durable jobs, saved grades)
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/generate-rubric',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/generate-rubric` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'PATCH /api/assignments/:assignmentId/questions/:questionId/save-rubric',
+    access: 'user',
+    request: (f) => ({ method: 'PATCH', url: `${questionPath(f)}/save-rubric`, payload: { questionText: 'What is 2 + 2?', solutionText: '4' } }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade/${f.submission._id}` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/regrade/:submissionId',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/regrade/${f.submission._id}` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/save-grade/:submissionId',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/save-grade/${f.submission._id}`, payload: { grade: 10, feedback: '', comments: [] } }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-all',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade-all` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/progress',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grade-all/progress` }),
+    expect: ownerOnlyInCourse(200),
   },
 
   // ---- files: the signed link is the permission, whoever holds it
