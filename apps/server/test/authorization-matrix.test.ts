@@ -239,50 +239,6 @@ export const MATRIX: MatrixRow[] = [
     expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
   },
 
-  // ---- grading engine (rubrics, AI grading as durable jobs, saved grades)
-  {
-    route: 'POST /api/assignments/:assignmentId/questions/:questionId/generate-rubric',
-    access: 'user',
-    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/generate-rubric` }),
-    expect: ownerOnlyInCourse(200),
-  },
-  {
-    route: 'PATCH /api/assignments/:assignmentId/questions/:questionId/save-rubric',
-    access: 'user',
-    request: (f) => ({ method: 'PATCH', url: `${questionPath(f)}/save-rubric`, payload: { questionText: 'What is 2 + 2?', solutionText: '4' } }),
-    expect: ownerOnlyInCourse(200),
-  },
-  {
-    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId',
-    access: 'user',
-    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade/${f.submission._id}` }),
-    expect: ownerOnlyInCourse(200),
-  },
-  {
-    route: 'POST /api/assignments/:assignmentId/questions/:questionId/regrade/:submissionId',
-    access: 'user',
-    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/regrade/${f.submission._id}` }),
-    expect: ownerOnlyInCourse(200),
-  },
-  {
-    route: 'POST /api/assignments/:assignmentId/questions/:questionId/save-grade/:submissionId',
-    access: 'user',
-    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/save-grade/${f.submission._id}`, payload: { grade: 10, feedback: '', comments: [] } }),
-    expect: ownerOnlyInCourse(200),
-  },
-  {
-    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-all',
-    access: 'user',
-    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade-all` }),
-    expect: ownerOnlyInCourse(200),
-  },
-  {
-    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/progress',
-    access: 'user',
-    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grade-all/progress` }),
-    expect: ownerOnlyInCourse(200),
-  },
-
   // ---- files: the signed link is the permission, whoever holds it
   {
     route: 'GET /api/files/:fileId',
