@@ -26,7 +26,9 @@ export default defineConfig({
           if (/node_modules\/(pdfjs-dist|react-pdf)\//.test(id)) return 'pdf';
           if (/node_modules\/(@mui|@emotion)\//.test(id)) return 'mui';
           if (/node_modules\/(react|react-dom|react-router|react-router-dom|scheduler)\//.test(id)) return 'react';
-          return 'vendor';
+          // Everything else stays where Rollup puts it: a library only a lazy screen uses (KaTeX,
+          // markdown) must not be pulled into a chunk that the landing page loads.
+          return undefined;
         },
       },
     },
