@@ -6,6 +6,7 @@ import {
   clip,
   endPath,
   PDFDocument,
+  PDFHexString,
   popGraphicsState,
   pushGraphicsState,
   rectangle,
@@ -216,6 +217,27 @@ describe('hidden text', () => {
   });
 });
 
+/**
+ * A PDF that needs a user password: a standard security handler whose /U entry does not match the
+ * empty password (the content itself need not be encrypted for a reader to ask for the password).
+ */
+async function passwordProtectedPdf(): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const font = await doc.embedFont(StandardFonts.Helvetica);
+  doc.addPage().drawText('Exam answers', { x: 72, y: 700, size: 12, font });
+  const handler = doc.context.obj({
+    Filter: 'Standard',
+    V: 1,
+    R: 2,
+    O: PDFHexString.of('11'.repeat(32)),
+    U: PDFHexString.of('22'.repeat(32)),
+    P: -4,
+  });
+  doc.context.trailerInfo.Encrypt = doc.context.register(handler);
+  doc.context.trailerInfo.ID = doc.context.obj([PDFHexString.of('33'.repeat(16)), PDFHexString.of('33'.repeat(16))]);
+  return doc.save({ useObjectStreams: false });
+}
+
 describe('unreadable input', () => {
   const cases: [string, () => Promise<Uint8Array>, ExtractionErrorCode, RegExp][] = [
     ['an empty file', async () => new Uint8Array(), 'empty', /empty/],
@@ -235,6 +257,7 @@ describe('unreadable input', () => {
       'corrupt',
       /damaged or incomplete/,
     ],
+    ['a password-protected PDF', passwordProtectedPdf, 'encrypted', /password-protected/],
     [
       'a truncated PDF',
       async () => {
