@@ -35,12 +35,21 @@ const ConfigSchema = z
       .transform((value) => value === 'true')
       .optional(),
     GRADING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** 'in-process' (default): `npm start` also runs job workers; 'off': an API-only process on PostgreSQL. */
+    JOB_WORKERS: z.enum(['in-process', 'off'], { message: 'must be in-process or off' }).default('in-process'),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     MAX_UPLOAD_MB: z.coerce.number().min(1).max(200).default(20),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().default('production'),
   })
   .superRefine((env, ctx) => {
+    if (env.JOB_WORKERS === 'off' && !env.DATABASE_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['JOB_WORKERS'],
+        message: 'can be off only with DATABASE_URL (worker processes need a shared PostgreSQL); the embedded database runs its workers in-process',
+      });
+    }
     if (env.AI_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.AI_API_KEY) {
       ctx.addIssue({ code: 'custom', path: ['OPENAI_API_KEY'], message: 'is required when AI_PROVIDER=openai' });
     }
@@ -77,6 +86,8 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       vision: env.AI_VISION,
     },
     gradingConcurrency: env.GRADING_CONCURRENCY,
+    /** Whether `main.ts` runs job workers beside HTTP (worker.ts always does). */
+    runsJobWorkers: env.JOB_WORKERS === 'in-process',
     /** Login and register attempts per client address per minute. */
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT,
     maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),

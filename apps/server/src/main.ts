@@ -4,12 +4,13 @@ import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { buildApp } from './http/app.ts';
 
 /**
- * Starts the HTTP server (API + web app) with the job workers in-process (the embedded default;
- * on PostgreSQL, worker.ts runs more of them in other processes).
+ * Starts the HTTP server (API + web app) with the job workers in-process (the embedded default).
+ * On PostgreSQL, worker.ts runs more workers in other processes, and JOB_WORKERS=off makes this
+ * an API-only process that queues jobs and waits on their rows.
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  const runtime = await openRuntime(config);
+  const runtime = await openRuntime(config, { jobs: config.runsJobWorkers ? 'workers' : 'send-only' });
   const app = await buildApp(runtime.ctx, { serveWebApp: true });
 
   let isStopping = false;

@@ -221,6 +221,21 @@ describe('job queue (pg-boss on the test database)', () => {
     expect(job.row(id).failure?.message).not.toContain('secret');
   });
 
+  it('an API-only process (no workers) sends, another runs, and the waiting caller sees the row settle', async () => {
+    const api = await startQueue(false);
+    const worker = await JobQueue.start(ctx, [job.definition], { runWorkers: true, pollingIntervalSeconds: 0.5 });
+    try {
+      const id = job.addRow();
+      await api.send('test-job', { id });
+      // The worker's "settled" event is in another JobQueue (as in another process): the API side
+      // learns it from the row.
+      const settled = await api.waitFor(id, async () => (job.row(id).status === 'succeeded' ? job.row(id) : undefined), { timeoutMs: 30_000, pollMs: 50 });
+      expect(settled?.attempts).toEqual([1]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
   it('at start, sends every unfinished row that has no job (a crash between commit and send)', async () => {
     const q1 = await startQueue(false);
     const neverSent = job.addRow();

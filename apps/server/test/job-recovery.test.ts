@@ -46,7 +46,7 @@ const env = () => ({
 async function api(method: string, url: string, options: { token?: string; json?: unknown; form?: Record<string, FormValue> } = {}) {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
-  let body: BodyInit | undefined;
+  let body: string | Uint8Array | undefined;
   if (options.json !== undefined) {
     headers['content-type'] = 'application/json';
     body = JSON.stringify(options.json);
