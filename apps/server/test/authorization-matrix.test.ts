@@ -66,6 +66,18 @@ const ownerOnly = (status: number): Record<Caller, number> => ({
   otherInstructor: 404,
 });
 
+/**
+ * Owner-only actions on 'user' routes, decided by the course policy: an enrolled student can see
+ * the question but not act (403); anyone outside the course cannot see it (404).
+ */
+const ownerOnlyInCourse = (status: number): Record<Caller, number> => ({
+  anonymous: 401,
+  enrolledStudent: 403,
+  otherStudent: 404,
+  owner: status,
+  otherInstructor: 404,
+});
+
 const questionPath = (f: Fixture) => `/api/assignments/${f.world.assignment._id}/questions/${f.world.question._id}`;
 
 async function multipartRequest(method: 'POST', url: string, parts: Parameters<typeof multipart>[0]): Promise<InjectOptions> {
@@ -239,6 +251,50 @@ export const MATRIX: MatrixRow[] = [
     expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
   },
 
+  // ---- grading engine (rubrics, AI grading as durable jobs, saved grades)
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/generate-rubric',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/generate-rubric` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'PATCH /api/assignments/:assignmentId/questions/:questionId/save-rubric',
+    access: 'user',
+    request: (f) => ({ method: 'PATCH', url: `${questionPath(f)}/save-rubric`, payload: { questionText: 'What is 2 + 2?', solutionText: '4' } }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade/${f.submission._id}` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/regrade/:submissionId',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/regrade/${f.submission._id}` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/save-grade/:submissionId',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/save-grade/${f.submission._id}`, payload: { grade: 10, feedback: '', comments: [] } }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-all',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade-all` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/progress',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grade-all/progress` }),
+    expect: ownerOnlyInCourse(200),
+  },
+
   // ---- files: the signed link is the permission, whoever holds it
   {
     route: 'GET /api/files/:fileId',
@@ -253,7 +309,8 @@ let fixture: Fixture;
 let tokens: Record<Caller, Record<string, string>>;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // With the job queue: the grading routes wait for their jobs.
+  t = await createTestApp({}, { withJobs: true });
   const world = await createCourseWorld(t.app);
   const otherInstructor = await registerUser(t.app, { role: 'instructor' });
   const otherStudent = await registerUser(t.app);
