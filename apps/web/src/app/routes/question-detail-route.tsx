@@ -3,10 +3,13 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Button, Container, Typography } from '@mui/material';
 import { ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { QUESTION_MESSAGES, useQuestion } from '../../features/questions/api/questions-api.ts';
-import { QuestionOverview } from '../../features/questions/components/question-overview.tsx';
+import { hasAutoRubric, QuestionOverview } from '../../features/questions/components/question-overview.tsx';
 import { SubmissionsTable } from '../../features/submissions/components/submissions-table.tsx';
 import { SubmitAnswerForm } from '../../features/submissions/components/submit-answer-form.tsx';
 import { UploadOnBehalfForm } from '../../features/submissions/components/upload-on-behalf-form.tsx';
+import { GradeAllPanel } from '../../features/grading/components/grade-all-panel.tsx';
+import { GradesCsvButton } from '../../features/reports/components/grades-csv-button.tsx';
+import { RubricActions } from '../../features/rubrics/components/rubric-actions.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
 
@@ -55,12 +58,27 @@ export function QuestionDetailRoute() {
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
-      <QuestionOverview question={detail} instructorActions={null} />
+      <QuestionOverview
+        question={detail}
+        instructorActions={<RubricActions assignmentId={assignmentId} questionId={questionId} hasRubric={hasAutoRubric(detail)} />}
+      />
       {isStaff ? (
         <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} />
       ) : (
         <SubmitAnswerForm assignmentId={assignmentId} questionId={questionId} hasSubmitted={submissions.length > 0} />
       )}
+      {isStaff ? (
+        <GradeAllPanel
+          assignmentId={assignmentId}
+          questionId={questionId}
+          extraActions={
+            <>
+              <GradesCsvButton assignmentId={assignmentId} questionId={questionId} name={`${detail.assignment.title} ${detail.title ?? 'question'}`} />
+              <GradesCsvButton assignmentId={assignmentId} name={detail.assignment.title} />
+            </>
+          }
+        />
+      ) : null}
       <Box component="section" aria-labelledby={submissionsHeadingId}>
         <Typography id={submissionsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
           {isStaff ? 'Submissions' : 'Your Submission'}
