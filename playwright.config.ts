@@ -1,13 +1,24 @@
+import { execFileSync } from 'node:child_process';
 import { defineConfig } from '@playwright/test';
+
+/**
+ * A port nobody is listening on, so runs started side by side (several people, one machine) do not
+ * meet on one server. Chosen once and kept in the environment, which the test workers inherit.
+ */
+function pickFreePort(): string {
+  const script =
+    "const s=require('net').createServer();s.listen(0,'127.0.0.1',()=>{console.log(s.address().port);s.close()})";
+  return execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' }).trim();
+}
+process.env.E2E_PORT ||= pickFreePort();
+const port = Number(process.env.E2E_PORT);
+const baseURL = `http://127.0.0.1:${port}`;
 
 /**
  * Browser journeys against the real server (API + built web app) on a fresh temporary data
  * directory. Chromium comes from Debian: Playwright's own browser download is not possible here.
  * `npm run test:e2e` checks for Chromium and builds the web app first.
  */
-const port = Number(process.env.E2E_PORT || 3100);
-const baseURL = `http://127.0.0.1:${port}`;
-
 export default defineConfig({
   testDir: 'e2e',
   fullyParallel: false,
