@@ -197,8 +197,14 @@ function afterLatency(latencyMs: number | undefined, req: http.IncomingMessage, 
     send();
     return;
   }
-  const timer = setTimeout(send, latencyMs);
-  req.socket.once('close', () => clearTimeout(timer));
+  // A client that gives up before the latency has passed gets nothing. The listener is removed
+  // once the answer is sent, so keep-alive sockets serving many requests never pile them up.
+  const cancel = () => clearTimeout(timer);
+  const timer = setTimeout(() => {
+    req.socket.off('close', cancel);
+    send();
+  }, latencyMs);
+  req.socket.once('close', cancel);
 }
 
 function sendCompletion(
