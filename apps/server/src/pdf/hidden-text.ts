@@ -98,6 +98,8 @@ interface Word {
   end: number;
   run: TextRun | null;
   box: Box;
+  /** Advance along the text direction, in user-space units. */
+  length: number;
   reason: HiddenTextReason | null;
   isOverImage: boolean;
 }
@@ -122,7 +124,9 @@ export async function analyzePageText(
   for (const word of words) word.reason = reasonFromStateAndGeometry(word, items[word.item]!, pageBox);
 
   const undecided = words.filter((word) => word.reason === null);
-  if (drawing.needsRaster && undecided.length > 0) {
+  // A word whose glyphs could not be matched has no known paint state: only the raster can judge it.
+  const hasUnmatchedWords = undecided.some((word) => word.run === null);
+  if ((drawing.needsRaster || hasUnmatchedWords) && undecided.length > 0) {
     await checkWordsAgainstRaster(page, undecided, drawing, raster);
   } else {
     // Only text on white paper: contrast against white decides.
@@ -220,6 +224,7 @@ function splitIntoWords(
         end,
         run: runIndex >= 0 ? drawing.runs[runIndex]! : null,
         box: wordBox(item, offsets[start]!, offsets[end]!),
+        length: offsets[end]! - offsets[start]!,
         reason: null,
         isOverImage: false,
       });
@@ -303,10 +308,7 @@ function reasonFromStateAndGeometry(word: Word, item: TextItem, pageBox: Box): H
   }
   const height = item.height > 0 ? item.height : Math.hypot(item.transform[2]!, item.transform[3]!);
   if (height < TINY_HEIGHT_PT) return 'tiny';
-  const [x0, y0, x1, y1] = word.box;
-  const nonSpace = Math.max(1, word.end - word.start);
-  const length = Math.max(x1 - x0, y1 - y0) - 0; // the long side runs along the text
-  if (length / nonSpace < TINY_CHAR_WIDTH_PT) return 'tiny';
+  if (word.length / Math.max(1, word.end - word.start) < TINY_CHAR_WIDTH_PT) return 'tiny';
   if (overlapShare(word.box, pageBox) < MIN_ON_PAGE_SHARE) return 'off-page';
   return null;
 }
