@@ -19,6 +19,12 @@ const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-e2e-'));
 process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 process.env.DATA_DIR = dataDir;
+// The journeys run on the embedded default, whatever the shell says: CI exports DATABASE_URL for
+// the server suite, and a shared PostgreSQL would carry rows from one run into the next.
+delete process.env.DATABASE_URL;
+for (const name of ['AI_PROVIDER', 'AI_MODEL', 'AI_BASE_URL', 'AI_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'TOKEN_SECRET']) {
+  delete process.env[name];
+}
 process.env.PORT = process.env.E2E_PORT || '3100';
 process.env.HOST = '127.0.0.1';
 // The journeys register and log in more often than a person would in a minute.

@@ -26,7 +26,6 @@ export async function installStaticSite(app: FastifyInstance, distDir = WEB_DIST
       res.header('Cache-Control', isHashedAsset ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const indexHtml = fs.readFileSync(indexPath);
   app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname.startsWith('/api/') || pathname === '/api') {
@@ -36,6 +35,9 @@ export async function installStaticSite(app: FastifyInstance, distDir = WEB_DIST
     if (candidate.startsWith(distDir) && pathname !== '/' && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) {
       return reply.sendFile(path.relative(distDir, candidate));
     }
+    // Read on each request (a few kB): a rebuild of the web app while the server runs must not
+    // leave it serving an index that points at assets that no longer exist.
+    const indexHtml = await fs.promises.readFile(indexPath);
     return reply.header('Cache-Control', 'no-cache').type('text/html; charset=utf-8').send(indexHtml);
   });
 }
