@@ -3,7 +3,14 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import { fileExtractions, grades, gradingRuns, rubricGenerations, rubrics } from '../src/db/schema.ts';
 import { buildPdfWithHiddenText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
-import { addStudents, createAssignment, createCourse, createCourseWorld, createQuestion, type CourseWorld } from './support/course-fixtures.ts';
+import {
+  addStudents,
+  createAssignment,
+  createCourse,
+  createCourseWorld,
+  createQuestion,
+  type CourseWorld,
+} from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -19,13 +26,15 @@ let classmate: TestUser;
 let outsider: TestUser;
 let otherInstructor: TestUser;
 
-const QUESTION_TEXT = 'Question 1. A ball is dropped from a height of 20 m. (a) How long does it take to reach the ground? (b) What is its speed just before impact? Use g = 10 m/s^2.';
+const QUESTION_TEXT =
+  'Question 1. A ball is dropped from a height of 20 m. (a) How long does it take to reach the ground? (b) What is its speed just before impact? Use g = 10 m/s^2.';
 const SOLUTION_TEXT =
   '(a) Using h = g t^2 / 2, t = sqrt(2 h / g) = sqrt(4) = 2 s. (b) The speed is v = g t = 10 x 2 = 20 m/s just before it hits the ground.';
 const GOOD_ANSWER = 'Using h = g t^2 / 2 we get t = sqrt(2 x 20 / 10) = 2 s. Then v = g t = 20 m/s.';
 const WEAK_ANSWER = 'The ball falls for some time. I think it is fast.';
 
-const base = (world: { assignment: any; question: any }) => `/api/assignments/${world.assignment._id}/questions/${world.question._id}`;
+const base = (world: { assignment: any; question: any }) =>
+  `/api/assignments/${world.assignment._id}/questions/${world.question._id}`;
 
 async function pdf(paragraphs: string[]): Promise<Buffer> {
   return Buffer.from(await buildTextPdf({ paragraphs }));
@@ -50,17 +59,31 @@ async function createPhysicsQuestion(instructor: TestUser, assignmentId: string,
 
 async function submit(student: TestUser, target: { assignment: any; question: any }, content: Buffer): Promise<any> {
   const form = await multipart({ file: pdfPart(content) });
-  const response = await t.app.inject({ method: 'POST', url: `${base(target)}/submit`, headers: { ...student.auth, ...form.headers }, payload: form.payload });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `${base(target)}/submit`,
+    headers: { ...student.auth, ...form.headers },
+    payload: form.payload,
+  });
   expect(response.statusCode).toBe(201);
   return response.json().submission;
 }
 
 function post(user: TestUser | null, url: string, payload?: unknown) {
-  return t.app.inject({ method: 'POST', url, headers: user?.auth ?? {}, ...(payload === undefined ? {} : { payload: payload as object }) });
+  return t.app.inject({
+    method: 'POST',
+    url,
+    headers: user?.auth ?? {},
+    ...(payload === undefined ? {} : { payload: payload as object }),
+  });
 }
 
 async function detail(user: TestUser, target: { assignment: any; question: any }) {
-  const response = await t.app.inject({ method: 'GET', url: `${base(target)}?includeSubmissions=1`, headers: user.auth });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `${base(target)}?includeSubmissions=1`,
+    headers: user.auth,
+  });
   expect(response.statusCode).toBe(200);
   return response.json();
 }
@@ -95,11 +118,20 @@ describe('POST generate-rubric', () => {
     expect(rubric.solutionText).toContain('t = sqrt(2 h / g)');
     expect(rubric.items.length).toBeGreaterThan(1);
     expect(rubric.items.reduce((sum: number, item: any) => sum + item.points, 0)).toBeCloseTo(10, 2);
-    for (const item of rubric.items) expect(item).toEqual({ id: expect.any(String), criterion: expect.any(String), points: expect.any(Number), guidance: expect.any(String) });
+    for (const item of rubric.items)
+      expect(item).toEqual({
+        id: expect.any(String),
+        criterion: expect.any(String),
+        points: expect.any(Number),
+        guidance: expect.any(String),
+      });
 
     const staff = await detail(world.instructor, world);
     expect(staff.autoRubric).toEqual(body.autoRubric);
-    const generations = await t.ctx.db.select().from(rubricGenerations).where(eq(rubricGenerations.questionId, world.question._id));
+    const generations = await t.ctx.db
+      .select()
+      .from(rubricGenerations)
+      .where(eq(rubricGenerations.questionId, world.question._id));
     expect(generations).toHaveLength(1);
     expect(generations[0]).toMatchObject({ status: 'succeeded', graderKind: 'builtin', rawOutput: expect.anything() });
   });
@@ -110,7 +142,10 @@ describe('POST generate-rubric', () => {
     expect((await post(outsider, url)).statusCode).toBe(404);
     expect((await post(otherInstructor, url)).statusCode).toBe(404);
     expect((await post(null, url)).statusCode).toBe(401);
-    expect((await post(world.instructor, `/api/assignments/${world.assignment._id}/questions/not-an-id/generate-rubric`)).statusCode).toBe(404);
+    expect(
+      (await post(world.instructor, `/api/assignments/${world.assignment._id}/questions/not-an-id/generate-rubric`))
+        .statusCode,
+    ).toBe(404);
   });
 
   it('fails with a clear message when the question PDF cannot be read, and keeps no rubric', async () => {
@@ -118,7 +153,9 @@ describe('POST generate-rubric', () => {
     const form = await multipart({
       points: '5',
       // A PDF header (so the upload is accepted) with nothing readable behind it.
-      questionFile: pdfPart(Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41), Buffer.from('\n%%EOF\n')])),
+      questionFile: pdfPart(
+        Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41), Buffer.from('\n%%EOF\n')]),
+      ),
     });
     const created = await t.app.inject({
       method: 'POST',
@@ -130,24 +167,39 @@ describe('POST generate-rubric', () => {
     const question = created.json().question;
     const response = await post(world.instructor, `${base({ assignment, question })}/generate-rubric`);
     expect(response.statusCode).toBe(422);
-    expect(response.json()).toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.stringContaining('question PDF') });
+    expect(response.json()).toMatchObject({
+      code: 'EXTRACTION_FAILED',
+      message: expect.stringContaining('question PDF'),
+    });
     expect(await t.ctx.db.select().from(rubrics).where(eq(rubrics.questionId, question._id))).toEqual([]);
-    const [generation] = await t.ctx.db.select().from(rubricGenerations).where(eq(rubricGenerations.questionId, question._id));
+    const [generation] = await t.ctx.db
+      .select()
+      .from(rubricGenerations)
+      .where(eq(rubricGenerations.questionId, question._id));
     expect(generation).toMatchObject({ status: 'failed', errorCode: 'EXTRACTION_FAILED' });
   });
 });
 
 describe('PATCH save-rubric', () => {
   const url = () => `${base(world)}/save-rubric`;
-  const patch = (user: TestUser, payload: unknown) => t.app.inject({ method: 'PATCH', url: url(), headers: user.auth, payload: payload as object });
+  const patch = (user: TestUser, payload: unknown) =>
+    t.app.inject({ method: 'PATCH', url: url(), headers: user.auth, payload: payload as object });
 
   it('saves the texts and keeps the items when only the texts are sent (the spec client)', async () => {
     const before = (await detail(world.instructor, world)).autoRubric[0];
-    const response = await patch(world.instructor, { questionText: 'Edited question', solutionText: 'Edited solution' });
+    const response = await patch(world.instructor, {
+      questionText: 'Edited question',
+      solutionText: 'Edited solution',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().message).toBe('Rubric saved successfully!');
     const after = (await detail(world.instructor, world)).autoRubric[0];
-    expect(after).toMatchObject({ questionText: 'Edited question', solutionText: 'Edited solution', items: before.items, source: 'instructor' });
+    expect(after).toMatchObject({
+      questionText: 'Edited question',
+      solutionText: 'Edited solution',
+      items: before.items,
+      source: 'instructor',
+    });
   });
 
   it('replaces the items when they add up to the points, keeping given ids and naming new ones', async () => {
@@ -168,9 +220,16 @@ describe('PATCH save-rubric', () => {
 
   it('refuses items that do not add up to the points, duplicates and malformed input, changing nothing', async () => {
     const before = (await detail(world.instructor, world)).autoRubric;
-    const wrongSum = await patch(world.instructor, { questionText: 'x', solutionText: 'y', items: [{ criterion: 'All', points: 7 }] });
+    const wrongSum = await patch(world.instructor, {
+      questionText: 'x',
+      solutionText: 'y',
+      items: [{ criterion: 'All', points: 7 }],
+    });
     expect(wrongSum.statusCode).toBe(400);
-    expect(wrongSum.json()).toMatchObject({ code: 'BAD_REQUEST', message: 'The rubric items add up to 7 points, but the question is worth 10 points.' });
+    expect(wrongSum.json()).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: 'The rubric items add up to 7 points, but the question is worth 10 points.',
+    });
     const duplicate = await patch(world.instructor, {
       questionText: 'x',
       solutionText: 'y',
@@ -183,7 +242,11 @@ describe('PATCH save-rubric', () => {
     const missingText = await patch(world.instructor, { solutionText: 'y' });
     expect(missingText.statusCode).toBe(400);
     expect(missingText.json()).toMatchObject({ code: 'VALIDATION_FAILED', message: 'Question text is required.' });
-    const negative = await patch(world.instructor, { questionText: 'x', solutionText: 'y', items: [{ criterion: 'All', points: -10 }] });
+    const negative = await patch(world.instructor, {
+      questionText: 'x',
+      solutionText: 'y',
+      items: [{ criterion: 'All', points: -10 }],
+    });
     expect(negative.statusCode).toBe(400);
     expect((await detail(world.instructor, world)).autoRubric).toEqual(before);
   });
@@ -207,7 +270,16 @@ describe('POST grade / regrade / save-grade', () => {
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(Object.keys(body).sort()).toEqual(
-      ['confidenceLevel', 'gradingResult', 'gradingRunId', 'grader', 'hiddenText', 'isAlreadyGraded', 'questionPoints', 'submissionText'].sort(),
+      [
+        'confidenceLevel',
+        'gradingResult',
+        'gradingRunId',
+        'grader',
+        'hiddenText',
+        'isAlreadyGraded',
+        'questionPoints',
+        'submissionText',
+      ].sort(),
     );
     expect(body.submissionText).toContain('t = sqrt(2 x 20 / 10) = 2 s');
     expect(body.questionPoints).toBe(10);
@@ -218,7 +290,12 @@ describe('POST grade / regrade / save-grade', () => {
     expect(body.isAlreadyGraded).toBe(false);
     const itemIds = ['time', 'item-1'];
     for (const comment of body.gradingResult.comments) {
-      expect(comment).toMatchObject({ _id: expect.any(String), text: expect.any(String), pointsDeducted: expect.any(Number), accepted: true });
+      expect(comment).toMatchObject({
+        _id: expect.any(String),
+        text: expect.any(String),
+        pointsDeducted: expect.any(Number),
+        accepted: true,
+      });
       expect(comment.id).toBe(comment._id);
       if (comment.rubricItemId !== null) {
         expect(itemIds).toContain(comment.rubricItemId);
@@ -251,16 +328,29 @@ describe('POST grade / regrade / save-grade', () => {
       { text: 'Declined remark', pointsDeducted: 4, accepted: false },
     ];
     const grade = computeFinalGrade(10, comments);
-    const response = await post(world.instructor, `${base(world)}/save-grade/${submission._id}`, { grade, feedback: '', comments });
+    const response = await post(world.instructor, `${base(world)}/save-grade/${submission._id}`, {
+      grade,
+      feedback: '',
+      comments,
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.message).toBe('Grade saved successfully!');
-    expect(body.grade).toMatchObject({ grade, feedback: '', gradingRunId: graded.gradingRunId, savedBy: { _id: world.instructor.id, name: 'Prof Ada' } });
+    expect(body.grade).toMatchObject({
+      grade,
+      feedback: '',
+      gradingRunId: graded.gradingRunId,
+      savedBy: { _id: world.instructor.id, name: 'Prof Ada' },
+    });
     expect(body.grade.comments).toHaveLength(comments.length);
     expect(body.grade.comments[0]._id).toBe(graded.gradingResult.comments[0]?._id ?? body.grade.comments[0]._id);
     expect(body.grade.comments.at(-1)).toMatchObject({ text: 'Declined remark', accepted: false, rubricItemId: null });
 
-    const second = await post(world.instructor, `${base(world)}/save-grade/${submission._id}`, { grade: 10, feedback: '', comments: [] });
+    const second = await post(world.instructor, `${base(world)}/save-grade/${submission._id}`, {
+      grade: 10,
+      feedback: '',
+      comments: [],
+    });
     expect(second.statusCode).toBe(200);
     const rows = await t.ctx.db.select().from(grades).where(eq(grades.submissionId, submission._id));
     expect(rows.map((row) => row.grade).sort()).toEqual([grade, 10].sort());
@@ -274,12 +364,36 @@ describe('POST grade / regrade / save-grade', () => {
       [{ grade: 11, feedback: '', comments: [] }, 400, 'The grade must be between 0 and 10.'],
       [{ grade: -1, feedback: '', comments: [] }, 400, 'The grade must be between 0 and 10.'],
       [{ grade: 9, feedback: '', comments: [] }, 400, /does not match the comments/],
-      [{ grade: 10, feedback: '', comments: [{ text: 'x', pointsDeducted: 2 }] }, 400, 'Each comment must say whether it is accepted.'],
-      [{ grade: 10, feedback: '', comments: [{ text: 'x', pointsDeducted: '2', accepted: true }] }, 400, 'Points deducted must be a number.'],
-      [{ grade: 10, feedback: '', comments: [{ pointsDeducted: 2, accepted: true }] }, 400, 'Each comment needs a text.'],
-      [{ grade: 0, feedback: '', comments: [{ text: 'x', pointsDeducted: 12, accepted: true }] }, 400, 'Comment 1: points deducted must be between 0 and 10.'],
-      [{ grade: 10, feedback: '', comments: [{ text: 'x', pointsDeducted: -1, accepted: true }] }, 400, 'Comment 1: points deducted must be between 0 and 10.'],
-      [{ grade: 8, feedback: '', comments: [{ text: 'x', pointsDeducted: 2, accepted: true, rubricItemId: 'nope' }] }, 400, /rubric item that is not/],
+      [
+        { grade: 10, feedback: '', comments: [{ text: 'x', pointsDeducted: 2 }] },
+        400,
+        'Each comment must say whether it is accepted.',
+      ],
+      [
+        { grade: 10, feedback: '', comments: [{ text: 'x', pointsDeducted: '2', accepted: true }] },
+        400,
+        'Points deducted must be a number.',
+      ],
+      [
+        { grade: 10, feedback: '', comments: [{ pointsDeducted: 2, accepted: true }] },
+        400,
+        'Each comment needs a text.',
+      ],
+      [
+        { grade: 0, feedback: '', comments: [{ text: 'x', pointsDeducted: 12, accepted: true }] },
+        400,
+        'Comment 1: points deducted must be between 0 and 10.',
+      ],
+      [
+        { grade: 10, feedback: '', comments: [{ text: 'x', pointsDeducted: -1, accepted: true }] },
+        400,
+        'Comment 1: points deducted must be between 0 and 10.',
+      ],
+      [
+        { grade: 8, feedback: '', comments: [{ text: 'x', pointsDeducted: 2, accepted: true, rubricItemId: 'nope' }] },
+        400,
+        /rubric item that is not/,
+      ],
       [{ grade: 'ten', feedback: '', comments: [] }, 400, 'Grade must be a number.'],
       [{ grade: 10, feedback: '', comments: 'none' }, 400, 'Comments must be a list.'],
     ];
@@ -297,7 +411,11 @@ describe('POST grade / regrade / save-grade', () => {
     const runsBefore = await countRows(gradingRuns, submission._id);
 
     const graded = await post(world.instructor, `${base(world)}/grade/${submission._id}`);
-    expect(graded.json()).toMatchObject({ isAlreadyGraded: true, gradingResult: { totalScore: 10, comments: [] }, questionPoints: 10 });
+    expect(graded.json()).toMatchObject({
+      isAlreadyGraded: true,
+      gradingResult: { totalScore: 10, comments: [] },
+      questionPoints: 10,
+    });
     expect(await countRows(gradingRuns, submission._id)).toBe(runsBefore);
 
     const regraded = await post(world.instructor, `${base(world)}/regrade/${submission._id}`);
@@ -307,7 +425,13 @@ describe('POST grade / regrade / save-grade', () => {
     expect(await t.ctx.db.select().from(grades).where(eq(grades.submissionId, submission._id))).toEqual(savedRows);
 
     const row = (await detail(world.instructor, world)).submissions.find((s: any) => s._id === submission._id);
-    expect(row).toMatchObject({ grade: 10, isAlreadyGraded: true, gradingStatus: 'succeeded', hasHiddenText: false, grader: { kind: 'builtin' } });
+    expect(row).toMatchObject({
+      grade: 10,
+      isAlreadyGraded: true,
+      gradingStatus: 'succeeded',
+      hasHiddenText: false,
+      grader: { kind: 'builtin' },
+    });
   });
 
   it('grade, regrade and save-grade refuse other people and ids from elsewhere', async () => {
@@ -321,8 +445,14 @@ describe('POST grade / regrade / save-grade', () => {
       expect((await post(otherInstructor, url, payload)).statusCode, `${action} other instructor`).toBe(404);
       expect((await post(null, url, payload)).statusCode, `${action} anonymous`).toBe(401);
       // A submission of another question, under this question's path: not found.
-      expect((await post(world.instructor, `${base(world)}/${action}/${foreign._id}`, payload)).statusCode, `${action} foreign`).toBe(404);
-      expect((await post(world.instructor, `${base(world)}/${action}/not-an-id`, payload)).statusCode, `${action} bad id`).toBe(404);
+      expect(
+        (await post(world.instructor, `${base(world)}/${action}/${foreign._id}`, payload)).statusCode,
+        `${action} foreign`,
+      ).toBe(404);
+      expect(
+        (await post(world.instructor, `${base(world)}/${action}/not-an-id`, payload)).statusCode,
+        `${action} bad id`,
+      ).toBe(404);
     }
     expect(await countRows(gradingRuns, foreign._id)).toBe(0);
     expect(await countRows(grades, foreign._id)).toBe(0);
@@ -332,7 +462,15 @@ describe('POST grade / regrade / save-grade', () => {
     const mine = await detail(world.student, world);
     expect(mine.submissions).toHaveLength(1);
     expect(mine.submissions[0]).toMatchObject({ _id: submission._id, grade: 10, isAlreadyGraded: true });
-    for (const field of ['confidenceLevel', 'grader', 'hiddenText', 'hasHiddenText', 'comments', 'extractedText', 'gradingStatus']) {
+    for (const field of [
+      'confidenceLevel',
+      'grader',
+      'hiddenText',
+      'hasHiddenText',
+      'comments',
+      'extractedText',
+      'gradingStatus',
+    ]) {
       expect(mine.submissions[0]).not.toHaveProperty(field);
     }
     expect(mine).not.toHaveProperty('autoRubric');
@@ -372,7 +510,12 @@ describe('hidden text and extraction failures', () => {
     expect(response.json()).toMatchObject({ code: 'EXTRACTION_FAILED', message: expect.any(String) });
     const runs = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id));
     expect(runs).toHaveLength(1);
-    expect(runs[0]).toMatchObject({ status: 'failed', errorCode: 'EXTRACTION_FAILED', comments: null, rawOutput: null });
+    expect(runs[0]).toMatchObject({
+      status: 'failed',
+      errorCode: 'EXTRACTION_FAILED',
+      comments: null,
+      rawOutput: null,
+    });
     const row = (await detail(world.instructor, world)).submissions.find((s: any) => s._id === submission._id);
     expect(row).toMatchObject({ gradingStatus: 'failed', grade: null, isAlreadyGraded: false });
   });
@@ -405,11 +548,27 @@ describe('grade without a rubric, grade-all and its progress', () => {
     for (const student of students) submissions.push(await submit(student, target, await pdf(['The answer is 4.'])));
     // A newer version replaces the first student's answer; an already graded one is skipped.
     const latest = await submit(world.student, target, await pdf(['The answer is 4, because 2 + 2 = 4.']));
-    const saved = await post(world.instructor, `${base(target)}/save-grade/${submissions[1]._id}`, { grade: 4, feedback: '', comments: [] });
+    const saved = await post(world.instructor, `${base(target)}/save-grade/${submissions[1]._id}`, {
+      grade: 4,
+      feedback: '',
+      comments: [],
+    });
     expect(saved.statusCode).toBe(200);
 
-    const noBatchYet = await t.app.inject({ method: 'GET', url: `${base(target)}/grade-all/progress`, headers: world.instructor.auth });
-    expect(noBatchYet.json()).toEqual({ batchId: null, total: 0, done: 0, failed: 0, running: 0, remaining: 0, isFinished: true });
+    const noBatchYet = await t.app.inject({
+      method: 'GET',
+      url: `${base(target)}/grade-all/progress`,
+      headers: world.instructor.auth,
+    });
+    expect(noBatchYet.json()).toEqual({
+      batchId: null,
+      total: 0,
+      done: 0,
+      failed: 0,
+      running: 0,
+      remaining: 0,
+      isFinished: true,
+    });
 
     const response = await post(world.instructor, `${base(target)}/grade-all`);
     expect(response.statusCode).toBe(200);
@@ -417,7 +576,9 @@ describe('grade without a rubric, grade-all and its progress', () => {
     expect(queued).toBe(3);
     expect(message).toBe('Grading 3 submissions in the background.');
     const runs = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.batchId, batchId));
-    expect(runs.map((run) => run.submissionId).sort()).toEqual([latest._id, submissions[2]._id, submissions[3]._id].sort());
+    expect(runs.map((run) => run.submissionId).sort()).toEqual(
+      [latest._id, submissions[2]._id, submissions[3]._id].sort(),
+    );
 
     // A second grade-all while they run (or after) queues nothing twice.
     const again = await post(world.instructor, `${base(target)}/grade-all`);
@@ -433,10 +594,26 @@ describe('grade without a rubric, grade-all and its progress', () => {
         { timeoutMs: 60_000 },
       );
     }
-    const progress = await t.app.inject({ method: 'GET', url: `${base(target)}/grade-all/progress?batchId=${batchId}`, headers: world.instructor.auth });
+    const progress = await t.app.inject({
+      method: 'GET',
+      url: `${base(target)}/grade-all/progress?batchId=${batchId}`,
+      headers: world.instructor.auth,
+    });
     expect(progress.statusCode).toBe(200);
-    expect(progress.json()).toEqual({ batchId, total: 3, done: 3, failed: 0, running: 0, remaining: 0, isFinished: true });
-    const latestProgress = await t.app.inject({ method: 'GET', url: `${base(target)}/grade-all/progress`, headers: world.instructor.auth });
+    expect(progress.json()).toEqual({
+      batchId,
+      total: 3,
+      done: 3,
+      failed: 0,
+      running: 0,
+      remaining: 0,
+      isFinished: true,
+    });
+    const latestProgress = await t.app.inject({
+      method: 'GET',
+      url: `${base(target)}/grade-all/progress`,
+      headers: world.instructor.auth,
+    });
     expect(latestProgress.json()).toEqual(progress.json());
     const succeeded = await t.ctx.db
       .select({ n: count() })

@@ -42,7 +42,10 @@ describe('grading through an OpenAI-compatible model', () => {
     const items = body.autoRubric[0].items;
     expect(items.reduce((sum: number, item: any) => sum + item.points, 0)).toBeCloseTo(10, 2);
     expect(fake.chatRequests()).toHaveLength(1);
-    const [generation] = await t.ctx.db.select().from(rubricGenerations).where(eq(rubricGenerations.questionId, world.question._id));
+    const [generation] = await t.ctx.db
+      .select()
+      .from(rubricGenerations)
+      .where(eq(rubricGenerations.questionId, world.question._id));
     expect(generation).toMatchObject({
       status: 'succeeded',
       graderKind: 'llm',
@@ -57,12 +60,22 @@ describe('grading through an OpenAI-compatible model', () => {
   });
 
   it('grade records the suggestion with its accounting and answers the spec fields', async () => {
-    const submission = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id, 'The answer is 4.');
+    const submission = await submitAnswer(
+      t.app,
+      world.student,
+      world.assignment._id,
+      world.question._id,
+      'The answer is 4.',
+    );
     const before = fake.chatRequests().length;
     const response = await post(`${base()}/grade/${submission._id}`);
     expect(response.statusCode).toBe(200);
     const body = response.json();
-    expect(body).toMatchObject({ questionPoints: 10, grader: { kind: 'llm', provider: 'openai-compatible', model: FAKE_MODEL_ID }, hiddenText: [] });
+    expect(body).toMatchObject({
+      questionPoints: 10,
+      grader: { kind: 'llm', provider: 'openai-compatible', model: FAKE_MODEL_ID },
+      hiddenText: [],
+    });
     expect(body.submissionText).toContain('The answer is 4.');
     expect(fake.chatRequests()).toHaveLength(before + 1);
     // The grading prompt carried the answer as delimited data.
@@ -97,6 +110,8 @@ describe('grading through an OpenAI-compatible model', () => {
     // Asking again makes a new run (the failed one stays as a record) and succeeds.
     const retried = await post(`${base()}/grade/${submission._id}`);
     expect(retried.statusCode).toBe(200);
-    expect(await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id))).toHaveLength(2);
+    expect(await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id))).toHaveLength(
+      2,
+    );
   });
 });

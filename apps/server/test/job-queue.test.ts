@@ -91,7 +91,8 @@ class TestJob {
       }
       this.changes.emit('change');
     },
-    listUnfinished: async () => [...this.rows].filter(([, row]) => row.status === 'queued' || row.status === 'running').map(([id]) => id),
+    listUnfinished: async () =>
+      [...this.rows].filter(([, row]) => row.status === 'queued' || row.status === 'running').map(([id]) => id),
   };
 }
 
@@ -104,7 +105,9 @@ function gate() {
 }
 
 async function jobState(ctx: AppContext, id: string): Promise<string | undefined> {
-  const { rows } = await ctx.database.executeSql(`SELECT state FROM pgboss.job WHERE name = 'test-job' AND id = $1`, [id]);
+  const { rows } = await ctx.database.executeSql(`SELECT state FROM pgboss.job WHERE name = 'test-job' AND id = $1`, [
+    id,
+  ]);
   return rows[0]?.state;
 }
 
@@ -187,7 +190,10 @@ describe('job queue (pg-boss on the test database)', () => {
     const q = await startQueue();
     const id = job.addRow();
     await q.send('test-job', { id });
-    const settled = await q.waitFor(id, async () => (job.row(id).status === 'succeeded' ? job.row(id) : undefined), { timeoutMs: 30_000, pollMs: 100 });
+    const settled = await q.waitFor(id, async () => (job.row(id).status === 'succeeded' ? job.row(id) : undefined), {
+      timeoutMs: 30_000,
+      pollMs: 100,
+    });
     expect(settled?.attempts).toEqual([1, 2]);
     expect(job.row(id).notedFailures).toBe(1);
     expect(job.row(id).failure).toBeUndefined();
@@ -202,7 +208,11 @@ describe('job queue (pg-boss on the test database)', () => {
     await q.send('test-job', { id });
     await job.until(() => job.row(id).status === 'failed');
     expect(job.row(id).attempts).toEqual([1]);
-    expect(job.row(id).failure).toEqual({ code: 'EXTRACTION_FAILED', message: 'The text of this PDF could not be read.', isPermanent: true });
+    expect(job.row(id).failure).toEqual({
+      code: 'EXTRACTION_FAILED',
+      message: 'The text of this PDF could not be read.',
+      isPermanent: true,
+    });
     await q.stop();
     await expectJobState(ctx, id, 'completed');
   });
@@ -229,7 +239,11 @@ describe('job queue (pg-boss on the test database)', () => {
       await api.send('test-job', { id });
       // The worker's "settled" event is in another JobQueue (as in another process): the API side
       // learns it from the row.
-      const settled = await api.waitFor(id, async () => (job.row(id).status === 'succeeded' ? job.row(id) : undefined), { timeoutMs: 30_000, pollMs: 50 });
+      const settled = await api.waitFor(
+        id,
+        async () => (job.row(id).status === 'succeeded' ? job.row(id) : undefined),
+        { timeoutMs: 30_000, pollMs: 50 },
+      );
       expect(settled?.attempts).toEqual([1]);
     } finally {
       await worker.stop();
@@ -266,13 +280,16 @@ describe('job queue (pg-boss on the test database)', () => {
     expect(job.row(id).attempts).toHaveLength(2);
   });
 
-  it('at start, takes over jobs left active by a dead process (embedded mode) but not a live worker\'s (PostgreSQL)', async () => {
+  it("at start, takes over jobs left active by a dead process (embedded mode) but not a live worker's (PostgreSQL)", async () => {
     const q1 = await startQueue(false);
     const id = job.addRow();
     await q1.send('test-job', { id });
     await q1.stop();
     // What a process killed mid-job leaves behind: pg-boss still calls the job active.
-    await ctx.database.executeSql(`UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'test-job' AND id = $1`, [id]);
+    await ctx.database.executeSql(
+      `UPDATE pgboss.job SET state = 'active', started_on = now() WHERE name = 'test-job' AND id = $1`,
+      [id],
+    );
     job.row(id).status = 'running';
 
     const q2 = await startQueue();
@@ -289,7 +306,9 @@ describe('job queue (pg-boss on the test database)', () => {
 
   it('on stop, aborts a job that outlives the grace period, leaves it for a retry and releases waiting callers', async () => {
     job.behaviour = (_id, attempt) =>
-      new Promise((_resolve, reject) => attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true }));
+      new Promise((_resolve, reject) =>
+        attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true }),
+      );
     const q = await startQueue(true, 1_000);
     const id = job.addRow();
     await q.send('test-job', { id });

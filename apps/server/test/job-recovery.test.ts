@@ -43,7 +43,11 @@ const env = () => ({
   GRADING_CONCURRENCY: '2',
 });
 
-async function api(method: string, url: string, options: { token?: string; json?: unknown; form?: Record<string, FormValue> } = {}) {
+async function api(
+  method: string,
+  url: string,
+  options: { token?: string; json?: unknown; form?: Record<string, FormValue> } = {},
+) {
   const headers: Record<string, string> = {};
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   let body: string | Uint8Array | undefined;
@@ -62,7 +66,8 @@ async function api(method: string, url: string, options: { token?: string; json?
 
 async function expectOk<T = any>(promise: ReturnType<typeof api>, status = 200): Promise<T> {
   const response = await promise;
-  if (response.status !== status) throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  if (response.status !== status)
+    throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
   return response.body as T;
 }
 
@@ -77,12 +82,29 @@ interface World {
 /** Everything through the real HTTP API of the child: accounts, course, question, rubric, two answers. */
 async function buildWorld(): Promise<World> {
   const register = (name: string, role: 'student' | 'instructor') =>
-    expectOk(api('POST', '/api/auth/register', { json: { name, email: `${name.toLowerCase()}@example.edu`, password: 'correct-horse-battery', role } }), 201);
+    expectOk(
+      api('POST', '/api/auth/register', {
+        json: { name, email: `${name.toLowerCase()}@example.edu`, password: 'correct-horse-battery', role },
+      }),
+      201,
+    );
   const instructor = await register('Ada', 'instructor');
   const students = [await register('Sam', 'student'), await register('Cleo', 'student')];
-  const course = (await expectOk(api('POST', '/api/courses', { token: instructor.token, form: { title: 'Physics' } }), 201)).course;
-  await expectOk(api('POST', `/api/courses/${course._id}/add-students`, { token: instructor.token, json: { emails: students.map((s) => s.user.email) } }));
-  const assignment = (await expectOk(api('POST', '/api/assignments', { token: instructor.token, json: { title: 'Set 1', courseId: course._id } }), 201)).assignment;
+  const course = (
+    await expectOk(api('POST', '/api/courses', { token: instructor.token, form: { title: 'Physics' } }), 201)
+  ).course;
+  await expectOk(
+    api('POST', `/api/courses/${course._id}/add-students`, {
+      token: instructor.token,
+      json: { emails: students.map((s) => s.user.email) },
+    }),
+  );
+  const assignment = (
+    await expectOk(
+      api('POST', '/api/assignments', { token: instructor.token, json: { title: 'Set 1', courseId: course._id } }),
+      201,
+    )
+  ).assignment;
   const question = (
     await expectOk(
       api('POST', `/api/assignments/${assignment._id}/questions`, {
@@ -114,7 +136,10 @@ async function buildWorld(): Promise<World> {
   const submissions: string[] = [];
   for (const [index, student] of students.entries()) {
     const answer = await pdf(index === 0 ? 'h = g t^2 / 2 so t = 2 s.' : 'It takes about 2 seconds.');
-    submissions.push((await expectOk(api('POST', `${base}/submit`, { token: student.token, form: { file: pdfPart(answer) } }), 201)).submission._id);
+    submissions.push(
+      (await expectOk(api('POST', `${base}/submit`, { token: student.token, form: { file: pdfPart(answer) } }), 201))
+        .submission._id,
+    );
   }
   return { instructorToken: instructor.token, base, submissions };
 }
@@ -143,68 +168,105 @@ afterAll(async () => {
 describe('a server killed mid-job finishes the job after restart, with nothing lost or doubled', () => {
   let world: World;
 
-  it('killed while the model is answering: the job runs again after restart and succeeds once', async () => {
-    server = await startServerProcess(env());
-    world = await buildWorld();
-    const [submissionId] = world.submissions as [string];
+  it(
+    'killed while the model is answering: the job runs again after restart and succeeds once',
+    async () => {
+      server = await startServerProcess(env());
+      world = await buildWorld();
+      const [submissionId] = world.submissions as [string];
 
-    fake.enqueue({ kind: 'hang' });
-    const lost = api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }).catch((error: unknown) => error);
-    await fake.waitForChatRequests(1);
-    await server.kill();
-    // The request in flight died with the server.
-    expect(await lost).toBeInstanceOf(Error);
+      fake.enqueue({ kind: 'hang' });
+      const lost = api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }).catch(
+        (error: unknown) => error,
+      );
+      await fake.waitForChatRequests(1);
+      await server.kill();
+      // The request in flight died with the server.
+      expect(await lost).toBeInstanceOf(Error);
 
-    server = await startServerProcess(env());
-    // The restarted server took the job back at boot; this call joins that run (or finds it done).
-    const graded = await expectOk(api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }));
-    expect(graded).toMatchObject({ questionPoints: 10, isAlreadyGraded: false, grader: { kind: 'llm', provider: 'openai-compatible', model: FAKE_MODEL_ID } });
-    expect(graded.gradingResult.comments.length).toBeGreaterThan(0);
-    // One call lost with the killed process, one after the restart: nothing else.
-    expect(fake.chatRequests()).toHaveLength(2);
-  }, SCENARIO_LIMIT_MS);
+      server = await startServerProcess(env());
+      // The restarted server took the job back at boot; this call joins that run (or finds it done).
+      const graded = await expectOk(
+        api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }),
+      );
+      expect(graded).toMatchObject({
+        questionPoints: 10,
+        isAlreadyGraded: false,
+        grader: { kind: 'llm', provider: 'openai-compatible', model: FAKE_MODEL_ID },
+      });
+      expect(graded.gradingResult.comments.length).toBeGreaterThan(0);
+      // One call lost with the killed process, one after the restart: nothing else.
+      expect(fake.chatRequests()).toHaveLength(2);
+    },
+    SCENARIO_LIMIT_MS,
+  );
 
-  it('killed after the model answered and the answer was stored: the restart finishes without paying again', async () => {
-    await server!.stop();
-    server = await startServerProcess({ ...env(), GRADEWISE_TEST_HOLD_AFTER_OUTPUT: '1' });
-    const [, submissionId] = world.submissions as [string, string];
-    const callsBefore = fake.chatRequests().length;
+  it(
+    'killed after the model answered and the answer was stored: the restart finishes without paying again',
+    async () => {
+      await server!.stop();
+      server = await startServerProcess({ ...env(), GRADEWISE_TEST_HOLD_AFTER_OUTPUT: '1' });
+      const [, submissionId] = world.submissions as [string, string];
+      const callsBefore = fake.chatRequests().length;
 
-    const lost = api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }).catch((error: unknown) => error);
-    const held = await server.waitForLog((line) => line.testHook === 'hold-after-output');
-    expect(fake.chatRequests()).toHaveLength(callsBefore + 1);
-    await server.kill();
-    expect(await lost).toBeInstanceOf(Error);
+      const lost = api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }).catch(
+        (error: unknown) => error,
+      );
+      const held = await server.waitForLog((line) => line.testHook === 'hold-after-output');
+      expect(fake.chatRequests()).toHaveLength(callsBefore + 1);
+      await server.kill();
+      expect(await lost).toBeInstanceOf(Error);
 
-    server = await startServerProcess(env());
-    const graded = await expectOk(api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }));
-    expect(graded.gradingRunId).toBe(held.id);
-    expect(graded.gradingResult.comments.length).toBeGreaterThan(0);
-    expect(fake.chatRequests()).toHaveLength(callsBefore + 1);
-    expect(await server.stop()).toBe(0);
-    server = undefined;
-  }, SCENARIO_LIMIT_MS);
+      server = await startServerProcess(env());
+      const graded = await expectOk(
+        api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }),
+      );
+      expect(graded.gradingRunId).toBe(held.id);
+      expect(graded.gradingResult.comments.length).toBeGreaterThan(0);
+      expect(fake.chatRequests()).toHaveLength(callsBefore + 1);
+      expect(await server.stop()).toBe(0);
+      server = undefined;
+    },
+    SCENARIO_LIMIT_MS,
+  );
 
-  it('left exactly one succeeded run with one stored answer per submission, and no job open', async () => {
-    const { runs, openJobs, generations } = await withDatabase(async (database) => ({
-      runs: await database.db.select().from(gradingRuns),
-      generations: await database.db.select().from(rubricGenerations),
-      openJobs: (await database.executeSql(`SELECT id, state FROM pgboss.job WHERE name = 'grade-submission' AND state IN ('created', 'retry', 'active')`, [])).rows,
-    }));
-    expect(generations).toEqual([]);
-    expect(runs).toHaveLength(2);
-    for (const submissionId of world.submissions) {
-      const ofSubmission = runs.filter((run) => run.submissionId === submissionId);
-      expect(ofSubmission).toHaveLength(1);
-      expect(ofSubmission[0]).toMatchObject({ status: 'succeeded', graderKind: 'llm', model: FAKE_MODEL_ID, rawOutput: expect.anything() });
-      expect((ofSubmission[0]!.comments as unknown[]).length).toBeGreaterThan(0);
-      // Each run was claimed twice: once by the killed process, once after the restart.
-      expect(ofSubmission[0]!.attempts).toBe(2);
-    }
-    expect(openJobs).toEqual([]);
-    await withDatabase(async (database) => {
-      const [run] = await database.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, world.submissions[0]!));
-      expect(run!.finishedAt).not.toBeNull();
-    });
-  }, SCENARIO_LIMIT_MS);
+  it(
+    'left exactly one succeeded run with one stored answer per submission, and no job open',
+    async () => {
+      const { runs, openJobs, generations } = await withDatabase(async (database) => ({
+        runs: await database.db.select().from(gradingRuns),
+        generations: await database.db.select().from(rubricGenerations),
+        openJobs: (
+          await database.executeSql(
+            `SELECT id, state FROM pgboss.job WHERE name = 'grade-submission' AND state IN ('created', 'retry', 'active')`,
+            [],
+          )
+        ).rows,
+      }));
+      expect(generations).toEqual([]);
+      expect(runs).toHaveLength(2);
+      for (const submissionId of world.submissions) {
+        const ofSubmission = runs.filter((run) => run.submissionId === submissionId);
+        expect(ofSubmission).toHaveLength(1);
+        expect(ofSubmission[0]).toMatchObject({
+          status: 'succeeded',
+          graderKind: 'llm',
+          model: FAKE_MODEL_ID,
+          rawOutput: expect.anything(),
+        });
+        expect((ofSubmission[0]!.comments as unknown[]).length).toBeGreaterThan(0);
+        // Each run was claimed twice: once by the killed process, once after the restart.
+        expect(ofSubmission[0]!.attempts).toBe(2);
+      }
+      expect(openJobs).toEqual([]);
+      await withDatabase(async (database) => {
+        const [run] = await database.db
+          .select()
+          .from(gradingRuns)
+          .where(eq(gradingRuns.submissionId, world.submissions[0]!));
+        expect(run!.finishedAt).not.toBeNull();
+      });
+    },
+    SCENARIO_LIMIT_MS,
+  );
 });

@@ -12,6 +12,7 @@ export const generateRubricJob: JobDefinition<{ id: string }> = {
   // Drafting a rubric is rare and interactive: one at a time per process, beside the grading slots.
   concurrency: () => 1,
   handle: (ctx, payload, attempt) => runRubricGeneration(ctx, payload.id, attempt),
-  recordFailure: (ctx, payload, failure, isFinal) => recordRubricGenerationFailure(ctx.db, payload.id, failure, isFinal),
+  recordFailure: (ctx, payload, failure, isFinal) =>
+    recordRubricGenerationFailure(ctx.db, payload.id, failure, isFinal),
   listUnfinished: (ctx) => selectUnfinishedRubricGenerationIds(ctx.db),
 };

@@ -32,7 +32,11 @@ const TERMINAL_JOB_STATES = new Set(['completed', 'failed', 'cancelled']);
 
 export class JobQueueStoppedError extends AppError {
   constructor() {
-    super('UNAVAILABLE', 503, 'The server is restarting. Your request is saved and will finish after the restart; please try again in a minute.');
+    super(
+      'UNAVAILABLE',
+      503,
+      'The server is restarting. Your request is saved and will finish after the restart; please try again in a minute.',
+    );
   }
 }
 
@@ -67,7 +71,11 @@ export class JobQueue {
    * Starts pg-boss (creating or migrating its schema), declares the queues, recovers unfinished work
    * and, when asked, starts the workers. Resolves once recovery has been sent.
    */
-  static async start(ctx: AppContext, definitions: readonly AnyJobDefinition[], options: JobQueueOptions): Promise<JobQueue> {
+  static async start(
+    ctx: AppContext,
+    definitions: readonly AnyJobDefinition[],
+    options: JobQueueOptions,
+  ): Promise<JobQueue> {
     const queue = new JobQueue(ctx, definitions, options);
     await queue.boss.start();
     queue.isStarted = true;
@@ -110,7 +118,11 @@ export class JobQueue {
    * Waits until `read` reports the row settled (a value other than undefined), checking at once,
    * whenever this process settles that row, and every `pollMs` (another process may run it).
    */
-  async waitFor<T>(rowId: string, read: () => Promise<T | undefined>, options: { timeoutMs: number; pollMs?: number }): Promise<T | undefined> {
+  async waitFor<T>(
+    rowId: string,
+    read: () => Promise<T | undefined>,
+    options: { timeoutMs: number; pollMs?: number },
+  ): Promise<T | undefined> {
     const deadline = Date.now() + options.timeoutMs;
     const pollMs = options.pollMs ?? 1000;
     for (;;) {
@@ -150,9 +162,9 @@ export class JobQueue {
       }
     }
     // Nothing of ours is running now: pg-boss's own grace wait would only slow the exit down.
-    await this.boss.stop({ graceful: true, wait: true, timeout: 1000, close: false }).catch((error) =>
-      this.ctx.log.error({ err: error }, 'stopping the job queue failed'),
-    );
+    await this.boss
+      .stop({ graceful: true, wait: true, timeout: 1000, close: false })
+      .catch((error) => this.ctx.log.error({ err: error }, 'stopping the job queue failed'));
   }
 
   /** Jobs of this process's queues that pg-boss has not finished: for diagnostics and tests. */
@@ -245,7 +257,10 @@ export class JobQueue {
         const failure = describeFailure(error);
         const isFinal = failure.isPermanent || attempt.isLast;
         if (!failure.isPermanent) {
-          this.ctx.log.error({ err: error, job: job.id, queue: definition.name, attempt: attempt.number }, 'job attempt failed');
+          this.ctx.log.error(
+            { err: error, job: job.id, queue: definition.name, attempt: attempt.number },
+            'job attempt failed',
+          );
         }
         await definition.recordFailure(this.ctx, payload, failure, isFinal);
         if (!isFinal) throw error; // pg-boss retries with backoff
@@ -290,5 +305,9 @@ export class JobQueue {
 /** AppErrors are failures we understand and have a sentence for: retrying will not change them. */
 function describeFailure(error: unknown): JobFailure {
   if (error instanceof AppError) return { code: error.code, message: error.message, isPermanent: true };
-  return { code: 'INTERNAL', message: 'The job failed because of an internal error. Please try again.', isPermanent: false };
+  return {
+    code: 'INTERNAL',
+    message: 'The job failed because of an internal error. Please try again.',
+    isPermanent: false,
+  };
 }

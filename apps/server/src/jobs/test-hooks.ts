@@ -6,7 +6,11 @@ import type { AppContext } from '../context.ts';
  * GRADEWISE_TEST_HOLD_AFTER_OUTPUT=1 (ignored when NODE_ENV=production) a job logs
  * 'test hook: holding after storing output' and waits there until the process dies or stops.
  */
-export async function holdAfterStoringOutputForTests(ctx: AppContext, details: { job: string; id: string }, signal: AbortSignal): Promise<void> {
+export async function holdAfterStoringOutputForTests(
+  ctx: AppContext,
+  details: { job: string; id: string },
+  signal: AbortSignal,
+): Promise<void> {
   if (ctx.config.isProduction || process.env.GRADEWISE_TEST_HOLD_AFTER_OUTPUT !== '1') return;
   ctx.log.warn({ ...details, testHook: 'hold-after-output' }, 'test hook: holding after storing output');
   await new Promise<void>((_resolve, reject) => {

@@ -14,7 +14,10 @@ export type FileExtractionRow = Omit<typeof fileExtractions.$inferSelect, 'pages
   pages: ExtractedPage[];
   hiddenText: HiddenTextFinding[];
 };
-export type NewFileExtractionRow = typeof fileExtractions.$inferInsert & { pages: ExtractedPage[]; hiddenText: HiddenTextFinding[] };
+export type NewFileExtractionRow = typeof fileExtractions.$inferInsert & {
+  pages: ExtractedPage[];
+  hiddenText: HiddenTextFinding[];
+};
 
 export async function selectFileExtraction(db: Db, fileId: string): Promise<FileExtractionRow | undefined> {
   const [row] = await db.select().from(fileExtractions).where(eq(fileExtractions.fileId, fileId)).limit(1);

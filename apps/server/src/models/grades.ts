@@ -35,6 +35,10 @@ export async function selectCurrentGrades(db: Db, submissionIds: string[]): Prom
 
 /** Every saved grade of a submission, newest first. */
 export async function selectGradeHistory(db: Db, submissionId: string): Promise<GradeRow[]> {
-  const rows = await db.select().from(grades).where(eq(grades.submissionId, submissionId)).orderBy(desc(grades.createdAt), desc(grades.id));
+  const rows = await db
+    .select()
+    .from(grades)
+    .where(eq(grades.submissionId, submissionId))
+    .orderBy(desc(grades.createdAt), desc(grades.id));
   return rows as GradeRow[];
 }

@@ -9,7 +9,11 @@ export async function insertGradingBatch(db: Db, batch: typeof gradingBatches.$i
   return row!;
 }
 
-export async function selectGradingBatch(db: Db, questionId: string, batchId: string): Promise<GradingBatchRow | undefined> {
+export async function selectGradingBatch(
+  db: Db,
+  questionId: string,
+  batchId: string,
+): Promise<GradingBatchRow | undefined> {
   const [row] = await db
     .select()
     .from(gradingBatches)

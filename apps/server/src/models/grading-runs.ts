@@ -50,7 +50,10 @@ export async function selectLatestSucceededRun(db: Db, submissionId: string): Pr
 }
 
 /** Newest run per submission (any status), for the submissions table. */
-export async function selectLatestRunsBySubmission(db: Db, submissionIds: string[]): Promise<Map<string, GradingRunRow>> {
+export async function selectLatestRunsBySubmission(
+  db: Db,
+  submissionIds: string[],
+): Promise<Map<string, GradingRunRow>> {
   if (submissionIds.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([gradingRuns.submissionId])
@@ -61,7 +64,10 @@ export async function selectLatestRunsBySubmission(db: Db, submissionIds: string
 }
 
 /** Newest succeeded run per submission. */
-export async function selectLatestSucceededRunsBySubmission(db: Db, submissionIds: string[]): Promise<Map<string, GradingRunRow>> {
+export async function selectLatestSucceededRunsBySubmission(
+  db: Db,
+  submissionIds: string[],
+): Promise<Map<string, GradingRunRow>> {
   if (submissionIds.length === 0) return new Map();
   const rows = await db
     .selectDistinctOn([gradingRuns.submissionId])
@@ -94,7 +100,10 @@ export async function markGradingRunRunning(db: Db, id: string): Promise<Grading
 export async function storeGradingRunOutput(
   db: Db,
   id: string,
-  output: Pick<NewGradingRunRow, 'rawOutput' | 'graderKind' | 'provider' | 'model' | 'promptVersion' | 'inputTokens' | 'outputTokens' | 'latencyMs'>,
+  output: Pick<
+    NewGradingRunRow,
+    'rawOutput' | 'graderKind' | 'provider' | 'model' | 'promptVersion' | 'inputTokens' | 'outputTokens' | 'latencyMs'
+  >,
 ): Promise<void> {
   await db.update(gradingRuns).set(output).where(eq(gradingRuns.id, id));
 }
@@ -113,7 +122,12 @@ export async function markGradingRunSucceeded(
 }
 
 /** Final: marks the run failed. Not final: notes the error and leaves it for its retry. */
-export async function recordGradingRunFailure(db: Db, id: string, failure: { code: string; message: string }, isFinal: boolean): Promise<void> {
+export async function recordGradingRunFailure(
+  db: Db,
+  id: string,
+  failure: { code: string; message: string },
+  isFinal: boolean,
+): Promise<void> {
   await db
     .update(gradingRuns)
     .set({
@@ -125,7 +139,10 @@ export async function recordGradingRunFailure(db: Db, id: string, failure: { cod
 }
 
 /** Progress of a grade-all batch, counted from its runs. */
-export async function countBatchRuns(db: Db, batchId: string): Promise<{ succeeded: number; failed: number; running: number; queued: number }> {
+export async function countBatchRuns(
+  db: Db,
+  batchId: string,
+): Promise<{ succeeded: number; failed: number; running: number; queued: number }> {
   const rows = await db
     .select({ status: gradingRuns.status, count: sql<number>`count(*)::int` })
     .from(gradingRuns)

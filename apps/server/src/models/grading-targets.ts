@@ -49,7 +49,10 @@ export async function selectUngradedLatestSubmissionIds(db: Db, questionId: stri
     .orderBy(submissions.studentId, desc(submissions.version));
   const ids = latest.map((row) => row.id);
   if (ids.length === 0) return [];
-  const graded = await db.selectDistinct({ id: grades.submissionId }).from(grades).where(inArray(grades.submissionId, ids));
+  const graded = await db
+    .selectDistinct({ id: grades.submissionId })
+    .from(grades)
+    .where(inArray(grades.submissionId, ids));
   const active = await db
     .selectDistinct({ id: gradingRuns.submissionId })
     .from(gradingRuns)

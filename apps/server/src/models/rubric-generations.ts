@@ -12,12 +12,18 @@ export async function selectRubricGenerationById(db: Db, id: string): Promise<Ru
 }
 
 /** Inserts a queued draft unless the question has one in flight (partial unique index). */
-export async function insertRubricGenerationUnlessActive(db: Db, row: NewRubricGenerationRow): Promise<RubricGenerationRow | undefined> {
+export async function insertRubricGenerationUnlessActive(
+  db: Db,
+  row: NewRubricGenerationRow,
+): Promise<RubricGenerationRow | undefined> {
   const [inserted] = await db.insert(rubricGenerations).values(row).onConflictDoNothing().returning();
   return inserted;
 }
 
-export async function selectActiveRubricGeneration(db: Db, questionId: string): Promise<RubricGenerationRow | undefined> {
+export async function selectActiveRubricGeneration(
+  db: Db,
+  questionId: string,
+): Promise<RubricGenerationRow | undefined> {
   const [row] = await db
     .select()
     .from(rubricGenerations)
@@ -47,12 +53,19 @@ export async function markRubricGenerationRunning(db: Db, id: string): Promise<R
 export async function storeRubricGenerationOutput(
   db: Db,
   id: string,
-  output: Pick<NewRubricGenerationRow, 'rawOutput' | 'graderKind' | 'provider' | 'model' | 'promptVersion' | 'inputTokens' | 'outputTokens' | 'latencyMs'>,
+  output: Pick<
+    NewRubricGenerationRow,
+    'rawOutput' | 'graderKind' | 'provider' | 'model' | 'promptVersion' | 'inputTokens' | 'outputTokens' | 'latencyMs'
+  >,
 ): Promise<void> {
   await db.update(rubricGenerations).set(output).where(eq(rubricGenerations.id, id));
 }
 
-export async function markRubricGenerationSucceeded(db: Db, id: string, result: unknown): Promise<RubricGenerationRow | undefined> {
+export async function markRubricGenerationSucceeded(
+  db: Db,
+  id: string,
+  result: unknown,
+): Promise<RubricGenerationRow | undefined> {
   const [row] = await db
     .update(rubricGenerations)
     .set({ status: 'succeeded', result, error: null, errorCode: null, finishedAt: new Date() })
@@ -61,7 +74,12 @@ export async function markRubricGenerationSucceeded(db: Db, id: string, result: 
   return row;
 }
 
-export async function recordRubricGenerationFailure(db: Db, id: string, failure: { code: string; message: string }, isFinal: boolean): Promise<void> {
+export async function recordRubricGenerationFailure(
+  db: Db,
+  id: string,
+  failure: { code: string; message: string },
+  isFinal: boolean,
+): Promise<void> {
   await db
     .update(rubricGenerations)
     .set({

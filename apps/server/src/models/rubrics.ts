@@ -13,7 +13,7 @@ export async function selectRubricByQuestionId(db: Db, questionId: string): Prom
 
 /** One current rubric per question: an AI draft or an instructor's save replaces the previous one. */
 export async function upsertRubric(db: Db, rubric: NewRubricRow): Promise<RubricRow> {
-  const { questionId, ...changes } = rubric;
+  const { questionId: _questionId, ...changes } = rubric;
   const [row] = await db
     .insert(rubrics)
     .values(rubric)

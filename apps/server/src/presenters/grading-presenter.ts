@@ -33,11 +33,16 @@ export function presentAutoRubric(rubric: RubricRow | undefined): AutoRubric {
   ];
 }
 
-export function presentGrader(run: Pick<GradingRunRow, 'graderKind' | 'provider' | 'model'> | undefined): GraderInfo | null {
+export function presentGrader(
+  run: Pick<GradingRunRow, 'graderKind' | 'provider' | 'model'> | undefined,
+): GraderInfo | null {
   return run ? { kind: run.graderKind, provider: run.provider, model: run.model } : null;
 }
 
-export function presentComments(comments: readonly StoredComment[], rubricItems: readonly RubricItem[]): GradingComment[] {
+export function presentComments(
+  comments: readonly StoredComment[],
+  rubricItems: readonly RubricItem[],
+): GradingComment[] {
   const itemsById = new Map(rubricItems.map((item) => [item.id, item]));
   return comments.map((comment) => {
     const item = comment.rubricItemId ? itemsById.get(comment.rubricItemId) : undefined;
@@ -90,7 +95,10 @@ export function presentSavedGradeResult(input: {
 }): GradingOutput {
   return {
     submissionText: input.extraction?.text ?? '',
-    gradingResult: { comments: presentComments(input.grade.comments, input.rubric?.items ?? []), totalScore: input.grade.grade },
+    gradingResult: {
+      comments: presentComments(input.grade.comments, input.rubric?.items ?? []),
+      totalScore: input.grade.grade,
+    },
     questionPoints: input.points,
     confidenceLevel: input.grade.confidence ?? DEFAULT_CONFIDENCE,
     grader: presentGrader(input.run),
@@ -100,7 +108,11 @@ export function presentSavedGradeResult(input: {
   };
 }
 
-export function presentSavedGrade(grade: GradeRow, savedBy: { id: string; name: string }, rubric: RubricRow | undefined): SavedGrade {
+export function presentSavedGrade(
+  grade: GradeRow,
+  savedBy: { id: string; name: string },
+  rubric: RubricRow | undefined,
+): SavedGrade {
   return {
     _id: grade.id,
     id: grade.id,
@@ -145,7 +157,11 @@ export function presentSubmissionGrading(input: {
   };
 }
 
-export function presentProgress(batchId: string | null, total: number, counts: { succeeded: number; failed: number; running: number; queued: number }): GradingProgressOutput {
+export function presentProgress(
+  batchId: string | null,
+  total: number,
+  counts: { succeeded: number; failed: number; running: number; queued: number },
+): GradingProgressOutput {
   const remaining = counts.queued + counts.running;
   return {
     batchId,

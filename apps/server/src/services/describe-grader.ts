@@ -5,7 +5,12 @@ import { resolveModelName } from '../ai/provider.ts';
  * Who will grade, as configured, before any call: a queued row needs a grader kind, provider and
  * model. The job overwrites them with what actually answered (model names can differ in detail).
  */
-export function describeConfiguredGrader(config: Config): { graderKind: 'builtin' | 'llm'; provider: string; model: string; promptVersion: string } {
+export function describeConfiguredGrader(config: Config): {
+  graderKind: 'builtin' | 'llm';
+  provider: string;
+  model: string;
+  promptVersion: string;
+} {
   const isBuiltin = config.ai.provider === 'builtin';
   return {
     graderKind: isBuiltin ? 'builtin' : 'llm',

@@ -6,7 +6,14 @@ import { selectFileById } from '../models/files.ts';
 import { extractPdfText, isExtractionError, renderPdfPages, type ExtractionErrorCode } from '../pdf/extract-text.ts';
 
 /** Failures that depend on the file alone: the same bytes will fail the same way, so the verdict is stored. */
-const FILE_FAULTS: ReadonlySet<ExtractionErrorCode> = new Set(['empty', 'not-a-pdf', 'corrupt', 'encrypted', 'too-large', 'too-many-pages']);
+const FILE_FAULTS: ReadonlySet<ExtractionErrorCode> = new Set([
+  'empty',
+  'not-a-pdf',
+  'corrupt',
+  'encrypted',
+  'too-large',
+  'too-many-pages',
+]);
 
 /** Page images sent to a model that reads them (handwriting); more pages are sent as text only. */
 const MAX_ANSWER_PAGE_IMAGES = 4;
@@ -32,14 +39,25 @@ export async function ensureFileExtraction(ctx: AppContext, fileId: string): Pro
   } catch (error) {
     if (!isExtractionError(error)) throw error;
     if (FILE_FAULTS.has(error.code)) {
-      return insertFileExtraction(ctx.db, { fileId, status: 'failed', text: '', pages: [], hiddenText: [], error: error.message });
+      return insertFileExtraction(ctx.db, {
+        fileId,
+        status: 'failed',
+        text: '',
+        pages: [],
+        hiddenText: [],
+        error: error.message,
+      });
     }
     throw new AppError('EXTRACTION_FAILED', 422, error.message);
   }
 }
 
 /** The answer's first pages as PNG images beside their extracted text, for models that read images. */
-export async function renderAnswerPages(ctx: AppContext, fileId: string, extraction: FileExtractionRow): Promise<AnswerPage[]> {
+export async function renderAnswerPages(
+  ctx: AppContext,
+  fileId: string,
+  extraction: FileExtractionRow,
+): Promise<AnswerPage[]> {
   const bytes = await readStoredFile(ctx, fileId);
   try {
     const images = await renderPdfPages(bytes, { maxPages: MAX_ANSWER_PAGE_IMAGES });

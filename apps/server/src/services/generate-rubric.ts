@@ -25,10 +25,14 @@ export async function generateRubric(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<{ rubric: RubricRow; generation: RubricGenerationRow }> {
-  const scope = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'generate its rubric');
+  const scope = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'generate its rubric',
+  );
   const generation = await draftRubricAndWait(ctx, scope.question, user.id);
   const rubric = await selectRubricByQuestionId(ctx.db, scope.question.id);
-  if (!rubric) throw new AppError('INTERNAL', 500, 'The rubric was generated but could not be read back. Please try again.');
+  if (!rubric)
+    throw new AppError('INTERNAL', 500, 'The rubric was generated but could not be read back. Please try again.');
   return { rubric, generation };
 }
 
@@ -36,7 +40,11 @@ export async function generateRubric(
  * Queues a rubric draft for the question — or joins the one already in flight, so two clicks never
  * pay twice — and waits for it to finish. Throws the job's own error when it failed.
  */
-export async function draftRubricAndWait(ctx: AppContext, question: QuestionRow, requestedById: string): Promise<RubricGenerationRow> {
+export async function draftRubricAndWait(
+  ctx: AppContext,
+  question: QuestionRow,
+  requestedById: string,
+): Promise<RubricGenerationRow> {
   const jobs = requireJobs(ctx);
   const generation = await startRubricGeneration(ctx, question.id, requestedById);
   await jobs.send(JOB_NAMES.generateRubric, { id: generation.id });
@@ -49,11 +57,16 @@ export async function draftRubricAndWait(ctx: AppContext, question: QuestionRow,
     { timeoutMs: RUBRIC_WAIT_MS },
   );
   if (!settled) throw stillRunning('Generating the rubric');
-  if (settled.status === 'failed') throw errorOfFailedRow(settled, 'The rubric could not be generated. Please try again.');
+  if (settled.status === 'failed')
+    throw errorOfFailedRow(settled, 'The rubric could not be generated. Please try again.');
   return settled;
 }
 
-async function startRubricGeneration(ctx: AppContext, questionId: string, requestedById: string): Promise<RubricGenerationRow> {
+async function startRubricGeneration(
+  ctx: AppContext,
+  questionId: string,
+  requestedById: string,
+): Promise<RubricGenerationRow> {
   // The partial unique index allows one draft in flight per question; between our insert losing
   // and our select, that draft may finish, so try a few times.
   for (let attempt = 0; attempt < 3; attempt += 1) {
@@ -68,5 +81,9 @@ async function startRubricGeneration(ctx: AppContext, questionId: string, reques
     const active = await selectActiveRubricGeneration(ctx.db, questionId);
     if (active) return active;
   }
-  throw new AppError('CONFLICT', 409, 'A rubric for this question is being generated right now. Please try again in a moment.');
+  throw new AppError(
+    'CONFLICT',
+    409,
+    'A rubric for this question is being generated right now. Please try again in a moment.',
+  );
 }

@@ -3,7 +3,12 @@ import type { AppContext } from '../context.ts';
 import { JOB_NAMES } from '../jobs/registry.ts';
 import { notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
-import { insertGradingBatch, selectGradingBatch, selectLatestGradingBatch, updateGradingBatchTotal } from '../models/grading-batches.ts';
+import {
+  insertGradingBatch,
+  selectGradingBatch,
+  selectLatestGradingBatch,
+  updateGradingBatchTotal,
+} from '../models/grading-batches.ts';
 import { countBatchRuns, insertGradingRunUnlessActive } from '../models/grading-runs.ts';
 import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
@@ -25,7 +30,10 @@ export async function gradeAll(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<{ batchId: string | null; queued: number }> {
-  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'grade submissions');
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'grade submissions',
+  );
   const jobs = requireJobs(ctx);
   const candidates = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
   if (candidates.length === 0) return { batchId: null, queued: 0 };
@@ -34,11 +42,23 @@ export async function gradeAll(
 
   const grader = describeConfiguredGrader(ctx.config);
   const { batchId, runIds } = await ctx.db.transaction(async (tx) => {
-    const batch = await insertGradingBatch(tx, { id: newId(), questionId: question.id, requestedById: user.id, total: candidates.length });
+    const batch = await insertGradingBatch(tx, {
+      id: newId(),
+      questionId: question.id,
+      requestedById: user.id,
+      total: candidates.length,
+    });
     const ids: string[] = [];
     for (const submissionId of candidates) {
       // A run started meanwhile (a single grade) wins; this batch skips that submission.
-      const run = await insertGradingRunUnlessActive(tx, { id: newId(), submissionId, batchId: batch.id, status: 'queued', ...grader, requestedById: user.id });
+      const run = await insertGradingRunUnlessActive(tx, {
+        id: newId(),
+        submissionId,
+        batchId: batch.id,
+        status: 'queued',
+        ...grader,
+        requestedById: user.id,
+      });
       if (run) ids.push(run.id);
     }
     if (ids.length !== candidates.length) await updateGradingBatchTotal(tx, batch.id, ids.length);
@@ -54,7 +74,10 @@ export async function readGradingProgress(
   user: UserRow,
   params: { assignmentId: string; questionId: string; batchId?: string },
 ): Promise<GradingProgressOutput> {
-  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'see grading progress');
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'see grading progress',
+  );
   let batch;
   if (params.batchId !== undefined) {
     batch = isId(params.batchId) ? await selectGradingBatch(ctx.db, question.id, params.batchId) : undefined;

@@ -38,10 +38,20 @@ export async function gradeSubmission(ctx: AppContext, user: UserRow, params: Gr
   const saved = await selectCurrentGrade(ctx.db, submission.id);
   if (saved) {
     const run = saved.gradingRunId ? await selectGradingRunById(ctx.db, saved.gradingRunId) : undefined;
-    return presentSavedGradeResult({ grade: saved, run, points: question.points, ...(await readContext(ctx, question, submission)) });
+    return presentSavedGradeResult({
+      grade: saved,
+      run,
+      points: question.points,
+      ...(await readContext(ctx, question, submission)),
+    });
   }
   const finished = await selectLatestSucceededRun(ctx.db, submission.id);
-  if (finished) return presentRunResult({ run: finished, points: question.points, ...(await readContext(ctx, question, submission)) });
+  if (finished)
+    return presentRunResult({
+      run: finished,
+      points: question.points,
+      ...(await readContext(ctx, question, submission)),
+    });
   return gradeAsJob(ctx, user, question, submission);
 }
 
@@ -57,13 +67,23 @@ export async function regradeSubmission(ctx: AppContext, user: UserRow, params: 
 
 async function loadForGrading(ctx: AppContext, user: UserRow, params: GradeParams, action: string) {
   // Owner check before the submission lookup: an enrolled student gets 403, never a hint about ids.
-  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), action);
-  const submission = isId(params.submissionId) ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId) : undefined;
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    action,
+  );
+  const submission = isId(params.submissionId)
+    ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId)
+    : undefined;
   if (!submission) throw notFound('Submission not found.');
   return { question, submission };
 }
 
-async function gradeAsJob(ctx: AppContext, user: UserRow, question: QuestionRow, submission: SubmissionRow): Promise<GradingOutput> {
+async function gradeAsJob(
+  ctx: AppContext,
+  user: UserRow,
+  question: QuestionRow,
+  submission: SubmissionRow,
+): Promise<GradingOutput> {
   const jobs = requireJobs(ctx);
   if (!(await selectRubricByQuestionId(ctx.db, question.id))) await draftRubricAndWait(ctx, question, user.id);
   const run = await startGradingRun(ctx, submission.id, user.id, null);

@@ -13,7 +13,8 @@ export const GRADING_WAIT_MS = 10 * 60_000;
 export const RUBRIC_WAIT_MS = 10 * 60_000;
 
 export function requireJobs(ctx: AppContext): JobQueue {
-  if (!ctx.jobs) throw new AppError('UNAVAILABLE', 503, 'AI grading is not running in this server process. Please try again later.');
+  if (!ctx.jobs)
+    throw new AppError('UNAVAILABLE', 503, 'AI grading is not running in this server process. Please try again later.');
   return ctx.jobs;
 }
 
@@ -34,5 +35,9 @@ export function errorOfFailedRow(row: { error: string | null; errorCode: string 
 }
 
 export function stillRunning(what: string): AppError {
-  return new AppError('UNAVAILABLE', 503, `${what} is taking longer than expected. It continues in the background; please check again in a few minutes.`);
+  return new AppError(
+    'UNAVAILABLE',
+    503,
+    `${what} is taking longer than expected. It continues in the background; please check again in a few minutes.`,
+  );
 }

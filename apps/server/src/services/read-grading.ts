@@ -2,7 +2,11 @@ import type { SubmissionGradeForStudent, SubmissionGradingFields } from '@gradew
 import type { AppContext } from '../context.ts';
 import { selectFileExtractions } from '../models/file-extractions.ts';
 import { selectCurrentGrades } from '../models/grades.ts';
-import { selectGradingRunsByIds, selectLatestRunsBySubmission, selectLatestSucceededRunsBySubmission } from '../models/grading-runs.ts';
+import {
+  selectGradingRunsByIds,
+  selectLatestRunsBySubmission,
+  selectLatestSucceededRunsBySubmission,
+} from '../models/grading-runs.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { presentSubmissionGrading } from '../presenters/grading-presenter.ts';
@@ -23,7 +27,10 @@ export async function readQuestionGradingForStaff(
     selectCurrentGrades(ctx.db, ids),
     selectLatestRunsBySubmission(ctx.db, ids),
     selectLatestSucceededRunsBySubmission(ctx.db, ids),
-    selectFileExtractions(ctx.db, submissions.map((submission) => submission.fileId)),
+    selectFileExtractions(
+      ctx.db,
+      submissions.map((submission) => submission.fileId),
+    ),
   ]);
   const gradeRunIds = [...grades.values()].map((grade) => grade.gradingRunId).filter((id): id is string => id !== null);
   const gradeRuns = await selectGradingRunsByIds(ctx.db, gradeRunIds);

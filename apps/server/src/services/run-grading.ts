@@ -32,7 +32,8 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   if (!target) throw notFound('This submission no longer exists.');
   const { submission, question } = target;
   const rubric = await selectRubricByQuestionId(ctx.db, question.id);
-  if (!rubric) throw conflict('This question has no rubric yet. Generate one from the question page, then grade again.');
+  if (!rubric)
+    throw conflict('This question has no rubric yet. Generate one from the question page, then grade again.');
 
   const extraction = await ensureFileExtraction(ctx, submission.fileId);
   if (extraction.status === 'failed') {
@@ -66,7 +67,8 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
     totalScore: suggestion.totalScore,
     confidence: Math.round(suggestion.confidence),
   });
-  if (finished) ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
+  if (finished)
+    ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
 }
 
 /**

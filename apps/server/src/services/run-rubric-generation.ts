@@ -61,12 +61,19 @@ export async function runRubricGeneration(ctx: AppContext, generationId: string,
 async function readPdfText(ctx: AppContext, fileId: string, which: 'question' | 'solution'): Promise<string> {
   const extraction = await ensureFileExtraction(ctx, fileId);
   if (extraction.status === 'failed') {
-    throw new AppError('EXTRACTION_FAILED', 422, `The ${which} PDF could not be read: ${extraction.error ?? 'no text found.'}`);
+    throw new AppError(
+      'EXTRACTION_FAILED',
+      422,
+      `The ${which} PDF could not be read: ${extraction.error ?? 'no text found.'}`,
+    );
   }
   return extraction.text;
 }
 
-function graderForStoredOutput(ctx: AppContext, generation: Pick<RubricGenerationRow, 'graderKind'>): Grader | undefined {
+function graderForStoredOutput(
+  ctx: AppContext,
+  generation: Pick<RubricGenerationRow, 'graderKind'>,
+): Grader | undefined {
   if (generation.graderKind === 'builtin') return createBuiltinGrader();
   const current = createGrader(ctx.config);
   return current.kind === 'llm' ? current : undefined;

@@ -27,8 +27,13 @@ export async function saveGrade(
   params: GradeParams,
   input: z.output<typeof SaveGradeInput>,
 ): Promise<{ grade: GradeRow; rubric: RubricRow | undefined }> {
-  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'save grades');
-  const submission = isId(params.submissionId) ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId) : undefined;
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'save grades',
+  );
+  const submission = isId(params.submissionId)
+    ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId)
+    : undefined;
   if (!submission) throw notFound('Submission not found.');
   const rubric = await selectRubricByQuestionId(ctx.db, question.id);
   const comments = checkedComments(input.comments, question.points, rubric);
@@ -47,7 +52,11 @@ export async function saveGrade(
   return { grade, rubric };
 }
 
-function checkedComments(comments: z.output<typeof SaveGradeInput>['comments'], points: number, rubric: RubricRow | undefined): StoredComment[] {
+function checkedComments(
+  comments: z.output<typeof SaveGradeInput>['comments'],
+  points: number,
+  rubric: RubricRow | undefined,
+): StoredComment[] {
   const itemIds = new Set(rubric?.items.map((item) => item.id) ?? []);
   const usedIds = new Set<string>();
   return comments.map((comment, index) => {
@@ -73,7 +82,9 @@ function checkedComments(comments: z.output<typeof SaveGradeInput>['comments'], 
 
 function checkGrade(grade: number, points: number, comments: StoredComment[]): void {
   if (grade < 0 || grade > points) {
-    throw badRequest(`The grade must be between 0 and ${points}.`, [{ path: 'grade', message: `must be between 0 and ${points}` }]);
+    throw badRequest(`The grade must be between 0 and ${points}.`, [
+      { path: 'grade', message: `must be between 0 and ${points}` },
+    ]);
   }
   const expected = computeFinalGrade(points, comments);
   if (Math.abs(grade - expected) > GRADE_TOLERANCE) {

@@ -22,7 +22,10 @@ export async function saveRubric(
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof SaveRubricInput>,
 ): Promise<RubricRow> {
-  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'edit its rubric');
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'edit its rubric',
+  );
   const current = await selectRubricByQuestionId(ctx.db, question.id);
   const items = input.items ? checkedItems(input.items, question.points) : (current?.items ?? []);
   return upsertRubric(ctx.db, {
@@ -47,7 +50,10 @@ function checkedItems(items: NonNullable<z.output<typeof SaveRubricInput>['items
   const seen = new Set<string>();
   for (const item of items) {
     if (!item.id) continue;
-    if (seen.has(item.id)) throw badRequest(`Two rubric items have the same id (${item.id}).`, [{ path: 'items', message: 'ids must be unique' }]);
+    if (seen.has(item.id))
+      throw badRequest(`Two rubric items have the same id (${item.id}).`, [
+        { path: 'items', message: 'ids must be unique' },
+      ]);
     seen.add(item.id);
   }
   // Items sent with their id keep it (comments that judge them stay linked); new ones get a fresh one.
@@ -57,5 +63,10 @@ function checkedItems(items: NonNullable<z.output<typeof SaveRubricInput>['items
     seen.add(`item-${next}`);
     return `item-${next}`;
   };
-  return items.map((item) => ({ id: item.id ?? freshId(), criterion: item.criterion, points: item.points, guidance: item.guidance }));
+  return items.map((item) => ({
+    id: item.id ?? freshId(),
+    criterion: item.criterion,
+    points: item.points,
+    guidance: item.guidance,
+  }));
 }

@@ -50,13 +50,18 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const logs: LogLine[] = [];
-  const waiters = new Set<{ predicate: (line: LogLine) => boolean; resolve: (line: LogLine) => void; reject: (error: Error) => void }>();
+  const waiters = new Set<{
+    predicate: (line: LogLine) => boolean;
+    resolve: (line: LogLine) => void;
+    reject: (error: Error) => void;
+  }>();
   let stderr = '';
   let exited = false;
   const exit = new Promise<number | null>((resolve) => {
     child.once('exit', (code) => {
       exited = true;
-      for (const waiter of waiters) waiter.reject(new Error(`server exited (code ${code}) before the awaited log line.\n${stderr.slice(-2000)}`));
+      for (const waiter of waiters)
+        waiter.reject(new Error(`server exited (code ${code}) before the awaited log line.\n${stderr.slice(-2000)}`));
       waiters.clear();
       resolve(code);
     });

@@ -82,7 +82,10 @@ export const SaveRubricInput = z.object({
   solutionText: z
     .string({ error: 'Solution text is required.' })
     .max(RUBRIC_TEXT_MAX, `Solution text must be at most ${RUBRIC_TEXT_MAX} characters.`),
-  items: z.array(RubricItemInput).max(RUBRIC_ITEMS_MAX, `A rubric can have at most ${RUBRIC_ITEMS_MAX} items.`).optional(),
+  items: z
+    .array(RubricItemInput)
+    .max(RUBRIC_ITEMS_MAX, `A rubric can have at most ${RUBRIC_ITEMS_MAX} items.`)
+    .optional(),
 });
 export type SaveRubricInput = z.input<typeof SaveRubricInput>;
 

@@ -36,13 +36,20 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: GenerateRubricOutput } } },
       async (request) => {
         const { rubric, generation } = await generateRubric(ctx, currentUser(request), request.params);
-        return { message: 'Rubric generated successfully!', autoRubric: presentAutoRubric(rubric), grader: presentGrader(generation)! };
+        return {
+          message: 'Rubric generated successfully!',
+          autoRubric: presentAutoRubric(rubric),
+          grader: presentGrader(generation)!,
+        };
       },
     );
 
     app.patch(
       `${BASE}/save-rubric`,
-      { config: { access: 'user' }, schema: { params: QuestionParams, body: SaveRubricInput, response: { 200: SaveRubricOutput } } },
+      {
+        config: { access: 'user' },
+        schema: { params: QuestionParams, body: SaveRubricInput, response: { 200: SaveRubricOutput } },
+      },
       async (request) => {
         const rubric = await saveRubric(ctx, currentUser(request), request.params, request.body);
         return { message: 'Rubric saved successfully!', autoRubric: presentAutoRubric(rubric) };
@@ -63,7 +70,10 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       `${BASE}/save-grade/:submissionId`,
-      { config: { access: 'user' }, schema: { params: SubmissionParams, body: SaveGradeInput, response: { 200: SaveGradeOutput } } },
+      {
+        config: { access: 'user' },
+        schema: { params: SubmissionParams, body: SaveGradeInput, response: { 200: SaveGradeOutput } },
+      },
       async (request) => {
         const user = currentUser(request);
         const { grade, rubric } = await saveGrade(ctx, user, request.params, request.body);
@@ -90,7 +100,8 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'user' },
         schema: { params: QuestionParams, querystring: GradingProgressQuery, response: { 200: GradingProgressOutput } },
       },
-      async (request) => readGradingProgress(ctx, currentUser(request), { ...request.params, batchId: request.query.batchId }),
+      async (request) =>
+        readGradingProgress(ctx, currentUser(request), { ...request.params, batchId: request.query.batchId }),
     );
   };
 }
