@@ -31,7 +31,11 @@ const assignmentCount = async () => (await t.ctx.db.select({ n: count() }).from(
 
 describe('POST /api/assignments', () => {
   it('creates an assignment with a deadline for a course the instructor owns', async () => {
-    const response = await post(owner, { title: ' Lab report ', courseId: course._id, deadline: '2031-05-01T12:00:00+02:00' });
+    const response = await post(owner, {
+      title: ' Lab report ',
+      courseId: course._id,
+      deadline: '2031-05-01T12:00:00+02:00',
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({
       message: 'Assignment created successfully!',
@@ -59,8 +63,14 @@ describe('POST /api/assignments', () => {
     [{ title: '  ', courseId: 'x' }, 'Please provide a title.'],
     [{ title: 'T' }, 'No courseId found. Make sure you navigated from a course.'],
     [{ title: 'T', courseId: '' }, 'No courseId found. Make sure you navigated from a course.'],
-    [{ title: 'T', courseId: 'x', deadline: 'next friday' }, 'Please enter a valid deadline (a date and time with a time zone).'],
-    [{ title: 'T', courseId: 'x', deadline: '2031-05-01T12:00' }, 'Please enter a valid deadline (a date and time with a time zone).'],
+    [
+      { title: 'T', courseId: 'x', deadline: 'next friday' },
+      'Please enter a valid deadline (a date and time with a time zone).',
+    ],
+    [
+      { title: 'T', courseId: 'x', deadline: '2031-05-01T12:00' },
+      'Please enter a valid deadline (a date and time with a time zone).',
+    ],
     [{ title: 42, courseId: 'x' }, 'Please provide a title.'],
   ])('refuses %j with a 400', async (payload, message) => {
     const before = await assignmentCount();
@@ -102,7 +112,12 @@ describe('GET /api/assignments and /api/assignments/:id', () => {
 
     const mine = (await get(owner, '/api/assignments')).json();
     const titration = mine.find((a: any) => a._id === visible._id);
-    expect(titration).toMatchObject({ title: 'Titration', points: 12.5, questionCount: 2, course: { _id: ownCourse._id, title: 'Chemistry' } });
+    expect(titration).toMatchObject({
+      title: 'Titration',
+      points: 12.5,
+      questionCount: 2,
+      course: { _id: ownCourse._id, title: 'Chemistry' },
+    });
     expect(mine.some((a: any) => a.title === 'Secret')).toBe(false);
 
     const theirs = (await get(student, '/api/assignments')).json();
@@ -116,9 +131,18 @@ describe('GET /api/assignments and /api/assignments/:id', () => {
   });
 
   it('shows the detail to the owner (staff) and enrolled students (student), 404 to everyone else', async () => {
-    const assignment = await createAssignment(t.app, owner, course._id, { title: 'Detail', deadline: '2030-01-01T00:00:00Z' });
+    const assignment = await createAssignment(t.app, owner, course._id, {
+      title: 'Detail',
+      deadline: '2030-01-01T00:00:00Z',
+    });
     const staff = (await get(owner, `/api/assignments/${assignment._id}`)).json();
-    expect(staff).toMatchObject({ _id: assignment._id, title: 'Detail', deadline: '2030-01-01T00:00:00.000Z', course: { title: 'Physics' }, viewer: 'staff' });
+    expect(staff).toMatchObject({
+      _id: assignment._id,
+      title: 'Detail',
+      deadline: '2030-01-01T00:00:00.000Z',
+      course: { title: 'Physics' },
+      viewer: 'staff',
+    });
     expect((await get(student, `/api/assignments/${assignment._id}`)).json().viewer).toBe('student');
     for (const user of [outsider, otherInstructor]) {
       const response = await get(user, `/api/assignments/${assignment._id}`);

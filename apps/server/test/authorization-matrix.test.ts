@@ -1,7 +1,13 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../src/http/access.ts';
-import { addStudents, createCourse, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
+import {
+  addStudents,
+  createCourse,
+  createCourseWorld,
+  submitAnswer,
+  type CourseWorld,
+} from './support/course-fixtures.ts';
 import { makePdf, makeWorkbook } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
@@ -80,7 +86,11 @@ const ownerOnlyInCourse = (status: number): Record<Caller, number> => ({
 
 const questionPath = (f: Fixture) => `/api/assignments/${f.world.assignment._id}/questions/${f.world.question._id}`;
 
-async function multipartRequest(method: 'POST', url: string, parts: Parameters<typeof multipart>[0]): Promise<InjectOptions> {
+async function multipartRequest(
+  method: 'POST',
+  url: string,
+  parts: Parameters<typeof multipart>[0],
+): Promise<InjectOptions> {
   const form = await multipart(parts);
   return { method, url, headers: form.headers, payload: form.payload };
 }
@@ -93,14 +103,23 @@ export const MATRIX: MatrixRow[] = [
     request: (f) => ({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { name: 'New Person', email: `new-${f.unique()}@example.edu`, password: 'long-enough-password', role: 'student' },
+      payload: {
+        name: 'New Person',
+        email: `new-${f.unique()}@example.edu`,
+        password: 'long-enough-password',
+        role: 'student',
+      },
     }),
     expect: { anonymous: 201, enrolledStudent: 201, otherStudent: 201, owner: 201, otherInstructor: 201 },
   },
   {
     route: 'POST /api/auth/login',
     access: 'public',
-    request: (f) => ({ method: 'POST', url: '/api/auth/login', payload: { email: f.world.student.email, password: f.world.student.password } }),
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: f.world.student.email, password: f.world.student.password },
+    }),
     expect: { anonymous: 200, enrolledStudent: 200, otherStudent: 200, owner: 200, otherInstructor: 200 },
   },
   {
@@ -132,7 +151,11 @@ export const MATRIX: MatrixRow[] = [
   {
     route: 'POST /api/courses/:id/add-students',
     access: 'instructor',
-    request: (f) => ({ method: 'POST', url: `/api/courses/${f.world.course._id}/add-students`, payload: { emails: [`invitee-${f.unique()}@example.edu`] } }),
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/courses/${f.world.course._id}/add-students`,
+      payload: { emails: [`invitee-${f.unique()}@example.edu`] },
+    }),
     expect: ownerOnly(200),
   },
   {
@@ -140,7 +163,10 @@ export const MATRIX: MatrixRow[] = [
     access: 'instructor',
     request: (f) =>
       multipartRequest('POST', `/api/courses/${f.world.course._id}/add-students/excel`, {
-        excelFile: { content: makeWorkbook({ Roster: [['Email'], [`sheet-${f.unique()}@example.edu`]] }), filename: 'roster.xlsx' },
+        excelFile: {
+          content: makeWorkbook({ Roster: [['Email'], [`sheet-${f.unique()}@example.edu`]] }),
+          filename: 'roster.xlsx',
+        },
       }),
     expect: ownerOnly(200),
   },
@@ -155,7 +181,11 @@ export const MATRIX: MatrixRow[] = [
   {
     route: 'POST /api/assignments',
     access: 'instructor',
-    request: (f) => ({ method: 'POST', url: '/api/assignments', payload: { title: `Homework ${f.unique()}`, courseId: f.world.course._id } }),
+    request: (f) => ({
+      method: 'POST',
+      url: '/api/assignments',
+      payload: { title: `Homework ${f.unique()}`, courseId: f.world.course._id },
+    }),
     expect: ownerOnly(201),
   },
   {
@@ -203,7 +233,8 @@ export const MATRIX: MatrixRow[] = [
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/submit',
     access: 'user',
-    request: async (f) => multipartRequest('POST', `${questionPath(f)}/submit`, { file: pdfPart(await makePdf('answer')) }),
+    request: async (f) =>
+      multipartRequest('POST', `${questionPath(f)}/submit`, { file: pdfPart(await makePdf('answer')) }),
     // The owner may see the question but submitting is a student's act: 403, not 404.
     expect: { anonymous: 401, enrolledStudent: 201, otherStudent: 404, owner: 403, otherInstructor: 404 },
   },
@@ -211,7 +242,10 @@ export const MATRIX: MatrixRow[] = [
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/upload-submission',
     access: 'instructor',
     request: async (f) =>
-      multipartRequest('POST', `${questionPath(f)}/upload-submission`, { studentEmail: f.world.student.email, file: pdfPart(await makePdf('paper')) }),
+      multipartRequest('POST', `${questionPath(f)}/upload-submission`, {
+        studentEmail: f.world.student.email,
+        file: pdfPart(await makePdf('paper')),
+      }),
     expect: ownerOnly(201),
   },
   {
@@ -234,7 +268,12 @@ export const MATRIX: MatrixRow[] = [
     request: (f) => ({
       method: 'POST',
       url: `${questionPath(f)}/rubric-trial`,
-      payload: { questionText: 'What is 2 + 2?', solutionText: '4', items: [{ criterion: 'Says 4', points: 10 }], sampleAnswer: 'It is 4.' },
+      payload: {
+        questionText: 'What is 2 + 2?',
+        solutionText: '4',
+        items: [{ criterion: 'Says 4', points: 10 }],
+        sampleAnswer: 'It is 4.',
+      },
     }),
     expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
   },
@@ -261,7 +300,11 @@ export const MATRIX: MatrixRow[] = [
   {
     route: 'PATCH /api/assignments/:assignmentId/questions/:questionId/save-rubric',
     access: 'user',
-    request: (f) => ({ method: 'PATCH', url: `${questionPath(f)}/save-rubric`, payload: { questionText: 'What is 2 + 2?', solutionText: '4' } }),
+    request: (f) => ({
+      method: 'PATCH',
+      url: `${questionPath(f)}/save-rubric`,
+      payload: { questionText: 'What is 2 + 2?', solutionText: '4' },
+    }),
     expect: ownerOnlyInCourse(200),
   },
   {
@@ -279,7 +322,11 @@ export const MATRIX: MatrixRow[] = [
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/save-grade/:submissionId',
     access: 'user',
-    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/save-grade/${f.submission._id}`, payload: { grade: 10, feedback: '', comments: [] } }),
+    request: (f) => ({
+      method: 'POST',
+      url: `${questionPath(f)}/save-grade/${f.submission._id}`,
+      payload: { grade: 10, feedback: '', comments: [] },
+    }),
     expect: ownerOnlyInCourse(200),
   },
   {
@@ -341,9 +388,11 @@ describe('authorization matrix', () => {
     const stale = rows.filter((route) => !declared.has(route));
     const duplicated = rows.filter((route, index) => rows.indexOf(route) !== index);
     expect({ missing, stale, duplicated }).toEqual({ missing: [], stale: [], duplicated: [] });
-    for (const row of MATRIX) expect(`${row.route} -> ${declared.get(row.route)}`).toBe(`${row.route} -> ${row.access}`);
+    for (const row of MATRIX)
+      expect(`${row.route} -> ${declared.get(row.route)}`).toBe(`${row.route} -> ${row.access}`);
     // HEAD twins only exist for GET routes that have a row.
-    for (const head of t.app.apiRoutes.filter((route) => route.method === 'HEAD')) expect(declared.has(`GET ${head.url}`)).toBe(true);
+    for (const head of t.app.apiRoutes.filter((route) => route.method === 'HEAD'))
+      expect(declared.has(`GET ${head.url}`)).toBe(true);
   });
 
   it.each(MATRIX.map((row) => [row.route, row] as const))('%s', async (_route, row) => {

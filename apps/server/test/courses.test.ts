@@ -24,7 +24,12 @@ const rowCounts = async () => ({
 
 async function postCourse(user: TestUser, parts: Parameters<typeof multipart>[0]) {
   const form = await multipart(parts);
-  return t.app.inject({ method: 'POST', url: '/api/courses', headers: { ...user.auth, ...form.headers }, payload: form.payload });
+  return t.app.inject({
+    method: 'POST',
+    url: '/api/courses',
+    headers: { ...user.auth, ...form.headers },
+    payload: form.payload,
+  });
 }
 
 describe('POST /api/courses', () => {
@@ -81,19 +86,30 @@ describe('POST /api/courses', () => {
       syllabusFile: pdfPart(Buffer.from('just some text, not a PDF'), 'syllabus.pdf'),
     });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'The syllabus is not a valid PDF. Please choose a PDF file.', code: 'UNSUPPORTED_FILE' });
+    expect(response.json()).toEqual({
+      message: 'The syllabus is not a valid PDF. Please choose a PDF file.',
+      code: 'UNSUPPORTED_FILE',
+    });
     expect(await rowCounts()).toEqual(before);
   });
 
   it('refuses an image that is not PNG, JPEG, WebP or GIF (an SVG), whatever its claimed type', async () => {
     const svg = Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>');
-    const response = await postCourse(instructor, { title: 'SVG', courseImage: { content: svg, filename: 'x.png', contentType: 'image/png' } });
+    const response = await postCourse(instructor, {
+      title: 'SVG',
+      courseImage: { content: svg, filename: 'x.png', contentType: 'image/png' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json().message).toBe('The course image must be a PNG, JPEG, WebP or GIF image.');
   });
 
   it('refuses a JSON body (the form must be multipart)', async () => {
-    const response = await t.app.inject({ method: 'POST', url: '/api/courses', headers: instructor.auth, payload: { title: 'JSON' } });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/courses',
+      headers: instructor.auth,
+      payload: { title: 'JSON' },
+    });
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({ message: 'Please send this form as multipart/form-data.', code: 'BAD_REQUEST' });
   });
@@ -109,8 +125,17 @@ describe('POST /api/courses', () => {
     const small = await createTestApp({ MAX_UPLOAD_MB: '1' });
     try {
       const owner = await registerUser(small.app, { role: 'instructor' });
-      const form = await multipart({ title: 'Big', syllabusFile: pdfPart(await makePdf('x'.repeat(10)), 'a.pdf'), courseImage: { content: Buffer.alloc(1024 * 1024 + 10, 0x89) } });
-      const response = await small.app.inject({ method: 'POST', url: '/api/courses', headers: { ...owner.auth, ...form.headers }, payload: form.payload });
+      const form = await multipart({
+        title: 'Big',
+        syllabusFile: pdfPart(await makePdf('x'.repeat(10)), 'a.pdf'),
+        courseImage: { content: Buffer.alloc(1024 * 1024 + 10, 0x89) },
+      });
+      const response = await small.app.inject({
+        method: 'POST',
+        url: '/api/courses',
+        headers: { ...owner.auth, ...form.headers },
+        payload: form.payload,
+      });
       expect(response.statusCode).toBe(413);
       expect(response.json()).toEqual({ message: 'The upload is too large.', code: 'PAYLOAD_TOO_LARGE' });
       expect((await small.ctx.db.select({ n: count() }).from(courses))[0]!.n).toBe(0);
@@ -161,7 +186,9 @@ describe('GET /api/courses/:id', () => {
     const course = await createCourse(t.app, owner, { syllabusFile: pdfPart(await makePdf('Syllabus')) });
     await addStudents(t.app, owner, course._id, [zed.email, amy.email, 'pending@example.edu']);
 
-    const staff = (await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth })).json();
+    const staff = (
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth })
+    ).json();
     expect(staff.viewer).toBe('staff');
     expect(staff.students).toEqual([
       { _id: amy.id, name: 'Amy', email: amy.email },
@@ -188,7 +215,11 @@ describe('GET /api/courses/:id', () => {
       expect(response.json()).toEqual({ message: 'Course not found.', code: 'NOT_FOUND' });
     }
     for (const id of ['not-a-uuid', '00000000-0000-4000-8000-000000000000', "1' OR '1'='1"]) {
-      const response = await t.app.inject({ method: 'GET', url: `/api/courses/${encodeURIComponent(id)}`, headers: owner.auth });
+      const response = await t.app.inject({
+        method: 'GET',
+        url: `/api/courses/${encodeURIComponent(id)}`,
+        headers: owner.auth,
+      });
       expect(response.statusCode).toBe(404);
     }
   });

@@ -39,13 +39,20 @@ describe('GET /api/files/:fileId', () => {
   });
 
   it('needs no Authorization header, and ignores one', async () => {
-    const response = await t.app.inject({ method: 'GET', url: questionFileUrl, headers: { authorization: 'Bearer nonsense' } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: questionFileUrl,
+      headers: { authorization: 'Bearer nonsense' },
+    });
     expect(response.statusCode).toBe(200);
   });
 
   it.each([
     ['a changed signature', (p: URLSearchParams) => p.set('sig', `${p.get('sig')!.slice(0, -2)}AA`)],
-    ['a later expiry with the old signature', (p: URLSearchParams) => p.set('exp', String(Number(p.get('exp')) + 3600))],
+    [
+      'a later expiry with the old signature',
+      (p: URLSearchParams) => p.set('exp', String(Number(p.get('exp')) + 3600)),
+    ],
     ['no signature', (p: URLSearchParams) => p.delete('sig')],
     ['no expiry', (p: URLSearchParams) => p.delete('exp')],
     ['a non-numeric expiry', (p: URLSearchParams) => p.set('exp', 'soon')],
@@ -63,7 +70,9 @@ describe('GET /api/files/:fileId', () => {
   });
 
   it('refuses a link signed with another key', async () => {
-    const forged = new FileUrlSigner(new TextEncoder().encode('another-secret-another-secret-another')).urlFor(questionFileId);
+    const forged = new FileUrlSigner(new TextEncoder().encode('another-secret-another-secret-another')).urlFor(
+      questionFileId,
+    );
     expect((await fetchFile(t.app, forged)).statusCode).toBe(403);
   });
 
@@ -71,7 +80,10 @@ describe('GET /api/files/:fileId', () => {
     const past = Math.floor(Date.now() / 1000) - 1;
     const response = await fetchFile(t.app, t.ctx.fileUrls.urlWithExpiry(questionFileId, past));
     expect(response.statusCode).toBe(403);
-    expect(response.json()).toEqual({ message: 'This file link has expired. Reload the page to get a new one.', code: 'FORBIDDEN' });
+    expect(response.json()).toEqual({
+      message: 'This file link has expired. Reload the page to get a new one.',
+      code: 'FORBIDDEN',
+    });
   });
 
   it('answers 404 for a non-UUID id, an unknown file (even correctly signed) and a missing blob', async () => {
@@ -119,7 +131,9 @@ describe('FileUrlSigner', () => {
     const now = () => Date.UTC(2030, 0, 1);
     const a = new FileUrlSigner(secret, { now }).urlFor('f');
     const b = new FileUrlSigner(secret, { now }).urlFor('f');
-    const c = new FileUrlSigner(new TextEncoder().encode('a-different-secret-of-enough-length-99'), { now }).urlFor('f');
+    const c = new FileUrlSigner(new TextEncoder().encode('a-different-secret-of-enough-length-99'), { now }).urlFor(
+      'f',
+    );
     expect(a).toBe(b);
     expect(c).not.toBe(a);
   });

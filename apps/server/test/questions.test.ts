@@ -53,7 +53,12 @@ describe('POST /api/assignments/:assignmentId/questions', () => {
     const body = response.json();
     expect(body).toMatchObject({
       message: 'Question created successfully!',
-      question: { title: 'Integrals', points: 7.5, viewer: 'staff', assignment: { _id: assignment._id, title: 'Set 1' } },
+      question: {
+        title: 'Integrals',
+        points: 7.5,
+        viewer: 'staff',
+        assignment: { _id: assignment._id, title: 'Set 1' },
+      },
     });
     expect((await fetchFile(t.app, body.question.questionFile)).statusCode).toBe(200);
     expect((await fetchFile(t.app, body.question.solutionFile)).statusCode).toBe(200);
@@ -90,9 +95,14 @@ describe('POST /api/assignments/:assignmentId/questions', () => {
 
   it('refuses a text file renamed .pdf, and a bad solution file leaves no question file behind', async () => {
     const before = await rowCounts();
-    const renamed = await postQuestion(owner, assignment._id, { questionFile: pdfPart(Buffer.from('hello, I am text'), 'question.pdf') });
+    const renamed = await postQuestion(owner, assignment._id, {
+      questionFile: pdfPart(Buffer.from('hello, I am text'), 'question.pdf'),
+    });
     expect(renamed.statusCode).toBe(400);
-    expect(renamed.json()).toEqual({ message: 'The question file is not a valid PDF. Please choose a PDF file.', code: 'UNSUPPORTED_FILE' });
+    expect(renamed.json()).toEqual({
+      message: 'The question file is not a valid PDF. Please choose a PDF file.',
+      code: 'UNSUPPORTED_FILE',
+    });
 
     const badSolution = await postQuestion(owner, assignment._id, {
       questionFile: pdfPart(await makePdf()),
@@ -135,18 +145,28 @@ describe('POST /api/assignments/:assignmentId/questions', () => {
 
 describe('GET questions', () => {
   it('lists questions in creation order for the owner and enrolled students only', async () => {
-    const fresh = await createAssignment(t.app, owner, (await t.app.inject({ method: 'GET', url: `/api/assignments/${assignment._id}`, headers: owner.auth })).json().course._id);
+    const fresh = await createAssignment(
+      t.app,
+      owner,
+      (await t.app.inject({ method: 'GET', url: `/api/assignments/${assignment._id}`, headers: owner.auth })).json()
+        .course._id,
+    );
     const first = await createQuestion(t.app, owner, fresh._id, { title: 'First', points: '3' });
     const second = await createQuestion(t.app, owner, fresh._id, { title: 'Second', points: '4' });
     for (const user of [owner, student]) {
-      const list = (await t.app.inject({ method: 'GET', url: `/api/assignments/${fresh._id}/questions`, headers: user.auth })).json();
+      const list = (
+        await t.app.inject({ method: 'GET', url: `/api/assignments/${fresh._id}/questions`, headers: user.auth })
+      ).json();
       expect(list).toEqual([
         { _id: first._id, title: 'First', points: 3, createdAt: expect.any(String) },
         { _id: second._id, title: 'Second', points: 4, createdAt: expect.any(String) },
       ]);
     }
     for (const user of [outsider, otherInstructor]) {
-      expect((await t.app.inject({ method: 'GET', url: `/api/assignments/${fresh._id}/questions`, headers: user.auth })).statusCode).toBe(404);
+      expect(
+        (await t.app.inject({ method: 'GET', url: `/api/assignments/${fresh._id}/questions`, headers: user.auth }))
+          .statusCode,
+      ).toBe(404);
     }
   });
 
@@ -169,7 +189,9 @@ describe('GET questions', () => {
 
   it('answers 404 for a question under another assignment, unknown ids, and callers outside the course', async () => {
     const question = await createQuestion(t.app, owner, assignment._id);
-    const course = (await t.app.inject({ method: 'GET', url: `/api/assignments/${assignment._id}`, headers: owner.auth })).json().course;
+    const course = (
+      await t.app.inject({ method: 'GET', url: `/api/assignments/${assignment._id}`, headers: owner.auth })
+    ).json().course;
     const otherAssignment = await createAssignment(t.app, owner, course._id);
     const cases: [TestUser, string][] = [
       [owner, `/api/assignments/${otherAssignment._id}/questions/${question._id}`],

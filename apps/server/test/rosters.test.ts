@@ -19,7 +19,12 @@ afterAll(async () => {
 });
 
 const addByJson = (user: TestUser, courseId: string, payload: unknown) =>
-  t.app.inject({ method: 'POST', url: `/api/courses/${courseId}/add-students`, headers: user.auth, payload: payload as object });
+  t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${courseId}/add-students`,
+    headers: user.auth,
+    payload: payload as object,
+  });
 
 async function addByExcel(user: TestUser, courseId: string, file: FilePart | undefined) {
   const form = await multipart({ excelFile: file });
@@ -39,7 +44,10 @@ const xlsx = (content: Buffer, filename = 'roster.xlsx'): FilePart => ({
 
 async function rosterOf(courseId: string) {
   const detail = (await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}`, headers: owner.auth })).json();
-  return { students: detail.students.map((s: any) => s.email).sort(), pending: detail.pendingStudents.map((p: any) => p.email).sort() };
+  return {
+    students: detail.students.map((s: any) => s.email).sort(),
+    pending: detail.pendingStudents.map((p: any) => p.email).sort(),
+  };
 }
 
 describe('POST /api/courses/:id/add-students (emails)', () => {
@@ -51,12 +59,22 @@ describe('POST /api/courses/:id/add-students (emails)', () => {
     const otherInstructor = await registerUser(t.app, { role: 'instructor', email: 'prof.x@example.edu' });
 
     const response = await addByJson(owner, course._id, {
-      emails: [' KIM@example.edu ', 'kim@example.edu', enrolledBefore.email, 'new.person@example.edu, other.new@example.edu', 'not-an-email', owner.email, otherInstructor.email, ''],
+      emails: [
+        ' KIM@example.edu ',
+        'kim@example.edu',
+        enrolledBefore.email,
+        'new.person@example.edu, other.new@example.edu',
+        'not-an-email',
+        owner.email,
+        otherInstructor.email,
+        '',
+      ],
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body).toEqual({
-      message: 'Students added successfully. 1 added, 1 already enrolled, 2 invited (no account yet; they join when they register), 3 rejected.',
+      message:
+        'Students added successfully. 1 added, 1 already enrolled, 2 invited (no account yet; they join when they register), 3 rejected.',
       added: 1,
       alreadyEnrolled: 1,
       invited: 2,
@@ -64,7 +82,10 @@ describe('POST /api/courses/:id/add-students (emails)', () => {
       rejected: expect.arrayContaining([
         { entry: 'not-an-email', reason: 'This is not a valid email address.' },
         { entry: owner.email, reason: 'This is your own email: you teach this course.' },
-        { entry: otherInstructor.email, reason: 'This is an instructor account; only student accounts can be enrolled.' },
+        {
+          entry: otherInstructor.email,
+          reason: 'This is an instructor account; only student accounts can be enrolled.',
+        },
       ]),
     });
     expect(body.rejected).toHaveLength(3);
@@ -73,22 +94,21 @@ describe('POST /api/courses/:id/add-students (emails)', () => {
       pending: ['new.person@example.edu', 'other.new@example.edu'],
     });
 
-    const again = (await addByJson(owner, course._id, { emails: ['new.person@example.edu', 'kim@example.edu'] })).json();
+    const again = (
+      await addByJson(owner, course._id, { emails: ['new.person@example.edu', 'kim@example.edu'] })
+    ).json();
     expect(again).toMatchObject({ added: 0, alreadyEnrolled: 1, invited: 0, alreadyInvited: 1, rejected: [] });
   });
 
-  it.each([
-    [{ emails: [] }],
-    [{ emails: ['   ', ''] }],
-    [{ emails: [' , ;'] }],
-    [{}],
-    [{ emails: 'a@example.edu' }],
-  ])('answers %j with "Please enter at least one email."', async (payload) => {
-    const course = await createCourse(t.app, owner);
-    const response = await addByJson(owner, course._id, payload);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ message: 'Please enter at least one email.', code: 'VALIDATION_FAILED' });
-  });
+  it.each([[{ emails: [] }], [{ emails: ['   ', ''] }], [{ emails: [' , ;'] }], [{}], [{ emails: 'a@example.edu' }]])(
+    'answers %j with "Please enter at least one email."',
+    async (payload) => {
+      const course = await createCourse(t.app, owner);
+      const response = await addByJson(owner, course._id, payload);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ message: 'Please enter at least one email.', code: 'VALIDATION_FAILED' });
+    },
+  );
 
   it('answers 400 with the reasons when nothing at all can be added, and changes nothing', async () => {
     const course = await createCourse(t.app, owner);
@@ -153,10 +173,14 @@ describe('pending enrolments', () => {
     const course = await createCourse(t.app, owner);
     const student = await registerUser(t.app);
     // The state a lost race leaves: a pending row for an email that already has an account.
-    await t.ctx.db.insert(pendingEnrollments).values({ courseId: course._id, email: student.email, invitedById: owner.id });
+    await t.ctx.db
+      .insert(pendingEnrollments)
+      .values({ courseId: course._id, email: student.email, invitedById: owner.id });
     const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
     expect(list.map((c: any) => c._id)).toEqual([course._id]);
-    expect(await t.ctx.db.select().from(pendingEnrollments).where(eq(pendingEnrollments.email, student.email))).toEqual([]);
+    expect(await t.ctx.db.select().from(pendingEnrollments).where(eq(pendingEnrollments.email, student.email))).toEqual(
+      [],
+    );
   });
 });
 
@@ -176,7 +200,8 @@ describe('POST /api/courses/:id/add-students/excel', () => {
     const response = await addByExcel(owner, course._id, xlsx(workbook));
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
-      message: 'Students added via Excel successfully! 1 added, 5 invited (no account yet; they join when they register), 1 rejected.',
+      message:
+        'Students added via Excel successfully! 1 added, 5 invited (no account yet; they join when they register), 1 rejected.',
       added: 1,
       alreadyEnrolled: 0,
       invited: 5,
@@ -193,7 +218,11 @@ describe('POST /api/courses/:id/add-students/excel', () => {
     const course = await createCourse(t.app, owner);
     const workbook = makeWorkbook({ Sheet1: [['old.format@example.edu'], ['second@example.edu']] }, 'xls');
     expect(workbook.subarray(0, 4).toString('hex')).toBe('d0cf11e0');
-    const response = await addByExcel(owner, course._id, { content: workbook, filename: 'roster.xls', contentType: 'application/vnd.ms-excel' });
+    const response = await addByExcel(owner, course._id, {
+      content: workbook,
+      filename: 'roster.xls',
+      contentType: 'application/vnd.ms-excel',
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toMatchObject({ invited: 2, rejected: [] });
   });
@@ -209,7 +238,11 @@ describe('POST /api/courses/:id/add-students/excel', () => {
 
   it('refuses a file that is not a spreadsheet, whatever its name', async () => {
     const course = await createCourse(t.app, owner);
-    const response = await addByExcel(owner, course._id, xlsx(Buffer.from('name,email\nann,ann@example.edu\n'), 'roster.xlsx'));
+    const response = await addByExcel(
+      owner,
+      course._id,
+      xlsx(Buffer.from('name,email\nann,ann@example.edu\n'), 'roster.xlsx'),
+    );
     expect(response.statusCode).toBe(400);
     expect(response.json()).toEqual({
       message: 'This file is not an Excel spreadsheet. Please upload an .xlsx or .xls file.',
@@ -220,9 +253,23 @@ describe('POST /api/courses/:id/add-students/excel', () => {
 
   it.each([
     ['a zip header followed by garbage', Buffer.concat([Buffer.from([0x50, 0x4b, 0x03, 0x04]), Buffer.alloc(200, 7)])],
-    ['a real workbook cut in half', (() => { const book = makeWorkbook({ S: [['a@example.edu']] }); return book.subarray(0, Math.floor(book.length / 2)); })()],
-    ['an OLE header followed by garbage', Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(600, 3)])],
-    ['a zip whose directory lies about a size', makeZip(xlsxParts(sheetXml([['a@example.edu']])).map((entry, i) => (i === 4 ? { ...entry, declaredSize: 10 } : entry)))],
+    [
+      'a real workbook cut in half',
+      (() => {
+        const book = makeWorkbook({ S: [['a@example.edu']] });
+        return book.subarray(0, Math.floor(book.length / 2));
+      })(),
+    ],
+    [
+      'an OLE header followed by garbage',
+      Buffer.concat([Buffer.from('d0cf11e0a1b11ae1', 'hex'), Buffer.alloc(600, 3)]),
+    ],
+    [
+      'a zip whose directory lies about a size',
+      makeZip(
+        xlsxParts(sheetXml([['a@example.edu']])).map((entry, i) => (i === 4 ? { ...entry, declaredSize: 10 } : entry)),
+      ),
+    ],
   ])('answers a malformed spreadsheet (%s) with a clear 400', async (_label, content) => {
     const course = await createCourse(t.app, owner);
     const response = await addByExcel(owner, course._id, xlsx(content));
@@ -251,7 +298,9 @@ describe('POST /api/courses/:id/add-students/excel', () => {
     const response = await addByExcel(owner, course._id, xlsx(bomb));
     expect(response.statusCode).toBe(413);
     expect(response.json().code).toBe('PAYLOAD_TOO_LARGE');
-    expect(response.json().message).toMatch(/^The spreadsheet is too large once unpacked \(at most 20 MB\): it declares \d+ bytes once unpacked\.$/);
+    expect(response.json().message).toMatch(
+      /^The spreadsheet is too large once unpacked \(at most 20 MB\): it declares \d+ bytes once unpacked\.$/,
+    );
   });
 
   it('refuses a zip bomb that declares a tiny size: inflation stops at the limit', async () => {
@@ -269,7 +318,10 @@ describe('POST /api/courses/:id/add-students/excel', () => {
     const rows = Array.from({ length: 10_001 }, (_, i) => [`r${i}`]);
     const response = await addByExcel(owner, course._id, xlsx(makeZip(xlsxParts(sheetXml(rows)))));
     expect(response.statusCode).toBe(413);
-    expect(response.json()).toEqual({ message: 'The spreadsheet has too many rows (at most 10000).', code: 'PAYLOAD_TOO_LARGE' });
+    expect(response.json()).toEqual({
+      message: 'The spreadsheet has too many rows (at most 10000).',
+      code: 'PAYLOAD_TOO_LARGE',
+    });
   });
 
   it('refuses an upload larger than the spreadsheet cap (5 MB) while streaming', async () => {

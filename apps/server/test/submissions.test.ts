@@ -7,7 +7,15 @@ import { newId } from '../src/lib/ids.ts';
 import { insertQuestion } from '../src/models/questions.ts';
 import { storeFilesThen } from '../src/services/store-files.ts';
 import { checkPdf } from '../src/storage/file-content.ts';
-import { addStudents, createAssignment, createCourse, createCourseWorld, createQuestion, fetchFile, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
+import {
+  addStudents,
+  createAssignment,
+  createCourseWorld,
+  createQuestion,
+  fetchFile,
+  submitAnswer,
+  type CourseWorld,
+} from './support/course-fixtures.ts';
 import { makePdf } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
@@ -30,7 +38,8 @@ afterAll(async () => {
   await t?.close();
 });
 
-const questionUrl = (w: { assignment: any; question: any }) => `/api/assignments/${w.assignment._id}/questions/${w.question._id}`;
+const questionUrl = (w: { assignment: any; question: any }) =>
+  `/api/assignments/${w.assignment._id}/questions/${w.question._id}`;
 
 async function postForm(user: TestUser, url: string, parts: Record<string, FormValue | undefined>) {
   const form = await multipart(parts);
@@ -60,7 +69,9 @@ describe('POST .../submit', () => {
   it('stores every upload as a new version; the student sees only their latest, the owner the latest per student', async () => {
     const q = await freshQuestion();
     const first = await submitAnswer(t.app, world.student, q.assignment._id, q.question._id, 'first try');
-    const response = await postForm(world.student, `${questionUrl(q)}/submit`, { file: pdfPart(await makePdf('second try')) });
+    const response = await postForm(world.student, `${questionUrl(q)}/submit`, {
+      file: pdfPart(await makePdf('second try')),
+    });
     expect(response.statusCode).toBe(201);
     expect(response.json()).toEqual({
       message: 'Submission successful!',
@@ -86,7 +97,11 @@ describe('POST .../submit', () => {
       ['Cleo Classmate', 1, 1],
       ['Sam Student', 2, 2],
     ]);
-    expect(staff.submissions[1]).toMatchObject({ _id: second._id, uploadedBy: { _id: world.student.id }, student: { email: world.student.email } });
+    expect(staff.submissions[1]).toMatchObject({
+      _id: second._id,
+      uploadedBy: { _id: world.student.id },
+      student: { email: world.student.email },
+    });
 
     // The latest version points at the second upload's file, not the first one's.
     const fileIdOf = (url: string) => url.split('?')[0]!.split('/').pop();
@@ -96,9 +111,17 @@ describe('POST .../submit', () => {
   });
 
   it('leaves submissions out unless includeSubmissions=1 (or true) is asked for', async () => {
-    const plain = (await t.app.inject({ method: 'GET', url: questionUrl(world), headers: world.instructor.auth })).json();
+    const plain = (
+      await t.app.inject({ method: 'GET', url: questionUrl(world), headers: world.instructor.auth })
+    ).json();
     expect(plain).not.toHaveProperty('submissions');
-    const asked = (await t.app.inject({ method: 'GET', url: `${questionUrl(world)}?includeSubmissions=true`, headers: world.instructor.auth })).json();
+    const asked = (
+      await t.app.inject({
+        method: 'GET',
+        url: `${questionUrl(world)}?includeSubmissions=true`,
+        headers: world.instructor.auth,
+      })
+    ).json();
     expect(Array.isArray(asked.submissions)).toBe(true);
   });
 
@@ -113,18 +136,20 @@ describe('POST .../submit', () => {
 
   it('numbers concurrent uploads of one student without gaps or duplicates', async () => {
     const q = await freshQuestion();
-    const results = await Promise.all([1, 2, 3].map((n) => submitAnswer(t.app, world.student, q.assignment._id, q.question._id, `upload ${n}`)));
+    const results = await Promise.all(
+      [1, 2, 3].map((n) => submitAnswer(t.app, world.student, q.assignment._id, q.question._id, `upload ${n}`)),
+    );
     expect(results.map((s) => s.version).sort()).toEqual([1, 2, 3]);
   });
 
-  it.each([
-    [{}, 'Please select a PDF to submit.'],
-    [{ file: { content: Buffer.alloc(0), filename: '' } }, 'Please select a PDF to submit.'],
-  ])('asks for a PDF when none is sent (%j)', async (parts) => {
-    const response = await postForm(world.student, `${questionUrl(world)}/submit`, parts);
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toEqual({ message: 'Please select a PDF to submit.', code: 'BAD_REQUEST' });
-  });
+  it.each([[{}], [{ file: { content: Buffer.alloc(0), filename: '' } }]])(
+    'asks for a PDF when none is sent (%j)',
+    async (parts) => {
+      const response = await postForm(world.student, `${questionUrl(world)}/submit`, parts);
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toEqual({ message: 'Please select a PDF to submit.', code: 'BAD_REQUEST' });
+    },
+  );
 
   it('refuses a text file renamed .pdf, an empty PDF part and a PNG, storing nothing', async () => {
     const before = (await t.ctx.db.select({ n: count() }).from(submissions))[0]!.n;
@@ -134,7 +159,9 @@ describe('POST .../submit', () => {
       [Buffer.alloc(0), 'The file is empty.'],
       [Buffer.from('89504e470d0a1a0a0000', 'hex'), 'The file is not a valid PDF. Please choose a PDF file.'],
     ] as const) {
-      const response = await postForm(world.student, `${questionUrl(world)}/submit`, { file: pdfPart(content, 'answer.pdf') });
+      const response = await postForm(world.student, `${questionUrl(world)}/submit`, {
+        file: pdfPart(content, 'answer.pdf'),
+      });
       expect(response.statusCode).toBe(400);
       expect(response.json()).toEqual({ message, code: 'UNSUPPORTED_FILE' });
     }
@@ -150,21 +177,36 @@ describe('POST .../submit', () => {
     }
     const asOwner = await postForm(world.instructor, `${questionUrl(world)}/submit`, parts);
     expect(asOwner.statusCode).toBe(403);
-    expect(asOwner.json().message).toBe('Only enrolled students submit answers. To add an answer for a student, use "Upload on Behalf of a Student".');
+    expect(asOwner.json().message).toBe(
+      'Only enrolled students submit answers. To add an answer for a student, use "Upload on Behalf of a Student".',
+    );
   });
 });
 
 describe('POST .../upload-submission', () => {
-  const upload = (user: TestUser, parts: Record<string, FormValue | undefined>, w = world) => postForm(user, `${questionUrl(w)}/upload-submission`, parts);
+  const upload = (
+    user: TestUser,
+    parts: Record<string, FormValue | undefined>,
+    w: { assignment: any; question: any } = world,
+  ) => postForm(user, `${questionUrl(w)}/upload-submission`, parts);
 
   it('adds a version for an enrolled student, uploaded by the instructor', async () => {
     const q = await freshQuestion();
     await submitAnswer(t.app, world.student, q.assignment._id, q.question._id);
-    const response = await upload(world.instructor, { studentEmail: ` ${world.student.email.toUpperCase()} `, file: pdfPart(await makePdf('paper copy')) }, q);
+    const response = await upload(
+      world.instructor,
+      { studentEmail: ` ${world.student.email.toUpperCase()} `, file: pdfPart(await makePdf('paper copy')) },
+      q,
+    );
     expect(response.statusCode).toBe(201);
     expect(response.json()).toMatchObject({
       message: 'Uploaded on behalf of the student!',
-      submission: { version: 2, versions: 2, student: { _id: world.student.id }, uploadedBy: { _id: world.instructor.id, name: 'Prof Ada' } },
+      submission: {
+        version: 2,
+        versions: 2,
+        student: { _id: world.student.id },
+        uploadedBy: { _id: world.instructor.id, name: 'Prof Ada' },
+      },
     });
     const seen = (await detail(world.student, q)).json().submissions;
     expect(seen).toHaveLength(1);
@@ -177,11 +219,17 @@ describe('POST .../upload-submission', () => {
     [{ withFile: true }, "Please enter the student's email.", 'VALIDATION_FAILED'],
     [{ withFile: true, studentEmail: '   ' }, "Please enter the student's email.", 'VALIDATION_FAILED'],
     [{ withFile: true, studentEmail: 'not an email' }, 'Please enter a valid email address.', 'VALIDATION_FAILED'],
-  ])('refuses %j with a clear 400', async ({ withFile, studentEmail }: { withFile?: boolean; studentEmail?: string }, message, code) => {
-    const response = await upload(world.instructor, { studentEmail, file: withFile ? pdfPart(await makePdf()) : undefined });
-    expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ message, code });
-  });
+  ])(
+    'refuses %j with a clear 400',
+    async ({ withFile, studentEmail }: { withFile?: boolean; studentEmail?: string }, message, code) => {
+      const response = await upload(world.instructor, {
+        studentEmail,
+        file: withFile ? pdfPart(await makePdf()) : undefined,
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json()).toMatchObject({ message, code });
+    },
+  );
 
   it('refuses emails that are not enrolled students, saying why', async () => {
     await addStudents(t.app, world.instructor, world.course._id, ['invited.only@example.edu']);
@@ -189,7 +237,10 @@ describe('POST .../upload-submission', () => {
       [outsider.email, `No student with the email ${outsider.email} is enrolled in this course.`],
       ['nobody@example.edu', 'No student with the email nobody@example.edu is enrolled in this course.'],
       [world.instructor.email, `No student with the email ${world.instructor.email} is enrolled in this course.`],
-      ['invited.only@example.edu', 'invited.only@example.edu is invited to this course but has not registered yet, so nothing can be submitted for them.'],
+      [
+        'invited.only@example.edu',
+        'invited.only@example.edu is invited to this course but has not registered yet, so nothing can be submitted for them.',
+      ],
     ];
     const before = (await t.ctx.db.select({ n: count() }).from(submissions))[0]!.n;
     for (const [studentEmail, message] of cases) {
@@ -214,7 +265,11 @@ describe('GET .../submissions/:submissionId/versions', () => {
     const v2 = await submitAnswer(t.app, world.student, q.assignment._id, q.question._id, 'v2');
     await submitAnswer(t.app, classmate, q.assignment._id, q.question._id, 'not theirs');
     // Any version's id reaches the whole history.
-    const response = await t.app.inject({ method: 'GET', url: `${questionUrl(q)}/submissions/${v1._id}/versions`, headers: world.instructor.auth });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${questionUrl(q)}/submissions/${v1._id}/versions`,
+      headers: world.instructor.auth,
+    });
     expect(response.statusCode).toBe(200);
     const body = response.json();
     expect(body.student).toEqual({ _id: world.student.id, name: 'Sam Student', email: world.student.email });
@@ -233,7 +288,10 @@ describe('GET .../submissions/:submissionId/versions', () => {
     const url = `${questionUrl(q)}/submissions/${own._id}/versions`;
     expect((await t.app.inject({ method: 'GET', url, headers: world.student.auth })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'GET', url, headers: otherInstructor.auth })).statusCode).toBe(404);
-    for (const wrong of [`${questionUrl(world)}/submissions/${own._id}/versions`, `${questionUrl(q)}/submissions/xyz/versions`]) {
+    for (const wrong of [
+      `${questionUrl(world)}/submissions/${own._id}/versions`,
+      `${questionUrl(q)}/submissions/xyz/versions`,
+    ]) {
       const response = await t.app.inject({ method: 'GET', url: wrong, headers: world.instructor.auth });
       expect(response.statusCode).toBe(404);
       expect(response.json().code).toBe('NOT_FOUND');

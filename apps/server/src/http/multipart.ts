@@ -22,7 +22,10 @@ export interface ReadMultipartOptions {
   maxFileBytes?: number;
 }
 
-export async function readMultipartForm(request: FastifyRequest, options: ReadMultipartOptions): Promise<MultipartForm> {
+export async function readMultipartForm(
+  request: FastifyRequest,
+  options: ReadMultipartOptions,
+): Promise<MultipartForm> {
   if (!request.isMultipart()) throw badRequest('Please send this form as multipart/form-data.');
   const form: MultipartForm = { fields: {}, files: {} };
   const parts = request.parts(options.maxFileBytes ? { limits: { fileSize: options.maxFileBytes } } : undefined);

@@ -20,7 +20,10 @@ export async function isEnrolled(db: Db, courseId: string, userId: string): Prom
 }
 
 export async function selectCourseIdsEnrolledBy(db: Db, userId: string): Promise<string[]> {
-  const rows = await db.select({ courseId: enrollments.courseId }).from(enrollments).where(eq(enrollments.userId, userId));
+  const rows = await db
+    .select({ courseId: enrollments.courseId })
+    .from(enrollments)
+    .where(eq(enrollments.userId, userId));
   return rows.map((row) => row.courseId);
 }
 
@@ -63,7 +66,12 @@ export async function insertEnrollments(db: Db, courseId: string, userIds: strin
 }
 
 /** Records invitations; answers the emails that were not pending before. */
-export async function insertPendingEnrollments(db: Db, courseId: string, emails: string[], invitedById: string): Promise<string[]> {
+export async function insertPendingEnrollments(
+  db: Db,
+  courseId: string,
+  emails: string[],
+  invitedById: string,
+): Promise<string[]> {
   if (emails.length === 0) return [];
   const rows = await db
     .insert(pendingEnrollments)

@@ -20,7 +20,11 @@ export async function selectQuestionsOfAssignment(db: Db, assignmentId: string):
 }
 
 /** The question only if it belongs to that assignment: a question id under another assignment's path is not found. */
-export async function selectQuestionInAssignment(db: Db, assignmentId: string, questionId: string): Promise<QuestionRow | undefined> {
+export async function selectQuestionInAssignment(
+  db: Db,
+  assignmentId: string,
+  questionId: string,
+): Promise<QuestionRow | undefined> {
   const [row] = await db
     .select()
     .from(questions)

@@ -44,14 +44,21 @@ export async function selectLatestSubmissionsPerStudent(db: Db, questionId: stri
   const ranked = db
     .select({
       id: submissions.id,
-      rank: sql<number>`row_number() over (partition by ${submissions.studentId} order by ${submissions.version} desc)`.as('rank'),
+      rank: sql<number>`row_number() over (partition by ${submissions.studentId} order by ${submissions.version} desc)`.as(
+        'rank',
+      ),
       versionCount: sql<number>`(count(*) over (partition by ${submissions.studentId}))::int`.as('version_count'),
     })
     .from(submissions)
     .where(eq(submissions.questionId, questionId))
     .as('ranked');
   const rows = await db
-    .select({ submission: submissions, student: studentColumns, uploadedBy: uploaderColumns, versionCount: ranked.versionCount })
+    .select({
+      submission: submissions,
+      student: studentColumns,
+      uploadedBy: uploaderColumns,
+      versionCount: ranked.versionCount,
+    })
     .from(ranked)
     .innerJoin(submissions, eq(submissions.id, ranked.id))
     .innerJoin(users, eq(users.id, submissions.studentId))
@@ -79,7 +86,11 @@ export async function selectLatestSubmissionOfStudent(
 }
 
 /** The submission only if it answers that question. */
-export async function selectSubmissionInQuestion(db: Db, questionId: string, submissionId: string): Promise<SubmissionRow | undefined> {
+export async function selectSubmissionInQuestion(
+  db: Db,
+  questionId: string,
+  submissionId: string,
+): Promise<SubmissionRow | undefined> {
   const [row] = await db
     .select()
     .from(submissions)
@@ -89,7 +100,11 @@ export async function selectSubmissionInQuestion(db: Db, questionId: string, sub
 }
 
 /** Every version of one student's answer to one question, newest first. */
-export async function selectSubmissionVersions(db: Db, questionId: string, studentId: string): Promise<SubmissionListRow[]> {
+export async function selectSubmissionVersions(
+  db: Db,
+  questionId: string,
+  studentId: string,
+): Promise<SubmissionListRow[]> {
   const rows = await db
     .select({ submission: submissions, student: studentColumns, uploadedBy: uploaderColumns })
     .from(submissions)

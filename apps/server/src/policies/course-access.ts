@@ -65,7 +65,12 @@ export async function loadVisibleAssignment(db: Db, user: UserRow, assignmentId:
   return { assignment, course, role };
 }
 
-export async function loadVisibleQuestion(db: Db, user: UserRow, assignmentId: string, questionId: string): Promise<QuestionScope> {
+export async function loadVisibleQuestion(
+  db: Db,
+  user: UserRow,
+  assignmentId: string,
+  questionId: string,
+): Promise<QuestionScope> {
   const scope = await loadVisibleAssignment(db, user, assignmentId);
   const question = isId(questionId) ? await selectQuestionInAssignment(db, assignmentId, questionId) : undefined;
   if (!question) throw questionNotFound();

@@ -7,7 +7,13 @@ import type { FileUrlSigner } from '../storage/file-url-signer.ts';
  * Course rows -> contract outputs. The image and the syllabus are part of the course for anyone
  * who may see the course, so both views sign them; only the staff view lists pending invitations.
  */
-const person = (row: { id: string; name: string; email: string }) => ({ _id: row.id, name: row.name, email: row.email });
+const person = (row: { id: string; name: string; email: string }) => ({
+  _id: row.id,
+  name: row.name,
+  email: row.email,
+});
+/** Only the demo course carries `isDemo` (the /demo page links to it); other outputs stay as they were. */
+const demoFlag = (course: { isDemo: boolean }) => (course.isDemo ? { isDemo: true } : {});
 const signedOrNull = (signer: FileUrlSigner, fileId: string | null) => (fileId ? signer.urlFor(fileId) : null);
 
 export function presentCourseSummary(row: CourseWithInstructor, signer: FileUrlSigner): CourseSummary {
@@ -17,6 +23,7 @@ export function presentCourseSummary(row: CourseWithInstructor, signer: FileUrlS
     image: signedOrNull(signer, row.course.imageFileId),
     instructor: { _id: row.instructor.id, name: row.instructor.name },
     createdAt: row.course.createdAt.toISOString(),
+    ...demoFlag(row.course),
   };
 }
 
@@ -37,10 +44,15 @@ function presentCourseBase({ row, students }: CourseDetailRows, signer: FileUrlS
   };
 }
 
-export function presentCourseForStaff(rows: CourseDetailRows, pending: PendingEnrollmentRow[], signer: FileUrlSigner): CourseForStaff {
+export function presentCourseForStaff(
+  rows: CourseDetailRows,
+  pending: PendingEnrollmentRow[],
+  signer: FileUrlSigner,
+): CourseForStaff {
   return {
     ...presentCourseBase(rows, signer),
     viewer: 'staff',
+    ...demoFlag(rows.row.course),
     pendingStudents: pending.map((invite) => ({ email: invite.email, invitedAt: invite.createdAt.toISOString() })),
   };
 }

@@ -1,4 +1,8 @@
-import type { SubmissionForStaff, SubmissionForStudent, SubmissionVersion } from '@gradewise/shared/contracts/submissions';
+import type {
+  SubmissionForStaff,
+  SubmissionForStudent,
+  SubmissionVersion,
+} from '@gradewise/shared/contracts/submissions';
 import type { SubmissionListRow } from '../models/submissions.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 

@@ -2,13 +2,22 @@ import { Email } from '@gradewise/shared/contracts/auth';
 import { MAX_ROSTER_ENTRIES, type AddStudentsOutput, type RosterRejection } from '@gradewise/shared/contracts/courses';
 import type { AppContext } from '../context.ts';
 import { AppError, badRequest, payloadTooLarge } from '../lib/errors.ts';
-import { insertEnrollments, insertPendingEnrollments, isEnrolled, selectPendingEmailsOfCourse } from '../models/enrollments.ts';
+import {
+  insertEnrollments,
+  insertPendingEnrollments,
+  isEnrolled,
+  selectPendingEmailsOfCourse,
+} from '../models/enrollments.ts';
 import { selectUsersByEmails } from '../models/users.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleCourse, requireOwner, type AsOwner, type CourseScope } from '../policies/course-access.ts';
 
 /** Before anything is read: only the owning instructor changes a roster. */
-export async function authorizeRosterChange(ctx: AppContext, user: UserRow, courseId: string): Promise<AsOwner<CourseScope>> {
+export async function authorizeRosterChange(
+  ctx: AppContext,
+  user: UserRow,
+  courseId: string,
+): Promise<AsOwner<CourseScope>> {
   return requireOwner(await loadVisibleCourse(ctx.db, user, courseId), 'add students');
 }
 
@@ -36,10 +45,14 @@ export async function addStudentsToCourse(
   source: RosterSource,
 ): Promise<AddStudentsOutput> {
   if (entries.length === 0) {
-    throw badRequest(source === 'excel' ? 'No email addresses were found in this spreadsheet.' : 'Please enter at least one email.');
+    throw badRequest(
+      source === 'excel' ? 'No email addresses were found in this spreadsheet.' : 'Please enter at least one email.',
+    );
   }
   if (entries.length > MAX_ROSTER_ENTRIES) {
-    throw payloadTooLarge(`Please add at most ${MAX_ROSTER_ENTRIES} students at a time (this list has ${entries.length}).`);
+    throw payloadTooLarge(
+      `Please add at most ${MAX_ROSTER_ENTRIES} students at a time (this list has ${entries.length}).`,
+    );
   }
 
   const rejected: RosterRejection[] = [];
@@ -57,7 +70,10 @@ export async function addStudentsToCourse(
       if (account.id === owner.id) {
         rejected.push({ entry: account.email, reason: 'This is your own email: you teach this course.' });
       } else if (account.role !== 'student') {
-        rejected.push({ entry: account.email, reason: 'This is an instructor account; only student accounts can be enrolled.' });
+        rejected.push({
+          entry: account.email,
+          reason: 'This is an instructor account; only student accounts can be enrolled.',
+        });
       } else {
         studentIds.push(account.id);
       }
@@ -108,7 +124,9 @@ export async function findEnrolledStudentByEmail(ctx: AppContext, courseId: stri
   const [account] = await selectUsersByEmails(ctx.db, [email]);
   if (account && account.role === 'student' && (await isEnrolled(ctx.db, courseId, account.id))) return account;
   if (!account && (await selectPendingEmailsOfCourse(ctx.db, courseId, [email])).has(email)) {
-    throw badRequest(`${email} is invited to this course but has not registered yet, so nothing can be submitted for them.`);
+    throw badRequest(
+      `${email} is invited to this course but has not registered yet, so nothing can be submitted for them.`,
+    );
   }
   throw badRequest(`No student with the email ${email} is enrolled in this course.`);
 }

@@ -11,7 +11,11 @@ export interface CreateAssignmentRequest {
 }
 
 /** Only the instructor who owns the course creates its assignments (spec section 6). */
-export async function createAssignment(ctx: AppContext, user: UserRow, request: CreateAssignmentRequest): Promise<AssignmentSummaryRow> {
+export async function createAssignment(
+  ctx: AppContext,
+  user: UserRow,
+  request: CreateAssignmentRequest,
+): Promise<AssignmentSummaryRow> {
   const { course } = requireOwner(await loadVisibleCourse(ctx.db, user, request.courseId), 'create assignments');
   const assignment = await insertAssignment(ctx.db, {
     id: newId(),

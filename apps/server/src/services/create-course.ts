@@ -12,10 +12,16 @@ export interface CreateCourseRequest {
 }
 
 /** Creates a course owned by the calling instructor, with its optional image and syllabus. */
-export async function createCourse(ctx: AppContext, instructor: UserRow, request: CreateCourseRequest): Promise<CourseRow> {
+export async function createCourse(
+  ctx: AppContext,
+  instructor: UserRow,
+  request: CreateCourseRequest,
+): Promise<CourseRow> {
   // Every file is checked before anything is stored, so a bad syllabus never leaves an image behind.
   const image = request.image ? checkImage('course-image', request.image.content, request.image.filename) : undefined;
-  const syllabus = request.syllabus ? checkPdf('syllabus', request.syllabus.content, request.syllabus.filename) : undefined;
+  const syllabus = request.syllabus
+    ? checkPdf('syllabus', request.syllabus.content, request.syllabus.filename)
+    : undefined;
   const uploads = [image, syllabus].filter((file): file is CheckedFile => file !== undefined);
   return storeFilesThen(ctx, uploads, instructor.id, async (tx, stored) =>
     insertCourse(tx, {

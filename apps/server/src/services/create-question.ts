@@ -5,12 +5,22 @@ import { newId } from '../lib/ids.ts';
 import { parseInput } from '../lib/parse-input.ts';
 import { insertQuestion } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleAssignment, requireOwner, type AsOwner, type AssignmentScope, type QuestionScope } from '../policies/course-access.ts';
+import {
+  loadVisibleAssignment,
+  requireOwner,
+  type AsOwner,
+  type AssignmentScope,
+  type QuestionScope,
+} from '../policies/course-access.ts';
 import { checkPdf, type CheckedFile, type UploadedFile } from '../storage/file-content.ts';
 import { storeFilesThen } from './store-files.ts';
 
 /** Step 1, before the upload is read: only the owning instructor adds questions. */
-export async function authorizeQuestionCreation(ctx: AppContext, user: UserRow, assignmentId: string): Promise<AsOwner<AssignmentScope>> {
+export async function authorizeQuestionCreation(
+  ctx: AppContext,
+  user: UserRow,
+  assignmentId: string,
+): Promise<AsOwner<AssignmentScope>> {
   return requireOwner(await loadVisibleAssignment(ctx.db, user, assignmentId), 'create questions');
 }
 
@@ -21,7 +31,12 @@ export interface CreateQuestionForm {
 }
 
 /** Step 2: validates the form and stores the question with its PDFs, all or nothing. */
-export async function createQuestion(ctx: AppContext, scope: AsOwner<AssignmentScope>, user: UserRow, form: CreateQuestionForm): Promise<QuestionScope> {
+export async function createQuestion(
+  ctx: AppContext,
+  scope: AsOwner<AssignmentScope>,
+  user: UserRow,
+  form: CreateQuestionForm,
+): Promise<QuestionScope> {
   const { title, points } = parseInput(CreateQuestionFields, form.fields);
   if (!form.questionFile) throw badRequest('Please select a Question PDF.');
   const uploads: CheckedFile[] = [checkPdf('question', form.questionFile.content, form.questionFile.filename)];

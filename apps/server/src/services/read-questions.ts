@@ -39,7 +39,8 @@ export async function loadQuestionDetail(
 ): Promise<QuestionDetail> {
   const scope = await loadVisibleQuestion(ctx.db, user, assignmentId, questionId);
   if (!includeSubmissions) return { scope };
-  if (scope.role === 'owner') return { scope, submissions: await selectLatestSubmissionsPerStudent(ctx.db, scope.question.id) };
+  if (scope.role === 'owner')
+    return { scope, submissions: await selectLatestSubmissionsPerStudent(ctx.db, scope.question.id) };
   const own = await selectLatestSubmissionOfStudent(ctx.db, scope.question.id, user.id);
   return { scope, submissions: own ? [own] : [] };
 }

@@ -48,7 +48,10 @@ export async function storeFilesThen<T>(
     await Promise.all(
       stored.map((file) =>
         ctx.storage.delete(file.storageKey).catch((deleteError: unknown) => {
-          ctx.log.error({ err: deleteError, storageKey: file.storageKey }, 'could not delete the blob of a failed upload');
+          ctx.log.error(
+            { err: deleteError, storageKey: file.storageKey },
+            'could not delete the blob of a failed upload',
+          );
         }),
       ),
     );

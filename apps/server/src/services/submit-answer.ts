@@ -23,7 +23,11 @@ export interface QuestionPath {
 }
 
 /** Before the upload is read: only a student enrolled in the course submits (others: 404, the owner: 403). */
-export async function authorizeSubmission(ctx: AppContext, user: UserRow, path: QuestionPath): Promise<AsStudent<QuestionScope>> {
+export async function authorizeSubmission(
+  ctx: AppContext,
+  user: UserRow,
+  path: QuestionPath,
+): Promise<AsStudent<QuestionScope>> {
   return requireStudent(
     await loadVisibleQuestion(ctx.db, user, path.assignmentId, path.questionId),
     'Only enrolled students submit answers. To add an answer for a student, use "Upload on Behalf of a Student".',
@@ -43,7 +47,11 @@ export async function submitAnswer(
 }
 
 /** Before the upload is read: only the owning instructor uploads on a student's behalf. */
-export async function authorizeUploadOnBehalf(ctx: AppContext, user: UserRow, path: QuestionPath): Promise<AsOwner<QuestionScope>> {
+export async function authorizeUploadOnBehalf(
+  ctx: AppContext,
+  user: UserRow,
+  path: QuestionPath,
+): Promise<AsOwner<QuestionScope>> {
   return requireOwner(
     await loadVisibleQuestion(ctx.db, user, path.assignmentId, path.questionId),
     'upload answers on behalf of students',

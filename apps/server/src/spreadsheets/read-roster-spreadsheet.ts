@@ -29,9 +29,14 @@ const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const hasMagic = (content: Buffer, magic: number[]) => magic.every((byte, index) => content[index] === byte);
 
-export function readEmailsFromSpreadsheet(content: Buffer, limits: SpreadsheetLimits = ROSTER_SPREADSHEET_LIMITS): string[] {
+export function readEmailsFromSpreadsheet(
+  content: Buffer,
+  limits: SpreadsheetLimits = ROSTER_SPREADSHEET_LIMITS,
+): string[] {
   if (content.length > limits.maxFileBytes) {
-    throw payloadTooLarge(`The spreadsheet is too large (at most ${Math.floor(limits.maxFileBytes / (1024 * 1024))} MB).`);
+    throw payloadTooLarge(
+      `The spreadsheet is too large (at most ${Math.floor(limits.maxFileBytes / (1024 * 1024))} MB).`,
+    );
   }
   const isZip = hasMagic(content, ZIP_MAGIC);
   // Checked by content: SheetJS would happily read a text file as CSV, which is not what was asked for.
@@ -59,7 +64,9 @@ export function readEmailsFromSpreadsheet(content: Buffer, limits: SpreadsheetLi
     if (/password|encrypt/i.test(reason)) {
       throw notASpreadsheet('This spreadsheet is password-protected. Please remove the password and upload it again.');
     }
-    throw notASpreadsheet('The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.');
+    throw notASpreadsheet(
+      'The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.',
+    );
   }
 
   const emails: string[] = [];
@@ -98,9 +105,13 @@ function guardZip(content: Buffer, limits: SpreadsheetLimits): void {
       case 'too-many-rows':
         throw tooManyRows(limits.maxRows);
       case 'encrypted':
-        throw notASpreadsheet('This spreadsheet is password-protected. Please remove the password and upload it again.');
+        throw notASpreadsheet(
+          'This spreadsheet is password-protected. Please remove the password and upload it again.',
+        );
       case 'damaged':
-        throw notASpreadsheet('The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.');
+        throw notASpreadsheet(
+          'The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.',
+        );
     }
   }
 }

@@ -79,7 +79,8 @@ function readCentralDirectory(zip: Buffer, limits: ZipLimits): CentralEntry[] {
   if (totalEntries > limits.maxEntries) {
     throw new ZipRejected({ kind: 'too-large', detail: `it holds ${totalEntries} files` });
   }
-  if (directoryOffset + directorySize > eocd) throw new ZipRejected({ kind: 'damaged', detail: 'central directory out of bounds' });
+  if (directoryOffset + directorySize > eocd)
+    throw new ZipRejected({ kind: 'damaged', detail: 'central directory out of bounds' });
 
   const entries: CentralEntry[] = [];
   let position = directoryOffset;
@@ -98,7 +99,11 @@ function readCentralDirectory(zip: Buffer, limits: ZipLimits): CentralEntry[] {
       localHeaderOffset: zip.readUInt32LE(position + 42),
       name: zip.toString('utf8', position + 46, position + 46 + nameLength),
     };
-    if (entry.compressedSize === ZIP64_MARKER || entry.uncompressedSize === ZIP64_MARKER || entry.localHeaderOffset === ZIP64_MARKER) {
+    if (
+      entry.compressedSize === ZIP64_MARKER ||
+      entry.uncompressedSize === ZIP64_MARKER ||
+      entry.localHeaderOffset === ZIP64_MARKER
+    ) {
       throw new ZipRejected({ kind: 'too-large', detail: 'it uses Zip64 sizes' });
     }
     entries.push(entry);
@@ -142,7 +147,8 @@ function inflateEntry(zip: Buffer, entry: CentralEntry, budget: number): Buffer 
   } else {
     throw new ZipRejected({ kind: 'damaged', detail: `${entry.name} uses compression method ${entry.method}` });
   }
-  if (content.length > budget) throw new ZipRejected({ kind: 'too-large', detail: `${entry.name} unpacks beyond the limit` });
+  if (content.length > budget)
+    throw new ZipRejected({ kind: 'too-large', detail: `${entry.name} unpacks beyond the limit` });
   if (content.length !== entry.uncompressedSize) {
     throw new ZipRejected({ kind: 'damaged', detail: `${entry.name} does not match its declared size` });
   }

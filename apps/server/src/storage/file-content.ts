@@ -53,7 +53,13 @@ export function isPdf(content: Buffer): boolean {
 }
 
 function describe(kind: FileKind): string {
-  return { 'course-image': 'The course image', syllabus: 'The syllabus', question: 'The question file', solution: 'The solution file', submission: 'The file' }[kind];
+  return {
+    'course-image': 'The course image',
+    syllabus: 'The syllabus',
+    question: 'The question file',
+    solution: 'The solution file',
+    submission: 'The file',
+  }[kind];
 }
 
 export function checkPdf(kind: FileKind, content: Buffer, originalName: string | null): CheckedFile {
@@ -85,7 +91,10 @@ function toCheckedFile(kind: FileKind, content: Buffer, mimeType: string, origin
 /** Printable, bounded, no path parts: the name is only ever metadata. */
 function cleanName(name: string): string | null {
   const base = name.split(/[\\/]/).pop() ?? '';
-  // eslint-disable-next-line no-control-regex
-  const cleaned = base.replace(/[\u0000-\u001f\u007f]/g, '').trim().slice(0, 255);
+  const cleaned = [...base]
+    .filter((char) => char.charCodeAt(0) > 0x1f && char.charCodeAt(0) !== 0x7f)
+    .join('')
+    .trim()
+    .slice(0, 255);
   return cleaned.length > 0 ? cleaned : null;
 }

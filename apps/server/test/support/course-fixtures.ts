@@ -12,13 +12,27 @@ function expectStatus(response: LightMyRequestResponse, status: number, what: st
   return response.json();
 }
 
-export async function createCourse(app: FastifyInstance, instructor: TestUser, parts: Record<string, FormValue> = {}): Promise<any> {
+export async function createCourse(
+  app: FastifyInstance,
+  instructor: TestUser,
+  parts: Record<string, FormValue> = {},
+): Promise<any> {
   const form = await multipart({ title: 'Algorithms 101', ...parts });
-  const response = await app.inject({ method: 'POST', url: '/api/courses', headers: { ...instructor.auth, ...form.headers }, payload: form.payload });
+  const response = await app.inject({
+    method: 'POST',
+    url: '/api/courses',
+    headers: { ...instructor.auth, ...form.headers },
+    payload: form.payload,
+  });
   return expectStatus(response, 201, 'create course').course;
 }
 
-export async function addStudents(app: FastifyInstance, instructor: TestUser, courseId: string, emails: string[]): Promise<any> {
+export async function addStudents(
+  app: FastifyInstance,
+  instructor: TestUser,
+  courseId: string,
+  emails: string[],
+): Promise<any> {
   const response = await app.inject({
     method: 'POST',
     url: `/api/courses/${courseId}/add-students`,
@@ -64,7 +78,13 @@ export async function createQuestion(
   return expectStatus(response, 201, 'create question').question;
 }
 
-export async function submitAnswer(app: FastifyInstance, student: TestUser, assignmentId: string, questionId: string, text = 'My answer is 4.'): Promise<any> {
+export async function submitAnswer(
+  app: FastifyInstance,
+  student: TestUser,
+  assignmentId: string,
+  questionId: string,
+  text = 'My answer is 4.',
+): Promise<any> {
   const form = await multipart({ file: pdfPart(await makePdf(text)) });
   const response = await app.inject({
     method: 'POST',
@@ -84,7 +104,10 @@ export interface CourseWorld {
 }
 
 /** An instructor's course with one enrolled student, one assignment and one question (with a solution). */
-export async function createCourseWorld(app: FastifyInstance, options: { deadline?: string | null } = {}): Promise<CourseWorld> {
+export async function createCourseWorld(
+  app: FastifyInstance,
+  options: { deadline?: string | null } = {},
+): Promise<CourseWorld> {
   const instructor = await registerUser(app, { role: 'instructor', name: 'Prof Ada' });
   const student = await registerUser(app, { role: 'student', name: 'Sam Student' });
   const course = await createCourse(app, instructor);

@@ -23,7 +23,10 @@ export function makeOversizedPdf(bytes: number): Buffer {
 
 /** The smallest valid PNG: one transparent pixel. */
 export const tinyPng = (): Buffer =>
-  Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==', 'base64');
+  Buffer.from(
+    'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==',
+    'base64',
+  );
 
 export function makeWorkbook(sheets: Record<string, unknown[][]>, bookType: 'xlsx' | 'xls' = 'xlsx'): Buffer {
   const workbook = XLSX.utils.book_new();
@@ -133,7 +136,10 @@ export function sheetXml(rows: string[][]): string {
   const body = rows
     .map((cells, rowIndex) => {
       const cellXml = cells
-        .map((value, column) => `<c r="${String.fromCharCode(65 + column)}${rowIndex + 1}" t="inlineStr"><is><t>${escape(value)}</t></is></c>`)
+        .map(
+          (value, column) =>
+            `<c r="${String.fromCharCode(65 + column)}${rowIndex + 1}" t="inlineStr"><is><t>${escape(value)}</t></is></c>`,
+        )
         .join('');
       return `<row r="${rowIndex + 1}">${cellXml}</row>`;
     })

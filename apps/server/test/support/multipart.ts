@@ -36,4 +36,8 @@ export async function multipart(parts: Record<string, FormValue | FormValue[] | 
   };
 }
 
-export const pdfPart = (content: Buffer | Uint8Array, filename = 'answer.pdf'): FilePart => ({ content, filename, contentType: 'application/pdf' });
+export const pdfPart = (content: Buffer | Uint8Array, filename = 'answer.pdf'): FilePart => ({
+  content,
+  filename,
+  contentType: 'application/pdf',
+});

@@ -30,6 +30,8 @@ export const CourseSummary = z.object({
   image: FileUrl.nullable(),
   instructor: PersonRef,
   createdAt: z.string(),
+  /** True for the demo course that `npm run demo` loads (the /demo page links to it). */
+  isDemo: z.boolean().optional(),
 });
 export type CourseSummary = z.infer<typeof CourseSummary>;
 export const CourseList = z.array(CourseSummary);
@@ -57,6 +59,8 @@ export type PendingStudent = z.infer<typeof PendingStudent>;
 export const CourseForStaff = CourseDetailBase.extend({
   viewer: z.literal('staff'),
   pendingStudents: z.array(PendingStudent),
+  /** True for the demo course that `npm run demo` loads. */
+  isDemo: z.boolean().optional(),
 });
 export type CourseForStaff = z.infer<typeof CourseForStaff>;
 export const CourseForStudent = CourseDetailBase.extend({ viewer: z.literal('student') });

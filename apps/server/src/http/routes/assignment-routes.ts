@@ -28,7 +28,10 @@ export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/assignments',
-      { config: { access: 'instructor' }, schema: { body: CreateAssignmentInput, response: { 201: CreateAssignmentOutput } } },
+      {
+        config: { access: 'instructor' },
+        schema: { body: CreateAssignmentInput, response: { 201: CreateAssignmentOutput } },
+      },
       async (request, reply) => {
         const { title, courseId, deadline } = request.body;
         const row = await createAssignment(ctx, currentUser(request), {
@@ -36,7 +39,9 @@ export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           courseId,
           deadline: deadline ? new Date(deadline) : null,
         });
-        return reply.status(201).send({ message: 'Assignment created successfully!', assignment: presentAssignmentDetail(row, 'owner') });
+        return reply
+          .status(201)
+          .send({ message: 'Assignment created successfully!', assignment: presentAssignmentDetail(row, 'owner') });
       },
     );
 

@@ -13,7 +13,11 @@ import {
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../lib/errors.ts';
 import { parseInput } from '../../lib/parse-input.ts';
-import { presentCourseForStaff, presentCourseForStudent, presentCourseSummary } from '../../presenters/course-presenter.ts';
+import {
+  presentCourseForStaff,
+  presentCourseForStudent,
+  presentCourseSummary,
+} from '../../presenters/course-presenter.ts';
 import { addStudentsToCourse, authorizeRosterChange } from '../../services/add-students.ts';
 import { createCourse } from '../../services/create-course.ts';
 import { listCoursesFor, loadCourseDetail } from '../../services/read-courses.ts';
@@ -25,10 +29,14 @@ const CourseParams = z.object({ id: z.string() });
 
 export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
-    app.get('/api/courses', { config: { access: 'user' }, schema: { response: { 200: CourseList } } }, async (request) => {
-      const rows = await listCoursesFor(ctx, currentUser(request));
-      return rows.map((row) => presentCourseSummary(row, ctx.fileUrls));
-    });
+    app.get(
+      '/api/courses',
+      { config: { access: 'user' }, schema: { response: { 200: CourseList } } },
+      async (request) => {
+        const rows = await listCoursesFor(ctx, currentUser(request));
+        return rows.map((row) => presentCourseSummary(row, ctx.fileUrls));
+      },
+    );
 
     app.post(
       '/api/courses',
@@ -61,7 +69,10 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/courses/:id/add-students',
-      { config: { access: 'instructor' }, schema: { params: CourseParams, body: AddStudentsInput, response: { 200: AddStudentsOutput } } },
+      {
+        config: { access: 'instructor' },
+        schema: { params: CourseParams, body: AddStudentsInput, response: { 200: AddStudentsOutput } },
+      },
       async (request) => {
         const user = currentUser(request);
         const scope = await authorizeRosterChange(ctx, user, request.params.id);

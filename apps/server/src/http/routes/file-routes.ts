@@ -23,17 +23,22 @@ export function fileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { file, content, expiresAt } = await readSignedFile(ctx, request.params.fileId, request.query);
         const secondsLeft = Math.max(0, expiresAt - Math.floor(Date.now() / 1000));
-        return reply
-          .header('Content-Type', file.mimeType)
-          .header('Content-Length', content.length)
-          .header('Content-Disposition', `inline; filename="${file.kind}.${EXTENSIONS[file.mimeType] ?? 'bin'}"`)
-          .header('X-Content-Type-Options', 'nosniff')
-          // The link is the permission: caches may keep the bytes only as long as the link lives, and only privately.
-          .header('Cache-Control', `private, max-age=${Math.min(secondsLeft, 3600)}`)
-          // A stored file is content, never a page: it may not run anything, whatever it contains.
-          .header('Content-Security-Policy', "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'")
-          .header('Referrer-Policy', 'no-referrer')
-          .send(content);
+        return (
+          reply
+            .header('Content-Type', file.mimeType)
+            .header('Content-Length', content.length)
+            .header('Content-Disposition', `inline; filename="${file.kind}.${EXTENSIONS[file.mimeType] ?? 'bin'}"`)
+            .header('X-Content-Type-Options', 'nosniff')
+            // The link is the permission: caches may keep the bytes only as long as the link lives, and only privately.
+            .header('Cache-Control', `private, max-age=${Math.min(secondsLeft, 3600)}`)
+            // A stored file is content, never a page: it may not run anything, whatever it contains.
+            .header(
+              'Content-Security-Policy',
+              "default-src 'none'; img-src 'self'; style-src 'unsafe-inline'; object-src 'self'; frame-ancestors 'self'",
+            )
+            .header('Referrer-Policy', 'no-referrer')
+            .send(content)
+        );
       },
     );
   };

@@ -7,9 +7,18 @@ import {
   UploadOnBehalfOutput,
 } from '@gradewise/shared/contracts/submissions';
 import type { AppContext } from '../../context.ts';
-import { presentSubmissionForStaff, presentSubmissionForStudent, presentSubmissionVersion } from '../../presenters/submission-presenter.ts';
+import {
+  presentSubmissionForStaff,
+  presentSubmissionForStudent,
+  presentSubmissionVersion,
+} from '../../presenters/submission-presenter.ts';
 import { loadSubmissionVersions } from '../../services/read-questions.ts';
-import { authorizeSubmission, authorizeUploadOnBehalf, submitAnswer, uploadOnBehalf } from '../../services/submit-answer.ts';
+import {
+  authorizeSubmission,
+  authorizeUploadOnBehalf,
+  submitAnswer,
+  uploadOnBehalf,
+} from '../../services/submit-answer.ts';
 import { currentUser } from '../access.ts';
 import { readMultipartForm } from '../multipart.ts';
 
@@ -27,7 +36,9 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const scope = await authorizeSubmission(ctx, user, request.params);
         const form = await readMultipartForm(request, { fileFields: [SUBMISSION_FILE_FIELD] });
         const row = await submitAnswer(ctx, scope, user, form.files[SUBMISSION_FILE_FIELD]);
-        return reply.status(201).send({ message: 'Submission successful!', submission: presentSubmissionForStudent(row, ctx.fileUrls) });
+        return reply
+          .status(201)
+          .send({ message: 'Submission successful!', submission: presentSubmissionForStudent(row, ctx.fileUrls) });
       },
     );
 
@@ -38,16 +49,23 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const scope = await authorizeUploadOnBehalf(ctx, user, request.params);
         const form = await readMultipartForm(request, { fileFields: [SUBMISSION_FILE_FIELD] });
-        const row = await uploadOnBehalf(ctx, scope, user, { fields: form.fields, file: form.files[SUBMISSION_FILE_FIELD] });
-        return reply
-          .status(201)
-          .send({ message: 'Uploaded on behalf of the student!', submission: presentSubmissionForStaff(row, ctx.fileUrls) });
+        const row = await uploadOnBehalf(ctx, scope, user, {
+          fields: form.fields,
+          file: form.files[SUBMISSION_FILE_FIELD],
+        });
+        return reply.status(201).send({
+          message: 'Uploaded on behalf of the student!',
+          submission: presentSubmissionForStaff(row, ctx.fileUrls),
+        });
       },
     );
 
     app.get(
       '/api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/versions',
-      { config: { access: 'instructor' }, schema: { params: SubmissionParams, response: { 200: SubmissionVersionsOutput } } },
+      {
+        config: { access: 'instructor' },
+        schema: { params: SubmissionParams, response: { 200: SubmissionVersionsOutput } },
+      },
       async (request) => {
         const { versions } = await loadSubmissionVersions(ctx, currentUser(request), request.params);
         // Never empty: the submission named in the path is one of the versions.
