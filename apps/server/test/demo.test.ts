@@ -4,6 +4,7 @@ import { courses, files, submissions, users } from '../src/db/schema.ts';
 import { DEMO_INSTRUCTOR, DemoRefusedError, loadDemo } from '../src/demo/load-demo.ts';
 import { extractPdfText } from '../src/pdf/extract-text.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
+import { createCourse } from './support/course-fixtures.ts';
 import { registerUser } from './support/http.ts';
 
 let t: TestApp;
@@ -36,8 +37,21 @@ describe('npm run demo (loadDemo)', () => {
     const { courseId } = await loadDemo(t.ctx);
     const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_INSTRUCTOR.email, password: DEMO_INSTRUCTOR.password } });
     expect(login.statusCode).toBe(200);
-    const list = await t.app.inject({ method: 'GET', url: '/api/courses', headers: { authorization: `Bearer ${login.json().token}` } });
-    expect(list.json().map((course: { _id: string }) => course._id)).toEqual([courseId]);
+    const auth = { authorization: `Bearer ${login.json().token}` };
+    const list = await t.app.inject({ method: 'GET', url: '/api/courses', headers: auth });
+    expect(list.json().map((course: { _id: string; isDemo?: boolean }) => [course._id, course.isDemo])).toEqual([[courseId, true]]);
+    const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}`, headers: auth });
+    expect(detail.json()).toMatchObject({ _id: courseId, viewer: 'staff', isDemo: true });
+  });
+
+  it('marks only the demo course with isDemo (the /demo page links to it)', async () => {
+    await loadDemo(t.ctx);
+    const teacher = await registerUser(t.app, { role: 'instructor' });
+    const created = await createCourse(t.app, teacher, { title: 'Real course' });
+    expect(created).not.toHaveProperty('isDemo');
+    const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.auth })).json();
+    expect(list.map((course: { _id: string }) => course._id)).toEqual([created._id]);
+    expect(list[0]).not.toHaveProperty('isDemo');
   });
 
   it('holds a blank answer, a scanned answer without a text layer and one with hidden instructions', async () => {
