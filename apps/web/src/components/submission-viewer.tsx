@@ -1,11 +1,13 @@
 import { lazy, Suspense, useId, useState } from 'react';
-import { Box, Paper, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { Alert, Box, Link, Paper, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
+import { ErrorBoundary } from './error-boundary.tsx';
 import { LoadingMessage } from './screen-states.tsx';
 
 // pdf.js is large: it loads when a PDF is first shown, not with the screen.
 const PdfViewer = lazy(async () => ({ default: (await import('./pdf-viewer.tsx')).PdfViewer }));
 
 export const NO_EXTRACTED_TEXT = 'No extracted text.';
+const PDF_FAILED = 'Failed to load PDF.';
 export type SubmissionView = 'pdf' | 'text';
 
 export interface SubmissionViewerProps {
@@ -47,9 +49,24 @@ export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf' }: 
       </ToggleButtonGroup>
       <Box id={panelId} role="region" aria-label={view === 'pdf' ? `${title}: original PDF` : `${title}: converted text`}>
         {view === 'pdf' ? (
-          <Suspense fallback={<LoadingMessage text="Loading PDF…" compact />}>
-            <PdfViewer key={fileUrl} url={fileUrl} title={title} />
-          </Suspense>
+          // If the PDF viewer itself cannot start (pdf.js needs a recent browser), the screen stays
+          // usable: the failure is said, and the file can still be opened by the browser.
+          <ErrorBoundary
+            key={fileUrl}
+            onError={(error) => console.error(PDF_FAILED, error)}
+            fallback={
+              <Alert severity="error">
+                {PDF_FAILED}{' '}
+                <Link href={fileUrl} target="_blank" rel="noopener noreferrer">
+                  Open the PDF in a new tab
+                </Link>
+              </Alert>
+            }
+          >
+            <Suspense fallback={<LoadingMessage text="Loading PDF…" compact />}>
+              <PdfViewer url={fileUrl} title={title} />
+            </Suspense>
+          </ErrorBoundary>
         ) : (
           <Paper variant="outlined" sx={{ p: 2, maxHeight: { md: '70vh' }, overflow: 'auto' }}>
             {text.trim() ? (

@@ -1,4 +1,4 @@
-import { forwardRef, useId, type KeyboardEvent } from 'react';
+import { forwardRef, useEffect, useId, useRef, type KeyboardEvent } from 'react';
 import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
@@ -137,6 +137,14 @@ function CommentView({
 function CommentEditor({ comment, index, questionPoints, onChange, onSave, onCancel }: CommentCardProps) {
   const editor = comment.editor!;
   const number = index + 1;
+  // The editor opens with the caret after the text, ready to continue it.
+  const textRef = useRef<HTMLTextAreaElement | null>(null);
+  useEffect(() => {
+    const field = textRef.current;
+    if (!field) return;
+    field.focus();
+    field.setSelectionRange(field.value.length, field.value.length);
+  }, []);
   // Escape cancels and Ctrl/⌘+Enter saves, without reaching the screen's own shortcuts.
   const onKeyDown = (event: KeyboardEvent) => {
     if (event.key === 'Escape') {
@@ -157,7 +165,7 @@ function CommentEditor({ comment, index, questionPoints, onChange, onSave, onCan
         onChange={(event) => onChange({ text: event.target.value })}
         multiline
         minRows={2}
-        autoFocus
+        inputRef={textRef}
         fullWidth
       />
       <TextField

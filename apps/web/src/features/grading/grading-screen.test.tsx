@@ -1,0 +1,244 @@
+import { screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it } from 'vitest';
+import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
+import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
+import { renderApp } from '../../test/render-app.tsx';
+
+const QUESTION_API = `/api/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
+const GRADE_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/submission-1`;
+
+function gradedRow(overrides: Record<string, unknown> = {}) {
+  return {
+    ...staffSubmission(),
+    grade: null,
+    isAlreadyGraded: false,
+    confidenceLevel: null,
+    comments: [],
+    extractedText: '',
+    grader: null,
+    gradingStatus: 'none',
+    hasHiddenText: false,
+    hiddenText: [],
+    ...overrides,
+  };
+}
+
+const comment = (id: string, text: string, pointsDeducted: number, accepted = true) => ({
+  _id: id,
+  id,
+  text,
+  pointsDeducted,
+  accepted,
+  rubricItemId: id === 'c1' ? 'item-1' : null,
+  rubricItem: id === 'c1' ? { id: 'item-1', criterion: 'Finds the eigenvalues', points: 6 } : null,
+});
+
+function gradingOutput(overrides: Record<string, unknown> = {}) {
+  return {
+    submissionText: 'The eigenvalues are 2 and 3.',
+    gradingResult: { comments: [comment('c1', 'Second eigenvalue is wrong.', 3), comment('c2', 'Good notation.', 0)], totalScore: 7 },
+    questionPoints: 10,
+    confidenceLevel: 42,
+    grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' },
+    hiddenText: [],
+    gradingRunId: 'run-1',
+    isAlreadyGraded: false,
+    ...overrides,
+  };
+}
+
+function routes(grade: () => Response, extra: Record<string, (request: any) => Response> = {}) {
+  return {
+    ...signInAs(INSTRUCTOR),
+    [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [gradedRow()] })),
+    [`POST ${QUESTION_API}/grade/submission-1`]: grade,
+    ...extra,
+  };
+}
+
+async function openConvertedText(user: ReturnType<typeof userEvent.setup>) {
+  await user.click(await screen.findByRole('button', { name: 'Converted Text' }));
+}
+
+describe('grading screen', () => {
+  it("grades an ungraded submission on opening, with the 90-second message, then shows the AI's comments", async () => {
+    const grading = deferredResponse();
+    stubNetwork(routes(grading.responder as () => Response));
+    renderApp(GRADE_PATH);
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grade Question Submission' })).toBeInTheDocument();
+    expect(await screen.findByRole('status', { name: 'Grading in progress… This may take up to 90 seconds.' })).toBeInTheDocument();
+    grading.respond(jsonResponse(200, gradingOutput()));
+
+    expect(await screen.findByRole('heading', { name: 'Review Comments' })).toBeInTheDocument();
+    const list = screen.getByRole('list', { name: 'Review comments' });
+    expect(within(list).getAllByRole('listitem')).toHaveLength(2);
+    expect(within(list).getByText('Rubric: Finds the eigenvalues (6 pts)')).toBeInTheDocument();
+    expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
+    expect(screen.getByText('Confidence: 42%')).toBeInTheDocument();
+    expect(screen.getByText('Suggested by the built-in grader (builtin-v1)')).toBeInTheDocument();
+  });
+
+  it('shows the converted text, or says there is none', async () => {
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput({ submissionText: '' }))));
+    renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+    await screen.findByRole('heading', { name: 'Review Comments' });
+    await openConvertedText(user);
+    expect(screen.getByText('No extracted text.')).toBeInTheDocument();
+  });
+
+  it('recomputes the final grade as comments are declined, accepted, edited, added and deleted, and saves what it shows', { timeout: 60_000 }, async () => {
+    const sent = stubNetwork(
+      routes(
+        () => jsonResponse(200, gradingOutput()),
+        {
+          [`POST ${QUESTION_API}/save-grade/submission-1`]: () =>
+            jsonResponse(200, { message: 'Grade saved successfully!', grade: savedGrade() }),
+        },
+      ),
+    );
+    const { router } = renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+    await screen.findByRole('heading', { name: 'Review Comments' });
+
+    await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+    expect(screen.getByText('Final Grade: 10 / 10')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Accept All' }));
+    expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
+
+    // Edit: the new points count only once saved; text that is not a number counts as 0.
+    await user.click(screen.getByRole('button', { name: 'Edit comment 1' }));
+    const points = screen.getByRole('textbox', { name: 'Points deducted' });
+    await user.clear(points);
+    await user.type(points, '1.5');
+    expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save Grade' })).toBeDisabled();
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    expect(screen.getByText('Final Grade: 8.5 / 10')).toBeInTheDocument();
+
+    // Add Comment: at the top, accepted, 0 points; Cancel removes it, Done keeps it.
+    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+    expect(screen.getByRole('textbox', { name: 'New comment' })).toHaveFocus();
+    await user.click(screen.getByRole('button', { name: 'Cancel' }));
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+    await user.type(screen.getByRole('textbox', { name: 'New comment' }), 'Show the characteristic polynomial.');
+    const newPoints = screen.getByRole('textbox', { name: 'Points deducted' });
+    await user.clear(newPoints);
+    await user.type(newPoints, 'one');
+    await user.click(screen.getByRole('button', { name: 'Done' }));
+    expect(within(screen.getAllByRole('listitem')[0]!).getByText('Show the characteristic polynomial.')).toBeInTheDocument();
+    expect(within(screen.getAllByRole('listitem')[0]!).getByText('Points Deducted: 0')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Delete comment 3' }));
+    expect(screen.getAllByRole('listitem')).toHaveLength(2);
+    expect(screen.getByText('Final Grade: 8.5 / 10')).toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Save Grade' }));
+    await waitFor(() => expect(sent.some((request) => request.path.endsWith('/save-grade/submission-1'))).toBe(true));
+    const save = sent.find((request) => request.path.endsWith('/save-grade/submission-1'))!;
+    expect(save.body).toEqual({
+      grade: 8.5,
+      feedback: '',
+      comments: [
+        { text: 'Show the characteristic polynomial.', pointsDeducted: 0, accepted: true, rubricItemId: null },
+        { _id: 'c1', text: 'Second eigenvalue is wrong.', pointsDeducted: 1.5, accepted: true, rubricItemId: 'item-1' },
+      ],
+    });
+    expect(await screen.findByText('Grade saved successfully!')).toBeInTheDocument();
+    // Opened directly (no page to go back to): back to the question page.
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`));
+  });
+
+  it('works from the keyboard: J/K move between comments, D declines, A accepts, and each change is announced', { timeout: 60_000 }, async () => {
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
+    renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+    await screen.findByRole('heading', { name: 'Review Comments' });
+    const cards = screen.getAllByRole('listitem');
+
+    await user.click(screen.getByRole('button', { name: 'Accept All' }));
+    await user.keyboard('j');
+    expect(cards[0]).toHaveFocus();
+    await user.keyboard('j');
+    expect(cards[1]).toHaveFocus();
+    await user.keyboard('k');
+    expect(cards[0]).toHaveFocus();
+    await user.keyboard('d');
+    expect(screen.getByText('Final Grade: 10 / 10')).toBeInTheDocument();
+    expect(screen.getByText('Comment 1 of 2 declined. Final grade 10 of 10.')).toBeInTheDocument();
+    await user.keyboard('a');
+    expect(screen.getByText('Comment 1 of 2 accepted. Final grade 7 of 10.')).toBeInTheDocument();
+
+    await user.keyboard('e');
+    expect(screen.getByRole('textbox', { name: 'Comment 1' })).toHaveFocus();
+    // Typing in the editor is typing, not shortcuts.
+    await user.keyboard(' jd');
+    expect(screen.getByRole('textbox', { name: 'Comment 1' })).toHaveValue('Second eigenvalue is wrong. jd');
+    await user.keyboard('{Escape}');
+    expect(cards[0]).toHaveFocus();
+    expect(screen.getByText('Second eigenvalue is wrong.')).toBeInTheDocument();
+
+    await user.keyboard('?');
+    expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
+    expect(screen.getByText('Decline the current comment')).toBeInTheDocument();
+  });
+
+  it('loads a graded submission as stored, without the 90-second message, and replaces everything on Regrade With AI', async () => {
+    const row = gradedRow({ isAlreadyGraded: true, grade: 9, gradingStatus: 'succeeded', confidenceLevel: 80 });
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [row] })),
+      [`POST ${QUESTION_API}/grade/submission-1`]: () =>
+        jsonResponse(
+          200,
+          gradingOutput({ isAlreadyGraded: true, confidenceLevel: 80, gradingResult: { comments: [comment('c2', 'Minor slip.', 1)], totalScore: 9 } }),
+        ),
+      [`POST ${QUESTION_API}/regrade/submission-1`]: () =>
+        jsonResponse(200, gradingOutput({ confidenceLevel: 55, gradingResult: { comments: [comment('c9', 'Fresh look.', 4)], totalScore: 6 } })),
+    });
+    renderApp(`${GRADE_PATH}?regrade=true`);
+    const user = userEvent.setup({ delay: null });
+
+    expect(await screen.findByText('Final Grade: 9 / 10')).toBeInTheDocument();
+    expect(screen.queryByText('Grading in progress… This may take up to 90 seconds.')).not.toBeInTheDocument();
+    expect(screen.getByText('Confidence: 80%')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Regrade With AI' }));
+    expect(await screen.findByText('Regrading completed successfully!')).toBeInTheDocument();
+    expect(screen.getByText('Fresh look.')).toBeInTheDocument();
+    expect(screen.getByText('Final Grade: 6 / 10')).toBeInTheDocument();
+    expect(screen.getByText('Confidence: 55%')).toBeInTheDocument();
+  });
+
+  it("shows the server's message when grading fails, and a Close button", async () => {
+    stubNetwork(routes(() => jsonResponse(502, { code: 'AI_FAILED', message: 'The AI provider did not answer.' })));
+    renderApp(GRADE_PATH);
+    expect(await screen.findAllByText('The AI provider did not answer.')).not.toHaveLength(0);
+    // The close icon, and the Close button shown when there is nothing to save.
+    expect(screen.getAllByRole('button', { name: 'Close' })).toHaveLength(2);
+    expect(screen.getByRole('button', { name: 'Save Grade' })).toBeDisabled();
+  });
+
+  it("says 'Submission not found.' for a submission the question does not have", async () => {
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
+    renderApp(`/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/unknown`);
+    expect(await screen.findAllByText('Submission not found.')).not.toHaveLength(0);
+  });
+});
+
+function savedGrade() {
+  return {
+    _id: 'grade-1',
+    id: 'grade-1',
+    submissionId: 'submission-1',
+    grade: 8.5,
+    feedback: '',
+    comments: [],
+    confidenceLevel: 42,
+    gradingRunId: 'run-1',
+    savedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
+    createdAt: '2030-02-02T10:00:00.000Z',
+  };
+}
