@@ -114,6 +114,37 @@ describe('POST /api/courses', () => {
     expect(response.json()).toEqual({ message: 'Please send this form as multipart/form-data.', code: 'BAD_REQUEST' });
   });
 
+  it.each([
+    ['no boundary', 'multipart/form-data', 'garbage'],
+    ['a body that is not multipart', 'multipart/form-data; boundary=xyz', 'garbage'],
+    [
+      'a body cut off inside a part',
+      'multipart/form-data; boundary=xyz',
+      '--xyz\r\nContent-Disposition: form-data; name="title"\r\n\r\nabc',
+    ],
+  ])('answers a broken multipart body (%s) with a 400, not a 500', async (_label, contentType, payload) => {
+    const before = await rowCounts();
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/courses',
+      headers: { ...instructor.auth, 'content-type': contentType },
+      payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'The upload is incomplete or is not valid multipart/form-data. Please try again.',
+      code: 'BAD_REQUEST',
+    });
+    expect(await rowCounts()).toEqual(before);
+  });
+
+  it('refuses two files in one file field', async () => {
+    const pdf = pdfPart(await makePdf('Syllabus'));
+    const response = await postCourse(instructor, { title: 'Twice', syllabusFile: [pdf, pdf] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: 'Please send only one file in "syllabusFile".', code: 'BAD_REQUEST' });
+  });
+
   it('refuses students with a 403', async () => {
     const student = await registerUser(t.app);
     const response = await postCourse(student, { title: 'Mine' });

@@ -1,5 +1,5 @@
 import type { FastifyRequest } from 'fastify';
-import { badRequest, payloadTooLarge } from '../lib/errors.ts';
+import { AppError, badRequest, payloadTooLarge } from '../lib/errors.ts';
 import type { UploadedFile } from '../storage/file-content.ts';
 
 /**
@@ -28,20 +28,37 @@ export async function readMultipartForm(
 ): Promise<MultipartForm> {
   if (!request.isMultipart()) throw badRequest('Please send this form as multipart/form-data.');
   const form: MultipartForm = { fields: {}, files: {} };
-  const parts = request.parts(options.maxFileBytes ? { limits: { fileSize: options.maxFileBytes } } : undefined);
-  for await (const part of parts) {
-    if (part.type === 'file') {
-      // Always consume the stream, or the iterator never reaches the next part.
-      const content = await part.toBuffer();
-      if (!options.fileFields.includes(part.fieldname)) continue;
-      if (content.length === 0 && !part.filename) continue;
-      if (form.files[part.fieldname]) throw badRequest(`Please send only one file in "${part.fieldname}".`);
-      form.files[part.fieldname] = { content, filename: part.filename };
-    } else {
-      if (part.valueTruncated) throw payloadTooLarge(`The field "${part.fieldname}" is too long.`);
-      if (part.fieldname in form.fields) continue;
-      form.fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+  try {
+    const parts = request.parts(options.maxFileBytes ? { limits: { fileSize: options.maxFileBytes } } : undefined);
+    for await (const part of parts) {
+      if (part.type === 'file') {
+        // Always consume the stream, or the iterator never reaches the next part.
+        const content = await part.toBuffer();
+        if (!options.fileFields.includes(part.fieldname)) continue;
+        if (content.length === 0 && !part.filename) continue;
+        if (form.files[part.fieldname]) throw badRequest(`Please send only one file in "${part.fieldname}".`);
+        form.files[part.fieldname] = { content, filename: part.filename };
+      } else {
+        if (part.valueTruncated) throw payloadTooLarge(`The field "${part.fieldname}" is too long.`);
+        if (part.fieldname in form.fields) continue;
+        form.fields[part.fieldname] = typeof part.value === 'string' ? part.value : String(part.value);
+      }
     }
+  } catch (error) {
+    throw asMultipartError(error);
   }
   return form;
+}
+
+/**
+ * Our own errors and the plugin's limit errors (FST_*, 4xx) keep their meaning; anything else the
+ * parser throws (a missing boundary, a body cut off mid-part, a malformed part header) is the
+ * client's broken request, not our failure: a 400, never a 500.
+ */
+function asMultipartError(error: unknown): unknown {
+  if (error instanceof AppError) return error;
+  const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  if (typeof code === 'string' && code.startsWith('FST_') && typeof statusCode === 'number' && statusCode < 500)
+    return error;
+  return badRequest('The upload is incomplete or is not valid multipart/form-data. Please try again.');
 }
