@@ -390,9 +390,13 @@ describe('POST grade / regrade / save-grade', () => {
         'Comment 1: points deducted must be between 0 and 10.',
       ],
       [
-        { grade: 8, feedback: '', comments: [{ text: 'x', pointsDeducted: 2, accepted: true, rubricItemId: 'nope' }] },
+        {
+          grade: 8,
+          feedback: '',
+          comments: [{ text: 'x', pointsDeducted: 2, accepted: true, rubricItemId: 'x'.repeat(65) }],
+        },
         400,
-        /rubric item that is not/,
+        /rubricItemId/,
       ],
       [{ grade: 'ten', feedback: '', comments: [] }, 400, 'Grade must be a number.'],
       [{ grade: 10, feedback: '', comments: 'none' }, 400, 'Comments must be a list.'],
@@ -532,6 +536,37 @@ describe('grade without a rubric, grade-all and its progress', () => {
     const staff = await detail(world.instructor, target);
     expect(staff.autoRubric).toHaveLength(1);
     expect(staff.autoRubric[0].source).toBe('builtin');
+  });
+
+  it('a rubric saved with texts only (no items) grades against the whole question, never full marks by default', async () => {
+    const assignment = await createAssignment(t.app, world.instructor, world.course._id, { title: 'Texts only' });
+    const question = await createPhysicsQuestion(world.instructor, assignment._id);
+    const target = { assignment, question };
+    const saved = await t.app.inject({
+      method: 'PATCH',
+      url: `${base(target)}/save-rubric`,
+      headers: world.instructor.auth,
+      payload: { questionText: QUESTION_TEXT, solutionText: SOLUTION_TEXT },
+    });
+    expect(saved.json().autoRubric[0].items).toEqual([]);
+    const submission = await submit(world.student, target, await pdf(['The capital of France is Paris.']));
+    const response = await post(world.instructor, `${base(target)}/grade/${submission._id}`);
+    expect(response.statusCode).toBe(200);
+    const body = response.json();
+    expect(body.gradingResult.totalScore).toBeLessThan(10);
+    expect(
+      body.gradingResult.comments.some(
+        (comment: any) => comment.rubricItemId === 'overall' && comment.pointsDeducted > 0,
+      ),
+    ).toBe(true);
+    // The client sends the comments back as they came: the grade saves.
+    const grade = computeFinalGrade(10, body.gradingResult.comments);
+    const saveGrade = await post(world.instructor, `${base(target)}/save-grade/${submission._id}`, {
+      grade,
+      feedback: '',
+      comments: body.gradingResult.comments,
+    });
+    expect(saveGrade.statusCode).toBe(200);
   });
 
   it('queues every latest ungraded submission once, and reports progress from our tables', async () => {

@@ -1,4 +1,4 @@
-import type { Grader, GradingInput } from '../ai/grader-types.ts';
+import type { Grader, GradingInput, RubricItem } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { createGrader } from '../ai/create-grader.ts';
 import { acceptsImages } from '../ai/provider.ts';
@@ -42,7 +42,7 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   const input: GradingInput = {
     questionText: rubric.questionText,
     solutionText: rubric.solutionText,
-    rubricItems: rubric.items,
+    rubricItems: rubric.items.length > 0 ? rubric.items : [wholeQuestionItem(question.points)],
     points: question.points,
     answerText: extraction.text,
   };
@@ -80,4 +80,17 @@ function graderForStoredOutput(ctx: AppContext, run: Pick<GradingRunRow, 'grader
   if (run.graderKind === 'builtin') return createBuiltinGrader();
   const current = createGrader(ctx.config);
   return current.kind === 'llm' ? current : undefined;
+}
+
+/**
+ * A rubric saved with texts only has no items; graders need at least one criterion, or any answer
+ * would keep every point. The whole question becomes one item (the LLM grader does the same).
+ */
+function wholeQuestionItem(points: number): RubricItem {
+  return {
+    id: 'overall',
+    criterion: 'Answers the whole question correctly, as in the solution.',
+    points,
+    guidance: 'Deduct in proportion to what is missing or wrong compared with the solution.',
+  };
 }

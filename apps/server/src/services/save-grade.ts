@@ -36,7 +36,7 @@ export async function saveGrade(
     : undefined;
   if (!submission) throw notFound('Submission not found.');
   const rubric = await selectRubricByQuestionId(ctx.db, question.id);
-  const comments = checkedComments(input.comments, question.points, rubric);
+  const comments = checkedComments(input.comments, question.points);
   checkGrade(input.grade, question.points, comments);
   const run = await selectLatestSucceededRun(ctx.db, submission.id);
   const grade = await insertGrade(ctx.db, {
@@ -52,31 +52,30 @@ export async function saveGrade(
   return { grade, rubric };
 }
 
-function checkedComments(
-  comments: z.output<typeof SaveGradeInput>['comments'],
-  points: number,
-  rubric: RubricRow | undefined,
-): StoredComment[] {
-  const itemIds = new Set(rubric?.items.map((item) => item.id) ?? []);
+/**
+ * Shape and range only. A rubricItemId is kept as sent even when the current rubric no longer has
+ * that item: the comment may come from a run graded before the instructor edited the rubric, and
+ * refusing it would make the grade impossible to save. It is shown without its item then.
+ */
+function checkedComments(comments: z.output<typeof SaveGradeInput>['comments'], points: number): StoredComment[] {
   const usedIds = new Set<string>();
   return comments.map((comment, index) => {
-    const path = `comments.${index}`;
     if (comment.pointsDeducted < 0 || comment.pointsDeducted > points) {
       throw badRequest(`Comment ${index + 1}: points deducted must be between 0 and ${points}.`, [
-        { path: `${path}.pointsDeducted`, message: `must be between 0 and ${points}` },
-      ]);
-    }
-    const rubricItemId = comment.rubricItemId ?? null;
-    if (rubricItemId !== null && !itemIds.has(rubricItemId)) {
-      throw badRequest(`Comment ${index + 1} refers to a rubric item that is not in this question's rubric.`, [
-        { path: `${path}.rubricItemId`, message: 'is not an item of the rubric' },
+        { path: `comments.${index}.pointsDeducted`, message: `must be between 0 and ${points}` },
       ]);
     }
     // Keep the client's comment id (it came from the AI run) unless it is missing or repeated.
     const given = comment._id ?? comment.id;
     const id = given && !usedIds.has(given) ? given : newId();
     usedIds.add(id);
-    return { id, text: comment.text, pointsDeducted: comment.pointsDeducted, accepted: comment.accepted, rubricItemId };
+    return {
+      id,
+      text: comment.text,
+      pointsDeducted: comment.pointsDeducted,
+      accepted: comment.accepted,
+      rubricItemId: comment.rubricItemId ?? null,
+    };
   });
 }
 
