@@ -1,7 +1,11 @@
-import { useNavigate } from 'react-router-dom';
-import { Box, Button, Container, Stack, Step, StepContent, StepLabel, Stepper, Typography } from '@mui/material';
+import { useId } from 'react';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Box, Button, Container, Paper, Stack, Step, StepContent, StepLabel, Stepper, Typography } from '@mui/material';
 import OpenInNewIcon from '@mui/icons-material/OpenInNew';
+import SchoolIcon from '@mui/icons-material/School';
+import { useCourses } from '../../features/courses/api/courses-api.ts';
 import { markDemoSeen } from '../../lib/browser-storage.ts';
+import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** The product tour page shipped with the app (apps/web/public/tour.html): nothing external. */
@@ -34,6 +38,15 @@ const STEPS = [
   },
 ];
 
+/** What to click in the demo course, in order (the tour page says the same, with more detail). */
+const DEMO_COURSE_STEPS = [
+  'Open Homework 1, then a question (Uniform acceleration is the quickest).',
+  'Generate Rubric, check the items in the wizard and save them.',
+  'Grade All, and watch the progress bar.',
+  'Review: the queue starts with the answers the grader is least sure of. Accept, decline or edit the comments, then Save Grade.',
+  'Look for the hidden-text warning and the scanned answer read by OCR, then Download Grades (CSV).',
+];
+
 export function DemoRoute() {
   useDocumentTitle('How It Works');
   const navigate = useNavigate();
@@ -41,6 +54,10 @@ export function DemoRoute() {
     markDemoSeen();
     navigate('/courses');
   };
+  const { user } = useSession();
+  // Only an instructor's list can hold the demo course they own (`npm run demo` loads it).
+  const courses = useCourses({ enabled: user?.role === 'instructor' });
+  const demoCourse = courses.data?.find((course) => course.isDemo);
 
   return (
     <Container maxWidth="md" sx={{ py: { xs: 4, md: 8 } }}>
@@ -50,6 +67,7 @@ export function DemoRoute() {
       <Typography color="text.secondary" sx={{ mb: 4 }}>
         From a question PDF to a saved grade, in six steps. You stay in charge of every grade.
       </Typography>
+      {demoCourse ? <DemoCourseCard courseId={demoCourse._id} title={demoCourse.title} /> : null}
       <Stepper orientation="vertical" nonLinear activeStep={-1} component="ol" sx={{ pl: 0 }}>
         {STEPS.map((step) => (
           <Step key={step.label} active completed={false} component="li" sx={{ listStyle: 'none' }}>
@@ -86,5 +104,46 @@ export function DemoRoute() {
         </Typography>
       </Box>
     </Container>
+  );
+}
+
+/** The demo instructor's shortcut into the running demo course, with what to try there. */
+function DemoCourseCard({ courseId, title }: { courseId: string; title: string }) {
+  const headingId = useId();
+  return (
+    <Paper
+      component="section"
+      aria-labelledby={headingId}
+      variant="outlined"
+      sx={{ p: { xs: 2, sm: 3 }, mb: 5, borderColor: 'primary.main', borderWidth: 2 }}
+    >
+      <Typography id={headingId} variant="h5" component="h2" gutterBottom>
+        Your demo course is ready
+      </Typography>
+      <Typography color="text.secondary" sx={{ mb: 1 }}>
+        {title} has a homework with three questions and answers from a whole class: full, partial and wrong ones, a
+        blank one, a late one, a scanned one and one that hides instructions for the grader. Try this, in order:
+      </Typography>
+      <Box component="ol" sx={{ pl: 3, mt: 0, mb: 2.5, color: 'text.secondary' }}>
+        {DEMO_COURSE_STEPS.map((step) => (
+          <li key={step}>
+            <Typography variant="body2" component="span">
+              {step}
+            </Typography>
+          </li>
+        ))}
+      </Box>
+      <Button
+        component={RouterLink}
+        to={`/courses/${encodeURIComponent(courseId)}`}
+        variant="contained"
+        color="secondary"
+        size="large"
+        startIcon={<SchoolIcon aria-hidden />}
+        onClick={markDemoSeen}
+      >
+        Open the demo course
+      </Button>
+    </Paper>
   );
 }

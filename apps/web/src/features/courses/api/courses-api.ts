@@ -17,10 +17,11 @@ export const COURSE_MESSAGES = {
 } as const;
 
 /** GET /api/courses: the instructor's own courses, or the student's enrolled ones. */
-export function useCourses() {
+export function useCourses(options: { enabled?: boolean } = {}) {
   return useQuery({
     queryKey: queryKeys.courses.list(),
     queryFn: ({ signal }) => apiClient.get('/courses', CourseList, { signal }),
+    enabled: options.enabled ?? true,
   });
 }
 
