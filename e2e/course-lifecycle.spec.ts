@@ -209,6 +209,16 @@ test('an instructor sets up a course and a question, an invited student register
     await viewer.getByRole('button', { name: 'Close', exact: true }).click();
     await expect(viewer).toHaveCount(0);
 
+    // A tampered file link is refused by the server, and the viewer says so.
+    await page.route('**/api/files/**', (route) => {
+      const url = new URL(route.request().url());
+      url.searchParams.set('sig', 'tampered');
+      return route.continue({ url: url.toString() });
+    });
+    await row.getByRole('button', { name: 'View PDF of Sam Student' }).click();
+    await expect(viewer.getByText('Failed to load PDF.')).toBeVisible();
+    await page.unroute('**/api/files/**');
+
     watcher.assertClean();
   } finally {
     fs.rmSync(files, { recursive: true, force: true });

@@ -34,6 +34,34 @@ export function PdfViewer({ url, title, maxPageWidth = PDF_PAGE_WIDTH }: PdfView
 
   return (
     <Box component="section" aria-label={title} sx={{ width: '100%' }}>
+      {/* Above the page, so paging never needs scrolling past a tall page first. */}
+      {pageCount && !hasFailed ? (
+        <Stack
+          direction="row"
+          spacing={1}
+          sx={{ mb: 1.5, justifyContent: 'center', alignItems: 'center' }}
+          role="group"
+          aria-label="Pages"
+        >
+          <Button
+            startIcon={<NavigateBeforeIcon />}
+            disabled={pageNumber <= 1}
+            onClick={() => setPageNumber((current) => Math.max(1, current - 1))}
+          >
+            Previous
+          </Button>
+          <Typography variant="body2" aria-live="polite" sx={{ minWidth: 96, textAlign: 'center' }}>
+            Page {pageNumber} of {pageCount}
+          </Typography>
+          <Button
+            endIcon={<NavigateNextIcon />}
+            disabled={pageNumber >= pageCount}
+            onClick={() => setPageNumber((current) => Math.min(pageCount, current + 1))}
+          >
+            Next
+          </Button>
+        </Stack>
+      ) : null}
       <Box ref={frameRef} sx={{ width: '100%', display: 'flex', justifyContent: 'center' }}>
         <Document
           file={url}
@@ -76,33 +104,6 @@ export function PdfViewer({ url, title, maxPageWidth = PDF_PAGE_WIDTH }: PdfView
           ) : null}
         </Document>
       </Box>
-      {pageCount && !hasFailed ? (
-        <Stack
-          direction="row"
-          spacing={1}
-          sx={{ mt: 2, justifyContent: 'center', alignItems: 'center' }}
-          role="group"
-          aria-label="Pages"
-        >
-          <Button
-            startIcon={<NavigateBeforeIcon />}
-            disabled={pageNumber <= 1}
-            onClick={() => setPageNumber((current) => Math.max(1, current - 1))}
-          >
-            Previous
-          </Button>
-          <Typography variant="body2" aria-live="polite" sx={{ minWidth: 96, textAlign: 'center' }}>
-            Page {pageNumber} of {pageCount}
-          </Typography>
-          <Button
-            endIcon={<NavigateNextIcon />}
-            disabled={pageNumber >= pageCount}
-            onClick={() => setPageNumber((current) => Math.min(pageCount, current + 1))}
-          >
-            Next
-          </Button>
-        </Stack>
-      ) : null}
     </Box>
   );
 }

@@ -77,6 +77,16 @@ export function staffSubmission(overrides: Record<string, unknown> = {}) {
     student: { _id: STUDENT._id, name: STUDENT.name, email: STUDENT.email },
     versions: 1,
     uploadedBy: { _id: STUDENT._id, name: STUDENT.name },
+    // Grading fields, as for a submission nobody has graded yet.
+    grade: null,
+    isAlreadyGraded: false,
+    confidenceLevel: null,
+    comments: [],
+    extractedText: '',
+    grader: null,
+    gradingStatus: 'none',
+    hasHiddenText: false,
+    hiddenText: [],
     ...overrides,
   };
 }
@@ -92,13 +102,14 @@ export function questionForStaff(overrides: Record<string, unknown> = {}) {
     questionFile: fileUrl('question-file-1'),
     viewer: 'staff',
     solutionFile: fileUrl('solution-file-1'),
+    autoRubric: [],
     submissions: [],
     ...overrides,
   };
 }
 
 export function questionForStudent(overrides: Record<string, unknown> = {}) {
-  const { solutionFile: _solution, ...question } = questionForStaff();
+  const { solutionFile: _solution, autoRubric: _rubric, ...question } = questionForStaff();
   return { ...question, viewer: 'student', ...overrides };
 }
 

@@ -24,14 +24,14 @@ export function AssignmentDetailRoute() {
 
   if (assignment.isPending) {
     return (
-      <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
         <LoadingMessage text="Loading assignment details…" />
       </Container>
     );
   }
   if (assignment.isError) {
     return (
-      <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
         <Typography variant="h4" component="h1" gutterBottom>
           Assignment
         </Typography>
@@ -46,7 +46,7 @@ export function AssignmentDetailRoute() {
   const detail = assignment.data;
   const isInstructor = user?.role === 'instructor';
   return (
-    <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+    <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader
         back={{ to: `/courses/${encodeURIComponent(detail.course._id)}`, label: detail.course.title }}
         title={detail.title}

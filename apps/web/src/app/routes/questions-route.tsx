@@ -25,14 +25,14 @@ export function QuestionsRoute() {
 
   if (assignment.isPending || questions.isPending) {
     return (
-      <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
         <LoadingMessage text="Loading questions…" />
       </Container>
     );
   }
   if (assignment.isError || questions.isError) {
     return (
-      <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+      <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
         <Typography variant="h4" component="h1" gutterBottom>
           Questions
         </Typography>
@@ -46,7 +46,7 @@ export function QuestionsRoute() {
   }
 
   return (
-    <Container maxWidth="md" sx={{ py: { xs: 3, md: 5 } }}>
+    <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader
         back={{ to: assignmentPath, label: assignment.data.title }}
         title={heading}

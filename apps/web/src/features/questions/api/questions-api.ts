@@ -1,14 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
-import { AutoRubric } from '@gradewise/shared/contracts/grading';
 import {
   CREATE_QUESTION_FILE_FIELDS,
   CreateQuestionOutput,
-  QuestionForStaff,
-  QuestionForStudent,
+  QuestionDetail,
   QuestionList,
 } from '@gradewise/shared/contracts/questions';
-import { SubmissionForStaff, SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
 import { apiClient } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -20,30 +16,9 @@ export const QUESTION_MESSAGES = {
   notFound: 'Question not found.',
 } as const;
 
-/**
- * Grade fields of a submission row. The grading engine adds them (and `autoRubric`) to the
- * question detail; read as optional here so the page shows grades as soon as the server sends
- * them and keeps working while it does not. A field the shared contract makes required later
- * still parses.
- */
-const SubmissionGradeFields = z.object({
-  grade: z.number().nullable().optional(),
-  isAlreadyGraded: z.boolean().optional(),
-});
-
-export const StaffSubmissionRow = SubmissionForStaff.extend(SubmissionGradeFields.shape);
-export type StaffSubmissionRow = z.infer<typeof StaffSubmissionRow>;
-export const StudentSubmissionRow = SubmissionForStudent.extend(SubmissionGradeFields.shape);
-export type StudentSubmissionRow = z.infer<typeof StudentSubmissionRow>;
-
-export const QuestionPageData = z.discriminatedUnion('viewer', [
-  QuestionForStaff.extend({
-    autoRubric: AutoRubric.optional(),
-    submissions: z.array(StaffSubmissionRow).optional(),
-  }),
-  QuestionForStudent.extend({ submissions: z.array(StudentSubmissionRow).optional() }),
-]);
-export type QuestionPageData = z.infer<typeof QuestionPageData>;
+/** The question page reads the shared contract as is: staff or student view, grading fields included. */
+export const QuestionPageData = QuestionDetail;
+export type QuestionPageData = QuestionDetail;
 
 const questionsPath = (assignmentId: string) => `/assignments/${encodeURIComponent(assignmentId)}/questions`;
 export const questionPath = (assignmentId: string, questionId: string) =>

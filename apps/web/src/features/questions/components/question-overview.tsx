@@ -20,7 +20,7 @@ export interface QuestionOverviewProps {
 }
 
 export const hasAutoRubric = (question: QuestionPageData) =>
-  question.viewer === 'staff' && (question.autoRubric?.length ?? 0) > 0;
+  question.viewer === 'staff' && question.autoRubric.length > 0;
 
 /**
  * Top of the question page: title (or 'Question Details'), points, the assignment it belongs to,

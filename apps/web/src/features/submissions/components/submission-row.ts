@@ -1,6 +1,6 @@
 /**
- * What the submissions table needs from a row (the question detail's `submissions`, staff or
- * student view). Grade fields are optional: the grading engine adds them to the question detail.
+ * What the submissions table needs from a row of the question detail's `submissions` (staff or
+ * student view: QuestionSubmissionForStaff / QuestionSubmissionForStudent in the shared contract).
  */
 export interface SubmissionTableRow {
   _id: string;
@@ -13,13 +13,14 @@ export interface SubmissionTableRow {
   versions?: number;
   /** Staff view: who uploaded this version (the student, or the instructor on their behalf). */
   uploadedBy?: { _id: string; name: string };
-  grade?: number | null;
-  isAlreadyGraded?: boolean;
+  /** The grade the instructor saved; null until then. */
+  grade: number | null;
+  isAlreadyGraded: boolean;
 }
 
 /** A submission counts as graded once the instructor saved a grade. */
 export function isGraded(row: SubmissionTableRow): boolean {
-  return row.isAlreadyGraded ?? (row.grade !== null && row.grade !== undefined);
+  return row.isAlreadyGraded && row.grade !== null;
 }
 
 /** Links of the grading screens (spec section 2), relative to nothing: absolute app paths. */

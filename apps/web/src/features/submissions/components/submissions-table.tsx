@@ -220,7 +220,7 @@ function Late({ row }: { row: SubmissionTableRow }) {
 }
 
 function Grade({ row, points }: { row: SubmissionTableRow; points: number }) {
-  if (!isGraded(row) || row.grade === null || row.grade === undefined) {
+  if (!isGraded(row) || row.grade === null) {
     return (
       <Typography component="span" sx={{ color: 'error.light', fontWeight: 500 }}>
         {NOT_GRADED}
@@ -236,7 +236,7 @@ function Grade({ row, points }: { row: SubmissionTableRow; points: number }) {
 
 function Actions({ row, assignmentId, questionId, questionPoints, renderExtraActions }: CellProps) {
   const paths = gradingPaths(assignmentId, questionId, row._id);
-  const graded = isGraded(row) && row.grade !== null && row.grade !== undefined;
+  const graded = isGraded(row) && row.grade !== null;
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
       {graded ? (

@@ -44,7 +44,14 @@ export function UploadOnBehalfForm({ assignmentId, questionId }: { assignmentId:
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         For a student enrolled in this course, for example an answer handed in on paper and scanned.
       </Typography>
-      <Stack component="form" noValidate onSubmit={onSubmit} spacing={2} aria-label="Upload on behalf of a student">
+      <Stack
+        component="form"
+        noValidate
+        onSubmit={onSubmit}
+        spacing={2}
+        aria-label="Upload on behalf of a student"
+        sx={{ maxWidth: 720 }}
+      >
         <FormTextField
           control={control}
           name="studentEmail"
