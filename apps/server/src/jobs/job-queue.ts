@@ -225,15 +225,23 @@ export class JobQueue {
       const ids: string[] = [];
       // pg-boss 10 runs one batch per worker at a time: N workers of batch 1 = concurrency N.
       for (let slot = 0; slot < definition.concurrency(this.ctx.config); slot += 1) {
-        ids.push(
-          await this.boss.work<{ id: string }>(
-            definition.name,
-            { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 },
-            async ([job]) => {
+        let workerId = '';
+        workerId = await this.boss.work<{ id: string }>(
+          definition.name,
+          { batchSize: 1, includeMetadata: true, pollingIntervalSeconds: this.options.pollingIntervalSeconds ?? 2 },
+          async ([job]) => {
+            try {
               if (job) await this.runJob(definition, job);
-            },
-          ),
+            } finally {
+              // pg-boss 10 sleeps out the rest of its polling interval after a job that finished
+              // quickly, unless notified. With a class's worth of jobs waiting, that capped each slot
+              // at one job per interval (bench/pipeline.ts measured it): having just finished a job,
+              // the slot looks for the next one at once.
+              if (job && workerId && !this.isStopping) this.boss.notifyWorker(workerId);
+            }
+          },
         );
+        ids.push(workerId);
       }
       this.workerIds.set(definition.name, ids);
     }
