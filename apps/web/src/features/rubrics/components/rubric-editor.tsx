@@ -71,7 +71,7 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
         <TextField label="Question Text" value={questionText} onChange={(event) => setQuestionText(event.target.value)} multiline minRows={8} fullWidth />
         <TextField label="Solution Text" value={solutionText} onChange={(event) => setSolutionText(event.target.value)} multiline minRows={8} fullWidth />
         <Typography variant="caption" color="text.secondary">
-          Markdown and LaTeX math ($x^2$ inline, $$\int_0^1 x\,dx$$ on its own line) are shown in the preview.
+          Markdown and LaTeX math are shown in the preview: $x^2$ inline, or a formula between two lines holding only $$.
         </Typography>
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           <Button onClick={() => navigate(questionPage)} disabled={save.isPending}>
