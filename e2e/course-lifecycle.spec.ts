@@ -60,7 +60,10 @@ function toDateTimeLocal(date: Date): string {
 
 const nav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 
-async function register(page: Page, person: { name: string; email: string; password: string; role: 'Student' | 'Instructor' }) {
+async function register(
+  page: Page,
+  person: { name: string; email: string; password: string; role: 'Student' | 'Instructor' },
+) {
   await page.goto('/register');
   await page.getByLabel('Name').fill(person.name);
   await page.getByLabel('Email').fill(person.email);
@@ -95,13 +98,33 @@ test('an instructor sets up a course and a question, an invited student register
   const files = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-e2e-files-'));
   try {
     const stamp = Date.now();
-    const instructor = { name: 'Ada Instructor', email: `ada-${stamp}@example.edu`, password: 'correct horse battery', role: 'Instructor' as const };
-    const student = { name: 'Sam Student', email: `sam-${stamp}@example.edu`, password: 'battery staple horse', role: 'Student' as const };
+    const instructor = {
+      name: 'Ada Instructor',
+      email: `ada-${stamp}@example.edu`,
+      password: 'correct horse battery',
+      role: 'Instructor' as const,
+    };
+    const student = {
+      name: 'Sam Student',
+      email: `sam-${stamp}@example.edu`,
+      password: 'battery staple horse',
+      role: 'Student' as const,
+    };
     const courseTitle = `Linear Algebra ${stamp}`;
     const image = writePng(files, 'cover.png', 96, 48, [40, 90, 160]);
-    const questionPdf = await writePdf(files, 'question.pdf', 'Question 1', 'Find the eigenvalues of the matrix [[2, 0], [0, 3]].');
+    const questionPdf = await writePdf(
+      files,
+      'question.pdf',
+      'Question 1',
+      'Find the eigenvalues of the matrix [[2, 0], [0, 3]].',
+    );
     const solutionPdf = await writePdf(files, 'solution.pdf', 'Solution 1', 'The eigenvalues are 2 and 3.');
-    const answerPdf = await writePdf(files, 'answer.pdf', 'My answer', 'The matrix is diagonal, so the eigenvalues are 2 and 3.');
+    const answerPdf = await writePdf(
+      files,
+      'answer.pdf',
+      'My answer',
+      'The matrix is diagonal, so the eigenvalues are 2 and 3.',
+    );
 
     // ---- The instructor registers, logs in and creates a course with an image.
     await register(page, instructor);
@@ -118,7 +141,14 @@ test('an instructor sets up a course and a question, an invited student register
     const coursePath = new URL(page.url()).pathname;
     expect(coursePath).toMatch(/^\/courses\/[^/]+$/);
     // The image arrives through its signed link.
-    await expect.poll(() => page.locator('main img').first().evaluate((img: HTMLImageElement) => img.naturalWidth)).toBe(96);
+    await expect
+      .poll(() =>
+        page
+          .locator('main img')
+          .first()
+          .evaluate((img: HTMLImageElement) => img.naturalWidth),
+      )
+      .toBe(96);
 
     // ---- Adds the student, who has no account yet, by email; back on the course after a second.
     await page.getByRole('link', { name: 'View Students' }).click();
@@ -146,7 +176,9 @@ test('an instructor sets up a course and a question, an invited student register
 
     // ---- Creates a question with its question and solution PDFs.
     await page.getByRole('link', { name: 'Create a Question' }).click();
-    await expect(page.getByText('For best results, PDFs should be no longer than two pages and reasonably organized.')).toBeVisible();
+    await expect(
+      page.getByText('For best results, PDFs should be no longer than two pages and reasonably organized.'),
+    ).toBeVisible();
     await expect(page.getByRole('spinbutton', { name: 'Points' })).toHaveValue('10');
     await page.getByLabel('Title (optional)').fill('Eigenvalues');
     await page.getByLabel('Question PDF').setInputFiles(questionPdf);
@@ -178,7 +210,9 @@ test('an instructor sets up a course and a question, an invited student register
     await page.getByLabel('Answer PDF').setInputFiles(answerPdf);
     await page.getByRole('button', { name: 'Submit', exact: true }).click();
     await expect(page.getByText('Submission successful!')).toBeVisible();
-    await expect(page.getByRole('table', { name: 'Submissions' }).getByRole('row', { name: /Sam Student/ })).toBeVisible();
+    await expect(
+      page.getByRole('table', { name: 'Submissions' }).getByRole('row', { name: /Sam Student/ }),
+    ).toBeVisible();
     await logOut(page);
 
     // ---- The instructor sees the row: on time, not graded; and opens the PDF.

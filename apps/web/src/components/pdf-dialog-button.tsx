@@ -76,13 +76,7 @@ export function PdfDialogButton({
           ) : null}
         </DialogContent>
         <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button
-            component="a"
-            href={url}
-            target="_blank"
-            rel="noopener noreferrer"
-            endIcon={<OpenInNewIcon />}
-          >
+          <Button component="a" href={url} target="_blank" rel="noopener noreferrer" endIcon={<OpenInNewIcon />}>
             Open in new tab
           </Button>
           <Button onClick={close}>Close</Button>

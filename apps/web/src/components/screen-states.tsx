@@ -36,9 +36,7 @@ export function ErrorMessage({ text, action }: { text: string; action?: ReactNod
 /** A list with nothing in it yet, said plainly. */
 export function EmptyMessage({ text, children }: { text: string; children?: ReactNode }) {
   return (
-    <Box
-      sx={{ border: 1, borderColor: 'divider', borderStyle: 'dashed', borderRadius: 1, p: { xs: 2, sm: 3 }, my: 2 }}
-    >
+    <Box sx={{ border: 1, borderColor: 'divider', borderStyle: 'dashed', borderRadius: 1, p: { xs: 2, sm: 3 }, my: 2 }}>
       <Typography color="text.secondary">{text}</Typography>
       {children}
     </Box>

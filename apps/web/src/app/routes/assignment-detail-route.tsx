@@ -55,12 +55,15 @@ export function AssignmentDetailRoute() {
             {detail.deadline ? (
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', flexWrap: 'wrap' }}>
                 <span>Deadline: {formatDateTime(detail.deadline)}</span>
-                {isPast(detail.deadline) ? <Chip size="small" label="Past deadline" color="warning" variant="outlined" /> : null}
+                {isPast(detail.deadline) ? (
+                  <Chip size="small" label="Past deadline" color="warning" variant="outlined" />
+                ) : null}
               </Stack>
             ) : null}
             {detail.course.title ? <span>Course: {detail.course.title}</span> : null}
             <span>
-              Total points: {detail.points} · {detail.questionCount} {detail.questionCount === 1 ? 'question' : 'questions'}
+              Total points: {detail.points} · {detail.questionCount}{' '}
+              {detail.questionCount === 1 ? 'question' : 'questions'}
             </span>
           </Stack>
         }

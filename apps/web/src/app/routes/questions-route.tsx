@@ -38,7 +38,9 @@ export function QuestionsRoute() {
         </Typography>
         <ErrorMessage
           text={
-            assignment.isError ? ASSIGNMENT_MESSAGES.notFound : messageOf(questions.error, QUESTION_MESSAGES.fetchListFailed)
+            assignment.isError
+              ? ASSIGNMENT_MESSAGES.notFound
+              : messageOf(questions.error, QUESTION_MESSAGES.fetchListFailed)
           }
         />
       </Container>
@@ -53,7 +55,12 @@ export function QuestionsRoute() {
         subtitle={`Total points: ${assignment.data.points}`}
         actions={
           user?.role === 'instructor' ? (
-            <Button component={RouterLink} to={`${assignmentPath}/questions/create`} variant="contained" startIcon={<AddIcon />}>
+            <Button
+              component={RouterLink}
+              to={`${assignmentPath}/questions/create`}
+              variant="contained"
+              startIcon={<AddIcon />}
+            >
               Create Question
             </Button>
           ) : null

@@ -20,7 +20,9 @@ import { renderApp } from '../../test/render-app.tsx';
 /** /assignments/create as reached from a course page: the course travels in the navigation state. */
 function renderCreateAssignmentFromCourse() {
   const router = createMemoryRouter(routes, {
-    initialEntries: [{ pathname: '/assignments/create', state: { courseId: COURSE_ID, courseTitle: 'Linear Algebra' } }],
+    initialEntries: [
+      { pathname: '/assignments/create', state: { courseId: COURSE_ID, courseTitle: 'Linear Algebra' } },
+    ],
   });
   render(
     <AppProviders queryClient={createQueryClient()}>
@@ -35,7 +37,10 @@ describe('assignments list', () => {
     stubNetwork({ ...signInAs(INSTRUCTOR), 'GET /api/assignments': () => jsonResponse(200, [assignmentSummary()]) });
     renderApp('/assignments');
 
-    expect(await screen.findByRole('link', { name: 'Homework 1' })).toHaveAttribute('href', `/assignments/${ASSIGNMENT_ID}`);
+    expect(await screen.findByRole('link', { name: 'Homework 1' })).toHaveAttribute(
+      'href',
+      `/assignments/${ASSIGNMENT_ID}`,
+    );
     expect(screen.getByText(/Total points: 25/)).toBeInTheDocument();
     expect(screen.getByText(/Course: Linear Algebra/)).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Create Assignment' })).toHaveAttribute('href', '/assignments/create');
@@ -96,7 +101,10 @@ describe('create assignment', () => {
 
   it('sends a null deadline when none is given, and toasts the fallback when the server gives no message', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    const sent = stubNetwork({ ...signInAs(INSTRUCTOR), 'POST /api/assignments': () => new Response('', { status: 502 }) });
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'POST /api/assignments': () => new Response('', { status: 502 }),
+    });
     renderCreateAssignmentFromCourse();
     const user = userEvent.setup({ delay: null });
 
@@ -104,7 +112,11 @@ describe('create assignment', () => {
     await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
 
     expect(await screen.findByText('Failed to create assignment.')).toBeInTheDocument();
-    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ title: 'Quiz', courseId: COURSE_ID, deadline: null });
+    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({
+      title: 'Quiz',
+      courseId: COURSE_ID,
+      deadline: null,
+    });
   });
 });
 
@@ -119,7 +131,10 @@ describe('assignment detail', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Homework 1' })).toBeInTheDocument();
     expect(screen.getByText(/^Deadline:/)).toBeInTheDocument();
     expect(screen.getByText('Course: Linear Algebra')).toBeInTheDocument();
-    expect(screen.getByRole('link', { name: 'View Questions' })).toHaveAttribute('href', `/assignments/${ASSIGNMENT_ID}/questions`);
+    expect(screen.getByRole('link', { name: 'View Questions' })).toHaveAttribute(
+      'href',
+      `/assignments/${ASSIGNMENT_ID}/questions`,
+    );
     expect(screen.getByRole('link', { name: 'Create a Question' })).toHaveAttribute(
       'href',
       `/assignments/${ASSIGNMENT_ID}/questions/create`,
@@ -129,7 +144,8 @@ describe('assignment detail', () => {
   it('shows a student View Questions only, and no deadline line when there is none', async () => {
     stubNetwork({
       ...signInAs(STUDENT),
-      [`GET /api/assignments/${ASSIGNMENT_ID}`]: () => jsonResponse(200, assignmentDetail('student', { deadline: null })),
+      [`GET /api/assignments/${ASSIGNMENT_ID}`]: () =>
+        jsonResponse(200, assignmentDetail('student', { deadline: null })),
     });
     renderApp(`/assignments/${ASSIGNMENT_ID}`);
 
@@ -140,7 +156,10 @@ describe('assignment detail', () => {
 
   it("says 'Assignment not found.' when it cannot be read", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    stubNetwork({ ...signInAs(STUDENT), 'GET /api/assignments/nope': errorResponse(404, 'NOT_FOUND', 'Assignment not found.') });
+    stubNetwork({
+      ...signInAs(STUDENT),
+      'GET /api/assignments/nope': errorResponse(404, 'NOT_FOUND', 'Assignment not found.'),
+    });
     renderApp('/assignments/nope');
 
     // Once in place, once in the toast (the server's message happens to be the same words).

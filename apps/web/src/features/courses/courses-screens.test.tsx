@@ -1,7 +1,14 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import { COURSE_ID, courseForStaff, courseForStudent, courseSummary, errorResponse, signInAs } from '../../test/fixtures.ts';
+import {
+  COURSE_ID,
+  courseForStaff,
+  courseForStudent,
+  courseSummary,
+  errorResponse,
+  signInAs,
+} from '../../test/fixtures.ts';
 import { INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
@@ -68,7 +75,8 @@ describe('create course', () => {
   it('accepts only images and PDFs in its pickers, sends the multipart form, toasts and opens the course', async () => {
     const sent = stubNetwork({
       ...signInAs(INSTRUCTOR),
-      'POST /api/courses': () => jsonResponse(201, { message: 'Course created successfully.', course: courseForStaff() }),
+      'POST /api/courses': () =>
+        jsonResponse(201, { message: 'Course created successfully.', course: courseForStaff() }),
       'GET /api/courses/course-1': () => jsonResponse(200, courseForStaff()),
       'GET /api/assignments': () => jsonResponse(200, []),
     });
@@ -102,13 +110,20 @@ describe('create course', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     stubNetwork({
       ...signInAs(INSTRUCTOR),
-      'POST /api/courses': errorResponse(415, 'UNSUPPORTED_FILE', 'The course image must be a PNG, JPEG, WebP or GIF image.'),
+      'POST /api/courses': errorResponse(
+        415,
+        'UNSUPPORTED_FILE',
+        'The course image must be a PNG, JPEG, WebP or GIF image.',
+      ),
     });
     renderApp('/courses/create');
     const user = userEvent.setup({ delay: null, applyAccept: false });
 
     await user.type(await screen.findByRole('textbox', { name: /Course Title/ }), 'Topology');
-    await user.upload(screen.getByLabelText(/Syllabus PDF/), new File(['x'], 'notes.docx', { type: 'application/msword' }));
+    await user.upload(
+      screen.getByLabelText(/Syllabus PDF/),
+      new File(['x'], 'notes.docx', { type: 'application/msword' }),
+    );
     await user.click(screen.getByRole('button', { name: 'Create Course' }));
     expect(await screen.findByText('Please choose a PDF file.')).toBeInTheDocument();
 
@@ -144,7 +159,10 @@ describe('course detail', () => {
     expect(await screen.findByRole('heading', { level: 1, name: 'Linear Algebra' })).toBeInTheDocument();
     expect(screen.getByRole('button', { name: 'View Syllabus' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'View Students' })).toHaveAttribute('href', '/courses/course-1/students');
-    expect(await screen.findByRole('link', { name: /View Assignment/ })).toHaveAttribute('href', '/assignments/assignment-1');
+    expect(await screen.findByRole('link', { name: /View Assignment/ })).toHaveAttribute(
+      'href',
+      '/assignments/assignment-1',
+    );
 
     await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
     expect(await screen.findByRole('heading', { level: 1, name: 'Create Assignment' })).toBeInTheDocument();
@@ -168,7 +186,10 @@ describe('course detail', () => {
 
   it("says 'Course not found or access denied.' and toasts the server's message when the course cannot be read", async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses/course-9': errorResponse(404, 'NOT_FOUND', 'Course not found.') });
+    stubNetwork({
+      ...signInAs(STUDENT),
+      'GET /api/courses/course-9': errorResponse(404, 'NOT_FOUND', 'Course not found.'),
+    });
     renderApp('/courses/course-9');
 
     expect(await screen.findByText('Course not found or access denied.')).toBeInTheDocument();

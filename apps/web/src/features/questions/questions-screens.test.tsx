@@ -93,7 +93,10 @@ describe('create question', () => {
     const sent = stubNetwork({
       ...routes(),
       [`POST /api${QUESTIONS_PATH}`]: () =>
-        jsonResponse(201, { message: 'Question created successfully!', question: questionForStaff({ autoRubric: [] }) }),
+        jsonResponse(201, {
+          message: 'Question created successfully!',
+          question: questionForStaff({ autoRubric: [] }),
+        }),
       [`GET /api${QUESTIONS_PATH}/${QUESTION_ID}`]: () => jsonResponse(200, questionForStaff()),
     });
     const { router } = renderApp(`${QUESTIONS_PATH}/create`);
@@ -142,7 +145,13 @@ describe('question detail', () => {
           200,
           questionForStaff({
             autoRubric: [
-              { questionText: 'Q', solutionText: 'S', items: [], source: 'builtin', updatedAt: '2030-01-04T10:00:00.000Z' },
+              {
+                questionText: 'Q',
+                solutionText: 'S',
+                items: [],
+                source: 'builtin',
+                updatedAt: '2030-01-04T10:00:00.000Z',
+              },
             ],
           }),
         ),

@@ -18,7 +18,11 @@ describe('course students', () => {
     renderApp(STUDENTS_PATH);
 
     const table = await screen.findByRole('table', { name: 'Students' });
-    expect(within(table).getAllByRole('columnheader').map((cell) => cell.textContent)).toEqual(['Name', 'Email']);
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Name', 'Email']);
     expect(within(table).getByRole('rowheader', { name: 'Sam Student' })).toBeInTheDocument();
     expect(within(table).getByRole('cell', { name: 'sam@example.edu' })).toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Course' })).toHaveAttribute('href', `/courses/${COURSE_ID}`);
@@ -38,7 +42,7 @@ describe('course students', () => {
     expect(screen.getByText('newcomer@example.edu')).toBeInTheDocument();
   });
 
-  it("requires at least one email: blanks and lone commas do not count", async () => {
+  it('requires at least one email: blanks and lone commas do not count', async () => {
     const sent = stubNetwork({ ...signInAs(INSTRUCTOR), ...courseRoutes(courseForStaff()) });
     renderApp(STUDENTS_PATH);
     const user = userEvent.setup({ delay: null });
@@ -65,7 +69,8 @@ describe('course students', () => {
       ...courseRoutes(courseForStaff()),
       [`POST /api/courses/${COURSE_ID}/add-students`]: () =>
         jsonResponse(200, {
-          message: 'Students added successfully. 1 added, 1 invited (no account yet; they join when they register), 1 rejected.',
+          message:
+            'Students added successfully. 1 added, 1 invited (no account yet; they join when they register), 1 rejected.',
           added: 1,
           alreadyEnrolled: 0,
           invited: 1,
@@ -81,9 +86,9 @@ describe('course students', () => {
       ' sam@example.edu,  new@example.edu ,, not-an-email ',
     );
     vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-    await userEvent.setup({ delay: null, advanceTimers: vi.advanceTimersByTime }).click(
-      screen.getByRole('button', { name: 'Add Students' }),
-    );
+    await userEvent
+      .setup({ delay: null, advanceTimers: vi.advanceTimersByTime })
+      .click(screen.getByRole('button', { name: 'Add Students' }));
 
     expect(await screen.findByText(/Students added successfully\. 1 added, 1 invited/)).toBeInTheDocument();
     expect(screen.getByText('not-an-email — This is not a valid email address.')).toBeInTheDocument();
@@ -123,7 +128,9 @@ describe('course students', () => {
     await user.upload(await screen.findByLabelText(/Excel file/), sheet);
     await user.click(screen.getByRole('button', { name: 'Upload Excel' }));
 
-    expect(await screen.findByText('No students were added: none of the 2 entries can be enrolled.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No students were added: none of the 2 entries can be enrolled.'),
+    ).toBeInTheDocument();
     expect(screen.getByText('ada@example.edu — This is your own email: you teach this course.')).toBeInTheDocument();
     expect((sent.find((request) => request.method === 'POST')?.body as FormData).get('excelFile')).toBe(sheet);
     expect(router.state.location.pathname).toBe(STUDENTS_PATH);
@@ -146,7 +153,10 @@ describe('course students', () => {
 
   it('says when the course cannot be read', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
-    stubNetwork({ ...signInAs(STUDENT), [`GET /api/courses/${COURSE_ID}`]: errorResponse(404, 'NOT_FOUND', 'Course not found.') });
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api/courses/${COURSE_ID}`]: errorResponse(404, 'NOT_FOUND', 'Course not found.'),
+    });
     renderApp(STUDENTS_PATH);
     expect(await screen.findByText('Course not found or access denied.')).toBeInTheDocument();
   });

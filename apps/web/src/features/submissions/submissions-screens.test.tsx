@@ -98,7 +98,10 @@ describe('submissions table', () => {
             autoRubric: [],
             submissions: [
               { ...staffSubmission(), ...gradingFields(null) },
-              { ...staffSubmission({ _id: 'submission-2', student: { _id: 'u3', name: 'Lee', email: 'l@e.edu' } }), ...gradingFields(9) },
+              {
+                ...staffSubmission({ _id: 'submission-2', student: { _id: 'u3', name: 'Lee', email: 'l@e.edu' } }),
+                ...gradingFields(9),
+              },
             ],
           }),
         ),
@@ -259,7 +262,9 @@ describe('upload on behalf of a student (instructor)', () => {
     await user.upload(screen.getByLabelText(/Student's PDF/), answer);
     await user.click(screen.getByRole('button', { name: 'Upload' }));
 
-    expect(await screen.findByText('No student with the email kim@example.edu is enrolled in this course.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('No student with the email kim@example.edu is enrolled in this course.'),
+    ).toBeInTheDocument();
     const form = sent.find((request) => request.method === 'POST')?.body as FormData;
     expect(form.get('studentEmail')).toBe('kim@example.edu');
     expect(form.get('file')).toBe(answer);

@@ -25,9 +25,13 @@ export function useAssignments(courseId?: string, options: { enabled?: boolean }
   return useQuery({
     queryKey: queryKeys.assignments.list(courseId),
     queryFn: ({ signal }) =>
-      apiClient.get(courseId ? `/assignments?courseId=${encodeURIComponent(courseId)}` : '/assignments', AssignmentList, {
-        signal,
-      }),
+      apiClient.get(
+        courseId ? `/assignments?courseId=${encodeURIComponent(courseId)}` : '/assignments',
+        AssignmentList,
+        {
+          signal,
+        },
+      ),
     enabled: options.enabled ?? true,
   });
 }

@@ -18,8 +18,7 @@ import { QUESTION_MESSAGES, useCreateQuestion } from '../api/questions-api.ts';
 
 export const QUESTION_PDF_REQUIRED_MESSAGE = 'Please select a Question PDF.';
 export const POINTS_REQUIRED_MESSAGE = 'Please enter the points.';
-export const TWO_PAGE_HINT =
-  'For best results, PDFs should be no longer than two pages and reasonably organized.';
+export const TWO_PAGE_HINT = 'For best results, PDFs should be no longer than two pages and reasonably organized.';
 
 const QuestionFormSchema = z.object({
   title: CreateQuestionFields.shape.title,

@@ -39,7 +39,14 @@ export function QuestionOverview({ question, instructorActions }: QuestionOvervi
         title={question.title ?? QUESTION_DETAILS_FALLBACK_TITLE}
         subtitle={`Points: ${question.points} · ${question.assignment.title} · ${question.course.title}`}
       />
-      <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: 4 }} aria-label="Question files and actions" role="group">
+      <Stack
+        direction="row"
+        spacing={1}
+        useFlexGap
+        sx={{ flexWrap: 'wrap', mb: 4 }}
+        aria-label="Question files and actions"
+        role="group"
+      >
         <PdfDialogButton url={question.questionFile} title="Question PDF" variant="contained">
           View Question PDF
         </PdfDialogButton>

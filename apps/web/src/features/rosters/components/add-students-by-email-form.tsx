@@ -43,7 +43,12 @@ export function AddStudentsByEmailForm({ courseId, onAdded }: { courseId: string
   const isSending = formState.isSubmitting;
 
   return (
-    <Paper variant="outlined" component="section" aria-labelledby={headingId} sx={{ p: { xs: 2, sm: 3 }, height: '100%' }}>
+    <Paper
+      variant="outlined"
+      component="section"
+      aria-labelledby={headingId}
+      sx={{ p: { xs: 2, sm: 3 }, height: '100%' }}
+    >
       <Typography id={headingId} variant="h6" component="h2" gutterBottom>
         Add Students by Email
       </Typography>

@@ -51,7 +51,12 @@ export function useUploadOnBehalf(assignmentId: string, questionId: string) {
 }
 
 /** GET .../submissions/:submissionId/versions (owning instructor): every upload of that student, newest first. */
-export function useSubmissionVersions(assignmentId: string, questionId: string, submissionId: string, enabled: boolean) {
+export function useSubmissionVersions(
+  assignmentId: string,
+  questionId: string,
+  submissionId: string,
+  enabled: boolean,
+) {
   return useQuery({
     queryKey: [...queryKeys.questions.views(assignmentId, questionId), 'versions', submissionId],
     queryFn: ({ signal }) =>

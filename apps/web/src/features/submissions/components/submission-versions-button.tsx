@@ -1,14 +1,5 @@
 import { useId, useState } from 'react';
-import {
-  Button,
-  Dialog,
-  DialogActions,
-  DialogContent,
-  DialogTitle,
-  List,
-  ListItem,
-  ListItemText,
-} from '@mui/material';
+import { Button, Dialog, DialogActions, DialogContent, DialogTitle, List, ListItem, ListItemText } from '@mui/material';
 import HistoryIcon from '@mui/icons-material/History';
 import { PdfDialogButton } from '../../../components/pdf-dialog-button.tsx';
 import { ErrorMessage, LoadingMessage } from '../../../components/screen-states.tsx';

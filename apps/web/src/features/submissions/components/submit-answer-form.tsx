@@ -63,7 +63,15 @@ export function SubmitAnswerForm({
         sx={{ alignItems: { xs: 'stretch', sm: 'flex-end' } }}
       >
         <Stack sx={{ flex: 1 }}>
-          <FileField control={control} name="file" label="Answer PDF" accept={PDF_ACCEPT} chooseText="Choose PDF" required disabled={isSending} />
+          <FileField
+            control={control}
+            name="file"
+            label="Answer PDF"
+            accept={PDF_ACCEPT}
+            chooseText="Choose PDF"
+            required
+            disabled={isSending}
+          />
         </Stack>
         <Button type="submit" variant="contained" disabled={isSending} sx={{ flexShrink: 0 }}>
           {isSending ? 'Submitting…' : 'Submit'}

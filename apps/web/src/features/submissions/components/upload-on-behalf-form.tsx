@@ -1,7 +1,6 @@
 import { useId } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { Button, Paper, Stack, Typography } from '@mui/material';
 import { PDF_ACCEPT } from '@gradewise/shared/contracts/files';
 import { UploadOnBehalfFields } from '@gradewise/shared/contracts/submissions';
@@ -61,7 +60,15 @@ export function UploadOnBehalfForm({ assignmentId, questionId }: { assignmentId:
           required
           fullWidth
         />
-        <FileField control={control} name="file" label="Student's PDF" accept={PDF_ACCEPT} chooseText="Choose PDF" required disabled={isSending} />
+        <FileField
+          control={control}
+          name="file"
+          label="Student's PDF"
+          accept={PDF_ACCEPT}
+          chooseText="Choose PDF"
+          required
+          disabled={isSending}
+        />
         <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
           <Button type="submit" variant="contained" disabled={isSending}>
             {isSending ? 'Uploading…' : 'Upload'}
