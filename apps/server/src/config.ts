@@ -1,3 +1,4 @@
+import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
 
@@ -35,6 +36,8 @@ const ConfigSchema = z
       .transform((value) => value === 'true')
       .optional(),
     GRADING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** Threads that read PDFs (pdf.js, OCR) off the main thread; default: one per spare core, at most 4. */
+    EXTRACTION_THREADS: z.coerce.number().int().min(1).max(32).default(defaultExtractionThreads),
     /** 'in-process' (default): `npm start` also runs job workers; 'off': an API-only process on PostgreSQL. */
     JOB_WORKERS: z.enum(['in-process', 'off'], { message: 'must be in-process or off' }).default('in-process'),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
@@ -86,6 +89,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       vision: env.AI_VISION,
     },
     gradingConcurrency: env.GRADING_CONCURRENCY,
+    extractionThreads: env.EXTRACTION_THREADS,
     /** Whether `main.ts` runs job workers beside HTTP (worker.ts always does). */
     runsJobWorkers: env.JOB_WORKERS === 'in-process',
     /** Login and register attempts per client address per minute. */
@@ -94,6 +98,11 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     logLevel: env.LOG_LEVEL,
     isProduction: env.NODE_ENV === 'production',
   };
+}
+
+/** One extraction thread per core the server's own thread does not use, at least 1 and at most 4. */
+export function defaultExtractionThreads(): number {
+  return Math.min(4, Math.max(1, os.availableParallelism() - 1));
 }
 
 export class ConfigError extends Error {}

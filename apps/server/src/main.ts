@@ -2,6 +2,7 @@ import { openRuntime } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { buildApp } from './http/app.ts';
+import { closeExtractionPool, configureExtractionPool } from './pdf/extraction-pool.ts';
 
 /**
  * Starts the HTTP server (API + web app) with the job workers in-process (the embedded default).
@@ -10,6 +11,7 @@ import { buildApp } from './http/app.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  configureExtractionPool({ threads: config.extractionThreads });
   const runtime = await openRuntime(config, { jobs: config.runsJobWorkers ? 'workers' : 'send-only' });
   const app = await buildApp(runtime.ctx, { serveWebApp: true });
 
@@ -23,6 +25,9 @@ async function main(): Promise<void> {
     await runtime.ctx.jobs?.stop().catch((error) => runtime.ctx.log.error({ err: error }, 'stopping the job queue failed'));
     await app.close().catch((error) => runtime.ctx.log.error({ err: error }, 'closing HTTP failed'));
     await runtime.shutdown();
+    await closeExtractionPool().catch((error) =>
+      runtime.ctx.log.error({ err: error }, 'closing the PDF extraction threads failed'),
+    );
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

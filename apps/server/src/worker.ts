@@ -1,6 +1,7 @@
 import { openRuntime } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
+import { closeExtractionPool, configureExtractionPool } from './pdf/extraction-pool.ts';
 
 /**
  * Job workers only, no HTTP: for scaling out on PostgreSQL (DATABASE_URL), where any number of
@@ -9,6 +10,7 @@ import { DataDirLockedError } from './db/data-dir-lock.ts';
  */
 async function main(): Promise<void> {
   const config = loadConfig();
+  configureExtractionPool({ threads: config.extractionThreads });
   const runtime = await openRuntime(config, { jobs: 'workers' });
   let isStopping = false;
   const stop = async (signal: string) => {
@@ -16,6 +18,9 @@ async function main(): Promise<void> {
     isStopping = true;
     runtime.ctx.log.info(`${signal} received: letting running jobs finish, then stopping`);
     await runtime.shutdown();
+    await closeExtractionPool().catch((error) =>
+      runtime.ctx.log.error({ err: error }, 'closing the PDF extraction threads failed'),
+    );
     process.exit(0);
   };
   process.once('SIGINT', () => void stop('SIGINT'));

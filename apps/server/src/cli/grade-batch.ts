@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
 import type { Grader, GraderMeta, RubricItem } from '../ai/grader-types.ts';
-import { extractPdfText } from '../pdf/extract-text.ts';
+import { extractPdfTextInPool } from '../pdf/extraction-pool.ts';
 
 /**
  * Batch grading for evaluation and bulk work: the same graders and extraction as the server,
@@ -52,7 +52,7 @@ async function resolveText(value: string, baseDir: string): Promise<ResolvedText
   } catch {
     return { text: value, hiddenText: [] };
   }
-  const extraction = await extractPdfText(new Uint8Array(bytes));
+  const extraction = await extractPdfTextInPool(new Uint8Array(bytes));
   return { text: extraction.text, hiddenText: extraction.hiddenText.map((item) => item.text) };
 }
 

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { createGrader } from '../ai/create-grader.ts';
 import { ConfigError, loadConfig } from '../config.ts';
-import { closeOcr } from '../pdf/extract-text.ts';
+import { closeExtractionPool, configureExtractionPool } from '../pdf/extraction-pool.ts';
 import { gradeJsonl } from './grade-batch.ts';
 
 const USAGE = `Usage: npm run grade -- --in answers.jsonl --out results.jsonl [--concurrency N]
@@ -32,6 +32,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
+  configureExtractionPool({ threads: config.extractionThreads });
   const concurrency = values.concurrency ? Number.parseInt(values.concurrency, 10) : config.gradingConcurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     console.error('--concurrency must be a whole number of at least 1.');
@@ -57,11 +58,11 @@ async function main(): Promise<number> {
 
 main()
   .then(async (code) => {
-    await closeOcr();
+    await closeExtractionPool();
     process.exit(code);
   })
   .catch(async (error: unknown) => {
     console.error(error instanceof ConfigError ? error.message : `Grading failed: ${error instanceof Error ? error.message : String(error)}`);
-    await closeOcr().catch(() => {});
+    await closeExtractionPool().catch(() => {});
     process.exit(1);
   });

@@ -1,6 +1,6 @@
 import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.ts';
 import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api.js';
-import { ExtractionError } from './extraction-error.ts';
+import { DEFAULT_EXTRACTION_TIMEOUT_MS, ExtractionError, extractionTimeoutError } from './extraction-error.ts';
 import { analyzePageText, type CanvasFactory, type HiddenLineRun, type HiddenTextReason } from './hidden-text.ts';
 import { recognizeImage, closeOcr } from './ocr.ts';
 import { openPdf, toExtractionError } from './open-pdf.ts';
@@ -57,7 +57,7 @@ export interface ExtractionOptions {
 const DEFAULTS: Required<ExtractionOptions> = {
   maxPages: 50,
   maxBytes: 50 * 1024 * 1024,
-  timeoutMs: 120_000,
+  timeoutMs: DEFAULT_EXTRACTION_TIMEOUT_MS,
   ocr: true,
   minTextChars: 20,
   ocrScale: 200 / 72,
@@ -321,10 +321,7 @@ class Deadline {
   }
 
   private timeoutError() {
-    return new ExtractionError(
-      'timeout',
-      `Reading this PDF took longer than ${Math.round(this.timeoutMs / 1000)} seconds. Please upload a smaller or simpler file.`,
-    );
+    return extractionTimeoutError(this.timeoutMs);
   }
 
   clear() {

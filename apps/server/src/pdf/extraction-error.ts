@@ -17,3 +17,14 @@ export class ExtractionError extends Error {
 }
 
 export const isExtractionError = (error: unknown): error is ExtractionError => error instanceof ExtractionError;
+
+/** How long reading one document may take unless the caller says otherwise (extractPdfText, the extraction pool). */
+export const DEFAULT_EXTRACTION_TIMEOUT_MS = 120_000;
+
+/** A document that was not read within the time limit (extractPdfText's deadline, the extraction pool's timer). */
+export function extractionTimeoutError(timeoutMs: number): ExtractionError {
+  return new ExtractionError(
+    'timeout',
+    `Reading this PDF took longer than ${Math.round(timeoutMs / 1000)} seconds. Please upload a smaller or simpler file.`,
+  );
+}

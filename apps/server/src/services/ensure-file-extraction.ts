@@ -3,7 +3,8 @@ import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { insertFileExtraction, selectFileExtraction, type FileExtractionRow } from '../models/file-extractions.ts';
 import { selectFileById } from '../models/files.ts';
-import { extractPdfText, isExtractionError, renderPdfPages, type ExtractionErrorCode } from '../pdf/extract-text.ts';
+import { isExtractionError, type ExtractionErrorCode } from '../pdf/extraction-error.ts';
+import { extractPdfTextInPool, renderPdfPagesInPool } from '../pdf/extraction-pool.ts';
 
 /** Failures that depend on the file alone: the same bytes will fail the same way, so the verdict is stored. */
 const FILE_FAULTS: ReadonlySet<ExtractionErrorCode> = new Set([
@@ -28,7 +29,7 @@ export async function ensureFileExtraction(ctx: AppContext, fileId: string): Pro
   if (existing) return existing;
   const bytes = await readStoredFile(ctx, fileId);
   try {
-    const extraction = await extractPdfText(bytes);
+    const extraction = await extractPdfTextInPool(bytes);
     return await insertFileExtraction(ctx.db, {
       fileId,
       status: 'succeeded',
@@ -60,7 +61,7 @@ export async function renderAnswerPages(
 ): Promise<AnswerPage[]> {
   const bytes = await readStoredFile(ctx, fileId);
   try {
-    const images = await renderPdfPages(bytes, { maxPages: MAX_ANSWER_PAGE_IMAGES });
+    const images = await renderPdfPagesInPool(bytes, { maxPages: MAX_ANSWER_PAGE_IMAGES });
     return images.map((imagePng, index) => ({
       page: index + 1,
       text: extraction.pages.find((page) => page.page === index + 1)?.text ?? '',

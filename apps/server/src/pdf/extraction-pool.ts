@@ -1,0 +1,320 @@
+import type { Worker } from 'node:worker_threads';
+import { defaultExtractionThreads } from '../config.ts';
+import { startTypeScriptWorker } from '../lib/typescript-worker.ts';
+// Types only from extract-text.ts: importing its code would load pdf.js (about 200 MB of heap) into this thread.
+import type { ExtractionOptions, PdfExtraction, RenderPagesOptions } from './extract-text.ts';
+import { DEFAULT_EXTRACTION_TIMEOUT_MS, ExtractionError, extractionTimeoutError } from './extraction-error.ts';
+import type { ThreadReply, ThreadRequest, SerializedError } from './extraction-protocol.ts';
+
+/**
+ * PDF extraction on worker threads, so the server's event loop stays free while pdf.js parses,
+ * renders and OCRs. On the main thread a grade-all batch was extracting 69% of the time, and
+ * every HTTP answer, database query and model reply waited behind it (bench/README.md); worse, a
+ * few kilobytes of PDF with a huge content stream keep pdf.js busy for many seconds without ever
+ * yielding to a timer, which no in-thread deadline can interrupt. Here each thread runs
+ * `extractPdfText` / `renderPdfPages` (extraction-worker.ts) one call at a time, with its own
+ * pdf.js (and its polyfills, see native-builtins.ts) and its own OCR worker; a call that runs over
+ * its time limit or kills its thread rejects with an ExtractionError and the thread is replaced.
+ *
+ * Threads start on demand, up to `threads`, and stay for the next calls; `close()` ends them (and
+ * their OCR workers) for a graceful shutdown. A busy thread keeps the process alive until its call
+ * is answered; an idle one does not, so a forgotten close() never leaves a command hanging.
+ */
+
+export interface ExtractionPoolOptions {
+  /** Threads at most (each holds its own pdf.js and, once a scan was read, a tesseract worker). */
+  threads: number;
+  /** Heap limit of each thread, in MB (default: Node's). A thread over it dies, and its call is refused as 'corrupt'. */
+  heapLimitMb?: number;
+}
+
+export interface ExtractionPoolStats {
+  /** Threads running now (busy or idle). */
+  threads: number;
+  busy: number;
+  queued: number;
+  /** Threads ended because a call ran over its time limit or the thread died. */
+  replaced: number;
+}
+
+const WORKER_SCRIPT = new URL('./extraction-worker.ts', import.meta.url);
+
+/**
+ * The extraction's own deadline (inside the thread) is set later than the pool's, so the pool's
+ * timer decides and the caller always gets the same answer: a thread still busy at the limit is
+ * terminated, whether pdf.js is awaiting or stuck in a loop that never yields.
+ */
+const IN_THREAD_DEADLINE_MARGIN_MS = 5_000;
+
+const MAX_TIMER_MS = 2 ** 31 - 1;
+
+/** A thread that does not exit within this time after being asked to close is terminated. */
+const CLOSE_GRACE_MS = 10_000;
+
+const CRASHED_MESSAGE =
+  'This PDF could not be read: it is damaged or too complex. Please export it again and re-upload it.';
+
+type TaskRequest =
+  | { kind: 'extract'; bytes: Uint8Array; options: ExtractionOptions }
+  | { kind: 'render'; bytes: Uint8Array; options: RenderPagesOptions };
+
+interface Task {
+  request: TaskRequest;
+  timeoutMs: number;
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+}
+
+interface Thread {
+  worker: Worker;
+  /** It has loaded its modules: a failure from now on is blamed on the PDF it was reading. */
+  isReady: boolean;
+  task: { id: number; task: Task; timer: NodeJS.Timeout } | null;
+  /** close() was called: the thread ends after its current call. */
+  isClosing: boolean;
+  /** Resolves when the thread has exited, whatever the reason. */
+  exited: Promise<void>;
+}
+
+export class ExtractionPool {
+  private readonly threads = new Set<Thread>();
+  private readonly queue: Task[] = [];
+  private nextId = 1;
+  private replaced = 0;
+  private maxThreads: number;
+
+  constructor(private readonly options: ExtractionPoolOptions) {
+    this.maxThreads = validThreadCount(options.threads);
+  }
+
+  /**
+   * `extractPdfText` on a pool thread: same result, same ExtractionError (code and message).
+   * The pool takes the bytes: their buffer is transferred to the thread, so `bytes` is empty
+   * afterwards (pass a copy to keep them). A view on part of a larger or shared buffer is copied.
+   */
+  extractPdfText(bytes: Uint8Array, options: ExtractionOptions = {}): Promise<PdfExtraction> {
+    return this.submit({ kind: 'extract', bytes, options }, options.timeoutMs) as Promise<PdfExtraction>;
+  }
+
+  /** `renderPdfPages` on a pool thread; the bytes are taken as by extractPdfText. */
+  async renderPdfPages(bytes: Uint8Array, options: RenderPagesOptions = {}): Promise<Buffer[]> {
+    const images = (await this.submit({ kind: 'render', bytes, options }, options.timeoutMs)) as Uint8Array[];
+    return images.map((image) => Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+  }
+
+  /** Changes the number of threads; extra idle threads end now, extra busy ones after their call. */
+  setThreads(threads: number) {
+    this.maxThreads = validThreadCount(threads);
+    for (const thread of this.threads) if (!thread.task) this.retireIfSurplus(thread);
+    this.dispatch();
+  }
+
+  stats(): ExtractionPoolStats {
+    const busy = [...this.threads].filter((thread) => thread.task).length;
+    return { threads: this.threads.size, busy, queued: this.queue.length, replaced: this.replaced };
+  }
+
+  /**
+   * Ends every thread (and its OCR worker) once its current call is answered; calls still queued
+   * are refused. The pool stays usable: a later call starts new threads. Safe to call twice.
+   */
+  async close(): Promise<void> {
+    for (const task of this.queue.splice(0)) task.reject(new Error('The PDF extraction pool was closed.'));
+    const closing = [...this.threads];
+    for (const thread of closing) {
+      thread.isClosing = true;
+      if (!thread.task) this.retire(thread);
+    }
+    await Promise.all(closing.map((thread) => thread.exited));
+  }
+
+  // -------------------------------------------------------------------------------------------
+
+  private submit(request: TaskRequest, timeoutMs: number | undefined): Promise<unknown> {
+    return new Promise((resolve, reject) => {
+      // Node's timers overflow (and fire at once) past 2^31 - 1 ms: longer limits mean "about 24 days".
+      const limit = Math.min(timeoutMs ?? DEFAULT_EXTRACTION_TIMEOUT_MS, MAX_TIMER_MS - IN_THREAD_DEADLINE_MARGIN_MS);
+      this.queue.push({ request, timeoutMs: limit, resolve, reject });
+      this.dispatch();
+    });
+  }
+
+  private dispatch() {
+    while (this.queue.length > 0) {
+      let thread = [...this.threads].find((candidate) => !candidate.task && !candidate.isClosing);
+      if (!thread) {
+        if (this.threads.size >= this.maxThreads) return;
+        thread = this.startThread();
+      }
+      this.run(thread, this.queue.shift()!);
+    }
+  }
+
+  private run(thread: Thread, task: Task) {
+    const id = this.nextId++;
+    const { request } = task;
+    const bytes = ownedBytes(request.bytes);
+    const options = { ...request.options, timeoutMs: task.timeoutMs + IN_THREAD_DEADLINE_MARGIN_MS };
+    const message: ThreadRequest = { ...request, id, bytes, options } as ThreadRequest;
+    const timer = setTimeout(() => {
+      this.fail(thread, extractionTimeoutError(task.timeoutMs));
+    }, task.timeoutMs);
+    thread.task = { id, task, timer };
+    thread.worker.ref();
+    try {
+      thread.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
+    } catch (error) {
+      // Bytes that cannot be sent (a detached buffer, options that cannot be cloned): refuse this call only.
+      clearTimeout(timer);
+      thread.task = null;
+      thread.worker.unref();
+      task.reject(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+
+  private startThread(): Thread {
+    const worker = startTypeScriptWorker(WORKER_SCRIPT, {
+      ...(this.options.heapLimitMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.heapLimitMb } } : {}),
+    });
+    const thread: Thread = {
+      worker,
+      isReady: false,
+      task: null,
+      isClosing: false,
+      exited: new Promise((resolve) => worker.once('exit', () => resolve())),
+    };
+    this.threads.add(thread);
+    worker.on('message', (reply: ThreadReply) => this.onReply(thread, reply));
+    worker.on('error', (error) => {
+      this.fail(
+        thread,
+        thread.isReady ? new ExtractionError('corrupt', CRASHED_MESSAGE, { cause: error }) : startFailure(error),
+      );
+    });
+    worker.on('exit', (code) => {
+      // An exit nobody asked for (the thread is still counted): whatever it was reading is refused.
+      if (this.threads.has(thread)) {
+        const cause = new Error(`The PDF extraction thread exited with code ${code}.`);
+        this.fail(
+          thread,
+          thread.isReady ? new ExtractionError('corrupt', CRASHED_MESSAGE, { cause }) : startFailure(cause),
+        );
+      }
+    });
+    return thread;
+  }
+
+  private onReply(thread: Thread, reply: ThreadReply) {
+    if (reply.kind === 'ready') {
+      thread.isReady = true;
+      return;
+    }
+    const current = thread.task;
+    if (!current || current.id !== reply.id) return; // A late answer to a call that already timed out.
+    clearTimeout(current.timer);
+    thread.task = null;
+    if (reply.ok) current.task.resolve(reply.value);
+    else current.task.reject(deserializeError(reply.error));
+    if (thread.isClosing) this.retire(thread);
+    else if (!this.retireIfSurplus(thread)) thread.worker.unref(); // An idle thread does not keep the process alive.
+    this.dispatch();
+  }
+
+  /** The thread died or ran over: its call is refused, the thread ends, and a new one takes the queue. */
+  private fail(thread: Thread, error: Error) {
+    if (!this.threads.has(thread)) return;
+    this.threads.delete(thread);
+    const current = thread.task;
+    thread.task = null;
+    if (current) {
+      clearTimeout(current.timer);
+      current.task.reject(error);
+      this.replaced += 1;
+    }
+    void thread.worker.terminate().catch(() => {});
+    this.dispatch();
+  }
+
+  private retireIfSurplus(thread: Thread): boolean {
+    if (this.threads.size <= this.maxThreads) return false;
+    this.retire(thread);
+    return true;
+  }
+
+  /** Asks an idle thread to finish (OCR worker first); terminates it if it does not. */
+  private retire(thread: Thread) {
+    if (!this.threads.delete(thread)) return;
+    thread.worker.ref();
+    thread.worker.postMessage({ kind: 'close' } satisfies ThreadRequest);
+    const timer = setTimeout(() => void thread.worker.terminate().catch(() => {}), CLOSE_GRACE_MS);
+    void thread.exited.then(() => clearTimeout(timer));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The pool the server uses
+
+let sharedThreads = defaultExtractionThreads();
+let shared: ExtractionPool | null = null;
+
+/** Sets the shared pool's size (EXTRACTION_THREADS); main.ts, worker.ts and the CLIs call it at start. */
+export function configureExtractionPool(options: { threads: number }) {
+  sharedThreads = validThreadCount(options.threads);
+  shared?.setThreads(sharedThreads);
+}
+
+function sharedPool(): ExtractionPool {
+  shared ??= new ExtractionPool({ threads: sharedThreads });
+  return shared;
+}
+
+/** `extractPdfText` on the shared pool's threads. Takes the bytes (see ExtractionPool.extractPdfText). */
+export function extractPdfTextInPool(bytes: Uint8Array, options?: ExtractionOptions): Promise<PdfExtraction> {
+  return sharedPool().extractPdfText(bytes, options);
+}
+
+/** `renderPdfPages` on the shared pool's threads. Takes the bytes. */
+export function renderPdfPagesInPool(bytes: Uint8Array, options?: RenderPagesOptions): Promise<Buffer[]> {
+  return sharedPool().renderPdfPages(bytes, options);
+}
+
+/** Ends the shared pool's threads (graceful shutdown, end of a CLI). Safe to call at any time, also twice. */
+export async function closeExtractionPool(): Promise<void> {
+  await shared?.close();
+}
+
+// ---------------------------------------------------------------------------------------------
+
+function validThreadCount(threads: number): number {
+  if (!Number.isInteger(threads) || threads < 1)
+    throw new Error(`Extraction threads must be a whole number of at least 1, not ${threads}.`);
+  return threads;
+}
+
+/** Bytes whose whole buffer may be handed to the thread; a view on part of a buffer is copied first. */
+function ownedBytes(bytes: Uint8Array): Uint8Array {
+  const isWholeBuffer =
+    bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+  return isWholeBuffer ? bytes : bytes.slice();
+}
+
+function deserializeError(serialized: SerializedError): Error {
+  const cause = serialized.cause ? restoreError(serialized.cause) : undefined;
+  const error = serialized.extractionCode
+    ? new ExtractionError(serialized.extractionCode, serialized.message, cause ? { cause } : undefined)
+    : restoreError(serialized);
+  if (serialized.stack) error.stack = serialized.stack;
+  return error;
+}
+
+function restoreError(plain: { name: string; message: string; stack: string | undefined }): Error {
+  const error = new Error(plain.message);
+  error.name = plain.name;
+  if (plain.stack) error.stack = plain.stack;
+  return error;
+}
+
+/** The thread could not load its code: a fault of the installation, not of the PDF (no ExtractionError). */
+function startFailure(cause: unknown): Error {
+  return new Error('The PDF extraction thread could not start.', { cause });
+}

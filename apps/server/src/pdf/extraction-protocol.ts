@@ -1,0 +1,25 @@
+import type { ExtractionErrorCode } from './extraction-error.ts';
+import type { ExtractionOptions, PdfExtraction, RenderPagesOptions } from './extract-text.ts';
+
+/** Messages between extraction-pool.ts (the server's thread) and extraction-worker.ts (a pool thread). */
+
+export type ThreadRequest =
+  | { kind: 'extract'; id: number; bytes: Uint8Array; options: ExtractionOptions }
+  | { kind: 'render'; id: number; bytes: Uint8Array; options: RenderPagesOptions }
+  /** Finish: end the OCR worker, then let the thread exit. */
+  | { kind: 'close' };
+
+export type ThreadReply =
+  /** The thread has loaded its modules (a failure before this is the thread's fault, not the PDF's). */
+  | { kind: 'ready' }
+  | { kind?: undefined; id: number; ok: true; value: PdfExtraction | Uint8Array[] }
+  | { kind?: undefined; id: number; ok: false; error: SerializedError };
+
+/** An error as it crosses the thread boundary: ExtractionError keeps its code, anything else its name. */
+export interface SerializedError {
+  name: string;
+  message: string;
+  stack: string | undefined;
+  extractionCode: ExtractionErrorCode | undefined;
+  cause: { name: string; message: string; stack: string | undefined } | undefined;
+}

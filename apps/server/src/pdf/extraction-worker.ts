@@ -1,0 +1,55 @@
+import { parentPort } from 'node:worker_threads';
+import { closeOcr, extractPdfText, isExtractionError, renderPdfPages } from './extract-text.ts';
+import type { ThreadReply, ThreadRequest, SerializedError } from './extraction-protocol.ts';
+
+/**
+ * The body of one extraction thread (see extraction-pool.ts). pdf.js, its polyfills, the canvas
+ * and the OCR worker all live here, so the server's event loop never runs them. One request at a
+ * time: the pool sends the next only after the answer to the previous one.
+ */
+
+const port = parentPort;
+if (!port) throw new Error('extraction-worker.ts runs only as a worker thread (see extraction-pool.ts).');
+
+port.on('message', (request: ThreadRequest) => {
+  if (request.kind === 'close') {
+    // Ending the OCR worker and the port leaves the thread's event loop empty: the thread exits.
+    void closeOcr().finally(() => port.close());
+    return;
+  }
+  void answer(request);
+});
+
+async function answer(request: Exclude<ThreadRequest, { kind: 'close' }>) {
+  let reply: ThreadReply;
+  let transfer: ArrayBuffer[] = [];
+  try {
+    if (request.kind === 'extract') {
+      reply = { id: request.id, ok: true, value: await extractPdfText(request.bytes, request.options) };
+    } else {
+      // Copied once here, off the server's thread, into buffers of their own that can be transferred.
+      const images = (await renderPdfPages(request.bytes, request.options)).map((png) => new Uint8Array(png));
+      transfer = images.map((image) => image.buffer as ArrayBuffer);
+      reply = { id: request.id, ok: true, value: images };
+    }
+  } catch (error) {
+    reply = { id: request.id, ok: false, error: serializeError(error) };
+  }
+  port!.postMessage(reply, transfer);
+}
+
+function serializeError(error: unknown): SerializedError {
+  const plain = plainError(error);
+  return {
+    ...plain,
+    extractionCode: isExtractionError(error) ? error.code : undefined,
+    cause: error instanceof Error && error.cause !== undefined ? plainError(error.cause) : undefined,
+  };
+}
+
+function plainError(error: unknown) {
+  if (error instanceof Error) return { name: error.name, message: error.message, stack: error.stack };
+  return { name: 'Error', message: String(error), stack: undefined };
+}
+
+port.postMessage({ kind: 'ready' } satisfies ThreadReply);
