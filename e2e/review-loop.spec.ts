@@ -288,17 +288,24 @@ test('an instructor grades a submission by hand — edits, declines, adds a comm
   await studentPage.context().close();
 });
 
-test('Grade All suggests grades for a class, the review queue walks them lowest confidence first, and the CSV holds the saved grades', async ({
+test('Grade All suggests grades for a class of ten, the review queue walks them lowest confidence first, and the CSV holds the saved grades', async ({
   browser,
   request,
   baseURL,
 }) => {
   test.setTimeout(300_000);
+  // A class of ten, from full answers to wrong ones, so the AI's confidence differs between them.
   const seeded = await seedQuestion(request, [
     { name: 'Ann Archer', answer: 'The eigenvalues are 2 and 3: the matrix is diagonal, so they are the diagonal entries.' },
     { name: 'Ben Baker', answer: 'I think it is 5.' },
     { name: 'Cat Cole', answer: 'Solving (2 - x)(3 - x) = 0 gives x = 2 and x = 3.' },
     { name: 'Dan Diaz', answer: 'The eigenvalue is 2.' },
+    { name: 'Eve Evans', answer: 'Eigenvalues: 2, 3. The characteristic polynomial is (2 - x)(3 - x).' },
+    { name: 'Fay Fox', answer: 'A has no eigenvalues because it is not symmetric.' },
+    { name: 'Gus Gray', answer: 'The diagonal entries 2 and 3 are the eigenvalues since A is diagonal.' },
+    { name: 'Hal Hunt', answer: 'x = 3' },
+    { name: 'Ivy Ives', answer: 'det(A - xI) = (2 - x)(3 - x), so the eigenvalues are 2 and 3.' },
+    { name: 'Jon Judd', answer: 'I did not have time for this question.' },
   ]);
   const page = await pageFor(browser, seeded.instructor);
   const watcher = watchPage(page, baseURL!);
@@ -306,28 +313,29 @@ test('Grade All suggests grades for a class, the review queue walks them lowest 
   await page.goto(seeded.questionPath);
   await page.getByRole('button', { name: 'Grade All' }).click();
   // Live progress, read from the server: it is still there after a reload.
-  await expect(page.getByText(/^Grading finished: 4 done · 0 failed · 0 remaining \(of 4\)\.$/)).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByText(/^Grading finished: 10 done · 0 failed · 0 remaining \(of 10\)\.$/)).toBeVisible({ timeout: 180_000 });
   await page.reload();
-  await expect(page.getByText(/^Grading finished: 4 done · 0 failed · 0 remaining \(of 4\)\.$/)).toBeVisible();
+  await expect(page.getByText(/^Grading finished: 10 done · 0 failed · 0 remaining \(of 10\)\.$/)).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Grade All progress' })).toHaveAttribute('aria-valuenow', '100');
 
-  await page.getByRole('button', { name: 'Review (4 left)' }).click();
+  await page.getByRole('button', { name: 'Review (10 left)' }).click();
   const dialog = page.getByRole('dialog', { name: 'Grade Question Submission' });
   const saved = new Map<string, number>();
   const confidences: number[] = [];
-  for (let step = 0; step < 4; step += 1) {
-    await expect(dialog.getByText(`Review queue: ${step + 1} of 4 · ${4 - step} left`)).toBeVisible({ timeout: 60_000 });
+  for (let step = 0; step < 10; step += 1) {
+    await expect(dialog.getByText(`Review queue: ${step + 1} of 10 · ${10 - step} left`)).toBeVisible({ timeout: 60_000 });
     await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible();
     const who = (await dialog.getByText(/ · Eigenvalues · 10 points$/).textContent())!.split(' · ')[0]!;
     confidences.push(Number(/Confidence: (\d+)%/.exec((await dialog.getByText(/^Confidence: /).textContent())!)![1]));
-    // The third one is checked by hand: every AI deduction declined.
+    // The third one is checked by hand: every AI deduction declined. The fifth is saved from the keyboard.
     if (step === 2) await dialog.getByRole('button', { name: 'Decline All' }).click();
     saved.set(who, await finalGradeOf(page));
-    await dialog.getByRole('button', { name: 'Save Grade' }).click();
+    if (step === 4) await page.keyboard.press('s');
+    else await dialog.getByRole('button', { name: 'Save Grade' }).click();
     await expect(page.getByText('Grade saved successfully!').first()).toBeVisible();
   }
   expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
-  expect([...saved.keys()].sort()).toEqual(['Ann Archer', 'Ben Baker', 'Cat Cole', 'Dan Diaz']);
+  expect([...saved.keys()].sort()).toEqual(seeded.students.map((student) => student.name).sort());
 
   // The queue is done: back on the question, with every grade in the table.
   await expect(page.getByText('Review queue done: every submission of this question has a saved grade.')).toBeVisible();

@@ -99,7 +99,14 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     setActiveTempId(null);
   }, []);
   useEffect(() => {
-    if (grading.data) showResult(grading.data);
+    if (!grading.data) return;
+    showResult(grading.data);
+    // Screen readers hear what arrived; sighted reviewers see it at once.
+    const { gradingResult, questionPoints, confidenceLevel } = grading.data;
+    const count = gradingResult.comments.length;
+    setAnnouncement(
+      `${count} ${count === 1 ? 'comment' : 'comments'} to review. Final grade ${formatPoints(gradingResult.totalScore)} of ${formatPoints(questionPoints)}. Confidence ${Math.round(confidenceLevel)}%.`,
+    );
   }, [grading.data, showResult]);
 
   // Focus moves after the list has re-rendered: to a card, or to Add Comment when the list is empty.
@@ -275,7 +282,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         <IconButton edge="start" color="inherit" aria-label="Close" onClick={goBack}>
           <CloseIcon />
         </IconButton>
-        <Box sx={{ flex: 1, minWidth: 200 }}>
+        <Box sx={{ flex: 1, minWidth: 0 }}>
           <Typography id="grade-dialog-title" variant="h6" component="h1">
             {GRADE_DIALOG_TITLE}
           </Typography>
@@ -285,8 +292,15 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
             </Typography>
           ) : null}
         </Box>
-        {position ? <ReviewQueueBar position={position} onGo={goToQueueItem} /> : null}
-        <ShortcutsHelp inQueue={inQueue} open={isHelpOpen} onOpenChange={setHelpOpen} />
+        <Box sx={{ order: 2 }}>
+          <ShortcutsHelp inQueue={inQueue} open={isHelpOpen} onOpenChange={setHelpOpen} />
+        </Box>
+        {position ? (
+          // On a phone the queue gets a line of its own under the title.
+          <Box sx={{ order: { xs: 3, md: 1 }, width: { xs: '100%', md: 'auto' }, display: 'flex', justifyContent: 'center' }}>
+            <ReviewQueueBar position={position} onGo={goToQueueItem} />
+          </Box>
+        ) : null}
       </Toolbar>
       <Typography id="grade-dialog-help" sx={visuallyHidden}>
         Press question mark for keyboard shortcuts.
