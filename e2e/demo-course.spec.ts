@@ -1,0 +1,107 @@
+import { expect, test, type Page } from '@playwright/test';
+// Plain data, unlike load-demo.ts (which pulls in the database and PDF code).
+import { DEMO_ASSIGNMENT_TITLE, DEMO_COURSE_TITLE } from '../apps/server/src/demo/demo-content.ts';
+import { watchPage } from './support.ts';
+
+/**
+ * Issue 6: the demo course that `npm run demo` loads (the e2e server loads it too), walked as a
+ * newcomer would: sign in as the demo instructor, open the demo course from /demo, Grade All on the
+ * numeric question with the built-in grader, walk the review queue (lowest confidence first) and
+ * save one grade, which the question's table then shows.
+ */
+
+/** The sign-in `npm run demo` prints (DEMO_INSTRUCTOR in apps/server/src/demo/load-demo.ts). */
+const DEMO_INSTRUCTOR = { email: 'instructor@demo.gradewise.local', password: 'gradewise-demo' };
+const QUESTION_TITLE = 'Uniform acceleration';
+const QUESTION_POINTS = 6;
+const CLASS_SIZE = 9;
+
+/** The confidence the grading screen shows for the open submission, once it has loaded. */
+async function shownConfidence(page: Page): Promise<number> {
+  const confidence = page.getByText(/^Confidence: \d+%$/);
+  await expect(confidence).toBeVisible({ timeout: 30_000 });
+  return Number((await confidence.textContent())!.match(/\d+/)![0]);
+}
+
+test('the demo instructor grades a demo question with Grade All and reviews it lowest confidence first', async ({
+  page,
+  baseURL,
+}) => {
+  // Grade All reads nine PDFs (one of them a scan, read by OCR) on a two-core machine.
+  test.setTimeout(240_000);
+  const watcher = watchPage(page, baseURL!);
+
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(DEMO_INSTRUCTOR.email);
+  await page.getByLabel('Password').fill(DEMO_INSTRUCTOR.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL('/demo');
+
+  // /demo knows this instructor owns the running demo course and links straight to it.
+  const demoCard = page.getByRole('region', { name: 'Your demo course is ready' });
+  await expect(demoCard).toBeVisible();
+  await expect(page.getByRole('link', { name: /View Demo/ })).toHaveAttribute('href', '/tour.html');
+  await demoCard.getByRole('link', { name: 'Open the demo course' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: DEMO_COURSE_TITLE })).toBeVisible();
+  expect(await page.evaluate(() => window.localStorage.getItem('seenDemo'))).not.toBeNull();
+
+  await page.getByRole('link', { name: `View Assignment: ${DEMO_ASSIGNMENT_TITLE}` }).click();
+  await page.getByRole('link', { name: 'View Questions' }).click();
+  await page.getByRole('link', { name: new RegExp(QUESTION_TITLE) }).click();
+  await expect(page.getByRole('heading', { level: 1, name: QUESTION_TITLE })).toBeVisible();
+  const table = page.getByRole('table', { name: 'Submissions' });
+  await expect(table.getByRole('row')).toHaveCount(CLASS_SIZE + 1);
+  await expect(table.getByText('Not Graded')).toHaveCount(CLASS_SIZE);
+
+  // Grade All drafts the rubric itself when the question has none, then grades the whole class.
+  const gradeWithAi = page.getByRole('region', { name: 'Grade with AI' });
+  await gradeWithAi.getByRole('button', { name: 'Grade All' }).click();
+  await expect(gradeWithAi.getByRole('progressbar', { name: 'Grade All progress' })).toBeVisible({ timeout: 60_000 });
+  await expect(gradeWithAi.getByRole('status')).toHaveText(
+    `Grading finished: ${CLASS_SIZE} done · 0 failed · 0 remaining (of ${CLASS_SIZE}).`,
+    { timeout: 180_000 },
+  );
+  await expect(gradeWithAi.getByRole('progressbar', { name: 'Grade All progress' })).toHaveAttribute(
+    'aria-valuenow',
+    '100',
+  );
+
+  // The review queue: every suggestion, the least certain first.
+  const review = gradeWithAi.getByRole('button', { name: `Review (${CLASS_SIZE} left)` });
+  await expect(review).toBeEnabled();
+  await review.click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Grade Question Submission' })).toBeVisible();
+  const queueBar = page.getByRole('navigation', { name: 'Review queue' });
+  const confidences: number[] = [];
+  for (let position = 1; position <= CLASS_SIZE; position += 1) {
+    await expect(queueBar).toContainText(`Review queue: ${position} of ${CLASS_SIZE}`);
+    confidences.push(await shownConfidence(page));
+    if (position < CLASS_SIZE) await queueBar.getByRole('button', { name: 'Next' }).click();
+  }
+  expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
+  // Full, partial, wrong and scanned answers: the grader is not equally sure of all of them.
+  expect(new Set(confidences).size).toBeGreaterThan(1);
+  test.info().annotations.push({ type: 'confidences in queue order', description: confidences.join(', ') });
+  await expect(queueBar.getByRole('button', { name: 'Next' })).toBeDisabled();
+
+  // Save the last (most confident) suggestion as it stands.
+  const subtitle = await page.getByText(new RegExp(` · ${QUESTION_TITLE} · ${QUESTION_POINTS} points$`)).textContent();
+  const studentName = subtitle!.split(' · ')[0]!;
+  const finalGrade = (await page.getByText(/^Final Grade: /).textContent())!.replace('Final Grade: ', '');
+  await page.getByRole('button', { name: 'Save Grade' }).click();
+  await expect(page.getByText('Grade saved successfully!')).toBeVisible();
+  // In the queue, saving moves on to the next submission without a grade: the first one.
+  await expect(queueBar).toContainText(`Review queue: 1 of ${CLASS_SIZE} · ${CLASS_SIZE - 1} left`);
+  await page.getByRole('button', { name: 'Close' }).first().click();
+
+  await expect(page.getByRole('heading', { level: 1, name: QUESTION_TITLE })).toBeVisible();
+  const savedRow = table
+    .getByRole('row')
+    .filter({ has: page.getByRole('rowheader', { name: new RegExp(`^${studentName}`) }) });
+  await expect(savedRow).toContainText(finalGrade);
+  await expect(savedRow.getByRole('link', { name: `Regrade ${studentName}` })).toBeVisible();
+  await expect(table.getByText('Not Graded')).toHaveCount(CLASS_SIZE - 1);
+  await expect(gradeWithAi.getByRole('button', { name: `Review (${CLASS_SIZE - 1} left)` })).toBeVisible();
+
+  watcher.assertClean();
+});
