@@ -12,7 +12,7 @@ export const RUBRIC_MESSAGES = {
   generatingDialog: 'Generating Rubric... This may take up to 3 minutes',
   generated: 'Rubric generated successfully!',
   generateFailed: 'Failed to generate rubric.',
-  fetchFailed: 'Failed to fetch rubric.',
+  fetchFailed: 'Failed to fetch rubric',
   noRubric: 'No AI rubric found. Generate one from the question page.',
   save: 'Save Rubric',
   saving: 'Saving…',
