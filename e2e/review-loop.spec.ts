@@ -43,12 +43,23 @@ async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']
 }
 
 async function pdf(title: string, paragraphs: string[]) {
-  return { name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`, mimeType: 'application/pdf', buffer: Buffer.from(await buildTextPdf({ title, paragraphs })) };
+  return {
+    name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`,
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(await buildTextPdf({ title, paragraphs })),
+  };
 }
 
-async function registerPerson(request: APIRequestContext, name: string, role: 'student' | 'instructor'): Promise<Person> {
+async function registerPerson(
+  request: APIRequestContext,
+  name: string,
+  role: 'student' | 'instructor',
+): Promise<Person> {
   const email = `${name.split(' ')[0]!.toLowerCase()}-${unique()}@example.edu`;
-  const body = await ok(await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }), 'register');
+  const body = await ok(
+    await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }),
+    'register',
+  );
   return { name, email, token: body.token };
 }
 
@@ -58,11 +69,23 @@ async function seedQuestion(request: APIRequestContext, answers: { name: string;
   const auth = { Authorization: `Bearer ${instructor.token}` };
   const students = [];
   for (const { name } of answers) students.push(await registerPerson(request, name, 'student'));
-  const { course } = await ok(await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }), 'create course');
-  await ok(await request.post(`/api/courses/${course._id}/add-students`, { headers: auth, data: { emails: students.map((student) => student.email) } }), 'add students');
+  const { course } = await ok(
+    await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }),
+    'create course',
+  );
+  await ok(
+    await request.post(`/api/courses/${course._id}/add-students`, {
+      headers: auth,
+      data: { emails: students.map((student) => student.email) },
+    }),
+    'add students',
+  );
   const assignmentTitle = 'Homework 1';
   const { assignment } = await ok(
-    await request.post('/api/assignments', { headers: auth, data: { title: assignmentTitle, courseId: course._id, deadline: null } }),
+    await request.post('/api/assignments', {
+      headers: auth,
+      data: { title: assignmentTitle, courseId: course._id, deadline: null },
+    }),
     'create assignment',
   );
   const { question } = await ok(
@@ -87,12 +110,22 @@ async function seedQuestion(request: APIRequestContext, answers: { name: string;
       'submit',
     );
   }
-  return { instructor, students, assignmentId: assignment._id, questionId: question._id, questionPath, assignmentTitle };
+  return {
+    instructor,
+    students,
+    assignmentId: assignment._id,
+    questionId: question._id,
+    questionPath,
+    assignmentTitle,
+  };
 }
 
 /** A browser page signed in as this person: the session starts from the stored token, as after a login. */
 async function pageFor(browser: Browser, person: Person, viewport?: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport: viewport ?? { width: 1366, height: 900 }, acceptDownloads: true });
+  const context = await browser.newContext({
+    viewport: viewport ?? { width: 1366, height: 900 },
+    acceptDownloads: true,
+  });
   await context.addInitScript((token) => {
     if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', token);
     window.localStorage.setItem('seenDemo', 'true');
@@ -106,9 +139,15 @@ const finalGradeOf = async (page: Page) => {
   return Number(/Final Grade: ([\d.]+) \//.exec(text ?? '')![1]);
 };
 
-test('an instructor generates a rubric, shapes it in the wizard, tries it and saves it; Edit Rubric previews math', async ({ browser, request, baseURL }) => {
+test('an instructor generates a rubric, shapes it in the wizard, tries it and saves it; Edit Rubric previews math', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
   test.setTimeout(240_000);
-  const seeded = await seedQuestion(request, [{ name: 'Sam Student', answer: 'The eigenvalues are 2 and 3 because the matrix is diagonal.' }]);
+  const seeded = await seedQuestion(request, [
+    { name: 'Sam Student', answer: 'The eigenvalues are 2 and 3 because the matrix is diagonal.' },
+  ]);
   const page = await pageFor(browser, seeded.instructor);
   const watcher = watchPage(page, baseURL!);
 
@@ -145,13 +184,16 @@ test('an instructor generates a rubric, shapes it in the wizard, tries it and sa
   const real = page.getByRole('region', { name: 'Trial: Sam Student' });
   await expect(sample.getByText(/^Score: [\d.]+ \/ 10$/)).toBeVisible();
   await expect(real.getByText(/^Score: [\d.]+ \/ 10$/)).toBeVisible();
-  const scoreOf = async (region: typeof sample) => Number(/Score: ([\d.]+)/.exec((await region.getByText(/^Score:/).textContent()) ?? '')![1]);
+  const scoreOf = async (region: typeof sample) =>
+    Number(/Score: ([\d.]+)/.exec((await region.getByText(/^Score:/).textContent()) ?? '')![1]);
   expect(await scoreOf(real)).toBeGreaterThan(await scoreOf(sample));
   await expect(page.getByText(/Suggestions by Built-in grader/)).toBeVisible();
   await page.getByRole('button', { name: 'Next' }).click();
 
   // Step 4: save, back to the question.
-  await expect(page.getByRole('table', { name: 'Rubric to save' }).getByText('States both eigenvalues, 2 and 3')).toBeVisible();
+  await expect(
+    page.getByRole('table', { name: 'Rubric to save' }).getByText('States both eigenvalues, 2 and 3'),
+  ).toBeVisible();
   await page.getByRole('button', { name: 'Save Rubric' }).click();
   await expect(page.getByText('Rubric saved successfully!')).toBeVisible();
   await expect(page).toHaveURL(seeded.questionPath);
@@ -161,12 +203,16 @@ test('an instructor generates a rubric, shapes it in the wizard, tries it and sa
   // The saved rubric is what the wizard shows next time.
   await page.getByRole('link', { name: 'View Rubric Wizard' }).click();
   await page.getByRole('button', { name: 'Next' }).click();
-  await expect(page.getByRole('textbox', { name: 'Criterion of item 1' })).toHaveValue('States both eigenvalues, 2 and 3');
+  await expect(page.getByRole('textbox', { name: 'Criterion of item 1' })).toHaveValue(
+    'States both eigenvalues, 2 and 3',
+  );
 
   // Edit Rubric: Markdown and math rendered by the self-hosted KaTeX, then Save Rubric.
   await page.goto(`${seeded.questionPath}/rubric`);
   await expect(page.getByText('(No preview yet. Click Recompile Preview to see it here.)')).toBeVisible();
-  await page.getByRole('textbox', { name: 'Solution Text' }).fill('The eigenvalues are $\\lambda_1 = 2$ and $\\lambda_2 = 3$, from\n\n$$\n\\det(A - \\lambda I) = 0\n$$');
+  await page
+    .getByRole('textbox', { name: 'Solution Text' })
+    .fill('The eigenvalues are $\\lambda_1 = 2$ and $\\lambda_2 = 3$, from\n\n$$\n\\det(A - \\lambda I) = 0\n$$');
   await page.getByRole('button', { name: 'Recompile Preview' }).click();
   const preview = page.getByRole('region', { name: 'Preview' });
   await expect(preview.locator('.katex').first()).toBeVisible();
@@ -200,7 +246,9 @@ test('an instructor grades a submission by hand — edits, declines, adds a comm
   baseURL,
 }) => {
   test.setTimeout(240_000);
-  const seeded = await seedQuestion(request, [{ name: 'Sam Student', answer: 'The eigenvalue is 2. I did not find another one.' }]);
+  const seeded = await seedQuestion(request, [
+    { name: 'Sam Student', answer: 'The eigenvalue is 2. I did not find another one.' },
+  ]);
   const page = await pageFor(browser, seeded.instructor);
   const watcher = watchPage(page, baseURL!);
 
@@ -212,7 +260,11 @@ test('an instructor grades a submission by hand — edits, declines, adds a comm
         questionText: QUESTION,
         solutionText: SOLUTION,
         items: [
-          { criterion: 'States both eigenvalues, 2 and 3', points: 6, guidance: 'Both values are needed for full marks.' },
+          {
+            criterion: 'States both eigenvalues, 2 and 3',
+            points: 6,
+            guidance: 'Both values are needed for full marks.',
+          },
           { criterion: 'Explains the method (diagonal entries or characteristic polynomial)', points: 4, guidance: '' },
         ],
       },
@@ -296,7 +348,10 @@ test('Grade All suggests grades for a class of ten, the review queue walks them 
   test.setTimeout(300_000);
   // A class of ten, from full answers to wrong ones, so the AI's confidence differs between them.
   const seeded = await seedQuestion(request, [
-    { name: 'Ann Archer', answer: 'The eigenvalues are 2 and 3: the matrix is diagonal, so they are the diagonal entries.' },
+    {
+      name: 'Ann Archer',
+      answer: 'The eigenvalues are 2 and 3: the matrix is diagonal, so they are the diagonal entries.',
+    },
     { name: 'Ben Baker', answer: 'I think it is 5.' },
     { name: 'Cat Cole', answer: 'Solving (2 - x)(3 - x) = 0 gives x = 2 and x = 3.' },
     { name: 'Dan Diaz', answer: 'The eigenvalue is 2.' },
@@ -313,7 +368,9 @@ test('Grade All suggests grades for a class of ten, the review queue walks them 
   await page.goto(seeded.questionPath);
   await page.getByRole('button', { name: 'Grade All' }).click();
   // Live progress, read from the server: it is still there after a reload.
-  await expect(page.getByText(/^Grading finished: 10 done · 0 failed · 0 remaining \(of 10\)\.$/)).toBeVisible({ timeout: 180_000 });
+  await expect(page.getByText(/^Grading finished: 10 done · 0 failed · 0 remaining \(of 10\)\.$/)).toBeVisible({
+    timeout: 180_000,
+  });
   await page.reload();
   await expect(page.getByText(/^Grading finished: 10 done · 0 failed · 0 remaining \(of 10\)\.$/)).toBeVisible();
   await expect(page.getByRole('progressbar', { name: 'Grade All progress' })).toHaveAttribute('aria-valuenow', '100');
@@ -323,7 +380,9 @@ test('Grade All suggests grades for a class of ten, the review queue walks them 
   const saved = new Map<string, number>();
   const confidences: number[] = [];
   for (let step = 0; step < 10; step += 1) {
-    await expect(dialog.getByText(`Review queue: ${step + 1} of 10 · ${10 - step} left`)).toBeVisible({ timeout: 60_000 });
+    await expect(dialog.getByText(`Review queue: ${step + 1} of 10 · ${10 - step} left`)).toBeVisible({
+      timeout: 60_000,
+    });
     await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible();
     const who = (await dialog.getByText(/ · Eigenvalues · 10 points$/).textContent())!.split(' · ')[0]!;
     confidences.push(Number(/Confidence: (\d+)%/.exec((await dialog.getByText(/^Confidence: /).textContent())!)![1]));
@@ -342,7 +401,12 @@ test('Grade All suggests grades for a class of ten, the review queue walks them 
   await expect(page).toHaveURL(seeded.questionPath);
   await expect(page.getByRole('button', { name: 'Review (0 left)' })).toBeDisabled();
   for (const [name, grade] of saved) {
-    await expect(submissionsTable(page).getByRole('row', { name: new RegExp(name) }).getByText(`${grade} / 10`).first()).toBeVisible();
+    await expect(
+      submissionsTable(page)
+        .getByRole('row', { name: new RegExp(name) })
+        .getByText(`${grade} / 10`)
+        .first(),
+    ).toBeVisible();
   }
 
   // The grades CSV of the question holds exactly the saved grades.
@@ -351,12 +415,21 @@ test('Grade All suggests grades for a class of ten, the review queue walks them 
   const download = await downloading;
   expect(download.suggestedFilename()).toBe('homework-1-eigenvalues-grades.csv');
   const csv = fs.readFileSync((await download.path())!, 'utf8').replace(/^\uFEFF/, '');
-  const rows = csv.trimEnd().split('\r\n').map((line) => line.split(','));
+  const rows = csv
+    .trimEnd()
+    .split('\r\n')
+    .map((line) => line.split(','));
   expect(rows[0]).toEqual(['Student name', 'Email', 'Eigenvalues (10 pts)', 'Total (10 pts)', 'Late']);
   const byName = new Map(rows.slice(1).map((cells) => [cells[0]!, cells]));
   for (const [index, student] of seeded.students.entries()) {
     const grade = saved.get(student.name)!;
-    expect(byName.get(student.name), `row of ${student.name} (${index})`).toEqual([student.name, student.email, String(grade), String(grade), 'No']);
+    expect(byName.get(student.name), `row of ${student.name} (${index})`).toEqual([
+      student.name,
+      student.email,
+      String(grade),
+      String(grade),
+      'No',
+    ]);
   }
 
   watcher.assertClean();

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { escapeCsvCell, toCsv } from '../src/lib/csv.ts';
-import { addStudents, createAssignment, createCourse, createQuestion, submitAnswer } from './support/course-fixtures.ts';
+import {
+  addStudents,
+  createAssignment,
+  createCourse,
+  createQuestion,
+  submitAnswer,
+} from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { saveGrade } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -47,9 +53,11 @@ function parseCsv(text: string): string[][] {
   return rows;
 }
 
-const download = (user: TestUser | null, url: string) => t.app.inject({ method: 'GET', url, headers: user ? user.auth : {} });
+const download = (user: TestUser | null, url: string) =>
+  t.app.inject({ method: 'GET', url, headers: user ? user.auth : {} });
 const assignmentCsvUrl = (assignmentId: string) => `/api/assignments/${assignmentId}/grades.csv`;
-const questionCsvUrl = (assignmentId: string, questionId: string) => `/api/assignments/${assignmentId}/questions/${questionId}/grades.csv`;
+const questionCsvUrl = (assignmentId: string, questionId: string) =>
+  `/api/assignments/${assignmentId}/questions/${questionId}/grades.csv`;
 
 function rowsOf(body: string): string[][] {
   expect(body.startsWith('\uFEFF')).toBe(true);
@@ -63,7 +71,10 @@ beforeAll(async () => {
   otherInstructor = await registerUser(t.app, { role: 'instructor' });
   amy = await registerUser(t.app, { name: 'Amy Adams', email: 'amy@example.edu' });
   bob = await registerUser(t.app, { name: 'Bob, "Jr."', email: 'bob@example.edu' });
-  mallory = await registerUser(t.app, { name: '=HYPERLINK("http://evil.example","Zed")', email: 'mallory@example.edu' });
+  mallory = await registerUser(t.app, {
+    name: '=HYPERLINK("http://evil.example","Zed")',
+    email: 'mallory@example.edu',
+  });
   nina = await registerUser(t.app, { name: 'Nina Nosubmit', email: 'nina@example.edu' });
   course = await createCourse(t.app, owner);
   await addStudents(t.app, owner, course._id, [amy.email, bob.email, mallory.email, nina.email]);
@@ -87,9 +98,13 @@ beforeAll(async () => {
     { text: 'Sloppy notation.', pointsDeducted: 1, accepted: false },
   ]);
   await saveGrade(t.app, owner, at(untitled, amyUntitled));
-  await saveGrade(t.app, owner, at(limits, malloryLimits), [{ text: 'Off by one.', pointsDeducted: 1, accepted: true }]);
+  await saveGrade(t.app, owner, at(limits, malloryLimits), [
+    { text: 'Off by one.', pointsDeducted: 1, accepted: true },
+  ]);
   // Only the newest saved grade counts.
-  await saveGrade(t.app, owner, at(limits, malloryLimits), [{ text: 'Off by two.', pointsDeducted: 2, accepted: true }]);
+  await saveGrade(t.app, owner, at(limits, malloryLimits), [
+    { text: 'Off by two.', pointsDeducted: 2, accepted: true },
+  ]);
 });
 afterAll(async () => {
   await t?.close();
@@ -104,7 +119,14 @@ describe('GET /api/assignments/:assignmentId/grades.csv', () => {
     expect(response.headers['cache-control']).toBe('no-store');
 
     const rows = rowsOf(response.body);
-    expect(rows[0]).toEqual(['Student name', 'Email', 'Limits, part A (10 pts)', 'Question 2 (5 pts)', 'Total (15 pts)', 'Late']);
+    expect(rows[0]).toEqual([
+      'Student name',
+      'Email',
+      'Limits, part A (10 pts)',
+      'Question 2 (5 pts)',
+      'Total (15 pts)',
+      'Late',
+    ]);
     expect(rows).toHaveLength(5);
     expect(rowOf(rows, 'amy@example.edu')).toEqual(['Amy Adams', 'amy@example.edu', '7.5', '5', '12.5', 'No']);
     // Submitted, not graded yet: empty cells, not zeros (an AI suggestion is not a grade).
@@ -130,7 +152,10 @@ describe('GET /api/assignments/:assignmentId/grades.csv', () => {
   it('refuses an enrolled student (403), another instructor (404), a stranger id (404) and no token (401)', async () => {
     const student = await download(amy, assignmentCsvUrl(homework._id));
     expect(student.statusCode).toBe(403);
-    expect(student.json()).toEqual({ message: 'Only the instructor of this course can download its grades.', code: 'FORBIDDEN' });
+    expect(student.json()).toEqual({
+      message: 'Only the instructor of this course can download its grades.',
+      code: 'FORBIDDEN',
+    });
     const other = await download(otherInstructor, assignmentCsvUrl(homework._id));
     expect(other.statusCode).toBe(404);
     expect(other.json()).toEqual({ message: 'Assignment not found.', code: 'NOT_FOUND' });
@@ -146,7 +171,12 @@ describe('GET /api/assignments/:assignmentId/grades.csv', () => {
     const rows = rowsOf(response.body);
     expect(rows[0]).toEqual(['Student name', 'Email', 'Total (0 pts)', 'Late']);
     // Roster students still get their rows, so the file lines up with the gradebook.
-    expect(rows.slice(1).map((row) => row[1]).sort()).toEqual(['amy@example.edu', 'bob@example.edu', 'mallory@example.edu', 'nina@example.edu']);
+    expect(
+      rows
+        .slice(1)
+        .map((row) => row[1])
+        .sort(),
+    ).toEqual(['amy@example.edu', 'bob@example.edu', 'mallory@example.edu', 'nina@example.edu']);
   });
 });
 
@@ -154,7 +184,9 @@ describe('GET .../questions/:questionId/grades.csv', () => {
   it('answers the same layout for one question', async () => {
     const response = await download(owner, questionCsvUrl(homework._id, limits._id));
     expect(response.statusCode).toBe(200);
-    expect(response.headers['content-disposition']).toBe('attachment; filename="homework-1-limits-series-limits-part-a-grades.csv"');
+    expect(response.headers['content-disposition']).toBe(
+      'attachment; filename="homework-1-limits-series-limits-part-a-grades.csv"',
+    );
     const rows = rowsOf(response.body);
     expect(rows[0]).toEqual(['Student name', 'Email', 'Limits, part A (10 pts)', 'Total (10 pts)', 'Late']);
     expect(rowOf(rows, 'amy@example.edu')).toEqual(['Amy Adams', 'amy@example.edu', '7.5', '7.5', 'No']);
@@ -163,10 +195,18 @@ describe('GET .../questions/:questionId/grades.csv', () => {
   });
 
   it('flags late answers and counts only the latest version of an answer', async () => {
-    const overdue = await createAssignment(t.app, owner, course._id, { title: 'Overdue', deadline: '2020-01-01T00:00:00.000Z' });
+    const overdue = await createAssignment(t.app, owner, course._id, {
+      title: 'Overdue',
+      deadline: '2020-01-01T00:00:00.000Z',
+    });
     const question = await createQuestion(t.app, owner, overdue._id, { title: 'Late one', points: '4' });
     const first = await submitAnswer(t.app, amy, overdue._id, question._id);
-    await saveGrade(t.app, owner, { assignmentId: overdue._id, questionId: question._id, submissionId: first._id, points: 4 });
+    await saveGrade(t.app, owner, {
+      assignmentId: overdue._id,
+      questionId: question._id,
+      submissionId: first._id,
+      points: 4,
+    });
     let rows = rowsOf((await download(owner, questionCsvUrl(overdue._id, question._id))).body);
     expect(rowOf(rows, 'amy@example.edu')).toEqual(['Amy Adams', 'amy@example.edu', '4', '4', 'Yes']);
 

@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addStudents, createCourseWorld, fetchFile, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
+import {
+  addStudents,
+  createCourseWorld,
+  fetchFile,
+  submitAnswer,
+  type CourseWorld,
+} from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -12,10 +18,16 @@ let otherInstructor: TestUser;
 let submission: any;
 let rubric: any;
 
-const reportUrl = (submissionId: string) => `${questionPath(world.assignment._id, world.question._id)}/grade/${submissionId}/report`;
+const reportUrl = (submissionId: string) =>
+  `${questionPath(world.assignment._id, world.question._id)}/grade/${submissionId}/report`;
 const readReport = (user: TestUser | null, submissionId: string) =>
   t.app.inject({ method: 'GET', url: reportUrl(submissionId), headers: user ? user.auth : {} });
-const target = () => ({ assignmentId: world.assignment._id, questionId: world.question._id, submissionId: submission._id, points: 10 });
+const target = () => ({
+  assignmentId: world.assignment._id,
+  questionId: world.question._id,
+  submissionId: submission._id,
+  points: 10,
+});
 
 beforeAll(async () => {
   t = await createTestApp({}, { withJobs: true });
@@ -24,15 +36,26 @@ beforeAll(async () => {
   outsider = await registerUser(t.app);
   otherInstructor = await registerUser(t.app, { role: 'instructor' });
   await addStudents(t.app, world.instructor, world.course._id, [classmate.email]);
-  rubric = await saveRubric(t.app, world.instructor, { assignmentId: world.assignment._id, questionId: world.question._id }, {
-    questionText: 'What is 2 + 2?',
-    solutionText: 'SECRET SOLUTION: 4',
-    items: [
-      { criterion: 'States the sum', points: 6, guidance: 'The answer is 4.' },
-      { criterion: 'Explains the addition', points: 4 },
-    ],
-  });
-  submission = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id, 'The sum is 4 because two and two make four.');
+  rubric = await saveRubric(
+    t.app,
+    world.instructor,
+    { assignmentId: world.assignment._id, questionId: world.question._id },
+    {
+      questionText: 'What is 2 + 2?',
+      solutionText: 'SECRET SOLUTION: 4',
+      items: [
+        { criterion: 'States the sum', points: 6, guidance: 'The answer is 4.' },
+        { criterion: 'Explains the addition', points: 4 },
+      ],
+    },
+  );
+  submission = await submitAnswer(
+    t.app,
+    world.student,
+    world.assignment._id,
+    world.question._id,
+    'The sum is 4 because two and two make four.',
+  );
 });
 afterAll(async () => {
   await t?.close();
@@ -74,7 +97,11 @@ describe('GET .../grade/:submissionId/report', () => {
       ['Explanation is thin.', 1.5, true],
       ['AI thought the handwriting was unclear.', 2, false],
     ]);
-    expect(report.comments[1].rubricItem).toEqual({ id: explainItem.id, criterion: 'Explains the addition', points: 4 });
+    expect(report.comments[1].rubricItem).toEqual({
+      id: explainItem.id,
+      criterion: 'Explains the addition',
+      points: 4,
+    });
     expect((await fetchFile(t.app, report.submission.file)).statusCode).toBe(200);
   });
 
@@ -99,7 +126,10 @@ describe('GET .../grade/:submissionId/report', () => {
       const response = await readReport(user, submission._id);
       expect(response.statusCode).toBe(404);
     }
-    expect((await readReport(classmate, submission._id)).json()).toEqual({ message: 'Submission not found.', code: 'NOT_FOUND' });
+    expect((await readReport(classmate, submission._id)).json()).toEqual({
+      message: 'Submission not found.',
+      code: 'NOT_FOUND',
+    });
     expect((await readReport(null, submission._id)).statusCode).toBe(401);
     expect((await readReport(world.instructor, 'not-an-id')).statusCode).toBe(404);
   });
@@ -107,7 +137,14 @@ describe('GET .../grade/:submissionId/report', () => {
   it("is 404 for a student's earlier version once they resubmit (students see only their latest); the owner still reads it", async () => {
     const newer = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id, 'Second try: 4.');
     expect((await readReport(world.student, submission._id)).statusCode).toBe(404);
-    expect((await readReport(world.instructor, submission._id)).json()).toMatchObject({ isAlreadyGraded: true, grade: 8.5 });
-    expect((await readReport(world.student, newer._id)).json()).toMatchObject({ isAlreadyGraded: false, grade: null, comments: [] });
+    expect((await readReport(world.instructor, submission._id)).json()).toMatchObject({
+      isAlreadyGraded: true,
+      grade: 8.5,
+    });
+    expect((await readReport(world.student, newer._id)).json()).toMatchObject({
+      isAlreadyGraded: false,
+      grade: null,
+      comments: [],
+    });
   });
 });

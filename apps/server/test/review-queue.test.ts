@@ -1,5 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addStudents, createAssignment, createCourse, createQuestion, submitAnswer } from './support/course-fixtures.ts';
+import {
+  addStudents,
+  createAssignment,
+  createCourse,
+  createQuestion,
+  submitAnswer,
+} from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { gradeWithAi, questionPath, saveGrade } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -20,18 +26,33 @@ beforeAll(async () => {
   owner = await registerUser(t.app, { role: 'instructor' });
   otherInstructor = await registerUser(t.app, { role: 'instructor' });
   students = [];
-  for (const name of ['Ann', 'Ben', 'Cat', 'Dan']) students.push(await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` }));
+  for (const name of ['Ann', 'Ben', 'Cat', 'Dan'])
+    students.push(await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` }));
   const course = await createCourse(t.app, owner);
-  await addStudents(t.app, owner, course._id, students.map((student) => student.email));
+  await addStudents(
+    t.app,
+    owner,
+    course._id,
+    students.map((student) => student.email),
+  );
   assignment = await createAssignment(t.app, owner, course._id);
   question = await createQuestion(t.app, owner, assignment._id, { points: '10' });
-  const answers = ['The answer is 4 because 2 + 2 = 4.', 'It is 5.', 'I do not know, maybe 22.', 'Four. Two plus two makes four.'];
+  const answers = [
+    'The answer is 4 because 2 + 2 = 4.',
+    'It is 5.',
+    'I do not know, maybe 22.',
+    'Four. Two plus two makes four.',
+  ];
   for (const [index, student] of students.entries()) {
     submissionOf.set(student.name, await submitAnswer(t.app, student, assignment._id, question._id, answers[index]));
   }
   // Three answers get an AI suggestion (the built-in grader); Dan's is left ungraded.
   for (const name of ['Ann', 'Ben', 'Cat']) {
-    await gradeWithAi(t.app, owner, { assignmentId: assignment._id, questionId: question._id, submissionId: submissionOf.get(name)._id });
+    await gradeWithAi(t.app, owner, {
+      assignmentId: assignment._id,
+      questionId: question._id,
+      submissionId: submissionOf.get(name)._id,
+    });
   }
 });
 afterAll(async () => {
@@ -67,11 +88,16 @@ describe('GET .../review-queue', () => {
   it('keeps each item in its place when its grade is saved, and counts it as done', async () => {
     const before = (await readQueue(owner)).json();
     const first = before.items[0];
-    await saveGrade(t.app, owner, { assignmentId: assignment._id, questionId: question._id, submissionId: first.submissionId, points: 10 }, [
-      { text: 'Reviewed.', pointsDeducted: 1.5, accepted: true },
-    ]);
+    await saveGrade(
+      t.app,
+      owner,
+      { assignmentId: assignment._id, questionId: question._id, submissionId: first.submissionId, points: 10 },
+      [{ text: 'Reviewed.', pointsDeducted: 1.5, accepted: true }],
+    );
     const after = (await readQueue(owner)).json();
-    expect(after.items.map((item: any) => item.submissionId)).toEqual(before.items.map((item: any) => item.submissionId));
+    expect(after.items.map((item: any) => item.submissionId)).toEqual(
+      before.items.map((item: any) => item.submissionId),
+    );
     expect(after.items[0]).toMatchObject({ status: 'graded', grade: 8.5, confidenceLevel: first.confidenceLevel });
     expect(after.remaining).toBe(3);
   });
@@ -88,7 +114,10 @@ describe('GET .../review-queue', () => {
   it('is for the owning instructor only: a student gets 403, another instructor 404', async () => {
     const student = await readQueue(students[0]!);
     expect(student.statusCode).toBe(403);
-    expect(student.json()).toEqual({ message: 'Only the instructor of this course can review its submissions.', code: 'FORBIDDEN' });
+    expect(student.json()).toEqual({
+      message: 'Only the instructor of this course can review its submissions.',
+      code: 'FORBIDDEN',
+    });
     const other = await readQueue(otherInstructor);
     expect(other.statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: queueUrl() })).statusCode).toBe(401);

@@ -1,7 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count } from 'drizzle-orm';
 import { gradingRuns, rubrics } from '../src/db/schema.ts';
-import { createAssignment, createCourseWorld, createQuestion, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
+import {
+  createAssignment,
+  createCourseWorld,
+  createQuestion,
+  submitAnswer,
+  type CourseWorld,
+} from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { questionPath } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -18,9 +24,12 @@ const RUBRIC = {
     { criterion: 'Explains the addition of two and two', points: 4, guidance: '' },
   ],
 };
-const trialUrl = (w: { assignment: any; question: any } = world) => `${questionPath(w.assignment._id, w.question._id)}/rubric-trial`;
-const tryRubric = (user: TestUser, payload: object, url = trialUrl()) => t.app.inject({ method: 'POST', url, headers: user.auth, payload });
-const tableCount = async (table: typeof gradingRuns | typeof rubrics) => (await t.ctx.db.select({ n: count() }).from(table))[0]!.n;
+const trialUrl = (w: { assignment: any; question: any } = world) =>
+  `${questionPath(w.assignment._id, w.question._id)}/rubric-trial`;
+const tryRubric = (user: TestUser, payload: object, url = trialUrl()) =>
+  t.app.inject({ method: 'POST', url, headers: user.auth, payload });
+const tableCount = async (table: typeof gradingRuns | typeof rubrics) =>
+  (await t.ctx.db.select({ n: count() }).from(table))[0]!.n;
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -33,7 +42,10 @@ afterAll(async () => {
 
 describe('POST .../rubric-trial', () => {
   it('grades a pasted sample answer with the unsaved rubric and stores nothing', async () => {
-    const response = await tryRubric(world.instructor, { ...RUBRIC, sampleAnswer: 'The sum is 4, because two and two gives four.' });
+    const response = await tryRubric(world.instructor, {
+      ...RUBRIC,
+      sampleAnswer: 'The sum is 4, because two and two gives four.',
+    });
     expect(response.statusCode).toBe(200);
     const trial = response.json();
     expect(trial.grader).toEqual({ kind: 'builtin', provider: 'builtin', model: expect.any(String) });
@@ -55,14 +67,29 @@ describe('POST .../rubric-trial', () => {
   });
 
   it('scores a right answer above a wrong one', async () => {
-    const right = (await tryRubric(world.instructor, { ...RUBRIC, sampleAnswer: 'The sum is 4, because adding two and two gives four.' })).json();
+    const right = (
+      await tryRubric(world.instructor, {
+        ...RUBRIC,
+        sampleAnswer: 'The sum is 4, because adding two and two gives four.',
+      })
+    ).json();
     const wrong = (await tryRubric(world.instructor, { ...RUBRIC, sampleAnswer: 'It is 7. I guessed.' })).json();
     expect(right.results[0].totalScore).toBeGreaterThan(wrong.results[0].totalScore);
   });
 
   it('grades real submissions of the question, labelled with the student name, after the sample', async () => {
-    const submission = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id, 'Two plus two is 4.');
-    const response = await tryRubric(world.instructor, { ...RUBRIC, sampleAnswer: 'Four.', submissionIds: [submission._id] });
+    const submission = await submitAnswer(
+      t.app,
+      world.student,
+      world.assignment._id,
+      world.question._id,
+      'Two plus two is 4.',
+    );
+    const response = await tryRubric(world.instructor, {
+      ...RUBRIC,
+      sampleAnswer: 'Four.',
+      submissionIds: [submission._id],
+    });
     expect(response.statusCode).toBe(200);
     expect(response.json().results.map((result: any) => [result.label, result.submissionId])).toEqual([
       ['Sample answer', null],
@@ -73,7 +100,10 @@ describe('POST .../rubric-trial', () => {
 
   it.each([
     [{ ...RUBRIC }, 'Paste a sample answer or choose at least one submission to try the rubric on.'],
-    [{ ...RUBRIC, sampleAnswer: '   ' }, 'Paste a sample answer or choose at least one submission to try the rubric on.'],
+    [
+      { ...RUBRIC, sampleAnswer: '   ' },
+      'Paste a sample answer or choose at least one submission to try the rubric on.',
+    ],
     [{ ...RUBRIC, items: [], sampleAnswer: 'x' }, 'A rubric needs at least one item.'],
     [{ ...RUBRIC, submissionIds: ['a', 'b', 'c', 'd'] }, 'Try the rubric on at most 3 submissions at a time.'],
     [{ ...RUBRIC, items: [{ criterion: '', points: 10 }], sampleAnswer: 'x' }, 'Each rubric item needs a criterion.'],
@@ -84,12 +114,19 @@ describe('POST .../rubric-trial', () => {
   });
 
   it('refuses items that do not add up to the question points', async () => {
-    const response = await tryRubric(world.instructor, { ...RUBRIC, items: [{ criterion: 'All of it', points: 9 }], sampleAnswer: 'Four.' });
+    const response = await tryRubric(world.instructor, {
+      ...RUBRIC,
+      items: [{ criterion: 'All of it', points: 9 }],
+      sampleAnswer: 'Four.',
+    });
     expect(response.statusCode).toBe(400);
-    expect(response.json()).toMatchObject({ message: 'The rubric items add up to 9 points, but the question is worth 10 points.', code: 'BAD_REQUEST' });
+    expect(response.json()).toMatchObject({
+      message: 'The rubric items add up to 9 points, but the question is worth 10 points.',
+      code: 'BAD_REQUEST',
+    });
   });
 
-  it("answers 404 for a submission of another question, never reading it", async () => {
+  it('answers 404 for a submission of another question, never reading it', async () => {
     const other = await createQuestion(t.app, world.instructor, world.assignment._id, { title: 'Other' });
     const foreign = await submitAnswer(t.app, world.student, world.assignment._id, other._id, 'Elsewhere.');
     const response = await tryRubric(world.instructor, { ...RUBRIC, submissionIds: [foreign._id] });
@@ -100,9 +137,20 @@ describe('POST .../rubric-trial', () => {
   it('is for the owning instructor only: student 403, another instructor 404', async () => {
     const student = await tryRubric(world.student, { ...RUBRIC, sampleAnswer: 'Four.' });
     expect(student.statusCode).toBe(403);
-    expect(student.json()).toEqual({ message: 'Only the instructor of this course can try its rubric.', code: 'FORBIDDEN' });
+    expect(student.json()).toEqual({
+      message: 'Only the instructor of this course can try its rubric.',
+      code: 'FORBIDDEN',
+    });
     expect((await tryRubric(otherInstructor, { ...RUBRIC, sampleAnswer: 'Four.' })).statusCode).toBe(404);
     const elsewhere = await createAssignment(t.app, world.instructor, world.course._id);
-    expect((await tryRubric(world.instructor, { ...RUBRIC, sampleAnswer: 'Four.' }, trialUrl({ assignment: elsewhere, question: world.question }))).statusCode).toBe(404);
+    expect(
+      (
+        await tryRubric(
+          world.instructor,
+          { ...RUBRIC, sampleAnswer: 'Four.' },
+          trialUrl({ assignment: elsewhere, question: world.question }),
+        )
+      ).statusCode,
+    ).toBe(404);
   });
 });

@@ -15,7 +15,10 @@ export interface LatestSubmissionCell {
  * The latest version of every student's answer to each of the given questions, in one query:
  * earlier versions are history, the gradebook counts the answer the student stands by.
  */
-export async function selectLatestSubmissionsOfQuestions(db: Db, questionIds: string[]): Promise<LatestSubmissionCell[]> {
+export async function selectLatestSubmissionsOfQuestions(
+  db: Db,
+  questionIds: string[],
+): Promise<LatestSubmissionCell[]> {
   if (questionIds.length === 0) return [];
   const ranked = db
     .select({

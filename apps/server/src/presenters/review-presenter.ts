@@ -1,4 +1,9 @@
-import type { GradingReportForStaff, GradingReportForStudent, ReviewQueueItem, ReviewStatus } from '@gradewise/shared/contracts/review';
+import type {
+  GradingReportForStaff,
+  GradingReportForStudent,
+  ReviewQueueItem,
+  ReviewStatus,
+} from '@gradewise/shared/contracts/review';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
 import type { GradeRow } from '../models/grades.ts';
 import type { GradingRunRow } from '../models/grading-runs.ts';
@@ -17,7 +22,11 @@ export interface ReviewQueueSources {
   latestSucceededRun: GradingRunRow | undefined;
 }
 
-export function reviewStatusOf({ grade, latestRun, latestSucceededRun }: Omit<ReviewQueueSources, 'row'>): ReviewStatus {
+export function reviewStatusOf({
+  grade,
+  latestRun,
+  latestSucceededRun,
+}: Omit<ReviewQueueSources, 'row'>): ReviewStatus {
   if (grade) return 'graded';
   if (latestRun && (latestRun.status === 'queued' || latestRun.status === 'running')) return 'grading';
   if (latestSucceededRun) return 'needs-review';
@@ -78,7 +87,10 @@ function presentReportBase(sources: GradingReportSources, signer: FileUrlSigner)
   };
 }
 
-export function presentGradingReportForStaff(sources: GradingReportSources, signer: FileUrlSigner): GradingReportForStaff {
+export function presentGradingReportForStaff(
+  sources: GradingReportSources,
+  signer: FileUrlSigner,
+): GradingReportForStaff {
   const { grade } = sources;
   return {
     ...presentReportBase(sources, signer),
@@ -93,7 +105,10 @@ export function presentGradingReportForStaff(sources: GradingReportSources, sign
  * Only what the instructor decided: the accepted comments and the grade. Comments keep their
  * rubric item id but not the item itself — the rubric is the instructor's, like the solution.
  */
-export function presentGradingReportForStudent(sources: GradingReportSources, signer: FileUrlSigner): GradingReportForStudent {
+export function presentGradingReportForStudent(
+  sources: GradingReportSources,
+  signer: FileUrlSigner,
+): GradingReportForStudent {
   const accepted = sources.grade?.comments.filter((comment) => comment.accepted) ?? [];
   return { ...presentReportBase(sources, signer), viewer: 'student', comments: presentComments(accepted, []) };
 }

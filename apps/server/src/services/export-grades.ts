@@ -17,10 +17,20 @@ export interface GradesCsv {
 }
 
 /** GET /api/assignments/:assignmentId/grades.csv: one column per question of the assignment. */
-export async function exportAssignmentGrades(ctx: AppContext, user: UserRow, params: { assignmentId: string }): Promise<GradesCsv> {
-  const { assignment, course } = requireOwner(await loadVisibleAssignment(ctx.db, user, params.assignmentId), 'download its grades');
+export async function exportAssignmentGrades(
+  ctx: AppContext,
+  user: UserRow,
+  params: { assignmentId: string },
+): Promise<GradesCsv> {
+  const { assignment, course } = requireOwner(
+    await loadVisibleAssignment(ctx.db, user, params.assignmentId),
+    'download its grades',
+  );
   const questions = await selectQuestionsOfAssignment(ctx.db, assignment.id);
-  return { filename: `${slug(assignment.title, 'assignment')}-grades.csv`, csv: await buildGradesCsv(ctx, course.id, questions) };
+  return {
+    filename: `${slug(assignment.title, 'assignment')}-grades.csv`,
+    csv: await buildGradesCsv(ctx, course.id, questions),
+  };
 }
 
 /** GET .../questions/:questionId/grades.csv: the same layout with this question alone. */
@@ -59,7 +69,10 @@ async function buildGradesCsv(ctx: AppContext, courseId: string, questions: read
   const cells = new Map<string, { grade: number | undefined; isLate: boolean }>();
   for (const cell of latest) {
     if (!students.has(cell.student.id)) students.set(cell.student.id, cell.student);
-    cells.set(`${cell.student.id}:${cell.questionId}`, { grade: grades.get(cell.submissionId)?.grade, isLate: cell.isLate });
+    cells.set(`${cell.student.id}:${cell.questionId}`, {
+      grade: grades.get(cell.submissionId)?.grade,
+      isLate: cell.isLate,
+    });
   }
 
   const totalPoints = roundToHundredths(questions.reduce((sum, question) => sum + question.points, 0));

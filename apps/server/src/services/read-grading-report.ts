@@ -28,7 +28,10 @@ export async function readGradingReport(
     if (latest?.submission.id !== submission.id) throw notFound('Submission not found.');
   }
 
-  const [grade, student] = await Promise.all([selectCurrentGrade(ctx.db, submission.id), selectUserById(ctx.db, submission.studentId)]);
+  const [grade, student] = await Promise.all([
+    selectCurrentGrade(ctx.db, submission.id),
+    selectUserById(ctx.db, submission.studentId),
+  ]);
   if (!student) throw notFound('Submission not found.');
   const [extraction, rubric, gradeRun] = await Promise.all([
     grade ? selectFileExtraction(ctx.db, submission.fileId) : undefined,
@@ -36,5 +39,7 @@ export async function readGradingReport(
     scope.role === 'owner' && grade?.gradingRunId ? selectGradingRunById(ctx.db, grade.gradingRunId) : undefined,
   ]);
   const sources = { submission, student, question, grade, gradeRun, extraction, rubric };
-  return scope.role === 'owner' ? presentGradingReportForStaff(sources, ctx.fileUrls) : presentGradingReportForStudent(sources, ctx.fileUrls);
+  return scope.role === 'owner'
+    ? presentGradingReportForStaff(sources, ctx.fileUrls)
+    : presentGradingReportForStudent(sources, ctx.fileUrls);
 }

@@ -17,7 +17,10 @@ export async function readReviewQueue(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<ReviewQueueOutput> {
-  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'review its submissions');
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'review its submissions',
+  );
   const rows = await selectLatestSubmissionsPerStudent(ctx.db, question.id);
   const ids = rows.map((row) => row.submission.id);
   const [grades, latestRuns, succeededRuns] = await Promise.all([

@@ -36,7 +36,10 @@ export async function tryRubric(
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof RubricTrialInput>,
 ): Promise<RubricTrialOutput> {
-  const { question } = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), 'try its rubric');
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'try its rubric',
+  );
   const items = checkedItems(input.items, question.points);
   const answers = await collectAnswers(ctx, question.id, input);
 
@@ -93,13 +96,19 @@ function checkedItems(items: z.output<typeof RubricTrialInput>['items'], points:
   });
 }
 
-async function collectAnswers(ctx: AppContext, questionId: string, input: z.output<typeof RubricTrialInput>): Promise<TrialAnswer[]> {
+async function collectAnswers(
+  ctx: AppContext,
+  questionId: string,
+  input: z.output<typeof RubricTrialInput>,
+): Promise<TrialAnswer[]> {
   const answers: TrialAnswer[] = [];
   const sample = input.sampleAnswer?.trim();
   if (sample) answers.push({ label: 'Sample answer', submissionId: null, text: sample });
   for (const submissionId of new Set(input.submissionIds ?? [])) {
     // Only this question's submissions: an id from elsewhere is "not found", never read.
-    const submission = isId(submissionId) ? await selectSubmissionInQuestion(ctx.db, questionId, submissionId) : undefined;
+    const submission = isId(submissionId)
+      ? await selectSubmissionInQuestion(ctx.db, questionId, submissionId)
+      : undefined;
     if (!submission) throw notFound('Submission not found.');
     const extraction = await ensureFileExtraction(ctx, submission.fileId);
     if (extraction.status === 'failed') {

@@ -10,7 +10,8 @@ function expectOk(response: LightMyRequestResponse, what: string): any {
   return response.json();
 }
 
-export const questionPath = (assignmentId: string, questionId: string) => `/api/assignments/${assignmentId}/questions/${questionId}`;
+export const questionPath = (assignmentId: string, questionId: string) =>
+  `/api/assignments/${assignmentId}/questions/${questionId}`;
 
 export interface CommentInput {
   text: string;
@@ -26,7 +27,9 @@ export async function saveGrade(
   target: { assignmentId: string; questionId: string; submissionId: string; points: number },
   comments: CommentInput[] = [],
 ): Promise<any> {
-  const deducted = comments.filter((comment) => comment.accepted).reduce((sum, comment) => sum + comment.pointsDeducted, 0);
+  const deducted = comments
+    .filter((comment) => comment.accepted)
+    .reduce((sum, comment) => sum + comment.pointsDeducted, 0);
   const response = await app.inject({
     method: 'POST',
     url: `${questionPath(target.assignmentId, target.questionId)}/save-grade/${target.submissionId}`,
@@ -37,7 +40,11 @@ export async function saveGrade(
 }
 
 /** Asks the AI (the built-in grader in tests) for a suggestion; the call waits for the job. */
-export async function gradeWithAi(app: FastifyInstance, instructor: TestUser, target: { assignmentId: string; questionId: string; submissionId: string }): Promise<any> {
+export async function gradeWithAi(
+  app: FastifyInstance,
+  instructor: TestUser,
+  target: { assignmentId: string; questionId: string; submissionId: string },
+): Promise<any> {
   const response = await app.inject({
     method: 'POST',
     url: `${questionPath(target.assignmentId, target.questionId)}/grade/${target.submissionId}`,
@@ -50,7 +57,11 @@ export async function saveRubric(
   app: FastifyInstance,
   instructor: TestUser,
   target: { assignmentId: string; questionId: string },
-  rubric: { questionText: string; solutionText: string; items: { id?: string; criterion: string; points: number; guidance?: string }[] },
+  rubric: {
+    questionText: string;
+    solutionText: string;
+    items: { id?: string; criterion: string; points: number; guidance?: string }[];
+  },
 ): Promise<any> {
   const response = await app.inject({
     method: 'PATCH',

@@ -47,7 +47,11 @@ export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf' }: 
           Converted Text
         </ToggleButton>
       </ToggleButtonGroup>
-      <Box id={panelId} role="region" aria-label={view === 'pdf' ? `${title}: original PDF` : `${title}: converted text`}>
+      <Box
+        id={panelId}
+        role="region"
+        aria-label={view === 'pdf' ? `${title}: original PDF` : `${title}: converted text`}
+      >
         {view === 'pdf' ? (
           // If the PDF viewer itself cannot start (pdf.js needs a recent browser), the screen stays
           // usable: the failure is said, and the file can still be opened by the browser.
@@ -70,7 +74,10 @@ export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf' }: 
         ) : (
           <Paper variant="outlined" sx={{ p: 2, maxHeight: { md: '70vh' }, overflow: 'auto' }}>
             {text.trim() ? (
-              <Typography component="pre" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', m: 0 }}>
+              <Typography
+                component="pre"
+                sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', m: 0 }}
+              >
                 {text}
               </Typography>
             ) : (

@@ -114,7 +114,10 @@ export const RubricTrialInput = z
       .optional(),
     submissionIds: z
       .array(z.string().max(64))
-      .max(RUBRIC_TRIAL_SUBMISSIONS_MAX, `Try the rubric on at most ${RUBRIC_TRIAL_SUBMISSIONS_MAX} submissions at a time.`)
+      .max(
+        RUBRIC_TRIAL_SUBMISSIONS_MAX,
+        `Try the rubric on at most ${RUBRIC_TRIAL_SUBMISSIONS_MAX} submissions at a time.`,
+      )
       .optional(),
   })
   .refine((input) => Boolean(input.sampleAnswer?.trim()) || (input.submissionIds?.length ?? 0) > 0, {

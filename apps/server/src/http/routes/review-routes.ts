@@ -1,6 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { GradingReport, ReviewQueueOutput, RubricTrialInput, RubricTrialOutput } from '@gradewise/shared/contracts/review';
+import {
+  GradingReport,
+  ReviewQueueOutput,
+  RubricTrialInput,
+  RubricTrialOutput,
+} from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../../context.ts';
 import { readGradingReport } from '../../services/read-grading-report.ts';
 import { readReviewQueue } from '../../services/read-review-queue.ts';

@@ -6,5 +6,12 @@ import { useDocumentTitle } from '../../lib/use-document-title.ts';
 export function GradingReportRoute() {
   const { assignmentId = '', questionId = '', submissionId = '' } = useParams();
   useDocumentTitle(REPORT_DIALOG_TITLE);
-  return <GradingReportDialog key={submissionId} assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />;
+  return (
+    <GradingReportDialog
+      key={submissionId}
+      assignmentId={assignmentId}
+      questionId={questionId}
+      submissionId={submissionId}
+    />
+  );
 }

@@ -23,7 +23,9 @@ export function RubricEditRoute() {
       />
       {question.isPending ? <LoadingMessage text="Loading rubric…" /> : null}
       {question.isError ? <ErrorMessage text={RUBRIC_MESSAGES.fetchFailed} /> : null}
-      {detail && detail.viewer !== 'staff' ? <ErrorMessage text="Only the instructor of this course can edit its rubric." /> : null}
+      {detail && detail.viewer !== 'staff' ? (
+        <ErrorMessage text="Only the instructor of this course can edit its rubric." />
+      ) : null}
       {detail && detail.viewer === 'staff' ? (
         <RubricEditor
           key={detail.autoRubric[0]?.updatedAt ?? 'none'}

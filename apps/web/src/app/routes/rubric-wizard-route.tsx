@@ -25,7 +25,9 @@ export function RubricWizardRoute() {
       />
       {question.isPending ? <LoadingMessage text="Loading rubric…" /> : null}
       {question.isError ? <ErrorMessage text={RUBRIC_MESSAGES.fetchFailed} /> : null}
-      {detail && detail.viewer !== 'staff' ? <ErrorMessage text="Only the instructor of this course can see its rubric." /> : null}
+      {detail && detail.viewer !== 'staff' ? (
+        <ErrorMessage text="Only the instructor of this course can see its rubric." />
+      ) : null}
       {detail && detail.viewer === 'staff' && !rubric ? (
         <EmptyMessage text={RUBRIC_MESSAGES.noRubric}>
           <Button component={RouterLink} to={questionPage} sx={{ mt: 1 }}>

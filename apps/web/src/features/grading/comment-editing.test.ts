@@ -57,7 +57,14 @@ describe('comment editing', () => {
   it('Add Comment puts a new, accepted, 0-point, empty comment at the top, open in its editor', () => {
     const state = run(loaded(), { type: 'add' });
     expect(state.comments).toHaveLength(4);
-    expect(state.comments[0]).toMatchObject({ id: null, text: '', pointsDeducted: 0, accepted: true, isNew: true, editor: { text: '', points: '0' } });
+    expect(state.comments[0]).toMatchObject({
+      id: null,
+      text: '',
+      pointsDeducted: 0,
+      accepted: true,
+      isNew: true,
+      editor: { text: '', points: '0' },
+    });
     expect(finalGradeOf(state)).toBe(6.5);
   });
 
@@ -68,7 +75,13 @@ describe('comment editing', () => {
     // Typing does not change the grade until the comment is kept.
     expect(finalGradeOf(typed)).toBe(6.5);
     const kept = run(typed, { type: 'save', tempId: key });
-    expect(kept.comments[0]).toMatchObject({ text: 'Units missing.', pointsDeducted: 0.5, accepted: true, isNew: false, editor: null });
+    expect(kept.comments[0]).toMatchObject({
+      text: 'Units missing.',
+      pointsDeducted: 0.5,
+      accepted: true,
+      isNew: false,
+      editor: null,
+    });
     expect(finalGradeOf(kept)).toBe(6);
 
     const cancelled = run(typed, { type: 'cancel', tempId: key });
@@ -81,7 +94,11 @@ describe('comment editing', () => {
     const editing = run(state, { type: 'edit', tempId: key });
     expect(editing.comments[1]!.editor).toEqual({ text: 'Comment b', points: '1.5' });
     expect(isEditingAny(editing)).toBe(true);
-    const changed = run(editing, { type: 'change', tempId: key, text: 'Better wording.' }, { type: 'change', tempId: key, points: '4' });
+    const changed = run(
+      editing,
+      { type: 'change', tempId: key, text: 'Better wording.' },
+      { type: 'change', tempId: key, points: '4' },
+    );
 
     const saved = run(changed, { type: 'save', tempId: key });
     expect(saved.comments[1]).toMatchObject({ text: 'Better wording.', pointsDeducted: 4, editor: null, id: 'b' });
@@ -103,7 +120,12 @@ describe('comment editing', () => {
   ])('parses the typed points %j as %s (decimal; non-numeric is 0; within 0..points)', (typed, expected) => {
     const state = loaded();
     const key = keyOf(state, 'a');
-    const saved = run(state, { type: 'edit', tempId: key }, { type: 'change', tempId: key, points: typed }, { type: 'save', tempId: key });
+    const saved = run(
+      state,
+      { type: 'edit', tempId: key },
+      { type: 'change', tempId: key, points: typed },
+      { type: 'save', tempId: key },
+    );
     expect(saved.comments[0]!.pointsDeducted).toBe(expected);
   });
 
@@ -117,7 +139,11 @@ describe('comment editing', () => {
   it('sends the kept comments to save-grade with their server ids; an unkept new comment is not sent', () => {
     const state = run(loaded(), { type: 'add' }, { type: 'add' });
     const keep = state.comments[1]!.tempId;
-    const next = run(state, { type: 'change', tempId: keep, text: 'Extra.', points: '1' }, { type: 'save', tempId: keep });
+    const next = run(
+      state,
+      { type: 'change', tempId: keep, text: 'Extra.', points: '1' },
+      { type: 'save', tempId: keep },
+    );
     expect(toSaveGradeComments(next)).toEqual([
       { text: 'Extra.', pointsDeducted: 1, accepted: true, rubricItemId: null },
       { _id: 'a', text: 'Comment a', pointsDeducted: 2, accepted: true, rubricItemId: null },
@@ -145,10 +171,27 @@ describe('final grade (shared rule)', () => {
     [10, [], 10],
     [10, [{ pointsDeducted: 2.5, accepted: true }], 7.5],
     [10, [{ pointsDeducted: 2.5, accepted: false }], 10],
-    [10, [{ pointsDeducted: 8, accepted: true }, { pointsDeducted: 5, accepted: true }], 0],
+    [
+      10,
+      [
+        { pointsDeducted: 8, accepted: true },
+        { pointsDeducted: 5, accepted: true },
+      ],
+      0,
+    ],
     [3, [{ pointsDeducted: 1 / 3, accepted: true }], 2.67],
-    [7.5, [{ pointsDeducted: 0.1, accepted: true }, { pointsDeducted: 0.2, accepted: true }], 7.2],
-  ])('points %s minus accepted deductions of %j is %s (never below 0, rounded to the hundredth)', (points, comments, expected) => {
-    expect(computeFinalGrade(points, comments)).toBe(expected);
-  });
+    [
+      7.5,
+      [
+        { pointsDeducted: 0.1, accepted: true },
+        { pointsDeducted: 0.2, accepted: true },
+      ],
+      7.2,
+    ],
+  ])(
+    'points %s minus accepted deductions of %j is %s (never below 0, rounded to the hundredth)',
+    (points, comments, expected) => {
+      expect(computeFinalGrade(points, comments)).toBe(expected);
+    },
+  );
 });

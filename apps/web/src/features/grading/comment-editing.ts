@@ -91,7 +91,9 @@ export function commentsReducer(state: CommentsState, action: CommentsAction): C
     }
     case 'edit':
       return updateOne(state, action.tempId, (comment) =>
-        comment.editor ? comment : { ...comment, editor: { text: comment.text, points: String(comment.pointsDeducted) } },
+        comment.editor
+          ? comment
+          : { ...comment, editor: { text: comment.text, points: String(comment.pointsDeducted) } },
       );
     case 'change':
       return updateOne(state, action.tempId, (comment) =>
@@ -154,7 +156,11 @@ function mapComments(state: CommentsState, change: (comment: DraftComment) => Dr
   return { ...state, comments: state.comments.map(change) };
 }
 
-function updateOne(state: CommentsState, tempId: string, change: (comment: DraftComment) => DraftComment): CommentsState {
+function updateOne(
+  state: CommentsState,
+  tempId: string,
+  change: (comment: DraftComment) => DraftComment,
+): CommentsState {
   return mapComments(state, (comment) => (comment.tempId === tempId ? change(comment) : comment));
 }
 

@@ -37,7 +37,10 @@ const comment = (id: string, text: string, pointsDeducted: number, accepted = tr
 function gradingOutput(overrides: Record<string, unknown> = {}) {
   return {
     submissionText: 'The eigenvalues are 2 and 3.',
-    gradingResult: { comments: [comment('c1', 'Second eigenvalue is wrong.', 3), comment('c2', 'Good notation.', 0)], totalScore: 7 },
+    gradingResult: {
+      comments: [comment('c1', 'Second eigenvalue is wrong.', 3), comment('c2', 'Good notation.', 0)],
+      totalScore: 7,
+    },
     questionPoints: 10,
     confidenceLevel: 42,
     grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' },
@@ -68,7 +71,9 @@ describe('grading screen', () => {
     renderApp(GRADE_PATH);
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Grade Question Submission' })).toBeInTheDocument();
-    expect(await screen.findByRole('status', { name: 'Grading in progress… This may take up to 90 seconds.' })).toBeInTheDocument();
+    expect(
+      await screen.findByRole('status', { name: 'Grading in progress… This may take up to 90 seconds.' }),
+    ).toBeInTheDocument();
     grading.respond(jsonResponse(200, gradingOutput()));
 
     expect(await screen.findByRole('heading', { name: 'Review Comments' })).toBeInTheDocument();
@@ -89,102 +94,117 @@ describe('grading screen', () => {
     expect(screen.getByText('No extracted text.')).toBeInTheDocument();
   });
 
-  it('recomputes the final grade as comments are declined, accepted, edited, added and deleted, and saves what it shows', { timeout: 60_000 }, async () => {
-    const sent = stubNetwork(
-      routes(
-        () => jsonResponse(200, gradingOutput()),
-        {
+  it(
+    'recomputes the final grade as comments are declined, accepted, edited, added and deleted, and saves what it shows',
+    { timeout: 60_000 },
+    async () => {
+      const sent = stubNetwork(
+        routes(() => jsonResponse(200, gradingOutput()), {
           [`POST ${QUESTION_API}/save-grade/submission-1`]: () =>
             jsonResponse(200, { message: 'Grade saved successfully!', grade: savedGrade() }),
-        },
-      ),
-    );
-    const { router } = renderApp(GRADE_PATH);
-    const user = userEvent.setup({ delay: null });
-    await screen.findByRole('heading', { name: 'Review Comments' });
+        }),
+      );
+      const { router } = renderApp(GRADE_PATH);
+      const user = userEvent.setup({ delay: null });
+      await screen.findByRole('heading', { name: 'Review Comments' });
 
-    await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
-    expect(screen.getByText('Final Grade: 10 / 10')).toBeInTheDocument();
-    await user.click(screen.getByRole('button', { name: 'Accept All' }));
-    expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+      expect(screen.getByText('Final Grade: 10 / 10')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Accept All' }));
+      expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
 
-    // Edit: the new points count only once saved; text that is not a number counts as 0.
-    await user.click(screen.getByRole('button', { name: 'Edit comment 1' }));
-    const points = screen.getByRole('textbox', { name: 'Points deducted' });
-    await user.clear(points);
-    await user.type(points, '1.5');
-    expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Save Grade' })).toBeDisabled();
-    await user.click(screen.getByRole('button', { name: 'Save' }));
-    expect(screen.getByText('Final Grade: 8.5 / 10')).toBeInTheDocument();
+      // Edit: the new points count only once saved; text that is not a number counts as 0.
+      await user.click(screen.getByRole('button', { name: 'Edit comment 1' }));
+      const points = screen.getByRole('textbox', { name: 'Points deducted' });
+      await user.clear(points);
+      await user.type(points, '1.5');
+      expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save Grade' })).toBeDisabled();
+      await user.click(screen.getByRole('button', { name: 'Save' }));
+      expect(screen.getByText('Final Grade: 8.5 / 10')).toBeInTheDocument();
 
-    // Add Comment: at the top, accepted, 0 points; Cancel removes it, Done keeps it.
-    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
-    expect(screen.getByRole('textbox', { name: 'New comment' })).toHaveFocus();
-    await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(screen.getAllByRole('listitem')).toHaveLength(2);
-    await user.click(screen.getByRole('button', { name: 'Add Comment' }));
-    await user.type(screen.getByRole('textbox', { name: 'New comment' }), 'Show the characteristic polynomial.');
-    const newPoints = screen.getByRole('textbox', { name: 'Points deducted' });
-    await user.clear(newPoints);
-    await user.type(newPoints, 'one');
-    await user.click(screen.getByRole('button', { name: 'Done' }));
-    expect(within(screen.getAllByRole('listitem')[0]!).getByText('Show the characteristic polynomial.')).toBeInTheDocument();
-    expect(within(screen.getAllByRole('listitem')[0]!).getByText('Points Deducted: 0')).toBeInTheDocument();
+      // Add Comment: at the top, accepted, 0 points; Cancel removes it, Done keeps it.
+      await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+      expect(screen.getByRole('textbox', { name: 'New comment' })).toHaveFocus();
+      await user.click(screen.getByRole('button', { name: 'Cancel' }));
+      expect(screen.getAllByRole('listitem')).toHaveLength(2);
+      await user.click(screen.getByRole('button', { name: 'Add Comment' }));
+      await user.type(screen.getByRole('textbox', { name: 'New comment' }), 'Show the characteristic polynomial.');
+      const newPoints = screen.getByRole('textbox', { name: 'Points deducted' });
+      await user.clear(newPoints);
+      await user.type(newPoints, 'one');
+      await user.click(screen.getByRole('button', { name: 'Done' }));
+      expect(
+        within(screen.getAllByRole('listitem')[0]!).getByText('Show the characteristic polynomial.'),
+      ).toBeInTheDocument();
+      expect(within(screen.getAllByRole('listitem')[0]!).getByText('Points Deducted: 0')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Delete comment 3' }));
-    expect(screen.getAllByRole('listitem')).toHaveLength(2);
-    expect(screen.getByText('Final Grade: 8.5 / 10')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Delete comment 3' }));
+      expect(screen.getAllByRole('listitem')).toHaveLength(2);
+      expect(screen.getByText('Final Grade: 8.5 / 10')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Save Grade' }));
-    await waitFor(() => expect(sent.some((request) => request.path.endsWith('/save-grade/submission-1'))).toBe(true));
-    const save = sent.find((request) => request.path.endsWith('/save-grade/submission-1'))!;
-    expect(save.body).toEqual({
-      grade: 8.5,
-      feedback: '',
-      comments: [
-        { text: 'Show the characteristic polynomial.', pointsDeducted: 0, accepted: true, rubricItemId: null },
-        { _id: 'c1', text: 'Second eigenvalue is wrong.', pointsDeducted: 1.5, accepted: true, rubricItemId: 'item-1' },
-      ],
-    });
-    expect(await screen.findByText('Grade saved successfully!')).toBeInTheDocument();
-    // Opened directly (no page to go back to): back to the question page.
-    await waitFor(() => expect(router.state.location.pathname).toBe(`/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`));
-  });
+      await user.click(screen.getByRole('button', { name: 'Save Grade' }));
+      await waitFor(() => expect(sent.some((request) => request.path.endsWith('/save-grade/submission-1'))).toBe(true));
+      const save = sent.find((request) => request.path.endsWith('/save-grade/submission-1'))!;
+      expect(save.body).toEqual({
+        grade: 8.5,
+        feedback: '',
+        comments: [
+          { text: 'Show the characteristic polynomial.', pointsDeducted: 0, accepted: true, rubricItemId: null },
+          {
+            _id: 'c1',
+            text: 'Second eigenvalue is wrong.',
+            pointsDeducted: 1.5,
+            accepted: true,
+            rubricItemId: 'item-1',
+          },
+        ],
+      });
+      expect(await screen.findByText('Grade saved successfully!')).toBeInTheDocument();
+      // Opened directly (no page to go back to): back to the question page.
+      await waitFor(() =>
+        expect(router.state.location.pathname).toBe(`/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`),
+      );
+    },
+  );
 
-  it('works from the keyboard: J/K move between comments, D declines, A accepts, and each change is announced', { timeout: 60_000 }, async () => {
-    stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
-    renderApp(GRADE_PATH);
-    const user = userEvent.setup({ delay: null });
-    await screen.findByRole('heading', { name: 'Review Comments' });
-    const cards = screen.getAllByRole('listitem');
+  it(
+    'works from the keyboard: J/K move between comments, D declines, A accepts, and each change is announced',
+    { timeout: 60_000 },
+    async () => {
+      stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
+      renderApp(GRADE_PATH);
+      const user = userEvent.setup({ delay: null });
+      await screen.findByRole('heading', { name: 'Review Comments' });
+      const cards = screen.getAllByRole('listitem');
 
-    await user.click(screen.getByRole('button', { name: 'Accept All' }));
-    await user.keyboard('j');
-    expect(cards[0]).toHaveFocus();
-    await user.keyboard('j');
-    expect(cards[1]).toHaveFocus();
-    await user.keyboard('k');
-    expect(cards[0]).toHaveFocus();
-    await user.keyboard('d');
-    expect(screen.getByText('Final Grade: 10 / 10')).toBeInTheDocument();
-    expect(screen.getByText('Comment 1 of 2 declined. Final grade 10 of 10.')).toBeInTheDocument();
-    await user.keyboard('a');
-    expect(screen.getByText('Comment 1 of 2 accepted. Final grade 7 of 10.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Accept All' }));
+      await user.keyboard('j');
+      expect(cards[0]).toHaveFocus();
+      await user.keyboard('j');
+      expect(cards[1]).toHaveFocus();
+      await user.keyboard('k');
+      expect(cards[0]).toHaveFocus();
+      await user.keyboard('d');
+      expect(screen.getByText('Final Grade: 10 / 10')).toBeInTheDocument();
+      expect(screen.getByText('Comment 1 of 2 declined. Final grade 10 of 10.')).toBeInTheDocument();
+      await user.keyboard('a');
+      expect(screen.getByText('Comment 1 of 2 accepted. Final grade 7 of 10.')).toBeInTheDocument();
 
-    await user.keyboard('e');
-    expect(screen.getByRole('textbox', { name: 'Comment 1' })).toHaveFocus();
-    // Typing in the editor is typing, not shortcuts.
-    await user.keyboard(' jd');
-    expect(screen.getByRole('textbox', { name: 'Comment 1' })).toHaveValue('Second eigenvalue is wrong. jd');
-    await user.keyboard('{Escape}');
-    expect(cards[0]).toHaveFocus();
-    expect(screen.getByText('Second eigenvalue is wrong.')).toBeInTheDocument();
+      await user.keyboard('e');
+      expect(screen.getByRole('textbox', { name: 'Comment 1' })).toHaveFocus();
+      // Typing in the editor is typing, not shortcuts.
+      await user.keyboard(' jd');
+      expect(screen.getByRole('textbox', { name: 'Comment 1' })).toHaveValue('Second eigenvalue is wrong. jd');
+      await user.keyboard('{Escape}');
+      expect(cards[0]).toHaveFocus();
+      expect(screen.getByText('Second eigenvalue is wrong.')).toBeInTheDocument();
 
-    await user.keyboard('?');
-    expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
-    expect(screen.getByText('Decline the current comment')).toBeInTheDocument();
-  });
+      await user.keyboard('?');
+      expect(await screen.findByRole('dialog', { name: 'Keyboard shortcuts' })).toBeInTheDocument();
+      expect(screen.getByText('Decline the current comment')).toBeInTheDocument();
+    },
+  );
 
   it('loads a graded submission as stored, without the 90-second message, and replaces everything on Regrade With AI', async () => {
     const row = gradedRow({ isAlreadyGraded: true, grade: 9, gradingStatus: 'succeeded', confidenceLevel: 80 });
@@ -194,10 +214,20 @@ describe('grading screen', () => {
       [`POST ${QUESTION_API}/grade/submission-1`]: () =>
         jsonResponse(
           200,
-          gradingOutput({ isAlreadyGraded: true, confidenceLevel: 80, gradingResult: { comments: [comment('c2', 'Minor slip.', 1)], totalScore: 9 } }),
+          gradingOutput({
+            isAlreadyGraded: true,
+            confidenceLevel: 80,
+            gradingResult: { comments: [comment('c2', 'Minor slip.', 1)], totalScore: 9 },
+          }),
         ),
       [`POST ${QUESTION_API}/regrade/submission-1`]: () =>
-        jsonResponse(200, gradingOutput({ confidenceLevel: 55, gradingResult: { comments: [comment('c9', 'Fresh look.', 4)], totalScore: 6 } })),
+        jsonResponse(
+          200,
+          gradingOutput({
+            confidenceLevel: 55,
+            gradingResult: { comments: [comment('c9', 'Fresh look.', 4)], totalScore: 6 },
+          }),
+        ),
     });
     renderApp(`${GRADE_PATH}?regrade=true`);
     const user = userEvent.setup({ delay: null });

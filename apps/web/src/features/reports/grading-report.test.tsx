@@ -21,13 +21,21 @@ const comment = (id: string, text: string, pointsDeducted: number, accepted = tr
 function report(viewer: 'staff' | 'student', overrides: Record<string, unknown> = {}) {
   return {
     viewer,
-    submission: { _id: 'submission-1', file: fileUrl('answer-1'), isLate: false, submittedAt: '2030-02-01T10:00:00.000Z', student: { _id: STUDENT._id, name: STUDENT.name } },
+    submission: {
+      _id: 'submission-1',
+      file: fileUrl('answer-1'),
+      isLate: false,
+      submittedAt: '2030-02-01T10:00:00.000Z',
+      student: { _id: STUDENT._id, name: STUDENT.name },
+    },
     question: { _id: QUESTION_ID, title: 'Eigenvalues', points: 10 },
     isAlreadyGraded: true,
     grade: 7.5,
     extractedText: 'The eigenvalues are 2 and 3.',
     comments: [comment('c1', 'Second eigenvalue is wrong.', 2.5), comment('c2', 'Clear steps.', 0)],
-    ...(viewer === 'staff' ? { confidenceLevel: 64, grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' } } : {}),
+    ...(viewer === 'staff'
+      ? { confidenceLevel: 64, grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' } }
+      : {}),
     ...overrides,
   };
 }
@@ -57,15 +65,24 @@ describe('grading report', () => {
   });
 
   it("says 'No comments yet.' when the saved grade has none", async () => {
-    stubNetwork({ ...signInAs(STUDENT), [`GET ${REPORT_API}`]: () => jsonResponse(200, report('student', { comments: [], grade: 10 })) });
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET ${REPORT_API}`]: () => jsonResponse(200, report('student', { comments: [], grade: 10 })),
+    });
     renderApp(REPORT_PATH);
     expect(await screen.findByText('No comments yet.')).toBeInTheDocument();
     expect(screen.getByText('Final Grade: 10 / 10')).toBeInTheDocument();
   });
 
   it('shows the instructor the declined comments apart, as not counted and not shown to the student', async () => {
-    const comments = [comment('c1', 'Second eigenvalue is wrong.', 2.5), comment('c3', 'AI misread the handwriting.', 2, false)];
-    stubNetwork({ ...signInAs(INSTRUCTOR), [`GET ${REPORT_API}`]: () => jsonResponse(200, report('staff', { comments })) });
+    const comments = [
+      comment('c1', 'Second eigenvalue is wrong.', 2.5),
+      comment('c3', 'AI misread the handwriting.', 2, false),
+    ];
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${REPORT_API}`]: () => jsonResponse(200, report('staff', { comments })),
+    });
     renderApp(REPORT_PATH);
     const list = await screen.findByRole('list', { name: 'Review comments' });
     expect(within(list).getAllByRole('listitem')).toHaveLength(1);
@@ -74,7 +91,10 @@ describe('grading report', () => {
   });
 
   it("toasts 'Submission not found.' for a report the server does not show", async () => {
-    stubNetwork({ ...signInAs(STUDENT), [`GET ${REPORT_API}`]: () => jsonResponse(404, { code: 'NOT_FOUND', message: 'Submission not found.' }) });
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET ${REPORT_API}`]: () => jsonResponse(404, { code: 'NOT_FOUND', message: 'Submission not found.' }),
+    });
     renderApp(REPORT_PATH);
     expect(await screen.findAllByText('Submission not found.')).toHaveLength(2);
   });

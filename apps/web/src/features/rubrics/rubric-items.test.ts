@@ -14,7 +14,11 @@ describe('rubric items in the wizard', () => {
   });
 
   it('adds to the hundredth, as the server does: 3.33 + 3.33 + 3.34 is 10', () => {
-    const drafts = ['3.33', '3.33', '3.34'].map((points, index) => ({ ...emptyDraft(), criterion: `C${index}`, points }));
+    const drafts = ['3.33', '3.33', '3.34'].map((points, index) => ({
+      ...emptyDraft(),
+      criterion: `C${index}`,
+      points,
+    }));
     expect(checkDrafts(drafts, 10).isValid).toBe(true);
   });
 
@@ -24,7 +28,11 @@ describe('rubric items in the wizard', () => {
     expect(checkDrafts(drafts, 10)).toEqual({
       total: 11,
       isValid: false,
-      problems: ['Item 3 needs a criterion.', 'Item 3: points must be a number of 0 or more.', 'The items add up to 11 points, but the question is worth 10 points.'],
+      problems: [
+        'Item 3 needs a criterion.',
+        'Item 3: points must be a number of 0 or more.',
+        'The items add up to 11 points, but the question is worth 10 points.',
+      ],
     });
     expect(checkDrafts([], 10).problems).toEqual(['A rubric needs at least one item.']);
   });
@@ -54,6 +62,8 @@ describe('rubric items in the wizard', () => {
   it('gives new items no id (the server numbers them) and a key of their own', () => {
     const [a, b] = [emptyDraft(), emptyDraft()];
     expect(a.key).not.toBe(b.key);
-    expect(toItemInputs([{ ...a, criterion: 'New', points: '10' }])).toEqual([{ criterion: 'New', points: 10, guidance: '' }]);
+    expect(toItemInputs([{ ...a, criterion: 'New', points: '10' }])).toEqual([
+      { criterion: 'New', points: 10, guidance: '' },
+    ]);
   });
 });

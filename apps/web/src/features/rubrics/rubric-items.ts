@@ -22,7 +22,13 @@ let nextKey = 1;
 const freshKey = () => `item-draft-${nextKey++}`;
 
 export function toDrafts(items: readonly RubricItem[]): ItemDraft[] {
-  return items.map((item) => ({ key: freshKey(), id: item.id, criterion: item.criterion, points: String(item.points), guidance: item.guidance }));
+  return items.map((item) => ({
+    key: freshKey(),
+    id: item.id,
+    criterion: item.criterion,
+    points: String(item.points),
+    guidance: item.guidance,
+  }));
 }
 
 export function emptyDraft(): ItemDraft {

@@ -40,7 +40,11 @@ const questionWith = (autoRubric: unknown[]) => () =>
 describe('Edit Rubric', () => {
   it('edits Question Text and Solution Text, previews them with KaTeX on Recompile Preview, and saves back to the question', async () => {
     const saving = deferredResponse();
-    const sent = stubNetwork({ ...signInAs(INSTRUCTOR), [`GET ${QUESTION_API}`]: questionWith([rubric()]), [`PATCH ${QUESTION_API}/save-rubric`]: saving.responder });
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${QUESTION_API}`]: questionWith([rubric()]),
+      [`PATCH ${QUESTION_API}/save-rubric`]: saving.responder,
+    });
     const { router } = renderApp(`${QUESTION_PATH}/rubric`);
     const user = userEvent.setup({ delay: null });
 
@@ -67,7 +71,10 @@ describe('Edit Rubric', () => {
   });
 
   it("falls back to plain text with 'Failed to compile rubric preview' when the math cannot be rendered", async () => {
-    stubNetwork({ ...signInAs(INSTRUCTOR), [`GET ${QUESTION_API}`]: questionWith([rubric({ solutionText: 'Broken: $\\frac{1}{$ end' })]) });
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${QUESTION_API}`]: questionWith([rubric({ solutionText: 'Broken: $\\frac{1}{$ end' })]),
+    });
     renderApp(`${QUESTION_PATH}/rubric`);
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Recompile Preview' }));
@@ -90,7 +97,7 @@ describe('Edit Rubric', () => {
     expect(screen.queryByRole('button', { name: 'Recompile Preview' })).not.toBeInTheDocument();
   });
 
-  it("tells the instructor when there is no AI rubric yet, and Cancel goes back to the question", async () => {
+  it('tells the instructor when there is no AI rubric yet, and Cancel goes back to the question', async () => {
     stubNetwork({ ...signInAs(INSTRUCTOR), [`GET ${QUESTION_API}`]: questionWith([]) });
     const { router } = renderApp(`${QUESTION_PATH}/rubric`);
     const user = userEvent.setup({ delay: null });
@@ -119,7 +126,11 @@ describe('Generate Rubric', () => {
     expect(screen.getByRole('button', { name: 'Generating Rubric…', hidden: true })).toBeDisabled();
     expect(screen.getByText('Generating Rubric... This may take up to 3 minutes')).toBeInTheDocument();
     generating.respond(
-      jsonResponse(200, { message: 'Rubric generated successfully!', autoRubric: [rubric()], grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' } }),
+      jsonResponse(200, {
+        message: 'Rubric generated successfully!',
+        autoRubric: [rubric()],
+        grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' },
+      }),
     );
     expect(await screen.findByText('Rubric generated successfully!')).toBeInTheDocument();
     await waitFor(() => expect(router.state.location.pathname).toBe(`${QUESTION_PATH}/rubric-wizard`));
@@ -138,77 +149,96 @@ describe('Generate Rubric', () => {
     const user = userEvent.setup({ delay: null });
     await user.click(await screen.findByRole('button', { name: 'Generate Rubric' }));
     expect(await screen.findByText('Failed to generate rubric.')).toBeInTheDocument();
-    await waitFor(() => expect(screen.queryByText('Generating Rubric... This may take up to 3 minutes')).not.toBeInTheDocument());
+    await waitFor(() =>
+      expect(screen.queryByText('Generating Rubric... This may take up to 3 minutes')).not.toBeInTheDocument(),
+    );
     expect(screen.getByRole('button', { name: 'Generate Rubric' })).toBeEnabled();
   });
 });
 
 describe('rubric wizard', () => {
-  it('shapes the items with a running total, tries the rubric on a sample answer, and saves the items', { timeout: 60_000 }, async () => {
-    const sent = stubNetwork({
-      ...signInAs(INSTRUCTOR),
-      [`GET ${QUESTION_API}`]: questionWith([rubric()]),
-      [`POST ${QUESTION_API}/rubric-trial`]: () =>
-        jsonResponse(200, {
-          grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' },
-          questionPoints: 10,
-          results: [
-            {
-              label: 'Sample answer',
-              submissionId: null,
-              comments: [{ text: 'Only one eigenvalue found.', pointsDeducted: 3, rubricItemId: 'item-1', criterion: 'Finds both eigenvalues' }],
-              totalScore: 7,
-              confidenceLevel: 61,
-            },
-          ],
-        }),
-      [`PATCH ${QUESTION_API}/save-rubric`]: () => jsonResponse(200, { message: 'Rubric saved successfully!', autoRubric: [rubric()] }),
-    });
-    const { router } = renderApp(`${QUESTION_PATH}/rubric-wizard`);
-    const user = userEvent.setup({ delay: null });
+  it(
+    'shapes the items with a running total, tries the rubric on a sample answer, and saves the items',
+    { timeout: 60_000 },
+    async () => {
+      const sent = stubNetwork({
+        ...signInAs(INSTRUCTOR),
+        [`GET ${QUESTION_API}`]: questionWith([rubric()]),
+        [`POST ${QUESTION_API}/rubric-trial`]: () =>
+          jsonResponse(200, {
+            grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' },
+            questionPoints: 10,
+            results: [
+              {
+                label: 'Sample answer',
+                submissionId: null,
+                comments: [
+                  {
+                    text: 'Only one eigenvalue found.',
+                    pointsDeducted: 3,
+                    rubricItemId: 'item-1',
+                    criterion: 'Finds both eigenvalues',
+                  },
+                ],
+                totalScore: 7,
+                confidenceLevel: 61,
+              },
+            ],
+          }),
+        [`PATCH ${QUESTION_API}/save-rubric`]: () =>
+          jsonResponse(200, { message: 'Rubric saved successfully!', autoRubric: [rubric()] }),
+      });
+      const { router } = renderApp(`${QUESTION_PATH}/rubric-wizard`);
+      const user = userEvent.setup({ delay: null });
 
-    expect(await screen.findByRole('textbox', { name: 'Question Text' })).toHaveValue('Find the eigenvalues of $A$.');
-    await user.click(screen.getByRole('button', { name: 'Next' }));
-    expect(screen.getByText('Total: 10 / 10 points')).toBeInTheDocument();
+      expect(await screen.findByRole('textbox', { name: 'Question Text' })).toHaveValue('Find the eigenvalues of $A$.');
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+      expect(screen.getByText('Total: 10 / 10 points')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Add Item' }));
-    await user.type(screen.getByRole('textbox', { name: 'Criterion of item 3' }), 'Checks the answer');
-    const points = screen.getByRole('textbox', { name: 'Points of item 3' });
-    await user.clear(points);
-    await user.type(points, '2');
-    expect(screen.getByText('Total: 12 / 10 points')).toBeInTheDocument();
-    expect(screen.getByText('The items add up to 12 points, but the question is worth 10 points.')).toBeInTheDocument();
-    expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
+      await user.click(screen.getByRole('button', { name: 'Add Item' }));
+      await user.type(screen.getByRole('textbox', { name: 'Criterion of item 3' }), 'Checks the answer');
+      const points = screen.getByRole('textbox', { name: 'Points of item 3' });
+      await user.clear(points);
+      await user.type(points, '2');
+      expect(screen.getByText('Total: 12 / 10 points')).toBeInTheDocument();
+      expect(
+        screen.getByText('The items add up to 12 points, but the question is worth 10 points.'),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Next' })).toBeDisabled();
 
-    const first = screen.getByRole('textbox', { name: 'Points of item 1' });
-    await user.clear(first);
-    await user.type(first, '4');
-    await user.click(screen.getByRole('button', { name: 'Move item 3 up' }));
-    expect(screen.getByRole('textbox', { name: 'Criterion of item 2' })).toHaveValue('Checks the answer');
-    expect(screen.getByText('Total: 10 / 10 points')).toBeInTheDocument();
+      const first = screen.getByRole('textbox', { name: 'Points of item 1' });
+      await user.clear(first);
+      await user.type(first, '4');
+      await user.click(screen.getByRole('button', { name: 'Move item 3 up' }));
+      expect(screen.getByRole('textbox', { name: 'Criterion of item 2' })).toHaveValue('Checks the answer');
+      expect(screen.getByText('Total: 10 / 10 points')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Next' }));
-    await user.type(screen.getByRole('textbox', { name: 'Sample answer' }), 'Only 2.');
-    await user.click(screen.getByRole('button', { name: 'Try Rubric' }));
-    const trial = await screen.findByRole('region', { name: 'Trial: Sample answer' });
-    expect(within(trial).getByText('Score: 7 / 10')).toBeInTheDocument();
-    expect(within(trial).getByText('Only one eigenvalue found.')).toBeInTheDocument();
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+      await user.type(screen.getByRole('textbox', { name: 'Sample answer' }), 'Only 2.');
+      await user.click(screen.getByRole('button', { name: 'Try Rubric' }));
+      const trial = await screen.findByRole('region', { name: 'Trial: Sample answer' });
+      expect(within(trial).getByText('Score: 7 / 10')).toBeInTheDocument();
+      expect(within(trial).getByText('Only one eigenvalue found.')).toBeInTheDocument();
 
-    await user.click(screen.getByRole('button', { name: 'Next' }));
-    await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
-    expect(await screen.findByText('Rubric saved successfully!')).toBeInTheDocument();
-    await waitFor(() => expect(router.state.location.pathname).toBe(QUESTION_PATH));
+      await user.click(screen.getByRole('button', { name: 'Next' }));
+      await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
+      expect(await screen.findByText('Rubric saved successfully!')).toBeInTheDocument();
+      await waitFor(() => expect(router.state.location.pathname).toBe(QUESTION_PATH));
 
-    const items = [
-      { id: 'item-1', criterion: 'Finds both eigenvalues', points: 4, guidance: '2 and 3' },
-      { criterion: 'Checks the answer', points: 2, guidance: '' },
-      { id: 'item-2', criterion: 'Shows the characteristic polynomial', points: 4, guidance: '' },
-    ];
-    expect(sent.find((request) => request.path.endsWith('/rubric-trial'))!.body).toMatchObject({ items, sampleAnswer: 'Only 2.' });
-    expect(sent.find((request) => request.method === 'PATCH')!.body).toEqual({
-      questionText: 'Find the eigenvalues of $A$.',
-      solutionText: 'They are $\\lambda = 2$ and $\\lambda = 3$.',
-      items,
-    });
-  });
+      const items = [
+        { id: 'item-1', criterion: 'Finds both eigenvalues', points: 4, guidance: '2 and 3' },
+        { criterion: 'Checks the answer', points: 2, guidance: '' },
+        { id: 'item-2', criterion: 'Shows the characteristic polynomial', points: 4, guidance: '' },
+      ];
+      expect(sent.find((request) => request.path.endsWith('/rubric-trial'))!.body).toMatchObject({
+        items,
+        sampleAnswer: 'Only 2.',
+      });
+      expect(sent.find((request) => request.method === 'PATCH')!.body).toEqual({
+        questionText: 'Find the eigenvalues of $A$.',
+        solutionText: 'They are $\\lambda = 2$ and $\\lambda = 3$.',
+        items,
+      });
+    },
+  );
 });

@@ -68,7 +68,12 @@ export function useGradingQuestion(assignmentId: string, questionId: string) {
 export function useGradingResult(assignmentId: string, questionId: string, submissionId: string, enabled: boolean) {
   return useQuery({
     queryKey: gradingKeys.grading(submissionId),
-    queryFn: () => apiClient.post(`${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}`, undefined, GradingOutput),
+    queryFn: () =>
+      apiClient.post(
+        `${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}`,
+        undefined,
+        GradingOutput,
+      ),
     enabled,
     retry: false,
     staleTime: Number.POSITIVE_INFINITY,
@@ -80,7 +85,11 @@ export function useRegrade(assignmentId: string, questionId: string, submissionI
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiClient.post(`${questionPath(assignmentId, questionId)}/regrade/${encodeURIComponent(submissionId)}`, undefined, GradingOutput),
+      apiClient.post(
+        `${questionPath(assignmentId, questionId)}/regrade/${encodeURIComponent(submissionId)}`,
+        undefined,
+        GradingOutput,
+      ),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }
@@ -89,7 +98,11 @@ export function useSaveGrade(assignmentId: string, questionId: string, submissio
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: SaveGradeInput) =>
-      apiClient.post(`${questionPath(assignmentId, questionId)}/save-grade/${encodeURIComponent(submissionId)}`, input, SaveGradeOutput),
+      apiClient.post(
+        `${questionPath(assignmentId, questionId)}/save-grade/${encodeURIComponent(submissionId)}`,
+        input,
+        SaveGradeOutput,
+      ),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }
@@ -98,7 +111,8 @@ export function useSaveGrade(assignmentId: string, questionId: string, submissio
 export function useReviewQueue(assignmentId: string, questionId: string, enabled = true) {
   return useQuery({
     queryKey: gradingKeys.queue(questionId),
-    queryFn: ({ signal }) => apiClient.get(`${questionPath(assignmentId, questionId)}/review-queue`, ReviewQueueOutput, { signal }),
+    queryFn: ({ signal }) =>
+      apiClient.get(`${questionPath(assignmentId, questionId)}/review-queue`, ReviewQueueOutput, { signal }),
     enabled,
   });
 }
@@ -127,7 +141,12 @@ export function useGradeAll(assignmentId: string, questionId: string) {
   });
 }
 
-export function gradePagePath(assignmentId: string, questionId: string, submissionId: string, options: { queue?: boolean } = {}) {
+export function gradePagePath(
+  assignmentId: string,
+  questionId: string,
+  submissionId: string,
+  options: { queue?: boolean } = {},
+) {
   return `${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}${options.queue ? '?queue=1' : ''}`;
 }
 

@@ -93,10 +93,19 @@ function CommentView({
         )}
       </Stack>
       <Box id={textId}>
-        <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', ...(comment.accepted ? {} : { color: 'text.secondary' }) }}>
+        <Typography
+          sx={{
+            whiteSpace: 'pre-wrap',
+            overflowWrap: 'anywhere',
+            ...(comment.accepted ? {} : { color: 'text.secondary' }),
+          }}
+        >
           {comment.text || '(no text)'}
         </Typography>
-        <Typography variant="body2" sx={{ mt: 0.5, color: comment.pointsDeducted > 0 ? 'error.light' : 'success.light' }}>
+        <Typography
+          variant="body2"
+          sx={{ mt: 0.5, color: comment.pointsDeducted > 0 ? 'error.light' : 'success.light' }}
+        >
           Points Deducted: {formatPoints(comment.pointsDeducted)}
         </Typography>
       </Box>
@@ -126,7 +135,13 @@ function CommentView({
         <Button size="small" startIcon={<EditOutlinedIcon />} aria-label={`Edit comment ${number}`} onClick={onEdit}>
           Edit
         </Button>
-        <Button size="small" color="error" startIcon={<DeleteOutlineIcon />} aria-label={`Delete comment ${number}`} onClick={onDelete}>
+        <Button
+          size="small"
+          color="error"
+          startIcon={<DeleteOutlineIcon />}
+          aria-label={`Delete comment ${number}`}
+          onClick={onDelete}
+        >
           Delete
         </Button>
       </Stack>

@@ -76,7 +76,10 @@ export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeA
           variant="outlined"
           startIcon={<RateReviewOutlinedIcon />}
           disabled={!firstToReview}
-          onClick={() => firstToReview && navigate(gradePagePath(assignmentId, questionId, firstToReview.submissionId, { queue: true }))}
+          onClick={() =>
+            firstToReview &&
+            navigate(gradePagePath(assignmentId, questionId, firstToReview.submissionId, { queue: true }))
+          }
         >
           Review{queue.data ? ` (${remaining} left)` : ''}
         </Button>

@@ -16,10 +16,22 @@ const REASONS: Record<string, string> = {
   clipped: 'text clipped out of view',
 };
 
-export function GraderSummary({ grader, hiddenText }: { grader: GraderInfo | null; hiddenText: readonly HiddenTextFinding[] }) {
+export function GraderSummary({
+  grader,
+  hiddenText,
+}: {
+  grader: GraderInfo | null;
+  hiddenText: readonly HiddenTextFinding[];
+}) {
   return (
     <Box sx={{ mb: 2 }}>
-      <Chip size="small" variant="outlined" color={grader ? 'secondary' : 'default'} label={describeGrader(grader)} sx={{ maxWidth: '100%' }} />
+      <Chip
+        size="small"
+        variant="outlined"
+        color={grader ? 'secondary' : 'default'}
+        label={describeGrader(grader)}
+        sx={{ maxWidth: '100%' }}
+      />
       {hiddenText.length > 0 ? (
         <Alert severity="warning" sx={{ mt: 1.5 }}>
           <AlertTitle>Hidden text found in this PDF</AlertTitle>

@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
+import { useEffect, useMemo, useReducer, useRef, useState, type KeyboardEvent } from 'react';
 import { useNavigate } from 'react-router-dom';
 import {
   Alert,
@@ -89,33 +89,33 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   const [announcement, setAnnouncement] = useState('');
   const [isHelpOpen, setHelpOpen] = useState(false);
   const cards = useRef(new Map<string, HTMLLIElement>());
-  const cardRefCallbacks = useRef(new Map<string, (element: HTMLLIElement | null) => void>());
   const addButtonRef = useRef<HTMLButtonElement | null>(null);
-  const [focusTarget, setFocusTarget] = useState<{ tempId: string | null } | null>(null);
 
-  const showResult = useCallback((output: GradingOutput) => {
+  const showResult = (output: GradingOutput) => {
     setResult(output);
     dispatch({ type: 'load', comments: output.gradingResult.comments, points: output.questionPoints });
     setActiveTempId(null);
-  }, []);
-  useEffect(() => {
-    if (!grading.data) return;
+  };
+  // The stored or suggested result arrives once per opening: take it into the editing state while
+  // rendering (React's pattern for state that follows a changing input), not in an effect.
+  const [loadedFrom, setLoadedFrom] = useState<GradingOutput | null>(null);
+  if (grading.data && grading.data !== loadedFrom) {
+    setLoadedFrom(grading.data);
     showResult(grading.data);
-    // Screen readers hear what arrived; sighted reviewers see it at once.
-    const { gradingResult, questionPoints, confidenceLevel } = grading.data;
-    const count = gradingResult.comments.length;
-    setAnnouncement(
-      `${count} ${count === 1 ? 'comment' : 'comments'} to review. Final grade ${formatPoints(gradingResult.totalScore)} of ${formatPoints(questionPoints)}. Confidence ${Math.round(confidenceLevel)}%.`,
-    );
-  }, [grading.data, showResult]);
+  }
 
   // Focus moves after the list has re-rendered: to a card, or to Add Comment when the list is empty.
+  const pendingFocus = useRef<{ tempId: string | null } | null>(null);
+  const moveFocusAfterRender = (tempId: string | null) => {
+    pendingFocus.current = { tempId };
+  };
   useEffect(() => {
-    if (!focusTarget) return;
-    const card = focusTarget.tempId ? cards.current.get(focusTarget.tempId) : undefined;
+    const target = pendingFocus.current;
+    if (!target) return;
+    pendingFocus.current = null;
+    const card = target.tempId ? cards.current.get(target.tempId) : undefined;
     (card ?? addButtonRef.current)?.focus();
-    setFocusTarget(null);
-  }, [focusTarget, state]);
+  });
 
   const announce = (text: string) => setAnnouncement((previous) => (previous === text ? `${text}\u00a0` : text));
   const finalGrade = finalGradeOf(state);
@@ -130,7 +130,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     if (!describe) return next;
     const tempId = 'tempId' in action ? action.tempId : null;
     const index = tempId ? state.comments.findIndex((comment) => comment.tempId === tempId) : -1;
-    announce(`${describe(index, state.comments.length)} Final grade ${formatPoints(finalGradeOf(next))} of ${formatPoints(next.points)}.`);
+    announce(
+      `${describe(index, state.comments.length)} Final grade ${formatPoints(finalGradeOf(next))} of ${formatPoints(next.points)}.`,
+    );
     return next;
   };
 
@@ -143,8 +145,10 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       setActiveTempId(next.comments[0]?.tempId ?? null);
       announce('New comment added at the top. Type its text and points, then Done.');
     },
-    onAccept: (tempId: string) => apply({ type: 'setAccepted', tempId, accepted: true }, (i, n) => `Comment ${i + 1} of ${n} accepted.`),
-    onDecline: (tempId: string) => apply({ type: 'setAccepted', tempId, accepted: false }, (i, n) => `Comment ${i + 1} of ${n} declined.`),
+    onAccept: (tempId: string) =>
+      apply({ type: 'setAccepted', tempId, accepted: true }, (i, n) => `Comment ${i + 1} of ${n} accepted.`),
+    onDecline: (tempId: string) =>
+      apply({ type: 'setAccepted', tempId, accepted: false }, (i, n) => `Comment ${i + 1} of ${n} declined.`),
     onEdit: (tempId: string) => {
       setActiveTempId(tempId);
       apply({ type: 'edit', tempId });
@@ -154,31 +158,37 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       const next = apply({ type: 'remove', tempId }, (i, n) => `Comment ${i + 1} of ${n} deleted.`);
       const neighbour = next.comments[Math.min(index, next.comments.length - 1)];
       setActiveTempId(neighbour?.tempId ?? null);
-      setFocusTarget({ tempId: neighbour?.tempId ?? null });
+      moveFocusAfterRender(neighbour?.tempId ?? null);
     },
-    onChange: (tempId: string, change: { text?: string; points?: string }) => dispatch({ type: 'change', tempId, ...change }),
+    onChange: (tempId: string, change: { text?: string; points?: string }) =>
+      dispatch({ type: 'change', tempId, ...change }),
     onSave: (tempId: string) => {
       const wasNew = state.comments.find((comment) => comment.tempId === tempId)?.isNew;
       apply({ type: 'save', tempId }, (i, n) => (wasNew ? 'New comment kept.' : `Comment ${i + 1} of ${n} saved.`));
-      setFocusTarget({ tempId });
+      moveFocusAfterRender(tempId);
     },
     onCancel: (tempId: string) => {
       const wasNew = state.comments.find((comment) => comment.tempId === tempId)?.isNew;
       apply({ type: 'cancel', tempId });
       announce(wasNew ? 'New comment removed.' : 'Edit cancelled.');
-      setFocusTarget({ tempId: wasNew ? (state.comments.find((comment) => comment.tempId !== tempId)?.tempId ?? null) : tempId });
+      moveFocusAfterRender(
+        wasNew ? (state.comments.find((comment) => comment.tempId !== tempId)?.tempId ?? null) : tempId,
+      );
     },
   };
 
   const goToQueueItem = (item: ReviewQueueItem) =>
-    navigate(gradePagePath(assignmentId, questionId, item.submissionId, { queue: true }), { replace: true, state: backState });
+    navigate(gradePagePath(assignmentId, questionId, item.submissionId, { queue: true }), {
+      replace: true,
+      state: backState,
+    });
 
   const onRegrade = () => {
     regrade.mutate(undefined, {
       onSuccess: (output) => {
         showResult(output);
         showSuccess(GRADING_MESSAGES.regraded);
-        announce(`Regrading completed. ${output.gradingResult.comments.length} comments. Final grade ${formatPoints(output.gradingResult.totalScore)} of ${formatPoints(output.questionPoints)}.`);
+        announce(`Regrading completed. ${describeResult(output)}`);
       },
       onError: (error) => showError(messageOf(error, GRADING_MESSAGES.regradeFailed), error),
     });
@@ -189,7 +199,8 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     const open = state.comments.find((comment) => comment.editor !== null);
     if (open) {
       announce('Finish the comment you are editing first: Save, Done or Cancel.');
-      setFocusTarget({ tempId: open.tempId });
+      moveFocusAfterRender(open.tempId);
+      setActiveTempId(open.tempId);
       return;
     }
     const queueItems = queue.data?.items ?? [];
@@ -251,16 +262,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     runCommand(command);
   };
 
-  const cardRef = (tempId: string) => {
-    let callback = cardRefCallbacks.current.get(tempId);
-    if (!callback) {
-      callback = (element: HTMLLIElement | null) => {
-        if (element) cards.current.set(tempId, element);
-        else cards.current.delete(tempId);
-      };
-      cardRefCallbacks.current.set(tempId, callback);
-    }
-    return callback;
+  const registerCard = (tempId: string, element: HTMLLIElement | null) => {
+    if (element) cards.current.set(tempId, element);
+    else cards.current.delete(tempId);
   };
 
   const hasFailed = question.isError || isMissing || grading.isError;
@@ -297,7 +301,14 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         </Box>
         {position ? (
           // On a phone the queue gets a line of its own under the title.
-          <Box sx={{ order: { xs: 3, md: 1 }, width: { xs: '100%', md: 'auto' }, display: 'flex', justifyContent: 'center' }}>
+          <Box
+            sx={{
+              order: { xs: 3, md: 1 },
+              width: { xs: '100%', md: 'auto' },
+              display: 'flex',
+              justifyContent: 'center',
+            }}
+          >
             <ReviewQueueBar position={position} onGo={goToQueueItem} />
           </Box>
         ) : null}
@@ -306,7 +317,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         Press question mark for keyboard shortcuts.
       </Typography>
       <Box aria-live="polite" aria-atomic="true" sx={visuallyHidden}>
-        {announcement}
+        {announcement || (result ? describeResult(result) : '')}
       </Box>
 
       <DialogContent sx={{ px: { xs: 1.5, sm: 3 } }}>
@@ -332,7 +343,11 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               alignItems: 'start',
             }}
           >
-            <SubmissionViewer fileUrl={submission.file} text={result.submissionText} title={`Answer of ${submission.student.name}`} />
+            <SubmissionViewer
+              fileUrl={submission.file}
+              text={result.submissionText}
+              title={`Answer of ${submission.student.name}`}
+            />
             <Box>
               {regrade.isPending ? (
                 <Box sx={{ mb: 2 }} role="status">
@@ -342,8 +357,8 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               ) : null}
               {isRegrade && result.isAlreadyGraded ? (
                 <Alert severity="info" sx={{ mb: 2 }}>
-                  Saved grade: {formatPoints(result.gradingResult.totalScore)} / {formatPoints(points)}. Change it below, or ask
-                  for a fresh suggestion with Regrade With AI; nothing changes until you save.
+                  Saved grade: {formatPoints(result.gradingResult.totalScore)} / {formatPoints(points)}. Change it
+                  below, or ask for a fresh suggestion with Regrade With AI; nothing changes until you save.
                 </Alert>
               ) : null}
               <GraderSummary grader={result.grader} hiddenText={result.hiddenText} />
@@ -355,7 +370,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                 activeTempId={activeTempId}
                 disabled={isBusy}
                 addButtonRef={addButtonRef}
-                cardRef={cardRef}
+                registerCard={registerCard}
                 {...handlers}
               />
             </Box>
@@ -363,7 +378,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         ) : null}
       </DialogContent>
 
-      <DialogActions sx={{ borderTop: 1, borderColor: 'divider', px: { xs: 1.5, sm: 3 }, py: 1.5, flexWrap: 'wrap', gap: 1 }}>
+      <DialogActions
+        sx={{ borderTop: 1, borderColor: 'divider', px: { xs: 1.5, sm: 3 }, py: 1.5, flexWrap: 'wrap', gap: 1 }}
+      >
         {hasFailed ? <Button onClick={goBack}>Close</Button> : null}
         {isEditingAny(state) ? (
           <Typography variant="body2" color="text.secondary" sx={{ mr: 'auto' }}>
@@ -374,11 +391,22 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
           <Button variant="outlined" onClick={onRegrade} disabled={!result || isBusy}>
             Regrade With AI
           </Button>
-          <Button variant="contained" onClick={onSaveGrade} disabled={!result || isBusy || isEditingAny(state)} aria-busy={save.isPending}>
+          <Button
+            variant="contained"
+            onClick={onSaveGrade}
+            disabled={!result || isBusy || isEditingAny(state)}
+            aria-busy={save.isPending}
+          >
             Save Grade
           </Button>
         </Stack>
       </DialogActions>
     </Dialog>
   );
+}
+
+/** What a screen reader hears when a result arrives. */
+function describeResult({ gradingResult, questionPoints, confidenceLevel }: GradingOutput): string {
+  const count = gradingResult.comments.length;
+  return `${count} ${count === 1 ? 'comment' : 'comments'} to review. Final grade ${formatPoints(gradingResult.totalScore)} of ${formatPoints(questionPoints)}. Confidence ${Math.round(confidenceLevel)}%.`;
 }

@@ -33,8 +33,20 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { command: 'edit', keys: ['e'], label: 'E', description: 'Edit the current comment' },
   { command: 'addComment', keys: ['c'], label: 'C', description: 'Add a comment' },
   { command: 'saveGrade', keys: ['s'], label: 'S', description: 'Save grade' },
-  { command: 'nextSubmission', keys: [']'], label: ']', description: 'Next submission in the review queue', queueOnly: true },
-  { command: 'previousSubmission', keys: ['['], label: '[', description: 'Previous submission in the review queue', queueOnly: true },
+  {
+    command: 'nextSubmission',
+    keys: [']'],
+    label: ']',
+    description: 'Next submission in the review queue',
+    queueOnly: true,
+  },
+  {
+    command: 'previousSubmission',
+    keys: ['['],
+    label: '[',
+    description: 'Previous submission in the review queue',
+    queueOnly: true,
+  },
   { command: 'help', keys: ['?'], label: '?', description: 'Show these shortcuts' },
 ];
 
@@ -45,7 +57,10 @@ const EDITOR_KEYS = [
 ];
 
 /** Which command a key press means, or null (typing in a field, a modifier held, an unknown key). */
-export function commandForKey(event: Pick<KeyboardEvent, 'key' | 'altKey' | 'ctrlKey' | 'metaKey' | 'target'>, inQueue: boolean): ShortcutCommand | null {
+export function commandForKey(
+  event: Pick<KeyboardEvent, 'key' | 'altKey' | 'ctrlKey' | 'metaKey' | 'target'>,
+  inQueue: boolean,
+): ShortcutCommand | null {
   if (event.altKey || event.ctrlKey || event.metaKey) return null;
   const target = event.target as HTMLElement | null;
   if (target?.closest?.('input, textarea, select, [contenteditable="true"], [role="textbox"]')) return null;
@@ -95,7 +110,14 @@ export function ShortcutsHelp({ inQueue, open, onOpenChange }: ShortcutsHelpProp
         </Typography>
         <Box
           component="dl"
-          sx={{ display: 'grid', gridTemplateColumns: 'max-content 1fr', columnGap: 2, rowGap: 0.75, m: 0, '& dd': { m: 0 } }}
+          sx={{
+            display: 'grid',
+            gridTemplateColumns: 'max-content 1fr',
+            columnGap: 2,
+            rowGap: 0.75,
+            m: 0,
+            '& dd': { m: 0 },
+          }}
         >
           {rows.map((row) => (
             <Box key={row.label} sx={{ display: 'contents' }}>

@@ -15,7 +15,7 @@ export interface ReviewCommentsProps {
   activeTempId: string | null;
   disabled: boolean;
   addButtonRef: Ref<HTMLButtonElement>;
-  cardRef(tempId: string): (element: HTMLLIElement | null) => void;
+  registerCard(tempId: string, element: HTMLLIElement | null): void;
   onActivate(tempId: string): void;
   onAcceptAll(): void;
   onDeclineAll(): void;
@@ -30,27 +30,48 @@ export interface ReviewCommentsProps {
 }
 
 /** The right pane of the grading screen (spec section 2): Review Comments, the list, Final Grade and Confidence. */
-export function ReviewComments(props: ReviewCommentsProps) {
-  const { comments } = props;
+export function ReviewComments({
+  comments,
+  questionPoints,
+  finalGrade,
+  confidence,
+  activeTempId,
+  disabled,
+  addButtonRef,
+  registerCard,
+  ...on
+}: ReviewCommentsProps) {
   return (
     <Box component="section" aria-labelledby="review-comments-heading" sx={{ minWidth: 0 }}>
       <Typography id="review-comments-heading" variant="h6" component="h2" gutterBottom>
         Review Comments
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', mb: 2 }}>
-        <Button size="small" variant="outlined" startIcon={<DoneAllIcon />} onClick={props.onAcceptAll} disabled={props.disabled || comments.length === 0}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<DoneAllIcon />}
+          onClick={on.onAcceptAll}
+          disabled={disabled || comments.length === 0}
+        >
           Accept All
         </Button>
-        <Button size="small" variant="outlined" startIcon={<RemoveDoneIcon />} onClick={props.onDeclineAll} disabled={props.disabled || comments.length === 0}>
+        <Button
+          size="small"
+          variant="outlined"
+          startIcon={<RemoveDoneIcon />}
+          onClick={on.onDeclineAll}
+          disabled={disabled || comments.length === 0}
+        >
           Decline All
         </Button>
         <Button
           size="small"
           variant="contained"
           startIcon={<AddCommentOutlinedIcon />}
-          onClick={props.onAdd}
-          disabled={props.disabled}
-          ref={props.addButtonRef}
+          onClick={on.onAdd}
+          disabled={disabled}
+          ref={addButtonRef}
         >
           Add Comment
         </Button>
@@ -64,29 +85,31 @@ export function ReviewComments(props: ReviewCommentsProps) {
           {comments.map((comment, index) => (
             <CommentCard
               key={comment.tempId}
-              ref={props.cardRef(comment.tempId)}
+              ref={(element: HTMLLIElement | null) => registerCard(comment.tempId, element)}
               comment={comment}
               index={index}
               total={comments.length}
-              questionPoints={props.questionPoints}
-              isActive={props.activeTempId === comment.tempId}
-              onFocus={() => props.onActivate(comment.tempId)}
-              onAccept={() => props.onAccept(comment.tempId)}
-              onDecline={() => props.onDecline(comment.tempId)}
-              onEdit={() => props.onEdit(comment.tempId)}
-              onDelete={() => props.onDelete(comment.tempId)}
-              onChange={(change) => props.onChange(comment.tempId, change)}
-              onSave={() => props.onSave(comment.tempId)}
-              onCancel={() => props.onCancel(comment.tempId)}
+              questionPoints={questionPoints}
+              isActive={activeTempId === comment.tempId}
+              onFocus={() => on.onActivate(comment.tempId)}
+              onAccept={() => on.onAccept(comment.tempId)}
+              onDecline={() => on.onDecline(comment.tempId)}
+              onEdit={() => on.onEdit(comment.tempId)}
+              onDelete={() => on.onDelete(comment.tempId)}
+              onChange={(change) => on.onChange(comment.tempId, change)}
+              onSave={() => on.onSave(comment.tempId)}
+              onCancel={() => on.onCancel(comment.tempId)}
             />
           ))}
         </Stack>
       )}
       <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>
         <Typography variant="h6" component="p">
-          Final Grade: {formatPoints(props.finalGrade)} / {formatPoints(props.questionPoints)}
+          Final Grade: {formatPoints(finalGrade)} / {formatPoints(questionPoints)}
         </Typography>
-        <Typography color={props.confidence < 50 ? 'warning.light' : 'text.secondary'}>Confidence: {Math.round(props.confidence)}%</Typography>
+        <Typography color={confidence < 50 ? 'warning.light' : 'text.secondary'}>
+          Confidence: {Math.round(confidence)}%
+        </Typography>
       </Box>
     </Box>
   );

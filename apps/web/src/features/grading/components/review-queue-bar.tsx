@@ -12,7 +12,11 @@ export interface QueuePosition {
 }
 
 /** Where the open submission stands in the queue (lowest confidence first). */
-export function queuePosition(items: readonly ReviewQueueItem[], submissionId: string, remaining: number): QueuePosition | null {
+export function queuePosition(
+  items: readonly ReviewQueueItem[],
+  submissionId: string,
+  remaining: number,
+): QueuePosition | null {
   const index = items.findIndex((item) => item.submissionId === submissionId);
   if (index < 0) return null;
   return { index, total: items.length, remaining, previous: items[index - 1] ?? null, next: items[index + 1] ?? null };

@@ -23,9 +23,13 @@ export function useGradingReport(assignmentId: string, questionId: string, submi
   return useQuery({
     queryKey: reportKeys.report(submissionId),
     queryFn: ({ signal }) =>
-      apiClient.get(`${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}/report`, GradingReport, {
-        signal,
-      }),
+      apiClient.get(
+        `${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}/report`,
+        GradingReport,
+        {
+          signal,
+        },
+      ),
   });
 }
 

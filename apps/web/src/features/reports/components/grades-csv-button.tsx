@@ -17,7 +17,14 @@ export interface GradesCsvButtonProps extends GradesCsvScope {
  * Downloads the saved grades as CSV (student name, email, points per question, total, late), for
  * pasting into a gradebook: a question's grades when `questionId` is given, else the assignment's.
  */
-export function GradesCsvButton({ assignmentId, questionId, name, children, variant = 'outlined', size }: GradesCsvButtonProps) {
+export function GradesCsvButton({
+  assignmentId,
+  questionId,
+  name,
+  children,
+  variant = 'outlined',
+  size,
+}: GradesCsvButtonProps) {
   const [isDownloading, setDownloading] = useState(false);
   const onClick = async () => {
     setDownloading(true);
@@ -30,7 +37,14 @@ export function GradesCsvButton({ assignmentId, questionId, name, children, vari
     }
   };
   return (
-    <Button variant={variant} size={size} startIcon={<FileDownloadOutlinedIcon />} onClick={onClick} disabled={isDownloading} aria-busy={isDownloading}>
+    <Button
+      variant={variant}
+      size={size}
+      startIcon={<FileDownloadOutlinedIcon />}
+      onClick={onClick}
+      disabled={isDownloading}
+      aria-busy={isDownloading}
+    >
       {children ?? (questionId ? 'Download Grades (CSV)' : 'Download Assignment Grades (CSV)')}
     </Button>
   );

@@ -139,7 +139,15 @@ function ReportBody({ report }: { report: GradingReport }) {
   );
 }
 
-function CommentList({ comments, label, isDeclined = false }: { comments: GradingComment[]; label: string; isDeclined?: boolean }) {
+function CommentList({
+  comments,
+  label,
+  isDeclined = false,
+}: {
+  comments: GradingComment[];
+  label: string;
+  isDeclined?: boolean;
+}) {
   return (
     <Stack component="ul" spacing={1.5} aria-label={label} sx={{ listStyle: 'none', p: 0, m: 0, mb: 2 }}>
       {comments.map((comment) => {
@@ -153,7 +161,11 @@ function CommentList({ comments, label, isDeclined = false }: { comments: Gradin
               p: 1.5,
               borderLeftWidth: 4,
               borderLeftColor: isDeclined ? 'text.disabled' : takesPoints ? 'error.main' : 'success.main',
-              bgcolor: isDeclined ? 'transparent' : takesPoints ? 'rgba(244, 67, 54, 0.08)' : 'rgba(102, 187, 106, 0.08)',
+              bgcolor: isDeclined
+                ? 'transparent'
+                : takesPoints
+                  ? 'rgba(244, 67, 54, 0.08)'
+                  : 'rgba(102, 187, 106, 0.08)',
             }}
           >
             {isDeclined ? <Chip size="small" label="Declined" variant="outlined" sx={{ mb: 1 }} /> : null}
@@ -162,7 +174,9 @@ function CommentList({ comments, label, isDeclined = false }: { comments: Gradin
                 Rubric: {comment.rubricItem.criterion}
               </Typography>
             ) : null}
-            <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{comment.text || '(no text)'}</Typography>
+            <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>
+              {comment.text || '(no text)'}
+            </Typography>
             <Typography variant="body2" sx={{ mt: 0.5 }}>
               Points Deducted:{' '}
               <Box component="span" sx={{ fontWeight: 700, color: takesPoints ? 'error.light' : 'success.light' }}>

@@ -25,24 +25,31 @@ export const RUBRIC_MESSAGES = {
 
 export const questionPagePath = (assignmentId: string, questionId: string) =>
   `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
-export const rubricWizardPath = (assignmentId: string, questionId: string) => `${questionPagePath(assignmentId, questionId)}/rubric-wizard`;
-export const rubricEditPath = (assignmentId: string, questionId: string) => `${questionPagePath(assignmentId, questionId)}/rubric`;
+export const rubricWizardPath = (assignmentId: string, questionId: string) =>
+  `${questionPagePath(assignmentId, questionId)}/rubric-wizard`;
+export const rubricEditPath = (assignmentId: string, questionId: string) =>
+  `${questionPagePath(assignmentId, questionId)}/rubric`;
 
 /** The question with its rubric (`autoRubric`), and its submissions when the wizard wants to try them. */
 export function useRubricQuestion(assignmentId: string, questionId: string, { includeSubmissions = false } = {}) {
   return useQuery({
     queryKey: [...queryKeys.questions.views(assignmentId, questionId), { includeSubmissions, view: 'rubric' }],
     queryFn: ({ signal }) =>
-      apiClient.get(`${questionPagePath(assignmentId, questionId)}${includeSubmissions ? '?includeSubmissions=1' : ''}`, QuestionDetail, {
-        signal,
-      }),
+      apiClient.get(
+        `${questionPagePath(assignmentId, questionId)}${includeSubmissions ? '?includeSubmissions=1' : ''}`,
+        QuestionDetail,
+        {
+          signal,
+        },
+      ),
   });
 }
 
 export function useGenerateRubric(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiClient.post(`${questionPagePath(assignmentId, questionId)}/generate-rubric`, undefined, GenerateRubricOutput),
+    mutationFn: () =>
+      apiClient.post(`${questionPagePath(assignmentId, questionId)}/generate-rubric`, undefined, GenerateRubricOutput),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
   });
 }
@@ -50,7 +57,8 @@ export function useGenerateRubric(assignmentId: string, questionId: string) {
 export function useSaveRubric(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: SaveRubricInput) => apiClient.patch(`${questionPagePath(assignmentId, questionId)}/save-rubric`, input, SaveRubricOutput),
+    mutationFn: (input: SaveRubricInput) =>
+      apiClient.patch(`${questionPagePath(assignmentId, questionId)}/save-rubric`, input, SaveRubricOutput),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
   });
 }
@@ -58,6 +66,7 @@ export function useSaveRubric(assignmentId: string, questionId: string) {
 /** The wizard's "try it": grades a sample answer or up to three submissions with the unsaved rubric. */
 export function useTryRubric(assignmentId: string, questionId: string) {
   return useMutation({
-    mutationFn: (input: RubricTrialInput) => apiClient.post(`${questionPagePath(assignmentId, questionId)}/rubric-trial`, input, RubricTrialOutput),
+    mutationFn: (input: RubricTrialInput) =>
+      apiClient.post(`${questionPagePath(assignmentId, questionId)}/rubric-trial`, input, RubricTrialOutput),
   });
 }

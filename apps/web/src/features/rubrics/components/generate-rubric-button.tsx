@@ -26,11 +26,22 @@ export function GenerateRubricButton({ assignmentId, questionId }: { assignmentI
     });
   return (
     <>
-      <Button variant="contained" color="secondary" startIcon={<AutoFixHighIcon />} onClick={onClick} disabled={generate.isPending}>
+      <Button
+        variant="contained"
+        color="secondary"
+        startIcon={<AutoFixHighIcon />}
+        onClick={onClick}
+        disabled={generate.isPending}
+      >
         {generate.isPending ? RUBRIC_MESSAGES.generating : RUBRIC_MESSAGES.generate}
       </Button>
       {/* Blocking on purpose: nothing else on the page should change while the rubric is drafted. */}
-      <Dialog open={generate.isPending} disableEscapeKeyDown aria-describedby={messageId} aria-label="Generating rubric">
+      <Dialog
+        open={generate.isPending}
+        disableEscapeKeyDown
+        aria-describedby={messageId}
+        aria-label="Generating rubric"
+      >
         <DialogContent>
           <Stack spacing={2} sx={{ alignItems: 'center', py: 2, px: { xs: 0, sm: 2 } }}>
             <LoadingIcon size={64} label="Generating rubric" />

@@ -8,10 +8,23 @@ import { GenerateRubricButton } from './generate-rubric-button.tsx';
  * The rubric buttons of the question page (instructor only): Generate Rubric while the question
  * has no AI rubric, else Edit Rubric (View Rubric Wizard sits next to it, from the question page).
  */
-export function RubricActions({ assignmentId, questionId, hasRubric }: { assignmentId: string; questionId: string; hasRubric: boolean }) {
+export function RubricActions({
+  assignmentId,
+  questionId,
+  hasRubric,
+}: {
+  assignmentId: string;
+  questionId: string;
+  hasRubric: boolean;
+}) {
   if (!hasRubric) return <GenerateRubricButton assignmentId={assignmentId} questionId={questionId} />;
   return (
-    <Button component={RouterLink} to={rubricEditPath(assignmentId, questionId)} variant="outlined" startIcon={<EditNoteIcon />}>
+    <Button
+      component={RouterLink}
+      to={rubricEditPath(assignmentId, questionId)}
+      variant="outlined"
+      startIcon={<EditNoteIcon />}
+    >
       Edit Rubric
     </Button>
   );

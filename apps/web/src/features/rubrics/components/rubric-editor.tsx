@@ -39,7 +39,10 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
     }
   }, [rubric]);
 
-  const toggle = (pane: Pane) => ({ isExpanded: expanded === pane, onToggle: () => setExpanded(expanded === pane ? null : pane) });
+  const toggle = (pane: Pane) => ({
+    isExpanded: expanded === pane,
+    onToggle: () => setExpanded(expanded === pane ? null : pane),
+  });
   const onSave = () =>
     save.mutate(
       { questionText, solutionText },
@@ -60,7 +63,12 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
   };
 
   const editorPane = (
-    <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 1.5, sm: 2 }, height: '100%', minWidth: 0 }}>
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-labelledby={headingId}
+      sx={{ p: { xs: 1.5, sm: 2 }, height: '100%', minWidth: 0 }}
+    >
       <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1.5 }}>
         <Typography id={headingId} variant="h6" component="h2" sx={{ flex: 1 }}>
           Rubric
@@ -68,10 +76,25 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
         <FullscreenButton label="Rubric" toggle={toggle('editor')} />
       </Stack>
       <Stack spacing={2}>
-        <TextField label="Question Text" value={questionText} onChange={(event) => setQuestionText(event.target.value)} multiline minRows={8} fullWidth />
-        <TextField label="Solution Text" value={solutionText} onChange={(event) => setSolutionText(event.target.value)} multiline minRows={8} fullWidth />
+        <TextField
+          label="Question Text"
+          value={questionText}
+          onChange={(event) => setQuestionText(event.target.value)}
+          multiline
+          minRows={8}
+          fullWidth
+        />
+        <TextField
+          label="Solution Text"
+          value={solutionText}
+          onChange={(event) => setSolutionText(event.target.value)}
+          multiline
+          minRows={8}
+          fullWidth
+        />
         <Typography variant="caption" color="text.secondary">
-          Markdown and LaTeX math are shown in the preview: $x^2$ inline, or a formula between two lines holding only $$.
+          Markdown and LaTeX math are shown in the preview: $x^2$ inline, or a formula between two lines holding only
+          $$.
         </Typography>
         <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
           <Button onClick={() => navigate(questionPage)} disabled={save.isPending}>
@@ -84,14 +107,19 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
       </Stack>
     </Paper>
   );
-  const previewPane = <RubricPreviewPane questionText={questionText} solutionText={solutionText} fullscreen={toggle('preview')} />;
+  const previewPane = (
+    <RubricPreviewPane questionText={questionText} solutionText={solutionText} fullscreen={toggle('preview')} />
+  );
 
   return (
     <Box onKeyDown={onKeyDown}>
       <Box
         sx={{
           display: 'grid',
-          gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: expanded ? 'minmax(0, 1fr)' : 'minmax(0, 1fr) minmax(0, 1fr)' },
+          gridTemplateColumns: {
+            xs: 'minmax(0, 1fr)',
+            md: expanded ? 'minmax(0, 1fr)' : 'minmax(0, 1fr) minmax(0, 1fr)',
+          },
           gap: 2,
           alignItems: 'stretch',
         }}
@@ -109,7 +137,14 @@ function Expandable({ isExpanded, children }: { isExpanded: boolean; children: R
     <Box
       sx={
         isExpanded
-          ? { position: 'fixed', inset: 0, zIndex: (theme) => theme.zIndex.appBar + 1, bgcolor: 'background.default', overflow: 'auto', p: { xs: 1, sm: 2 } }
+          ? {
+              position: 'fixed',
+              inset: 0,
+              zIndex: (theme) => theme.zIndex.appBar + 1,
+              bgcolor: 'background.default',
+              overflow: 'auto',
+              p: { xs: 1, sm: 2 },
+            }
           : { minWidth: 0 }
       }
     >

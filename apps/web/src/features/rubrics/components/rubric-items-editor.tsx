@@ -19,21 +19,32 @@ const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
  */
 export function RubricItemsEditor({ drafts, questionPoints, onChange }: RubricItemsEditorProps) {
   const check = checkDrafts(drafts, questionPoints);
-  const update = (index: number, change: Partial<ItemDraft>) => onChange(drafts.map((draft, at) => (at === index ? { ...draft, ...change } : draft)));
+  const update = (index: number, change: Partial<ItemDraft>) =>
+    onChange(drafts.map((draft, at) => (at === index ? { ...draft, ...change } : draft)));
   return (
     <Box>
       <Stack component="ol" spacing={2} aria-label="Rubric items" sx={{ listStyle: 'none', p: 0, m: 0 }}>
         {drafts.map((draft, index) => {
           const number = index + 1;
           return (
-            <Paper key={draft.key} component="li" variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }} aria-label={`Item ${number}`}>
+            <Paper
+              key={draft.key}
+              component="li"
+              variant="outlined"
+              sx={{ p: { xs: 1.5, sm: 2 } }}
+              aria-label={`Item ${number}`}
+            >
               <Stack direction="row" spacing={1} sx={{ alignItems: 'center', mb: 1.5 }}>
                 <Typography variant="subtitle1" component="h3" sx={{ flex: 1 }}>
                   Item {number}
                 </Typography>
                 <Tooltip title="Move up">
                   <span>
-                    <IconButton aria-label={`Move item ${number} up`} disabled={index === 0} onClick={() => onChange(moveDraft(drafts, index, -1))}>
+                    <IconButton
+                      aria-label={`Move item ${number} up`}
+                      disabled={index === 0}
+                      onClick={() => onChange(moveDraft(drafts, index, -1))}
+                    >
                       <ArrowUpwardIcon />
                     </IconButton>
                   </span>
@@ -50,12 +61,22 @@ export function RubricItemsEditor({ drafts, questionPoints, onChange }: RubricIt
                   </span>
                 </Tooltip>
                 <Tooltip title="Remove">
-                  <IconButton aria-label={`Remove item ${number}`} color="error" onClick={() => onChange(drafts.filter((_, at) => at !== index))}>
+                  <IconButton
+                    aria-label={`Remove item ${number}`}
+                    color="error"
+                    onClick={() => onChange(drafts.filter((_, at) => at !== index))}
+                  >
                     <DeleteOutlineIcon />
                   </IconButton>
                 </Tooltip>
               </Stack>
-              <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(0, 1fr) 140px' }, gap: 2 }}>
+              <Box
+                sx={{
+                  display: 'grid',
+                  gridTemplateColumns: { xs: 'minmax(0, 1fr)', sm: 'minmax(0, 1fr) 140px' },
+                  gap: 2,
+                }}
+              >
                 <TextField
                   label={`Criterion of item ${number}`}
                   value={draft.criterion}
@@ -88,7 +109,11 @@ export function RubricItemsEditor({ drafts, questionPoints, onChange }: RubricIt
         Add Item
       </Button>
       <Box role="status" aria-live="polite" sx={{ mt: 2 }}>
-        <Typography variant="h6" component="p" color={check.total === questionPoints ? 'success.light' : 'warning.light'}>
+        <Typography
+          variant="h6"
+          component="p"
+          color={check.total === questionPoints ? 'success.light' : 'warning.light'}
+        >
           Total: {formatPoints(check.total)} / {formatPoints(questionPoints)} points
         </Typography>
         {check.problems.length > 0 ? (

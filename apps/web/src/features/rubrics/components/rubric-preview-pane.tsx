@@ -40,9 +40,15 @@ export function RubricPreviewPane({
 }) {
   const [snapshot, setSnapshot] = useState<PreviewSnapshot | null>(null);
   const headingId = useId();
-  const recompile = () => setSnapshot((previous) => ({ questionText, solutionText, version: (previous?.version ?? 0) + 1 }));
+  const recompile = () =>
+    setSnapshot((previous) => ({ questionText, solutionText, version: (previous?.version ?? 0) + 1 }));
   return (
-    <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 1.5, sm: 2 }, height: '100%', minWidth: 0 }}>
+    <Paper
+      component="section"
+      variant="outlined"
+      aria-labelledby={headingId}
+      sx={{ p: { xs: 1.5, sm: 2 }, height: '100%', minWidth: 0 }}
+    >
       <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 1.5 }}>
         <Typography id={headingId} variant="h6" component="h2" sx={{ flex: 1 }}>
           Preview

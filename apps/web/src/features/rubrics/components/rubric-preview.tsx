@@ -43,12 +43,18 @@ function PlainText({ snapshot }: { snapshot: PreviewSnapshot }) {
   return (
     <>
       <Section title="Question Text">
-        <Typography component="pre" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', m: 0 }}>
+        <Typography
+          component="pre"
+          sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', m: 0 }}
+        >
           {snapshot.questionText}
         </Typography>
       </Section>
       <Section title="Solution Text">
-        <Typography component="pre" sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', m: 0 }}>
+        <Typography
+          component="pre"
+          sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere', fontFamily: 'inherit', m: 0 }}
+        >
           {snapshot.solutionText}
         </Typography>
       </Section>
@@ -62,7 +68,13 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
       <Typography variant="subtitle2" component="h3" color="text.secondary" gutterBottom>
         {title}
       </Typography>
-      <Box sx={{ overflowWrap: 'anywhere', '& .katex-display': { overflowX: 'auto', overflowY: 'hidden' }, '& p': { mt: 0 } }}>
+      <Box
+        sx={{
+          overflowWrap: 'anywhere',
+          '& .katex-display': { overflowX: 'auto', overflowY: 'hidden' },
+          '& p': { mt: 0 },
+        }}
+      >
         {children}
       </Box>
     </Box>

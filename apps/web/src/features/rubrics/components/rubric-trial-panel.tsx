@@ -51,7 +51,8 @@ export function RubricTrialPanel(props: RubricTrialPanelProps) {
   const [chosen, setChosen] = useState<string[]>([]);
   const canTry = (sampleAnswer.trim().length > 0 || chosen.length > 0) && !trial.isPending;
 
-  const toggle = (id: string) => setChosen((current) => (current.includes(id) ? current.filter((item) => item !== id) : [...current, id]));
+  const toggle = (id: string) =>
+    setChosen((current) => (current.includes(id) ? current.filter((item) => item !== id) : [...current, id]));
   const onTry = () =>
     trial.mutate(
       {
@@ -98,14 +99,20 @@ export function RubricTrialPanel(props: RubricTrialPanelProps) {
               );
             })}
           </FormGroup>
-          {chosen.length >= RUBRIC_TRIAL_SUBMISSIONS_MAX ? <FormHelperText>At most {RUBRIC_TRIAL_SUBMISSIONS_MAX} at a time.</FormHelperText> : null}
+          {chosen.length >= RUBRIC_TRIAL_SUBMISSIONS_MAX ? (
+            <FormHelperText>At most {RUBRIC_TRIAL_SUBMISSIONS_MAX} at a time.</FormHelperText>
+          ) : null}
         </Box>
       ) : null}
       <Button variant="contained" startIcon={<ScienceOutlinedIcon />} onClick={onTry} disabled={!canTry} sx={{ mt: 2 }}>
         {trial.isPending ? 'Trying…' : 'Try Rubric'}
       </Button>
       <Box aria-live="polite" sx={{ mt: 3 }}>
-        {trial.isPending ? <Typography color="text.secondary">Grading with this rubric… This may take a minute with an AI provider.</Typography> : null}
+        {trial.isPending ? (
+          <Typography color="text.secondary">
+            Grading with this rubric… This may take a minute with an AI provider.
+          </Typography>
+        ) : null}
         {trial.data ? <TrialResults output={trial.data} /> : null}
       </Box>
     </Box>
@@ -119,7 +126,13 @@ function TrialResults({ output }: { output: RubricTrialOutput }) {
         Suggestions by {describeGrader(output.grader)}. Nothing was saved.
       </Typography>
       {output.results.map((result) => (
-        <Paper key={result.submissionId ?? 'sample'} variant="outlined" component="section" aria-label={`Trial: ${result.label}`} sx={{ p: 2 }}>
+        <Paper
+          key={result.submissionId ?? 'sample'}
+          variant="outlined"
+          component="section"
+          aria-label={`Trial: ${result.label}`}
+          sx={{ p: 2 }}
+        >
           <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'baseline', flexWrap: 'wrap', mb: 1 }}>
             <Typography variant="subtitle1" component="h3" sx={{ flex: 1 }}>
               {result.label}
@@ -134,8 +147,23 @@ function TrialResults({ output }: { output: RubricTrialOutput }) {
           ) : (
             <Stack component="ul" spacing={1} sx={{ listStyle: 'none', p: 0, m: 0 }}>
               {result.comments.map((comment, index) => (
-                <Box component="li" key={index} sx={{ borderLeft: 3, borderColor: comment.pointsDeducted > 0 ? 'error.main' : 'success.main', pl: 1.5 }}>
-                  {comment.criterion ? <Chip size="small" variant="outlined" label={comment.criterion} sx={{ mb: 0.5, maxWidth: '100%' }} /> : null}
+                <Box
+                  component="li"
+                  key={index}
+                  sx={{
+                    borderLeft: 3,
+                    borderColor: comment.pointsDeducted > 0 ? 'error.main' : 'success.main',
+                    pl: 1.5,
+                  }}
+                >
+                  {comment.criterion ? (
+                    <Chip
+                      size="small"
+                      variant="outlined"
+                      label={comment.criterion}
+                      sx={{ mb: 0.5, maxWidth: '100%' }}
+                    />
+                  ) : null}
                   <Typography sx={{ whiteSpace: 'pre-wrap', overflowWrap: 'anywhere' }}>{comment.text}</Typography>
                   <Typography variant="body2" color={comment.pointsDeducted > 0 ? 'error.light' : 'success.light'}>
                     Points Deducted: {formatPoints(comment.pointsDeducted)}

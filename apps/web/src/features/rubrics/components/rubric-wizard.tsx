@@ -86,15 +86,35 @@ export function RubricWizard({ assignmentId, questionId, questionPoints, rubric,
 
       <Box component="section" aria-label={STEPS[step]}>
         {step === 0 ? (
-          <Box sx={{ display: 'grid', gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1fr)' }, gap: 2 }}>
+          <Box
+            sx={{
+              display: 'grid',
+              gridTemplateColumns: { xs: 'minmax(0, 1fr)', md: 'minmax(0, 1fr) minmax(0, 1fr)' },
+              gap: 2,
+            }}
+          >
             <Paper variant="outlined" sx={{ p: { xs: 1.5, sm: 2 } }}>
               <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-                The grader reads these texts, not the PDFs. Check that the extraction got the question and the solution right,
-                math included.
+                The grader reads these texts, not the PDFs. Check that the extraction got the question and the solution
+                right, math included.
               </Typography>
               <Stack spacing={2}>
-                <TextField label="Question Text" value={questionText} onChange={(event) => setQuestionText(event.target.value)} multiline minRows={6} fullWidth />
-                <TextField label="Solution Text" value={solutionText} onChange={(event) => setSolutionText(event.target.value)} multiline minRows={6} fullWidth />
+                <TextField
+                  label="Question Text"
+                  value={questionText}
+                  onChange={(event) => setQuestionText(event.target.value)}
+                  multiline
+                  minRows={6}
+                  fullWidth
+                />
+                <TextField
+                  label="Solution Text"
+                  value={solutionText}
+                  onChange={(event) => setSolutionText(event.target.value)}
+                  multiline
+                  minRows={6}
+                  fullWidth
+                />
               </Stack>
             </Paper>
             <RubricPreviewPane questionText={questionText} solutionText={solutionText} />
@@ -149,8 +169,8 @@ function RubricSummary({ drafts, questionPoints }: { drafts: ItemDraft[]; questi
         </Alert>
       ) : (
         <Typography sx={{ mb: 2 }}>
-          {drafts.length} {drafts.length === 1 ? 'item' : 'items'}, {formatPoints(check.total)} points in all. Saving replaces the
-          question's rubric; grades already saved stay as they are.
+          {drafts.length} {drafts.length === 1 ? 'item' : 'items'}, {formatPoints(check.total)} points in all. Saving
+          replaces the question's rubric; grades already saved stay as they are.
         </Typography>
       )}
       <Box sx={{ overflowX: 'auto' }}>
