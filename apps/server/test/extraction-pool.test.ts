@@ -1,8 +1,10 @@
 import { execFile } from 'node:child_process';
+import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
+import { ConfigError, loadConfig } from '../src/config.ts';
 import { closeOcr, ExtractionError, extractPdfText, renderPdfPages } from '../src/pdf/extract-text.ts';
 import { extractionTimeoutError } from '../src/pdf/extraction-error.ts';
 import { ExtractionPool } from '../src/pdf/extraction-pool.ts';
@@ -84,7 +86,7 @@ describe('ExtractionPool gives what extractPdfText gives', () => {
     expect(viaPool).toEqual(direct);
     expect(viaPool.pages.map((page) => page.method)).toEqual(['ocr', 'ocr']);
     expect(viaPool.text).toMatch(/mitochondria/);
-  });
+  }, 180_000);
 
   it('on hidden text, kept apart with its reason (the raster check runs in the thread too)', async () => {
     for (const technique of ['white', 'covered', 'invisible-mode'] as const) {
@@ -139,6 +141,24 @@ describe('ExtractionPool gives what extractPdfText gives', () => {
       documents.map((_, index) => `Submission ${index + 1}: the answer is ${(index + 1) * 7}.`),
     );
     expect(pool.stats()).toMatchObject({ threads: 2, busy: 0, queued: 0 });
+  });
+});
+
+describe('ExtractionPool.warm', () => {
+  it('starts one idle thread ahead of the first call, which then uses it', async () => {
+    const warmed = new ExtractionPool({ threads: 2 });
+    try {
+      warmed.warm();
+      expect(warmed.stats()).toMatchObject({ threads: 1, busy: 0, queued: 0 });
+      warmed.warm();
+      expect(warmed.stats().threads).toBe(1);
+      const bytes = await buildTextPdf({ paragraphs: VISIBLE });
+      expect(await warmed.extractPdfText(bytes.slice())).toEqual(await extractPdfText(bytes));
+      expect(warmed.stats()).toMatchObject({ threads: 1, busy: 0, replaced: 0 });
+    } finally {
+      await warmed.close();
+    }
+    expect(warmed.stats().threads).toBe(0);
   });
 });
 
@@ -208,4 +228,15 @@ describe('closeExtractionPool', () => {
     expect(counts.during).toBeGreaterThanOrEqual(counts.before + 2); // the pool's thread and its OCR worker
     expect(counts.after).toBe(counts.before);
   }, 180_000);
+});
+
+describe('EXTRACTION_THREADS', () => {
+  it('defaults to one thread per core beyond the first, at least 1 and at most 4, and refuses nonsense', () => {
+    expect(loadConfig({}).extractionThreads).toBe(Math.min(4, Math.max(1, os.availableParallelism() - 1)));
+    expect(loadConfig({ EXTRACTION_THREADS: '6' }).extractionThreads).toBe(6);
+    for (const bad of ['0', '-1', '1.5', 'many']) {
+      expect(() => loadConfig({ EXTRACTION_THREADS: bad })).toThrow(ConfigError);
+      expect(() => loadConfig({ EXTRACTION_THREADS: bad })).toThrow(/EXTRACTION_THREADS/);
+    }
+  });
 });

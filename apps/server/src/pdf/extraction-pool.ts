@@ -102,6 +102,15 @@ export class ExtractionPool {
     return images.map((image) => Buffer.from(image.buffer, image.byteOffset, image.byteLength));
   }
 
+  /**
+   * Starts a thread now if none runs, so the first call does not wait for it to load pdf.js (a
+   * second or more). It stays idle, and keeps no process alive, until a call comes.
+   */
+  warm() {
+    if (this.threads.size > 0) return;
+    this.startThread().worker.unref();
+  }
+
   /** Changes the number of threads; extra idle threads end now, extra busy ones after their call. */
   setThreads(threads: number) {
     this.maxThreads = validThreadCount(threads);
@@ -257,10 +266,14 @@ export class ExtractionPool {
 let sharedThreads = defaultExtractionThreads();
 let shared: ExtractionPool | null = null;
 
-/** Sets the shared pool's size (EXTRACTION_THREADS); main.ts, worker.ts and the CLIs call it at start. */
-export function configureExtractionPool(options: { threads: number }) {
+/**
+ * Sets the shared pool's size (EXTRACTION_THREADS); main.ts, worker.ts and the CLIs call it at
+ * start. `warm`: start one thread now (servers), rather than on the first PDF.
+ */
+export function configureExtractionPool(options: { threads: number; warm?: boolean }) {
   sharedThreads = validThreadCount(options.threads);
   shared?.setThreads(sharedThreads);
+  if (options.warm) sharedPool().warm();
 }
 
 function sharedPool(): ExtractionPool {
