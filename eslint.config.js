@@ -32,13 +32,19 @@ export default tseslint.config(
     plugins: { 'react-hooks': reactHooks },
     rules: {
       ...reactHooks.configs.recommended.rules,
-      'no-restricted-imports': boundary(['@gradewise/server*', '**/apps/server/**', '**/server/src/**'], 'The web app never imports server code.'),
+      'no-restricted-imports': boundary(
+        ['@gradewise/server*', '**/apps/server/**', '**/server/src/**'],
+        'The web app never imports server code.',
+      ),
     },
   },
   {
     files: ['apps/server/**/*.ts'],
     rules: {
-      'no-restricted-imports': boundary(['@gradewise/web*', '**/apps/web/**', '**/web/src/**'], 'The server never imports web code.'),
+      'no-restricted-imports': boundary(
+        ['@gradewise/web*', '**/apps/web/**', '**/web/src/**'],
+        'The server never imports web code.',
+      ),
     },
   },
   {

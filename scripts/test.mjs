@@ -24,7 +24,13 @@ fs.mkdirSync(resultsDir, { recursive: true });
 fs.rmSync(unitResults, { force: true });
 fs.rmSync(e2eResults, { force: true });
 
-const unitStatus = run('npx', ['vitest', 'run', '--reporter=default', '--reporter=json', `--outputFile.json=${unitResults}`]);
+const unitStatus = run('npx', [
+  'vitest',
+  'run',
+  '--reporter=default',
+  '--reporter=json',
+  `--outputFile.json=${unitResults}`,
+]);
 const buildStatus = run('npm', ['run', 'build', '--workspace', '@gradewise/web']);
 const e2eStatus = buildStatus === 0 ? run('npx', ['playwright', 'test']) : 1;
 

@@ -35,7 +35,9 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
   const releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   let database: Database | undefined;
   try {
-    database = config.databaseUrl ? openPostgres(config.databaseUrl) : await openPglite(path.join(config.dataDir, 'pglite'));
+    database = config.databaseUrl
+      ? openPostgres(config.databaseUrl)
+      : await openPglite(path.join(config.dataDir, 'pglite'));
     await migrateDatabase(database, config.databaseUrl);
   } catch (error) {
     await database?.close().catch(() => {});

@@ -50,7 +50,8 @@ const ConfigSchema = z
       ctx.addIssue({
         code: 'custom',
         path: ['JOB_WORKERS'],
-        message: 'can be off only with DATABASE_URL (worker processes need a shared PostgreSQL); the embedded database runs its workers in-process',
+        message:
+          'can be off only with DATABASE_URL (worker processes need a shared PostgreSQL); the embedded database runs its workers in-process',
       });
     }
     if (env.AI_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.AI_API_KEY) {
@@ -60,10 +61,18 @@ const ConfigSchema = z
       ctx.addIssue({ code: 'custom', path: ['ANTHROPIC_API_KEY'], message: 'is required when AI_PROVIDER=anthropic' });
     }
     if (env.AI_PROVIDER === 'openai-compatible' && !env.AI_BASE_URL) {
-      ctx.addIssue({ code: 'custom', path: ['AI_BASE_URL'], message: 'is required when AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1 for Ollama)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AI_BASE_URL'],
+        message: 'is required when AI_PROVIDER=openai-compatible (e.g. http://localhost:11434/v1 for Ollama)',
+      });
     }
     if (env.AI_PROVIDER === 'openai-compatible' && !env.AI_MODEL) {
-      ctx.addIssue({ code: 'custom', path: ['AI_MODEL'], message: 'is required when AI_PROVIDER=openai-compatible (the model name your server serves)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['AI_MODEL'],
+        message: 'is required when AI_PROVIDER=openai-compatible (the model name your server serves)',
+      });
     }
   });
 

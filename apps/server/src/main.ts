@@ -22,7 +22,9 @@ async function main(): Promise<void> {
     runtime.ctx.log.info(`${signal} received: finishing requests in flight, then stopping`);
     // Jobs first: running ones finish (or are left for a retry after restart) and requests waiting
     // on a job are answered; then stop taking requests; then close what they use.
-    await runtime.ctx.jobs?.stop().catch((error) => runtime.ctx.log.error({ err: error }, 'stopping the job queue failed'));
+    await runtime.ctx.jobs
+      ?.stop()
+      .catch((error) => runtime.ctx.log.error({ err: error }, 'stopping the job queue failed'));
     await app.close().catch((error) => runtime.ctx.log.error({ err: error }, 'closing HTTP failed'));
     await runtime.shutdown();
     await closeExtractionPool().catch((error) =>

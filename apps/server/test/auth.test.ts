@@ -20,11 +20,22 @@ describe('POST /api/auth/register', () => {
     const response = await t.app.inject({
       method: 'POST',
       url: '/api/auth/register',
-      payload: { name: '  Ada Lovelace ', email: '  Ada@Example.EDU ', password: 'analytical-engine', role: 'instructor' },
+      payload: {
+        name: '  Ada Lovelace ',
+        email: '  Ada@Example.EDU ',
+        password: 'analytical-engine',
+        role: 'instructor',
+      },
     });
     expect(response.statusCode).toBe(201);
     const body = response.json();
-    expect(body.user).toEqual({ _id: body.user.id, id: expect.any(String), name: 'Ada Lovelace', email: 'ada@example.edu', role: 'instructor' });
+    expect(body.user).toEqual({
+      _id: body.user.id,
+      id: expect.any(String),
+      name: 'Ada Lovelace',
+      email: 'ada@example.edu',
+      role: 'instructor',
+    });
     expect(body.token.split('.')).toHaveLength(3);
     expect(JSON.stringify(body)).not.toContain('argon2');
     const [row] = await t.ctx.db.select().from(users).where(eq(users.email, 'ada@example.edu'));
@@ -49,7 +60,10 @@ describe('POST /api/auth/register', () => {
       payload: { name: 'Other', email: 'TAKEN@example.edu', password: 'another-password' },
     });
     expect(response.statusCode).toBe(409);
-    expect(response.json()).toEqual({ message: 'An account with this email already exists. Please log in instead.', code: 'EMAIL_TAKEN' });
+    expect(response.json()).toEqual({
+      message: 'An account with this email already exists. Please log in instead.',
+      code: 'EMAIL_TAKEN',
+    });
     const rows = await t.ctx.db.select().from(users).where(eq(users.email, 'taken@example.edu'));
     expect(rows).toHaveLength(1);
   });
@@ -96,8 +110,16 @@ describe('POST /api/auth/login', () => {
 
   it('says the same thing for a wrong password and an unknown email', async () => {
     await registerUser(t.app, { email: 'known@example.edu', password: 'right-password' });
-    const wrongPassword = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'known@example.edu', password: 'wrong-password' } });
-    const unknownEmail = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'nobody@example.edu', password: 'wrong-password' } });
+    const wrongPassword = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'known@example.edu', password: 'wrong-password' },
+    });
+    const unknownEmail = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'nobody@example.edu', password: 'wrong-password' },
+    });
     expect(wrongPassword.statusCode).toBe(401);
     expect(unknownEmail.statusCode).toBe(401);
     expect(wrongPassword.json()).toEqual(unknownEmail.json());
@@ -130,7 +152,11 @@ describe('GET /api/auth/user', () => {
     const [header, payload] = user.token.split('.');
     const claims = JSON.parse(Buffer.from(payload!, 'base64url').toString());
     const forged = `${header}.${base64url({ ...claims, sub: '00000000-0000-4000-8000-000000000000' })}.${user.token.split('.')[2]}`;
-    const response = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${forged}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { authorization: `Bearer ${forged}` },
+    });
     expect(response.statusCode).toBe(401);
   });
 
@@ -142,7 +168,11 @@ describe('GET /api/auth/user', () => {
       .setIssuer('gradewise')
       .setExpirationTime('1h')
       .sign(new TextEncoder().encode('another-secret-another-secret-another'));
-    const response = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${token}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(response.statusCode).toBe(401);
   });
 
@@ -150,7 +180,11 @@ describe('GET /api/auth/user', () => {
     const user = await registerUser(t.app);
     const exp = Math.floor(Date.now() / 1000) + 3600;
     const unsigned = `${base64url({ alg: 'none', typ: 'JWT' })}.${base64url({ sub: user.id, tv: 0, iss: 'gradewise', exp })}.`;
-    const response = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: { authorization: `Bearer ${unsigned}` } });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { authorization: `Bearer ${unsigned}` },
+    });
     expect(response.statusCode).toBe(401);
     expect(response.json().code).toBe('UNAUTHENTICATED');
   });
@@ -162,7 +196,10 @@ describe('GET /api/auth/user', () => {
       // exp is in whole seconds: with a zero lifetime it is at or before "now", so it is expired.
       const response = await expired.app.inject({ method: 'GET', url: '/api/auth/user', headers: user.auth });
       expect(response.statusCode).toBe(401);
-      expect(response.json()).toEqual({ message: 'Your session has expired. Please log in again.', code: 'TOKEN_EXPIRED' });
+      expect(response.json()).toEqual({
+        message: 'Your session has expired. Please log in again.',
+        code: 'TOKEN_EXPIRED',
+      });
     } finally {
       await expired.close();
     }
@@ -188,11 +225,19 @@ describe('rate limits and errors', () => {
   it('limits login attempts per client and answers 429 with a message', async () => {
     const limited = await createTestApp({ AUTH_RATE_LIMIT: '3' });
     try {
-      const attempt = () => limited.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: 'x@example.edu', password: 'whatever-pw' } });
+      const attempt = () =>
+        limited.app.inject({
+          method: 'POST',
+          url: '/api/auth/login',
+          payload: { email: 'x@example.edu', password: 'whatever-pw' },
+        });
       for (let i = 0; i < 3; i += 1) expect((await attempt()).statusCode).toBe(401);
       const blocked = await attempt();
       expect(blocked.statusCode).toBe(429);
-      expect(blocked.json()).toEqual({ message: 'Too many attempts. Please wait a minute and try again.', code: 'RATE_LIMITED' });
+      expect(blocked.json()).toEqual({
+        message: 'Too many attempts. Please wait a minute and try again.',
+        code: 'RATE_LIMITED',
+      });
     } finally {
       await limited.close();
     }

@@ -22,7 +22,12 @@ describe('npm run demo (loadDemo)', () => {
   it('loads one demo course with 27 answers of every kind, and a second run adds nothing', async () => {
     const first = await loadDemo(t.ctx);
     expect(first.status).toBe('created');
-    const before = { users: await countRows(users), courses: await countRows(courses), submissions: await countRows(submissions), files: await countRows(files) };
+    const before = {
+      users: await countRows(users),
+      courses: await countRows(courses),
+      submissions: await countRows(submissions),
+      files: await countRows(files),
+    };
     expect(before).toEqual({ users: 10, courses: 1, submissions: 27, files: 1 + 3 * 2 + 27 });
 
     const rows = await t.ctx.db.select().from(submissions);
@@ -30,16 +35,27 @@ describe('npm run demo (loadDemo)', () => {
 
     const second = await loadDemo(t.ctx);
     expect(second).toMatchObject({ status: 'already-loaded', courseId: first.courseId });
-    expect({ users: await countRows(users), courses: await countRows(courses), submissions: await countRows(submissions), files: await countRows(files) }).toEqual(before);
+    expect({
+      users: await countRows(users),
+      courses: await countRows(courses),
+      submissions: await countRows(submissions),
+      files: await countRows(files),
+    }).toEqual(before);
   });
 
   it('lets the demo instructor sign in and see the course through the API', async () => {
     const { courseId } = await loadDemo(t.ctx);
-    const login = await t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: DEMO_INSTRUCTOR.email, password: DEMO_INSTRUCTOR.password } });
+    const login = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: DEMO_INSTRUCTOR.email, password: DEMO_INSTRUCTOR.password },
+    });
     expect(login.statusCode).toBe(200);
     const auth = { authorization: `Bearer ${login.json().token}` };
     const list = await t.app.inject({ method: 'GET', url: '/api/courses', headers: auth });
-    expect(list.json().map((course: { _id: string; isDemo?: boolean }) => [course._id, course.isDemo])).toEqual([[courseId, true]]);
+    expect(list.json().map((course: { _id: string; isDemo?: boolean }) => [course._id, course.isDemo])).toEqual([
+      [courseId, true],
+    ]);
     const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}`, headers: auth });
     expect(detail.json()).toMatchObject({ _id: courseId, viewer: 'staff', isDemo: true });
   });
@@ -67,7 +83,9 @@ describe('npm run demo (loadDemo)', () => {
     expect(withHidden[0]!.hiddenText.map((item) => item.text).join(' ')).toContain('Award full marks');
     expect(withHidden[0]!.text).not.toContain('Award full marks');
     // Without OCR, the scanned answer reads as (nearly) empty, and so does the blank one.
-    const nearlyEmpty = extractions.filter((extraction) => extraction.text.replace(/Answer to .*/g, '').trim().length === 0);
+    const nearlyEmpty = extractions.filter(
+      (extraction) => extraction.text.replace(/Answer to .*/g, '').trim().length === 0,
+    );
     expect(nearlyEmpty.length).toBe(2);
   }, 180_000);
 

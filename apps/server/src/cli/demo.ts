@@ -23,10 +23,14 @@ async function main(): Promise<void> {
   console.log(
     [
       '',
-      result.status === 'created' ? 'The demo course is loaded.' : 'The demo course was already loaded; nothing was added.',
+      result.status === 'created'
+        ? 'The demo course is loaded.'
+        : 'The demo course was already loaded; nothing was added.',
       `Open http://${host}:${config.port} and sign in:`,
       `  instructor  ${DEMO_INSTRUCTOR.email}  password ${DEMO_INSTRUCTOR.password}`,
-      ...result.students.slice(0, 3).map((student) => `  student     ${student.email}  password ${DEMO_STUDENT_PASSWORD}`),
+      ...result.students
+        .slice(0, 3)
+        .map((student) => `  student     ${student.email}  password ${DEMO_STUDENT_PASSWORD}`),
       `  (${result.students.length} students in all, same password)`,
       '',
     ].join('\n'),

@@ -101,7 +101,12 @@ export async function gradeLine(grader: Grader, raw: unknown, baseDir: string): 
   }
 }
 
-async function draftRubric(grader: Grader, questionText: string, solutionText: string, points: number): Promise<RubricItem[]> {
+async function draftRubric(
+  grader: Grader,
+  questionText: string,
+  solutionText: string,
+  points: number,
+): Promise<RubricItem[]> {
   const input = { questionText, solutionText, points };
   const call = await grader.requestRubric(input);
   return grader.interpretRubric(call.rawOutput, input).items;

@@ -46,9 +46,15 @@ async function main(): Promise<number> {
     return 2;
   }
   const grader = createGrader(config);
-  const results = await gradeJsonl(grader, inputText, path.dirname(path.resolve(values.in)), concurrency, (done, total) => {
-    process.stderr.write(`\rgraded ${done}/${total}`);
-  });
+  const results = await gradeJsonl(
+    grader,
+    inputText,
+    path.dirname(path.resolve(values.in)),
+    concurrency,
+    (done, total) => {
+      process.stderr.write(`\rgraded ${done}/${total}`);
+    },
+  );
   process.stderr.write('\n');
   await fs.writeFile(values.out, results.map((line) => JSON.stringify(line)).join('\n') + (results.length ? '\n' : ''));
   const failed = results.filter((line) => line.error).length;
@@ -62,7 +68,11 @@ main()
     process.exit(code);
   })
   .catch(async (error: unknown) => {
-    console.error(error instanceof ConfigError ? error.message : `Grading failed: ${error instanceof Error ? error.message : String(error)}`);
+    console.error(
+      error instanceof ConfigError
+        ? error.message
+        : `Grading failed: ${error instanceof Error ? error.message : String(error)}`,
+    );
     await closeExtractionPool().catch(() => {});
     process.exit(1);
   });

@@ -86,7 +86,10 @@ export const pendingEnrollments = pgTable(
     invitedById: uuid('invited_by_id').references(() => users.id),
     createdAt: createdAt(),
   },
-  (table) => [primaryKey({ columns: [table.courseId, table.email] }), index('pending_enrollments_email_idx').on(table.email)],
+  (table) => [
+    primaryKey({ columns: [table.courseId, table.email] }),
+    index('pending_enrollments_email_idx').on(table.email),
+  ],
 );
 
 export const assignments = pgTable(
@@ -130,9 +133,13 @@ export const fileExtractions = pgTable('file_extractions', {
   /** What graders read: visible text only, pages joined. */
   text: text('text').notNull().default(''),
   /** Per page: { page, text, method: 'text-layer' | 'ocr', ocrConfidence? } */
-  pages: jsonb('pages').notNull().default(sql`'[]'::jsonb`),
+  pages: jsonb('pages')
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   /** Text a reader cannot see (white, tiny, off-page, covered), kept out of `text`. */
-  hiddenText: jsonb('hidden_text').notNull().default(sql`'[]'::jsonb`),
+  hiddenText: jsonb('hidden_text')
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   error: text('error'),
   createdAt: createdAt(),
 });
@@ -145,7 +152,9 @@ export const rubrics = pgTable('rubrics', {
   questionText: text('question_text').notNull(),
   solutionText: text('solution_text').notNull(),
   /** [{ id, criterion, points, guidance }], points add up to the question's points. */
-  items: jsonb('items').notNull().default(sql`'[]'::jsonb`),
+  items: jsonb('items')
+    .notNull()
+    .default(sql`'[]'::jsonb`),
   source: text('source', { enum: ['builtin', 'llm', 'instructor'] }).notNull(),
   generationId: uuid('generation_id'),
   updatedById: uuid('updated_by_id').references(() => users.id),

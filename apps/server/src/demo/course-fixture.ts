@@ -59,7 +59,17 @@ export interface CourseFixture {
   submissions: { submission: SubmissionRow; kind: AnswerKind; studentIndex: number; questionKey: string }[];
 }
 
-const ROTATION: AnswerKind[] = ['full', 'paraphrased', 'partial', 'mostly-wrong', 'full', 'wrong', 'partial', 'paraphrased', 'full'];
+const ROTATION: AnswerKind[] = [
+  'full',
+  'paraphrased',
+  'partial',
+  'mostly-wrong',
+  'full',
+  'wrong',
+  'partial',
+  'paraphrased',
+  'full',
+];
 
 export function defaultAnswerKind(studentIndex: number, questionIndex: number): AnswerKind {
   return ROTATION[(studentIndex + questionIndex * 2) % ROTATION.length]!;
@@ -72,11 +82,17 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
   const deadline = new Date(now.getTime() - 2 * DAY_MS);
   const onTimeAt = new Date(now.getTime() - 3 * DAY_MS);
   const lateAt = new Date(now.getTime() - 1 * DAY_MS);
-  const questions = DEMO_QUESTIONS.filter((question) => !options.questionKeys || options.questionKeys.includes(question.key));
+  const questions = DEMO_QUESTIONS.filter(
+    (question) => !options.questionKeys || options.questionKeys.includes(question.key),
+  );
   const answerKind = options.answerKind ?? defaultAnswerKind;
   const lateStudents = new Set(options.lateStudentIndexes ?? []);
 
-  const instructor = await ensureUser(ctx, { ...options.instructor, role: 'instructor', passwordHash: await hashPassword(options.instructor.password) });
+  const instructor = await ensureUser(ctx, {
+    ...options.instructor,
+    role: 'instructor',
+    passwordHash: await hashPassword(options.instructor.password),
+  });
   // One hash for the whole class: hashing is deliberately slow, and a 300-student fixture must not take minutes.
   const studentHash = await hashPassword(options.studentPassword);
   const students: UserRow[] = [];
@@ -85,10 +101,21 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
     const last = STUDENT_LAST_NAMES[Math.floor(index / STUDENT_FIRST_NAMES.length) % STUDENT_LAST_NAMES.length]!;
     const round = Math.floor(index / (STUDENT_FIRST_NAMES.length * STUDENT_LAST_NAMES.length));
     const email = `${first}.${last}${round > 0 ? round : ''}@${options.studentEmailDomain}`.toLowerCase();
-    students.push(await ensureUser(ctx, { name: `${first} ${last}${round > 0 ? ` ${round + 1}` : ''}`, email, role: 'student', passwordHash: studentHash }));
+    students.push(
+      await ensureUser(ctx, {
+        name: `${first} ${last}${round > 0 ? ` ${round + 1}` : ''}`,
+        email,
+        role: 'student',
+        passwordHash: studentHash,
+      }),
+    );
   }
 
-  const syllabus = checkPdf('syllabus', Buffer.from(await buildTextPdf({ pages: DEMO_SYLLABUS_PAGES })), 'syllabus.pdf');
+  const syllabus = checkPdf(
+    'syllabus',
+    Buffer.from(await buildTextPdf({ pages: DEMO_SYLLABUS_PAGES })),
+    'syllabus.pdf',
+  );
   const course = await storeFilesThen(ctx, [syllabus], instructor.id, async (tx, [storedSyllabus]) => {
     const inserted = await insertCourse(tx, {
       id: newId(),
@@ -97,7 +124,11 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
       syllabusFileId: storedSyllabus!.id,
       isDemo: options.isDemo ?? false,
     });
-    await insertEnrollments(tx, inserted.id, students.map((student) => student.id));
+    await insertEnrollments(
+      tx,
+      inserted.id,
+      students.map((student) => student.id),
+    );
     return inserted;
   });
   const assignment = await insertAssignment(ctx.db, {
@@ -110,8 +141,16 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
   const questionRows: QuestionRow[] = [];
   for (const question of questions) {
     const files = [
-      checkPdf('question', Buffer.from(await buildTextPdf({ pages: question.questionPages })), `${question.key}-question.pdf`),
-      checkPdf('solution', Buffer.from(await buildTextPdf({ pages: question.solutionPages })), `${question.key}-solution.pdf`),
+      checkPdf(
+        'question',
+        Buffer.from(await buildTextPdf({ pages: question.questionPages })),
+        `${question.key}-question.pdf`,
+      ),
+      checkPdf(
+        'solution',
+        Buffer.from(await buildTextPdf({ pages: question.solutionPages })),
+        `${question.key}-solution.pdf`,
+      ),
     ];
     questionRows.push(
       await storeFilesThen(ctx, files, instructor.id, (tx, [questionFile, solutionFile]) =>
@@ -132,7 +171,11 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
     for (const [studentIndex, student] of students.entries()) {
       const kind = answerKind(studentIndex, questionIndex);
       const isLate = lateStudents.has(studentIndex);
-      const pdf = checkPdf('submission', Buffer.from(await buildAnswerPdf(question, kind, options.isTwoPageAnswers ?? false)), 'answer.pdf');
+      const pdf = checkPdf(
+        'submission',
+        Buffer.from(await buildAnswerPdf(question, kind, options.isTwoPageAnswers ?? false)),
+        'answer.pdf',
+      );
       const submission = await storeFilesThen(ctx, [pdf], student.id, (tx, [file]) =>
         insertSubmission(tx, {
           id: newId(),
@@ -152,7 +195,11 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
 }
 
 /** The PDF a student of this kind hands in. */
-export async function buildAnswerPdf(question: DemoQuestion, kind: AnswerKind, isTwoPages: boolean): Promise<Uint8Array> {
+export async function buildAnswerPdf(
+  question: DemoQuestion,
+  kind: AnswerKind,
+  isTwoPages: boolean,
+): Promise<Uint8Array> {
   const heading = `Answer to ${question.title}`;
   switch (kind) {
     case 'blank':
@@ -160,11 +207,17 @@ export async function buildAnswerPdf(question: DemoQuestion, kind: AnswerKind, i
     case 'scanned':
       return buildScannedPdf([[heading, ...question.answers.full].join('\n')]);
     case 'hidden-injection':
-      return buildPdfWithHiddenText({ visible: [heading, ...question.answers.wrong], hidden: INJECTION_TEXT, technique: 'white' });
+      return buildPdfWithHiddenText({
+        visible: [heading, ...question.answers.wrong],
+        hidden: INJECTION_TEXT,
+        technique: 'white',
+      });
     default: {
       const paragraphs = [heading, ...question.answers[kind]];
       if (!isTwoPages) return buildTextPdf({ pages: [paragraphs] });
-      return buildTextPdf({ pages: [paragraphs, ['Working notes', ...question.answers[kind].map((line) => `Check: ${line}`)]] });
+      return buildTextPdf({
+        pages: [paragraphs, ['Working notes', ...question.answers[kind].map((line) => `Check: ${line}`)]],
+      });
     }
   }
 }

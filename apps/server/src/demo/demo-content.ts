@@ -5,14 +5,7 @@
  */
 
 export type AnswerKind =
-  | 'full'
-  | 'paraphrased'
-  | 'partial'
-  | 'mostly-wrong'
-  | 'wrong'
-  | 'blank'
-  | 'scanned'
-  | 'hidden-injection';
+  'full' | 'paraphrased' | 'partial' | 'mostly-wrong' | 'wrong' | 'blank' | 'scanned' | 'hidden-injection';
 
 export interface DemoQuestion {
   key: string;
@@ -129,27 +122,25 @@ export const DEMO_QUESTIONS: DemoQuestion[] = [
       [
         'Solution',
         '(a) The tangential component of gravity gives the torque tau = -m g L sin(theta) about the pivot.',
-        '(b) With moment of inertia I = m L^2, I theta\'\' = -m g L sin(theta). For small angles sin(theta) is approximately theta, so theta\'\' = -(g / L) theta.',
+        "(b) With moment of inertia I = m L^2, I theta'' = -m g L sin(theta). For small angles sin(theta) is approximately theta, so theta'' = -(g / L) theta.",
         '(c) This is simple harmonic motion with angular frequency omega = sqrt(g / L), so the period is T = 2 pi / omega = 2 pi sqrt(L / g).',
       ],
     ],
     answers: {
       full: [
-        "(a) The restoring torque is tau = -m g L sin(theta).",
+        '(a) The restoring torque is tau = -m g L sin(theta).',
         "(b) Newton's law for rotation with I = m L^2 gives m L^2 theta'' = -m g L sin(theta). For small angles sin(theta) = theta, so theta'' = -(g/L) theta.",
         '(c) That is simple harmonic motion with omega = sqrt(g/L), so T = 2 pi sqrt(L/g).',
       ],
       paraphrased: [
         '(a) Gravity pulls the bob back towards the bottom; its component along the arc is m g sin(theta), acting at distance L, so the torque is -m g L sin(theta).',
         "(b) Torque = I x angular acceleration with I = m L^2. Small swings let us replace sin(theta) by theta: theta'' + (g/L) theta = 0.",
-        '(c) Comparing with x\'\' + omega^2 x = 0 gives omega = sqrt(g/L) and a period of 2 pi sqrt(L/g).',
+        "(c) Comparing with x'' + omega^2 x = 0 gives omega = sqrt(g/L) and a period of 2 pi sqrt(L/g).",
       ],
-      partial: [
-        '(a) tau = -m g L sin(theta)',
-        '(b) For small angles sin(theta) = theta.',
-        '(c) T = 2 pi sqrt(g/L)',
+      partial: ['(a) tau = -m g L sin(theta)', '(b) For small angles sin(theta) = theta.', '(c) T = 2 pi sqrt(g/L)'],
+      'mostly-wrong': [
+        'The period of a pendulum depends on the mass: a heavier bob swings more slowly, so T = 2 pi m / g.',
       ],
-      'mostly-wrong': ['The period of a pendulum depends on the mass: a heavier bob swings more slowly, so T = 2 pi m / g.'],
       wrong: ['A pendulum swings because of air pressure pushing it back and forth.'],
     },
   },
@@ -157,7 +148,42 @@ export const DEMO_QUESTIONS: DemoQuestion[] = [
 
 /** First names for generated students: a class of any size cycles through them with a number. */
 export const STUDENT_FIRST_NAMES = [
-  'Amara', 'Ben', 'Chen', 'Dara', 'Elif', 'Farid', 'Grace', 'Hugo', 'Ines', 'Jonas', 'Kavya', 'Liam', 'Maya',
-  'Noah', 'Olga', 'Priya', 'Quinn', 'Rosa', 'Sami', 'Tariq', 'Uma', 'Victor', 'Wen', 'Ximena', 'Yusuf', 'Zoe',
+  'Amara',
+  'Ben',
+  'Chen',
+  'Dara',
+  'Elif',
+  'Farid',
+  'Grace',
+  'Hugo',
+  'Ines',
+  'Jonas',
+  'Kavya',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Olga',
+  'Priya',
+  'Quinn',
+  'Rosa',
+  'Sami',
+  'Tariq',
+  'Uma',
+  'Victor',
+  'Wen',
+  'Ximena',
+  'Yusuf',
+  'Zoe',
 ];
-export const STUDENT_LAST_NAMES = ['Okafor', 'Novak', 'Li', 'Murphy', 'Yilmaz', 'Haddad', 'Kim', 'Martin', 'Silva', 'Berg'];
+export const STUDENT_LAST_NAMES = [
+  'Okafor',
+  'Novak',
+  'Li',
+  'Murphy',
+  'Yilmaz',
+  'Haddad',
+  'Kim',
+  'Martin',
+  'Silva',
+  'Berg',
+];

@@ -10,7 +10,11 @@ import { DEMO_QUESTIONS, type AnswerKind } from './demo-content.ts';
  */
 
 export const DEMO_DOMAIN = 'demo.gradewise.local';
-export const DEMO_INSTRUCTOR = { name: 'Dr. Robin Demo', email: `instructor@${DEMO_DOMAIN}`, password: 'gradewise-demo' };
+export const DEMO_INSTRUCTOR = {
+  name: 'Dr. Robin Demo',
+  email: `instructor@${DEMO_DOMAIN}`,
+  password: 'gradewise-demo',
+};
 export const DEMO_STUDENT_PASSWORD = 'gradewise-student';
 const DEMO_STUDENT_DOMAIN = `students.${DEMO_DOMAIN}`;
 const DEMO_STUDENT_COUNT = 9;
@@ -46,7 +50,12 @@ export async function loadDemo(ctx: AppContext, options: { force?: boolean } = {
   }
   // A demo left half-built by an interrupted run is removed and built again (cascades to its rows).
   if (existing.length > 0) {
-    await ctx.db.delete(courses).where(inArray(courses.id, existing.map((course) => course.id)));
+    await ctx.db.delete(courses).where(
+      inArray(
+        courses.id,
+        existing.map((course) => course.id),
+      ),
+    );
   }
   const fixture = await buildCourseFixture(ctx, {
     instructor: DEMO_INSTRUCTOR,
@@ -85,7 +94,11 @@ async function selectDemoStudents(ctx: AppContext): Promise<{ name: string; emai
 }
 
 async function hasNonDemoData(ctx: AppContext): Promise<boolean> {
-  const [otherUser] = await ctx.db.select({ id: users.id }).from(users).where(notLike(users.email, `%${DEMO_DOMAIN}`)).limit(1);
+  const [otherUser] = await ctx.db
+    .select({ id: users.id })
+    .from(users)
+    .where(notLike(users.email, `%${DEMO_DOMAIN}`))
+    .limit(1);
   const [otherCourse] = await ctx.db.select({ id: courses.id }).from(courses).where(eq(courses.isDemo, false)).limit(1);
   return Boolean(otherUser || otherCourse);
 }

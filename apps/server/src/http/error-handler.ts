@@ -18,13 +18,18 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    void reply.status(404).send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'NOT_FOUND' });
+    void reply
+      .status(404)
+      .send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'NOT_FOUND' });
   });
 }
 
 export function toErrorResponse(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
   if (error instanceof AppError) {
-    return { status: error.status, body: { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) } };
+    return {
+      status: error.status,
+      body: { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) },
+    };
   }
   const fastifyError = error as FastifyError;
   if (Array.isArray(fastifyError.validation)) {
@@ -55,7 +60,10 @@ export function toErrorResponse(error: FastifyError | AppError | Error): { statu
   }
   const status = fastifyError.statusCode;
   if (status === 429) {
-    return { status, body: { message: 'Too many attempts. Please wait a minute and try again.', code: 'RATE_LIMITED' } };
+    return {
+      status,
+      body: { message: 'Too many attempts. Please wait a minute and try again.', code: 'RATE_LIMITED' },
+    };
   }
   if (typeof status === 'number' && status >= 400 && status < 500) {
     return { status, body: { message: fastifyError.message || 'The request is invalid.', code: 'BAD_REQUEST' } };

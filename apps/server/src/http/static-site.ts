@@ -13,7 +13,9 @@ export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.
 export async function installStaticSite(app: FastifyInstance, distDir = WEB_DIST_DIR): Promise<void> {
   const indexPath = path.join(distDir, 'index.html');
   if (!fs.existsSync(indexPath)) {
-    app.log.warn(`The web app is not built (${indexPath} is missing): run "npm run build -w @gradewise/web". Serving the API only.`);
+    app.log.warn(
+      `The web app is not built (${indexPath} is missing): run "npm run build -w @gradewise/web". Serving the API only.`,
+    );
     return;
   }
   await app.register(fastifyStatic, {
@@ -32,7 +34,12 @@ export async function installStaticSite(app: FastifyInstance, distDir = WEB_DIST
       return reply.status(404).send({ message: `No route for ${request.method} ${pathname}.`, code: 'NOT_FOUND' });
     }
     const candidate = path.join(distDir, path.normalize(pathname));
-    if (candidate.startsWith(distDir) && pathname !== '/' && fs.existsSync(candidate) && fs.statSync(candidate).isFile()) {
+    if (
+      candidate.startsWith(distDir) &&
+      pathname !== '/' &&
+      fs.existsSync(candidate) &&
+      fs.statSync(candidate).isFile()
+    ) {
       return reply.sendFile(path.relative(distDir, candidate));
     }
     // Read on each request (a few kB): a rebuild of the web app while the server runs must not

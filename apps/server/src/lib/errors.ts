@@ -15,7 +15,8 @@ export class AppError extends Error {
 
 export const badRequest = (message: string, issues?: { path: string; message: string }[]) =>
   new AppError('BAD_REQUEST', 400, message, issues);
-export const unauthenticated = (message = 'Please log in to continue.') => new AppError('UNAUTHENTICATED', 401, message);
+export const unauthenticated = (message = 'Please log in to continue.') =>
+  new AppError('UNAUTHENTICATED', 401, message);
 export const forbidden = (message: string) => new AppError('FORBIDDEN', 403, message);
 export const notFound = (message: string) => new AppError('NOT_FOUND', 404, message);
 export const conflict = (message: string) => new AppError('CONFLICT', 409, message);

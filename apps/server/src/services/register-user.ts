@@ -24,7 +24,8 @@ export async function registerUser(
       passwordHash,
       role: input.role,
     });
-    if (!user) throw new AppError('EMAIL_TAKEN', 409, 'An account with this email already exists. Please log in instead.');
+    if (!user)
+      throw new AppError('EMAIL_TAKEN', 409, 'An account with this email already exists. Please log in instead.');
     // Rosters hold student accounts only (services/add-students.ts): an email invited as a student
     // that registers as an instructor is not enrolled, and its invitations are dropped.
     const pending = await tx.delete(pendingEnrollments).where(eq(pendingEnrollments.email, user.email)).returning();

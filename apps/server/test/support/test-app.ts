@@ -34,7 +34,13 @@ export interface TestAppOptions {
  */
 export async function createTestApp(env: Record<string, string> = {}, options: TestAppOptions = {}): Promise<TestApp> {
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-test-'));
-  const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'silent', AUTH_RATE_LIMIT: '10000', NODE_ENV: 'test', ...env });
+  const config = loadConfig({
+    DATA_DIR: dataDir,
+    LOG_LEVEL: 'silent',
+    AUTH_RATE_LIMIT: '10000',
+    NODE_ENV: 'test',
+    ...env,
+  });
   const { database, dropDatabase } = await createTestDatabase();
   const secret = new TextEncoder().encode(randomBytes(32).toString('hex'));
   const ctx: AppContext = {
@@ -50,7 +56,11 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     // Loaded only when asked: API-only tests do not pull in the graders and the PDF stack.
     const { JobQueue } = await import('../../src/jobs/job-queue.ts');
     const { JOB_DEFINITIONS } = await import('../../src/jobs/registry.ts');
-    ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, { runWorkers: true, shutdownGraceMs: 5_000, pollingIntervalSeconds: 0.5 });
+    ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, {
+      runWorkers: true,
+      shutdownGraceMs: 5_000,
+      pollingIntervalSeconds: 0.5,
+    });
   }
   const app = await buildApp(ctx);
   await app.ready();

@@ -29,8 +29,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
-    app.get('/api/auth/user', { config: { access: 'user' }, schema: { response: { 200: UserOutput } } }, async (request) =>
-      presentUser(currentUser(request)),
+    app.get(
+      '/api/auth/user',
+      { config: { access: 'user' }, schema: { response: { 200: UserOutput } } },
+      async (request) => presentUser(currentUser(request)),
     );
   };
 }

@@ -8,7 +8,11 @@ import {
   QuestionList,
 } from '@gradewise/shared/contracts/questions';
 import type { AppContext } from '../../context.ts';
-import { presentQuestionForStaff, presentQuestionForStudent, presentQuestionSummary } from '../../presenters/question-presenter.ts';
+import {
+  presentQuestionForStaff,
+  presentQuestionForStudent,
+  presentQuestionSummary,
+} from '../../presenters/question-presenter.ts';
 import { presentSubmissionForStaff, presentSubmissionForStudent } from '../../presenters/submission-presenter.ts';
 import { presentAutoRubric } from '../../presenters/grading-presenter.ts';
 import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
@@ -33,7 +37,10 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       '/api/assignments/:assignmentId/questions',
-      { config: { access: 'instructor' }, schema: { params: AssignmentParams, response: { 201: CreateQuestionOutput } } },
+      {
+        config: { access: 'instructor' },
+        schema: { params: AssignmentParams, response: { 201: CreateQuestionOutput } },
+      },
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeQuestionCreation(ctx, user, request.params.assignmentId);
@@ -43,7 +50,12 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],
           solutionFile: form.files[CREATE_QUESTION_FILE_FIELDS.solution],
         });
-        return reply.status(201).send({ message: 'Question created successfully!', question: presentQuestionForStaff(created, ctx.fileUrls) });
+        return reply
+          .status(201)
+          .send({
+            message: 'Question created successfully!',
+            question: presentQuestionForStaff(created, ctx.fileUrls),
+          });
       },
     );
 
@@ -54,19 +66,33 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: QuestionParams, querystring: QuestionDetailQuery, response: { 200: QuestionDetail } },
       },
       async (request) => {
-        const includeSubmissions = request.query.includeSubmissions === '1' || request.query.includeSubmissions === 'true';
+        const includeSubmissions =
+          request.query.includeSubmissions === '1' || request.query.includeSubmissions === 'true';
         const { assignmentId, questionId } = request.params;
-        const detail = await loadQuestionDetail(ctx, currentUser(request), assignmentId, questionId, includeSubmissions);
+        const detail = await loadQuestionDetail(
+          ctx,
+          currentUser(request),
+          assignmentId,
+          questionId,
+          includeSubmissions,
+        );
         const rows = detail.submissions ?? [];
         if (detail.scope.role === 'owner') {
-          const grading = await readQuestionGradingForStaff(ctx, detail.scope.question.id, rows.map((row) => row.submission));
+          const grading = await readQuestionGradingForStaff(
+            ctx,
+            detail.scope.question.id,
+            rows.map((row) => row.submission),
+          );
           const submissions = detail.submissions?.map((row) => ({
             ...presentSubmissionForStaff(row, ctx.fileUrls),
             ...grading.bySubmission.get(row.submission.id)!,
           }));
           return presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions, presentAutoRubric(grading.rubric));
         }
-        const grades = await readSubmissionGradesForStudent(ctx, rows.map((row) => row.submission));
+        const grades = await readSubmissionGradesForStudent(
+          ctx,
+          rows.map((row) => row.submission),
+        );
         const submissions = detail.submissions?.map((row) => ({
           ...presentSubmissionForStudent(row, ctx.fileUrls),
           ...grades.get(row.submission.id)!,

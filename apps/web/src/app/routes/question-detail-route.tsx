@@ -60,7 +60,9 @@ export function QuestionDetailRoute() {
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <QuestionOverview
         question={detail}
-        instructorActions={<RubricActions assignmentId={assignmentId} questionId={questionId} hasRubric={hasAutoRubric(detail)} />}
+        instructorActions={
+          <RubricActions assignmentId={assignmentId} questionId={questionId} hasRubric={hasAutoRubric(detail)} />
+        }
       />
       {isStaff ? (
         <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} />
@@ -73,7 +75,11 @@ export function QuestionDetailRoute() {
           questionId={questionId}
           extraActions={
             <>
-              <GradesCsvButton assignmentId={assignmentId} questionId={questionId} name={`${detail.assignment.title} ${detail.title ?? 'question'}`} />
+              <GradesCsvButton
+                assignmentId={assignmentId}
+                questionId={questionId}
+                name={`${detail.assignment.title} ${detail.title ?? 'question'}`}
+              />
               <GradesCsvButton assignmentId={assignmentId} name={detail.assignment.title} />
             </>
           }
