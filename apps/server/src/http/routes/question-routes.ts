@@ -50,12 +50,10 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],
           solutionFile: form.files[CREATE_QUESTION_FILE_FIELDS.solution],
         });
-        return reply
-          .status(201)
-          .send({
-            message: 'Question created successfully!',
-            question: presentQuestionForStaff(created, ctx.fileUrls),
-          });
+        return reply.status(201).send({
+          message: 'Question created successfully!',
+          question: presentQuestionForStaff(created, ctx.fileUrls),
+        });
       },
     );
 
