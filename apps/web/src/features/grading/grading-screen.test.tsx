@@ -1,9 +1,12 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
+
+// Screens load their route module and data first; on a busy machine that can take over a second.
+configure({ asyncUtilTimeout: 5000 });
 
 const QUESTION_API = `/api/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
 const GRADE_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/submission-1`;

@@ -1,9 +1,12 @@
-import { screen, within } from '@testing-library/react';
+import { configure, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ASSIGNMENT_ID, fileUrl, QUESTION_ID, signInAs } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
+
+// Screens load their route module and data first; on a busy machine that can take over a second.
+configure({ asyncUtilTimeout: 5000 });
 
 const REPORT_API = `/api/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/submission-1/report`;
 const REPORT_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/submission-1/report`;
