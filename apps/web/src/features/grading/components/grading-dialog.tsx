@@ -282,7 +282,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       aria-describedby="grade-dialog-help"
       onKeyDown={onKeyDown}
     >
-      <Toolbar sx={{ gap: 1, flexWrap: 'wrap', borderBottom: 1, borderColor: 'divider', py: 1 }}>
+      <Toolbar sx={{ gap: 1, flexWrap: 'wrap', flexShrink: 0, borderBottom: 1, borderColor: 'divider', py: 1 }}>
         <IconButton edge="start" color="inherit" aria-label="Close" onClick={goBack}>
           <CloseIcon />
         </IconButton>

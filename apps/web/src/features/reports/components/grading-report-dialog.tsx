@@ -50,7 +50,7 @@ export function GradingReportDialog({ assignmentId, questionId, submissionId }: 
 
   return (
     <Dialog fullScreen open onClose={goBack} aria-labelledby={titleId}>
-      <Toolbar sx={{ gap: 1, borderBottom: 1, borderColor: 'divider', py: 1 }}>
+      <Toolbar sx={{ gap: 1, flexShrink: 0, borderBottom: 1, borderColor: 'divider', py: 1 }}>
         <IconButton edge="start" color="inherit" aria-label="Close report" onClick={goBack}>
           <CloseIcon />
         </IconButton>
