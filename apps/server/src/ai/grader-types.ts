@@ -30,6 +30,21 @@ export interface AnswerPage {
   imagePng?: Buffer;
 }
 
+/**
+ * A grade the instructor saved on another answer to the same question: how this instructor grades.
+ * The built-in grader fits its suggestions and its confidence to these; LLM graders see the most
+ * similar ones in the prompt (few-shot). Never the answer being graded itself.
+ */
+export interface GradedExample {
+  answerText: string;
+  /** The instructor's final score, 0..points. */
+  score: number;
+  /** The instructor's accepted comments on that answer. */
+  comments: { text: string; pointsDeducted: number; rubricItemId: string | null }[];
+  /** The score the AI suggested before the instructor saved; null when it was graded by hand. */
+  suggestedScore: number | null;
+}
+
 export interface GradingInput {
   questionText: string;
   solutionText: string;
@@ -39,6 +54,8 @@ export interface GradingInput {
   /** Visible answer text only: hidden text has already been removed by extraction. */
   answerText: string;
   answerPages?: AnswerPage[];
+  /** Saved grades on other answers to this question (empty or absent: a cold start). */
+  examples?: GradedExample[];
 }
 
 export interface SuggestedComment {
