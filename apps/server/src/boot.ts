@@ -38,7 +38,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     database = config.databaseUrl
       ? openPostgres(config.databaseUrl)
       : await openPglite(path.join(config.dataDir, 'pglite'));
-    await migrateDatabase(database, config.databaseUrl);
+    await migrateDatabase(database);
   } catch (error) {
     await database?.close().catch(() => {});
     releaseLock();

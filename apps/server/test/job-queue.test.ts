@@ -4,7 +4,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vites
 import { z } from 'zod';
 import type { AppContext } from '../src/context.ts';
 import type { JobAttempt, JobDefinition, JobFailure } from '../src/jobs/job-definition.ts';
-import { JobQueue, JobQueueStoppedError } from '../src/jobs/job-queue.ts';
+import { JobQueue, JobQueueStoppedError, type LeaseTiming } from '../src/jobs/job-queue.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -125,9 +125,26 @@ let ctx: AppContext;
 let job: TestJob;
 let queue: JobQueue | undefined;
 
-async function startQueue(runWorkers = true, shutdownGraceMs = 5_000): Promise<JobQueue> {
-  queue = await JobQueue.start(ctx, [job.definition], { runWorkers, shutdownGraceMs, pollingIntervalSeconds: 0.5 });
+async function startQueue(runWorkers = true, shutdownGraceMs = 5_000, lease?: LeaseTiming): Promise<JobQueue> {
+  queue = await JobQueue.start(ctx, [job.definition], {
+    runWorkers,
+    shutdownGraceMs,
+    pollingIntervalSeconds: 0.5,
+    lease,
+  });
   return queue;
+}
+
+/** Leases that go stale after a second, so a test sees a dead worker's job come back quickly. */
+const SHORT_LEASE: LeaseTiming = { heartbeatSeconds: 0.2, staleAfterSeconds: 1, sweepSeconds: 0.25 };
+
+async function leaseOf(id: string): Promise<{ worker_id: string; held_seconds: number } | undefined> {
+  const { rows } = await ctx.database.executeSql(
+    `SELECT worker_id, extract(epoch FROM heartbeat_at - started_at)::float AS held_seconds
+     FROM job_leases WHERE queue_name = 'test-job' AND job_id = $1`,
+    [id],
+  );
+  return rows[0];
 }
 
 beforeAll(async () => {
@@ -146,6 +163,7 @@ beforeEach(async () => {
   job = new TestJob();
   // Each test starts from an empty queue table: jobs of an earlier test must not run here.
   await ctx.database.executeSql(`DELETE FROM pgboss.job WHERE name = 'test-job'`, []).catch(() => {});
+  await ctx.database.executeSql(`DELETE FROM job_leases`, []);
 });
 
 describe('job queue (pg-boss on the test database)', () => {
@@ -297,7 +315,7 @@ describe('job queue (pg-boss on the test database)', () => {
       await job.until(() => job.row(id).status === 'succeeded');
       expect(job.row(id).attempts).toHaveLength(1);
     } else {
-      // Another process may be running it: only pg-boss's expiry (expireInSeconds) may take it back.
+      // Another process may be running it: only a lease gone quiet for 30 s lets a worker take it back.
       await expectJobState(ctx, id, 'active');
       expect(job.row(id).attempts).toHaveLength(0);
     }
@@ -326,5 +344,81 @@ describe('job queue (pg-boss on the test database)', () => {
     job.behaviour = async () => 'done';
     await startQueue();
     await job.until(() => job.row(id).status === 'succeeded');
+  });
+
+  it("hands a dead worker's job back once its lease goes quiet, and a live worker runs it", async () => {
+    const q1 = await startQueue(false);
+    const id = job.addRow();
+    await q1.send('test-job', { id });
+    await q1.stop();
+    // What a worker killed mid-job leaves behind: pg-boss calls the job active, and the lease the
+    // worker took when it started stopped being renewed a while ago.
+    await ctx.database.executeSql(
+      `UPDATE pgboss.job SET state = 'active', started_on = now() - interval '1 minute' WHERE name = 'test-job' AND id = $1`,
+      [id],
+    );
+    await ctx.database.executeSql(
+      `INSERT INTO job_leases (queue_name, job_id, worker_id, started_at, heartbeat_at)
+       VALUES ('test-job', $1, $2, now() - interval '1 minute', now() - interval '50 seconds')`,
+      [id, randomUUID()],
+    );
+    job.row(id).status = 'running';
+
+    const q2 = await startQueue(true, 5_000, SHORT_LEASE);
+    await job.until(() => job.row(id).status === 'succeeded');
+    expect(job.row(id).attempts).toHaveLength(1);
+    await expectJobState(ctx, id, 'completed');
+    await q2.stop();
+    // The dead worker's lease went with the hand-back; the live worker released its own at stop.
+    expect(await leaseOf(id)).toBeUndefined();
+  });
+
+  it('hands back a job whose worker died between fetching it and taking its lease', async () => {
+    const q1 = await startQueue(false);
+    const id = job.addRow();
+    await q1.send('test-job', { id });
+    await q1.stop();
+    await ctx.database.executeSql(
+      `UPDATE pgboss.job SET state = 'active', started_on = now() - interval '1 minute' WHERE name = 'test-job' AND id = $1`,
+      [id],
+    );
+
+    const q2 = await startQueue(true, 5_000, SHORT_LEASE);
+    await job.until(() => job.row(id).status === 'succeeded');
+    expect(job.row(id).attempts).toHaveLength(1);
+    await q2.stop();
+  });
+
+  it('never takes a job from a live worker, however long the job runs', async () => {
+    const release = gate();
+    job.behaviour = async () => {
+      await release.opened;
+      return 'done';
+    };
+    const worker = await startQueue(true, 5_000, SHORT_LEASE);
+    // A second worker process beside it, sweeping for dead workers' jobs every quarter second.
+    const other = await JobQueue.start(ctx, [job.definition], {
+      runWorkers: true,
+      pollingIntervalSeconds: 0.5,
+      lease: SHORT_LEASE,
+    });
+    try {
+      const id = job.addRow();
+      await worker.send('test-job', { id });
+      await job.until(() => job.active === 1);
+      // The job has now run for three times the stale limit, renewing its lease all along, while
+      // both processes swept (observed in the lease itself, not assumed from a sleep).
+      await vi.waitFor(async () => expect((await leaseOf(id))?.held_seconds).toBeGreaterThan(3), {
+        timeout: 30_000,
+        interval: 100,
+      });
+      release.open();
+      await job.until(() => job.row(id).status === 'succeeded');
+      expect(job.row(id).attempts).toEqual([1]);
+      expect(job.maxActive).toBe(1);
+      await expectJobState(ctx, id, 'completed');
+    } finally {
+      await other.stop();
+    }
   });
 });

@@ -18,22 +18,34 @@ export interface Database {
   kind: 'pglite' | 'postgres';
   db: Db;
   executeSql: ExecuteSql;
+  /**
+   * Runs `setup` alone among every process on this database, on one connection (`db`). Schema
+   * changes taken concurrently deadlock on PostgreSQL (two processes creating pg-boss's queues at
+   * once did, in 2 of 6 simultaneous starts), so migrations and queue setup run under this lock.
+   */
+  withSetupLock<T>(setup: (db: Db) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
+
+/** pg_advisory_lock key of the setup lock (any constant of ours; pg-boss uses hashed keys of its own). */
+const SETUP_LOCK_KEY = 7271001;
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
 /** Wraps an open PGlite instance. `dataDir` undefined means in-memory (tests). */
 export function wrapPglite(client: PGlite): Database {
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
-    db: drizzlePglite(client, { schema }) as unknown as Db,
+    db,
     executeSql: async (text, values) => {
       // PGlite's extended-protocol query() takes one statement; exec() takes many but no values.
       if (values && values.length > 0) return client.query(text, values);
       const results = await client.exec(text);
       return { rows: results.at(-1)?.rows ?? [] };
     },
+    // A data directory is locked to one process (data-dir-lock.ts), and PGlite has one connection.
+    withSetupLock: (setup) => setup(db),
     close: () => client.close(),
   };
 }
@@ -43,6 +55,25 @@ export function wrapPostgres(pool: pg.Pool): Database {
     kind: 'postgres',
     db: drizzlePg(pool, { schema }) as unknown as Db,
     executeSql: async (text, values) => pool.query(text, values as any[]),
+    withSetupLock: async (setup) => {
+      // A session lock on a connection of its own: it is released when we unlock, or by the server
+      // when this process dies holding it (its connection closes), so a crash never leaves it taken.
+      const client = await pool.connect();
+      let releaseError: Error | undefined;
+      try {
+        await client.query('SELECT pg_advisory_lock($1)', [SETUP_LOCK_KEY]);
+        try {
+          return await setup(drizzlePg(client, { schema }) as unknown as Db);
+        } finally {
+          await client.query('SELECT pg_advisory_unlock($1)', [SETUP_LOCK_KEY]).catch((error: Error) => {
+            // Never return a connection that may still hold the lock to the pool: destroy it instead.
+            releaseError = error;
+          });
+        }
+      } finally {
+        client.release(releaseError);
+      }
+    },
     close: () => pool.end(),
   };
 }
@@ -61,20 +92,12 @@ export function openPostgres(databaseUrl: string, max = 10): Database {
 }
 
 /** Applies every pending migration. Same files for PGlite and PostgreSQL. */
-export async function migrateDatabase(database: Database, databaseUrl?: string): Promise<void> {
+export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
     await migratePglite(database.db as any, { migrationsFolder: MIGRATIONS_DIR });
     return;
   }
-  // Several processes may start together on one PostgreSQL: serialise migrations with an
-  // advisory lock held on one dedicated connection for the whole run.
-  const client = new pg.Client({ connectionString: databaseUrl });
-  await client.connect();
-  try {
-    await client.query('SELECT pg_advisory_lock(7271001)');
-    await migratePg(drizzlePg(client, { schema }), { migrationsFolder: MIGRATIONS_DIR });
-  } finally {
-    await client.query('SELECT pg_advisory_unlock(7271001)').catch(() => {});
-    await client.end();
-  }
+  // Several processes may start together on one PostgreSQL: they migrate one after the other, on
+  // the connection that holds the setup lock.
+  await database.withSetupLock((db) => migratePg(db as any, { migrationsFolder: MIGRATIONS_DIR }));
 }

@@ -299,3 +299,24 @@ export const grades = pgTable(
   },
   (table) => [index('grades_submission_idx').on(table.submissionId)],
 );
+
+/**
+ * Which worker process runs which pg-boss job, and when it last said it is alive. Every worker
+ * touches its leases every few seconds; a job still 'active' whose lease went quiet belongs to a
+ * dead process and is handed back to the queue by any other worker (jobs/job-queue.ts). One row
+ * per job (queue name + job id, the work row's id); old rows are swept away.
+ */
+export const jobLeases = pgTable(
+  'job_leases',
+  {
+    queueName: text('queue_name').notNull(),
+    jobId: uuid('job_id').notNull(),
+    workerId: uuid('worker_id').notNull(),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull().defaultNow(),
+    heartbeatAt: timestamp('heartbeat_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.queueName, table.jobId] }),
+    index('job_leases_worker_idx').on(table.workerId),
+  ],
+);

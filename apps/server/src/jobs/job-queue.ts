@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import PgBoss from 'pg-boss';
 import type { AppContext } from '../context.ts';
@@ -13,6 +14,11 @@ import type { JobDefinition, JobFailure } from './job-definition.ts';
  * - the pg-boss job id IS the row id (and its singletonKey), so re-sending a row never doubles work;
  * - at boot every unfinished row is re-sent, and in embedded mode jobs left 'active' by a dead
  *   process are made runnable at once;
+ * - every worker holds a lease on each job it runs and renews it every few seconds; every worker
+ *   hands back to the queue the jobs whose lease went quiet (a dead worker's), so on PostgreSQL
+ *   a killed worker's jobs run again within a minute instead of after pg-boss's 15-minute expiry;
+ * - queue setup (pg-boss's schema and queues) runs under the database's setup lock, so any number
+ *   of processes may start together;
  * - handlers are idempotent; a permanent failure (an AppError) or the last attempt marks the row
  *   failed, anything else is retried by pg-boss with backoff.
  */
@@ -24,7 +30,27 @@ export interface JobQueueOptions {
   shutdownGraceMs?: number;
   /** Worker poll interval; local sends wake local workers at once anyway. */
   pollingIntervalSeconds?: number;
+  /** Lease timing (tests shorten it); DEFAULT_LEASE_TIMING otherwise. */
+  lease?: LeaseTiming;
 }
+
+/**
+ * How a worker shows it is alive. Recovery of a dead worker's job takes at most
+ * `staleAfterSeconds + sweepSeconds` plus one polling interval (2 s) before another worker starts
+ * it: 42 s with the defaults. A live worker is never mistaken for a dead one unless it cannot
+ * renew its leases for `staleAfterSeconds` (database unreachable, or its event loop blocked),
+ * six renewals in a row with the defaults.
+ */
+export interface LeaseTiming {
+  /** How often a worker renews the leases of the jobs it runs. */
+  heartbeatSeconds: number;
+  /** A lease not renewed for this long marks its job as a dead worker's. */
+  staleAfterSeconds: number;
+  /** How often each worker process looks for dead workers' jobs. */
+  sweepSeconds: number;
+}
+
+export const DEFAULT_LEASE_TIMING: LeaseTiming = { heartbeatSeconds: 5, staleAfterSeconds: 30, sweepSeconds: 10 };
 
 type AnyJobDefinition = JobDefinition<{ id: string }>;
 
@@ -44,7 +70,14 @@ export class JobQueue {
   private readonly boss: PgBoss;
   private readonly definitions = new Map<string, AnyJobDefinition>();
   private readonly workerIds = new Map<string, string[]>();
-  private readonly inFlight = new Set<{ promise: Promise<unknown>; abort: AbortController }>();
+  private readonly inFlight = new Set<InFlightJob>();
+  /** This process's identity in job_leases. */
+  private readonly workerId = randomUUID();
+  private readonly lease: LeaseTiming;
+  private heartbeatTimer: NodeJS.Timeout | undefined;
+  private sweepTimer: NodeJS.Timeout | undefined;
+  private isSweeping = false;
+  private isRenewing = false;
   /** 'settled:<row id>' fires when this process finished (or finally failed) that row's job. */
   private readonly events = new EventEmitter();
   private isStopping = false;
@@ -56,6 +89,7 @@ export class JobQueue {
     private readonly options: JobQueueOptions,
   ) {
     for (const definition of definitions) this.definitions.set(definition.name, definition);
+    this.lease = options.lease ?? DEFAULT_LEASE_TIMING;
     // Waiters come and go per request; many at once is normal, not a leak.
     this.events.setMaxListeners(0);
     this.boss = new PgBoss({
@@ -77,25 +111,33 @@ export class JobQueue {
     options: JobQueueOptions,
   ): Promise<JobQueue> {
     const queue = new JobQueue(ctx, definitions, options);
-    await queue.boss.start();
-    queue.isStarted = true;
     try {
-      for (const definition of queue.definitions.values()) {
-        const settings = {
-          retryLimit: definition.retry.limit,
-          retryDelay: definition.retry.delaySeconds,
-          retryBackoff: definition.retry.backoff,
-          expireInSeconds: definition.expireInSeconds,
-        };
-        // createQueue keeps the settings of an existing queue; updateQueue applies today's.
-        await queue.boss.createQueue(definition.name, { name: definition.name, ...settings });
-        await queue.boss.updateQueue(definition.name, { name: definition.name, ...settings });
-      }
+      // Creating pg-boss's schema and its queues (a partition table and foreign keys per queue) in
+      // two processes at once deadlocks on PostgreSQL: one process at a time.
+      await ctx.database.withSetupLock(async () => {
+        await queue.boss.start();
+        queue.isStarted = true;
+        for (const definition of queue.definitions.values()) {
+          const settings = {
+            retryLimit: definition.retry.limit,
+            retryDelay: definition.retry.delaySeconds,
+            retryBackoff: definition.retry.backoff,
+            expireInSeconds: definition.expireInSeconds,
+          };
+          // createQueue keeps the settings of an existing queue; updateQueue applies today's.
+          await queue.boss.createQueue(definition.name, { name: definition.name, ...settings });
+          await queue.boss.updateQueue(definition.name, { name: definition.name, ...settings });
+        }
+      });
       if (ctx.database.kind === 'pglite') await queue.reviveJobsOfDeadProcess();
       await queue.resendUnfinishedWork();
-      if (options.runWorkers) await queue.startWorkers();
+      if (options.runWorkers) {
+        await queue.startWorkers();
+        queue.startLeaseTimers();
+      }
     } catch (error) {
-      await queue.boss.stop({ graceful: false, close: false }).catch(() => {});
+      queue.stopLeaseTimers();
+      if (queue.isStarted) await queue.boss.stop({ graceful: false, close: false }).catch(() => {});
       throw error;
     }
     return queue;
@@ -145,6 +187,8 @@ export class JobQueue {
     this.isStopping = true;
     this.events.emit('stopping');
     if (!this.isStarted) return;
+    // No more sweeping; leases are still renewed while running jobs finish their grace period.
+    clearInterval(this.sweepTimer);
     for (const name of this.workerIds.keys()) await this.boss.offWork(name).catch(() => {});
     const graceMs = this.options.shutdownGraceMs ?? 15_000;
     const running = [...this.inFlight];
@@ -161,10 +205,15 @@ export class JobQueue {
         await Promise.allSettled([...this.inFlight].map((job) => job.promise));
       }
     }
+    this.stopLeaseTimers();
     // Nothing of ours is running now: pg-boss's own grace wait would only slow the exit down.
     await this.boss
       .stop({ graceful: true, wait: true, timeout: 1000, close: false })
       .catch((error) => this.ctx.log.error({ err: error }, 'stopping the job queue failed'));
+    // Our jobs are finished or handed back (aborted ones wait for their retry): nothing to guard.
+    await this.ctx.database
+      .executeSql(`DELETE FROM job_leases WHERE worker_id = $1`, [this.workerId])
+      .catch((error) => this.ctx.log.warn({ err: error }, 'releasing job leases failed'));
   }
 
   /** Jobs of this process's queues that pg-boss has not finished: for diagnostics and tests. */
@@ -181,7 +230,7 @@ export class JobQueue {
   /**
    * Embedded mode only: a PGlite data directory is locked to one process, so a job pg-boss still
    * calls 'active' was taken by a process that died. Make it runnable now instead of waiting for
-   * it to expire. (On PostgreSQL another live worker may own it: expiry handles dead ones there.)
+   * it to expire. (On PostgreSQL another live worker may own it: the lease sweep finds dead ones.)
    */
   private async reviveJobsOfDeadProcess(): Promise<void> {
     const names = [...this.definitions.keys()];
@@ -216,6 +265,118 @@ export class JobQueue {
     // crash): the row is the truth, so its work is asked for again.
     if (job) await this.boss.deleteJob(definition.name, id);
     return Boolean(await this.boss.send(definition.name, { id }, options));
+  }
+
+  // ------------------------------------------------------------------ leases
+
+  private startLeaseTimers(): void {
+    // unref: a pending renewal or sweep must never keep a stopping process alive.
+    this.heartbeatTimer = setInterval(() => void this.renewLeases(), this.lease.heartbeatSeconds * 1000).unref();
+    this.sweepTimer = setInterval(() => void this.sweepDeadWorkersJobs(), this.lease.sweepSeconds * 1000).unref();
+  }
+
+  private stopLeaseTimers(): void {
+    clearInterval(this.heartbeatTimer);
+    clearInterval(this.sweepTimer);
+  }
+
+  /**
+   * Takes the lease of a job pg-boss just handed to this process (a lease left by an earlier run of
+   * the same job, whose worker died, is taken over).
+   */
+  private async takeLease(queueName: string, jobId: string): Promise<void> {
+    await this.ctx.database.executeSql(
+      `INSERT INTO job_leases (queue_name, job_id, worker_id, started_at, heartbeat_at)
+       VALUES ($1, $2, $3, now(), now())
+       ON CONFLICT (queue_name, job_id)
+       DO UPDATE SET worker_id = excluded.worker_id, started_at = now(), heartbeat_at = now()`,
+      [queueName, jobId, this.workerId],
+    );
+  }
+
+  /** The heartbeat: one statement renews every lease of the jobs this process is running. */
+  private async renewLeases(): Promise<void> {
+    if (this.isRenewing || this.inFlight.size === 0) return;
+    this.isRenewing = true;
+    const jobIds = [...this.inFlight].map((job) => job.jobId);
+    try {
+      const { rows } = await this.ctx.database.executeSql(
+        `UPDATE job_leases SET heartbeat_at = now() WHERE worker_id = $1 AND job_id = ANY($2::uuid[]) RETURNING job_id`,
+        [this.workerId, jobIds],
+      );
+      const renewed = new Set(rows.map((row: { job_id: string }) => row.job_id));
+      for (const job of this.inFlight) {
+        if (!renewed.has(job.jobId) && jobIds.includes(job.jobId) && !job.isLeaseLost) {
+          // Another worker took this job back while we could not renew (see LeaseTiming): it may
+          // now run twice; the row's claim and status-guarded finish keep the result single.
+          job.isLeaseLost = true;
+          this.ctx.log.warn(
+            { job: job.jobId, queue: job.queueName },
+            'job lease lost: another worker took the job over',
+          );
+        }
+      }
+    } catch (error) {
+      this.ctx.log.warn({ err: error }, 'renewing job leases failed; trying again at the next heartbeat');
+    } finally {
+      this.isRenewing = false;
+    }
+  }
+
+  /**
+   * Hands back to the queue every job pg-boss calls 'active' whose worker stopped renewing its
+   * lease (or never took one: it died right after the fetch), then forgets leases of jobs that are
+   * no longer active. Runs in every worker process; SKIP LOCKED lets two sweepers share the work.
+   * The job goes back as 'retry', runnable at once; pg-boss counts the next start as a retry.
+   */
+  private async sweepDeadWorkersJobs(): Promise<void> {
+    if (this.isSweeping || this.isStopping) return;
+    this.isSweeping = true;
+    const names = [...this.definitions.keys()];
+    try {
+      const { rows } = await this.ctx.database.executeSql(
+        `WITH stale AS (
+           SELECT j.name, j.id
+           FROM pgboss.job j
+           LEFT JOIN job_leases l ON l.queue_name = j.name AND l.job_id = j.id
+           WHERE j.name = ANY($1::text[])
+             AND j.state = 'active'
+             AND GREATEST(j.started_on, l.heartbeat_at) < now() - make_interval(secs => $2)
+           FOR UPDATE OF j SKIP LOCKED
+         ), revived AS (
+           UPDATE pgboss.job j SET state = 'retry', start_after = now()
+           FROM stale
+           WHERE j.name = stale.name AND j.id = stale.id AND j.state = 'active'
+           RETURNING j.name, j.id
+         ), released AS (
+           DELETE FROM job_leases l USING revived r WHERE l.queue_name = r.name AND l.job_id = r.id
+         )
+         SELECT name, id FROM revived`,
+        [names, this.lease.staleAfterSeconds],
+      );
+      if (rows.length > 0) {
+        this.ctx.log.warn(
+          { jobs: rows.map((row: { name: string; id: string }) => ({ queue: row.name, id: row.id })) },
+          `handed back ${rows.length} job(s) of a worker that stopped renewing its lease`,
+        );
+        for (const name of new Set(rows.map((row: { name: string }) => row.name))) this.wakeLocalWorkers(name);
+      }
+      // A finished job's lease is kept until it is stale (it covers pg-boss's completion write,
+      // which lands after our handler returned); then it has no use.
+      await this.ctx.database.executeSql(
+        `DELETE FROM job_leases l
+         WHERE l.queue_name = ANY($1::text[])
+           AND l.heartbeat_at < now() - make_interval(secs => $2)
+           AND NOT EXISTS (
+             SELECT 1 FROM pgboss.job j WHERE j.name = l.queue_name AND j.id = l.job_id AND j.state = 'active'
+           )`,
+        [names, this.lease.staleAfterSeconds],
+      );
+    } catch (error) {
+      this.ctx.log.warn({ err: error }, 'looking for jobs of dead workers failed; trying again later');
+    } finally {
+      this.isSweeping = false;
+    }
   }
 
   // ------------------------------------------------------------------ workers
@@ -255,6 +416,8 @@ export class JobQueue {
       return;
     }
     const payload = parsed.data;
+    // Before any work: a job whose worker dies from here on is found by the sweepers.
+    await this.takeLease(definition.name, job.id);
     const abort = new AbortController();
     const attempt = { number: job.retryCount + 1, isLast: job.retryCount >= job.retryLimit, signal: abort.signal };
     const promise = (async () => {
@@ -275,7 +438,7 @@ export class JobQueue {
       }
       this.events.emit(`settled:${payload.id}`);
     })();
-    const entry = { promise, abort };
+    const entry: InFlightJob = { promise, abort, queueName: definition.name, jobId: job.id, isLeaseLost: false };
     this.inFlight.add(entry);
     try {
       await promise;
@@ -308,6 +471,14 @@ export class JobQueue {
     if (!definition) throw new Error(`Unknown job: ${name}`);
     return definition;
   }
+}
+
+interface InFlightJob {
+  promise: Promise<unknown>;
+  abort: AbortController;
+  queueName: string;
+  jobId: string;
+  isLeaseLost: boolean;
 }
 
 /** AppErrors are failures we understand and have a sentence for: retrying will not change them. */

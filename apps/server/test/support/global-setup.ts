@@ -28,7 +28,7 @@ export default async function setup(project: TestProject) {
     const templateUrl = withDatabase(process.env.DATABASE_URL!, templateName);
     const { openPostgres } = await import('../../src/db/client.ts');
     const templateDb = openPostgres(templateUrl, 2);
-    await migrateDatabase(templateDb, templateUrl);
+    await migrateDatabase(templateDb);
     await templateDb.close();
     project.provide('postgresTemplateDatabase', templateName);
     project.provide('pgliteTemplatePath', '');
