@@ -5,7 +5,8 @@ import readline from 'node:readline';
 import { fileURLToPath } from 'node:url';
 
 /**
- * The real server (`apps/server/src/main.ts`) as a child process, for tests that must kill it.
+ * The real server (`apps/server/src/main.ts`, or the worker-only `src/worker.ts`) as a child
+ * process, for tests that must kill it.
  * It runs under node directly (`node --import tsx`, not the tsx CLI, which would put a second
  * process between us and the server: a SIGKILL must hit the server itself). Its pino log lines
  * are parsed so a test can wait on what the server reports, never on time.
@@ -42,9 +43,18 @@ export async function freePort(): Promise<number> {
   });
 }
 
-export async function startServerProcess(env: Record<string, string>): Promise<ServerProcess> {
+export interface ServerProcessOptions {
+  /** 'server' (default): HTTP and, unless JOB_WORKERS=off, job workers; 'worker': job workers only. */
+  kind?: 'server' | 'worker';
+}
+
+export async function startServerProcess(
+  env: Record<string, string>,
+  options: ServerProcessOptions = {},
+): Promise<ServerProcess> {
+  const kind = options.kind ?? 'server';
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/main.ts'], {
+  const child = spawn(process.execPath, ['--import', 'tsx', kind === 'worker' ? 'src/worker.ts' : 'src/main.ts'], {
     cwd: SERVER_DIR,
     env: { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -93,7 +103,8 @@ export async function startServerProcess(env: Record<string, string>): Promise<S
       waiters.add({ predicate, resolve, reject });
     });
 
-  await waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith('Gradewise is running at'));
+  const readyLine = kind === 'worker' ? 'Gradewise worker is running' : 'Gradewise is running at';
+  await waitForLog((line) => typeof line.msg === 'string' && line.msg.startsWith(readyLine));
   return {
     baseUrl: `http://127.0.0.1:${port}`,
     child,

@@ -1,0 +1,339 @@
+import { randomBytes } from 'node:crypto';
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.ts';
+import type { AppContext } from '../src/context.ts';
+import { MIGRATIONS_DIR, migrateDatabase, openPostgres } from '../src/db/client.ts';
+import { JobQueue } from '../src/jobs/job-queue.ts';
+import { JOB_DEFINITIONS } from '../src/jobs/registry.ts';
+import { createLogger } from '../src/lib/logger.ts';
+import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
+import { withDatabase } from './support/global-setup.ts';
+import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
+import { startServerProcess, type ServerProcess } from './support/server-process.ts';
+
+/**
+ * Several processes on one database, as an operator runs them: started at the same moment on a
+ * fresh database, and a worker killed (SIGKILL) in the middle of a job while another worker lives.
+ * Real child processes (main.ts, worker.ts), a fake OpenAI-compatible model on loopback, and a
+ * fresh database per test. Every wait is on observable state (a log line, a model request, a row)
+ * with a deadline; the only bound on time is the 60-second recovery promise, as a deadline.
+ *
+ * On PostgreSQL (server-postgres project) that is the scale-out setup. The embedded database
+ * (server-pglite project) is one process by design: there, processes started together on one data
+ * directory must leave exactly one running and refuse the others with a clear message.
+ */
+
+/** Starting a child (tsx compiling the server) takes tens of seconds on a loaded 2-core machine. */
+const SCENARIO_LIMIT_MS = 600_000;
+/** What the README promises: a killed worker's job finishes on another worker within a minute. */
+const RECOVERY_DEADLINE_MS = 60_000;
+
+const isPostgres = process.env.TEST_DATABASE === 'postgres';
+
+const started: ServerProcess[] = [];
+const cleanups: (() => Promise<void>)[] = [];
+
+async function start(env: Record<string, string>, kind: 'server' | 'worker' = 'server'): Promise<ServerProcess> {
+  const child = await startServerProcess(env, { kind });
+  started.push(child);
+  return child;
+}
+
+afterEach(async () => {
+  await Promise.all(started.splice(0).map((child) => child.kill()));
+  for (const cleanup of cleanups.splice(0).reverse()) await cleanup();
+});
+
+async function temporaryDirectory(): Promise<string> {
+  const dir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-scale-'));
+  cleanups.push(() => fs.rm(dir, { recursive: true, force: true }));
+  return dir;
+}
+
+/** An empty PostgreSQL database of this test's own (the server is shared by parallel test runs). */
+async function freshDatabase(): Promise<string> {
+  const name = `gradewise_scale_${randomBytes(6).toString('hex')}`;
+  const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
+  await admin.connect();
+  await admin.query(`CREATE DATABASE ${name}`);
+  await admin.end();
+  cleanups.push(async () => {
+    const dropper = new pg.Client({ connectionString: process.env.DATABASE_URL });
+    await dropper.connect();
+    await dropper.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+    await dropper.end();
+  });
+  return withDatabase(process.env.DATABASE_URL!, name);
+}
+
+async function query<T = any>(url: string, text: string, values: unknown[] = []): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(text, values)).rows as T[];
+  } finally {
+    await client.end();
+  }
+}
+
+async function api(
+  server: ServerProcess,
+  method: string,
+  url: string,
+  options: { token?: string; json?: unknown; form?: Record<string, FormValue> } = {},
+) {
+  const headers: Record<string, string> = {};
+  if (options.token) headers.authorization = `Bearer ${options.token}`;
+  let body: string | Uint8Array | undefined;
+  if (options.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    body = JSON.stringify(options.json);
+  } else if (options.form) {
+    const form = await multipart(options.form);
+    Object.assign(headers, form.headers);
+    body = new Uint8Array(form.payload);
+  }
+  const response = await fetch(`${server.baseUrl}${url}`, { method, headers, body });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : undefined };
+}
+
+async function expectOk<T = any>(promise: ReturnType<typeof api>, status = 200): Promise<T> {
+  const response = await promise;
+  if (response.status !== status)
+    throw new Error(`expected ${status}, got ${response.status}: ${JSON.stringify(response.body)}`);
+  return response.body as T;
+}
+
+const pdf = async (text: string) => Buffer.from(await buildTextPdf({ paragraphs: [text] }));
+
+/** Through the real HTTP API: an instructor, a course with one student, a question with a rubric, one answer. */
+async function buildWorld(server: ServerProcess) {
+  const register = (name: string, role: 'student' | 'instructor') =>
+    expectOk(
+      api(server, 'POST', '/api/auth/register', {
+        json: { name, email: `${name.toLowerCase()}@example.edu`, password: 'correct-horse-battery', role },
+      }),
+      201,
+    );
+  const instructor = await register('Ada', 'instructor');
+  const student = await register('Sam', 'student');
+  const token = instructor.token as string;
+  const course = (await expectOk(api(server, 'POST', '/api/courses', { token, form: { title: 'Physics' } }), 201))
+    .course;
+  await expectOk(
+    api(server, 'POST', `/api/courses/${course._id}/add-students`, { token, json: { emails: [student.user.email] } }),
+  );
+  const assignment = (
+    await expectOk(
+      api(server, 'POST', '/api/assignments', { token, json: { title: 'Set 1', courseId: course._id } }),
+      201,
+    )
+  ).assignment;
+  const question = (
+    await expectOk(
+      api(server, 'POST', `/api/assignments/${assignment._id}/questions`, {
+        token,
+        form: {
+          points: '10',
+          questionFile: pdfPart(await pdf('A ball is dropped from 20 m. How long does it fall? Use g = 10 m/s^2.')),
+          solutionFile: pdfPart(await pdf('t = sqrt(2 h / g) = 2 s.')),
+        },
+      }),
+      201,
+    )
+  ).question;
+  const base = `/api/assignments/${assignment._id}/questions/${question._id}`;
+  // A rubric of our own, so the only model calls are the grading calls this test counts.
+  await expectOk(
+    api(server, 'PATCH', `${base}/save-rubric`, {
+      token,
+      json: {
+        questionText: 'A ball is dropped from 20 m. How long does it fall?',
+        solutionText: 't = sqrt(2 h / g) = 2 s.',
+        items: [
+          { id: 'method', criterion: 'Uses h = g t^2 / 2', points: 5 },
+          { id: 'result', criterion: 'Finds t = 2 s', points: 5 },
+        ],
+      },
+    }),
+  );
+  const submission = (
+    await expectOk(
+      api(server, 'POST', `${base}/submit`, {
+        token: student.token,
+        form: { file: pdfPart(await pdf('h = g t^2 / 2 so t = 2 s.')) },
+      }),
+      201,
+    )
+  ).submission;
+  return { token, base, submissionId: submission._id as string };
+}
+
+if (isPostgres) {
+  describe('several processes on one PostgreSQL database', () => {
+    let fake: FakeLlmServer;
+
+    beforeAll(async () => {
+      fake = await startFakeLlmServer();
+    });
+
+    afterAll(async () => {
+      await fake?.close();
+    });
+
+    it(
+      'six processes setting up one fresh database at the same moment all succeed (no deadlock)',
+      async () => {
+        const url = await freshDatabase();
+        const config = loadConfig({ DATABASE_URL: url, DATA_DIR: await temporaryDirectory(), LOG_LEVEL: 'silent' });
+        // What each process does at boot, minus HTTP: migrate, start pg-boss, declare the queues,
+        // re-send unfinished work, start workers (half of them, like API-only processes beside workers).
+        // Each has its own pool, as separate processes would. Unserialised, this deadlocked in most rounds.
+        const outcomes = await Promise.allSettled(
+          Array.from({ length: 6 }, async (_, index) => {
+            const database = openPostgres(url, 4);
+            cleanups.push(() => database.close());
+            await migrateDatabase(database);
+            const ctx = { config, database, db: database.db, log: createLogger('silent') } as unknown as AppContext;
+            const queue = await JobQueue.start(ctx, JOB_DEFINITIONS, { runWorkers: index % 2 === 0 });
+            cleanups.push(() => queue.stop());
+          }),
+        );
+        expect(outcomes.filter((outcome) => outcome.status === 'rejected')).toEqual([]);
+        const journal = JSON.parse(await fs.readFile(path.join(MIGRATIONS_DIR, 'meta', '_journal.json'), 'utf8'));
+        expect(await query(url, `SELECT hash FROM drizzle.__drizzle_migrations`)).toHaveLength(journal.entries.length);
+        expect((await query(url, `SELECT name FROM pgboss.queue ORDER BY name`)).map((row) => row.name)).toEqual(
+          JOB_DEFINITIONS.map((definition) => definition.name).sort(),
+        );
+      },
+      SCENARIO_LIMIT_MS,
+    );
+
+    it(
+      'six real processes (servers, API-only servers, workers) started together on a fresh database all come up',
+      async () => {
+        const url = await freshDatabase();
+        // One shared data directory (uploaded files, and the token secret the first process creates).
+        const env = { DATABASE_URL: url, DATA_DIR: await temporaryDirectory() };
+        const processes = await Promise.all([
+          start(env),
+          start(env),
+          start({ ...env, JOB_WORKERS: 'off' }),
+          start({ ...env, JOB_WORKERS: 'off' }),
+          start(env, 'worker'),
+          start(env, 'worker'),
+        ]);
+        const [first, second, apiOnly] = processes as [ServerProcess, ServerProcess, ServerProcess];
+        // They serve one application: a token from one is honoured by the others.
+        const account = await expectOk(
+          api(first, 'POST', '/api/auth/register', {
+            json: { name: 'Ada', email: 'ada@example.edu', password: 'correct-horse-battery', role: 'instructor' },
+          }),
+          201,
+        );
+        for (const server of [second, apiOnly]) {
+          const me = await expectOk(api(server, 'GET', '/api/auth/user', { token: account.token }));
+          expect(me.email).toBe('ada@example.edu');
+        }
+        // SIGTERM: each one stops cleanly.
+        expect(await Promise.all(started.splice(0).map((child) => child.stop()))).toEqual([0, 0, 0, 0, 0, 0]);
+      },
+      SCENARIO_LIMIT_MS,
+    );
+
+    it(
+      'a worker killed mid-job: another worker finishes the job within a minute and the waiting request gets the grade',
+      async () => {
+        fake.reset();
+        const url = await freshDatabase();
+        const env = {
+          DATABASE_URL: url,
+          DATA_DIR: await temporaryDirectory(),
+          AI_PROVIDER: 'openai-compatible',
+          AI_BASE_URL: fake.baseUrl,
+          AI_MODEL: FAKE_MODEL_ID,
+          AI_MAX_RETRIES: '0',
+        };
+        const apiServer = await start({ ...env, JOB_WORKERS: 'off' });
+        const doomed = await start(env, 'worker');
+        const world = await buildWorld(apiServer);
+
+        // The only worker takes the job and the model never answers it.
+        fake.enqueue({ kind: 'hang' });
+        const waiting = api(apiServer, 'POST', `${world.base}/grade/${world.submissionId}`, { token: world.token });
+        await fake.waitForChatRequests(1);
+        const survivor = await start(env, 'worker');
+        await doomed.kill();
+        const killedAt = Date.now();
+        const [run] = await query(url, `SELECT id, status, attempts FROM grading_runs WHERE submission_id = $1`, [
+          world.submissionId,
+        ]);
+        expect(run).toMatchObject({ status: 'running', attempts: 1 });
+
+        // Watch the row (the truth users see), with the promised bound as the deadline.
+        let status = 'running';
+        while (status !== 'succeeded' && Date.now() - killedAt < RECOVERY_DEADLINE_MS) {
+          await new Promise((resolve) => setTimeout(resolve, 250)); // polling interval, not a synchronisation
+          [{ status }] = await query(url, `SELECT status FROM grading_runs WHERE id = $1`, [run.id]);
+        }
+        const recoveredAfterMs = Date.now() - killedAt;
+        console.info(`killed worker's job finished by another worker ${recoveredAfterMs} ms after the kill`);
+        expect(status).toBe('succeeded');
+
+        // The instructor's request, still waiting on the API process, is answered with the grade.
+        const graded = await expectOk(waiting);
+        expect(graded).toMatchObject({
+          gradingRunId: run.id,
+          grader: { kind: 'llm', provider: 'openai-compatible', model: FAKE_MODEL_ID },
+        });
+        // The surviving worker took the job back, ran it once, and nothing else was bought.
+        expect(
+          survivor.logs.some(
+            (line) =>
+              typeof line.msg === 'string' &&
+              line.msg.startsWith('handed back') &&
+              JSON.stringify(line.jobs).includes(run.id),
+          ),
+        ).toBe(true);
+        expect(fake.chatRequests()).toHaveLength(2);
+        const runs = await query(url, `SELECT status, attempts FROM grading_runs WHERE submission_id = $1`, [
+          world.submissionId,
+        ]);
+        expect(runs).toEqual([{ status: 'succeeded', attempts: 2 }]);
+      },
+      SCENARIO_LIMIT_MS,
+    );
+  });
+} else {
+  describe('several processes on one embedded data directory', () => {
+    it(
+      'six processes started together: exactly one runs, the others refuse with a clear message',
+      async () => {
+        const env = { DATA_DIR: await temporaryDirectory(), DATABASE_URL: '' };
+        const outcomes = await Promise.allSettled(Array.from({ length: 6 }, () => start(env)));
+        const running = outcomes.filter((outcome) => outcome.status === 'fulfilled');
+        const refused = outcomes.filter((outcome) => outcome.status === 'rejected');
+        expect(running).toHaveLength(1);
+        for (const outcome of refused) {
+          expect(String((outcome as PromiseRejectedResult).reason)).toContain('is already using the data directory');
+        }
+        // The one that runs works, and stops cleanly.
+        const [server] = started as [ServerProcess];
+        await expectOk(
+          api(server, 'POST', '/api/auth/register', {
+            json: { name: 'Ada', email: 'ada@example.edu', password: 'correct-horse-battery', role: 'instructor' },
+          }),
+          201,
+        );
+        expect(await started.splice(0)[0]!.stop()).toBe(0);
+      },
+      SCENARIO_LIMIT_MS,
+    );
+  });
+}
