@@ -11,10 +11,17 @@ export function loadOrCreateSecret(dataDir: string, configured?: string): Uint8A
   if (configured) return new TextEncoder().encode(configured);
   fs.mkdirSync(dataDir, { recursive: true });
   const secretPath = path.join(dataDir, 'token-secret');
+  // Written in full under a name of our own, then linked into place: link() fails when the secret
+  // exists, and a process starting beside us never reads a secret that is still being written
+  // (with 'wx' it could read an empty file and sign with an empty key).
+  const draftPath = `${secretPath}.${process.pid}.${randomBytes(6).toString('hex')}`;
+  fs.writeFileSync(draftPath, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
   try {
-    fs.writeFileSync(secretPath, randomBytes(48).toString('base64url'), { flag: 'wx', mode: 0o600 });
+    fs.linkSync(draftPath, secretPath);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+  } finally {
+    fs.rmSync(draftPath, { force: true });
   }
   return new TextEncoder().encode(fs.readFileSync(secretPath, 'utf8').trim());
 }
