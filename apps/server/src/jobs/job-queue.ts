@@ -78,6 +78,8 @@ export class JobQueue {
   private sweepTimer: NodeJS.Timeout | undefined;
   private isSweeping = false;
   private isRenewing = false;
+  /** Renewals and sweeps under way: stop() waits for them before the database closes. */
+  private readonly leaseWork = new Set<Promise<void>>();
   /** 'settled:<row id>' fires when this process finished (or finally failed) that row's job. */
   private readonly events = new EventEmitter();
   private isStopping = false;
@@ -136,7 +138,7 @@ export class JobQueue {
         queue.startLeaseTimers();
       }
     } catch (error) {
-      queue.stopLeaseTimers();
+      await queue.stopLeaseTimers();
       if (queue.isStarted) await queue.boss.stop({ graceful: false, close: false }).catch(() => {});
       throw error;
     }
@@ -205,7 +207,7 @@ export class JobQueue {
         await Promise.allSettled([...this.inFlight].map((job) => job.promise));
       }
     }
-    this.stopLeaseTimers();
+    await this.stopLeaseTimers();
     // Nothing of ours is running now: pg-boss's own grace wait would only slow the exit down.
     await this.boss
       .stop({ graceful: true, wait: true, timeout: 1000, close: false })
@@ -270,14 +272,26 @@ export class JobQueue {
   // ------------------------------------------------------------------ leases
 
   private startLeaseTimers(): void {
+    // A worker starting after another died takes its jobs back now, not after a sweep interval.
+    this.track(this.sweepDeadWorkersJobs());
     // unref: a pending renewal or sweep must never keep a stopping process alive.
-    this.heartbeatTimer = setInterval(() => void this.renewLeases(), this.lease.heartbeatSeconds * 1000).unref();
-    this.sweepTimer = setInterval(() => void this.sweepDeadWorkersJobs(), this.lease.sweepSeconds * 1000).unref();
+    this.heartbeatTimer = setInterval(() => this.track(this.renewLeases()), this.lease.heartbeatSeconds * 1000).unref();
+    this.sweepTimer = setInterval(
+      () => this.track(this.sweepDeadWorkersJobs()),
+      this.lease.sweepSeconds * 1000,
+    ).unref();
   }
 
-  private stopLeaseTimers(): void {
+  private async stopLeaseTimers(): Promise<void> {
     clearInterval(this.heartbeatTimer);
     clearInterval(this.sweepTimer);
+    await Promise.all(this.leaseWork);
+  }
+
+  /** Both kinds of lease work catch their own errors: tracking only waits for them. */
+  private track(work: Promise<void>): void {
+    this.leaseWork.add(work);
+    void work.finally(() => this.leaseWork.delete(work));
   }
 
   /**
