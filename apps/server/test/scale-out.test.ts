@@ -229,7 +229,7 @@ if (isPostgres) {
           start(env, 'worker'),
           start(env, 'worker'),
         ]);
-        const [first, second, apiOnly] = processes as [ServerProcess, ServerProcess, ServerProcess];
+        const [first, second, apiOnly] = processes;
         // They serve one application: a token from one is honoured by the others.
         const account = await expectOk(
           api(first, 'POST', '/api/auth/register', {
@@ -280,7 +280,8 @@ if (isPostgres) {
         let status = 'running';
         while (status !== 'succeeded' && Date.now() - killedAt < RECOVERY_DEADLINE_MS) {
           await new Promise((resolve) => setTimeout(resolve, 250)); // polling interval, not a synchronisation
-          [{ status }] = await query(url, `SELECT status FROM grading_runs WHERE id = $1`, [run.id]);
+          const [row] = await query<{ status: string }>(url, `SELECT status FROM grading_runs WHERE id = $1`, [run.id]);
+          status = row!.status;
         }
         const recoveredAfterMs = Date.now() - killedAt;
         console.info(`killed worker's job finished by another worker ${recoveredAfterMs} ms after the kill`);
