@@ -101,6 +101,12 @@ export const assignments = pgTable(
       .references(() => courses.id, { onDelete: 'cascade' }),
     title: text('title').notNull(),
     deadline: timestamp('deadline', { withTimezone: true }),
+    /**
+     * The assignment's rule for answers already graded: false (default) refuses a new version once a
+     * grade is saved, unless the instructor reopens the question for that student; true accepts it
+     * and the earlier grade keeps counting, shown as "grade on an earlier version", until regraded.
+     */
+    allowsResubmission: boolean('allows_resubmission').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [index('assignments_course_idx').on(table.courseId)],
@@ -159,6 +165,8 @@ export const rubrics = pgTable('rubrics', {
   generationId: uuid('generation_id'),
   updatedById: uuid('updated_by_id').references(() => users.id),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  /** Bumped by every write (AI draft or instructor save): a save names the version it edited (409 when stale). */
+  version: integer('version').notNull().default(1),
 });
 
 /** A (possibly queued) AI rubric draft: job state visible through our own table. */
@@ -222,6 +230,28 @@ export const submissions = pgTable(
     uniqueIndex('submissions_question_student_version_idx').on(table.questionId, table.studentId, table.version),
     index('submissions_student_idx').on(table.studentId),
   ],
+);
+
+/**
+ * The instructor reopened a graded question for one student: a new version may be submitted until
+ * a grade is saved again (a grade saved after the newest reopening closes it). History is kept.
+ */
+export const submissionReopenings = pgTable(
+  'submission_reopenings',
+  {
+    id: uuid('id').primaryKey(),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    reopenedById: uuid('reopened_by_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [index('submission_reopenings_question_student_idx').on(table.questionId, table.studentId)],
 );
 
 /** A grade-all request for a question; progress is counted from its grading runs. */
