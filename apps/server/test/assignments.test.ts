@@ -47,6 +47,7 @@ describe('POST /api/assignments', () => {
         course: { _id: course._id, title: 'Physics' },
         questionCount: 0,
         createdAt: expect.any(String),
+        allowsResubmission: false,
         viewer: 'staff',
       },
     });

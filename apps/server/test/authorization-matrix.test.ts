@@ -254,6 +254,13 @@ export const MATRIX: MatrixRow[] = [
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/submissions/${f.submission._id}/versions` }),
     expect: ownerOnly(200),
   },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/reopen',
+    access: 'instructor',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/submissions/${f.submission._id}/reopen` }),
+    // Only the owner lets a student resubmit a graded answer; the student cannot reopen it themselves.
+    expect: ownerOnly(200),
+  },
 
   // ---- review loop: queue, rubric trial, grades CSV (owner only; access 'user', the course policy decides)
   {

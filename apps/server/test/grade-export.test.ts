@@ -194,7 +194,7 @@ describe('GET .../questions/:questionId/grades.csv', () => {
     expect(rowOf(rows, 'bob@example.edu')).toEqual(['Bob, "Jr."', 'bob@example.edu', '', '', '']);
   });
 
-  it('flags late answers and counts only the latest version of an answer', async () => {
+  it('flags late answers and counts the latest version, or the grade saved on an earlier one until it is graded', async () => {
     const overdue = await createAssignment(t.app, owner, course._id, {
       title: 'Overdue',
       deadline: '2020-01-01T00:00:00.000Z',
@@ -210,10 +210,27 @@ describe('GET .../questions/:questionId/grades.csv', () => {
     let rows = rowsOf((await download(owner, questionCsvUrl(overdue._id, question._id))).body);
     expect(rowOf(rows, 'amy@example.edu')).toEqual(['Amy Adams', 'amy@example.edu', '4', '4', 'Yes']);
 
-    // A new version replaces the graded one: its grade is not the new answer's grade.
-    await submitAnswer(t.app, amy, overdue._id, question._id, 'A better answer.');
+    // A new version (the instructor reopened the question for Amy) does not blank the saved grade:
+    // it keeps counting as a grade on an earlier version until the new version is graded.
+    const reopen = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${overdue._id}/questions/${question._id}/submissions/${first._id}/reopen`,
+      headers: owner.auth,
+    });
+    expect(reopen.statusCode).toBe(200);
+    const second = await submitAnswer(t.app, amy, overdue._id, question._id, 'A better answer.');
     rows = rowsOf((await download(owner, questionCsvUrl(overdue._id, question._id))).body);
-    expect(rowOf(rows, 'amy@example.edu')).toEqual(['Amy Adams', 'amy@example.edu', '', '', 'Yes']);
+    expect(rowOf(rows, 'amy@example.edu')).toEqual(['Amy Adams', 'amy@example.edu', '4', '4', 'Yes']);
+
+    // Graded again: the latest version's own grade counts.
+    await saveGrade(
+      t.app,
+      owner,
+      { assignmentId: overdue._id, questionId: question._id, submissionId: second._id, points: 4 },
+      [{ text: 'Units missing.', pointsDeducted: 1, accepted: true }],
+    );
+    rows = rowsOf((await download(owner, questionCsvUrl(overdue._id, question._id))).body);
+    expect(rowOf(rows, 'amy@example.edu')).toEqual(['Amy Adams', 'amy@example.edu', '3', '3', 'Yes']);
   });
 
   it('refuses a student (403), another instructor (404), and a question under another assignment (404)', async () => {

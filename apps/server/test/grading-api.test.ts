@@ -272,6 +272,7 @@ describe('POST grade / regrade / save-grade', () => {
     expect(Object.keys(body).sort()).toEqual(
       [
         'confidenceLevel',
+        'currentGradeId',
         'gradingResult',
         'gradingRunId',
         'grader',

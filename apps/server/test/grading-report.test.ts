@@ -134,17 +134,36 @@ describe('GET .../grade/:submissionId/report', () => {
     expect((await readReport(world.instructor, 'not-an-id')).statusCode).toBe(404);
   });
 
-  it("is 404 for a student's earlier version once they resubmit (students see only their latest); the owner still reads it", async () => {
+  it("after a reopened resubmission: the student's earlier version is 404 (students see only their latest), the owner still reads it, and the new one shows the grade on the earlier version", async () => {
+    const reopened = await t.app.inject({
+      method: 'POST',
+      url: `${questionPath(world.assignment._id, world.question._id)}/submissions/${submission._id}/reopen`,
+      headers: world.instructor.auth,
+    });
+    expect(reopened.statusCode).toBe(200);
     const newer = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id, 'Second try: 4.');
     expect((await readReport(world.student, submission._id)).statusCode).toBe(404);
     expect((await readReport(world.instructor, submission._id)).json()).toMatchObject({
       isAlreadyGraded: true,
       grade: 8.5,
+      isGradeOnEarlierVersion: false,
+      gradedVersion: 1,
     });
-    expect((await readReport(world.student, newer._id)).json()).toMatchObject({
-      isAlreadyGraded: false,
-      grade: null,
-      comments: [],
+    // Never a blank where a grade was saved: the new version shows the earlier grade, marked as such.
+    const studentReport = (await readReport(world.student, newer._id)).json();
+    expect(studentReport).toMatchObject({
+      submission: { _id: newer._id },
+      isAlreadyGraded: true,
+      grade: 8.5,
+      isGradeOnEarlierVersion: true,
+      gradedVersion: 1,
+    });
+    expect(studentReport.comments.map((comment: any) => comment.text)).toEqual(['Good sum.', 'Explanation is thin.']);
+    expect((await readReport(world.instructor, newer._id)).json()).toMatchObject({
+      isAlreadyGraded: true,
+      grade: 8.5,
+      isGradeOnEarlierVersion: true,
+      gradedVersion: 1,
     });
   });
 });

@@ -89,7 +89,16 @@ describe('POST .../submit', () => {
     await submitAnswer(t.app, classmate, q.assignment._id, q.question._id, 'classmate answer');
 
     const mine = (await detail(world.student, q)).json();
-    expect(mine.submissions).toEqual([{ ...second, grade: null, isAlreadyGraded: false }]);
+    expect(mine.submissions).toEqual([
+      {
+        ...second,
+        grade: null,
+        isAlreadyGraded: false,
+        isGradeOnEarlierVersion: false,
+        gradedVersion: null,
+        canResubmit: true,
+      },
+    ]);
     expect((await detail(classmate, q)).json().submissions.map((s: any) => s.student._id)).toEqual([classmate.id]);
 
     const staff = (await detail(world.instructor, q)).json();

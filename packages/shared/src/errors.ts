@@ -23,11 +23,29 @@ export const ERROR_CODES = [
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
+/**
+ * A stale save (409 CONFLICT): what was saved since the caller loaded, by whom and when, so the
+ * screen can say it and offer to reload. `id` is the saved grade's id or the rubric's version.
+ */
+export const StaleSaveConflict = z.object({
+  kind: z.enum(['grade', 'rubric']),
+  id: z.string(),
+  savedBy: z.object({ _id: z.string(), name: z.string() }).nullable(),
+  savedAt: z.string(),
+  /** The grade saved since (kind 'grade'). */
+  grade: z.number().optional(),
+  /** The rubric version now current (kind 'rubric'). */
+  version: z.number().optional(),
+});
+export type StaleSaveConflict = z.infer<typeof StaleSaveConflict>;
+
 export const ErrorBody = z.object({
   message: z.string(),
   code: z.enum(ERROR_CODES),
   /** Field-level problems, when the request failed validation. */
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
+  /** Present on a 409 for a stale save. */
+  conflict: StaleSaveConflict.optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

@@ -28,7 +28,12 @@ export function toErrorResponse(error: FastifyError | AppError | Error): { statu
   if (error instanceof AppError) {
     return {
       status: error.status,
-      body: { message: error.message, code: error.code, ...(error.issues ? { issues: error.issues } : {}) },
+      body: {
+        message: error.message,
+        code: error.code,
+        ...(error.issues ? { issues: error.issues } : {}),
+        ...(error.conflict ? { conflict: error.conflict } : {}),
+      },
     };
   }
   const fastifyError = error as FastifyError;

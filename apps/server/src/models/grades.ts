@@ -1,7 +1,9 @@
-import { desc, eq, inArray } from 'drizzle-orm';
+import { and, desc, eq, inArray, lte, max } from 'drizzle-orm';
+import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { grades } from '../db/schema.ts';
+import { grades, submissions } from '../db/schema.ts';
 import type { StoredComment } from './grading-runs.ts';
+import { toDate } from '../lib/timestamps.ts';
 
 export type GradeRow = Omit<typeof grades.$inferSelect, 'comments'> & { comments: StoredComment[] };
 export type NewGradeRow = typeof grades.$inferInsert & { comments: StoredComment[] };
@@ -41,4 +43,74 @@ export async function selectGradeHistory(db: Db, submissionId: string): Promise<
     .where(eq(grades.submissionId, submissionId))
     .orderBy(desc(grades.createdAt), desc(grades.id));
   return rows as GradeRow[];
+}
+
+/** The grade that counts for a submission, and the version it was saved on. */
+export interface CountingGrade {
+  grade: GradeRow;
+  gradedSubmissionId: string;
+  gradedVersion: number;
+  /** Saved on an earlier version than the submission it counts for. */
+  isEarlierVersion: boolean;
+}
+
+/**
+ * Per given submission, the grade that counts for it: its own newest saved grade, else the newest
+ * grade saved on the nearest earlier version of the same student's answer. A saved grade belongs to
+ * the version it graded, and a resubmission never turns it into a blank.
+ */
+export async function selectCountingGrades(db: Db, submissionIds: string[]): Promise<Map<string, CountingGrade>> {
+  if (submissionIds.length === 0) return new Map();
+  const target = alias(submissions, 'target');
+  const rows = await db
+    .selectDistinctOn([target.id], {
+      targetId: target.id,
+      targetVersion: target.version,
+      gradedVersion: submissions.version,
+      grade: grades,
+    })
+    .from(target)
+    .innerJoin(
+      submissions,
+      and(
+        eq(submissions.questionId, target.questionId),
+        eq(submissions.studentId, target.studentId),
+        lte(submissions.version, target.version),
+      ),
+    )
+    .innerJoin(grades, eq(grades.submissionId, submissions.id))
+    .where(inArray(target.id, submissionIds))
+    .orderBy(target.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id));
+  return new Map(
+    rows.map((row) => [
+      row.targetId,
+      {
+        grade: row.grade as GradeRow,
+        gradedSubmissionId: row.grade.submissionId,
+        gradedVersion: row.gradedVersion,
+        isEarlierVersion: row.gradedVersion < row.targetVersion,
+      },
+    ]),
+  );
+}
+
+/** When the newest grade on any version of this student's answer was saved; null when none was. */
+export async function selectNewestGradeAtOfAnswer(db: Db, questionId: string, studentId: string): Promise<Date | null> {
+  const [row] = await db
+    .select({ at: max(grades.createdAt) })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(and(eq(submissions.questionId, questionId), eq(submissions.studentId, studentId)));
+  return toDate(row?.at);
+}
+
+/** Per student of the question: when their newest grade (on any version) was saved. */
+export async function selectNewestGradeAtOfQuestion(db: Db, questionId: string): Promise<Map<string, Date>> {
+  const rows = await db
+    .select({ studentId: submissions.studentId, at: max(grades.createdAt) })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(eq(submissions.questionId, questionId))
+    .groupBy(submissions.studentId);
+  return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
 }

@@ -1,4 +1,4 @@
-import { eq } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { RubricItem } from '../ai/grader-types.ts';
 import type { Db } from '../db/client.ts';
 import { rubrics } from '../db/schema.ts';
@@ -11,13 +11,25 @@ export async function selectRubricByQuestionId(db: Db, questionId: string): Prom
   return row as RubricRow | undefined;
 }
 
-/** One current rubric per question: an AI draft or an instructor's save replaces the previous one. */
+/** The rubric, row-locked until the transaction ends (a save checks its version, then writes). */
+export async function selectRubricForUpdate(db: Db, questionId: string): Promise<RubricRow | undefined> {
+  const [row] = await db.select().from(rubrics).where(eq(rubrics.questionId, questionId)).limit(1).for('update');
+  return row as RubricRow | undefined;
+}
+
+/**
+ * One current rubric per question: an AI draft or an instructor's save replaces the previous one,
+ * and every write bumps `version` (in the statement itself, so concurrent writers never share one).
+ */
 export async function upsertRubric(db: Db, rubric: NewRubricRow): Promise<RubricRow> {
-  const { questionId: _questionId, ...changes } = rubric;
+  const { questionId: _questionId, version: _version, ...changes } = rubric;
   const [row] = await db
     .insert(rubrics)
     .values(rubric)
-    .onConflictDoUpdate({ target: rubrics.questionId, set: { ...changes, updatedAt: new Date() } })
+    .onConflictDoUpdate({
+      target: rubrics.questionId,
+      set: { ...changes, updatedAt: new Date(), version: sql`${rubrics.version} + 1` },
+    })
     .returning();
   return row as RubricRow;
 }

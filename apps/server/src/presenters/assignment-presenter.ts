@@ -11,6 +11,7 @@ export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentS
     course: { _id: row.course.id, title: row.course.title },
     questionCount: row.questionCount,
     createdAt: row.assignment.createdAt.toISOString(),
+    allowsResubmission: row.assignment.allowsResubmission,
   };
 }
 

@@ -29,6 +29,7 @@ export function presentAutoRubric(rubric: RubricRow | undefined): AutoRubric {
       items: rubric.items,
       source: rubric.source,
       updatedAt: rubric.updatedAt.toISOString(),
+      version: rubric.version,
     },
   ];
 }

@@ -65,6 +65,8 @@ export interface GradingReportSources {
   student: { id: string; name: string };
   question: QuestionRow;
   grade: GradeRow | undefined;
+  /** The version `grade` was saved on (an earlier one than `submission` when it was resubmitted). */
+  gradedVersion: number | null;
   gradeRun: GradingRunRow | undefined;
   extraction: FileExtractionRow | undefined;
   rubric: RubricRow | undefined;
@@ -83,6 +85,8 @@ function presentReportBase(sources: GradingReportSources, signer: FileUrlSigner)
     question: { _id: question.id, title: question.title, points: question.points },
     isAlreadyGraded: Boolean(grade),
     grade: grade ? grade.grade : null,
+    isGradeOnEarlierVersion: sources.gradedVersion !== null && sources.gradedVersion < submission.version,
+    gradedVersion: sources.gradedVersion,
     extractedText: grade ? (sources.extraction?.text ?? '') : '',
   };
 }

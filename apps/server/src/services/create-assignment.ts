@@ -8,6 +8,8 @@ export interface CreateAssignmentRequest {
   title: string;
   courseId: string;
   deadline: Date | null;
+  /** See the assignments.allows_resubmission column. */
+  allowsResubmission?: boolean;
 }
 
 /** Only the instructor who owns the course creates its assignments (spec section 6). */
@@ -22,6 +24,7 @@ export async function createAssignment(
     courseId: course.id,
     title: request.title,
     deadline: request.deadline,
+    allowsResubmission: request.allowsResubmission ?? false,
   });
   return (await selectAssignmentSummaryById(ctx.db, assignment.id))!;
 }

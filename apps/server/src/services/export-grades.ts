@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { toCsv, type CsvCell } from '../lib/csv.ts';
 import { selectRosterOfCourse } from '../models/enrollments.ts';
 import { selectLatestSubmissionsOfQuestions } from '../models/gradebook.ts';
-import { selectCurrentGrades } from '../models/grades.ts';
+import { selectCountingGrades } from '../models/grades.ts';
 import { selectQuestionsOfAssignment, type QuestionRow } from '../models/questions.ts';
 import type { PersonColumns } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
@@ -49,8 +49,10 @@ export async function exportQuestionGrades(
 
 /**
  * Rows: every student on the roster, plus anyone who answered and has left it since (their grades
- * still count), by name. A question cell is the saved grade of the student's latest submission;
- * it is empty when there is none yet — an AI suggestion is not a grade until an instructor saves it.
+ * still count), by name. A question cell is the grade that counts for the student's latest
+ * submission — its own saved grade, else the one saved on an earlier version (a resubmission never
+ * blanks a saved grade); it is empty when none was ever saved — an AI suggestion is not a grade
+ * until an instructor saves it.
  */
 async function buildGradesCsv(ctx: AppContext, courseId: string, questions: readonly QuestionRow[]): Promise<string> {
   const [roster, latest] = await Promise.all([
@@ -60,7 +62,7 @@ async function buildGradesCsv(ctx: AppContext, courseId: string, questions: read
       questions.map((question) => question.id),
     ),
   ]);
-  const grades = await selectCurrentGrades(
+  const grades = await selectCountingGrades(
     ctx.db,
     latest.map((cell) => cell.submissionId),
   );
@@ -70,7 +72,7 @@ async function buildGradesCsv(ctx: AppContext, courseId: string, questions: read
   for (const cell of latest) {
     if (!students.has(cell.student.id)) students.set(cell.student.id, cell.student);
     cells.set(`${cell.student.id}:${cell.questionId}`, {
-      grade: grades.get(cell.submissionId)?.grade,
+      grade: grades.get(cell.submissionId)?.grade.grade,
       isLate: cell.isLate,
     });
   }

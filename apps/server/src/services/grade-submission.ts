@@ -38,20 +38,26 @@ export async function gradeSubmission(ctx: AppContext, user: UserRow, params: Gr
   const saved = await selectCurrentGrade(ctx.db, submission.id);
   if (saved) {
     const run = saved.gradingRunId ? await selectGradingRunById(ctx.db, saved.gradingRunId) : undefined;
-    return presentSavedGradeResult({
-      grade: saved,
-      run,
-      points: question.points,
-      ...(await readContext(ctx, question, submission)),
-    });
+    return {
+      ...presentSavedGradeResult({
+        grade: saved,
+        run,
+        points: question.points,
+        ...(await readContext(ctx, question, submission)),
+      }),
+      currentGradeId: saved.id,
+    };
   }
   const finished = await selectLatestSucceededRun(ctx.db, submission.id);
   if (finished)
-    return presentRunResult({
-      run: finished,
-      points: question.points,
-      ...(await readContext(ctx, question, submission)),
-    });
+    return {
+      ...presentRunResult({
+        run: finished,
+        points: question.points,
+        ...(await readContext(ctx, question, submission)),
+      }),
+      currentGradeId: null,
+    };
   return gradeAsJob(ctx, user, question, submission);
 }
 
@@ -89,7 +95,12 @@ async function gradeAsJob(
   const run = await startGradingRun(ctx, submission.id, user.id, null);
   await jobs.send(JOB_NAMES.gradeSubmission, { id: run.id });
   const settled = await waitForRun(ctx, run.id);
-  return presentRunResult({ run: settled, points: question.points, ...(await readContext(ctx, question, submission)) });
+  // Read after the run: the saved grade current when this answer is made (a regrade never changes it).
+  const current = await selectCurrentGrade(ctx.db, submission.id);
+  return {
+    ...presentRunResult({ run: settled, points: question.points, ...(await readContext(ctx, question, submission)) }),
+    currentGradeId: current?.id ?? null,
+  };
 }
 
 /** Queues a run, or joins the one already in flight for this submission (never two at once). */

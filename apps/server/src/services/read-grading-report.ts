@@ -2,7 +2,7 @@ import type { GradingReport } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../lib/errors.ts';
 import { selectFileExtraction } from '../models/file-extractions.ts';
-import { selectCurrentGrade } from '../models/grades.ts';
+import { selectCountingGrades } from '../models/grades.ts';
 import { selectGradingRunById } from '../models/grading-runs.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectLatestSubmissionOfStudent } from '../models/submissions.ts';
@@ -28,17 +28,19 @@ export async function readGradingReport(
     if (latest?.submission.id !== submission.id) throw notFound('Submission not found.');
   }
 
-  const [grade, student] = await Promise.all([
-    selectCurrentGrade(ctx.db, submission.id),
+  // The grade that counts for this version: its own, else one saved on an earlier version.
+  const [counting, student] = await Promise.all([
+    selectCountingGrades(ctx.db, [submission.id]).then((grades) => grades.get(submission.id)),
     selectUserById(ctx.db, submission.studentId),
   ]);
+  const grade = counting?.grade;
   if (!student) throw notFound('Submission not found.');
   const [extraction, rubric, gradeRun] = await Promise.all([
     grade ? selectFileExtraction(ctx.db, submission.fileId) : undefined,
     scope.role === 'owner' ? selectRubricByQuestionId(ctx.db, question.id) : undefined,
     scope.role === 'owner' && grade?.gradingRunId ? selectGradingRunById(ctx.db, grade.gradingRunId) : undefined,
   ]);
-  const sources = { submission, student, question, grade, gradeRun, extraction, rubric };
+  const sources = { submission, student, question, grade, gradedVersion: counting?.gradedVersion ?? null, gradeRun, extraction, rubric };
   return scope.role === 'owner'
     ? presentGradingReportForStaff(sources, ctx.fileUrls)
     : presentGradingReportForStudent(sources, ctx.fileUrls);

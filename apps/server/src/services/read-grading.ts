@@ -1,20 +1,34 @@
-import type { SubmissionGradeForStudent, SubmissionGradingFields } from '@gradewise/shared/contracts/grading';
+import type {
+  GradeLifecycleFields,
+  SubmissionGradeForStudent,
+  SubmissionGradingFields,
+} from '@gradewise/shared/contracts/grading';
+import { canResubmit, isReopened } from '@gradewise/shared/resubmission';
 import type { AppContext } from '../context.ts';
+import type { AssignmentRow } from '../models/assignments.ts';
 import { selectFileExtractions } from '../models/file-extractions.ts';
-import { selectCurrentGrades } from '../models/grades.ts';
+import {
+  selectCountingGrades,
+  selectNewestGradeAtOfAnswer,
+  selectNewestGradeAtOfQuestion,
+  type CountingGrade,
+} from '../models/grades.ts';
 import {
   selectGradingRunsByIds,
   selectLatestRunsBySubmission,
   selectLatestSucceededRunsBySubmission,
 } from '../models/grading-runs.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
+import { selectNewestReopeningAt, selectNewestReopeningsOfQuestion } from '../models/submission-reopenings.ts';
+import type { QuestionRow } from '../models/questions.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { presentSubmissionGrading } from '../presenters/grading-presenter.ts';
 
 /**
  * The grading side of a question detail, for the courses API's presenters to merge in: the
  * rubric (`autoRubric`) and, per submission row, its grade, confidence, grader and hidden-text flag.
- * A handful of set-based queries, whatever the number of rows.
+ * A handful of set-based queries, whatever the number of rows. The grade is the one that counts for
+ * the row (its own, else one saved on an earlier version), so a resubmission never blanks it.
  */
 export async function readQuestionGradingForStaff(
   ctx: AppContext,
@@ -22,24 +36,28 @@ export async function readQuestionGradingForStaff(
   submissions: readonly SubmissionRow[],
 ): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, SubmissionGradingFields> }> {
   const ids = submissions.map((submission) => submission.id);
-  const [rubric, grades, latestRuns, succeededRuns, extractions] = await Promise.all([
+  const [rubric, grades, latestRuns, succeededRuns, extractions, newestGrades, reopenings] = await Promise.all([
     selectRubricByQuestionId(ctx.db, questionId),
-    selectCurrentGrades(ctx.db, ids),
+    selectCountingGrades(ctx.db, ids),
     selectLatestRunsBySubmission(ctx.db, ids),
     selectLatestSucceededRunsBySubmission(ctx.db, ids),
     selectFileExtractions(
       ctx.db,
       submissions.map((submission) => submission.fileId),
     ),
+    selectNewestGradeAtOfQuestion(ctx.db, questionId),
+    selectNewestReopeningsOfQuestion(ctx.db, questionId),
   ]);
-  const gradeRunIds = [...grades.values()].map((grade) => grade.gradingRunId).filter((id): id is string => id !== null);
+  const gradeRunIds = [...grades.values()]
+    .map((counting) => counting.grade.gradingRunId)
+    .filter((id): id is string => id !== null);
   const gradeRuns = await selectGradingRunsByIds(ctx.db, gradeRunIds);
   const bySubmission = new Map<string, SubmissionGradingFields>();
   for (const submission of submissions) {
-    const grade = grades.get(submission.id);
-    bySubmission.set(
-      submission.id,
-      presentSubmissionGrading({
+    const counting = grades.get(submission.id);
+    const grade = counting?.grade;
+    bySubmission.set(submission.id, {
+      ...presentSubmissionGrading({
         grade,
         latestRun: latestRuns.get(submission.id),
         latestSucceededRun: succeededRuns.get(submission.id),
@@ -47,24 +65,53 @@ export async function readQuestionGradingForStaff(
         extraction: extractions.get(submission.fileId),
         rubricItems: rubric?.items ?? [],
       }),
-    );
+      ...lifecycleOf(counting),
+      isReopened: isReopened({
+        newestGradeAt: newestGrades.get(submission.studentId) ?? null,
+        newestReopeningAt: reopenings.get(submission.studentId) ?? null,
+      }),
+    });
   }
   return { rubric, bySubmission };
 }
 
-/** A student's own rows: the saved grade only, nothing of the AI's draft. */
+/**
+ * A student's own rows: the saved grade only (its own or an earlier version's), nothing of the AI's
+ * draft, and whether a new version would be accepted now.
+ */
 export async function readSubmissionGradesForStudent(
   ctx: AppContext,
+  scope: { assignment: AssignmentRow; question: QuestionRow },
   submissions: readonly SubmissionRow[],
 ): Promise<Map<string, SubmissionGradeForStudent>> {
-  const grades = await selectCurrentGrades(
+  const grades = await selectCountingGrades(
     ctx.db,
     submissions.map((submission) => submission.id),
   );
-  return new Map(
-    submissions.map((submission) => {
-      const grade = grades.get(submission.id);
-      return [submission.id, { grade: grade ? grade.grade : null, isAlreadyGraded: Boolean(grade) }];
-    }),
-  );
+  const result = new Map<string, SubmissionGradeForStudent>();
+  for (const submission of submissions) {
+    const counting = grades.get(submission.id);
+    const [newestGradeAt, newestReopeningAt] = await Promise.all([
+      selectNewestGradeAtOfAnswer(ctx.db, scope.question.id, submission.studentId),
+      selectNewestReopeningAt(ctx.db, scope.question.id, submission.studentId),
+    ]);
+    result.set(submission.id, {
+      grade: counting ? counting.grade.grade : null,
+      isAlreadyGraded: Boolean(counting),
+      ...lifecycleOf(counting),
+      canResubmit: canResubmit({
+        allowsResubmission: scope.assignment.allowsResubmission,
+        newestGradeAt,
+        newestReopeningAt,
+      }),
+    });
+  }
+  return result;
+}
+
+function lifecycleOf(counting: CountingGrade | undefined): Required<GradeLifecycleFields> {
+  return {
+    isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
+    gradedVersion: counting?.gradedVersion ?? null,
+  };
 }

@@ -2,13 +2,21 @@ import type { SaveGradeInput } from '@gradewise/shared/contracts/grading';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import { badRequest, notFound } from '../lib/errors.ts';
+import type { Db } from '../db/client.ts';
+import { badRequest, notFound, staleSave } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
-import { insertGrade, type GradeRow } from '../models/grades.ts';
-import { selectLatestSucceededRun, type StoredComment } from '../models/grading-runs.ts';
+import { describeMoment } from '../lib/timestamps.ts';
+import { insertGrade, selectCurrentGrade, type GradeRow } from '../models/grades.ts';
+import {
+  selectGradingRunById,
+  selectLatestSucceededRun,
+  type GradingRunRow,
+  type StoredComment,
+} from '../models/grading-runs.ts';
+import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
-import { selectSubmissionInQuestion } from '../models/submissions.ts';
-import type { UserRow } from '../models/users.ts';
+import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
+import { selectUserById, type UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import type { GradeParams } from './grade-submission.ts';
 
@@ -20,6 +28,14 @@ const GRADE_TOLERANCE = 0.01;
  * (the newest is current), kept with who saved it and the AI run it started from, so a regrade or
  * a later save never erases what was decided before. The grade must be what its comments give —
  * points minus the accepted deductions (the shared computeFinalGrade) — within 0..points.
+ *
+ * A grade belongs to the version it graded: it lands on the submission named in the path, even if
+ * the student submitted a newer version meanwhile (which then shows it as a grade on an earlier
+ * version). It is recorded against the AI run the screen showed (`basedOnRunId`), never a newer run.
+ * Optimistic concurrency: with `expectedGradeId` (the saved grade the screen loaded) a save is
+ * refused with 409 when another grade was saved since. The check and the insert run in one
+ * transaction holding the lock of the student's answer (the same lock a resubmission takes), so of
+ * two saves from one loaded state exactly one wins.
  */
 export async function saveGrade(
   ctx: AppContext,
@@ -38,18 +54,70 @@ export async function saveGrade(
   const rubric = await selectRubricByQuestionId(ctx.db, question.id);
   const comments = checkedComments(input.comments, question.points);
   checkGrade(input.grade, question.points, comments);
-  const run = await selectLatestSucceededRun(ctx.db, submission.id);
-  const grade = await insertGrade(ctx.db, {
-    id: newId(),
-    submissionId: submission.id,
-    grade: input.grade,
-    feedback: input.feedback,
-    comments,
-    confidence: run?.confidence ?? null,
-    gradingRunId: run?.id ?? null,
-    savedById: user.id,
+  const run = await runSavedFrom(ctx.db, submission, input.basedOnRunId);
+  const grade = await ctx.db.transaction(async (tx) => {
+    await takeTransactionLock(tx, answerLockKey(question.id, submission.studentId));
+    if (input.expectedGradeId !== undefined) {
+      const current = await selectCurrentGrade(tx, submission.id);
+      if ((current?.id ?? null) !== input.expectedGradeId) throw await staleGrade(tx, current, question.points);
+    }
+    return insertGrade(tx, {
+      id: newId(),
+      submissionId: submission.id,
+      grade: input.grade,
+      feedback: input.feedback,
+      comments,
+      confidence: run?.confidence ?? null,
+      gradingRunId: run?.id ?? null,
+      savedById: user.id,
+    });
   });
   return { grade, rubric };
+}
+
+/**
+ * The AI run the grade starts from: the one the screen names (it must be a finished run of this
+ * submission), none when it names none, and the newest finished run for the spec's client, which
+ * does not say.
+ */
+async function runSavedFrom(
+  db: Db,
+  submission: SubmissionRow,
+  basedOnRunId: string | null | undefined,
+): Promise<GradingRunRow | undefined> {
+  if (basedOnRunId === undefined) return selectLatestSucceededRun(db, submission.id);
+  if (basedOnRunId === null) return undefined;
+  const run = isId(basedOnRunId) ? await selectGradingRunById(db, basedOnRunId) : undefined;
+  if (!run || run.submissionId !== submission.id || run.status !== 'succeeded') {
+    throw badRequest('The AI suggestion this grade starts from is not a finished grading of this submission.', [
+      { path: 'basedOnRunId', message: 'must be a finished grading run of this submission' },
+    ]);
+  }
+  return run;
+}
+
+async function staleGrade(db: Db, current: GradeRow | undefined, points: number) {
+  if (!current) {
+    return staleSave('The grade you opened is no longer the current one. Reload to see the current state.', {
+      kind: 'grade',
+      id: '',
+      savedBy: null,
+      savedAt: new Date().toISOString(),
+    });
+  }
+  const saver = await selectUserById(db, current.savedById);
+  const name = saver?.name ?? 'Someone';
+  return staleSave(
+    `${name} saved a grade of ${current.grade} / ${points} for this submission at ${describeMoment(current.createdAt)}, ` +
+      'after you opened it. Reload to see their grade before saving yours.',
+    {
+      kind: 'grade',
+      id: current.id,
+      savedBy: saver ? { _id: saver.id, name: saver.name } : null,
+      savedAt: current.createdAt.toISOString(),
+      grade: current.grade,
+    },
+  );
 }
 
 /**

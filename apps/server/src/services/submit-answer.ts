@@ -1,8 +1,13 @@
 import { UploadOnBehalfFields } from '@gradewise/shared/contracts/submissions';
+import { canResubmit, RESUBMISSION_REFUSED_MESSAGE } from '@gradewise/shared/resubmission';
 import type { AppContext } from '../context.ts';
-import { badRequest } from '../lib/errors.ts';
+import type { Db } from '../db/client.ts';
+import { badRequest, conflict } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { parseInput } from '../lib/parse-input.ts';
+import { selectNewestGradeAtOfAnswer } from '../models/grades.ts';
+import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
+import { selectNewestReopeningAt } from '../models/submission-reopenings.ts';
 import { insertSubmission, selectNextVersion, type SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import {
@@ -43,7 +48,7 @@ export async function submitAnswer(
 ): Promise<SubmissionListRow> {
   if (!file) throw badRequest('Please select a PDF to submit.');
   const checked = checkPdf('submission', file.content, file.filename);
-  return recordSubmission(ctx, scope, student, student, checked);
+  return recordSubmission(ctx, scope, student, student, checked, { isGradedAnswerFinal: true });
 }
 
 /** Before the upload is read: only the owning instructor uploads on a student's behalf. */
@@ -72,7 +77,9 @@ export async function uploadOnBehalf(
   const { studentEmail } = parseInput(UploadOnBehalfFields, form.fields);
   const checked = checkPdf('submission', form.file.content, form.file.filename);
   const student = await findEnrolledStudentByEmail(ctx, scope.course.id, studentEmail);
-  return recordSubmission(ctx, scope, student, instructor, checked);
+  // The instructor's own upload is their decision: it is not held back by a saved grade (that
+  // grade keeps counting as a grade on an earlier version until the new version is graded).
+  return recordSubmission(ctx, scope, student, instructor, checked, { isGradedAnswerFinal: false });
 }
 
 const MAX_VERSION_ATTEMPTS = 5;
@@ -83,6 +90,9 @@ const MAX_VERSION_ATTEMPTS = 5;
  * (question, student, version), and the loser retries with the next number. storeFilesThen removes
  * the blob of a failed attempt, so retries leave nothing behind.
  * `isLate` is fixed now, against the deadline in force now, and never recomputed.
+ * A student's new version after a saved grade is refused (see @gradewise/shared/resubmission); the
+ * check runs under the lock of the student's answer, which save-grade takes too, so a grade saved
+ * at the same moment cannot slip between the check and the insert.
  */
 async function recordSubmission(
   ctx: AppContext,
@@ -90,14 +100,17 @@ async function recordSubmission(
   student: UserRow,
   uploader: UserRow,
   file: CheckedFile,
+  rule: { isGradedAnswerFinal: boolean },
 ): Promise<SubmissionListRow> {
   const person = (account: UserRow) => ({ id: account.id, name: account.name, email: account.email });
   for (let attempt = 1; ; attempt += 1) {
     try {
       const submittedAt = new Date();
       const deadline = scope.assignment.deadline;
-      const submission = await storeFilesThen(ctx, [file], uploader.id, async (tx, [stored]) =>
-        insertSubmission(tx, {
+      const submission = await storeFilesThen(ctx, [file], uploader.id, async (tx, [stored]) => {
+        await takeTransactionLock(tx, answerLockKey(scope.question.id, student.id));
+        if (rule.isGradedAnswerFinal) await checkResubmissionAllowed(tx, scope, student.id);
+        return insertSubmission(tx, {
           id: newId(),
           questionId: scope.question.id,
           studentId: student.id,
@@ -106,12 +119,20 @@ async function recordSubmission(
           isLate: deadline !== null && submittedAt.getTime() > deadline.getTime(),
           uploadedById: uploader.id,
           submittedAt,
-        }),
-      );
+        });
+      });
       return { submission, student: person(student), uploadedBy: person(uploader), versionCount: submission.version };
     } catch (error) {
       if (attempt >= MAX_VERSION_ATTEMPTS || !isUniqueViolation(error)) throw error;
     }
+  }
+}
+
+async function checkResubmissionAllowed(db: Db, scope: QuestionScope, studentId: string): Promise<void> {
+  const newestGradeAt = await selectNewestGradeAtOfAnswer(db, scope.question.id, studentId);
+  const newestReopeningAt = await selectNewestReopeningAt(db, scope.question.id, studentId);
+  if (!canResubmit({ allowsResubmission: scope.assignment.allowsResubmission, newestGradeAt, newestReopeningAt })) {
+    throw conflict(RESUBMISSION_REFUSED_MESSAGE);
   }
 }
 

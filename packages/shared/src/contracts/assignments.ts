@@ -23,6 +23,12 @@ export const CreateAssignmentInput = z.object({
       .nullable()
       .optional(),
   ),
+  /**
+   * Whether a student may submit a new version after a grade is saved (the earlier grade keeps
+   * counting, shown as "grade on an earlier version", until the new one is graded). Default false:
+   * a graded answer is final unless the instructor reopens the question for that student.
+   */
+  allowsResubmission: z.boolean({ error: 'Allow resubmission must be true or false.' }).optional(),
 });
 export type CreateAssignmentInput = z.input<typeof CreateAssignmentInput>;
 
@@ -42,6 +48,8 @@ export const AssignmentSummary = z.object({
   course: AssignmentCourse,
   questionCount: z.number().int(),
   createdAt: z.string(),
+  /** See CreateAssignmentInput.allowsResubmission. */
+  allowsResubmission: z.boolean().optional(),
 });
 export type AssignmentSummary = z.infer<typeof AssignmentSummary>;
 export const AssignmentList = z.array(AssignmentSummary);

@@ -43,6 +43,8 @@ export const AutoRubricEntry = z.object({
   /** Who wrote the current version: an AI grader or the instructor. */
   source: z.enum(['builtin', 'llm', 'instructor']),
   updatedAt: z.string(),
+  /** Bumped by every write; send it back as save-rubric's `expectedVersion`. */
+  version: z.number().int().optional(),
 });
 export type AutoRubricEntry = z.infer<typeof AutoRubricEntry>;
 export const AutoRubric = z.array(AutoRubricEntry);
@@ -86,6 +88,12 @@ export const SaveRubricInput = z.object({
     .array(RubricItemInput)
     .max(RUBRIC_ITEMS_MAX, `A rubric can have at most ${RUBRIC_ITEMS_MAX} items.`)
     .optional(),
+  /**
+   * Optimistic concurrency: the rubric `version` the editor loaded (null: there was no rubric yet).
+   * When it is no longer current the save is refused with 409 and who saved what and when.
+   * Absent (the spec's client): the save is not checked.
+   */
+  expectedVersion: z.number().int().nullable().optional(),
 });
 export type SaveRubricInput = z.input<typeof SaveRubricInput>;
 
@@ -140,6 +148,11 @@ export const GradingOutput = z.object({
   gradingRunId: z.string().nullable(),
   /** True when this answer is the instructor's saved grade rather than a fresh AI suggestion. */
   isAlreadyGraded: z.boolean(),
+  /**
+   * The newest saved grade of this submission when this answer was made (null: none yet). The
+   * screen sends the one it loaded as save-grade's `expectedGradeId`.
+   */
+  currentGradeId: z.string().nullable().optional(),
 });
 export type GradingOutput = z.infer<typeof GradingOutput>;
 
@@ -169,6 +182,18 @@ export const SaveGradeInput = z.object({
   comments: z
     .array(SaveGradeCommentInput, { error: 'Comments must be a list.' })
     .max(GRADE_COMMENTS_MAX, `A grade can have at most ${GRADE_COMMENTS_MAX} comments.`),
+  /**
+   * Optimistic concurrency: the saved grade the screen loaded (GradingOutput.currentGradeId; null
+   * when it loaded none). When another grade was saved since, the save is refused with 409 and who
+   * saved what and when. Absent (the spec's client): the save is not checked.
+   */
+  expectedGradeId: z.string().max(64).nullable().optional(),
+  /**
+   * The AI run the screen showed (GradingOutput.gradingRunId; null: none). The grade is recorded
+   * against it, never against a newer run the screen did not show. Absent (the spec's client): the
+   * newest finished run.
+   */
+  basedOnRunId: z.string().max(64).nullable().optional(),
 });
 export type SaveGradeInput = z.input<typeof SaveGradeInput>;
 
@@ -223,6 +248,28 @@ export type GradingProgressOutput = z.infer<typeof GradingProgressOutput>;
 // ---------------------------------------------------------------- submission rows (staff)
 
 /**
+ * A saved grade belongs to the version it graded. Rows, reports and the CSV show the grade that
+ * counts for the latest version: its own, else the newest grade saved on an earlier version of the
+ * same student's answer ("grade on an earlier version", until the new version is graded), so a
+ * saved grade never turns into a blank. `grade` and `isAlreadyGraded` describe that counting grade.
+ */
+export const GradeLifecycleFields = z.object({
+  /** The counting grade was saved on an earlier version than this one. */
+  isGradeOnEarlierVersion: z.boolean().optional(),
+  /** The version the counting grade was saved on (null: no grade). */
+  gradedVersion: z.number().int().nullable().optional(),
+});
+export type GradeLifecycleFields = z.infer<typeof GradeLifecycleFields>;
+
+/** POST .../questions/:questionId/submissions/:submissionId/reopen (owning instructor). */
+export const ReopenSubmissionOutput = z.object({
+  message: z.string(),
+  student: z.object({ _id: z.string(), name: z.string() }),
+  reopenedAt: z.string(),
+});
+export type ReopenSubmissionOutput = z.infer<typeof ReopenSubmissionOutput>;
+
+/**
  * Grading fields of one submission row in the staff question detail (includeSubmissions=1).
  * `grade`/`comments` come from the newest saved grade; `confidenceLevel` and `grader` from it or,
  * when nothing is saved yet, from the newest finished AI run.
@@ -230,6 +277,9 @@ export type GradingProgressOutput = z.infer<typeof GradingProgressOutput>;
 export const SubmissionGradingFields = z.object({
   grade: z.number().nullable(),
   isAlreadyGraded: z.boolean(),
+  ...GradeLifecycleFields.shape,
+  /** The instructor reopened this question for the student and no grade was saved since. */
+  isReopened: z.boolean().optional(),
   confidenceLevel: z.number().nullable(),
   comments: z.array(GradingComment),
   extractedText: z.string(),
@@ -248,5 +298,8 @@ export type SubmissionGradingFields = z.infer<typeof SubmissionGradingFields>;
 export const SubmissionGradeForStudent = z.object({
   grade: z.number().nullable(),
   isAlreadyGraded: z.boolean(),
+  ...GradeLifecycleFields.shape,
+  /** Whether a new version would be accepted now (see CreateAssignmentInput.allowsResubmission). */
+  canResubmit: z.boolean().optional(),
 });
 export type SubmissionGradeForStudent = z.infer<typeof SubmissionGradeForStudent>;

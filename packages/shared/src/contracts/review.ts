@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { Person, PersonRef } from './courses.ts';
 import { FileUrl } from './files.ts';
-import { GraderInfo, GradingComment, RUBRIC_TEXT_MAX, RubricItemInput } from './grading.ts';
+import { GradeLifecycleFields, GraderInfo, GradingComment, RUBRIC_TEXT_MAX, RubricItemInput } from './grading.ts';
 
 /**
  * Contracts of the instructor's review loop around the grading engine: the review queue of a
@@ -60,8 +60,9 @@ const GradingReportBase = z.object({
   }),
   question: z.object({ _id: z.string(), title: z.string().nullable(), points: z.number() }),
   isAlreadyGraded: z.boolean(),
-  /** The saved grade; null until an instructor saved one. */
+  /** The saved grade; null until an instructor saved one (possibly on an earlier version: see below). */
   grade: z.number().nullable(),
+  ...GradeLifecycleFields.shape,
   /** Empty until graded (spec section 4: filled only when isAlreadyGraded). */
   extractedText: z.string(),
   comments: z.array(GradingComment),
@@ -157,7 +158,8 @@ export type RubricTrialOutput = z.infer<typeof RubricTrialOutput>;
 /**
  * GET /api/assignments/:assignmentId/grades.csv and GET .../questions/:questionId/grades.csv
  * (owning instructor) answer text/csv: one row per student (roster and anyone who submitted), with
- * these columns around one column per question (its saved grade of the latest submission, empty
- * when none): Student name, Email, <questions...>, Total, Late.
+ * these columns around one column per question (the grade that counts for the latest submission:
+ * its own saved grade, else the one saved on an earlier version; empty only when no grade was ever
+ * saved): Student name, Email, <questions...>, Total, Late.
  */
 export const GRADES_CSV_FIXED_COLUMNS = { name: 'Student name', email: 'Email', total: 'Total', late: 'Late' } as const;

@@ -33,11 +33,12 @@ export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { body: CreateAssignmentInput, response: { 201: CreateAssignmentOutput } },
       },
       async (request, reply) => {
-        const { title, courseId, deadline } = request.body;
+        const { title, courseId, deadline, allowsResubmission } = request.body;
         const row = await createAssignment(ctx, currentUser(request), {
           title,
           courseId,
           deadline: deadline ? new Date(deadline) : null,
+          allowsResubmission: allowsResubmission ?? false,
         });
         return reply
           .status(201)

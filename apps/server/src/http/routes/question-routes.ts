@@ -89,6 +89,7 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         }
         const grades = await readSubmissionGradesForStudent(
           ctx,
+          detail.scope,
           rows.map((row) => row.submission),
         );
         const submissions = detail.submissions?.map((row) => ({

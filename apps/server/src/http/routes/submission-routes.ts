@@ -6,6 +6,7 @@ import {
   SubmitAnswerOutput,
   UploadOnBehalfOutput,
 } from '@gradewise/shared/contracts/submissions';
+import { ReopenSubmissionOutput } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../../context.ts';
 import {
   presentSubmissionForStaff,
@@ -13,6 +14,7 @@ import {
   presentSubmissionVersion,
 } from '../../presenters/submission-presenter.ts';
 import { loadSubmissionVersions } from '../../services/read-questions.ts';
+import { reopenSubmission } from '../../services/reopen-submission.ts';
 import {
   authorizeSubmission,
   authorizeUploadOnBehalf,
@@ -73,6 +75,23 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return {
           student: { _id: student.id, name: student.name, email: student.email },
           versions: versions.map((row) => presentSubmissionVersion(row, ctx.fileUrls)),
+        };
+      },
+    );
+
+    // A graded answer is final for its student until the owning instructor reopens it.
+    app.post(
+      '/api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/reopen',
+      {
+        config: { access: 'instructor' },
+        schema: { params: SubmissionParams, response: { 200: ReopenSubmissionOutput } },
+      },
+      async (request) => {
+        const { reopening, student } = await reopenSubmission(ctx, currentUser(request), request.params);
+        return {
+          message: `Reopened for ${student.name}: they may submit a new version until a grade is saved again.`,
+          student: { _id: student.id, name: student.name },
+          reopenedAt: reopening.createdAt.toISOString(),
         };
       },
     );
