@@ -160,3 +160,11 @@ async function toApiError(response: Response): Promise<ApiError> {
 
 /** The one client the web app uses; the session sets and clears its token. */
 export const apiClient = createApiClient('/api');
+
+/**
+ * A save refused because what it edited changed since the screen loaded it (409 CONFLICT): the
+ * server's message says who saved what and when; the screen shows it and offers to reload.
+ */
+export function isStaleSave(error: unknown): error is ApiError {
+  return error instanceof ApiError && error.status === 409 && error.code === 'CONFLICT';
+}

@@ -50,6 +50,7 @@ function gradingOutput(overrides: Record<string, unknown> = {}) {
     hiddenText: [],
     gradingRunId: 'run-1',
     isAlreadyGraded: false,
+    currentGradeId: null,
     ...overrides,
   };
 }
@@ -162,6 +163,9 @@ describe('grading screen', () => {
             rubricItemId: 'item-1',
           },
         ],
+        // The screen loaded no saved grade, and shows the AI run run-1.
+        expectedGradeId: null,
+        basedOnRunId: 'run-1',
       });
       expect(await screen.findByText('Grade saved successfully!')).toBeInTheDocument();
       // Opened directly (no page to go back to): back to the question page.
@@ -262,6 +266,113 @@ describe('grading screen', () => {
     // The close icon, and the Close button shown when there is nothing to save.
     expect(screen.getAllByRole('button', { name: 'Close' })).toHaveLength(2);
     expect(screen.getByRole('button', { name: 'Save Grade' })).toBeDisabled();
+  });
+
+  it('a save refused as stale (409) shows who saved what and when, keeps the screen open, and Reload loads their grade', async () => {
+    let graded = false;
+    const conflictMessage =
+      'Grace Colleague saved a grade of 6 / 10 for this submission at 2030-02-02 10:00:00 UTC, after you opened it. Reload to see their grade before saving yours.';
+    const sent = stubNetwork(
+      routes(
+        () =>
+          jsonResponse(
+            200,
+            graded
+              ? gradingOutput({
+                  isAlreadyGraded: true,
+                  currentGradeId: 'grade-theirs',
+                  gradingResult: { comments: [comment('c7', 'Their remark.', 4)], totalScore: 6 },
+                })
+              : gradingOutput(),
+          ),
+        {
+          [`POST ${QUESTION_API}/save-grade/submission-1`]: (request) => {
+            if (request.body.expectedGradeId === 'grade-theirs') {
+              return jsonResponse(200, { message: 'Grade saved successfully!', grade: savedGrade() });
+            }
+            graded = true;
+            return jsonResponse(409, {
+              code: 'CONFLICT',
+              message: conflictMessage,
+              conflict: {
+                kind: 'grade',
+                id: 'grade-theirs',
+                grade: 6,
+                savedBy: { _id: 'user-9', name: 'Grace Colleague' },
+                savedAt: '2030-02-02T10:00:00.000Z',
+              },
+            });
+          },
+        },
+      ),
+    );
+    const { router } = renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+    await screen.findByRole('heading', { name: 'Review Comments' });
+
+    await user.click(screen.getByRole('button', { name: 'Save Grade' }));
+    const alert = await screen.findByRole('alert', { name: 'Not saved: this changed since you opened it' });
+    expect(within(alert).getByText(conflictMessage)).toBeInTheDocument();
+    // Still on the grading screen, with this screen's work in view until the person chooses Reload.
+    expect(router.state.location.pathname).toBe(GRADE_PATH);
+    expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
+    expect(screen.queryByText('Grade saved successfully!')).not.toBeInTheDocument();
+
+    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
+    expect(await screen.findByText('Their remark.')).toBeInTheDocument();
+    expect(screen.getByText('Final Grade: 6 / 10')).toBeInTheDocument();
+    expect(screen.queryByText(conflictMessage)).not.toBeInTheDocument();
+
+    // The next save names the grade it now shows, and goes through.
+    await user.click(screen.getByRole('button', { name: 'Save Grade' }));
+    expect(await screen.findByText('Grade saved successfully!')).toBeInTheDocument();
+    const saves = sent.filter((request) => request.path.endsWith('/save-grade/submission-1'));
+    expect(saves.map((request: any) => request.body.expectedGradeId)).toEqual([null, 'grade-theirs']);
+  });
+
+  it('after Regrade With AI, Save Grade names the new run but still the saved grade it loaded', async () => {
+    const row = gradedRow({ isAlreadyGraded: true, grade: 9, gradingStatus: 'succeeded' });
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [row] })),
+      [`POST ${QUESTION_API}/grade/submission-1`]: () =>
+        jsonResponse(200, gradingOutput({ isAlreadyGraded: true, currentGradeId: 'grade-1', gradingRunId: 'run-1' })),
+      [`POST ${QUESTION_API}/regrade/submission-1`]: () =>
+        // Someone else's grade may be current by now: the screen keeps the one it loaded.
+        jsonResponse(200, gradingOutput({ gradingRunId: 'run-2', currentGradeId: 'grade-2' })),
+      [`POST ${QUESTION_API}/save-grade/submission-1`]: () =>
+        jsonResponse(200, { message: 'Grade saved successfully!', grade: savedGrade() }),
+    });
+    renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+    await screen.findByRole('heading', { name: 'Review Comments' });
+    await user.click(screen.getByRole('button', { name: 'Regrade With AI' }));
+    expect(await screen.findByText('Regrading completed successfully!')).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Save Grade' }));
+    await waitFor(() => expect(sent.some((request) => request.path.endsWith('/save-grade/submission-1'))).toBe(true));
+    const save = sent.find((request) => request.path.endsWith('/save-grade/submission-1'))!;
+    expect(save.body).toMatchObject({ expectedGradeId: 'grade-1', basedOnRunId: 'run-2' });
+  });
+
+  it('tells the instructor when the grade shown in the table was saved on an earlier version', async () => {
+    const row = gradedRow({
+      version: 2,
+      isAlreadyGraded: true,
+      grade: 8,
+      isGradeOnEarlierVersion: true,
+      gradedVersion: 1,
+    });
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [row] })),
+      [`POST ${QUESTION_API}/grade/submission-1`]: () => jsonResponse(200, gradingOutput()),
+    });
+    renderApp(GRADE_PATH);
+    expect(
+      await screen.findByText(
+        'Grade on an earlier version (version 1): 8 / 10. It counts until you save a grade for this version 2.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it("says 'Submission not found.' for a submission the question does not have", async () => {

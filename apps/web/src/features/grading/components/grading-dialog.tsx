@@ -17,9 +17,10 @@ import CloseIcon from '@mui/icons-material/Close';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
 import { LoadingMessage } from '../../../components/screen-states.tsx';
+import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
 import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
-import { messageOf } from '../../../lib/api-client.ts';
+import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo, showSuccess } from '../../../lib/toasts.tsx';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
@@ -84,6 +85,10 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   useErrorToast(missing, GRADING_MESSAGES.notFound);
 
   const [result, setResult] = useState<GradingOutput | null>(null);
+  // The saved grade this screen loaded (sent back as expectedGradeId): set when the screen loads or
+  // reloads, never by a regrade, so a grade saved by someone else meanwhile is not overwritten unseen.
+  const [loadedGradeId, setLoadedGradeId] = useState<string | null | undefined>(undefined);
+  const [staleMessage, setStaleMessage] = useState<string | null>(null);
   const [state, dispatch] = useReducer(commentsReducer, undefined, () => initialCommentsState());
   const [activeTempId, setActiveTempId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
@@ -102,6 +107,8 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   if (grading.data && grading.data !== loadedFrom) {
     setLoadedFrom(grading.data);
     showResult(grading.data);
+    setLoadedGradeId(grading.data.currentGradeId);
+    setStaleMessage(null);
   }
 
   // Focus moves after the list has re-rendered: to a card, or to Add Comment when the list is empty.
@@ -205,7 +212,14 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     }
     const queueItems = queue.data?.items ?? [];
     save.mutate(
-      { grade: finalGrade, feedback: '', comments: toSaveGradeComments(state) },
+      {
+        grade: finalGrade,
+        feedback: '',
+        comments: toSaveGradeComments(state),
+        // The version this screen loaded and the AI run it shows (not whichever run is newest).
+        ...(loadedGradeId !== undefined ? { expectedGradeId: loadedGradeId } : {}),
+        basedOnRunId: result.gradingRunId,
+      },
       {
         onSuccess: (output) => {
           showSuccess(output.message || GRADING_MESSAGES.saved);
@@ -215,9 +229,28 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
           showInfo('Review queue done: every submission of this question has a saved grade.');
           goBack();
         },
-        onError: (error) => showError(messageOf(error, GRADING_MESSAGES.saveFailed), error),
+        onError: (error) => {
+          if (isStaleSave(error)) {
+            setStaleMessage(messageOf(error, GRADING_MESSAGES.saveFailed));
+            announce(messageOf(error, GRADING_MESSAGES.saveFailed));
+            return;
+          }
+          showError(messageOf(error, GRADING_MESSAGES.saveFailed), error);
+        },
       },
     );
+  };
+
+  /** After a refused save: load what is saved now (the other person's grade), discarding the edits here. */
+  const onReload = () => {
+    void question.refetch();
+    void grading.refetch().then(({ data }) => {
+      if (!data) return;
+      showResult(data);
+      setLoadedGradeId(data.currentGradeId);
+      setStaleMessage(null);
+      announce(`Reloaded. ${describeResult(data)}`);
+    });
   };
 
   const runCommand = (command: ShortcutCommand) => {
@@ -359,6 +392,17 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                 <Alert severity="info" sx={{ mb: 2 }}>
                   Saved grade: {formatPoints(result.gradingResult.totalScore)} / {formatPoints(points)}. Change it
                   below, or ask for a fresh suggestion with Regrade With AI; nothing changes until you save.
+                </Alert>
+              ) : null}
+              {staleMessage ? (
+                <StaleSaveAlert message={staleMessage} onReload={onReload} isReloading={grading.isFetching} />
+              ) : null}
+              {submission.isGradeOnEarlierVersion && !result.isAlreadyGraded ? (
+                <Alert severity="info" sx={{ mb: 2 }}>
+                  Grade on an earlier version
+                  {submission.gradedVersion ? ` (version ${submission.gradedVersion})` : ''}:{' '}
+                  {formatPoints(submission.grade ?? 0)} / {formatPoints(points)}. It counts until you save a grade for
+                  this version {submission.version}.
                 </Alert>
               ) : null}
               <GraderSummary grader={result.grader} hiddenText={result.hiddenText} />
