@@ -73,6 +73,53 @@ describe('Edit Rubric', () => {
     });
   });
 
+  it('a save refused as stale (409) says who saved the newer rubric and when; Reload shows it and the next save names its version', async () => {
+    let current = rubric({ version: 3 });
+    const conflictMessage =
+      'Grace Colleague saved a newer version of this rubric (version 4) at 2030-02-02 10:00:00 UTC, after you opened it. Reload to see it before saving your changes.';
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${QUESTION_API}`]: () => questionWith([current])(),
+      [`PATCH ${QUESTION_API}/save-rubric`]: (request: any) => {
+        if (request.body.expectedVersion === 4) {
+          return jsonResponse(200, { message: 'Rubric saved successfully!', autoRubric: [current] });
+        }
+        current = rubric({ version: 4, questionText: 'Their wording.', updatedAt: '2030-02-02T10:00:00.000Z' });
+        return jsonResponse(409, {
+          code: 'CONFLICT',
+          message: conflictMessage,
+          conflict: {
+            kind: 'rubric',
+            id: '4',
+            version: 4,
+            savedBy: { _id: 'user-9', name: 'Grace Colleague' },
+            savedAt: '2030-02-02T10:00:00.000Z',
+          },
+        });
+      },
+    });
+    const { router } = renderApp(`${QUESTION_PATH}/rubric`);
+    const user = userEvent.setup({ delay: null });
+    const questionText = await screen.findByRole('textbox', { name: 'Question Text' });
+    await user.type(questionText, ' Mine.');
+    await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
+
+    const alert = await screen.findByRole('alert', { name: 'Not saved: this changed since you opened it' });
+    expect(within(alert).getByText(conflictMessage)).toBeInTheDocument();
+    // Nothing is thrown away until Reload: still on the editor, with this person's text.
+    expect(router.state.location.pathname).toBe(`${QUESTION_PATH}/rubric`);
+    expect(screen.getByRole('textbox', { name: 'Question Text' })).toHaveValue('Find the eigenvalues of $A$. Mine.');
+
+    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
+    await waitFor(() => expect(screen.getByRole('textbox', { name: 'Question Text' })).toHaveValue('Their wording.'));
+    expect(screen.queryByText(conflictMessage)).not.toBeInTheDocument();
+
+    await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
+    expect(await screen.findByText('Rubric saved successfully!')).toBeInTheDocument();
+    const patches = sent.filter((request) => request.method === 'PATCH');
+    expect(patches.map((request: any) => request.body.expectedVersion)).toEqual([3, 4]);
+  });
+
   it("falls back to plain text with 'Failed to compile rubric preview' when the math cannot be rendered", async () => {
     stubNetwork({
       ...signInAs(INSTRUCTOR),

@@ -63,6 +63,21 @@ export function useSaveRubric(assignmentId: string, questionId: string) {
   });
 }
 
+/**
+ * After a save refused as stale: read the question again. The editor is keyed by the rubric's
+ * `updatedAt`, so it starts over from the rubric that is current now.
+ */
+export function useReloadRubric(assignmentId: string, questionId: string) {
+  const queryClient = useQueryClient();
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) });
+}
+
+/** The version the editor's texts came from, for save-rubric's optimistic check (null: no rubric yet). */
+export function expectedVersionOf(rubric: { version?: number } | undefined): { expectedVersion?: number | null } {
+  if (!rubric) return { expectedVersion: null };
+  return rubric.version === undefined ? {} : { expectedVersion: rubric.version };
+}
+
 /** The wizard's "try it": grades a sample answer or up to three submissions with the unsaved rubric. */
 export function useTryRubric(assignmentId: string, questionId: string) {
   return useMutation({

@@ -2,9 +2,16 @@ import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode 
 import { useNavigate } from 'react-router-dom';
 import { Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
 import type { AutoRubricEntry } from '@gradewise/shared/contracts/grading';
-import { messageOf } from '../../../lib/api-client.ts';
+import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
+import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo, showSuccess } from '../../../lib/toasts.tsx';
-import { questionPagePath, RUBRIC_MESSAGES, useSaveRubric } from '../api/rubrics-api.ts';
+import {
+  expectedVersionOf,
+  questionPagePath,
+  RUBRIC_MESSAGES,
+  useReloadRubric,
+  useSaveRubric,
+} from '../api/rubrics-api.ts';
 import { FullscreenButton, RubricPreviewPane } from './rubric-preview-pane.tsx';
 
 type Pane = 'editor' | 'preview';
@@ -24,6 +31,8 @@ export interface RubricEditorProps {
 export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorProps) {
   const navigate = useNavigate();
   const save = useSaveRubric(assignmentId, questionId);
+  const reload = useReloadRubric(assignmentId, questionId);
+  const [staleMessage, setStaleMessage] = useState<string | null>(null);
   const [questionText, setQuestionText] = useState(rubric?.questionText ?? '');
   const [solutionText, setSolutionText] = useState(rubric?.solutionText ?? '');
   const [expanded, setExpanded] = useState<Pane | null>(null);
@@ -45,13 +54,17 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
   });
   const onSave = () =>
     save.mutate(
-      { questionText, solutionText },
+      { questionText, solutionText, ...expectedVersionOf(rubric) },
       {
         onSuccess: (output) => {
           showSuccess(output.message || RUBRIC_MESSAGES.saved);
           navigate(questionPage);
         },
-        onError: (error) => showError(messageOf(error, RUBRIC_MESSAGES.saveFailed), error),
+        onError: (error) => {
+          // Someone (or an AI draft) saved the rubric since it was opened: say so, offer to reload.
+          if (isStaleSave(error)) return setStaleMessage(messageOf(error, RUBRIC_MESSAGES.saveFailed));
+          showError(messageOf(error, RUBRIC_MESSAGES.saveFailed), error);
+        },
       },
     );
   // Escape leaves full screen, as in any full-screen view.
@@ -113,6 +126,7 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
 
   return (
     <Box onKeyDown={onKeyDown}>
+      {staleMessage ? <StaleSaveAlert message={staleMessage} onReload={() => void reload()} /> : null}
       <Box
         sx={{
           display: 'grid',

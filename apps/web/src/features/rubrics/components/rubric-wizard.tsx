@@ -20,9 +20,16 @@ import {
 } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import type { AutoRubricEntry } from '@gradewise/shared/contracts/grading';
-import { messageOf } from '../../../lib/api-client.ts';
+import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
+import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
-import { questionPagePath, RUBRIC_MESSAGES, useSaveRubric } from '../api/rubrics-api.ts';
+import {
+  expectedVersionOf,
+  questionPagePath,
+  RUBRIC_MESSAGES,
+  useReloadRubric,
+  useSaveRubric,
+} from '../api/rubrics-api.ts';
 import { checkDrafts, toDrafts, toItemInputs, type ItemDraft } from '../rubric-items.ts';
 import { RubricItemsEditor } from './rubric-items-editor.tsx';
 import { RubricPreviewPane } from './rubric-preview-pane.tsx';
@@ -52,6 +59,8 @@ export function RubricWizard({ assignmentId, questionId, questionPoints, rubric,
   const theme = useTheme();
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
   const save = useSaveRubric(assignmentId, questionId);
+  const reload = useReloadRubric(assignmentId, questionId);
+  const [staleMessage, setStaleMessage] = useState<string | null>(null);
   const [step, setStep] = useState(0);
   const [questionText, setQuestionText] = useState(rubric.questionText);
   const [solutionText, setSolutionText] = useState(rubric.solutionText);
@@ -62,18 +71,23 @@ export function RubricWizard({ assignmentId, questionId, questionPoints, rubric,
 
   const onSave = () =>
     save.mutate(
-      { questionText, solutionText, items: toItemInputs(drafts) },
+      { questionText, solutionText, items: toItemInputs(drafts), ...expectedVersionOf(rubric) },
       {
         onSuccess: (output) => {
           showSuccess(output.message || RUBRIC_MESSAGES.saved);
           navigate(questionPage);
         },
-        onError: (error) => showError(messageOf(error, RUBRIC_MESSAGES.saveFailed), error),
+        onError: (error) => {
+          // Someone (or an AI draft) saved the rubric since it was opened: say so, offer to reload.
+          if (isStaleSave(error)) return setStaleMessage(messageOf(error, RUBRIC_MESSAGES.saveFailed));
+          showError(messageOf(error, RUBRIC_MESSAGES.saveFailed), error);
+        },
       },
     );
 
   return (
     <Box>
+      {staleMessage ? <StaleSaveAlert message={staleMessage} onReload={() => void reload()} /> : null}
       <Stepper nonLinear activeStep={step} alternativeLabel={isPhone} sx={{ mb: 3 }}>
         {STEPS.map((label, index) => (
           <Step key={label} completed={index < step && canOpen(index + 1)}>
