@@ -67,7 +67,12 @@ export function QuestionDetailRoute() {
       {isStaff ? (
         <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} />
       ) : (
-        <SubmitAnswerForm assignmentId={assignmentId} questionId={questionId} hasSubmitted={submissions.length > 0} />
+        <SubmitAnswerForm
+          assignmentId={assignmentId}
+          questionId={questionId}
+          hasSubmitted={submissions.length > 0}
+          canResubmit={detail.viewer === 'student' ? (detail.submissions?.[0]?.canResubmit ?? true) : true}
+        />
       )}
       {isStaff ? (
         <GradeAllPanel

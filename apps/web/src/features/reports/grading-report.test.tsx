@@ -67,6 +67,22 @@ describe('grading report', () => {
     expect(screen.queryByText(/Confidence/)).not.toBeInTheDocument();
   });
 
+  it('says when the grade shown was saved on an earlier version, instead of a blank', async () => {
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET ${REPORT_API}`]: () =>
+        jsonResponse(200, report('student', { isGradeOnEarlierVersion: true, gradedVersion: 1 })),
+    });
+    renderApp(REPORT_PATH);
+    expect(
+      await screen.findByText(
+        'Grade on an earlier version (version 1): the grade and comments below were saved before this version was submitted, and count until it is graded.',
+      ),
+    ).toBeInTheDocument();
+    expect(screen.getByText('Final Grade: 7.5 / 10')).toBeInTheDocument();
+    expect(screen.queryByText('This submission has not been graded yet.')).not.toBeInTheDocument();
+  });
+
   it("says 'No comments yet.' when the saved grade has none", async () => {
     stubNetwork({
       ...signInAs(STUDENT),

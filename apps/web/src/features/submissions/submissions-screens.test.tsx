@@ -149,7 +149,108 @@ describe('submissions table', () => {
   });
 });
 
+describe('grade lifecycle in the table', () => {
+  it("shows a grade saved on an earlier version as such (never 'Not Graded'), and lets the instructor reopen a graded answer", async () => {
+    let reopened = false;
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStaff({
+            autoRubric: [],
+            submissions: [
+              {
+                ...staffSubmission({ version: 2, versions: 2 }),
+                ...gradingFields(8),
+                isGradeOnEarlierVersion: true,
+                gradedVersion: 1,
+                isReopened: true,
+              },
+              {
+                ...staffSubmission({ _id: 'submission-2', student: { _id: 'u3', name: 'Lee', email: 'l@e.edu' } }),
+                ...gradingFields(9),
+                isGradeOnEarlierVersion: false,
+                gradedVersion: 1,
+                isReopened: reopened,
+              },
+            ],
+          }),
+        ),
+      [`POST /api${QUESTION_PATH}/submissions/submission-2/reopen`]: () => {
+        reopened = true;
+        return jsonResponse(200, {
+          message: 'Reopened for Lee: they may submit a new version until a grade is saved again.',
+          student: { _id: 'u3', name: 'Lee' },
+          reopenedAt: '2030-02-02T10:00:00.000Z',
+        });
+      },
+    });
+    renderApp(QUESTION_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    const [, samRow, leeRow] = within(table).getAllByRole('row');
+    expect(within(samRow!).getByText('8 / 10')).toBeInTheDocument();
+    expect(within(samRow!).getByText('grade on an earlier version (version 1)')).toBeInTheDocument();
+    expect(within(samRow!).queryByText('Not Graded')).not.toBeInTheDocument();
+    expect(within(samRow!).getByText('Reopened for resubmission')).toBeInTheDocument();
+    expect(within(samRow!).getByRole('link', { name: 'View Report of Sam Student' })).toBeInTheDocument();
+
+    expect(within(leeRow!).queryByText(/earlier version/)).not.toBeInTheDocument();
+    await user.click(within(leeRow!).getByRole('button', { name: 'Reopen for Lee to resubmit' }));
+    expect(
+      await screen.findByText('Reopened for Lee: they may submit a new version until a grade is saved again.'),
+    ).toBeInTheDocument();
+    expect(sent.some((request) => request.path.endsWith('/submissions/submission-2/reopen'))).toBe(true);
+    expect(await within(leeRow!).findByText('Reopened for resubmission')).toBeInTheDocument();
+  });
+});
+
 describe('submit your answer (student)', () => {
+  it('says beforehand that a graded answer cannot be replaced, and shows the refusal the server gives', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const refusal =
+      'Your answer to this question has been graded, so a new version cannot be submitted. If you need to resubmit, ask your instructor to reopen the question for you.';
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStudent({
+            submissions: [
+              {
+                _id: 'submission-1',
+                file: '/api/files/answer-1?exp=1&sig=s',
+                isLate: false,
+                version: 1,
+                submittedAt: '2030-02-01T10:00:00.000Z',
+                student: { _id: STUDENT._id, name: STUDENT.name },
+                grade: 9,
+                isAlreadyGraded: true,
+                isGradeOnEarlierVersion: false,
+                gradedVersion: 1,
+                canResubmit: false,
+              },
+            ],
+          }),
+        ),
+      [`POST /api${QUESTION_PATH}/submit`]: errorResponse(409, 'CONFLICT', refusal),
+    });
+    renderApp(QUESTION_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    const form = await screen.findByRole('region', { name: 'Submit Your Answer' });
+    expect(within(form).getByText(refusal)).toBeInTheDocument();
+    expect(within(form).queryByText(/Submitting again replaces it/)).not.toBeInTheDocument();
+    expect(screen.getByText('9 / 10')).toBeInTheDocument();
+
+    await user.upload(screen.getByLabelText(/Answer PDF/), pdf('again.pdf'));
+    await user.click(screen.getByRole('button', { name: 'Submit' }));
+    // Kept on the form (an alert), beside the toast that goes away.
+    expect(await within(form).findByRole('alert')).toHaveTextContent(refusal);
+  });
+
   it("asks for a PDF, then sends it, toasts 'Submission successful!' and shows the new row", async () => {
     let submitted = false;
     const sent = stubNetwork({

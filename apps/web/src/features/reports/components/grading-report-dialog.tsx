@@ -16,6 +16,7 @@ import {
 import CloseIcon from '@mui/icons-material/Close';
 import type { GradingComment } from '@gradewise/shared/contracts/grading';
 import type { GradingReport } from '@gradewise/shared/contracts/review';
+import { EARLIER_VERSION_LABEL } from '@gradewise/shared/resubmission';
 import { LoadingMessage } from '../../../components/screen-states.tsx';
 import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
 import { ApiError, messageOf } from '../../../lib/api-client.ts';
@@ -26,6 +27,7 @@ import { REPORT_MESSAGES, useGradingReport } from '../api/reports-api.ts';
 export const REPORT_DIALOG_TITLE = 'Grading Report';
 
 const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
+const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export interface GradingReportDialogProps {
   assignmentId: string;
@@ -109,6 +111,15 @@ function ReportBody({ report }: { report: GradingReport }) {
         {!report.isAlreadyGraded ? (
           <Alert severity="info" sx={{ mb: 2 }}>
             This submission has not been graded yet.
+          </Alert>
+        ) : null}
+        {report.isAlreadyGraded && report.isGradeOnEarlierVersion ? (
+          // A newer version came in after the grade was saved: the grade and comments are the earlier
+          // version's, and count until this version is graded.
+          <Alert severity="info" sx={{ mb: 2 }}>
+            {capitalise(EARLIER_VERSION_LABEL)}
+            {report.gradedVersion ? ` (version ${report.gradedVersion})` : ''}: the grade and comments below were
+            saved before this version was submitted, and count until it is graded.
           </Alert>
         ) : null}
         {accepted.length === 0 ? (

@@ -5,6 +5,7 @@ import {
   SubmitAnswerOutput,
   UploadOnBehalfOutput,
 } from '@gradewise/shared/contracts/submissions';
+import { ReopenSubmissionOutput } from '@gradewise/shared/contracts/grading';
 import { apiClient } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -13,6 +14,7 @@ export const SUBMISSION_MESSAGES = {
   submitted: 'Submission successful!',
   uploadFailed: 'Failed to upload submission.',
   uploaded: 'Uploaded on behalf of the student!',
+  reopenFailed: 'Failed to reopen the question for this student.',
 } as const;
 
 const basePath = (assignmentId: string, questionId: string) =>
@@ -66,5 +68,22 @@ export function useSubmissionVersions(
         { signal },
       ),
     enabled,
+  });
+}
+
+/**
+ * POST .../submissions/:submissionId/reopen (owning instructor): the student of that submission may
+ * send a new version although it was graded, until a grade is saved again.
+ */
+export function useReopenSubmission(assignmentId: string, questionId: string) {
+  const refreshQuestion = useRefreshQuestion(assignmentId, questionId);
+  return useMutation({
+    mutationFn: (submissionId: string) =>
+      apiClient.post(
+        `${basePath(assignmentId, questionId)}/submissions/${encodeURIComponent(submissionId)}/reopen`,
+        undefined,
+        ReopenSubmissionOutput,
+      ),
+    onSuccess: refreshQuestion,
   });
 }

@@ -16,6 +16,11 @@ export interface SubmissionTableRow {
   /** The grade the instructor saved; null until then. */
   grade: number | null;
   isAlreadyGraded: boolean;
+  /** The grade shown was saved on an earlier version (it counts until this version is graded). */
+  isGradeOnEarlierVersion?: boolean;
+  gradedVersion?: number | null;
+  /** Staff view: the instructor reopened the question for this student and nothing was graded since. */
+  isReopened?: boolean;
 }
 
 /** A submission counts as graded once the instructor saved a grade. */

@@ -15,10 +15,12 @@ import {
   useMediaQuery,
 } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
+import { EARLIER_VERSION_LABEL } from '@gradewise/shared/resubmission';
 import { PdfDialogButton } from '../../../components/pdf-dialog-button.tsx';
 import { EmptyMessage } from '../../../components/screen-states.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { ReopenSubmissionButton } from './reopen-submission-button.tsx';
 import { SubmissionVersionsButton } from './submission-versions-button.tsx';
 import { formatPoints, gradingPaths, isGraded, type SubmissionTableRow } from './submission-row.ts';
 
@@ -228,10 +230,23 @@ function Grade({ row, points }: { row: SubmissionTableRow; points: number }) {
     );
   }
   return (
-    <Typography component="span" sx={{ color: 'success.light', fontWeight: 500 }}>
-      {formatPoints(row.grade)} / {formatPoints(points)}
-    </Typography>
+    <>
+      <Typography component="span" sx={{ color: 'success.light', fontWeight: 500 }}>
+        {formatPoints(row.grade)} / {formatPoints(points)}
+      </Typography>
+      {row.isGradeOnEarlierVersion ? (
+        // The newest version is not graded yet: the grade shown is the one saved before it came in.
+        <Typography variant="caption" color="warning.light" sx={{ display: 'block' }}>
+          {earlierVersionText(row)}
+        </Typography>
+      ) : null}
+    </>
   );
+}
+
+/** 'grade on an earlier version (version 1)' */
+export function earlierVersionText(row: Pick<SubmissionTableRow, 'gradedVersion'>): string {
+  return row.gradedVersion ? `${EARLIER_VERSION_LABEL} (version ${row.gradedVersion})` : EARLIER_VERSION_LABEL;
 }
 
 function Actions({ row, assignmentId, questionId, questionPoints, renderExtraActions }: CellProps) {
@@ -265,6 +280,7 @@ function Actions({ row, assignmentId, questionId, questionPoints, renderExtraAct
           Grade
         </Button>
       )}
+      {graded ? <ReopenSubmissionButton assignmentId={assignmentId} questionId={questionId} row={row} /> : null}
       {renderExtraActions?.(row)}
     </Stack>
   );

@@ -1,11 +1,12 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Button, Paper, Stack, Typography } from '@mui/material';
+import { Alert, Button, Paper, Stack, Typography } from '@mui/material';
 import { PDF_ACCEPT } from '@gradewise/shared/contracts/files';
+import { RESUBMISSION_REFUSED_MESSAGE } from '@gradewise/shared/resubmission';
 import { FileField } from '../../../components/file-field.tsx';
-import { messageOf } from '../../../lib/api-client.ts';
+import { ApiError, messageOf } from '../../../lib/api-client.ts';
 import { requiredPdf } from '../../../lib/file-schemas.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
 import { SUBMISSION_MESSAGES, useSubmitAnswer } from '../api/submissions-api.ts';
@@ -19,13 +20,18 @@ export function SubmitAnswerForm({
   assignmentId,
   questionId,
   hasSubmitted,
+  canResubmit = true,
 }: {
   assignmentId: string;
   questionId: string;
   /** The student already has a submission: say that a new one replaces it. */
   hasSubmitted: boolean;
+  /** False once the answer is graded (and not reopened): say so before the student tries. */
+  canResubmit?: boolean;
 }) {
   const headingId = useId();
+  // The server's refusal (409), kept on the form: the toast goes, the reason must not.
+  const [refusal, setRefusal] = useState<string | null>(null);
   const submitAnswer = useSubmitAnswer(assignmentId, questionId);
   const { control, handleSubmit, reset, formState } = useForm({
     resolver: zodResolver(SubmitAnswerSchema),
@@ -33,11 +39,15 @@ export function SubmitAnswerForm({
   });
 
   const onSubmit = handleSubmit(async ({ file }) => {
+    setRefusal(null);
     try {
       const result = await submitAnswer.mutateAsync(file);
       showSuccess(result.message || SUBMISSION_MESSAGES.submitted);
       reset({ file: undefined });
     } catch (error) {
+      if (error instanceof ApiError && error.status === 409) {
+        setRefusal(messageOf(error, RESUBMISSION_REFUSED_MESSAGE));
+      }
       showError(messageOf(error, SUBMISSION_MESSAGES.submitFailed), error);
     }
   });
@@ -48,7 +58,15 @@ export function SubmitAnswerForm({
       <Typography id={headingId} variant="h6" component="h2" gutterBottom>
         Submit Your Answer
       </Typography>
-      {hasSubmitted ? (
+      {refusal ? (
+        <Alert severity="warning" sx={{ mb: 2 }}>
+          {refusal}
+        </Alert>
+      ) : hasSubmitted && !canResubmit ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          {RESUBMISSION_REFUSED_MESSAGE}
+        </Typography>
+      ) : hasSubmitted ? (
         <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           You have already submitted an answer. Submitting again replaces it; the newest one is graded.
         </Typography>
