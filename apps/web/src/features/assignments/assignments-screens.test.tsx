@@ -87,6 +87,10 @@ describe('create assignment', () => {
 
     await user.type(await screen.findByRole('textbox', { name: /Title/ }), 'Homework 1');
     await user.type(screen.getByLabelText(/Deadline/), '2030-03-01T17:00');
+    const resubmission = screen.getByRole('checkbox', { name: 'Allow resubmission after grading' });
+    expect(resubmission).not.toBeChecked();
+    expect(resubmission).toHaveAccessibleDescription(/a graded answer is final unless you reopen it/);
+    await user.click(resubmission);
     await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
 
     expect(await screen.findByText('Assignment created successfully!')).toBeInTheDocument();
@@ -94,6 +98,7 @@ describe('create assignment', () => {
       title: 'Homework 1',
       courseId: COURSE_ID,
       deadline: new Date('2030-03-01T17:00').toISOString(),
+      allowsResubmission: true,
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Homework 1' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(`/assignments/${ASSIGNMENT_ID}`);
@@ -116,6 +121,7 @@ describe('create assignment', () => {
       title: 'Quiz',
       courseId: COURSE_ID,
       deadline: null,
+      allowsResubmission: false,
     });
   });
 });

@@ -1,7 +1,7 @@
-import { useForm } from 'react-hook-form';
+import { Controller, useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Button, Stack } from '@mui/material';
+import { Button, Checkbox, FormControlLabel, FormHelperText, Stack } from '@mui/material';
 import { ASSIGNMENT_TITLE_MAX_LENGTH, CreateAssignmentInput } from '@gradewise/shared/contracts/assignments';
 import { FormTextField } from '../../../components/form-text-field.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
@@ -14,6 +14,7 @@ const AssignmentFormSchema = z.object({
   deadline: z
     .string()
     .refine((value) => value === '' || !Number.isNaN(new Date(value).getTime()), 'Please enter a valid deadline.'),
+  allowsResubmission: z.boolean(),
 });
 
 /** What /assignments/create expects in the navigation state: the spec passes the course id there. */
@@ -46,12 +47,17 @@ export function CreateAssignmentForm({
   const createAssignment = useCreateAssignment();
   const { control, handleSubmit, formState } = useForm({
     resolver: zodResolver(AssignmentFormSchema),
-    defaultValues: { title: '', deadline: '' },
+    defaultValues: { title: '', deadline: '', allowsResubmission: false },
   });
 
-  const onSubmit = handleSubmit(async ({ title, deadline }) => {
+  const onSubmit = handleSubmit(async ({ title, deadline, allowsResubmission }) => {
     try {
-      const result = await createAssignment.mutateAsync({ title, courseId, deadline: toDeadlineInstant(deadline) });
+      const result = await createAssignment.mutateAsync({
+        title,
+        courseId,
+        deadline: toDeadlineInstant(deadline),
+        allowsResubmission,
+      });
       showSuccess(result.message || ASSIGNMENT_MESSAGES.created);
       onCreated(result.assignment._id);
     } catch (error) {
@@ -79,6 +85,28 @@ export function CreateAssignmentForm({
         fullWidth
         helperText="In your time zone. Answers submitted after it are marked late."
         slotProps={{ inputLabel: { shrink: true } }}
+      />
+      <Controller
+        control={control}
+        name="allowsResubmission"
+        render={({ field }) => (
+          <Stack>
+            <FormControlLabel
+              control={
+                <Checkbox
+                  checked={field.value}
+                  onChange={(event) => field.onChange(event.target.checked)}
+                  slotProps={{ input: { 'aria-describedby': 'allows-resubmission-help' } }}
+                />
+              }
+              label="Allow resubmission after grading"
+            />
+            <FormHelperText id="allows-resubmission-help" sx={{ mt: 0 }}>
+              Off: a graded answer is final unless you reopen it for that student. On: students may send a new
+              version at any time; their earlier grade counts until you grade the new one.
+            </FormHelperText>
+          </Stack>
+        )}
       />
       <Stack direction="row" sx={{ justifyContent: 'flex-end' }}>
         <Button type="submit" variant="contained" size="large" disabled={isSaving}>
