@@ -89,7 +89,11 @@ function saveGradeRaw(
 }
 
 function reopen(target: Target, submissionId: string, user: TestUser = world.instructor) {
-  return t.app.inject({ method: 'POST', url: `${base(target)}/submissions/${submissionId}/reopen`, headers: user.auth });
+  return t.app.inject({
+    method: 'POST',
+    url: `${base(target)}/submissions/${submissionId}/reopen`,
+    headers: user.auth,
+  });
 }
 
 async function staffRow(target: Target, studentId: string): Promise<any> {
@@ -113,7 +117,11 @@ async function studentRow(target: Target, student: TestUser): Promise<any> {
 }
 
 async function csvCell(target: Target, email: string): Promise<string | undefined> {
-  const response = await t.app.inject({ method: 'GET', url: `${base(target)}/grades.csv`, headers: world.instructor.auth });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `${base(target)}/grades.csv`,
+    headers: world.instructor.auth,
+  });
   expect(response.statusCode).toBe(200);
   const line = response.body.split(/\r?\n/).find((row) => row.includes(email));
   // Student name, Email, <the question>, Total, Late
@@ -338,7 +346,10 @@ describe('save-grade: optimistic concurrency', () => {
       basedOnRunId: shown.gradingRunId,
     });
     expect(saved.statusCode).toBe(200);
-    expect(saved.json().grade).toMatchObject({ gradingRunId: shown.gradingRunId, confidenceLevel: shown.confidenceLevel });
+    expect(saved.json().grade).toMatchObject({
+      gradingRunId: shown.gradingRunId,
+      confidenceLevel: shown.confidenceLevel,
+    });
 
     const otherRun = await gradeWithAi(t.app, world.instructor, { ...other.target, submissionId: other.first._id });
     const foreign = await saveGradeRaw(target, first._id, { grade: 10, basedOnRunId: otherRun.gradingRunId });

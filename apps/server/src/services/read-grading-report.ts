@@ -40,7 +40,16 @@ export async function readGradingReport(
     scope.role === 'owner' ? selectRubricByQuestionId(ctx.db, question.id) : undefined,
     scope.role === 'owner' && grade?.gradingRunId ? selectGradingRunById(ctx.db, grade.gradingRunId) : undefined,
   ]);
-  const sources = { submission, student, question, grade, gradedVersion: counting?.gradedVersion ?? null, gradeRun, extraction, rubric };
+  const sources = {
+    submission,
+    student,
+    question,
+    grade,
+    gradedVersion: counting?.gradedVersion ?? null,
+    gradeRun,
+    extraction,
+    rubric,
+  };
   return scope.role === 'owner'
     ? presentGradingReportForStaff(sources, ctx.fileUrls)
     : presentGradingReportForStudent(sources, ctx.fileUrls);

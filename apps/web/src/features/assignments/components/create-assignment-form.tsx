@@ -102,8 +102,8 @@ export function CreateAssignmentForm({
               label="Allow resubmission after grading"
             />
             <FormHelperText id="allows-resubmission-help" sx={{ mt: 0 }}>
-              Off: a graded answer is final unless you reopen it for that student. On: students may send a new
-              version at any time; their earlier grade counts until you grade the new one.
+              Off: a graded answer is final unless you reopen it for that student. On: students may send a new version
+              at any time; their earlier grade counts until you grade the new one.
             </FormHelperText>
           </Stack>
         )}

@@ -118,8 +118,8 @@ function ReportBody({ report }: { report: GradingReport }) {
           // version's, and count until this version is graded.
           <Alert severity="info" sx={{ mb: 2 }}>
             {capitalise(EARLIER_VERSION_LABEL)}
-            {report.gradedVersion ? ` (version ${report.gradedVersion})` : ''}: the grade and comments below were
-            saved before this version was submitted, and count until it is graded.
+            {report.gradedVersion ? ` (version ${report.gradedVersion})` : ''}: the grade and comments below were saved
+            before this version was submitted, and count until it is graded.
           </Alert>
         ) : null}
         {accepted.length === 0 ? (
