@@ -194,6 +194,17 @@ export const MATRIX: MatrixRow[] = [
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}` }),
     expect: courseMembers(),
   },
+  {
+    route: 'PATCH /api/assignments/:id/settings',
+    access: 'instructor',
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/assignments/${f.world.assignment._id}/settings`,
+      payload: { allowsResubmission: false },
+    }),
+    // The assignment's rules are its owner's; a student is turned away by role, another instructor cannot see it.
+    expect: ownerOnly(200),
+  },
 
   // ---- questions
   {

@@ -225,6 +225,32 @@ describe('resubmitting a graded answer', () => {
     expect(await csvCell(target, student.email)).toBe('7');
   });
 
+  it('follows the assignment setting as the owner changes it later', async () => {
+    const { target, student, first } = await freshAnswer({ allowsResubmission: false });
+    expect((await saveGradeRaw(target, first._id, { grade: 10 })).statusCode).toBe(200);
+    const setRule = (allowsResubmission: unknown, user: TestUser = world.instructor) =>
+      t.app.inject({
+        method: 'PATCH',
+        url: `/api/assignments/${target.assignmentId}/settings`,
+        headers: user.auth,
+        payload: { allowsResubmission },
+      });
+
+    expect((await submitRaw(student, target, 'Try while final.')).statusCode).toBe(409);
+    const opened = await setRule(true);
+    expect(opened.statusCode).toBe(200);
+    expect(opened.json()).toMatchObject({
+      message: 'Students may now resubmit after grading.',
+      assignment: { _id: target.assignmentId, allowsResubmission: true },
+    });
+    expect((await submitRaw(student, target, 'Now allowed.')).statusCode).toBe(201);
+
+    expect((await setRule(false)).json().assignment.allowsResubmission).toBe(false);
+    expect((await submitRaw(student, target, 'Final again.')).statusCode).toBe(409);
+    expect((await setRule('yes')).statusCode).toBe(400);
+    expect((await setRule(true, student)).statusCode).toBe(403);
+  });
+
   it('reopening is the owner’s act: a student of the course 403, another instructor 404', async () => {
     const { target, student, first } = await freshAnswer();
     expect((await reopen(target, first._id, student)).statusCode).toBe(403);

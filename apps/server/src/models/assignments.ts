@@ -18,6 +18,14 @@ export async function insertAssignment(db: Db, row: NewAssignmentRow): Promise<A
   return inserted!;
 }
 
+export async function updateAssignmentSettings(
+  db: Db,
+  id: string,
+  settings: Pick<NewAssignmentRow, 'allowsResubmission'>,
+): Promise<void> {
+  await db.update(assignments).set(settings).where(eq(assignments.id, id));
+}
+
 export async function selectAssignmentById(db: Db, id: string): Promise<AssignmentRow | undefined> {
   const [row] = await db.select().from(assignments).where(eq(assignments.id, id)).limit(1);
   return row;

@@ -64,3 +64,12 @@ export type AssignmentDetail = z.infer<typeof AssignmentDetail>;
 
 export const CreateAssignmentOutput = z.object({ message: z.string(), assignment: AssignmentDetail });
 export type CreateAssignmentOutput = z.infer<typeof CreateAssignmentOutput>;
+
+/** PATCH /api/assignments/:id/settings (owning instructor): the assignment's rules, changed later. */
+export const UpdateAssignmentSettingsInput = z.object({
+  allowsResubmission: z.boolean({ error: 'Allow resubmission must be true or false.' }),
+});
+export type UpdateAssignmentSettingsInput = z.input<typeof UpdateAssignmentSettingsInput>;
+
+export const UpdateAssignmentSettingsOutput = z.object({ message: z.string(), assignment: AssignmentDetail });
+export type UpdateAssignmentSettingsOutput = z.infer<typeof UpdateAssignmentSettingsOutput>;

@@ -6,10 +6,12 @@ import {
   AssignmentListQuery,
   CreateAssignmentInput,
   CreateAssignmentOutput,
+  UpdateAssignmentSettingsInput,
+  UpdateAssignmentSettingsOutput,
 } from '@gradewise/shared/contracts/assignments';
 import type { AppContext } from '../../context.ts';
 import { presentAssignmentDetail, presentAssignmentSummary } from '../../presenters/assignment-presenter.ts';
-import { createAssignment } from '../../services/create-assignment.ts';
+import { changeAssignmentSettings, createAssignment } from '../../services/create-assignment.ts';
 import { listAssignmentsFor, loadAssignmentDetail } from '../../services/read-assignments.ts';
 import { currentUser } from '../access.ts';
 
@@ -52,6 +54,27 @@ export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { scope, row } = await loadAssignmentDetail(ctx, currentUser(request), request.params.id);
         return presentAssignmentDetail(row, scope.role);
+      },
+    );
+
+    app.patch(
+      '/api/assignments/:id/settings',
+      {
+        config: { access: 'instructor' },
+        schema: {
+          params: AssignmentParams,
+          body: UpdateAssignmentSettingsInput,
+          response: { 200: UpdateAssignmentSettingsOutput },
+        },
+      },
+      async (request) => {
+        const row = await changeAssignmentSettings(ctx, currentUser(request), request.params.id, request.body);
+        return {
+          message: row.assignment.allowsResubmission
+            ? 'Students may now resubmit after grading.'
+            : 'A graded answer is now final unless you reopen it for the student.',
+          assignment: presentAssignmentDetail(row, 'owner'),
+        };
       },
     );
   };
