@@ -44,10 +44,7 @@ export async function changeAssignmentSettings(
   assignmentId: string,
   settings: { allowsResubmission: boolean },
 ): Promise<AssignmentSummaryRow> {
-  const { assignment } = requireOwner(
-    await loadVisibleAssignment(ctx.db, user, assignmentId),
-    'change its settings',
-  );
+  const { assignment } = requireOwner(await loadVisibleAssignment(ctx.db, user, assignmentId), 'change its settings');
   await updateAssignmentSettings(ctx.db, assignment.id, { allowsResubmission: settings.allowsResubmission });
   return (await selectAssignmentSummaryById(ctx.db, assignment.id))!;
 }

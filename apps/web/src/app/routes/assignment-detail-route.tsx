@@ -5,6 +5,7 @@ import ListAltIcon from '@mui/icons-material/ListAlt';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES, useAssignment } from '../../features/assignments/api/assignments-api.ts';
+import { ResubmissionSetting } from '../../features/assignments/components/resubmission-setting.tsx';
 import { formatDateTime, isPast } from '../../lib/format-date.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -78,6 +79,7 @@ export function AssignmentDetailRoute() {
           </Button>
         ) : null}
       </Stack>
+      {detail.viewer === 'staff' ? <ResubmissionSetting assignment={detail} /> : null}
     </Container>
   );
 }

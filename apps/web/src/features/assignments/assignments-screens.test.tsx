@@ -147,6 +147,34 @@ describe('assignment detail', () => {
     );
   });
 
+  it('lets the instructor switch resubmission after grading on and off, saying what each means', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api/assignments/${ASSIGNMENT_ID}`]: () =>
+        jsonResponse(200, assignmentDetail('staff', { allowsResubmission: false })),
+      [`PATCH /api/assignments/${ASSIGNMENT_ID}/settings`]: (request: any) =>
+        jsonResponse(200, {
+          message: 'Students may now resubmit after grading.',
+          assignment: assignmentDetail('staff', { allowsResubmission: request.body.allowsResubmission }),
+        }),
+    });
+    renderApp(`/assignments/${ASSIGNMENT_ID}`);
+    const user = userEvent.setup({ delay: null });
+
+    const toggle = await screen.findByRole('switch', { name: 'Allow resubmission after grading' });
+    expect(toggle).not.toBeChecked();
+    expect(toggle).toHaveAccessibleDescription(
+      'A graded answer is final unless you reopen it for that student from the question page.',
+    );
+    await user.click(toggle);
+    expect(await screen.findByText('Students may now resubmit after grading.')).toBeInTheDocument();
+    expect(screen.getByRole('switch', { name: 'Allow resubmission after grading' })).toBeChecked();
+    expect(screen.getByRole('switch', { name: 'Allow resubmission after grading' })).toHaveAccessibleDescription(
+      /their earlier grade counts until you grade the new one/,
+    );
+    expect(sent.find((request) => request.method === 'PATCH')?.body).toEqual({ allowsResubmission: true });
+  });
+
   it('shows a student View Questions only, and no deadline line when there is none', async () => {
     stubNetwork({
       ...signInAs(STUDENT),
@@ -158,6 +186,7 @@ describe('assignment detail', () => {
     expect(await screen.findByRole('link', { name: 'View Questions' })).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Create a Question' })).not.toBeInTheDocument();
     expect(screen.queryByText(/^Deadline:/)).not.toBeInTheDocument();
+    expect(screen.queryByRole('switch')).not.toBeInTheDocument();
   });
 
   it("says 'Assignment not found.' when it cannot be read", async () => {

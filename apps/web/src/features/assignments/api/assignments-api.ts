@@ -3,7 +3,9 @@ import {
   AssignmentDetail,
   AssignmentList,
   CreateAssignmentOutput,
+  UpdateAssignmentSettingsOutput,
   type CreateAssignmentInput,
+  type UpdateAssignmentSettingsInput,
 } from '@gradewise/shared/contracts/assignments';
 import { apiClient } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -15,6 +17,7 @@ export const ASSIGNMENT_MESSAGES = {
   created: 'Assignment created successfully!',
   notFound: 'Assignment not found.',
   noCourseId: 'No courseId found. Make sure you navigated from a course.',
+  settingsFailed: 'Failed to change the assignment settings.',
 } as const;
 
 /**
@@ -52,6 +55,23 @@ export function useCreateAssignment() {
     mutationFn: (input: CreateAssignmentInput) => apiClient.post('/assignments', input, CreateAssignmentOutput),
     onSuccess: (result) => {
       queryClient.setQueryData(queryKeys.assignments.detail(result.assignment._id), result.assignment);
+      return queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] });
+    },
+  });
+}
+
+/** PATCH /api/assignments/:id/settings (owning instructor): whether students may resubmit after grading. */
+export function useUpdateAssignmentSettings(assignmentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: UpdateAssignmentSettingsInput) =>
+      apiClient.patch(
+        `/assignments/${encodeURIComponent(assignmentId)}/settings`,
+        input,
+        UpdateAssignmentSettingsOutput,
+      ),
+    onSuccess: (result) => {
+      queryClient.setQueryData(queryKeys.assignments.detail(assignmentId), result.assignment);
       return queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] });
     },
   });
