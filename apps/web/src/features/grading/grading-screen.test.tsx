@@ -362,12 +362,18 @@ describe('grading screen', () => {
       isGradeOnEarlierVersion: true,
       gradedVersion: 1,
     });
+    const grading = deferredResponse();
     stubNetwork({
       ...signInAs(INSTRUCTOR),
       [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [row] })),
-      [`POST ${QUESTION_API}/grade/submission-1`]: () => jsonResponse(200, gradingOutput()),
+      [`POST ${QUESTION_API}/grade/submission-1`]: grading.responder as () => Response,
     });
     renderApp(GRADE_PATH);
+    // The new version has no grade of its own: it is graded afresh, with the 90-second message.
+    expect(
+      await screen.findByRole('status', { name: 'Grading in progress… This may take up to 90 seconds.' }),
+    ).toBeInTheDocument();
+    grading.respond(jsonResponse(200, gradingOutput()));
     expect(
       await screen.findByText(
         'Grade on an earlier version (version 1): 8 / 10. It counts until you save a grade for this version 2.',

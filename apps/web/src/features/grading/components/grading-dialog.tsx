@@ -301,7 +301,10 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   };
 
   const hasFailed = question.isError || isMissing || grading.isError;
-  const isAlreadyGraded = Boolean(submission?.isAlreadyGraded) || submission?.gradingStatus === 'succeeded';
+  // A grade saved on an earlier version is not this version's: opening it grades it afresh.
+  const isAlreadyGraded =
+    Boolean(submission?.isAlreadyGraded && !submission.isGradeOnEarlierVersion) ||
+    submission?.gradingStatus === 'succeeded';
 
   return (
     <Dialog
