@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type Transaction } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import * as schema from './schema.ts';
+import { toStorableParameters } from './storable-text.ts';
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
@@ -32,8 +33,13 @@ const SETUP_LOCK_KEY = 7271001;
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** Wraps an open PGlite instance. `dataDir` undefined means in-memory (tests). */
-export function wrapPglite(client: PGlite): Database {
+/**
+ * Wraps an open PGlite instance. `dataDir` undefined means in-memory (tests). Every query with
+ * parameters — drizzle's, in and out of transactions, and pg-boss's through `executeSql` — goes
+ * through `withStorableParameters`, so no NUL or lone surrogate reaches the database.
+ */
+export function wrapPglite(rawClient: PGlite): Database {
+  const client = withStorableParameters(rawClient);
   const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
@@ -85,7 +91,9 @@ export async function openPglite(dataDir: string | undefined): Promise<Database>
 }
 
 export function openPostgres(databaseUrl: string, max = 10): Database {
-  const pool = new pg.Pool({ connectionString: databaseUrl, max });
+  // Every pooled connection is a StorableTextClient: drizzle (pool.query, and transactions on a
+  // checked-out client) and pg-boss (executeSql over pool.query) all send cleaned parameters.
+  const pool = new pg.Pool({ connectionString: databaseUrl, max, Client: StorableTextClient });
   // An idle client that loses its connection must not crash the process; the pool replaces it.
   pool.on('error', () => {});
   return wrapPostgres(pool);
@@ -100,4 +108,57 @@ export async function migrateDatabase(database: Database): Promise<void> {
   // Several processes may start together on one PostgreSQL: they migrate one after the other, on
   // the connection that holds the setup lock.
   await database.withSetupLock((db) => migratePg(db as any, { migrationsFolder: MIGRATIONS_DIR }));
+}
+
+// ------------------------------------------------------------------ storable parameters
+
+/**
+ * The one boundary where text is made safe for PostgreSQL (db/storable-text.ts,
+ * docs/decisions/0009-storable-text.md): PGlite's `query`, also inside `transaction`, with every
+ * parameter cleaned. Other members pass through to the real instance (bound to it: PGlite keeps
+ * private state).
+ */
+function withStorableParameters(client: PGlite): PGlite {
+  const cleanTransaction = (tx: Transaction): Transaction =>
+    new Proxy(tx, {
+      get(target, property) {
+        if (property === 'query') {
+          return (text: string, values?: unknown[], options?: unknown) =>
+            target.query(text, toStorableParameters(values), options as never);
+        }
+        const member = Reflect.get(target, property, target);
+        return typeof member === 'function' ? member.bind(target) : member;
+      },
+    });
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'query') {
+        return (text: string, values?: unknown[], options?: unknown) =>
+          target.query(text, toStorableParameters(values), options as never);
+      }
+      if (property === 'transaction') {
+        return <T>(callback: (tx: Transaction) => Promise<T>) =>
+          target.transaction((tx) => callback(cleanTransaction(tx)));
+      }
+      const member = Reflect.get(target, property, target);
+      return typeof member === 'function' ? member.bind(target) : member;
+    },
+  });
+}
+
+/** pg's client with every parameter cleaned, whichever form `query` is called in. */
+class StorableTextClient extends pg.Client {
+  override query(...args: unknown[]): any {
+    const [first, second] = args;
+    if (Array.isArray(second)) args[1] = toStorableParameters(second);
+    else if (
+      first &&
+      typeof first === 'object' &&
+      typeof (first as { submit?: unknown }).submit !== 'function' &&
+      Array.isArray((first as { values?: unknown }).values)
+    ) {
+      args[0] = { ...first, values: toStorableParameters((first as { values: unknown[] }).values) };
+    }
+    return (super.query as (...a: unknown[]) => unknown)(...args);
+  }
 }
