@@ -1,5 +1,6 @@
 import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
 import { AppError } from '../lib/errors.ts';
+import { isId } from '../lib/ids.ts';
 
 // The algorithm is pinned on both sides: a token claiming any other `alg` (including `none`) is refused.
 const ALGORITHM = 'HS256';
@@ -29,7 +30,11 @@ export class TokenService {
   async verify(token: string): Promise<TokenClaims> {
     try {
       const { payload } = await jwtVerify(token, this.secret, { algorithms: [ALGORITHM], issuer: ISSUER });
-      if (typeof payload.sub !== 'string' || typeof payload.tv !== 'number') throw new Error('claims');
+      // A subject that is not a user id cannot name a user: refused here, before any query (a
+      // signed token with an odd subject is a leaked secret or our bug, never a 500).
+      if (typeof payload.sub !== 'string' || !isId(payload.sub) || typeof payload.tv !== 'number') {
+        throw new Error('claims');
+      }
       return { userId: payload.sub, tokenVersion: payload.tv };
     } catch (error) {
       if (error instanceof joseErrors.JWTExpired) {
