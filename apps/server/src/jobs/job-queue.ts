@@ -438,7 +438,8 @@ export class JobQueue {
       try {
         await definition.handle(this.ctx, payload, attempt);
       } catch (error) {
-        if (abort.signal.aborted) throw error; // shutdown: leave the row unfinished, retried later
+        // Stopped (shutdown): leave the row unfinished, it runs again later.
+        if (abort.signal.aborted) throw new JobAttemptError('The job was stopped before it finished.');
         const failure = describeFailure(error);
         const isFinal = failure.isPermanent || attempt.isLast;
         if (!failure.isPermanent) {
@@ -447,8 +448,14 @@ export class JobQueue {
             'job attempt failed',
           );
         }
-        await definition.recordFailure(this.ctx, payload, failure, isFinal);
-        if (!isFinal) throw error; // pg-boss retries with backoff
+        try {
+          await definition.recordFailure(this.ctx, payload, failure, isFinal);
+        } catch (recordError) {
+          // The row stays unfinished: pg-boss retries, the boot sweep re-sends, the start count ends it.
+          this.ctx.log.error({ err: recordError, job: job.id, queue: definition.name }, 'recording a job failure failed');
+          throw new JobAttemptError('The job failed and its failure could not be recorded.');
+        }
+        if (!isFinal) throw new JobAttemptError(failure.message); // pg-boss retries with backoff
       }
       this.events.emit(`settled:${payload.id}`);
     })();
@@ -493,6 +500,22 @@ interface InFlightJob {
   queueName: string;
   jobId: string;
   isLeaseLost: boolean;
+}
+
+/**
+ * What pg-boss is given when a try fails: never the original error. pg-boss stores what it gets as
+ * JSON (serialize-error: every own property, the cause chain, the stack) in a fire-and-forget call
+ * whose failure is an unhandled rejection, i.e. a dead process. An error from deep inside a PDF
+ * library or a provider client can carry anything (huge replies, binary, NUL, cycles); this one
+ * carries a short sentence only. The details are in our log, the state users see in our row.
+ */
+class JobAttemptError extends Error {
+  constructor(message: string) {
+    super(message.length > 500 ? `${message.slice(0, 500)}…` : message);
+    this.name = 'JobAttemptError';
+    // No stack: it would only name this file, and it is text pg-boss would store for nothing.
+    this.stack = `${this.name}: ${this.message}`;
+  }
 }
 
 /** AppErrors are failures we understand and have a sentence for: retrying will not change them. */
