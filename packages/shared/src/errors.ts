@@ -16,6 +16,8 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'AI_FAILED',
   'EXTRACTION_FAILED',
+  /** Work that stopped its worker again and again (a poison job): given up on, never retried by itself. */
+  'UNPROCESSABLE',
   /** The work continues in the background (a long AI job, a restarting server): try again later. */
   'UNAVAILABLE',
   'INTERNAL',

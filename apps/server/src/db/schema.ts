@@ -188,6 +188,8 @@ export const rubricGenerations = pgTable(
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     latencyMs: integer('latency_ms'),
+    /** Times a job started this draft; too many starts without finishing fail it (a poison job). */
+    attempts: integer('attempts').notNull().default(0),
     error: text('error'),
     /** The error code of `error` (shared ErrorCode), so a waiting request answers the same failure. */
     errorCode: text('error_code'),

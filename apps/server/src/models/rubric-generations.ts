@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rubricGenerations } from '../db/schema.ts';
 import { ACTIVE_STATUSES } from './grading-runs.ts';
@@ -41,10 +41,11 @@ export async function selectUnfinishedRubricGenerationIds(db: Db): Promise<strin
   return rows.map((row) => row.id);
 }
 
+/** Claims an unfinished draft for an attempt, counting the start; answers undefined when it already finished. */
 export async function markRubricGenerationRunning(db: Db, id: string): Promise<RubricGenerationRow | undefined> {
   const [row] = await db
     .update(rubricGenerations)
-    .set({ status: 'running' })
+    .set({ status: 'running', attempts: sql`${rubricGenerations.attempts} + 1` })
     .where(and(eq(rubricGenerations.id, id), inArray(rubricGenerations.status, [...ACTIVE_STATUSES])))
     .returning();
   return row;

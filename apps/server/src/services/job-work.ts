@@ -24,6 +24,7 @@ const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
   NOT_FOUND: 404,
   CONFLICT: 409,
   EXTRACTION_FAILED: 422,
+  UNPROCESSABLE: 422,
   AI_FAILED: 502,
   UNAVAILABLE: 503,
 };
@@ -39,5 +40,29 @@ export function stillRunning(what: string): AppError {
     'UNAVAILABLE',
     503,
     `${what} is taking longer than expected. It continues in the background; please check again in a few minutes.`,
+  );
+}
+
+/**
+ * How many times a job may START one work row. A normal failure is retried by pg-boss (1 + 3
+ * tries) and recorded; starts beyond that mean tries that never got to record anything: the
+ * process died or stopped during the work each time. A file or a reply that kills its worker would
+ * otherwise be sent again at every boot and crash-loop the server, so the row is failed for good.
+ */
+export const MAX_JOB_STARTS = 5;
+
+/**
+ * Call right after claiming a row (the claim counted this start and committed): fails the row for
+ * good, with a sentence for the instructor, once it has started too often without finishing.
+ */
+export function refuseWorkStartedTooOften(attempts: number, what: 'grading' | 'rubric'): void {
+  if (attempts <= MAX_JOB_STARTS) return;
+  const tried = `It was started ${MAX_JOB_STARTS} times and the server stopped each time before it finished`;
+  throw new AppError(
+    'UNPROCESSABLE',
+    422,
+    what === 'grading'
+      ? `Grading this submission was given up: ${tried}. The PDF may be damaged or unusual: open it, then grade it by hand or ask the student to submit it again.`
+      : `Drafting this rubric was given up: ${tried}. The question or solution PDF may be damaged or unusual: check them, or write the rubric yourself.`,
   );
 }

@@ -16,6 +16,7 @@ import {
 } from '../models/grading-runs.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extraction.ts';
+import { refuseWorkStartedTooOften } from './job-work.ts';
 
 /**
  * The grading job's work, idempotent step by step:
@@ -28,6 +29,7 @@ import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extractio
 export async function runGrading(ctx: AppContext, runId: string, attempt: JobAttempt): Promise<void> {
   const run = await markGradingRunRunning(ctx.db, runId);
   if (!run) return;
+  refuseWorkStartedTooOften(run.attempts, 'grading');
   const target = await selectSubmissionWithQuestion(ctx.db, run.submissionId);
   if (!target) throw notFound('This submission no longer exists.');
   const { submission, question } = target;

@@ -14,6 +14,7 @@ import {
 } from '../models/rubric-generations.ts';
 import { upsertRubric } from '../models/rubrics.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
+import { refuseWorkStartedTooOften } from './job-work.ts';
 
 /**
  * The rubric job's work, with the same idempotent steps as grading: claim, extract the question
@@ -23,6 +24,7 @@ import { ensureFileExtraction } from './ensure-file-extraction.ts';
 export async function runRubricGeneration(ctx: AppContext, generationId: string, attempt: JobAttempt): Promise<void> {
   const generation = await markRubricGenerationRunning(ctx.db, generationId);
   if (!generation) return;
+  refuseWorkStartedTooOften(generation.attempts, 'rubric');
   const question = await selectQuestionById(ctx.db, generation.questionId);
   if (!question) throw notFound('This question no longer exists.');
 

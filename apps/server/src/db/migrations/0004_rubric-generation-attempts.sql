@@ -1,0 +1,1 @@
+ALTER TABLE "rubric_generations" ADD COLUMN "attempts" integer DEFAULT 0 NOT NULL;
