@@ -1,3 +1,5 @@
+import { clampText } from '@gradewise/shared/clamp-text';
+import { RUBRIC_TEXT_MAX } from '@gradewise/shared/contracts/grading';
 import type { Grader, RubricDraftInput } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { createGrader } from '../ai/create-grader.ts';
@@ -49,8 +51,9 @@ export async function runRubricGeneration(ctx: AppContext, generationId: string,
     if (!finished) return;
     await upsertRubric(tx, {
       questionId: question.id,
-      questionText,
-      solutionText,
+      // A long PDF's text is cut to what save-rubric accepts, so the rubric can be saved again as shown.
+      questionText: clampText(questionText, RUBRIC_TEXT_MAX),
+      solutionText: clampText(solutionText, RUBRIC_TEXT_MAX),
       items: draft.items,
       source: grader.kind,
       generationId,

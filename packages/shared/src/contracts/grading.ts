@@ -24,8 +24,16 @@ export type JobStatus = z.infer<typeof JobStatus>;
 
 // ---------------------------------------------------------------- rubrics
 
+/**
+ * What a rubric can hold and be saved with. The same numbers bound what the AI may propose
+ * (ai/llm and ai/builtin clamp their output with them, see clampText), so whatever a grader
+ * drafts can be saved again unchanged.
+ */
 export const RUBRIC_TEXT_MAX = 100_000;
 export const RUBRIC_ITEMS_MAX = 50;
+export const RUBRIC_ITEM_ID_MAX = 64;
+export const RUBRIC_CRITERION_MAX = 2000;
+export const RUBRIC_GUIDANCE_MAX = 5000;
 
 export const RubricItem = z.object({
   id: z.string(),
@@ -59,17 +67,20 @@ export type GenerateRubricOutput = z.infer<typeof GenerateRubricOutput>;
 
 export const RubricItemInput = z.object({
   /** Keep the id of an existing item so comments that point at it stay linked; new items omit it. */
-  id: z.string().trim().min(1).max(64).optional(),
+  id: z.string().trim().min(1).max(RUBRIC_ITEM_ID_MAX).optional(),
   criterion: z
     .string({ error: 'Each rubric item needs a criterion.' })
     .trim()
     .min(1, 'Each rubric item needs a criterion.')
-    .max(2000, 'A rubric criterion must be at most 2000 characters.'),
+    .max(RUBRIC_CRITERION_MAX, `A rubric criterion must be at most ${RUBRIC_CRITERION_MAX} characters.`),
   points: z
     .number({ error: 'Each rubric item needs points (a number).' })
     .finite()
     .min(0, 'Rubric item points cannot be negative.'),
-  guidance: z.string().max(5000, 'Rubric guidance must be at most 5000 characters.').default(''),
+  guidance: z
+    .string()
+    .max(RUBRIC_GUIDANCE_MAX, `Rubric guidance must be at most ${RUBRIC_GUIDANCE_MAX} characters.`)
+    .default(''),
 });
 export type RubricItemInput = z.input<typeof RubricItemInput>;
 
@@ -156,8 +167,10 @@ export const GradingOutput = z.object({
 });
 export type GradingOutput = z.infer<typeof GradingOutput>;
 
+/** What a saved grade can hold; AI suggestions are clamped to the same numbers (see RUBRIC_TEXT_MAX). */
 export const GRADE_COMMENTS_MAX = 200;
 export const GRADE_COMMENT_TEXT_MAX = 5000;
+export const GRADE_FEEDBACK_MAX = 20_000;
 
 export const SaveGradeCommentInput = z.object({
   _id: z.string().max(64).optional(),
@@ -178,7 +191,7 @@ export type SaveGradeCommentInput = z.input<typeof SaveGradeCommentInput>;
  */
 export const SaveGradeInput = z.object({
   grade: z.number({ error: 'Grade must be a number.' }).finite('Grade must be a number.'),
-  feedback: z.string().max(20_000, 'Feedback must be at most 20000 characters.').default(''),
+  feedback: z.string().max(GRADE_FEEDBACK_MAX, `Feedback must be at most ${GRADE_FEEDBACK_MAX} characters.`).default(''),
   comments: z
     .array(SaveGradeCommentInput, { error: 'Comments must be a list.' })
     .max(GRADE_COMMENTS_MAX, `A grade can have at most ${GRADE_COMMENTS_MAX} comments.`),

@@ -1,4 +1,12 @@
 import { z } from 'zod';
+import { clampText } from '@gradewise/shared/clamp-text';
+import {
+  GRADE_COMMENT_TEXT_MAX,
+  GRADE_COMMENTS_MAX,
+  RUBRIC_CRITERION_MAX,
+  RUBRIC_GUIDANCE_MAX,
+  RUBRIC_ITEMS_MAX,
+} from '@gradewise/shared/contracts/grading';
 import type {
   Grader,
   GraderMeta,
@@ -95,9 +103,14 @@ export class BuiltinGrader implements Grader {
         0,
         rubricItem.points,
       );
-      comments.push({ text: item.comment, pointsDeducted, rubricItemId: rubricItem.id });
+      comments.push({ text: clampText(item.comment, GRADE_COMMENT_TEXT_MAX), pointsDeducted, rubricItemId: rubricItem.id });
     }
-    for (const remark of judgement.remarks) comments.push({ text: remark, pointsDeducted: 0, rubricItemId: null });
+    for (const remark of judgement.remarks) {
+      comments.push({ text: clampText(remark, GRADE_COMMENT_TEXT_MAX), pointsDeducted: 0, rubricItemId: null });
+    }
+    // What a saved grade can hold (the save-grade contract's limits): the suggestion can always be
+    // saved as shown. Remarks come last and deduct nothing, so a cut never changes the score.
+    comments.splice(GRADE_COMMENTS_MAX);
     const deducted = comments.reduce((sum, comment) => sum + comment.pointsDeducted, 0);
     return {
       comments,
@@ -114,7 +127,9 @@ export class BuiltinGrader implements Grader {
   }
 
   interpretRubric(rawOutput: unknown, input: RubricDraftInput): RubricDraft {
-    const draft = BuiltinRubricSchema.parse(rawOutput);
+    const parsed = BuiltinRubricSchema.parse(rawOutput);
+    // At most what a rubric can hold; the points are then re-split below like any other change.
+    const draft = { ...parsed, items: parsed.items.slice(0, RUBRIC_ITEMS_MAX) };
     const total = draft.items.reduce((sum, item) => sum + item.points, 0);
     // The question's points may have changed since the draft was stored: re-split them in the
     // draft's proportions so the items still add up exactly.
@@ -128,8 +143,8 @@ export class BuiltinGrader implements Grader {
     return {
       items: draft.items.map((item, index) => ({
         id: `item-${index + 1}`,
-        criterion: item.criterion,
-        guidance: item.guidance,
+        criterion: clampText(item.criterion, RUBRIC_CRITERION_MAX),
+        guidance: clampText(item.guidance, RUBRIC_GUIDANCE_MAX),
         points: points[index]!,
       })),
     };

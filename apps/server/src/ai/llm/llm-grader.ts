@@ -1,4 +1,12 @@
 import type { z } from 'zod';
+import { clampText } from '@gradewise/shared/clamp-text';
+import {
+  GRADE_COMMENT_TEXT_MAX,
+  GRADE_COMMENTS_MAX,
+  RUBRIC_CRITERION_MAX,
+  RUBRIC_GUIDANCE_MAX,
+  RUBRIC_ITEMS_MAX,
+} from '@gradewise/shared/contracts/grading';
 import { AppError } from '../../lib/errors.ts';
 import type {
   Grader,
@@ -36,7 +44,13 @@ import {
   createBoundaryTag,
   PROMPT_VERSION,
 } from './prompts.ts';
-import { callWithRetries, defaultSleep, RetriesExhaustedError, type RetryPolicy } from './retry-policy.ts';
+import {
+  callWithRetries,
+  defaultSleep,
+  MIN_TRY_MS,
+  RetriesExhaustedError,
+  type RetryPolicy,
+} from './retry-policy.ts';
 
 /**
  * The LLM grader: prompts, one schema repair, the retry policy, and the pure interpretation of
@@ -51,6 +65,12 @@ export interface LlmGraderOptions {
   client: LanguageModelClient;
   /** Tries after the first one per request (config AI_MAX_RETRIES). */
   maxRetries: number;
+  /**
+   * The most one grading or rubric call may take, every try, wait and the repair included
+   * (config AI_TOTAL_TIMEOUT_MS); unlimited when absent. Each try gets what is left, at most the
+   * client's own timeout (AI_TIMEOUT_MS).
+   */
+  totalTimeoutMs?: number;
   /** Overrides for the retry policy; tests inject `sleep` and `random` and a small base. */
   retry?: Partial<Omit<RetryPolicy, 'maxRetries'>>;
   /** Clock for latency; monotonic by default. */
@@ -86,6 +106,11 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
     signal?: AbortSignal;
   }): Promise<{ value: T; schemaRepairs: number; usage: TokenUsage }> {
     const usage = new UsageTally();
+    const startedAt = now();
+    const remainingMs = () =>
+      options.totalTimeoutMs === undefined
+        ? Number.POSITIVE_INFINITY
+        : options.totalTimeoutMs - Math.max(0, now() - startedAt);
     let messages: LlmMessage[] = [request.firstMessage];
     for (let repairs = 0; ; repairs += 1) {
       try {
@@ -98,22 +123,33 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
               schemaName: request.task,
               maxOutputTokens: request.maxOutputTokens,
               signal: request.signal,
+              timeoutMs: Math.min(client.timeoutMs, Math.max(1, remainingMs())),
             }),
           policy,
           request.signal,
           (failure) => usage.add(failure.details.usage),
+          remainingMs,
         );
         usage.add(result.usage);
         return { value: result.value, schemaRepairs: repairs, usage: usage.total() };
       } catch (error) {
         if (error instanceof ProviderCallError && error.kind === 'invalid-output' && repairs < MAX_SCHEMA_REPAIRS) {
+          if (remainingMs() < MIN_TRY_MS) {
+            throw toFinalError(
+              new RetriesExhaustedError(error, repairs + 1, undefined, true),
+              client,
+              request.task,
+              request.signal,
+              options.totalTimeoutMs,
+            );
+          }
           messages = [
             request.firstMessage,
             ...buildRepairMessages(error.details.answerText ?? '', error.details.issues ?? []),
           ];
           continue;
         }
-        throw toFinalError(error, client, request.task, request.signal);
+        throw toFinalError(error, client, request.task, request.signal, options.totalTimeoutMs);
       }
     }
   }
@@ -208,7 +244,9 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
   }
 
   const comments: SuggestedComment[] = [];
-  const generalComment = answer.generalComment.trim();
+  // Every text is clamped to what a saved grade can hold (the save-grade contract's limits):
+  // whatever the model wrote, the suggestion shown can be saved as it is.
+  const generalComment = clampText(answer.generalComment.trim(), GRADE_COMMENT_TEXT_MAX);
   if (generalComment) comments.push({ text: generalComment, pointsDeducted: 0, rubricItemId: null });
 
   const judgements: { points: number; pointsDeducted: number }[] = [];
@@ -218,7 +256,7 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
       outputFixes += 1;
       judgements.push({ points: item.points, pointsDeducted: 0 });
       comments.push({
-        text: `The AI did not judge "${item.criterion}"; please check this item yourself.`,
+        text: clampText(`The AI did not judge "${item.criterion}"; please check this item yourself.`, GRADE_COMMENT_TEXT_MAX),
         pointsDeducted: 0,
         rubricItemId: item.id,
       });
@@ -228,10 +266,14 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
     const pointsDeducted = clamp(asked, 0, Math.max(0, item.points));
     if (pointsDeducted !== asked || !Number.isFinite(judgement.pointsDeducted)) outputFixes += 1;
     let text = judgement.comment.trim();
+    if (text.length > GRADE_COMMENT_TEXT_MAX) {
+      outputFixes += 1;
+      text = clampText(text, GRADE_COMMENT_TEXT_MAX);
+    }
     if (!text && pointsDeducted > 0) {
       // A deduction the student cannot understand is worse than none; say what it was for.
       outputFixes += 1;
-      text = `Points deducted for: ${item.criterion}`;
+      text = clampText(`Points deducted for: ${item.criterion}`, GRADE_COMMENT_TEXT_MAX);
     }
     judgements.push({ points: item.points, pointsDeducted });
     if (text) comments.push({ text, pointsDeducted, rubricItemId: item.id });
@@ -239,6 +281,9 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
 
   const totalDeducted = judgements.reduce((sum, judgement) => sum + judgement.pointsDeducted, 0);
   const totalScore = clamp(roundToHundredths(input.points - totalDeducted), 0, Math.max(0, input.points));
+  // One comment per rubric item plus the general one fits a saved grade (rubrics hold at most
+  // RUBRIC_ITEMS_MAX items); the cap only guards that arithmetic.
+  comments.splice(GRADE_COMMENTS_MAX);
   const confidence = estimateConfidence({
     selfReported: answer.confidence,
     judgements,
@@ -258,7 +303,8 @@ export function interpretLlmRubric(rawOutput: unknown, input: RubricDraftInput):
   if (!parsed.success) {
     throw new AppError('AI_FAILED', 502, 'The stored AI rubric for this question cannot be read. Generate it again.');
   }
-  const drafted = parsed.data.answer.items;
+  // At most what a rubric can hold, so the draft can be saved again as it is.
+  const drafted = parsed.data.answer.items.slice(0, RUBRIC_ITEMS_MAX);
   const points = apportionPoints(
     drafted.map((item) => item.points),
     input.points,
@@ -270,9 +316,9 @@ export function interpretLlmRubric(rawOutput: unknown, input: RubricDraftInput):
   return {
     items: kept.map(({ item, points: itemPoints }, index) => ({
       id: `item-${index + 1}`,
-      criterion: item.criterion.trim(),
+      criterion: clampText(item.criterion.trim(), RUBRIC_CRITERION_MAX),
       points: itemPoints,
-      guidance: item.guidance.trim(),
+      guidance: clampText(item.guidance.trim(), RUBRIC_GUIDANCE_MAX),
     })),
   };
 }
@@ -286,6 +332,7 @@ function toFinalError(
   client: LanguageModelClient,
   task: 'grading' | 'rubric',
   signal?: AbortSignal,
+  totalTimeoutMs?: number,
 ): unknown {
   if (signal?.aborted) return signal.reason ?? error;
   if (error instanceof ProviderCallError && error.kind === 'aborted') return error;
@@ -295,6 +342,18 @@ function toFinalError(
   if (error instanceof RetriesExhaustedError) {
     const tries = `${error.tries} ${error.tries === 1 ? 'try' : 'tries'}`;
     const last = error.lastError;
+    if (error.isOutOfTime && totalTimeoutMs !== undefined) {
+      // The real bound the user waited for: say it, and which setting holds it.
+      const allowed = `the ${formatSeconds(totalTimeoutMs)} allowed for one ${task === 'grading' ? 'grading' : 'rubric draft'} (AI_TOTAL_TIMEOUT_MS)`;
+      switch (last.kind) {
+        case 'timeout':
+          return fail(`${who} did not answer within ${allowed}, after ${tries}.`);
+        case 'invalid-output':
+          return fail(`${who} did not give a usable ${task} within ${allowed} (${last.details.issues?.[0] ?? last.message}).`);
+        default:
+          return fail(`${who} kept failing (${last.message}) until ${allowed} ran out, after ${tries}.`);
+      }
+    }
     switch (last.kind) {
       case 'timeout':
         return fail(
