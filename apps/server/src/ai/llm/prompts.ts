@@ -141,17 +141,38 @@ export function buildRubricUserMessage(input: RubricDraftInput): LlmMessage {
  */
 export function buildRepairMessages(previousAnswer: string, issues: string[]): LlmMessage[] {
   return [
-    { role: 'assistant', content: previousAnswer.length > 0 ? previousAnswer : '(empty answer)' },
+    { role: 'assistant', content: previousAnswer.length > 0 ? excerptOfAnswer(previousAnswer) : '(empty answer)' },
     {
       role: 'user',
       content: [
         'That answer cannot be used:',
-        ...issues.map((issue) => `- ${issue}`),
+        ...issues.slice(0, MAX_REPAIR_ISSUES).map((issue) => `- ${excerptOfIssue(issue)}`),
         '',
         'Answer again following the rules in the system message. Reply with the corrected JSON object only.',
       ].join('\n'),
     },
   ];
+}
+
+/**
+ * How much of a bad answer the repair turn quotes back. A well-formed grading or rubric answer is a
+ * few thousand characters; a malformed one can be megabytes (a model looping on one token), and
+ * sending it back in full would pay for it twice and may exceed the context. Its beginning shows
+ * the shape the model chose, its end where it went wrong.
+ */
+export const REPAIR_EXCERPT_HEAD = 6000;
+export const REPAIR_EXCERPT_TAIL = 2000;
+const MAX_REPAIR_ISSUES = 8;
+const MAX_REPAIR_ISSUE_LENGTH = 300;
+
+export function excerptOfAnswer(answer: string): string {
+  if (answer.length <= REPAIR_EXCERPT_HEAD + REPAIR_EXCERPT_TAIL) return answer;
+  const omitted = answer.length - REPAIR_EXCERPT_HEAD - REPAIR_EXCERPT_TAIL;
+  return `${answer.slice(0, REPAIR_EXCERPT_HEAD)}\n[… ${omitted} characters of this answer left out …]\n${answer.slice(-REPAIR_EXCERPT_TAIL)}`;
+}
+
+function excerptOfIssue(issue: string): string {
+  return issue.length > MAX_REPAIR_ISSUE_LENGTH ? `${issue.slice(0, MAX_REPAIR_ISSUE_LENGTH)}…` : issue;
 }
 
 function formatPoints(points: number): string {
