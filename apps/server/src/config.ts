@@ -28,7 +28,13 @@ const ConfigSchema = z
     OPENAI_API_KEY: z.string().min(1).optional(),
     ANTHROPIC_API_KEY: z.string().min(1).optional(),
     AI_API_KEY: z.string().min(1).optional(),
-    AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(120_000),
+    /** One request to the provider. */
+    AI_TIMEOUT_MS: z.coerce.number().int().min(1000).default(40_000),
+    /**
+     * One grading or rubric call, every try, backoff wait and the repair included. The default fits
+     * the grading screen's "up to 90 seconds" with room for reading the PDF.
+     */
+    AI_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(80_000),
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
     /** Whether the model reads page images (handwriting); unset = the provider's default (see ai/provider.ts). */
     AI_VISION: z
@@ -94,6 +100,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       baseUrl: env.AI_BASE_URL,
       apiKey: env.AI_API_KEY ?? (env.AI_PROVIDER === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY),
       timeoutMs: env.AI_TIMEOUT_MS,
+      totalTimeoutMs: env.AI_TOTAL_TIMEOUT_MS,
       maxRetries: env.AI_MAX_RETRIES,
       vision: env.AI_VISION,
     },

@@ -19,6 +19,7 @@ export function createGrader(config: Pick<Config, 'ai'>, options: CreateGraderOp
   return createLlmGrader({
     client: createLanguageModelClient(config.ai, { fetch: options.fetch }),
     maxRetries: config.ai.maxRetries,
+    totalTimeoutMs: config.ai.totalTimeoutMs,
     retry: options.retry,
   });
 }

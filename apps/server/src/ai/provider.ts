@@ -73,6 +73,8 @@ export interface GenerateJsonRequest<T> {
   schemaName: string;
   maxOutputTokens: number;
   signal?: AbortSignal;
+  /** This request's timeout when shorter than the client's (what is left of a call's total budget). */
+  timeoutMs?: number;
 }
 
 export interface GenerateJsonResult<T> {
@@ -168,7 +170,8 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
     timeoutMs,
     describe: () => `${provider} at ${baseUrl}`,
     async generateJson<T>(request: GenerateJsonRequest<T>): Promise<GenerateJsonResult<T>> {
-      const timeoutSignal = AbortSignal.timeout(timeoutMs);
+      const requestTimeoutMs = Math.max(1, Math.round(Math.min(timeoutMs, request.timeoutMs ?? timeoutMs)));
+      const timeoutSignal = AbortSignal.timeout(requestTimeoutMs);
       const abortSignal = request.signal ? AbortSignal.any([request.signal, timeoutSignal]) : timeoutSignal;
       try {
         const result = await generateText({
@@ -188,7 +191,9 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
           throw new ProviderCallError('aborted', 'The AI call was cancelled.', { cause: request.signal.reason });
         }
         if (timeoutSignal.aborted) {
-          throw new ProviderCallError('timeout', `no answer within ${formatSeconds(timeoutMs)}`, { cause: error });
+          throw new ProviderCallError('timeout', `no answer within ${formatSeconds(requestTimeoutMs)}`, {
+            cause: error,
+          });
         }
         if (NoObjectGeneratedError.isInstance(error)) {
           return salvageOrReject(error.text ?? '', request.schema, toTokenUsage(error.usage), error);
@@ -326,7 +331,9 @@ function salvageOrReject<T>(
   if (checked.success) return { value: checked.data, text, usage, wasUnwrapped: parsed.wasUnwrapped };
   const issues = checked.error.issues.slice(0, 8).map((issue) => {
     const where = issue.path.length > 0 ? issue.path.join('.') : 'answer';
-    return `${where}: ${issue.message}`;
+    const said = `${where}: ${issue.message}`;
+    // Issues are quoted in the repair prompt and in the error a user reads: short, whatever the answer was.
+    return said.length > 300 ? `${said.slice(0, 300)}…` : said;
   });
   throw new ProviderCallError('invalid-output', `the answer does not match the format (${issues[0]})`, {
     issues,

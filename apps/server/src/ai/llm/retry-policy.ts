@@ -40,6 +40,9 @@ export const RETRYABLE_KINDS: ReadonlySet<ProviderFailureKind> = new Set([
   'network',
 ]);
 
+/** The shortest time worth giving one more try within a call's total budget. */
+export const MIN_TRY_MS = 1000;
+
 /** Delay before retry number `retry` (1 for the first retry). */
 export function backoffDelayMs(
   retry: number,
@@ -56,6 +59,8 @@ export class RetriesExhaustedError extends Error {
     readonly tries: number,
     /** Set when we stopped early because the provider asked us to wait too long. */
     readonly refusedRetryAfterMs?: number,
+    /** True when we stopped because the call's total time budget would not allow another try. */
+    readonly isOutOfTime = false,
   ) {
     super(lastError.message);
     this.name = 'RetriesExhaustedError';
@@ -73,6 +78,8 @@ export async function callWithRetries<T>(
   policy: RetryPolicy,
   signal?: AbortSignal,
   onFailedTry?: (error: ProviderCallError) => void,
+  /** What is left of the call's total budget: no retry is started that could not finish in it. */
+  remainingMs: () => number = () => Number.POSITIVE_INFINITY,
 ): Promise<{ value: T; tries: number }> {
   for (let tryNumber = 1; ; tryNumber += 1) {
     try {
@@ -88,6 +95,8 @@ export async function callWithRetries<T>(
       }
       // The provider's Retry-After is an instruction, not a hint: wait exactly that long.
       const delay = retryAfterMs ?? backoffDelayMs(tryNumber, policy);
+      // A retry needs the wait plus some time to answer; a budget that cannot hold both ends the call now.
+      if (delay + MIN_TRY_MS > remainingMs()) throw new RetriesExhaustedError(error, tryNumber, undefined, true);
       await policy.sleep(delay, signal);
       if (signal?.aborted)
         throw new ProviderCallError('aborted', 'The AI call was cancelled.', { cause: signal.reason });
