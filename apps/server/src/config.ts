@@ -48,6 +48,8 @@ const ConfigSchema = z
     JOB_WORKERS: z.enum(['in-process', 'off'], { message: 'must be in-process or off' }).default('in-process'),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     MAX_UPLOAD_MB: z.coerce.number().min(1).max(200).default(20),
+    /** Versions one student may submit for one question (every version is kept). */
+    MAX_SUBMISSION_VERSIONS: z.coerce.number().int().min(1).max(10_000).default(20),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().default('production'),
   })
@@ -111,6 +113,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     /** Login and register attempts per client address per minute. */
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT,
     maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),
+    maxSubmissionVersions: env.MAX_SUBMISSION_VERSIONS,
     logLevel: env.LOG_LEVEL,
     isProduction: env.NODE_ENV === 'production',
   };

@@ -103,6 +103,8 @@ async function recordSubmission(
   rule: { isGradedAnswerFinal: boolean },
 ): Promise<SubmissionListRow> {
   const person = (account: UserRow) => ({ id: account.id, name: account.name, email: account.email });
+  // Refused before the file is stored; checked again in the transaction, where it holds.
+  refuseVersionBeyondCap(ctx, await selectNextVersion(ctx.db, scope.question.id, student.id), student, uploader);
   for (let attempt = 1; ; attempt += 1) {
     try {
       const submittedAt = new Date();
@@ -110,12 +112,14 @@ async function recordSubmission(
       const submission = await storeFilesThen(ctx, [file], uploader.id, async (tx, [stored]) => {
         await takeTransactionLock(tx, answerLockKey(scope.question.id, student.id));
         if (rule.isGradedAnswerFinal) await checkResubmissionAllowed(tx, scope, student.id);
+        const version = await selectNextVersion(tx, scope.question.id, student.id);
+        refuseVersionBeyondCap(ctx, version, student, uploader);
         return insertSubmission(tx, {
           id: newId(),
           questionId: scope.question.id,
           studentId: student.id,
           fileId: stored!.id,
-          version: await selectNextVersion(tx, scope.question.id, student.id),
+          version,
           isLate: deadline !== null && submittedAt.getTime() > deadline.getTime(),
           uploadedById: uploader.id,
           submittedAt,
@@ -134,6 +138,20 @@ async function checkResubmissionAllowed(db: Db, scope: QuestionScope, studentId:
   if (!canResubmit({ allowsResubmission: scope.assignment.allowsResubmission, newestGradeAt, newestReopeningAt })) {
     throw conflict(RESUBMISSION_REFUSED_MESSAGE);
   }
+}
+
+/**
+ * Every version is kept (a file and a row each), so one student could otherwise fill the disk with
+ * one question. MAX_SUBMISSION_VERSIONS per student and question is far above honest use.
+ */
+function refuseVersionBeyondCap(ctx: AppContext, nextVersion: number, student: UserRow, uploader: UserRow): void {
+  const cap = ctx.config.maxSubmissionVersions;
+  if (nextVersion <= cap) return;
+  throw conflict(
+    student.id === uploader.id
+      ? `You have already submitted ${cap} versions of this answer, the most allowed. Your latest version is kept; ask your instructor if you need to replace it.`
+      : `${student.name} already has ${cap} versions of this answer, the most allowed. Their latest version is kept.`,
+  );
 }
 
 function isUniqueViolation(error: unknown): boolean {
