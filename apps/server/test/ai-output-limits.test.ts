@@ -1,3 +1,4 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   GRADE_COMMENT_TEXT_MAX,
@@ -6,6 +7,7 @@ import {
   RUBRIC_ITEMS_MAX,
 } from '@gradewise/shared/contracts/grading';
 import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
+import { gradingRuns } from '../src/db/schema.ts';
 import { REPAIR_EXCERPT_HEAD, REPAIR_EXCERPT_TAIL } from '../src/ai/llm/prompts.ts';
 import { addStudents, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
 import { FAKE_MODEL_ID, messageText, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
@@ -196,6 +198,24 @@ describe('AI output is clamped to what can be saved', () => {
     expect(draft.items.reduce((sum, item) => sum + item.points, 0)).toBeCloseTo(100, 6);
     expect(Math.max(...draft.items.map((item) => item.criterion.length))).toBe(RUBRIC_CRITERION_MAX);
     expect(Math.max(...draft.items.map((item) => item.guidance.length))).toBe(RUBRIC_GUIDANCE_MAX);
+  });
+});
+
+describe('provider errors that quote unstorable text', () => {
+  it('a provider error with a NUL and a lone surrogate is recorded and answered clean', async () => {
+    const submissionId = await newSubmission('Error Quoter');
+    fake.enqueue({ kind: 'status', status: 400, message: 'model\u0000 refused \ud800 this' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `${base()}/grade/${submissionId}`,
+      headers: world.instructor.auth,
+    });
+    expect(response.statusCode).toBe(502);
+    const { message } = response.json();
+    expect(message).toContain('model refused \ufffd this');
+    expect(message).not.toContain('\u0000');
+    const [run] = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submissionId));
+    expect(run).toMatchObject({ status: 'failed', errorCode: 'AI_FAILED', error: message });
   });
 });
 
