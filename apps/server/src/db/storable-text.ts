@@ -11,6 +11,7 @@
  */
 
 /** A real NUL or a surrogate (paired or not: the cheap test; pairs are kept below). */
+// eslint-disable-next-line no-control-regex -- finding NUL is the point
 const UNSTORABLE_CHARACTER = /[\u0000\ud800-\udfff]/;
 /** A surrogate without its partner (code units, no `u` flag on purpose). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;

@@ -452,7 +452,10 @@ export class JobQueue {
           await definition.recordFailure(this.ctx, payload, failure, isFinal);
         } catch (recordError) {
           // The row stays unfinished: pg-boss retries, the boot sweep re-sends, the start count ends it.
-          this.ctx.log.error({ err: recordError, job: job.id, queue: definition.name }, 'recording a job failure failed');
+          this.ctx.log.error(
+            { err: recordError, job: job.id, queue: definition.name },
+            'recording a job failure failed',
+          );
           throw new JobAttemptError('The job failed and its failure could not be recorded.');
         }
         if (!isFinal) throw new JobAttemptError(failure.message); // pg-boss retries with backoff

@@ -191,7 +191,10 @@ export type SaveGradeCommentInput = z.input<typeof SaveGradeCommentInput>;
  */
 export const SaveGradeInput = z.object({
   grade: z.number({ error: 'Grade must be a number.' }).finite('Grade must be a number.'),
-  feedback: z.string().max(GRADE_FEEDBACK_MAX, `Feedback must be at most ${GRADE_FEEDBACK_MAX} characters.`).default(''),
+  feedback: z
+    .string()
+    .max(GRADE_FEEDBACK_MAX, `Feedback must be at most ${GRADE_FEEDBACK_MAX} characters.`)
+    .default(''),
   comments: z
     .array(SaveGradeCommentInput, { error: 'Comments must be a list.' })
     .max(GRADE_COMMENTS_MAX, `A grade can have at most ${GRADE_COMMENTS_MAX} comments.`),

@@ -103,7 +103,11 @@ export class BuiltinGrader implements Grader {
         0,
         rubricItem.points,
       );
-      comments.push({ text: clampText(item.comment, GRADE_COMMENT_TEXT_MAX), pointsDeducted, rubricItemId: rubricItem.id });
+      comments.push({
+        text: clampText(item.comment, GRADE_COMMENT_TEXT_MAX),
+        pointsDeducted,
+        rubricItemId: rubricItem.id,
+      });
     }
     for (const remark of judgement.remarks) {
       comments.push({ text: clampText(remark, GRADE_COMMENT_TEXT_MAX), pointsDeducted: 0, rubricItemId: null });

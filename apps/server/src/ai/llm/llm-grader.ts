@@ -44,13 +44,7 @@ import {
   createBoundaryTag,
   PROMPT_VERSION,
 } from './prompts.ts';
-import {
-  callWithRetries,
-  defaultSleep,
-  MIN_TRY_MS,
-  RetriesExhaustedError,
-  type RetryPolicy,
-} from './retry-policy.ts';
+import { callWithRetries, defaultSleep, MIN_TRY_MS, RetriesExhaustedError, type RetryPolicy } from './retry-policy.ts';
 
 /**
  * The LLM grader: prompts, one schema repair, the retry policy, and the pure interpretation of
@@ -256,7 +250,10 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
       outputFixes += 1;
       judgements.push({ points: item.points, pointsDeducted: 0 });
       comments.push({
-        text: clampText(`The AI did not judge "${item.criterion}"; please check this item yourself.`, GRADE_COMMENT_TEXT_MAX),
+        text: clampText(
+          `The AI did not judge "${item.criterion}"; please check this item yourself.`,
+          GRADE_COMMENT_TEXT_MAX,
+        ),
         pointsDeducted: 0,
         rubricItemId: item.id,
       });
@@ -349,7 +346,9 @@ function toFinalError(
         case 'timeout':
           return fail(`${who} did not answer within ${allowed}, after ${tries}.`);
         case 'invalid-output':
-          return fail(`${who} did not give a usable ${task} within ${allowed} (${last.details.issues?.[0] ?? last.message}).`);
+          return fail(
+            `${who} did not give a usable ${task} within ${allowed} (${last.details.issues?.[0] ?? last.message}).`,
+          );
         default:
           return fail(`${who} kept failing (${last.message}) until ${allowed} ran out, after ${tries}.`);
       }
