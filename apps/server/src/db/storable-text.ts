@@ -10,9 +10,11 @@
  * becomes U+FFFD (the replacement character, as any UTF-8 encoder would write it).
  */
 
-/** A real NUL or a surrogate (paired or not: the cheap test; pairs are kept below). */
-// eslint-disable-next-line no-control-regex -- finding NUL is the point
-const UNSTORABLE_CHARACTER = /[\u0000\ud800-\udfff]/;
+/**
+ * Any surrogate, paired or not: the cheap first test (pairs are kept below). NUL is looked for with
+ * `includes`: a character class holding \u0000 makes V8 scan about 500 times slower.
+ */
+const SURROGATE = /[\ud800-\udfff]/;
 /** A surrogate without its partner (code units, no `u` flag on purpose). */
 const LONE_SURROGATE = /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
 
@@ -25,8 +27,11 @@ const UNSTORABLE_JSON_ESCAPE = /(?<!\\)(?:\\\\)*\\u(?:0000|d[89a-f][0-9a-f]{2})/
 
 /** The string with NUL removed and lone surrogates replaced by U+FFFD. */
 export function toStorableText(text: string): string {
-  if (!UNSTORABLE_CHARACTER.test(text)) return text;
-  return text.replaceAll('\u0000', '').replace(LONE_SURROGATE, '\ufffd');
+  const hasNul = text.includes('\u0000');
+  const hasSurrogate = SURROGATE.test(text);
+  if (!hasNul && !hasSurrogate) return text;
+  const withoutNul = hasNul ? text.replaceAll('\u0000', '') : text;
+  return hasSurrogate ? withoutNul.replace(LONE_SURROGATE, '\ufffd') : withoutNul;
 }
 
 /**
@@ -55,7 +60,8 @@ export function toStorableParameters(values: readonly unknown[] | undefined): un
 
 function toStorableString(text: string): string {
   const cleaned = toStorableText(text);
-  if (!UNSTORABLE_JSON_ESCAPE.test(cleaned)) return cleaned;
+  // Most parameters hold no escape at all: skip the pattern (and any JSON work) for them.
+  if (!cleaned.includes('\\u') || !UNSTORABLE_JSON_ESCAPE.test(cleaned)) return cleaned;
   const first = cleaned.trimStart()[0];
   if (first !== '{' && first !== '[' && first !== '"') return cleaned;
   let parsed: unknown;
