@@ -114,7 +114,7 @@ export async function migrateDatabase(database: Database): Promise<void> {
 
 /**
  * The one boundary where text is made safe for PostgreSQL (db/storable-text.ts,
- * docs/decisions/0009-storable-text.md): PGlite's `query`, also inside `transaction`, with every
+ * docs/decisions/0010-storable-text.md): PGlite's `query`, also inside `transaction`, with every
  * parameter cleaned. Other members pass through to the real instance (bound to it: PGlite keeps
  * private state).
  */

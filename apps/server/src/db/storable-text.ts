@@ -4,7 +4,7 @@
  * UTF-8; as a JSON escape \ud800 jsonb refuses it too). Text reaches the database from everywhere —
  * HTTP input, PDF text layers, OCR, model replies, spreadsheets, error messages that quote any of
  * these — so it is made storable at the one place it all passes: the parameters the database
- * client sends (db/client.ts). See docs/decisions/0009-storable-text.md.
+ * client sends (db/client.ts). See docs/decisions/0010-storable-text.md.
  *
  * The rule: NUL is removed (it is invisible and means nothing in our text), a lone surrogate
  * becomes U+FFFD (the replacement character, as any UTF-8 encoder would write it).
