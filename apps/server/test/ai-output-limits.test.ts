@@ -115,6 +115,9 @@ describe('AI output is clamped to what can be saved', () => {
     const { shown, saved } = await gradeAndSaveAsShown(submissionId);
     expect(Math.max(...shown.map((comment) => comment.text.length))).toBe(GRADE_COMMENT_TEXT_MAX);
     expect(saved.grade).toBe(8);
+    // The stored answer is bounded too: not megabytes per run in raw_output.
+    const [run] = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submissionId));
+    expect(JSON.stringify(run!.rawOutput).length).toBeLessThan(3 * GRADE_COMMENT_TEXT_MAX);
   });
 
   it('a 100,000-character criterion is drafted clamped, and the rubric can be saved again as shown', async () => {

@@ -176,7 +176,12 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
         maxOutputTokens: GRADING_MAX_OUTPUT_TOKENS,
         signal,
       });
-      const rawOutput: StoredGradingOutput = { answer: value, schemaRepairs, pageImagesSent };
+      const answer = {
+        ...value,
+        items: value.items.map((item) => ({ ...item, comment: boundForStorage(item.comment, GRADE_COMMENT_TEXT_MAX) })),
+        generalComment: boundForStorage(value.generalComment, GRADE_COMMENT_TEXT_MAX),
+      };
+      const rawOutput: StoredGradingOutput = { answer, schemaRepairs, pageImagesSent };
       return { rawOutput, meta: buildMeta(usage, startedAt) };
     },
 
@@ -192,7 +197,14 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
         maxOutputTokens: RUBRIC_MAX_OUTPUT_TOKENS,
         signal,
       });
-      const rawOutput: StoredRubricOutput = { answer: value, schemaRepairs };
+      const answer = {
+        items: value.items.map((item) => ({
+          ...item,
+          criterion: boundForStorage(item.criterion, RUBRIC_CRITERION_MAX),
+          guidance: boundForStorage(item.guidance, RUBRIC_GUIDANCE_MAX),
+        })),
+      };
+      const rawOutput: StoredRubricOutput = { answer, schemaRepairs };
       return { rawOutput, meta: buildMeta(usage, startedAt) };
     },
 
@@ -398,6 +410,16 @@ function toFinalError(
     }
   }
   return fail(`${who} failed: ${error instanceof Error ? error.message : String(error)}.`);
+}
+
+/**
+ * The stored answer keeps at most one character more than the product can save: a reply of
+ * megabytes is not kept in `raw_output` (real providers stop at GRADING_MAX_OUTPUT_TOKENS, a local
+ * server may not), while interpretation still sees that the text was too long (an output fix, which
+ * lowers the confidence) and clamps it to the limit.
+ */
+function boundForStorage(text: string, max: number): string {
+  return clampText(text, max + 1);
 }
 
 /** Tokens over every call a request made (failed tries and the repair are billed too). */
