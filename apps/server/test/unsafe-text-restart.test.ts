@@ -1,10 +1,12 @@
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client.ts';
 import { fileExtractions, gradingRuns } from '../src/db/schema.ts';
 import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { MAX_JOB_STARTS } from '../src/services/job-work.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
@@ -23,6 +25,8 @@ const SCENARIO_LIMIT_MS = 600_000;
 let fake: FakeLlmServer;
 let dataDir: string;
 let server: ServerProcess | undefined;
+/** What the first scenario built, for the second. */
+let world: { instructorToken: string; base: string; courseId: string };
 
 const env = () => ({
   DATA_DIR: dataDir,
@@ -170,6 +174,68 @@ describe('PDFs with a NUL in their text layer, on the real server', () => {
         expect(holdsUnstorableText(extractions)).toBe(false);
         const runs = await database.db.select().from(gradingRuns);
         expect(runs.every((run) => run.status === 'succeeded')).toBe(true);
+      } finally {
+        await database.close();
+      }
+      world = { instructorToken: instructor.token, base, courseId: course._id };
+    },
+    SCENARIO_LIMIT_MS,
+  );
+
+  it(
+    `a job that kills its server at every start is given up at start ${MAX_JOB_STARTS + 1}, and the server stays up`,
+    async () => {
+      // A "poison" job: the model never answers, and the server is killed while it waits, as a
+      // crash inside the job would. Every restart sends the job again; each start is counted.
+      server = await startServerProcess(env());
+      const student = await expectOk(
+        api('POST', '/api/auth/register', {
+          json: { name: 'Poe', email: 'poe@example.edu', password: 'correct-horse-battery', role: 'student' },
+        }),
+        201,
+      );
+      await expectOk(
+        api('POST', `/api/courses/${world.courseId}/add-students`, {
+          token: world.instructorToken,
+          json: { emails: [student.user.email] },
+        }),
+      );
+      const answer = Buffer.from(await buildTextPdf({ paragraphs: ['It takes 2 s.'] }));
+      const submissionId = (
+        await expectOk(
+          api('POST', `${world.base}/submit`, { token: student.token, form: { file: pdfPart(answer) } }),
+          201,
+        )
+      ).submission._id;
+
+      fake.setDefaultBehaviour({ kind: 'hang' });
+      try {
+        let calls = fake.chatRequests().length;
+        void api('POST', `${world.base}/grade/${submissionId}`, { token: world.instructorToken }).catch(() => {});
+        for (let start = 1; start <= MAX_JOB_STARTS; start += 1) {
+          // Start `start` of the job reached the model: kill the server under it.
+          await fake.waitForChatRequests(calls + 1);
+          calls = fake.chatRequests().length;
+          await server.kill();
+          server = await startServerProcess(env());
+        }
+        const givenUp = await server.waitForLog((line) => line.msg === 'work given up after too many starts');
+        expect(givenUp).toMatchObject({ job: 'grading', starts: MAX_JOB_STARTS });
+        // The last start asked the model nothing, and the server is up and answering.
+        expect(fake.chatRequests()).toHaveLength(calls);
+        const courses = await expectOk(api('GET', '/api/courses', { token: world.instructorToken }));
+        expect(courses.length).toBeGreaterThan(0);
+        expect(await server.stop()).toBe(0);
+        server = undefined;
+      } finally {
+        fake.setDefaultBehaviour({ kind: 'smart' });
+      }
+
+      const database = await openPglite(path.join(dataDir, 'pglite'));
+      try {
+        const [run] = await database.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submissionId));
+        expect(run).toMatchObject({ status: 'failed', errorCode: 'UNPROCESSABLE', attempts: MAX_JOB_STARTS + 1 });
+        expect(run!.error).toContain(`It was started ${MAX_JOB_STARTS} times`);
       } finally {
         await database.close();
       }

@@ -55,8 +55,14 @@ export const MAX_JOB_STARTS = 5;
  * Call right after claiming a row (the claim counted this start and committed): fails the row for
  * good, with a sentence for the instructor, once it has started too often without finishing.
  */
-export function refuseWorkStartedTooOften(attempts: number, what: 'grading' | 'rubric'): void {
-  if (attempts <= MAX_JOB_STARTS) return;
+export function refuseWorkStartedTooOften(
+  ctx: AppContext,
+  row: { id: string; attempts: number },
+  what: 'grading' | 'rubric',
+): void {
+  if (row.attempts <= MAX_JOB_STARTS) return;
+  // For the operator: the row's input (a file, a reply) may be worth a look and a bug report.
+  ctx.log.warn({ id: row.id, job: what, starts: row.attempts - 1 }, 'work given up after too many starts');
   const tried = `It was started ${MAX_JOB_STARTS} times and the server stopped each time before it finished`;
   throw new AppError(
     'UNPROCESSABLE',

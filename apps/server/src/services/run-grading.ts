@@ -29,7 +29,7 @@ import { refuseWorkStartedTooOften } from './job-work.ts';
 export async function runGrading(ctx: AppContext, runId: string, attempt: JobAttempt): Promise<void> {
   const run = await markGradingRunRunning(ctx.db, runId);
   if (!run) return;
-  refuseWorkStartedTooOften(run.attempts, 'grading');
+  refuseWorkStartedTooOften(ctx, run, 'grading');
   const target = await selectSubmissionWithQuestion(ctx.db, run.submissionId);
   if (!target) throw notFound('This submission no longer exists.');
   const { submission, question } = target;

@@ -26,7 +26,7 @@ import { refuseWorkStartedTooOften } from './job-work.ts';
 export async function runRubricGeneration(ctx: AppContext, generationId: string, attempt: JobAttempt): Promise<void> {
   const generation = await markRubricGenerationRunning(ctx.db, generationId);
   if (!generation) return;
-  refuseWorkStartedTooOften(generation.attempts, 'rubric');
+  refuseWorkStartedTooOften(ctx, generation, 'rubric');
   const question = await selectQuestionById(ctx.db, generation.questionId);
   if (!question) throw notFound('This question no longer exists.');
 
