@@ -10,7 +10,7 @@ export const gradeSubmissionJob: JobDefinition<{ id: string }> = {
   // The grader already retries provider failures with backoff; these retries cover crashes,
   // database hiccups and other surprises.
   retry: { limit: 3, delaySeconds: 5, backoff: true },
-  // Extraction with OCR plus an LLM call with its own retries (AI_TIMEOUT_MS x tries) fits well within.
+  // Extraction with OCR plus an LLM call with its own retries (at most AI_TOTAL_TIMEOUT_MS) fits well within.
   expireInSeconds: 15 * 60,
   concurrency: (config) => config.gradingConcurrency,
   handle: (ctx, payload, attempt) => runGrading(ctx, payload.id, attempt),
