@@ -294,6 +294,11 @@ export const gradingRuns = pgTable(
     outputTokens: integer('output_tokens'),
     latencyMs: integer('latency_ms'),
     attempts: integer('attempts').notNull().default(0),
+    /**
+     * How many saved grades on other answers to the question the grader was given as examples
+     * (0: a cold start). Written with the provider's answer, so it describes the call that was made.
+     */
+    examplesUsed: integer('examples_used').notNull().default(0),
     error: text('error'),
     /** The error code of `error` (shared ErrorCode), so a waiting request answers the same failure. */
     errorCode: text('error_code'),
@@ -350,5 +355,42 @@ export const jobLeases = pgTable(
   (table) => [
     primaryKey({ columns: [table.queueName, table.jobId] }),
     index('job_leases_worker_idx').on(table.workerId),
+  ],
+);
+
+/**
+ * A background refresh of a question's pending suggestions after a grade was saved: the built-in
+ * grader suggests again every current answer with a suggestion and no saved grade, using the saved
+ * grades as examples. One row per refresh; at most one queued per question (saves in quick succession join
+ * it) and at most one running per question (refreshes of one question never overlap).
+ */
+export const suggestionRefreshes = pgTable(
+  'suggestion_refreshes',
+  {
+    id: uuid('id').primaryKey(),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    /** Saved grades the refresh learned from (set when it runs). */
+    examplesUsed: integer('examples_used'),
+    /** Answers it re-suggested. */
+    resuggested: integer('resuggested'),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    errorCode: text('error_code'),
+    requestedById: uuid('requested_by_id').references(() => users.id),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('suggestion_refreshes_question_idx').on(table.questionId, table.createdAt),
+    uniqueIndex('suggestion_refreshes_one_queued_idx')
+      .on(table.questionId)
+      .where(sql`${table.status} = 'queued'`),
+    uniqueIndex('suggestion_refreshes_one_running_idx')
+      .on(table.questionId)
+      .where(sql`${table.status} = 'running'`),
   ],
 );

@@ -15,6 +15,7 @@ import { gradeExportRoutes } from './routes/grade-export-routes.ts';
 import { gradingRoutes } from './routes/grading-routes.ts';
 import { questionRoutes } from './routes/question-routes.ts';
 import { reviewRoutes } from './routes/review-routes.ts';
+import { suggestionRoutes } from './routes/suggestion-routes.ts';
 import { submissionRoutes } from './routes/submission-routes.ts';
 import { installStaticSite } from './static-site.ts';
 
@@ -74,6 +75,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(fileRoutes(ctx));
   await app.register(gradingRoutes(ctx));
   await app.register(reviewRoutes(ctx));
+  await app.register(suggestionRoutes(ctx));
   await app.register(gradeExportRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app);

@@ -102,7 +102,15 @@ export async function storeGradingRunOutput(
   id: string,
   output: Pick<
     NewGradingRunRow,
-    'rawOutput' | 'graderKind' | 'provider' | 'model' | 'promptVersion' | 'inputTokens' | 'outputTokens' | 'latencyMs'
+    | 'rawOutput'
+    | 'graderKind'
+    | 'provider'
+    | 'model'
+    | 'promptVersion'
+    | 'inputTokens'
+    | 'outputTokens'
+    | 'latencyMs'
+    | 'examplesUsed'
   >,
 ): Promise<void> {
   await db.update(gradingRuns).set(output).where(eq(gradingRuns.id, id));

@@ -83,6 +83,7 @@ export function presentRunResult(input: {
     hiddenText: presentHiddenText(input.extraction),
     gradingRunId: run.id,
     isAlreadyGraded: false,
+    examplesUsed: run.examplesUsed,
   };
 }
 
@@ -106,6 +107,7 @@ export function presentSavedGradeResult(input: {
     hiddenText: presentHiddenText(input.extraction),
     gradingRunId: input.grade.gradingRunId,
     isAlreadyGraded: true,
+    ...(input.run ? { examplesUsed: input.run.examplesUsed } : {}),
   };
 }
 

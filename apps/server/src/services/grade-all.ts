@@ -12,6 +12,7 @@ import {
 import { countBatchRuns, insertGradingRunUnlessActive } from '../models/grading-runs.ts';
 import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import type { QuestionRow } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { presentProgress } from '../presenters/grading-presenter.ts';
@@ -34,8 +35,21 @@ export async function gradeAll(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'grade submissions',
   );
-  const jobs = requireJobs(ctx);
   const candidates = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
+  return queueGradingBatch(ctx, user, question, candidates);
+}
+
+/**
+ * Queues one batch of AI runs (the configured grader) for the given submissions of a question,
+ * skipping any with a run already in flight. Shared by Grade All and the explicit re-suggest.
+ */
+export async function queueGradingBatch(
+  ctx: AppContext,
+  user: UserRow,
+  question: QuestionRow,
+  candidates: readonly string[],
+): Promise<{ batchId: string | null; queued: number }> {
+  const jobs = requireJobs(ctx);
   if (candidates.length === 0) return { batchId: null, queued: 0 };
   // Every run of the batch needs the rubric: draft it once, here, rather than in each run.
   if (!(await selectRubricByQuestionId(ctx.db, question.id))) await draftRubricAndWait(ctx, question, user.id);

@@ -1,4 +1,4 @@
-import type { Grader, GradingInput, RubricItem } from '../ai/grader-types.ts';
+import type { GradedExample, Grader, GradingInput, RubricItem } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { createGrader } from '../ai/create-grader.ts';
 import { acceptsImages } from '../ai/provider.ts';
@@ -7,6 +7,7 @@ import type { JobAttempt } from '../jobs/job-definition.ts';
 import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { selectSavedGradeExamples, type SavedGradeExample } from '../models/graded-examples.ts';
 import { selectSubmissionWithQuestion } from '../models/grading-targets.ts';
 import {
   markGradingRunRunning,
@@ -26,7 +27,12 @@ import { refuseWorkStartedTooOften } from './job-work.ts';
  *     which is stored BEFORE it is interpreted, so a retry never pays for the same call twice;
  *  4. interpret the stored answer (pure) and finish the run.
  */
-export async function runGrading(ctx: AppContext, runId: string, attempt: JobAttempt): Promise<void> {
+export async function runGrading(
+  ctx: AppContext,
+  runId: string,
+  attempt: JobAttempt,
+  options: RunGradingOptions = {},
+): Promise<void> {
   const run = await markGradingRunRunning(ctx.db, runId);
   if (!run) return;
   refuseWorkStartedTooOften(ctx, run, 'grading');
@@ -47,6 +53,10 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
     rubricItems: rubric.items.length > 0 ? rubric.items : [wholeQuestionItem(question.points)],
     points: question.points,
     answerText: extraction.text,
+    examples: examplesFor(
+      options.savedGrades ?? (await selectSavedGradeExamples(ctx.db, question.id)),
+      submission.studentId,
+    ),
   };
 
   let rawOutput = run.rawOutput;
@@ -57,7 +67,11 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
       input.answerPages = await renderAnswerPages(ctx, submission.fileId, extraction);
     }
     const call = await grader.requestGrading(input, attempt.signal);
-    await storeGradingRunOutput(ctx.db, runId, { rawOutput: call.rawOutput, ...call.meta });
+    await storeGradingRunOutput(ctx.db, runId, {
+      rawOutput: call.rawOutput,
+      ...call.meta,
+      examplesUsed: input.examples?.length ?? 0,
+    });
     rawOutput = call.rawOutput;
     await holdAfterStoringOutputForTests(ctx, { job: 'grade-submission', id: runId }, attempt.signal);
   }
@@ -71,6 +85,29 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   });
   if (finished)
     ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
+}
+
+export interface RunGradingOptions {
+  /** The question's saved grades, read once by a caller grading many answers of one question. */
+  savedGrades?: readonly SavedGradeExample[];
+}
+
+/**
+ * The saved grades a grader learns from: every other student's current graded answer. The
+ * student's own answers are left out — a regrade of a graded answer never sees its own grade,
+ * and an older version is never graded from the student's newer one.
+ */
+export function examplesFor(savedGrades: readonly SavedGradeExample[], studentId: string): GradedExample[] {
+  return savedGrades
+    .filter((saved) => saved.studentId !== studentId)
+    .map((saved) => ({
+      answerText: saved.answerText,
+      score: saved.score,
+      comments: saved.comments
+        .filter((comment) => comment.accepted)
+        .map(({ text, pointsDeducted, rubricItemId }) => ({ text, pointsDeducted, rubricItemId })),
+      suggestedScore: saved.suggestedScore,
+    }));
 }
 
 /**

@@ -19,6 +19,7 @@ import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submis
 import { selectUserById, type UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import type { GradeParams } from './grade-submission.ts';
+import { requestSuggestionRefresh } from './refresh-suggestions.ts';
 
 /** A grade and the grade its comments give may differ by rounding only. */
 const GRADE_TOLERANCE = 0.01;
@@ -72,6 +73,7 @@ export async function saveGrade(
       savedById: user.id,
     });
   });
+  await requestSuggestionRefresh(ctx, question.id, user.id);
   return { grade, rubric };
 }
 

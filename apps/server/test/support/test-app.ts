@@ -26,6 +26,8 @@ export interface TestApp {
 export interface TestAppOptions {
   /** Start the real job queue (pg-boss on this test's database) with workers in-process. */
   withJobs?: boolean;
+  /** With `withJobs`: false starts a queue that only sends (jobs wait, as in an API-only process). */
+  runWorkers?: boolean;
 }
 
 /**
@@ -57,7 +59,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     const { JobQueue } = await import('../../src/jobs/job-queue.ts');
     const { JOB_DEFINITIONS } = await import('../../src/jobs/registry.ts');
     ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, {
-      runWorkers: true,
+      runWorkers: options.runWorkers ?? true,
       shutdownGraceMs: 5_000,
       pollingIntervalSeconds: 0.5,
     });

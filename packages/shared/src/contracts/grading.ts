@@ -164,6 +164,11 @@ export const GradingOutput = z.object({
    * screen sends the one it loaded as save-grade's `expectedGradeId`.
    */
   currentGradeId: z.string().nullable().optional(),
+  /**
+   * How many of the instructor's saved grades on this question the AI suggestion was fitted to
+   * (0: none yet). Absent for a grade saved without an AI suggestion.
+   */
+  examplesUsed: z.number().optional(),
 });
 export type GradingOutput = z.infer<typeof GradingOutput>;
 

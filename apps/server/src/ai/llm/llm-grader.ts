@@ -44,6 +44,7 @@ import {
   createBoundaryTag,
   PROMPT_VERSION,
 } from './prompts.ts';
+import { selectSimilarExamples } from './few-shot.ts';
 import { callWithRetries, defaultSleep, MIN_TRY_MS, RetriesExhaustedError, type RetryPolicy } from './retry-policy.ts';
 
 /**
@@ -166,11 +167,15 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
     async requestGrading(input: GradingInput, signal?: AbortSignal): Promise<GradingCall> {
       const startedAt = now();
       const rubricItems = effectiveRubricItems(input);
-      const boundaryTag = createBoundaryTag(input.answerText);
-      const { message, pageImagesSent } = buildGradingUserMessage(input, boundaryTag, client.acceptsImages);
+      const examples = selectSimilarExamples(input.answerText, input.examples ?? []);
+      // Neither tag may occur in any student text of the prompt: the answer or an example answer.
+      const studentText = [input.answerText, ...examples.map((example) => example.answerText)].join('\n');
+      const boundaryTag = createBoundaryTag(studentText);
+      const fewShot = { tag: createBoundaryTag(studentText, undefined, 'graded_example'), examples };
+      const { message, pageImagesSent } = buildGradingUserMessage(input, boundaryTag, client.acceptsImages, fewShot);
       const { value, schemaRepairs, usage } = await generateWithOneRepair({
         task: 'grading',
-        system: buildGradingSystemPrompt(input, rubricItems, boundaryTag),
+        system: buildGradingSystemPrompt(input, rubricItems, boundaryTag, fewShot),
         firstMessage: message,
         schema: buildGradingOutputSchema(rubricItems),
         maxOutputTokens: GRADING_MAX_OUTPUT_TOKENS,

@@ -1,0 +1,88 @@
+import { and, desc, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { fileExtractions, grades, gradingRuns, submissions } from '../db/schema.ts';
+import type { StoredComment } from './grading-runs.ts';
+
+/** A saved grade on a question, with what the grader needs to learn from it. */
+export interface SavedGradeExample {
+  submissionId: string;
+  studentId: string;
+  answerText: string;
+  score: number;
+  /** Every comment of the saved grade (accepted or not); callers keep the accepted ones. */
+  comments: StoredComment[];
+  /** Total score of the AI run the grade started from; null when graded without one. */
+  suggestedScore: number | null;
+}
+
+/**
+ * More saved grades than this are not read per grading call: the newest ones describe how the
+ * instructor grades now, and the cost of a call must not grow with the class without bound.
+ */
+export const MAX_GRADED_EXAMPLES = 200;
+
+/**
+ * The current saved grade of every student's current answer to a question, newest first, with the
+ * answer's extracted text and the score of the AI suggestion it started from. Answers whose text
+ * was never extracted (or could not be) are left out: there is nothing to compare with.
+ */
+export async function selectSavedGradeExamples(db: Db, questionId: string): Promise<SavedGradeExample[]> {
+  const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
+  const currentGrades = db
+    .selectDistinctOn([grades.submissionId], {
+      submissionId: grades.submissionId,
+      grade: grades.grade,
+      comments: grades.comments,
+      gradingRunId: grades.gradingRunId,
+      createdAt: grades.createdAt,
+    })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(and(eq(submissions.questionId, questionId), sql`${submissions.version} = ${latestVersion}`))
+    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
+    .as('current_grades');
+  const rows = await db
+    .select({
+      submissionId: currentGrades.submissionId,
+      studentId: submissions.studentId,
+      grade: currentGrades.grade,
+      comments: currentGrades.comments,
+      suggestedScore: gradingRuns.totalScore,
+      answerText: fileExtractions.text,
+    })
+    .from(currentGrades)
+    .innerJoin(submissions, eq(submissions.id, currentGrades.submissionId))
+    .innerJoin(
+      fileExtractions,
+      and(eq(fileExtractions.fileId, submissions.fileId), eq(fileExtractions.status, 'succeeded')),
+    )
+    .leftJoin(gradingRuns, eq(gradingRuns.id, currentGrades.gradingRunId))
+    .orderBy(desc(currentGrades.createdAt), desc(currentGrades.submissionId))
+    .limit(MAX_GRADED_EXAMPLES);
+  return rows.map((row) => ({
+    submissionId: row.submissionId,
+    studentId: row.studentId,
+    answerText: row.answerText,
+    score: row.grade,
+    comments: (row.comments as StoredComment[] | null) ?? [],
+    suggestedScore: row.suggestedScore ?? null,
+  }));
+}
+
+/**
+ * How many saved grades a grader of this question learns from now (the N of "your N grades"):
+ * what selectSavedGradeExamples would read, counted.
+ */
+export async function countCurrentSavedGrades(db: Db, questionId: string): Promise<number> {
+  const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
+  const [row] = await db
+    .select({ count: sql<number>`count(distinct ${grades.submissionId})::int` })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .innerJoin(
+      fileExtractions,
+      and(eq(fileExtractions.fileId, submissions.fileId), eq(fileExtractions.status, 'succeeded')),
+    )
+    .where(and(eq(submissions.questionId, questionId), sql`${submissions.version} = ${latestVersion}`));
+  return Math.min(MAX_GRADED_EXAMPLES, Number(row?.count ?? 0));
+}

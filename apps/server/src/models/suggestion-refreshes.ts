@@ -1,0 +1,93 @@
+import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import { suggestionRefreshes } from '../db/schema.ts';
+
+export type SuggestionRefreshRow = typeof suggestionRefreshes.$inferSelect;
+
+const UNFINISHED = ['queued', 'running'] as const;
+
+/**
+ * Queues a refresh of the question's suggestions unless one is already queued (a partial unique
+ * index decides): that one has not read the saved grades yet, so it will learn from this save too.
+ * Answers the inserted row, or undefined when the save joined the queued one.
+ */
+export async function insertSuggestionRefreshUnlessQueued(
+  db: Db,
+  row: { id: string; questionId: string; requestedById: string },
+): Promise<SuggestionRefreshRow | undefined> {
+  const [inserted] = await db
+    .insert(suggestionRefreshes)
+    .values({ ...row, status: 'queued' })
+    .onConflictDoNothing()
+    .returning();
+  return inserted;
+}
+
+export async function selectSuggestionRefreshById(db: Db, id: string): Promise<SuggestionRefreshRow | undefined> {
+  const [row] = await db.select().from(suggestionRefreshes).where(eq(suggestionRefreshes.id, id)).limit(1);
+  return row;
+}
+
+/** The question's newest refresh, whatever its state. */
+export async function selectLatestSuggestionRefresh(
+  db: Db,
+  questionId: string,
+): Promise<SuggestionRefreshRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(suggestionRefreshes)
+    .where(eq(suggestionRefreshes.questionId, questionId))
+    .orderBy(desc(suggestionRefreshes.createdAt), desc(suggestionRefreshes.id))
+    .limit(1);
+  return row;
+}
+
+export async function selectUnfinishedSuggestionRefreshIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ id: suggestionRefreshes.id })
+    .from(suggestionRefreshes)
+    .where(inArray(suggestionRefreshes.status, [...UNFINISHED]))
+    .orderBy(suggestionRefreshes.createdAt);
+  return rows.map((row) => row.id);
+}
+
+/**
+ * Claims a refresh for an attempt (queued, or running after a crash). Throws the database's unique
+ * violation when another refresh of the same question is running: the caller retries later.
+ */
+export async function markSuggestionRefreshRunning(db: Db, id: string): Promise<SuggestionRefreshRow | undefined> {
+  const [row] = await db
+    .update(suggestionRefreshes)
+    .set({ status: 'running', attempts: sql`${suggestionRefreshes.attempts} + 1`, startedAt: new Date() })
+    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...UNFINISHED])))
+    .returning();
+  return row;
+}
+
+export async function markSuggestionRefreshSucceeded(
+  db: Db,
+  id: string,
+  result: { examplesUsed: number; resuggested: number },
+): Promise<void> {
+  await db
+    .update(suggestionRefreshes)
+    .set({ ...result, status: 'succeeded', error: null, errorCode: null, finishedAt: new Date() })
+    .where(and(eq(suggestionRefreshes.id, id), eq(suggestionRefreshes.status, 'running')));
+}
+
+/** Final: marks the refresh failed. Not final: notes the error and leaves it for its retry. */
+export async function recordSuggestionRefreshFailure(
+  db: Db,
+  id: string,
+  failure: { code: string; message: string },
+  isFinal: boolean,
+): Promise<void> {
+  await db
+    .update(suggestionRefreshes)
+    .set({
+      error: failure.message,
+      errorCode: failure.code,
+      ...(isFinal ? { status: 'failed' as const, finishedAt: new Date() } : {}),
+    })
+    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...UNFINISHED])));
+}

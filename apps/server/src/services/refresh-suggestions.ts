@@ -1,0 +1,122 @@
+import type { AppContext } from '../context.ts';
+import type { JobAttempt } from '../jobs/job-definition.ts';
+import { JOB_NAMES } from '../jobs/registry.ts';
+import { AppError } from '../lib/errors.ts';
+import { newId } from '../lib/ids.ts';
+import { selectSavedGradeExamples } from '../models/graded-examples.ts';
+import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
+import { insertGradingRunUnlessActive, recordGradingRunFailure } from '../models/grading-runs.ts';
+import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import {
+  insertSuggestionRefreshUnlessQueued,
+  markSuggestionRefreshRunning,
+  markSuggestionRefreshSucceeded,
+} from '../models/suggestion-refreshes.ts';
+import { describeConfiguredGrader } from './describe-grader.ts';
+import { runGrading } from './run-grading.ts';
+
+/**
+ * Learning from each saved grade: after a save, the question's pending suggestions (current
+ * answers without a saved grade) are suggested again by the built-in grader, which is given the
+ * saved grades as examples. It is free and local, so it runs by itself in a durable job; an LLM
+ * is never called automatically (cost) — with one configured the instructor re-suggests
+ * explicitly from the question page (services/resuggest-answers.ts).
+ */
+
+/**
+ * Called by save-grade after the grade is stored. Saves in quick succession share one queued
+ * refresh: while one is queued (it has not read the saved grades yet) a save joins it, so ten
+ * quick saves cause one or two refreshes, not ten. Never fails the save: the grade is stored,
+ * and a refresh that could not be queued is only a later refresh.
+ */
+export async function requestSuggestionRefresh(
+  ctx: AppContext,
+  questionId: string,
+  requestedById: string,
+): Promise<void> {
+  if (ctx.config.ai.provider !== 'builtin') return;
+  try {
+    const refresh = await insertSuggestionRefreshUnlessQueued(ctx.db, { id: newId(), questionId, requestedById });
+    // Without a queue in this process the row waits for the next boot sweep of a process with one.
+    if (refresh && ctx.jobs) await ctx.jobs.send(JOB_NAMES.refreshSuggestions, { id: refresh.id });
+  } catch (error) {
+    ctx.log.error({ err: error, questionId }, 'could not queue a refresh of the suggestions');
+  }
+}
+
+/** Another refresh of the same question is running: this one waits for a retry of its job. */
+export class RefreshBusyError extends Error {
+  constructor() {
+    super('Another refresh of this question is running; this one runs after it.');
+  }
+}
+
+/**
+ * The refresh job's work. Claims the row (one running per question, by a partial unique index),
+ * reads the saved grades once, then gives every pending answer a new grading run graded inline
+ * with those examples. Idempotent: a retry re-suggests again, which the built-in grader does for
+ * free; answers already being graded (a run in flight) are skipped, not doubled.
+ */
+export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, attempt: JobAttempt): Promise<void> {
+  let refresh;
+  try {
+    refresh = await markSuggestionRefreshRunning(ctx.db, refreshId);
+  } catch (error) {
+    if (isUniqueViolation(error)) throw new RefreshBusyError();
+    throw error;
+  }
+  if (!refresh) return;
+  const { questionId } = refresh;
+
+  // The configuration may have changed since the save: automatic refreshes never call an LLM.
+  const isFree = ctx.config.ai.provider === 'builtin';
+  const rubric = isFree ? await selectRubricByQuestionId(ctx.db, questionId) : undefined;
+  if (!rubric) {
+    await markSuggestionRefreshSucceeded(ctx.db, refreshId, { examplesUsed: 0, resuggested: 0 });
+    return;
+  }
+
+  const savedGrades = await selectSavedGradeExamples(ctx.db, questionId);
+  const candidates = await selectUngradedLatestSubmissionIds(ctx.db, questionId);
+  const grader = describeConfiguredGrader(ctx.config);
+  let resuggested = 0;
+  for (const submissionId of candidates) {
+    attempt.signal.throwIfAborted();
+    const run = await insertGradingRunUnlessActive(ctx.db, {
+      id: newId(),
+      submissionId,
+      batchId: null,
+      status: 'queued',
+      ...grader,
+      requestedById: refresh.requestedById,
+    });
+    // Someone started grading this answer meanwhile: that run will show, with the examples too.
+    if (!run) continue;
+    try {
+      await runGrading(ctx, run.id, attempt, { savedGrades });
+      resuggested += 1;
+    } catch (error) {
+      // Shutdown: leave both rows unfinished; the boot sweep re-sends them.
+      if (attempt.signal.aborted) throw error;
+      // One answer that cannot be graded (its PDF unreadable) must not stop the others.
+      if (!(error instanceof AppError)) ctx.log.error({ err: error, runId: run.id }, 'refreshing a suggestion failed');
+      await recordGradingRunFailure(
+        ctx.db,
+        run.id,
+        error instanceof AppError
+          ? { code: error.code, message: error.message }
+          : { code: 'INTERNAL', message: 'The job failed because of an internal error. Please try again.' },
+        true,
+      );
+    }
+  }
+  await markSuggestionRefreshSucceeded(ctx.db, refreshId, { examplesUsed: savedGrades.length, resuggested });
+  ctx.log.info({ refreshId, questionId, resuggested, examples: savedGrades.length }, 'suggestions refreshed');
+}
+
+function isUniqueViolation(error: unknown): boolean {
+  for (let current: unknown = error; current; current = (current as { cause?: unknown }).cause) {
+    if ((current as { code?: unknown }).code === '23505') return true;
+  }
+  return false;
+}
