@@ -360,6 +360,20 @@ export const MATRIX: MatrixRow[] = [
     expect: ownerOnlyInCourse(200),
   },
 
+  // ---- learning from saved grades: suggestion summary and explicit re-suggest (owner only)
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/suggestion-summary',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/suggestion-summary` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/resuggest',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/resuggest`, payload: { answers: 1000 } }),
+    expect: ownerOnlyInCourse(200),
+  },
+
   // ---- files: the signed link is the permission, whoever holds it
   {
     route: 'GET /api/files/:fileId',

@@ -273,6 +273,7 @@ describe('POST grade / regrade / save-grade', () => {
       [
         'confidenceLevel',
         'currentGradeId',
+        'examplesUsed',
         'gradingResult',
         'gradingRunId',
         'grader',

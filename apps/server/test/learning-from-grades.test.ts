@@ -17,12 +17,12 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
  */
 const recorded = vi.hoisted(() => ({ inputs: [] as GradingInput[] }));
 
-vi.mock('../src/ai/create-grader.ts', async (importOriginal) => {
-  const original = await importOriginal<typeof import('../src/ai/create-grader.ts')>();
+vi.mock('../src/ai/builtin/builtin-grader.ts', async (importOriginal) => {
+  const original = await importOriginal<typeof import('../src/ai/builtin/builtin-grader.ts')>();
   return {
     ...original,
-    createGrader: (...args: Parameters<typeof original.createGrader>) => {
-      const grader = original.createGrader(...args);
+    createBuiltinGrader: (...args: Parameters<typeof original.createBuiltinGrader>) => {
+      const grader = original.createBuiltinGrader(...args);
       const wrapped: Grader = {
         kind: grader.kind,
         requestGrading: (input, signal) => {
@@ -43,6 +43,7 @@ const ANSWERS: Record<string, string> = {
   Ben: 'The answer is 5.',
   Cat: 'It is 4 because 2 + 2 = 4.',
   Dan: 'I am not sure, maybe 22.',
+  Eve: 'Four, since two and two make four.',
 };
 
 let t: TestApp;
@@ -119,7 +120,9 @@ beforeAll(async () => {
       await submitAnswer(t.app, student, world.assignment._id, world.question._id, ANSWERS[name]),
     );
   }
-  for (const name of students.keys()) suggestionOf.set(name, await gradeWithAi(t.app, world.instructor, target(name)));
+  // Eve's answer is never graded: no suggestion to refresh.
+  for (const name of ['Ann', 'Ben', 'Cat', 'Dan'])
+    suggestionOf.set(name, await gradeWithAi(t.app, world.instructor, target(name)));
 });
 
 afterAll(async () => {
@@ -128,7 +131,7 @@ afterAll(async () => {
 
 describe('saved grades become examples, and each save refreshes the pending suggestions', () => {
   it('a cold start gives the grader no examples', () => {
-    for (const name of students.keys()) expect(inputsFor(name).at(-1)!.examples).toEqual([]);
+    for (const name of ['Ann', 'Ben', 'Cat', 'Dan']) expect(inputsFor(name).at(-1)!.examples).toEqual([]);
     expect(suggestionOf.get('Ben').examplesUsed).toBe(0);
   });
 
@@ -147,8 +150,10 @@ describe('saved grades become examples, and each save refreshes the pending sugg
     const refresh = await refreshFinished(refreshes[0]!.id);
     expect(refresh).toMatchObject({ status: 'succeeded', examplesUsed: 1, resuggested: 3 });
 
-    // Ann's graded answer is not suggested again; every other answer got exactly one new run.
+    // Ann's graded answer is not suggested again, nor Eve's never-graded one; every other answer
+    // got exactly one new run.
     expect((await runsOf(submissionOf.get('Ann')._id)).length).toBe(runsBefore.get('Ann'));
+    expect(await runsOf(submissionOf.get('Eve')._id)).toEqual([]);
     for (const name of ['Ben', 'Cat', 'Dan']) {
       const runs = await runsOf(submissionOf.get(name)._id);
       expect(runs.length).toBe(runsBefore.get(name)! + 1);
@@ -211,13 +216,13 @@ describe('saved grades become examples, and each save refreshes the pending sugg
     expect(summary).toMatchObject({
       questionPoints: 10,
       pending: 3,
-      withoutSuggestion: 0,
+      withoutSuggestion: 1,
       savedGrades: 1,
       upToDate: 3,
       grader: { kind: 'builtin', provider: 'builtin' },
       refreshesAutomatically: true,
       refresh: { status: 'succeeded', examplesUsed: 1, resuggested: 3 },
-      resuggestable: 3,
+      resuggestable: 4,
       expectedChanges: Math.round(confidences.reduce((sum, confidence) => sum + (1 - confidence / 100), 0)),
     });
   });

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { fileExtractions, grades, gradingRuns, submissions } from '../db/schema.ts';
 import type { StoredComment } from './grading-runs.ts';
@@ -7,7 +7,9 @@ import type { StoredComment } from './grading-runs.ts';
 export interface SavedGradeExample {
   submissionId: string;
   studentId: string;
-  answerText: string;
+  fileId: string;
+  /** The answer's extracted text; null when it was never extracted (graded without an AI run). */
+  answerText: string | null;
   score: number;
   /** Every comment of the saved grade (accepted or not); callers keep the accepted ones. */
   comments: StoredComment[];
@@ -24,7 +26,7 @@ export const MAX_GRADED_EXAMPLES = 200;
 /**
  * The current saved grade of every student's current answer to a question, newest first, with the
  * answer's extracted text and the score of the AI suggestion it started from. Answers whose text
- * was never extracted (or could not be) are left out: there is nothing to compare with.
+ * could not be extracted are left out: there is nothing to compare with.
  */
 export async function selectSavedGradeExamples(db: Db, questionId: string): Promise<SavedGradeExample[]> {
   const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
@@ -48,20 +50,20 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
       grade: currentGrades.grade,
       comments: currentGrades.comments,
       suggestedScore: gradingRuns.totalScore,
+      fileId: submissions.fileId,
       answerText: fileExtractions.text,
     })
     .from(currentGrades)
     .innerJoin(submissions, eq(submissions.id, currentGrades.submissionId))
-    .innerJoin(
-      fileExtractions,
-      and(eq(fileExtractions.fileId, submissions.fileId), eq(fileExtractions.status, 'succeeded')),
-    )
+    .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
     .leftJoin(gradingRuns, eq(gradingRuns.id, currentGrades.gradingRunId))
+    .where(or(isNull(fileExtractions.fileId), eq(fileExtractions.status, 'succeeded')))
     .orderBy(desc(currentGrades.createdAt), desc(currentGrades.submissionId))
     .limit(MAX_GRADED_EXAMPLES);
   return rows.map((row) => ({
     submissionId: row.submissionId,
     studentId: row.studentId,
+    fileId: row.fileId,
     answerText: row.answerText,
     score: row.grade,
     comments: (row.comments as StoredComment[] | null) ?? [],
@@ -79,10 +81,13 @@ export async function countCurrentSavedGrades(db: Db, questionId: string): Promi
     .select({ count: sql<number>`count(distinct ${grades.submissionId})::int` })
     .from(grades)
     .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .innerJoin(
-      fileExtractions,
-      and(eq(fileExtractions.fileId, submissions.fileId), eq(fileExtractions.status, 'succeeded')),
-    )
-    .where(and(eq(submissions.questionId, questionId), sql`${submissions.version} = ${latestVersion}`));
+    .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
+    .where(
+      and(
+        eq(submissions.questionId, questionId),
+        sql`${submissions.version} = ${latestVersion}`,
+        or(isNull(fileExtractions.fileId), eq(fileExtractions.status, 'succeeded')),
+      ),
+    );
   return Math.min(MAX_GRADED_EXAMPLES, Number(row?.count ?? 0));
 }

@@ -30,6 +30,25 @@ export async function insertGradingRunUnlessActive(db: Db, run: NewGradingRunRow
   return row;
 }
 
+/**
+ * Inserts a run that is already finished: a built-in refresh computes the suggestion first, so the
+ * new suggestion replaces the shown one in one step, with no in-flight state in between.
+ */
+export async function insertFinishedGradingRun(
+  db: Db,
+  run: Omit<NewGradingRunRow, 'status' | 'finishedAt'> & {
+    comments: StoredComment[];
+    totalScore: number;
+    confidence: number;
+  },
+): Promise<GradingRunRow> {
+  const [row] = await db
+    .insert(gradingRuns)
+    .values({ ...run, status: 'succeeded', attempts: 1, finishedAt: new Date() })
+    .returning();
+  return row!;
+}
+
 export async function selectActiveGradingRun(db: Db, submissionId: string): Promise<GradingRunRow | undefined> {
   const [row] = await db
     .select()

@@ -1,19 +1,18 @@
 import type { AppContext } from '../context.ts';
 import type { JobAttempt } from '../jobs/job-definition.ts';
 import { JOB_NAMES } from '../jobs/registry.ts';
-import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
-import { selectSavedGradeExamples } from '../models/graded-examples.ts';
-import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
-import { insertGradingRunUnlessActive, recordGradingRunFailure } from '../models/grading-runs.ts';
+import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
+import { selectQuestionById } from '../models/grading-targets.ts';
+import { insertFinishedGradingRun } from '../models/grading-runs.ts';
+import { selectSuggestionsToRefresh } from '../models/suggestion-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import {
   insertSuggestionRefreshUnlessQueued,
   markSuggestionRefreshRunning,
   markSuggestionRefreshSucceeded,
 } from '../models/suggestion-refreshes.ts';
-import { describeConfiguredGrader } from './describe-grader.ts';
-import { runGrading } from './run-grading.ts';
+import { buildGradingInput, readSavedGradeExamples, storedSuggestion } from './run-grading.ts';
 
 /**
  * Learning from each saved grade: after a save, the question's pending suggestions (current
@@ -53,9 +52,11 @@ export class RefreshBusyError extends Error {
 
 /**
  * The refresh job's work. Claims the row (one running per question, by a partial unique index),
- * reads the saved grades once, then gives every pending answer a new grading run graded inline
- * with those examples. Idempotent: a retry re-suggests again, which the built-in grader does for
- * free; answers already being graded (a run in flight) are skipped, not doubled.
+ * reads the saved grades once, then grades every pending suggestion again with the built-in
+ * grader — never the configured LLM — and stores each result as a new, already finished grading
+ * run: the newest finished run is the one shown, so each suggestion changes in one step, with no
+ * "grading" state in between. Idempotent: a retry re-suggests again, free; answers with a run in
+ * flight are left to that run.
  */
 export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, attempt: JobAttempt): Promise<void> {
   let refresh;
@@ -71,43 +72,35 @@ export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, a
   // The configuration may have changed since the save: automatic refreshes never call an LLM.
   const isFree = ctx.config.ai.provider === 'builtin';
   const rubric = isFree ? await selectRubricByQuestionId(ctx.db, questionId) : undefined;
-  if (!rubric) {
+  const question = rubric ? await selectQuestionById(ctx.db, questionId) : undefined;
+  if (!rubric || !question) {
     await markSuggestionRefreshSucceeded(ctx.db, refreshId, { examplesUsed: 0, resuggested: 0 });
     return;
   }
-
-  const savedGrades = await selectSavedGradeExamples(ctx.db, questionId);
-  const candidates = await selectUngradedLatestSubmissionIds(ctx.db, questionId);
-  const grader = describeConfiguredGrader(ctx.config);
+  const savedGrades = await readSavedGradeExamples(ctx, questionId);
+  const grader = createBuiltinGrader();
   let resuggested = 0;
-  for (const submissionId of candidates) {
+  for (const submission of await selectSuggestionsToRefresh(ctx.db, questionId)) {
     attempt.signal.throwIfAborted();
-    const run = await insertGradingRunUnlessActive(ctx.db, {
-      id: newId(),
-      submissionId,
-      batchId: null,
-      status: 'queued',
-      ...grader,
-      requestedById: refresh.requestedById,
-    });
-    // Someone started grading this answer meanwhile: that run will show, with the examples too.
-    if (!run) continue;
     try {
-      await runGrading(ctx, run.id, attempt, { savedGrades });
+      const { input } = await buildGradingInput(ctx, { submission, question, rubric, savedGrades });
+      const call = await grader.requestGrading(input, attempt.signal);
+      const suggestion = grader.interpretGrading(call.rawOutput, input);
+      await insertFinishedGradingRun(ctx.db, {
+        id: newId(),
+        submissionId: submission.id,
+        batchId: null,
+        ...call.meta,
+        rawOutput: call.rawOutput,
+        examplesUsed: input.examples?.length ?? 0,
+        requestedById: refresh.requestedById,
+        ...storedSuggestion(suggestion),
+      });
       resuggested += 1;
     } catch (error) {
-      // Shutdown: leave both rows unfinished; the boot sweep re-sends them.
       if (attempt.signal.aborted) throw error;
-      // One answer that cannot be graded (its PDF unreadable) must not stop the others.
-      if (!(error instanceof AppError)) ctx.log.error({ err: error, runId: run.id }, 'refreshing a suggestion failed');
-      await recordGradingRunFailure(
-        ctx.db,
-        run.id,
-        error instanceof AppError
-          ? { code: error.code, message: error.message }
-          : { code: 'INTERNAL', message: 'The job failed because of an internal error. Please try again.' },
-        true,
-      );
+      // One answer that cannot be graded again must not stop the others; its last suggestion stays.
+      ctx.log.error({ err: error, submissionId: submission.id }, 'refreshing a suggestion failed');
     }
   }
   await markSuggestionRefreshSucceeded(ctx.db, refreshId, { examplesUsed: savedGrades.length, resuggested });

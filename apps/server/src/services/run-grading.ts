@@ -1,4 +1,4 @@
-import type { GradedExample, Grader, GradingInput, RubricItem } from '../ai/grader-types.ts';
+import type { GradedExample, Grader, GradingInput, GradingSuggestion, RubricItem } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { createGrader } from '../ai/create-grader.ts';
 import { acceptsImages } from '../ai/provider.ts';
@@ -9,13 +9,17 @@ import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { selectSavedGradeExamples, type SavedGradeExample } from '../models/graded-examples.ts';
 import { selectSubmissionWithQuestion } from '../models/grading-targets.ts';
+import type { FileExtractionRow } from '../models/file-extractions.ts';
 import {
   markGradingRunRunning,
   markGradingRunSucceeded,
   storeGradingRunOutput,
   type GradingRunRow,
+  type StoredComment,
 } from '../models/grading-runs.ts';
-import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import type { QuestionRow } from '../models/questions.ts';
+import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
+import type { SubmissionRow } from '../models/submissions.ts';
 import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
 
@@ -27,12 +31,7 @@ import { refuseWorkStartedTooOften } from './job-work.ts';
  *     which is stored BEFORE it is interpreted, so a retry never pays for the same call twice;
  *  4. interpret the stored answer (pure) and finish the run.
  */
-export async function runGrading(
-  ctx: AppContext,
-  runId: string,
-  attempt: JobAttempt,
-  options: RunGradingOptions = {},
-): Promise<void> {
+export async function runGrading(ctx: AppContext, runId: string, attempt: JobAttempt): Promise<void> {
   const run = await markGradingRunRunning(ctx.db, runId);
   if (!run) return;
   refuseWorkStartedTooOften(ctx, run, 'grading');
@@ -42,22 +41,8 @@ export async function runGrading(
   const rubric = await selectRubricByQuestionId(ctx.db, question.id);
   if (!rubric)
     throw conflict('This question has no rubric yet. Generate one from the question page, then grade again.');
-
-  const extraction = await ensureFileExtraction(ctx, submission.fileId);
-  if (extraction.status === 'failed') {
-    throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
-  }
-  const input: GradingInput = {
-    questionText: rubric.questionText,
-    solutionText: rubric.solutionText,
-    rubricItems: rubric.items.length > 0 ? rubric.items : [wholeQuestionItem(question.points)],
-    points: question.points,
-    answerText: extraction.text,
-    examples: examplesFor(
-      options.savedGrades ?? (await selectSavedGradeExamples(ctx.db, question.id)),
-      submission.studentId,
-    ),
-  };
+  const savedGrades = await readSavedGradeExamples(ctx, question.id);
+  const { input, extraction } = await buildGradingInput(ctx, { submission, question, rubric, savedGrades });
 
   let rawOutput = run.rawOutput;
   let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, run);
@@ -77,19 +62,73 @@ export async function runGrading(
   }
 
   const suggestion = grader.interpretGrading(rawOutput, input);
-  const finished = await markGradingRunSucceeded(ctx.db, runId, {
-    // AI suggestions start accepted, so the total the grader gives is the final grade shown.
-    comments: suggestion.comments.map((comment) => ({ id: newId(), ...comment, accepted: true })),
-    totalScore: suggestion.totalScore,
-    confidence: Math.round(suggestion.confidence),
-  });
+  const finished = await markGradingRunSucceeded(ctx.db, runId, storedSuggestion(suggestion));
   if (finished)
     ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
 }
 
-export interface RunGradingOptions {
-  /** The question's saved grades, read once by a caller grading many answers of one question. */
-  savedGrades?: readonly SavedGradeExample[];
+/**
+ * What a grader reads for one answer: the rubric, the answer's extracted text (extracted once per
+ * file and stored), and the question's saved grades on other students' answers as examples.
+ */
+export async function buildGradingInput(
+  ctx: AppContext,
+  target: {
+    submission: SubmissionRow;
+    question: QuestionRow;
+    rubric: RubricRow;
+    savedGrades: readonly SavedGradeExample[];
+  },
+): Promise<{ input: GradingInput; extraction: FileExtractionRow }> {
+  const { submission, question, rubric } = target;
+  const extraction = await ensureFileExtraction(ctx, submission.fileId);
+  if (extraction.status === 'failed') {
+    throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
+  }
+  const input: GradingInput = {
+    questionText: rubric.questionText,
+    solutionText: rubric.solutionText,
+    rubricItems: rubric.items.length > 0 ? rubric.items : [wholeQuestionItem(question.points)],
+    points: question.points,
+    answerText: extraction.text,
+    examples: examplesFor(target.savedGrades, submission.studentId),
+  };
+  return { input, extraction };
+}
+
+/** A suggestion as a run stores it. AI suggestions start accepted: the total shown is the grader's. */
+export function storedSuggestion(suggestion: GradingSuggestion): {
+  comments: StoredComment[];
+  totalScore: number;
+  confidence: number;
+} {
+  return {
+    comments: suggestion.comments.map((comment) => ({ id: newId(), ...comment, accepted: true })),
+    totalScore: suggestion.totalScore,
+    confidence: Math.round(suggestion.confidence),
+  };
+}
+
+/**
+ * The question's saved grades with their answers' text. A grade saved without an AI run may
+ * point at an answer never extracted: it is extracted now (once, stored and reused); one that
+ * cannot be read is left out.
+ */
+export async function readSavedGradeExamples(ctx: AppContext, questionId: string): Promise<SavedGradeExample[]> {
+  const saved = await selectSavedGradeExamples(ctx.db, questionId);
+  const examples: SavedGradeExample[] = [];
+  for (const example of saved) {
+    if (example.answerText !== null) {
+      examples.push(example);
+      continue;
+    }
+    const extraction = await ensureFileExtraction(ctx, example.fileId).catch((error: unknown) => {
+      ctx.log.warn({ err: error, fileId: example.fileId }, 'could not read a graded answer to learn from');
+      return undefined;
+    });
+    if (extraction?.status === 'succeeded') examples.push({ ...example, answerText: extraction.text });
+  }
+  return examples;
 }
 
 /**
@@ -98,16 +137,20 @@ export interface RunGradingOptions {
  * and an older version is never graded from the student's newer one.
  */
 export function examplesFor(savedGrades: readonly SavedGradeExample[], studentId: string): GradedExample[] {
-  return savedGrades
-    .filter((saved) => saved.studentId !== studentId)
-    .map((saved) => ({
-      answerText: saved.answerText,
-      score: saved.score,
-      comments: saved.comments
-        .filter((comment) => comment.accepted)
-        .map(({ text, pointsDeducted, rubricItemId }) => ({ text, pointsDeducted, rubricItemId })),
-      suggestedScore: saved.suggestedScore,
-    }));
+  return savedGrades.flatMap((saved) =>
+    saved.studentId === studentId || saved.answerText === null
+      ? []
+      : [
+          {
+            answerText: saved.answerText,
+            score: saved.score,
+            comments: saved.comments
+              .filter((comment) => comment.accepted)
+              .map(({ text, pointsDeducted, rubricItemId }) => ({ text, pointsDeducted, rubricItemId })),
+            suggestedScore: saved.suggestedScore,
+          },
+        ],
+  );
 }
 
 /**
