@@ -8,6 +8,7 @@ import { SubmissionsTable } from '../../features/submissions/components/submissi
 import { SubmitAnswerForm } from '../../features/submissions/components/submit-answer-form.tsx';
 import { UploadOnBehalfForm } from '../../features/submissions/components/upload-on-behalf-form.tsx';
 import { GradeAllPanel } from '../../features/grading/components/grade-all-panel.tsx';
+import { SuggestionsPanel } from '../../features/grading/components/suggestions-panel.tsx';
 import { GradesCsvButton } from '../../features/reports/components/grades-csv-button.tsx';
 import { RubricActions } from '../../features/rubrics/components/rubric-actions.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -90,6 +91,7 @@ export function QuestionDetailRoute() {
           }
         />
       ) : null}
+      {isStaff ? <SuggestionsPanel assignmentId={assignmentId} questionId={questionId} /> : null}
       <Box component="section" aria-labelledby={submissionsHeadingId}>
         <Typography id={submissionsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
           {isStaff ? 'Submissions' : 'Your Submission'}

@@ -46,6 +46,7 @@ export function refreshAfterGrading(queryClient: QueryClient, assignmentId: stri
     queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
     queryClient.invalidateQueries({ queryKey: gradingKeys.queue(questionId) }),
     queryClient.invalidateQueries({ queryKey: gradingKeys.progress(questionId) }),
+    queryClient.invalidateQueries({ queryKey: ['grading', 'suggestions', questionId] }),
     queryClient.invalidateQueries({ queryKey: ['reports'] }),
   ]);
 }

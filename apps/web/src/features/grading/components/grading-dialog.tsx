@@ -45,6 +45,7 @@ import {
 import { formatPoints } from '../format.ts';
 import { GraderSummary } from './grader-summary.tsx';
 import { commandForKey, ShortcutsHelp, type ShortcutCommand } from './keyboard-shortcuts.tsx';
+import { LearnedFromGrades } from './learned-from-grades.tsx';
 import { nextToReview, queuePosition, ReviewQueueBar } from './review-queue-bar.tsx';
 import { ReviewComments } from './review-comments.tsx';
 
@@ -409,6 +410,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                 </Alert>
               ) : null}
               <GraderSummary grader={result.grader} hiddenText={result.hiddenText} />
+              {result.isAlreadyGraded ? null : <LearnedFromGrades examplesUsed={result.examplesUsed} />}
               <ReviewComments
                 comments={state.comments}
                 questionPoints={points}

@@ -5,7 +5,9 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import RemoveDoneIcon from '@mui/icons-material/RemoveDone';
 import type { DraftComment } from '../comment-editing.ts';
 import { formatPoints } from '../format.ts';
+import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { CommentCard } from './comment-card.tsx';
+import { CONFIDENCE_HELP, ConfidenceHelp } from './confidence-help.tsx';
 
 export interface ReviewCommentsProps {
   comments: readonly DraftComment[];
@@ -107,9 +109,18 @@ export function ReviewComments({
         <Typography variant="h6" component="p">
           Final Grade: {formatPoints(finalGrade)} / {formatPoints(questionPoints)}
         </Typography>
-        <Typography color={confidence < 50 ? 'warning.light' : 'text.secondary'}>
-          Confidence: {Math.round(confidence)}%
-        </Typography>
+        <Box sx={{ display: 'flex', alignItems: 'center' }}>
+          <Typography
+            color={confidence < 50 ? 'warning.light' : 'text.secondary'}
+            aria-describedby="confidence-definition"
+          >
+            Confidence: {Math.round(confidence)}%
+          </Typography>
+          <ConfidenceHelp />
+          <Box component="span" id="confidence-definition" sx={visuallyHidden}>
+            {CONFIDENCE_HELP}
+          </Box>
+        </Box>
       </Box>
     </Box>
   );

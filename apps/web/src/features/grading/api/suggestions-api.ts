@@ -1,0 +1,52 @@
+import { useEffect, useRef } from 'react';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { ResuggestOutput, SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
+import { apiClient } from '../../../lib/api-client.ts';
+import { questionPagePath, refreshAfterGrading } from './grading-api.ts';
+
+export const SUGGESTION_MESSAGES = {
+  summaryFailed: 'Could not load the AI suggestions of this question.',
+  resuggestFailed: 'Failed to re-suggest the answers.',
+} as const;
+
+export const suggestionKeys = {
+  summary: (questionId: string) => ['grading', 'suggestions', questionId] as const,
+};
+
+/** How often the summary asks while a background refresh is queued or running. */
+const REFRESH_POLL_MS = 2000;
+
+const isRefreshing = (summary: SuggestionSummary | undefined) =>
+  summary?.refresh?.status === 'queued' || summary?.refresh?.status === 'running';
+
+/**
+ * GET suggestion-summary: pending suggestions, the changes they are expected to need, and the
+ * latest background refresh (polled while it runs). When a refresh finishes, everything showing
+ * suggestions (the submissions table, the review queue) is read again.
+ */
+export function useSuggestionSummary(assignmentId: string, questionId: string) {
+  const queryClient = useQueryClient();
+  const summary = useQuery({
+    queryKey: suggestionKeys.summary(questionId),
+    queryFn: ({ signal }) =>
+      apiClient.get(`${questionPagePath(assignmentId, questionId)}/suggestion-summary`, SuggestionSummary, { signal }),
+    refetchInterval: (query) => (isRefreshing(query.state.data) ? REFRESH_POLL_MS : false),
+  });
+  const refreshing = isRefreshing(summary.data);
+  const wasRefreshing = useRef(false);
+  useEffect(() => {
+    if (wasRefreshing.current && !refreshing) void refreshAfterGrading(queryClient, assignmentId, questionId);
+    wasRefreshing.current = refreshing;
+  }, [refreshing, queryClient, assignmentId, questionId]);
+  return summary;
+}
+
+/** POST resuggest with the number of answers (= calls) the instructor confirmed. */
+export function useResuggest(assignmentId: string, questionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (answers: number) =>
+      apiClient.post(`${questionPagePath(assignmentId, questionId)}/resuggest`, { answers }, ResuggestOutput),
+    onSettled: () => refreshAfterGrading(queryClient, assignmentId, questionId),
+  });
+}
