@@ -30,7 +30,11 @@ const WAITING: Record<string, string> = {
 
 const base = () => questionPath(world.assignment._id, world.question._id);
 const summary = async () => {
-  const response = await t.app.inject({ method: 'GET', url: `${base()}/suggestion-summary`, headers: world.instructor.auth });
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `${base()}/suggestion-summary`,
+    headers: world.instructor.auth,
+  });
   expect(response.statusCode).toBe(200);
   return response.json();
 };
@@ -54,7 +58,10 @@ beforeAll(async () => {
       { id: 'item-why', criterion: 'Explains the addition', points: 4 },
     ],
   });
-  submissions.set('Sam', await submitAnswer(t.app, world.student, target.assignmentId, target.questionId, GRADED_ANSWER));
+  submissions.set(
+    'Sam',
+    await submitAnswer(t.app, world.student, target.assignmentId, target.questionId, GRADED_ANSWER),
+  );
   for (const [name, answer] of Object.entries(WAITING)) {
     const student = await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` });
     await addStudents(t.app, world.instructor, world.course._id, [student.email]);
@@ -74,7 +81,12 @@ describe('learning from saved grades with an LLM', () => {
     await saveGrade(
       t.app,
       world.instructor,
-      { assignmentId: world.assignment._id, questionId: world.question._id, submissionId: submissions.get('Sam')._id, points: 10 },
+      {
+        assignmentId: world.assignment._id,
+        questionId: world.question._id,
+        submissionId: submissions.get('Sam')._id,
+        points: 10,
+      },
       [{ text: INSTRUCTOR_COMMENT, pointsDeducted: 1, accepted: true, rubricItemId: 'item-why' }],
     );
     expect(fake.chatRequests()).toHaveLength(calls);
@@ -122,7 +134,12 @@ describe('learning from saved grades with an LLM', () => {
     }
     const settled = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.batchId, batchId));
     for (const run of settled) {
-      expect(run).toMatchObject({ status: 'succeeded', graderKind: 'llm', examplesUsed: 1, promptVersion: PROMPT_VERSION });
+      expect(run).toMatchObject({
+        status: 'succeeded',
+        graderKind: 'llm',
+        examplesUsed: 1,
+        promptVersion: PROMPT_VERSION,
+      });
     }
     const requests = fake.chatRequests().slice(calls);
     expect(requests).toHaveLength(3);

@@ -115,10 +115,7 @@ beforeAll(async () => {
     },
   );
   for (const [name, student] of students) {
-    submissionOf.set(
-      name,
-      await submitAnswer(t.app, student, world.assignment._id, world.question._id, ANSWERS[name]),
-    );
+    submissionOf.set(name, await submitAnswer(t.app, student, world.assignment._id, world.question._id, ANSWERS[name]));
   }
   // Eve's answer is never graded: no suggestion to refresh.
   for (const name of ['Ann', 'Ben', 'Cat', 'Dan'])
@@ -270,10 +267,9 @@ describe('refreshes are debounced per question', () => {
       .from(suggestionRefreshes)
       .where(and(eq(suggestionRefreshes.questionId, place.question._id), eq(suggestionRefreshes.status, 'queued')));
     expect(rows[0]!.n).toBe(1);
-    expect(
-      (await quiet.ctx.db.select({ n: count() }).from(suggestionRefreshes))[0]!.n,
-      'no other refresh rows',
-    ).toBe(1);
+    expect((await quiet.ctx.db.select({ n: count() }).from(suggestionRefreshes))[0]!.n, 'no other refresh rows').toBe(
+      1,
+    );
     expect(await quiet.ctx.jobs!.countOpenJobs('refresh-suggestions')).toBe(1);
   });
 });

@@ -64,7 +64,11 @@ export function selectSimilarExamples(
   if (examples.length <= 0 || limit <= 0) return [];
   const answerTerms = lexicalTerms(answerText);
   return examples
-    .map((example, index) => ({ example, index, score: cosineSimilarity(answerTerms, lexicalTerms(example.answerText)) }))
+    .map((example, index) => ({
+      example,
+      index,
+      score: cosineSimilarity(answerTerms, lexicalTerms(example.answerText)),
+    }))
     .sort((x, y) => y.score - x.score || x.index - y.index)
     .slice(0, limit)
     .map((entry) => entry.example);

@@ -150,7 +150,7 @@ function formatFewShot({ tag, examples }: FewShotExamples, points: number): stri
     ].join('\n');
   });
   return [
-    "Answers of other students to this question, already graded by the instructor (most like this answer first):",
+    'Answers of other students to this question, already graded by the instructor (most like this answer first):',
     '',
     blocks.join('\n\n'),
     '',

@@ -30,9 +30,7 @@ function gradingOutput(overrides: Record<string, unknown> = {}) {
   return {
     submissionText: 'The eigenvalues are 2 and 3.',
     gradingResult: {
-      comments: [
-        { _id: 'c1', id: 'c1', text: 'Explain why.', pointsDeducted: 2, accepted: true, rubricItemId: null },
-      ],
+      comments: [{ _id: 'c1', id: 'c1', text: 'Explain why.', pointsDeducted: 2, accepted: true, rubricItemId: null }],
       totalScore: 8,
     },
     questionPoints: 10,

@@ -70,11 +70,7 @@ export function SuggestionsPanel({ assignmentId, questionId }: SuggestionsPanelP
   );
 }
 
-function SummaryContent({
-  assignmentId,
-  questionId,
-  summary,
-}: SuggestionsPanelProps & { summary: SuggestionSummary }) {
+function SummaryContent({ assignmentId, questionId, summary }: SuggestionsPanelProps & { summary: SuggestionSummary }) {
   const { pending, expectedChanges, savedGrades, refresh } = summary;
   const isRefreshing = refresh?.status === 'queued' || refresh?.status === 'running';
   return (
@@ -132,7 +128,11 @@ function SummaryContent({
   );
 }
 
-function ResuggestAction({ assignmentId, questionId, summary }: SuggestionsPanelProps & { summary: SuggestionSummary }) {
+function ResuggestAction({
+  assignmentId,
+  questionId,
+  summary,
+}: SuggestionsPanelProps & { summary: SuggestionSummary }) {
   const [isConfirming, setConfirming] = useState(false);
   const resuggest = useResuggest(assignmentId, questionId);
   const titleId = useId();
@@ -163,20 +163,29 @@ function ResuggestAction({ assignmentId, questionId, summary }: SuggestionsPanel
       >
         Re-suggest {answers} with {model}
       </Button>
-      <Dialog open={isConfirming} onClose={() => !resuggest.isPending && setConfirming(false)} aria-labelledby={titleId}>
+      <Dialog
+        open={isConfirming}
+        onClose={() => !resuggest.isPending && setConfirming(false)}
+        aria-labelledby={titleId}
+      >
         <DialogTitle id={titleId}>Re-suggest {answers}?</DialogTitle>
         <DialogContent>
           <DialogContentText>
             This makes {plural(count, 'call', 'calls')} to {model}, one per answer without a saved grade, with your{' '}
-            {plural(summary.savedGrades, 'saved grade', 'saved grades')} as examples. Your provider may charge for
-            each call. Suggestions you have not saved are replaced; saved grades never change.
+            {plural(summary.savedGrades, 'saved grade', 'saved grades')} as examples. Your provider may charge for each
+            call. Suggestions you have not saved are replaced; saved grades never change.
           </DialogContentText>
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirming(false)} disabled={resuggest.isPending}>
             Cancel
           </Button>
-          <Button variant="contained" onClick={onConfirm} disabled={resuggest.isPending} aria-busy={resuggest.isPending}>
+          <Button
+            variant="contained"
+            onClick={onConfirm}
+            disabled={resuggest.isPending}
+            aria-busy={resuggest.isPending}
+          >
             Make {plural(count, 'call', 'calls')}
           </Button>
         </DialogActions>

@@ -1,0 +1,105 @@
+import { expect, test, type Page } from '@playwright/test';
+// Plain data, unlike load-demo.ts (which pulls in the database and PDF code).
+import { DEMO_ASSIGNMENT_TITLE, DEMO_COURSE_TITLE } from '../apps/server/src/demo/demo-content.ts';
+import { watchPage } from './support.ts';
+
+/**
+ * Issue 9: suggestions learn from the instructor's saved grades. In the demo course, the demo
+ * instructor runs Grade All on a question, saves five grades from the review queue, and sees the
+ * remaining suggestions refreshed in the background by the built-in grader ("Updated from your 5
+ * grades"), on the question page and on the grading screen. Scores are not asserted: how the
+ * grader uses the examples is the grader's own business (and its benchmark's).
+ */
+
+const DEMO_INSTRUCTOR = { email: 'instructor@demo.gradewise.local', password: 'gradewise-demo' };
+// Another question than demo-course.spec.ts grades, so the two journeys can share one server.
+const QUESTION_TITLE = 'Why is the sky blue?';
+const SAVES = 5;
+const SCREENSHOTS = 'test-results/learning-from-grades';
+
+async function openQuestion(page: Page) {
+  await page.goto('/login');
+  await page.getByLabel('Email').fill(DEMO_INSTRUCTOR.email);
+  await page.getByLabel('Password').fill(DEMO_INSTRUCTOR.password);
+  await page.getByRole('button', { name: 'Login' }).click();
+  await expect(page).toHaveURL('/demo');
+  await page
+    .getByRole('region', { name: 'Your demo course is ready' })
+    .getByRole('link', { name: 'Open the demo course' })
+    .click();
+  await expect(page.getByRole('heading', { level: 1, name: DEMO_COURSE_TITLE })).toBeVisible();
+  await page.getByRole('link', { name: `View Assignment: ${DEMO_ASSIGNMENT_TITLE}` }).click();
+  await page.getByRole('link', { name: 'View Questions' }).click();
+  await page.getByRole('link', { name: new RegExp(QUESTION_TITLE.replace('?', '\\?')) }).click();
+  await expect(page.getByRole('heading', { level: 1, name: QUESTION_TITLE })).toBeVisible();
+}
+
+test('five saved grades refresh the remaining suggestions of a demo question', async ({ page, baseURL }) => {
+  // Grade All reads the class's PDFs (one of them a scan, read by OCR) on a two-core machine.
+  test.setTimeout(300_000);
+  const watcher = watchPage(page, baseURL!);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await openQuestion(page);
+
+  const table = page.getByRole('table', { name: 'Submissions' });
+  const classSize = (await table.getByRole('row').count()) - 1;
+  expect(classSize).toBeGreaterThan(SAVES);
+
+  const suggestions = page.getByRole('region', { name: 'AI suggestions' });
+  await expect(suggestions).toContainText('No suggestions waiting for review.');
+
+  const gradeWithAi = page.getByRole('region', { name: 'Grade with AI' });
+  await gradeWithAi.getByRole('button', { name: 'Grade All' }).click();
+  await expect(gradeWithAi.getByRole('status')).toHaveText(
+    `Grading finished: ${classSize} done · 0 failed · 0 remaining (of ${classSize}).`,
+    { timeout: 240_000 },
+  );
+  await expect(suggestions).toContainText(`${classSize} suggestions pending (no saved grade)`);
+  await expect(suggestions).toContainText('expected to need a change');
+
+  // Review five answers from the queue, saving each suggestion as it stands; the first ones are
+  // cold starts (no saved grade yet).
+  await gradeWithAi.getByRole('button', { name: `Review (${classSize} left)` }).click();
+  const queueBar = page.getByRole('navigation', { name: 'Review queue' });
+  for (let saved = 0; saved < SAVES; saved += 1) {
+    await expect(queueBar).toContainText(`${classSize - saved} left`);
+    await expect(page.getByText(/^Confidence: \d+%$/)).toBeVisible({ timeout: 30_000 });
+    await page.getByRole('button', { name: 'Save Grade' }).click();
+    await expect(queueBar).toContainText(`${classSize - saved - 1} left`, { timeout: 30_000 });
+  }
+  await page.getByRole('button', { name: 'Close' }).first().click();
+  await expect(page.getByRole('heading', { level: 1, name: QUESTION_TITLE })).toBeVisible();
+
+  // The background refresh after the last save learned from all five grades.
+  const remaining = classSize - SAVES;
+  await expect(suggestions.getByRole('status')).toHaveText(
+    `Updated from your ${SAVES} grades: ${remaining} suggestions refreshed.`,
+    { timeout: 60_000 },
+  );
+  await expect(suggestions).toContainText(`${remaining} suggestions pending (no saved grade)`);
+  await expect(suggestions).toContainText(`Suggestions learn from your ${SAVES} saved grades`);
+  await suggestions.scrollIntoViewIfNeeded();
+  await page.screenshot({ path: `${SCREENSHOTS}/question-page-1280.png`, fullPage: true });
+
+  // A remaining suggestion says so on the grading screen, with what its confidence means.
+  await gradeWithAi.getByRole('button', { name: `Review (${remaining} left)` }).click();
+  await expect(page.getByText(`Updated from your ${SAVES} grades`)).toBeVisible({ timeout: 30_000 });
+  await page.screenshot({ path: `${SCREENSHOTS}/grading-screen-1280.png` });
+  const confidence = page.getByText(/^Confidence: \d+%$/);
+  await expect(confidence).toHaveAccessibleDescription(
+    'Confidence is the chance that you keep the suggested score within 10% of the points.',
+  );
+  await page.getByRole('button', { name: 'What confidence means' }).click();
+  await expect(page.getByRole('tooltip')).toContainText('within 10% of the points');
+  await page.screenshot({ path: `${SCREENSHOTS}/confidence-help-1280.png` });
+
+  // The same on a phone.
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expect(page.getByText(`Updated from your ${SAVES} grades`)).toBeVisible();
+  await page.screenshot({ path: `${SCREENSHOTS}/grading-screen-390.png` });
+  await page.getByRole('button', { name: 'Close' }).first().click();
+  await expect(suggestions.getByRole('status')).toContainText(`Updated from your ${SAVES} grades`);
+  await suggestions.screenshot({ path: `${SCREENSHOTS}/suggestions-panel-390.png` });
+
+  watcher.assertClean();
+});
