@@ -22,8 +22,14 @@ export function ConfidenceHelp({ label = 'What confidence means' }: { label?: st
           onClose={() => setOpen(false)}
           describeChild
           arrow
+          placement="top"
         >
-          <IconButton size="small" aria-label={label} onClick={() => setOpen((open) => !open)} sx={{ ml: 0.5 }}>
+          <IconButton
+            size="small"
+            aria-label={label}
+            onClick={() => setOpen((open) => !open)}
+            sx={{ ml: 0.5, my: -0.5 }}
+          >
             <InfoOutlinedIcon fontSize="small" />
           </IconButton>
         </Tooltip>

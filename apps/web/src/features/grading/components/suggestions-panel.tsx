@@ -83,13 +83,11 @@ function SummaryContent({ assignmentId, questionId, summary }: SuggestionsPanelP
             : ''}
         </Typography>
       ) : (
-        <Box sx={{ display: 'flex', alignItems: 'center', flexWrap: 'wrap', columnGap: 0.5 }}>
-          <Typography>
-            <strong>{plural(pending, 'suggestion', 'suggestions')} pending</strong> (no saved grade) · about{' '}
-            <strong>{expectedChanges}</strong> of them expected to need a change
-          </Typography>
+        <Typography>
+          <strong>{plural(pending, 'suggestion', 'suggestions')} pending</strong> (no saved grade) · about{' '}
+          <strong>{expectedChanges}</strong> of them expected to need a change
           <ConfidenceHelp label="How the expected changes are counted" />
-        </Box>
+        </Typography>
       )}
       <Typography variant="body2" color="text.secondary" sx={{ mt: 0.5 }}>
         {savedGrades === 0
