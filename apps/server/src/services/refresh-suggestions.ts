@@ -1,6 +1,7 @@
 import type { AppContext } from '../context.ts';
 import type { JobAttempt } from '../jobs/job-definition.ts';
 import { JOB_NAMES } from '../jobs/registry.ts';
+import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { selectQuestionById } from '../models/grading-targets.ts';
@@ -12,6 +13,7 @@ import {
   markSuggestionRefreshRunning,
   markSuggestionRefreshSucceeded,
 } from '../models/suggestion-refreshes.ts';
+import { MAX_JOB_STARTS } from './job-work.ts';
 import { buildGradingInput, readSavedGradeExamples, storedSuggestion } from './run-grading.ts';
 
 /**
@@ -67,6 +69,14 @@ export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, a
     throw error;
   }
   if (!refresh) return;
+  // A refresh that stopped its process at every start must not crash-loop the server at each boot.
+  if (refresh.attempts > MAX_JOB_STARTS) {
+    throw new AppError(
+      'UNPROCESSABLE',
+      422,
+      `Refreshing the suggestions was given up: it was started ${MAX_JOB_STARTS} times and the server stopped each time before it finished.`,
+    );
+  }
   const { questionId } = refresh;
 
   // The configuration may have changed since the save: automatic refreshes never call an LLM.
