@@ -1,6 +1,7 @@
 import os from 'node:os';
 import path from 'node:path';
 import { z } from 'zod';
+import { GRADE_FIRST_DEFAULT } from '@gradewise/shared/contracts/review';
 
 /**
  * Environment, validated once at boot. A bad value stops the process with a sentence that names
@@ -42,6 +43,8 @@ const ConfigSchema = z
       .transform((value) => value === 'true')
       .optional(),
     GRADING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
+    /** k of "grade these first": own grades per question before the queue is lowest confidence first; 0 turns it off. */
+    GRADE_FIRST_COUNT: z.coerce.number().int().min(0).max(50).default(GRADE_FIRST_DEFAULT),
     /** Threads that read PDFs (pdf.js, OCR) off the main thread; default: one per spare core, at most 4. */
     EXTRACTION_THREADS: z.coerce.number().int().min(1).max(32).default(defaultExtractionThreads),
     /** 'in-process' (default): `npm start` also runs job workers; 'off': an API-only process on PostgreSQL. */
@@ -107,6 +110,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       vision: env.AI_VISION,
     },
     gradingConcurrency: env.GRADING_CONCURRENCY,
+    gradeFirstCount: env.GRADE_FIRST_COUNT,
     extractionThreads: env.EXTRACTION_THREADS,
     /** Whether `main.ts` runs job workers beside HTTP (worker.ts always does). */
     runsJobWorkers: env.JOB_WORKERS === 'in-process',

@@ -95,6 +95,41 @@ async function multipartRequest(
   return { method, url, headers: form.headers, payload: form.payload };
 }
 
+let answerGroup: Promise<{ from: string }> | undefined;
+
+/**
+ * For Apply to group: a graded answer with an alike, ungraded classmate (both read by grading, so
+ * they have text to group). Built once, through the API, the first time a row needs it.
+ */
+function ensureAnswerGroup(f: Fixture): Promise<{ from: string }> {
+  answerGroup ??= (async () => {
+    const { world } = f;
+    const classmate = await registerUser(t.app, { name: 'Alike Classmate' });
+    await addStudents(t.app, world.instructor, world.course._id, [classmate.email]);
+    const text = 'The answer is 4 because 2 + 2 = 4.';
+    const from = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id, text);
+    const alike = await submitAnswer(t.app, classmate, world.assignment._id, world.question._id, text);
+    const base = questionPath(f);
+    for (const submission of [from, alike]) {
+      const graded = await t.app.inject({
+        method: 'POST',
+        url: `${base}/grade/${submission._id}`,
+        headers: world.instructor.auth,
+      });
+      if (graded.statusCode !== 200) throw new Error(`grade failed: ${graded.body}`);
+    }
+    const saved = await t.app.inject({
+      method: 'POST',
+      url: `${base}/save-grade/${from._id}`,
+      headers: world.instructor.auth,
+      payload: { grade: 10, feedback: '', comments: [] },
+    });
+    if (saved.statusCode !== 200) throw new Error(`save grade failed: ${saved.body}`);
+    return { from: from._id };
+  })();
+  return answerGroup;
+}
+
 export const MATRIX: MatrixRow[] = [
   // ---- auth
   {
@@ -371,6 +406,24 @@ export const MATRIX: MatrixRow[] = [
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/resuggest',
     access: 'user',
     request: (f) => ({ method: 'POST', url: `${questionPath(f)}/resuggest`, payload: { answers: 1000 } }),
+    expect: ownerOnlyInCourse(200),
+  },
+
+  // ---- answer groups (owner only; access 'user', the course policy decides; students never see groups)
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/answer-groups',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/answer-groups` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/answer-groups/apply',
+    access: 'user',
+    request: async (f) => ({
+      method: 'POST',
+      url: `${questionPath(f)}/answer-groups/apply`,
+      payload: { fromSubmissionId: (await ensureAnswerGroup(f)).from },
+    }),
     expect: ownerOnlyInCourse(200),
   },
 

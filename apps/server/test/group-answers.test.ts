@@ -157,34 +157,38 @@ describe('pickRepresentatives', () => {
 describe('findScoreOutliers', () => {
   const ids = ['ann', 'ben', 'cat', 'dan'];
 
-  it('flags an unsaved suggestion more than 20% of the points from the median of the suggestions', () => {
+  it('flags a suggestion more than 20% of the points from the median suggestion of the group', () => {
     const scores = new Map([
-      ['ann', { suggestedScore: 8, savedGrade: null }],
-      ['ben', { suggestedScore: 8.5, savedGrade: null }],
-      ['cat', { suggestedScore: 7.5, savedGrade: null }],
-      ['dan', { suggestedScore: 3, savedGrade: null }],
+      ['ann', { suggestedScore: 8, isGraded: false }],
+      ['ben', { suggestedScore: 8.5, isGraded: false }],
+      ['cat', { suggestedScore: 7.5, isGraded: false }],
+      ['dan', { suggestedScore: 3, isGraded: false }],
     ]);
     expect([...findScoreOutliers(ids, scores, 10)]).toEqual(['dan']);
+    // Relative to the points: on a 40-point question the same gap is small.
+    expect([...findScoreOutliers(ids, scores, 40)]).toEqual([]);
   });
 
-  it('measures against the saved grades once there are any, and never flags a saved grade', () => {
+  it('never flags a graded member, and exactly 20% away is not far', () => {
     const scores = new Map([
-      ['ann', { suggestedScore: 4, savedGrade: 9 }],
-      ['ben', { suggestedScore: 8, savedGrade: null }],
-      ['cat', { suggestedScore: 5, savedGrade: null }],
-      ['dan', { suggestedScore: null, savedGrade: null }],
+      ['ann', { suggestedScore: 8, isGraded: false }],
+      ['ben', { suggestedScore: 8, isGraded: false }],
+      ['cat', { suggestedScore: 2, isGraded: true }],
+      ['dan', { suggestedScore: 6, isGraded: false }],
     ]);
-    expect([...findScoreOutliers(ids, scores, 10)]).toEqual(['cat']);
-    // Exactly 20% away is not "far".
-    expect([
-      ...findScoreOutliers(
-        ['ann', 'ben'],
-        new Map([
-          ['ann', { suggestedScore: null, savedGrade: 9 }],
-          ['ben', { suggestedScore: 7, savedGrade: null }],
-        ]),
-        10,
-      ),
-    ]).toEqual([]);
+    // Median of all suggestions (graded members' too) is 7: dan is 1 away, cat 5 but graded.
+    expect([...findScoreOutliers(ids, scores, 10)]).toEqual([]);
+    const atTheEdge = new Map([
+      ['ann', { suggestedScore: 9, isGraded: false }],
+      ['ben', { suggestedScore: 9, isGraded: false }],
+      ['cat', { suggestedScore: 7, isGraded: false }],
+    ]);
+    expect([...findScoreOutliers(['ann', 'ben', 'cat'], atTheEdge, 10)]).toEqual([]);
+    expect([...findScoreOutliers(['ann', 'ben', 'cat'], atTheEdge, 9.9)]).toEqual(['cat']);
+  });
+
+  it('flags nobody without suggestions', () => {
+    const scores = new Map(ids.map((id) => [id, { suggestedScore: null, isGraded: false }]));
+    expect(findScoreOutliers(ids, scores, 10).size).toBe(0);
   });
 });

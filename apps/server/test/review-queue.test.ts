@@ -22,7 +22,8 @@ const queueUrl = () => `${questionPath(assignment._id, question._id)}/review-que
 const readQueue = (user: TestUser) => t.app.inject({ method: 'GET', url: queueUrl(), headers: user.auth });
 
 beforeAll(async () => {
-  t = await createTestApp({}, { withJobs: true });
+  // Grade-first off: this file is about the lowest-confidence order (answer-groups.test.ts covers grade-first).
+  t = await createTestApp({ GRADE_FIRST_COUNT: '0' }, { withJobs: true });
   owner = await registerUser(t.app, { role: 'instructor' });
   otherInstructor = await registerUser(t.app, { role: 'instructor' });
   students = [];
@@ -82,7 +83,11 @@ describe('GET .../review-queue', () => {
       status: 'not-graded',
       confidenceLevel: null,
       grade: null,
+      isGradeFirst: false,
+      represents: null,
+      groupSize: null,
     });
+    expect(queue.gradeFirst).toEqual({ target: 0, ownGrades: 0, isActive: false });
   });
 
   it('keeps each item in its place when its grade is saved, and counts it as done', async () => {

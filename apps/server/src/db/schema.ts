@@ -1,5 +1,6 @@
 import { sql } from 'drizzle-orm';
 import {
+  type AnyPgColumn,
   boolean,
   doublePrecision,
   index,
@@ -329,6 +330,14 @@ export const grades = pgTable(
     comments: jsonb('comments').notNull(),
     confidence: integer('confidence'),
     gradingRunId: uuid('grading_run_id').references(() => gradingRuns.id, { onDelete: 'set null' }),
+    /**
+     * Set when this grade was applied from another answer's saved grade with "Apply to group": the
+     * comments and deductions are that grade's, copied. Such a grade repeats one decision, so it
+     * does not count towards "grade these first" (docs/decisions/0009-answer-groups.md).
+     */
+    appliedFromGradeId: uuid('applied_from_grade_id').references((): AnyPgColumn => grades.id, {
+      onDelete: 'set null',
+    }),
     savedById: uuid('saved_by_id')
       .notNull()
       .references(() => users.id),

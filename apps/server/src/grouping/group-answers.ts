@@ -251,23 +251,24 @@ export function pickRepresentatives(space: AnswerSpace, count: number): Represen
 }
 
 /**
- * Members whose own AI suggestion is far from their group's score: the median of the grades saved
- * in the group, or while none is saved the median of the members' suggestions. Only members
- * without a saved grade are judged — a saved grade is the instructor's word, not a suggestion.
+ * Members whose own AI suggestion is far from their group's: more than SCORE_GAP_SHARE of the
+ * points from the median suggestion of the whole group. The AI reading alike answers differently
+ * says one of them is not what it seems. Saved grades play no part: the instructor's word on one
+ * member says nothing about whether another differs from its group, and a member with a saved
+ * grade is never flagged — it has been read.
  */
 export function findScoreOutliers(
   memberIds: readonly string[],
-  scores: ReadonlyMap<string, { suggestedScore: number | null; savedGrade: number | null }>,
+  scores: ReadonlyMap<string, { suggestedScore: number | null; isGraded: boolean }>,
   points: number,
 ): Set<string> {
-  const saved = memberIds.map((id) => scores.get(id)?.savedGrade ?? null).filter(isNumber);
   const suggested = memberIds.map((id) => scores.get(id)?.suggestedScore ?? null).filter(isNumber);
-  const groupScore = median(saved.length > 0 ? saved : suggested);
+  const groupScore = median(suggested);
   const outliers = new Set<string>();
   if (groupScore === null || points <= 0) return outliers;
   for (const id of memberIds) {
     const score = scores.get(id);
-    if (!score || score.savedGrade !== null || score.suggestedScore === null) continue;
+    if (!score || score.isGraded || score.suggestedScore === null) continue;
     if (Math.abs(score.suggestedScore - groupScore) > SCORE_GAP_SHARE * points + 1e-9) outliers.add(id);
   }
   return outliers;

@@ -7,6 +7,7 @@ import type { AppContext } from '../context.ts';
 import { installAccessControl } from './access.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installRouteRegistry } from './route-registry.ts';
+import { answerGroupRoutes } from './routes/answer-group-routes.ts';
 import { assignmentRoutes } from './routes/assignment-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { courseRoutes } from './routes/course-routes.ts';
@@ -76,6 +77,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(gradingRoutes(ctx));
   await app.register(reviewRoutes(ctx));
   await app.register(suggestionRoutes(ctx));
+  await app.register(answerGroupRoutes(ctx));
   await app.register(gradeExportRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app);

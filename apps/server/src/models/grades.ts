@@ -114,3 +114,29 @@ export async function selectNewestGradeAtOfQuestion(db: Db, questionId: string):
     .groupBy(submissions.studentId);
   return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
 }
+
+/** Several grades at once (Apply to group), in the caller's transaction. */
+export async function insertGrades(db: Db, rows: NewGradeRow[]): Promise<GradeRow[]> {
+  if (rows.length === 0) return [];
+  return (await db.insert(grades).values(rows).returning()) as GradeRow[];
+}
+
+/** Which of these submissions have any saved grade (read in the caller's transaction). */
+export async function selectGradedSubmissionIds(db: Db, submissionIds: string[]): Promise<Set<string>> {
+  if (submissionIds.length === 0) return new Set();
+  const rows = await db
+    .selectDistinct({ submissionId: grades.submissionId })
+    .from(grades)
+    .where(inArray(grades.submissionId, submissionIds));
+  return new Set(rows.map((row) => row.submissionId));
+}
+
+/** grade id -> the submission it grades, for any grade rows (current or older). */
+export async function selectSubmissionIdsOfGrades(db: Db, gradeIds: string[]): Promise<Map<string, string>> {
+  if (gradeIds.length === 0) return new Map();
+  const rows = await db
+    .select({ id: grades.id, submissionId: grades.submissionId })
+    .from(grades)
+    .where(inArray(grades.id, gradeIds));
+  return new Map(rows.map((row) => [row.id, row.submissionId]));
+}

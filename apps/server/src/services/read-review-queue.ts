@@ -1,16 +1,18 @@
-import type { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
+import type { ReviewQueueItem, ReviewQueueOutput } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../context.ts';
-import { selectCurrentGrades } from '../models/grades.ts';
-import { selectLatestRunsBySubmission, selectLatestSucceededRunsBySubmission } from '../models/grading-runs.ts';
-import { selectLatestSubmissionsPerStudent } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { compareReviewItems, presentReviewQueueItem } from '../presenters/review-presenter.ts';
+import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
 
 /**
  * GET review-queue: the latest submission of every student with where it stands, lowest AI
- * confidence first — the answers most likely to need a human correction come first. Four
- * set-based queries, whatever the class size.
+ * confidence first — the answers most likely to need a human correction come first. While the
+ * instructor has saved fewer than k grades of their own on the question ("grade these first"),
+ * the answers that best represent the class lead instead, most representative first, so the first
+ * grades teach the most. Both orders depend only on the answers' texts and suggestions, never on
+ * which ones are graded, so saving a grade does not move anything — until the k-th own grade
+ * turns the queue to lowest confidence first.
  */
 export async function readReviewQueue(
   ctx: AppContext,
@@ -21,22 +23,35 @@ export async function readReviewQueue(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'review its submissions',
   );
-  const rows = await selectLatestSubmissionsPerStudent(ctx.db, question.id);
-  const ids = rows.map((row) => row.submission.id);
-  const [grades, latestRuns, succeededRuns] = await Promise.all([
-    selectCurrentGrades(ctx.db, ids),
-    selectLatestRunsBySubmission(ctx.db, ids),
-    selectLatestSucceededRunsBySubmission(ctx.db, ids),
-  ]);
-  const items = rows
-    .map((row) =>
-      presentReviewQueueItem({
+  const answers = await loadQuestionAnswers(ctx, question.id);
+  const analysis = analyseQuestionAnswers(answers, question.points, ctx.config.gradeFirstCount);
+  const gradeFirstRank = new Map(analysis.gradeFirst.map((pick, rank) => [pick.id, { rank, pick }]));
+  const items = answers.rows.map((row): ReviewQueueItem => {
+    const id = row.submission.id;
+    const first = gradeFirstRank.get(id);
+    return {
+      ...presentReviewQueueItem({
         row,
-        grade: grades.get(row.submission.id),
-        latestRun: latestRuns.get(row.submission.id),
-        latestSucceededRun: succeededRuns.get(row.submission.id),
+        grade: answers.grades.get(id),
+        latestRun: answers.latestRuns.get(id),
+        latestSucceededRun: answers.succeededRuns.get(id),
       }),
-    )
-    .sort(compareReviewItems);
-  return { questionPoints: question.points, items, remaining: items.filter((item) => item.status !== 'graded').length };
+      isGradeFirst: Boolean(first),
+      represents: first ? first.pick.represents : null,
+      groupSize: analysis.groupOf.get(id)?.members.length ?? null,
+    };
+  });
+  const rankOf = (item: ReviewQueueItem) => gradeFirstRank.get(item.submissionId)?.rank ?? Number.POSITIVE_INFINITY;
+  items.sort((a, b) => {
+    const rankA = rankOf(a);
+    const rankB = rankOf(b);
+    if (rankA !== rankB) return rankA < rankB ? -1 : 1;
+    return compareReviewItems(a, b);
+  });
+  return {
+    questionPoints: question.points,
+    items,
+    remaining: items.filter((item) => item.status !== 'graded').length,
+    gradeFirst: analysis.gradeFirstState,
+  };
 }

@@ -22,6 +22,24 @@ import { GradeLifecycleFields, GraderInfo, GradingComment, RUBRIC_TEXT_MAX, Rubr
 export const ReviewStatus = z.enum(['needs-review', 'graded', 'grading', 'failed', 'not-graded']);
 export type ReviewStatus = z.infer<typeof ReviewStatus>;
 
+/** k of "grade these first" when GRADE_FIRST_COUNT is not set. */
+export const GRADE_FIRST_DEFAULT = 5;
+
+/**
+ * "Grade these first": while a question has fewer than `target` grades the instructor saved
+ * themselves, the review queue starts with the answers that best represent the class (the
+ * medoids of the biggest clusters of alike answers), so the first grades teach the most.
+ */
+export const GradeFirstState = z.object({
+  /** k: how many of their own grades the instructor saves before the queue is lowest confidence first (0: off). */
+  target: z.number(),
+  /** Saved grades on the question's current answers, not counting grades applied to a group. */
+  ownGrades: z.number(),
+  /** ownGrades < target and some answer can be read: the queue starts with the answers to grade first. */
+  isActive: z.boolean(),
+});
+export type GradeFirstState = z.infer<typeof GradeFirstState>;
+
 export const ReviewQueueItem = z.object({
   submissionId: z.string(),
   student: Person,
@@ -31,20 +49,28 @@ export const ReviewQueueItem = z.object({
   confidenceLevel: z.number().nullable(),
   /** The saved grade, when there is one. */
   grade: z.number().nullable(),
+  /** One of the answers to grade first (only while grade-first is active). */
+  isGradeFirst: z.boolean().optional(),
+  /** For an answer to grade first: how many answers (itself included) it stands for. */
+  represents: z.number().nullable().optional(),
+  /** How many alike answers its group has (itself included); null when it is in no group. */
+  groupSize: z.number().nullable().optional(),
 });
 export type ReviewQueueItem = z.infer<typeof ReviewQueueItem>;
 
 /**
  * GET .../questions/:questionId/review-queue (owning instructor): the latest submission of every
  * student, lowest confidence first (items without a confidence last, then by student name), so the
- * answers the AI was least sure of are read first. The order does not change as grades are saved,
- * so a reviewer walking it keeps their place.
+ * answers the AI was least sure of are read first — except while "grade first" is active: then the
+ * answers to grade first lead, most representative first. The order does not change as grades are
+ * saved (until the k-th own grade switches it), so a reviewer walking it keeps their place.
  */
 export const ReviewQueueOutput = z.object({
   questionPoints: z.number(),
   items: z.array(ReviewQueueItem),
   /** Items without a saved grade: what is left to review. */
   remaining: z.number(),
+  gradeFirst: GradeFirstState.optional(),
 });
 export type ReviewQueueOutput = z.infer<typeof ReviewQueueOutput>;
 

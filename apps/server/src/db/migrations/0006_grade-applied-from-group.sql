@@ -1,0 +1,2 @@
+ALTER TABLE "grades" ADD COLUMN "applied_from_grade_id" uuid;--> statement-breakpoint
+ALTER TABLE "grades" ADD CONSTRAINT "grades_applied_from_grade_id_grades_id_fk" FOREIGN KEY ("applied_from_grade_id") REFERENCES "public"."grades"("id") ON DELETE set null ON UPDATE no action;

@@ -1,0 +1,34 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { AnswerGroupsOutput, ApplyToGroupInput, ApplyToGroupOutput } from '@gradewise/shared/contracts/answer-groups';
+import type { AppContext } from '../../context.ts';
+import { applyGradeToGroup } from '../../services/apply-grade-to-group.ts';
+import { readAnswerGroups } from '../../services/read-answer-groups.ts';
+import { currentUser } from '../access.ts';
+
+const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
+const BASE = '/api/assignments/:assignmentId/questions/:questionId/answer-groups';
+
+/**
+ * Answer groups of a question (docs/decisions/0009-answer-groups.md). Staff only: access 'user'
+ * and the course policy decides, as for the review queue — a stranger gets 404, an enrolled
+ * student 403. There is no student view of groups at all.
+ */
+export function answerGroupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
+  return async (app) => {
+    app.get(
+      BASE,
+      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: AnswerGroupsOutput } } },
+      async (request) => readAnswerGroups(ctx, currentUser(request), request.params),
+    );
+
+    app.post(
+      `${BASE}/apply`,
+      {
+        config: { access: 'user' },
+        schema: { params: QuestionParams, body: ApplyToGroupInput, response: { 200: ApplyToGroupOutput } },
+      },
+      async (request) => applyGradeToGroup(ctx, currentUser(request), request.params, request.body),
+    );
+  };
+}

@@ -1,0 +1,45 @@
+import type { AnswerGroupFlag, AnswerGroupsOutput } from '@gradewise/shared/contracts/answer-groups';
+import type { AnswerAnalysis, QuestionAnswers } from '../services/read-answer-groups.ts';
+import { reviewStatusOf } from './review-presenter.ts';
+
+/** Answer groups -> the staff contract. There is no student shape: students never see groups. */
+export function presentAnswerGroups(
+  questionPoints: number,
+  answers: QuestionAnswers,
+  analysis: AnswerAnalysis,
+): AnswerGroupsOutput {
+  const rowsById = new Map(answers.rows.map((row) => [row.submission.id, row]));
+  return {
+    questionPoints,
+    groups: analysis.groups.map((group) => ({
+      groupId: group.representativeId,
+      size: group.members.length,
+      representativeSubmissionId: group.representativeId,
+      finalValue: group.finalValue,
+      keyTerms: group.keyTerms,
+      members: group.members.map((member) => {
+        const row = rowsById.get(member.id)!;
+        const grade = answers.grades.get(member.id);
+        const latestSucceededRun = answers.succeededRuns.get(member.id);
+        const flags: AnswerGroupFlag[] = [];
+        if (analysis.scoreOutliers.has(member.id)) flags.push('score-differs');
+        if (member.isLessAlike) flags.push('less-alike');
+        return {
+          submissionId: member.id,
+          student: { _id: row.student.id, name: row.student.name, email: row.student.email },
+          status: reviewStatusOf({ grade, latestRun: answers.latestRuns.get(member.id), latestSucceededRun }),
+          grade: grade ? grade.grade : null,
+          suggestedScore: latestSucceededRun?.totalScore ?? null,
+          similarity: member.similarity,
+          isRepresentative: member.id === group.representativeId,
+          flags,
+          appliedFromSubmissionId: grade?.appliedFromGradeId
+            ? (answers.appliedFrom.get(grade.appliedFromGradeId) ?? null)
+            : null,
+        };
+      }),
+    })),
+    withoutText: analysis.withoutText,
+    gradeFirst: analysis.gradeFirstState,
+  };
+}
