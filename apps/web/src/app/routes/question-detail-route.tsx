@@ -7,8 +7,10 @@ import { hasAutoRubric, QuestionOverview } from '../../features/questions/compon
 import { SubmissionsTable } from '../../features/submissions/components/submissions-table.tsx';
 import { SubmitAnswerForm } from '../../features/submissions/components/submit-answer-form.tsx';
 import { UploadOnBehalfForm } from '../../features/submissions/components/upload-on-behalf-form.tsx';
+import { AnswerGroupsPanel } from '../../features/grading/components/answer-groups-panel.tsx';
 import { GradeAllPanel } from '../../features/grading/components/grade-all-panel.tsx';
 import { SuggestionsPanel } from '../../features/grading/components/suggestions-panel.tsx';
+import { useSubmissionGroupBadges } from '../../features/grading/components/submission-group-badges.tsx';
 import { GradesCsvButton } from '../../features/reports/components/grades-csv-button.tsx';
 import { RubricActions } from '../../features/rubrics/components/rubric-actions.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -23,12 +25,15 @@ import { useErrorToast } from '../../lib/use-error-toast.ts';
  * Grading screens plug in here:
  * - `instructorActions` of <QuestionOverview>: 'Generate Rubric' belongs there, shown when
  *   `!hasAutoRubric(question)` (see features/questions/components/question-overview.tsx);
- * - `renderExtraActions` of <SubmissionsTable>: more per-row instructor actions.
+ * - `renderExtraActions` of <SubmissionsTable>: more per-row instructor actions;
+ * - `renderStudentExtra` of <SubmissionsTable>: the answer-group badges under each student.
  */
 export function QuestionDetailRoute() {
   const { assignmentId = '', questionId = '' } = useParams();
   const submissionsHeadingId = useId();
   const question = useQuestion(assignmentId, questionId, { includeSubmissions: true });
+  const isStaffView = question.data?.viewer === 'staff';
+  const renderGroupBadges = useSubmissionGroupBadges(assignmentId, questionId, isStaffView);
   useDocumentTitle(question.data?.title ?? 'Question Details');
   useErrorToast(question.error, QUESTION_MESSAGES.fetchFailed);
 
@@ -92,6 +97,7 @@ export function QuestionDetailRoute() {
         />
       ) : null}
       {isStaff ? <SuggestionsPanel assignmentId={assignmentId} questionId={questionId} /> : null}
+      {isStaff ? <AnswerGroupsPanel assignmentId={assignmentId} questionId={questionId} /> : null}
       <Box component="section" aria-labelledby={submissionsHeadingId}>
         <Typography id={submissionsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
           {isStaff ? 'Submissions' : 'Your Submission'}
@@ -102,6 +108,7 @@ export function QuestionDetailRoute() {
           questionPoints={detail.points}
           rows={submissions}
           isStaff={isStaff}
+          renderStudentExtra={isStaff ? (row) => renderGroupBadges(row._id) : undefined}
         />
       </Box>
     </Container>

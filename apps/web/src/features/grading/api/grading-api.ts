@@ -38,6 +38,7 @@ export const gradingKeys = {
   grading: (submissionId: string) => ['grading', 'result', submissionId] as const,
   progress: (questionId: string) => ['grading', 'progress', questionId] as const,
   queue: (questionId: string) => ['grading', 'queue', questionId] as const,
+  answerGroups: (questionId: string) => ['grading', 'answer-groups', questionId] as const,
 };
 
 /** After a grade changes, everything that shows it: the question page, the queue, the progress, reports. */
@@ -45,6 +46,7 @@ export function refreshAfterGrading(queryClient: QueryClient, assignmentId: stri
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
     queryClient.invalidateQueries({ queryKey: gradingKeys.queue(questionId) }),
+    queryClient.invalidateQueries({ queryKey: gradingKeys.answerGroups(questionId) }),
     queryClient.invalidateQueries({ queryKey: gradingKeys.progress(questionId) }),
     queryClient.invalidateQueries({ queryKey: ['grading', 'suggestions', questionId] }),
     queryClient.invalidateQueries({ queryKey: ['reports'] }),

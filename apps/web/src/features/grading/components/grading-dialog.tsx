@@ -43,6 +43,7 @@ import {
   type CommentsAction,
 } from '../comment-editing.ts';
 import { formatPoints } from '../format.ts';
+import { AnswerGroupNotice } from './answer-group-notice.tsx';
 import { GraderSummary } from './grader-summary.tsx';
 import { commandForKey, ShortcutsHelp, type ShortcutCommand } from './keyboard-shortcuts.tsx';
 import { LearnedFromGrades } from './learned-from-grades.tsx';
@@ -409,6 +410,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                   this version {submission.version}.
                 </Alert>
               ) : null}
+              <AnswerGroupNotice assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
               <GraderSummary grader={result.grader} hiddenText={result.hiddenText} />
               {result.isAlreadyGraded ? null : <LearnedFromGrades examplesUsed={result.examplesUsed} />}
               <ReviewComments

@@ -2,16 +2,19 @@ import { Button, Stack, Typography } from '@mui/material';
 import NavigateBeforeIcon from '@mui/icons-material/NavigateBefore';
 import NavigateNextIcon from '@mui/icons-material/NavigateNext';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
+import { GradeFirstBadge } from './group-badges.tsx';
 
 export interface QueuePosition {
   index: number;
+  /** The open item itself. */
+  current: ReviewQueueItem;
   total: number;
   remaining: number;
   previous: ReviewQueueItem | null;
   next: ReviewQueueItem | null;
 }
 
-/** Where the open submission stands in the queue (lowest confidence first). */
+/** Where the open submission stands in the queue (grade-first answers, then lowest confidence first). */
 export function queuePosition(
   items: readonly ReviewQueueItem[],
   submissionId: string,
@@ -19,7 +22,14 @@ export function queuePosition(
 ): QueuePosition | null {
   const index = items.findIndex((item) => item.submissionId === submissionId);
   if (index < 0) return null;
-  return { index, total: items.length, remaining, previous: items[index - 1] ?? null, next: items[index + 1] ?? null };
+  return {
+    index,
+    current: items[index]!,
+    total: items.length,
+    remaining,
+    previous: items[index - 1] ?? null,
+    next: items[index + 1] ?? null,
+  };
 }
 
 /**
@@ -54,6 +64,7 @@ export function ReviewQueueBar({ position, onGo }: { position: QueuePosition; on
       <Typography variant="body2" aria-live="polite">
         Review queue: {position.index + 1} of {position.total} · {position.remaining} left
       </Typography>
+      {position.current.isGradeFirst ? <GradeFirstBadge represents={position.current.represents} /> : null}
       <Button
         size="small"
         color="inherit"

@@ -40,6 +40,8 @@ export interface SubmissionsTableProps {
    * Return null for none.
    */
   renderExtraActions?: (row: SubmissionTableRow) => ReactNode;
+  /** More about a row under the student's name (staff: the answer-group badges). Return null for none. */
+  renderStudentExtra?: (row: SubmissionTableRow) => ReactNode;
 }
 
 /**
@@ -55,7 +57,7 @@ export function SubmissionsTable(props: SubmissionsTableProps) {
   return isPhone ? <SubmissionCards {...props} /> : <SubmissionRows {...props} />;
 }
 
-function SubmissionRows({ rows, isStaff, ...props }: SubmissionsTableProps) {
+function SubmissionRows({ rows, isStaff, renderStudentExtra, ...props }: SubmissionsTableProps) {
   const hasReportColumn = rows.some(isGraded);
   return (
     <TableContainer component={Paper} variant="outlined">
@@ -74,7 +76,7 @@ function SubmissionRows({ rows, isStaff, ...props }: SubmissionsTableProps) {
           {rows.map((row) => (
             <TableRow key={row._id}>
               <TableCell component="th" scope="row">
-                <StudentCell row={row} isStaff={isStaff} />
+                <StudentCell row={row} isStaff={isStaff} extra={renderStudentExtra?.(row)} />
               </TableCell>
               <TableCell>
                 <ViewPdf row={row} />
@@ -104,13 +106,13 @@ function SubmissionRows({ rows, isStaff, ...props }: SubmissionsTableProps) {
   );
 }
 
-function SubmissionCards({ rows, isStaff, ...props }: SubmissionsTableProps) {
+function SubmissionCards({ rows, isStaff, renderStudentExtra, ...props }: SubmissionsTableProps) {
   const hasReportColumn = rows.some(isGraded);
   return (
     <Stack component="ul" spacing={1.5} aria-label="Submissions" sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {rows.map((row) => (
         <Paper key={row._id} component="li" variant="outlined" sx={{ p: 2 }}>
-          <StudentCell row={row} isStaff={isStaff} />
+          <StudentCell row={row} isStaff={isStaff} extra={renderStudentExtra?.(row)} />
           <Box
             component="dl"
             sx={{
@@ -160,9 +162,9 @@ function SubmissionCards({ rows, isStaff, ...props }: SubmissionsTableProps) {
   );
 }
 
-type CellProps = Omit<SubmissionsTableProps, 'rows' | 'isStaff'> & { row: SubmissionTableRow };
+type CellProps = Omit<SubmissionsTableProps, 'rows' | 'isStaff' | 'renderStudentExtra'> & { row: SubmissionTableRow };
 
-function StudentCell({ row, isStaff }: { row: SubmissionTableRow; isStaff: boolean }) {
+function StudentCell({ row, isStaff, extra }: { row: SubmissionTableRow; isStaff: boolean; extra?: ReactNode }) {
   const isOnBehalf = row.uploadedBy && row.uploadedBy._id !== row.student._id;
   const details = [
     `Submitted ${formatDateTime(row.submittedAt)}`,
@@ -180,6 +182,7 @@ function StudentCell({ row, isStaff }: { row: SubmissionTableRow; isStaff: boole
       <Typography variant="caption" color="text.secondary">
         {details.join(' · ')}
       </Typography>
+      {extra}
     </Box>
   );
 }

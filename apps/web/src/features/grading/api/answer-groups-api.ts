@@ -1,0 +1,62 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import {
+  AnswerGroupsOutput,
+  ApplyToGroupOutput,
+  type AnswerGroup,
+  type AnswerGroupFlag,
+  type ApplyToGroupInput,
+} from '@gradewise/shared/contracts/answer-groups';
+import { apiClient } from '../../../lib/api-client.ts';
+import { gradingKeys, refreshAfterGrading } from './grading-api.ts';
+
+/** Texts of the answer-group screens. */
+export const ANSWER_GROUP_MESSAGES = {
+  fetchFailed: 'Failed to fetch the answer groups.',
+  applyFailed: 'Failed to apply the grade to the group.',
+} as const;
+
+/** What a flag means, in the words the screens use. */
+export const FLAG_TEXTS: Record<AnswerGroupFlag, string> = {
+  'score-differs': "Its AI suggestion is far from the group's",
+  'less-alike': 'Shares fewer key points with the group',
+};
+
+const groupsPath = (assignmentId: string, questionId: string) =>
+  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/answer-groups`;
+
+/** "Group of 7 alike answers". */
+export const describeGroupSize = (size: number) => `Group of ${size} alike answers`;
+
+/** GET answer-groups (owning instructor): the groups of alike answers, biggest first. */
+export function useAnswerGroups(assignmentId: string, questionId: string, enabled = true) {
+  return useQuery({
+    queryKey: gradingKeys.answerGroups(questionId),
+    queryFn: ({ signal }) => apiClient.get(groupsPath(assignmentId, questionId), AnswerGroupsOutput, { signal }),
+    enabled,
+  });
+}
+
+/** POST answer-groups/apply; afterwards everything that shows grades is read again. */
+export function useApplyToGroup(assignmentId: string, questionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: ApplyToGroupInput) =>
+      apiClient.post(`${groupsPath(assignmentId, questionId)}/apply`, input, ApplyToGroupOutput),
+    onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
+  });
+}
+
+/** The group a submission belongs to, if any. */
+export function groupOfSubmission(groups: readonly AnswerGroup[], submissionId: string): AnswerGroup | undefined {
+  return groups.find((group) => group.members.some((member) => member.submissionId === submissionId));
+}
+
+/** Members a grade can be applied to: those without a saved grade. */
+export function openMembers(group: AnswerGroup) {
+  return group.members.filter((member) => member.grade === null);
+}
+
+/** Members whose saved grade can be the source of Apply to group. */
+export function gradedMembers(group: AnswerGroup) {
+  return group.members.filter((member) => member.grade !== null);
+}
