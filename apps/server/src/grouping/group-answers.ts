@@ -59,6 +59,9 @@ interface AnalysedAnswer {
   /** term -> weight (count x idf), and its Euclidean norm. */
   vector: Map<string, number>;
   norm: number;
+  /** The same vector for fast dot products: term numbers ascending, and their weights. */
+  termIds: Int32Array;
+  weights: Float64Array;
   /** term -> the words as written, for key terms in the UI. */
   displays: Map<string, string>;
   finalValue: FinalValue | null;
@@ -68,11 +71,16 @@ interface Neighbour {
   index: number;
   similarity: number;
   isAlike: boolean;
+  /** For "grade first": the similarity, halved when the two answers end on different values. */
+  cover: number;
 }
+
+/** Pairs less alike than this are not kept as neighbours (unless alike by value): they cover nothing. */
+const NEIGHBOUR_MIN = 0.2;
 
 export interface AnswerSpace {
   answers: readonly AnalysedAnswer[];
-  /** Per answer: every other answer with a similarity above 0, by index. */
+  /** Per answer: the other answers at least NEIGHBOUR_MIN alike (or alike by value), by index. */
   neighbours: readonly Neighbour[][];
   /** term -> its weight for one occurrence (smoothed idf over the class). */
   idf: ReadonlyMap<string, number>;
@@ -119,6 +127,7 @@ export function analyseAnswers(input: readonly AnswerText[]): AnswerSpace {
   const count = withText.length;
   const idf = new Map<string, number>();
   for (const [term, frequency] of documentFrequency) idf.set(term, Math.log((1 + count) / (1 + frequency)) + 1);
+  const termNumbers = new Map([...idf.keys()].map((term, position) => [term, position]));
   const answers = withText.map((answer, index): AnalysedAnswer => {
     const vector = new Map<string, number>();
     const displays = new Map<string, string>();
@@ -128,7 +137,10 @@ export function analyseAnswers(input: readonly AnswerText[]): AnswerSpace {
     }
     let squares = 0;
     for (const weight of vector.values()) squares += weight * weight;
+    const ordered = [...vector].sort((left, right) => termNumbers.get(left[0])! - termNumbers.get(right[0])!);
     return {
+      termIds: Int32Array.from(ordered.map(([term]) => termNumbers.get(term)!)),
+      weights: Float64Array.from(ordered.map(([, weight]) => weight)),
       id: answer.id,
       index,
       literal: literalOf(answer.text),
@@ -145,9 +157,11 @@ export function analyseAnswers(input: readonly AnswerText[]): AnswerSpace {
       const b = answers[right]!;
       const similarity = similarityOf(a, b);
       const isAlike = isAlikePair(a, b, similarity);
-      if (similarity <= 0 && !isAlike) continue;
-      neighbours[left]!.push({ index: right, similarity, isAlike });
-      neighbours[right]!.push({ index: left, similarity, isAlike });
+      if (similarity < NEIGHBOUR_MIN && !isAlike) continue;
+      const cover =
+        valuesAgree(a.finalValue, b.finalValue) === 'different' ? similarity * DIFFERENT_VALUE_FACTOR : similarity;
+      neighbours[left]!.push({ index: right, similarity, isAlike, cover });
+      neighbours[right]!.push({ index: left, similarity, isAlike, cover });
     }
   }
   return { answers, neighbours, idf };
@@ -211,7 +225,7 @@ export function pickRepresentatives(space: AnswerSpace, count: number): Represen
       if (isChosen[candidate]) continue;
       let gain = 1 - covered[candidate]!;
       for (const neighbour of neighbours[candidate]!) {
-        gain += Math.max(0, coverSimilarity(space, candidate, neighbour) - covered[neighbour.index]!);
+        gain += Math.max(0, neighbour.cover - covered[neighbour.index]!);
       }
       // Strictly greater: ties keep the earlier answer.
       if (gain > bestGain + 1e-12) {
@@ -223,7 +237,7 @@ export function pickRepresentatives(space: AnswerSpace, count: number): Represen
     isChosen[best] = true;
     covered[best] = 1;
     for (const neighbour of neighbours[best]!) {
-      covered[neighbour.index] = Math.max(covered[neighbour.index]!, coverSimilarity(space, best, neighbour));
+      covered[neighbour.index] = Math.max(covered[neighbour.index]!, neighbour.cover);
     }
   }
   // Each other answer counts for the chosen answer it is most alike to (ties: the one chosen first).
@@ -235,7 +249,7 @@ export function pickRepresentatives(space: AnswerSpace, count: number): Represen
     let nearestSimilarity = 0;
     for (const neighbour of neighbours[index]!) {
       if (!isChosen[neighbour.index]) continue;
-      const similarity = coverSimilarity(space, index, neighbour);
+      const similarity = neighbour.cover;
       if (similarity < REPRESENTS_MIN - 1e-12) continue;
       const isCloser = similarity > nearestSimilarity + 1e-12;
       const isTieChosenEarlier =
@@ -327,9 +341,18 @@ function indexOfId(space: AnswerSpace, id: string): number {
 function similarityOf(a: AnalysedAnswer, b: AnalysedAnswer): number {
   if (a.literal === b.literal) return 1;
   if (a.norm === 0 || b.norm === 0) return 0;
-  const [small, large] = a.vector.size <= b.vector.size ? [a.vector, b.vector] : [b.vector, a.vector];
+  // Merge of two ascending term lists: the hot loop of the whole module (n²/2 pairs).
   let dot = 0;
-  for (const [term, weight] of small) dot += weight * (large.get(term) ?? 0);
+  let i = 0;
+  let j = 0;
+  const left = a.termIds;
+  const right = b.termIds;
+  while (i < left.length && j < right.length) {
+    const difference = left[i]! - right[j]!;
+    if (difference === 0) dot += a.weights[i++]! * b.weights[j++]!;
+    else if (difference < 0) i++;
+    else j++;
+  }
   return Math.min(1, dot / (a.norm * b.norm));
 }
 
@@ -339,12 +362,6 @@ function isAlikePair(a: AnalysedAnswer, b: AnalysedAnswer, similarity: number): 
   if (a.literal === b.literal) return true;
   if (values === 'same') return (a.norm === 0 && b.norm === 0) || similarity >= SAME_VALUE_MIN - 1e-12;
   return similarity >= NEAR_IDENTICAL_MIN - 1e-12;
-}
-
-/** For "grade first": how well `from` is covered by `neighbour` (or the reverse: it is symmetric). */
-function coverSimilarity(space: AnswerSpace, from: number, neighbour: Neighbour): number {
-  const values = valuesAgree(space.answers[from]!.finalValue, space.answers[neighbour.index]!.finalValue);
-  return values === 'different' ? neighbour.similarity * DIFFERENT_VALUE_FACTOR : neighbour.similarity;
 }
 
 function valuesAgree(a: FinalValue | null, b: FinalValue | null): 'same' | 'different' | 'unknown' {

@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray } from 'drizzle-orm';
 import type { HiddenTextFinding } from '@gradewise/shared/contracts/grading';
 import type { Db } from '../db/client.ts';
 import { fileExtractions } from '../db/schema.ts';
@@ -34,4 +34,27 @@ export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<
 export async function insertFileExtraction(db: Db, row: NewFileExtractionRow): Promise<FileExtractionRow> {
   await db.insert(fileExtractions).values(row).onConflictDoNothing({ target: fileExtractions.fileId });
   return (await selectFileExtraction(db, row.fileId))!;
+}
+
+/** file id -> whether its text was read, without the (possibly large) text itself. */
+export async function selectExtractionStatuses(
+  db: Db,
+  fileIds: string[],
+): Promise<Map<string, FileExtractionRow['status']>> {
+  if (fileIds.length === 0) return new Map();
+  const rows = await db
+    .select({ fileId: fileExtractions.fileId, status: fileExtractions.status })
+    .from(fileExtractions)
+    .where(inArray(fileExtractions.fileId, fileIds));
+  return new Map(rows.map((row) => [row.fileId, row.status]));
+}
+
+/** file id -> extracted text, for the files whose extraction succeeded. */
+export async function selectExtractedTexts(db: Db, fileIds: string[]): Promise<Map<string, string>> {
+  if (fileIds.length === 0) return new Map();
+  const rows = await db
+    .select({ fileId: fileExtractions.fileId, text: fileExtractions.text })
+    .from(fileExtractions)
+    .where(and(inArray(fileExtractions.fileId, fileIds), eq(fileExtractions.status, 'succeeded')));
+  return new Map(rows.map((row) => [row.fileId, row.text]));
 }

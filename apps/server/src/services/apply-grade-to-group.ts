@@ -42,7 +42,7 @@ export async function applyGradeToGroup(
   }
   const source = answers.grades.get(input.fromSubmissionId);
   if (!source) throw conflict('Save a grade on this answer first, then apply it to its group.');
-  const analysis = analyseQuestionAnswers(answers, question.points, ctx.config.gradeFirstCount);
+  const analysis = await analyseQuestionAnswers(ctx, answers, question.points, ctx.config.gradeFirstCount);
   const group = analysis.groupOf.get(input.fromSubmissionId);
   if (!group) throw conflict('This answer is not in a group of alike answers any more.');
 

@@ -9,7 +9,7 @@ import {
   type AnswerGroup,
   type Representative,
 } from '../grouping/group-answers.ts';
-import { selectFileExtractions, type FileExtractionRow } from '../models/file-extractions.ts';
+import { selectExtractedTexts, selectExtractionStatuses } from '../models/file-extractions.ts';
 import { selectCurrentGrades, selectSubmissionIdsOfGrades, type GradeRow } from '../models/grades.ts';
 import {
   selectLatestRunsBySubmission,
@@ -23,13 +23,14 @@ import { presentAnswerGroups } from '../presenters/answer-groups-presenter.ts';
 
 /** The current answers of a question (latest version per student) with where each stands. */
 export interface QuestionAnswers {
+  questionId: string;
   /** By student name, as selectLatestSubmissionsPerStudent orders them: the input order of grouping. */
   rows: SubmissionListRow[];
   grades: Map<string, GradeRow>;
   latestRuns: Map<string, GradingRunRow>;
   succeededRuns: Map<string, GradingRunRow>;
-  /** By file id. */
-  extractions: Map<string, FileExtractionRow>;
+  /** File id -> whether its text was read ('succeeded') or could not be ('failed'); absent: not read yet. */
+  extractionStatuses: Map<string, 'succeeded' | 'failed'>;
   /** Grade id -> submission id of every grade a current grade was applied from. */
   appliedFrom: Map<string, string>;
 }
@@ -42,28 +43,77 @@ export interface AnswerAnalysis {
   /** The answers to grade first, best first; empty when grade-first is not active. */
   gradeFirst: Representative[];
   gradeFirstState: GradeFirstState;
-  /** Members without a saved grade whose own suggestion is far from their group's score. */
+  /** Members without a saved grade whose own suggestion is far from their group's. */
   scoreOutliers: Set<string>;
   /** Current answers without readable text: not grouped, never grade-first. */
   withoutText: number;
 }
 
-/** Six set-based queries, whatever the class size. */
+/** Six set-based queries, whatever the class size; the answers' texts are read only when needed. */
 export async function loadQuestionAnswers(ctx: AppContext, questionId: string): Promise<QuestionAnswers> {
   const rows = await selectLatestSubmissionsPerStudent(ctx.db, questionId);
   const ids = rows.map((row) => row.submission.id);
-  const [grades, latestRuns, succeededRuns, extractions] = await Promise.all([
+  const [grades, latestRuns, succeededRuns, extractionStatuses] = await Promise.all([
     selectCurrentGrades(ctx.db, ids),
     selectLatestRunsBySubmission(ctx.db, ids),
     selectLatestSucceededRunsBySubmission(ctx.db, ids),
-    selectFileExtractions(
+    selectExtractionStatuses(
       ctx.db,
       rows.map((row) => row.submission.fileId),
     ),
   ]);
   const sourceIds = [...grades.values()].map((grade) => grade.appliedFromGradeId).filter((id) => id !== null);
   const appliedFrom = await selectSubmissionIdsOfGrades(ctx.db, [...new Set(sourceIds)]);
-  return { rows, grades, latestRuns, succeededRuns, extractions, appliedFrom };
+  return { questionId, rows, grades, latestRuns, succeededRuns, extractionStatuses, appliedFrom };
+}
+
+interface TextAnalysis {
+  fingerprint: string;
+  groups: AnswerGroup[];
+  representatives: Representative[];
+  withText: number;
+}
+
+/**
+ * Grouping is O(n²) over the class and depends only on which answers are current and on their
+ * texts — and an extracted text never changes (one row per file, never updated). So the result is
+ * kept per question, keyed by that list, and recomputed only when an answer is added, replaced or
+ * read. Process-local and small (groups and picks only); every process computes the same result.
+ */
+const textAnalyses = new Map<string, TextAnalysis>();
+const TEXT_ANALYSES_KEPT = 64;
+
+async function analyseTexts(ctx: AppContext, answers: QuestionAnswers, target: number): Promise<TextAnalysis> {
+  const fingerprint = `${target}|${answers.rows
+    .map(
+      (row) =>
+        `${row.submission.id}:${row.submission.fileId}:${answers.extractionStatuses.get(row.submission.fileId) ?? '-'}`,
+    )
+    .join(',')}`;
+  const cached = textAnalyses.get(answers.questionId);
+  if (cached?.fingerprint === fingerprint) {
+    // Refresh its place in the LRU order.
+    textAnalyses.delete(answers.questionId);
+    textAnalyses.set(answers.questionId, cached);
+    return cached;
+  }
+  const readFiles = answers.rows
+    .map((row) => row.submission.fileId)
+    .filter((fileId) => answers.extractionStatuses.get(fileId) === 'succeeded');
+  const texts = await selectExtractedTexts(ctx.db, readFiles);
+  const space = analyseAnswers(
+    answers.rows.map((row) => ({ id: row.submission.id, text: texts.get(row.submission.fileId) ?? '' })),
+  );
+  const analysis: TextAnalysis = {
+    fingerprint,
+    groups: groupAnswers(space),
+    representatives: pickRepresentatives(space, target),
+    withText: space.answers.length,
+  };
+  textAnalyses.delete(answers.questionId);
+  textAnalyses.set(answers.questionId, analysis);
+  if (textAnalyses.size > TEXT_ANALYSES_KEPT) textAnalyses.delete(textAnalyses.keys().next().value!);
+  return analysis;
 }
 
 /**
@@ -72,13 +122,13 @@ export async function loadQuestionAnswers(ctx: AppContext, questionId: string): 
  * group do not count: they repeat one decision and teach nothing new. Answers are read in a fixed
  * order (by student), so the result is the same on every call for the same answers.
  */
-export function analyseQuestionAnswers(answers: QuestionAnswers, points: number, target: number): AnswerAnalysis {
-  const texts = answers.rows.map((row) => {
-    const extraction = answers.extractions.get(row.submission.fileId);
-    return { id: row.submission.id, text: extraction?.status === 'succeeded' ? extraction.text : '' };
-  });
-  const space = analyseAnswers(texts);
-  const groups = groupAnswers(space);
+export async function analyseQuestionAnswers(
+  ctx: AppContext,
+  answers: QuestionAnswers,
+  points: number,
+  target: number,
+): Promise<AnswerAnalysis> {
+  const { groups, representatives, withText } = await analyseTexts(ctx, answers, target);
   const groupOf = new Map<string, AnswerGroup>();
   for (const group of groups) for (const member of group.members) groupOf.set(member.id, group);
   const scoreOutliers = new Set<string>();
@@ -87,23 +137,20 @@ export function analyseQuestionAnswers(answers: QuestionAnswers, points: number,
     const scores = new Map(
       ids.map((id) => [
         id,
-        {
-          suggestedScore: answers.succeededRuns.get(id)?.totalScore ?? null,
-          isGraded: answers.grades.has(id),
-        },
+        { suggestedScore: answers.succeededRuns.get(id)?.totalScore ?? null, isGraded: answers.grades.has(id) },
       ]),
     );
     for (const id of findScoreOutliers(ids, scores, points)) scoreOutliers.add(id);
   }
   const ownGrades = [...answers.grades.values()].filter((grade) => grade.appliedFromGradeId === null).length;
-  const isActive = target > 0 && ownGrades < target && space.answers.length > 0;
+  const isActive = target > 0 && ownGrades < target && withText > 0;
   return {
     groups,
     groupOf,
-    gradeFirst: isActive ? pickRepresentatives(space, target) : [],
+    gradeFirst: isActive ? representatives : [],
     gradeFirstState: { target, ownGrades, isActive },
     scoreOutliers,
-    withoutText: texts.length - space.answers.length,
+    withoutText: answers.rows.length - withText,
   };
 }
 
@@ -118,6 +165,6 @@ export async function readAnswerGroups(
     'see its answer groups',
   );
   const answers = await loadQuestionAnswers(ctx, question.id);
-  const analysis = analyseQuestionAnswers(answers, question.points, ctx.config.gradeFirstCount);
+  const analysis = await analyseQuestionAnswers(ctx, answers, question.points, ctx.config.gradeFirstCount);
   return presentAnswerGroups(question.points, answers, analysis);
 }

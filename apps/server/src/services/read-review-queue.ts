@@ -24,7 +24,7 @@ export async function readReviewQueue(
     'review its submissions',
   );
   const answers = await loadQuestionAnswers(ctx, question.id);
-  const analysis = analyseQuestionAnswers(answers, question.points, ctx.config.gradeFirstCount);
+  const analysis = await analyseQuestionAnswers(ctx, answers, question.points, ctx.config.gradeFirstCount);
   const gradeFirstRank = new Map(analysis.gradeFirst.map((pick, rank) => [pick.id, { rank, pick }]));
   const items = answers.rows.map((row): ReviewQueueItem => {
     const id = row.submission.id;
