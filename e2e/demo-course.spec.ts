@@ -6,7 +6,7 @@ import { watchPage } from './support.ts';
 /**
  * Issue 6: the demo course that `npm run demo` loads (the e2e server loads it too), walked as a
  * newcomer would: sign in as the demo instructor, open the demo course from /demo, Grade All on the
- * numeric question with the built-in grader, walk the review queue (lowest confidence first) and
+ * numeric question with the built-in grader, walk the review queue (grade first, then lowest confidence) and
  * save one grade, which the question's table then shows.
  */
 
@@ -23,7 +23,7 @@ async function shownConfidence(page: Page): Promise<number> {
   return Number((await confidence.textContent())!.match(/\d+/)![0]);
 }
 
-test('the demo instructor grades a demo question with Grade All and reviews it lowest confidence first', async ({
+test('the demo instructor grades a demo question with Grade All and reviews it, answers to grade first then lowest confidence first', async ({
   page,
   baseURL,
 }) => {
@@ -73,18 +73,27 @@ test('the demo instructor grades a demo question with Grade All and reviews it l
   await expect(page.getByRole('heading', { level: 1, name: 'Grade Question Submission' })).toBeVisible();
   const queueBar = page.getByRole('navigation', { name: 'Review queue' });
   const confidences: number[] = [];
+  const isGradeFirst: boolean[] = [];
   for (let position = 1; position <= CLASS_SIZE; position += 1) {
     await expect(queueBar).toContainText(`Review queue: ${position} of ${CLASS_SIZE}`);
     confidences.push(await shownConfidence(page));
+    isGradeFirst.push((await queueBar.getByText('Grade first').count()) > 0);
     if (position < CLASS_SIZE) await queueBar.getByRole('button', { name: 'Next' }).click();
   }
-  expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
+  // No grade saved yet: the queue starts with the answers that best represent the class ("grade
+  // these first", at most k = 5, one per kind of answer), then the rest lowest confidence first.
+  const gradeFirst = isGradeFirst.filter(Boolean).length;
+  expect(gradeFirst).toBeGreaterThan(0);
+  expect(gradeFirst).toBeLessThanOrEqual(5);
+  expect(isGradeFirst).toEqual(isGradeFirst.map((_, index) => index < gradeFirst));
+  const afterGradeFirst = confidences.slice(gradeFirst);
+  expect(afterGradeFirst).toEqual([...afterGradeFirst].sort((a, b) => a - b));
   // Full, partial, wrong and scanned answers: the grader is not equally sure of all of them.
   expect(new Set(confidences).size).toBeGreaterThan(1);
   test.info().annotations.push({ type: 'confidences in queue order', description: confidences.join(', ') });
   await expect(queueBar.getByRole('button', { name: 'Next' })).toBeDisabled();
 
-  // Save the last (most confident) suggestion as it stands.
+  // Save the last (most confident of the rest) suggestion as it stands.
   const subtitle = await page.getByText(new RegExp(` · ${QUESTION_TITLE} · ${QUESTION_POINTS} points$`)).textContent();
   const studentName = subtitle!.split(' · ')[0]!;
   const finalGrade = (await page.getByText(/^Final Grade: /).textContent())!.replace('Final Grade: ', '');

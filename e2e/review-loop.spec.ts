@@ -340,7 +340,7 @@ test('an instructor grades a submission by hand — edits, declines, adds a comm
   await studentPage.context().close();
 });
 
-test('Grade All suggests grades for a class of ten, the review queue walks them lowest confidence first, and the CSV holds the saved grades', async ({
+test('Grade All suggests grades for a class of ten, the review queue walks the answers to grade first, then lowest confidence first, and the CSV holds the saved grades', async ({
   browser,
   request,
   baseURL,
@@ -377,12 +377,20 @@ test('Grade All suggests grades for a class of ten, the review queue walks them 
 
   await page.getByRole('button', { name: 'Review (10 left)' }).click();
   const dialog = page.getByRole('dialog', { name: 'Grade Question Submission' });
+  const queueBar = dialog.getByRole('navigation', { name: 'Review queue' });
   const saved = new Map<string, number>();
   const confidences: number[] = [];
+  const isGradeFirst: boolean[] = [];
+  // Until 5 grades are saved ("grade these first", k = 5) the queue starts with the answers that
+  // best represent the class, and keeps its order; the 5th grade turns it to lowest confidence
+  // first, where the walk goes on.
+  const K = 5;
   for (let step = 0; step < 10; step += 1) {
-    await expect(dialog.getByText(`Review queue: ${step + 1} of 10 · ${10 - step} left`)).toBeVisible({
+    const position = step < K ? String(step + 1) : '\\d+';
+    await expect(dialog.getByText(new RegExp(`^Review queue: ${position} of 10 · ${10 - step} left$`))).toBeVisible({
       timeout: 60_000,
     });
+    isGradeFirst.push((await queueBar.getByText('Grade first').count()) > 0);
     await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible();
     const who = (await dialog.getByText(/ · Eigenvalues · 10 points$/).textContent())!.split(' · ')[0]!;
     confidences.push(Number(/Confidence: (\d+)%/.exec((await dialog.getByText(/^Confidence: /).textContent())!)![1]));
@@ -393,7 +401,13 @@ test('Grade All suggests grades for a class of ten, the review queue walks them 
     else await dialog.getByRole('button', { name: 'Save Grade' }).click();
     await expect(page.getByText('Grade saved successfully!').first()).toBeVisible();
   }
-  expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
+  // A few answers to grade first lead (one per kind of answer, at most k), then lowest confidence first.
+  const gradeFirst = isGradeFirst.filter(Boolean).length;
+  expect(gradeFirst).toBeGreaterThan(0);
+  expect(gradeFirst).toBeLessThanOrEqual(K);
+  expect(isGradeFirst).toEqual(isGradeFirst.map((_, step) => step < gradeFirst));
+  const afterGradeFirst = confidences.slice(gradeFirst);
+  expect(afterGradeFirst).toEqual([...afterGradeFirst].sort((a, b) => a - b));
   expect([...saved.keys()].sort()).toEqual(seeded.students.map((student) => student.name).sort());
 
   // The queue is done: back on the question, with every grade in the table.

@@ -145,12 +145,46 @@ describe('pickRepresentatives', () => {
     ]);
   });
 
-  it('never picks more than asked or than there are answers with text, and is the same every time', () => {
+  it('never picks more than asked, nor a near copy of an answer already picked, and is the same every time', () => {
     const space = analyseAnswers(answersOf({ ...texts, hal: '' }));
     expect(pickRepresentatives(space, 2).map((pick) => pick.id)).toEqual(['ann', 'eve']);
-    expect(pickRepresentatives(space, 50)).toHaveLength(7);
+    // Seven answers with text but three kinds of answer: the copies of Ann's and Eve's add nothing.
+    expect(pickRepresentatives(space, 50).map((pick) => pick.id)).toEqual(['ann', 'eve', 'gus']);
     expect(pickRepresentatives(space, 0)).toEqual([]);
     expect(pickRepresentatives(space, 5)).toEqual(pickRepresentatives(analyseAnswers(answersOf(texts)), 5));
+  });
+
+  it('picks every answer of a class where all differ, up to the number asked', () => {
+    const space = analyseAnswers(
+      answersOf({
+        ann: 'Mitochondria make ATP.',
+        ben: 'Ribosomes build proteins.',
+        cat: 'The nucleus stores DNA.',
+        dan: 'Chloroplasts capture light.',
+      }),
+    );
+    expect(pickRepresentatives(space, 3)).toHaveLength(3);
+    expect(pickRepresentatives(space, 10).map((pick) => pick.represents)).toEqual([1, 1, 1, 1]);
+  });
+});
+
+describe('own words', () => {
+  it("leaves the author's name and email out, so copies with a name in the header still group", () => {
+    const answers = [
+      {
+        id: 'ann',
+        text: `Answer of Ann Archer ann.archer@example.edu\n${PHOTOSYNTHESIS}`,
+        ownWords: ['Ann Archer', 'ann.archer@example.edu'],
+      },
+      { id: 'ben', text: `Answer of Ben Baker\n${PHOTOSYNTHESIS}`, ownWords: ['Ben Baker', 'ben@example.edu'] },
+    ];
+    const groups = groupAnswers(analyseAnswers(answers));
+    expect(memberSets(groups)).toEqual([['ann', 'ben']]);
+    expect(groups[0]!.members.map((member) => member.similarity)).toEqual([1, 1]);
+    expect(groups[0]!.keyTerms).not.toContain('archer');
+    // Without them, the names alone set the two short answers apart.
+    const named = groupAnswers(analyseAnswers(answers.map(({ id, text }) => ({ id, text }))));
+    expect(named[0]?.members.every((member) => member.similarity === 1) ?? false).toBe(false);
   });
 });
 

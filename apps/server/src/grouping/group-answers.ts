@@ -25,6 +25,11 @@ import { normaliseText, tokenize } from '../ai/builtin/text-analysis.ts';
 export interface AnswerText {
   id: string;
   text: string;
+  /**
+   * Words that identify the author (their name, their email), left out before comparing: a name
+   * in the header would otherwise make every short answer look different from its copies.
+   */
+  ownWords?: readonly string[];
 }
 
 /** Content-term cosine at or above which two answers without conflicting values are alike. */
@@ -39,6 +44,8 @@ export const SCORE_GAP_SHARE = 0.2;
 export const REPRESENTS_MIN = 0.5;
 /** For "grade first", answers that end on different values count as half as alike. */
 const DIFFERENT_VALUE_FACTOR = 0.5;
+/** A representative must add at least this much cover (half an answer not yet covered) to be picked. */
+export const REPRESENTATIVE_MIN_GAIN = 0.5;
 /** Relative tolerance of "the same final value" (rounding noise only, not 9.8 vs 9.81). */
 const VALUE_TOLERANCE = 1e-3;
 const KEY_TERMS_SHOWN = 5;
@@ -113,7 +120,9 @@ export interface Representative {
 
 /** Reads each answer once: literal form, weighted terms, final value; answers without text are left out. */
 export function analyseAnswers(input: readonly AnswerText[]): AnswerSpace {
-  const withText = input.filter((answer) => answer.text.trim().length > 0);
+  const withText = input
+    .map((answer) => ({ id: answer.id, text: withoutOwnWords(answer.text, answer.ownWords ?? []) }))
+    .filter((answer) => answer.text.trim().length > 0);
   // "four" and "4" are the same term: number words are read as digits first, as for values.
   const termLists = withText.map((answer) =>
     tokenize(writeNumberWordsAsDigits(normaliseText(answer.text))).filter((token) => !token.isStop),
@@ -210,7 +219,8 @@ export function groupAnswers(space: AnswerSpace): AnswerGroup[] {
  * The answers that best represent the class, best first: a greedy cover (facility location) that
  * first takes the answer alike to the most others, then each time the one that covers most of what
  * the chosen ones do not cover yet — in effect the medoids of the biggest clusters, then of
- * smaller ones. Grading these first teaches the most per grade.
+ * smaller ones. Grading these first teaches the most per grade. At most `count`, and fewer when
+ * the next one would add less than REPRESENTATIVE_MIN_GAIN (a near copy of one already chosen).
  */
 export function pickRepresentatives(space: AnswerSpace, count: number): Representative[] {
   const { answers, neighbours } = space;
@@ -233,6 +243,8 @@ export function pickRepresentatives(space: AnswerSpace, count: number): Represen
         bestGain = gain;
       }
     }
+    // A near copy of an answer already chosen teaches nothing new: stop rather than pad to `count`.
+    if (best < 0 || bestGain < REPRESENTATIVE_MIN_GAIN - 1e-12) break;
     chosen.push(best);
     isChosen[best] = true;
     covered[best] = 1;
@@ -369,6 +381,18 @@ function valuesAgree(a: FinalValue | null, b: FinalValue | null): 'same' | 'diff
   if (a.dimension !== b.dimension) return 'different';
   const scale = Math.max(Math.abs(a.si), Math.abs(b.si));
   return Math.abs(a.si - b.si) <= 1e-12 + VALUE_TOLERANCE * scale ? 'same' : 'different';
+}
+
+/** The text with the author's own words (whole words, any case) blanked out. */
+function withoutOwnWords(text: string, ownWords: readonly string[]): string {
+  const words = ownWords
+    .flatMap((word) => word.split(/[\s,;]+/))
+    .filter((word) => word.length >= 2)
+    // Longest first, so an email goes whole rather than as the name it starts with.
+    .sort((left, right) => right.length - left.length)
+    .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'));
+  if (words.length === 0) return text;
+  return text.replace(new RegExp(`(?<![\\p{L}\\p{N}@.])(?:${words.join('|')})(?![\\p{L}\\p{N}@])`, 'giu'), ' ');
 }
 
 /** "The Answer is: 4!" -> "the answer is 4". */

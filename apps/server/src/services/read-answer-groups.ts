@@ -75,8 +75,8 @@ interface TextAnalysis {
 }
 
 /**
- * Grouping is O(n²) over the class and depends only on which answers are current and on their
- * texts — and an extracted text never changes (one row per file, never updated). So the result is
+ * Grouping is O(n²) over the class and depends only on which answers are current, on their
+ * texts and on their authors' names (left out of the comparison) — and an extracted text never changes (one row per file, never updated). So the result is
  * kept per question, keyed by that list, and recomputed only when an answer is added, replaced or
  * read. Process-local and small (groups and picks only); every process computes the same result.
  */
@@ -87,7 +87,7 @@ async function analyseTexts(ctx: AppContext, answers: QuestionAnswers, target: n
   const fingerprint = `${target}|${answers.rows
     .map(
       (row) =>
-        `${row.submission.id}:${row.submission.fileId}:${answers.extractionStatuses.get(row.submission.fileId) ?? '-'}`,
+        `${row.submission.id}:${row.submission.fileId}:${answers.extractionStatuses.get(row.submission.fileId) ?? '-'}:${row.student.name}:${row.student.email}`,
     )
     .join(',')}`;
   const cached = textAnalyses.get(answers.questionId);
@@ -102,7 +102,12 @@ async function analyseTexts(ctx: AppContext, answers: QuestionAnswers, target: n
     .filter((fileId) => answers.extractionStatuses.get(fileId) === 'succeeded');
   const texts = await selectExtractedTexts(ctx.db, readFiles);
   const space = analyseAnswers(
-    answers.rows.map((row) => ({ id: row.submission.id, text: texts.get(row.submission.fileId) ?? '' })),
+    answers.rows.map((row) => ({
+      id: row.submission.id,
+      text: texts.get(row.submission.fileId) ?? '',
+      // A name or email in the header says nothing about the answer.
+      ownWords: [row.student.name, row.student.email],
+    })),
   );
   const analysis: TextAnalysis = {
     fingerprint,
