@@ -205,6 +205,20 @@ test('alike answers form a group; the instructor grades one, confirms the member
   await dialog.getByRole('button', { name: 'Close' }).first().click();
   await expect(page).toHaveURL(questionPath);
 
+  // On a phone the confirmation takes the whole screen and still names every member.
+  const phoneAgain = await pageFor(browser, instructor.token, { width: 390, height: 844 });
+  await phoneAgain.goto(questionPath);
+  const phoneGroups = phoneAgain.getByRole('region', { name: 'Alike answers' });
+  await phoneGroups.getByRole('button', { name: /^Group of 4 alike answers, like / }).click();
+  await phoneGroups.getByRole('button', { name: /^Apply to group/ }).click();
+  const phoneDialog = phoneAgain.getByRole('dialog', { name: 'Apply to group: group of 4 alike answers' });
+  await expect(phoneDialog.getByRole('checkbox')).toHaveCount(3);
+  await expect(phoneDialog.getByRole('button', { name: 'Apply to 3 answers' })).toBeInViewport();
+  await phoneAgain.screenshot({ path: testInfo.outputPath('apply-dialog-390.png') });
+  await phoneDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(phoneDialog).toHaveCount(0);
+  await phoneAgain.context().close();
+
   // Apply to group: the dialog names every member; the grade goes to the three ticked ones.
   await panel.getByRole('button', { name: /^Group of 4 alike answers, like / }).click();
   await panel.getByRole('button', { name: /^Apply to group/ }).click();

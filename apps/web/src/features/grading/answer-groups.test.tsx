@@ -145,7 +145,9 @@ describe('answer groups on the question page', () => {
     const panel = screen.getByRole('region', { name: 'Alike answers' });
     expect(within(panel).getByRole('status')).toHaveTextContent('Grade these first: 1 of 5 of your own grades saved.');
     expect(within(panel).getByText("Group of 3 alike answers, like Ann's")).toBeInTheDocument();
-    expect(within(panel).getByText('ends on 6 N · key terms: force, mass · 1 graded · 1 flagged')).toBeInTheDocument();
+    expect(
+      within(panel).getByText('final value 6 N · key terms: force, mass · 1 graded · 1 flagged'),
+    ).toBeInTheDocument();
   });
 
   it('says when there are no alike answers yet, and how many are not read', async () => {

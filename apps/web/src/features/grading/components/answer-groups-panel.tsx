@@ -146,7 +146,7 @@ function GroupAccordion({
   const open = openMembers(group).length;
   const canApply = graded > 0 && open > 0;
   const facts = [
-    group.finalValue ? `ends on ${group.finalValue}` : null,
+    group.finalValue ? `final value ${group.finalValue}` : null,
     group.keyTerms.length > 0 ? `key terms: ${group.keyTerms.join(', ')}` : null,
     `${graded} graded`,
     flagged > 0 ? `${flagged} flagged` : null,
