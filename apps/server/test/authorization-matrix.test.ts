@@ -98,17 +98,19 @@ async function multipartRequest(
 let answerGroup: Promise<{ from: string }> | undefined;
 
 /**
- * For Apply to group: a graded answer with an alike, ungraded classmate (both read by grading, so
+ * For Apply to group: a graded answer with an alike, ungraded classmate's (both read by grading, so
  * they have text to group). Built once, through the API, the first time a row needs it.
  */
 function ensureAnswerGroup(f: Fixture): Promise<{ from: string }> {
   answerGroup ??= (async () => {
     const { world } = f;
-    const classmate = await registerUser(t.app, { name: 'Alike Classmate' });
-    await addStudents(t.app, world.instructor, world.course._id, [classmate.email]);
+    // Two new students: the world's student is graded by now and may not resubmit.
+    const first = await registerUser(t.app, { name: 'Alike First' });
+    const second = await registerUser(t.app, { name: 'Alike Second' });
+    await addStudents(t.app, world.instructor, world.course._id, [first.email, second.email]);
     const text = 'The answer is 4 because 2 + 2 = 4.';
-    const from = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id, text);
-    const alike = await submitAnswer(t.app, classmate, world.assignment._id, world.question._id, text);
+    const from = await submitAnswer(t.app, first, world.assignment._id, world.question._id, text);
+    const alike = await submitAnswer(t.app, second, world.assignment._id, world.question._id, text);
     const base = questionPath(f);
     for (const submission of [from, alike]) {
       const graded = await t.app.inject({
