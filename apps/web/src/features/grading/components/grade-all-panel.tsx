@@ -26,7 +26,7 @@ export interface GradeAllPanelProps {
 /**
  * "A week of grading in minutes": Grade All queues AI grading of every ungraded latest submission
  * and shows a live progress bar (read from the server, so a reload finds a running batch again);
- * Review then opens the grading screen on the queue, lowest confidence first.
+ * Review then opens the grading screen on the queue (answers to grade first, then lowest confidence first).
  */
 export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeAllPanelProps) {
   const headingId = useId();
@@ -59,8 +59,9 @@ export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeA
         Grade with AI
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        Grade All asks the AI for a suggestion on every ungraded submission. Review then walks them, lowest confidence
-        first; nothing becomes a grade until you save it.
+        Grade All asks the AI for a suggestion on every ungraded submission. Review then walks them: first the answers
+        that best represent the class while you have saved few grades, then lowest confidence first; nothing becomes a
+        grade until you save it.
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button
