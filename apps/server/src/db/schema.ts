@@ -333,7 +333,7 @@ export const grades = pgTable(
     /**
      * Set when this grade was applied from another answer's saved grade with "Apply to group": the
      * comments and deductions are that grade's, copied. Such a grade repeats one decision, so it
-     * does not count towards "grade these first" (docs/decisions/0011-answer-groups.md).
+     * does not count towards "grade these first" (docs/decisions/0012-answer-groups.md).
      */
     appliedFromGradeId: uuid('applied_from_grade_id').references((): AnyPgColumn => grades.id, {
       onDelete: 'set null',

@@ -2,7 +2,7 @@ import { parseQuantities, writeNumberWordsAsDigits } from '../ai/builtin/quantit
 import { normaliseText, tokenize } from '../ai/builtin/text-analysis.ts';
 
 /**
- * Alike answers to one question, for "Answer groups" and "Grade these first" (docs/decisions/0011-answer-groups.md).
+ * Alike answers to one question, for "Answer groups" and "Grade these first" (docs/decisions/0012-answer-groups.md).
  * Pure and deterministic: the same answers in the same order always give the same groups, the same
  * representatives and the same order, whatever the machine — callers pass answers in a stable
  * order (by student) and every tie is broken by that order.

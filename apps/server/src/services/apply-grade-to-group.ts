@@ -8,6 +8,7 @@ import { insertGrades, selectGradedSubmissionIds, type NewGradeRow } from '../mo
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
+import { requestSuggestionRefresh } from './refresh-suggestions.ts';
 
 type Skipped = ApplyToGroupOutput['skipped'][number];
 
@@ -85,6 +86,8 @@ export async function applyGradeToGroup(
     return insertGrades(tx, rows);
   });
 
+  // Applied grades are saved grades: the pending suggestions learn from them as after any save.
+  if (applied.length > 0) await requestSuggestionRefresh(ctx, question.id, user.id);
   const count = applied.length;
   return {
     message:

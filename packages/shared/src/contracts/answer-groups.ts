@@ -3,7 +3,7 @@ import { Person } from './courses.ts';
 import { GradeFirstState, ReviewStatus } from './review.ts';
 
 /**
- * Answer groups (docs/decisions/0011-answer-groups.md): alike answers to one question — the same
+ * Answer groups (docs/decisions/0012-answer-groups.md): alike answers to one question — the same
  * text after normalisation, or the same final value and the same key points — so the instructor
  * can grade one and apply that grade to the rest. Staff only: students never see groups.
  * Under /api/assignments/:assignmentId/questions/:questionId.

@@ -10,7 +10,7 @@ const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string
 const BASE = '/api/assignments/:assignmentId/questions/:questionId/answer-groups';
 
 /**
- * Answer groups of a question (docs/decisions/0011-answer-groups.md). Staff only: access 'user'
+ * Answer groups of a question (docs/decisions/0012-answer-groups.md). Staff only: access 'user'
  * and the course policy decides, as for the review queue — a stranger gets 404, an enrolled
  * student 403. There is no student view of groups at all.
  */

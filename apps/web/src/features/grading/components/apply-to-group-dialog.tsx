@@ -47,7 +47,7 @@ export interface ApplyToGroupDialogProps {
  * The confirmation of "Apply to group": which graded answer's comments and deductions to copy,
  * and to which members. It lists every member by name; members flagged as differing from their
  * group start unticked, with the reason, so nothing unusual is graded without a look. Applied
- * grades are saved grades the instructor can open and change like any other (docs/decisions/0011-answer-groups.md).
+ * grades are saved grades the instructor can open and change like any other (docs/decisions/0012-answer-groups.md).
  */
 export function ApplyToGroupDialog(props: ApplyToGroupDialogProps) {
   const { group, questionPoints, onClose } = props;
