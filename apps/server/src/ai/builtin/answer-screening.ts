@@ -24,12 +24,109 @@ export function isInstructionToGrader(sentence: string): boolean {
   return INSTRUCTION_PATTERNS.some((pattern) => pattern.test(sentence));
 }
 
+/** Words that must be followed by content in prose: articles and possessives, and prepositions. */
+const DETERMINERS = new Set('a an the its their our your my his her'.split(' '));
+const PREPOSITIONS = new Set('of in on at by for with from into onto about than via per among between through'.split(' '));
+/** Words that cannot follow a determiner or a preposition, nor end a sentence after one. */
+const AUXILIARIES_AND_CONJUNCTIONS = new Set(
+  'and or but nor because whereas is are was were be been being has have had will would can could should must does did'.split(' '),
+);
+
+/**
+ * Word salad: words in random order. In English an article or a preposition is followed by
+ * content ("the header", "of the packet"), almost never by another article, a preposition, an
+ * auxiliary or a conjunction ("the of", "a is", "with and"), and a sentence does not end on one.
+ * Shuffled words break that rule at a high rate; real answers, however clumsy, rarely do.
+ */
+export function isWordSalad(sentence: string): boolean {
+  const words = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  if (words.length < 5) return false;
+  let glue = 0;
+  let misplaced = 0;
+  words.forEach((word, index) => {
+    const isDeterminer = DETERMINERS.has(word);
+    if (!isDeterminer && !PREPOSITIONS.has(word)) return;
+    glue++;
+    const next = words[index + 1];
+    // "the the" is a typo, not disorder.
+    if (next === word) return;
+    if (
+      next === undefined ||
+      (isDeterminer && (DETERMINERS.has(next) || PREPOSITIONS.has(next))) ||
+      (!isDeterminer && PREPOSITIONS.has(next)) ||
+      AUXILIARIES_AND_CONJUNCTIONS.has(next)
+    )
+      misplaced++;
+  });
+  return misplaced >= 2 || (misplaced >= 1 && glue <= 2 && words.length <= 12 && /\b(?:the|a|an|of|and|to|is)$/i.test(sentence.trim()));
+}
+
+/**
+ * A keyword line: several subject words in a row with no sentence around them and no list
+ * punctuation ("segment window header flags sequence acknowledgment"). It shows no understanding,
+ * so it earns nothing; a real list ("sequence number, acknowledgment number, window") is kept.
+ * `isReferenceTerm` says which words come from the question, solution or rubric.
+ */
+export function isKeywordLine(sentence: string, isReferenceWord: (word: string) => boolean): boolean {
+  if (/[,;:•()\u2013-]|\b(?:and|or)\b/i.test(sentence)) return false;
+  const words = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
+  if (words.length < 5) return false;
+  const glue = words.filter(
+    (word) => DETERMINERS.has(word) || PREPOSITIONS.has(word) || AUXILIARIES_AND_CONJUNCTIONS.has(word),
+  ).length;
+  const fromReference = words.filter(isReferenceWord).length / words.length;
+  // Long lines: almost no glue and mostly the reference's words. Shorter ones only when bare:
+  // no glue at all, only the reference's words, and not written as a sentence.
+  if (words.length >= 8) return glue / words.length < 0.1 && fromReference >= 0.75;
+  return glue === 0 && fromReference === 1 && !/[.!?]\s*$/.test(sentence);
+}
+
+/** The reference side's words and its word pairs in order, to recognise its words shuffled. */
+export interface ReferenceWords {
+  words: Set<string>;
+  pairs: Set<string>;
+}
+
+const lowerWords = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+
+export function referenceWordsOf(texts: readonly string[]): ReferenceWords {
+  const words = new Set<string>();
+  const pairs = new Set<string>();
+  for (const text of texts) {
+    for (const line of text.split(/\n+/)) {
+      const lineWords = lowerWords(line);
+      lineWords.forEach((word, index) => {
+        words.add(word);
+        if (index > 0) pairs.add(`${lineWords[index - 1]} ${word}`);
+      });
+    }
+  }
+  return { words, pairs };
+}
+
+/**
+ * The reference's own words, reordered: nearly every word comes from the question, solution or
+ * rubric, yet hardly any two stand side by side as they do there. A copy of the solution keeps
+ * its order (and is judged as what it says); a paraphrase brings words of its own.
+ */
+export function isReferenceShuffle(sentence: string, reference: ReferenceWords): boolean {
+  const words = lowerWords(sentence);
+  if (words.length < 7 || reference.words.size === 0) return false;
+  const fromReference = words.filter((word) => reference.words.has(word)).length / words.length;
+  let keptPairs = 0;
+  for (let index = 1; index < words.length; index++)
+    if (reference.pairs.has(`${words[index - 1]} ${words[index]}`)) keptPairs++;
+  return fromReference >= 0.85 && keptPairs / (words.length - 1) < 0.2;
+}
+
 export interface ScreenedAnswer {
   /** The sentences that count as the student's answer. */
   evidenceSentences: string[];
   evidenceText: string;
   instructionSentences: string[];
   restatedSentences: string[];
+  /** Shuffled words and bare keyword lines: they show nothing in sentences, so they earn nothing. */
+  saladSentences: string[];
   /** Nothing at all was written (or only whitespace and punctuation). */
   isBlank: boolean;
 }
@@ -49,16 +146,23 @@ function restatesQuestion(sentence: string, questionTerms: Set<string>, question
   return fromQuestion / terms.length >= 0.85 && newValues.length === 0;
 }
 
-export function screenAnswer(answerText: string, questionText: string): ScreenedAnswer {
+export function screenAnswer(
+  answerText: string,
+  questionText: string,
+  reference: ReferenceWords = { words: new Set(), pairs: new Set() },
+): ScreenedAnswer {
+  const isReferenceWord = (word: string) => reference.words.has(word);
   const sentences = splitSentences(answerText);
   const questionTerms = new Set(contentTerms(questionText).map((token) => token.term));
   const questionValues = parseQuantities(questionText).map((quantity) => quantity.value);
   const evidenceSentences: string[] = [];
   const instructionSentences: string[] = [];
   const restatedSentences: string[] = [];
+  const saladSentences: string[] = [];
   for (const sentence of sentences) {
     if (isInstructionToGrader(sentence)) instructionSentences.push(sentence);
     else if (restatesQuestion(sentence, questionTerms, questionValues)) restatedSentences.push(sentence);
+    else if (isWordSalad(sentence) || isKeywordLine(sentence, isReferenceWord) || isReferenceShuffle(sentence, reference)) saladSentences.push(sentence);
     else evidenceSentences.push(sentence);
   }
   return {
@@ -66,6 +170,7 @@ export function screenAnswer(answerText: string, questionText: string): Screened
     evidenceText: evidenceSentences.join('\n'),
     instructionSentences,
     restatedSentences,
+    saladSentences,
     isBlank: !/[\p{L}\p{N}]/u.test(answerText),
   };
 }

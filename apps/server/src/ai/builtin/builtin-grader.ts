@@ -44,13 +44,8 @@ const BuiltinJudgementSchema = z.object({
   ),
   remarks: z.array(z.string()),
   confidence: z.number(),
-  confidenceInputs: z.object({
-    itemCertainty: z.number(),
-    scoreShare: z.number(),
-    relevance: z.number(),
-    lengthRatio: z.number(),
-    isNumericHeavy: z.boolean(),
-  }),
+  // Version 1 judgements stored a different shape; only the grader reads it, for audits.
+  confidenceInputs: z.unknown(),
 });
 
 const BuiltinRubricSchema = z.object({

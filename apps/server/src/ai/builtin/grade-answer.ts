@@ -1,6 +1,22 @@
 import type { GradingInput } from '../grader-types.ts';
-import { screenAnswer } from './answer-screening.ts';
-import { estimateConfidence, itemCertainty, type ConfidenceInputs } from './confidence.ts';
+import {
+  answerTerms,
+  describeReference,
+  measureAnswer,
+  wordCount,
+  type AnswerFeatures,
+  type ReferenceSide,
+} from './answer-features.ts';
+import { referenceWordsOf, screenAnswer, type ReferenceWords } from './answer-screening.ts';
+import { itemCertainty } from './confidence.ts';
+import {
+  coldLogit,
+  confidenceInputs,
+  estimateConfidence,
+  predictShare,
+  roundScore,
+  type PreparedExample,
+} from './suggestion-model.ts';
 import { itemComment, statusComment } from './write-comments.ts';
 import {
   cosine,
@@ -19,7 +35,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '1.0.0';
+export const BUILTIN_GRADER_VERSION = '2.0.0';
 
 export type AnswerStatus =
   'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only';
@@ -45,8 +61,20 @@ export interface BuiltinJudgement {
   /** General remarks (no deduction), e.g. that text addressed to the grader was ignored. */
   remarks: string[];
   confidence: number;
-  /** What the confidence was computed from (kept for calibration and audits). */
-  confidenceInputs: ConfidenceInputs;
+  /** What the suggestion and its confidence were computed from (kept for calibration and audits). */
+  confidenceInputs: SuggestionInputs;
+}
+
+export interface SuggestionInputs {
+  suggestedShare: number;
+  predictedShare: number;
+  /** Saved grades on this question that the suggestion was fitted to. */
+  examplesUsed: number;
+  /** Similarity (0..1) of the answer to the most alike saved grade. */
+  nearestExample: number;
+  features: AnswerFeatures;
+  /** The confidence model's inputs (suggestion-model.ts). */
+  model: number[];
 }
 
 /** Evidence -> credit: below LOW nothing, above HIGH everything, linear in between. */
@@ -70,7 +98,7 @@ export function roundDeduction(points: number, rawDeduction: number): number {
  * Term weights are inverse document frequencies over the sentences of the question, the solution
  * and the rubric: the reference side only, so every answer to a question is weighed the same way.
  */
-function buildTermWeights(input: GradingInput): TermWeights & { vocabulary: Set<string> } {
+export function buildTermWeights(input: GradingInput): TermWeights & { vocabulary: Set<string> } {
   const documents = [
     ...splitSentences(input.questionText),
     ...splitSentences(input.solutionText),
@@ -126,38 +154,84 @@ function alignSolution(input: GradingInput, weights: TermWeights): string[][] {
   });
 }
 
-export function gradeAnswer(input: GradingInput): BuiltinJudgement {
-  const screened = screenAnswer(input.answerText, input.questionText);
+/** Everything about a question that every answer to it is measured against (computed once). */
+export interface QuestionContext {
+  weights: TermWeights & { vocabulary: Set<string> };
+  reference: ReferenceSide;
+  referenceWords: ReferenceWords;
+  questionQuantities: ReturnType<typeof parseQuantities>;
+  alignedSolution: string[][];
+  referenceTerms: Set<string>;
+  allTargets: ReturnType<typeof numericTargets>;
+  /** Measured answers by text: saved grades are measured once, not once per graded answer. */
+  analyses: Map<string, AnswerAnalysis>;
+}
+
+const contexts = new Map<string, QuestionContext>();
+const CONTEXT_CACHE_SIZE = 16;
+const ANALYSIS_CACHE_SIZE = 4000;
+
+export function questionContextFor(input: GradingInput): QuestionContext {
+  const key = JSON.stringify([input.questionText, input.solutionText, input.rubricItems]);
+  const cached = contexts.get(key);
+  if (cached) return cached;
   const weights = buildTermWeights(input);
   const questionQuantities = parseQuantities(input.questionText);
-  const answer = viewAnswer(screened.evidenceSentences, questionQuantities);
   const questionTerms = new Set(contentTerms(input.questionText).map((token) => token.term));
-  const referenceTerms = new Set([...weights.vocabulary].filter((term) => !questionTerms.has(term)));
-  const alignedSolution = alignSolution(input, weights);
-  const allTargets = input.rubricItems.flatMap((item) =>
-    numericTargets(`${item.criterion}. ${item.guidance}`, questionQuantities),
-  );
+  const rubricText = input.rubricItems.map((item) => `${item.criterion}. ${item.guidance}`).join('\n');
+  const context: QuestionContext = {
+    weights,
+    reference: describeReference(input.questionText, input.solutionText, rubricText, weights),
+    referenceWords: referenceWordsOf([input.questionText, input.solutionText, rubricText]),
+    questionQuantities,
+    alignedSolution: alignSolution(input, weights),
+    referenceTerms: new Set([...weights.vocabulary].filter((term) => !questionTerms.has(term))),
+    allTargets: input.rubricItems.flatMap((item) =>
+      numericTargets(`${item.criterion}. ${item.guidance}`, questionQuantities),
+    ),
+    analyses: new Map(),
+  };
+  if (contexts.size >= CONTEXT_CACHE_SIZE) contexts.delete(contexts.keys().next().value!);
+  contexts.set(key, context);
+  return context;
+}
 
+/** One answer measured against its question, before any saved grade is consulted. */
+export interface AnswerAnalysis {
+  status: AnswerStatus;
+  items: ItemJudgement[];
+  evidences: ItemEvidence[];
+  answerQuantities: ReturnType<typeof viewAnswer>['quantities'];
+  answerTopics: string[];
+  hasInstructions: boolean;
+  features: AnswerFeatures;
+  coldLogit: number;
+  /** Weighted terms, for finding the most alike saved grades. */
+  vector: Map<string, number>;
+  relevance: number;
+  lengthRatio: number;
+}
+
+export function analyseAnswer(answerText: string, input: GradingInput, context: QuestionContext): AnswerAnalysis {
+  const cached = context.analyses.get(answerText);
+  if (cached) return cached;
+  const { weights } = context;
+  const screened = screenAnswer(answerText, input.questionText, context.referenceWords);
+  const answer = viewAnswer(screened.evidenceSentences, context.questionQuantities);
   const answerTokens = screened.evidenceSentences.flatMap((sentence) => contentTerms(sentence));
   const uniqueAnswerTerms = [...new Set(answerTokens.map((token) => token.term))];
   const relevance = uniqueAnswerTerms.length
     ? uniqueAnswerTerms.filter((term) => weights.vocabulary.has(term)).length / uniqueAnswerTerms.length
     : 0;
   const referenceLength = Math.max(1, contentTerms(`${input.solutionText}`).length);
-  const lengthRatio = answerTokens.length / referenceLength;
-
-  const remarks: string[] = [];
-  if (screened.instructionSentences.length > 0) {
-    remarks.push(
-      'Part of the answer is addressed to the grader (asking for marks or to ignore the rubric); it was disregarded and earns no credit.',
-    );
-  }
 
   let status: AnswerStatus = 'answered';
   if (screened.isBlank) status = 'blank';
-  else if (screened.evidenceSentences.length === 0)
+  else if (screened.evidenceSentences.length === 0) {
     status = screened.instructionSentences.length > 0 ? 'instructions-only' : 'restates-question';
-  else if (uniqueAnswerTerms.length < 2 && answer.quantities.length === 0) status = 'near-empty';
+    // Only salad: there is nothing in sentences to judge; graded as an answer that shows nothing.
+    if (screened.saladSentences.length > 0 && screened.instructionSentences.length === 0) status = 'answered';
+  }
 
   const items: ItemJudgement[] = [];
   const evidences: ItemEvidence[] = [];
@@ -165,13 +239,13 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
     const evidence = gatherItemEvidence({
       criterion: item.criterion,
       guidance: item.guidance,
-      alignedSolution: alignedSolution[index] ?? [],
+      alignedSolution: context.alignedSolution[index] ?? [],
       answer,
       weights,
       questionText: input.questionText,
-      questionQuantities,
-      referenceTerms,
-      allTargets,
+      questionQuantities: context.questionQuantities,
+      referenceTerms: context.referenceTerms,
+      allTargets: context.allTargets,
     });
     evidences.push(evidence);
     const numeric = evidence.numeric;
@@ -183,28 +257,36 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
     // A result that is only partly right (missing or wrong unit, sign, rounding) always costs
     // something, however good the words around it are.
     if (numeric?.hasResults && numeric.score < 1) rawCredit = Math.min(rawCredit, 1 - 0.5 * (1 - numeric.score));
-    const pointsDeducted = roundDeduction(item.points, item.points * (1 - rawCredit));
-    const credit = item.points > 0 ? 1 - pointsDeducted / item.points : 1;
     items.push({
       rubricItemId: item.id,
-      credit,
+      credit: rawCredit,
       evidence: combined,
       lexical: evidence.lexical,
       numeric: numeric ? numeric.score : null,
       certainty: itemCertainty(combined, ramp, numeric),
-      pointsDeducted,
+      pointsDeducted: 0,
       comment: '',
     });
   });
+  const totalPoints = input.rubricItems.reduce((sum, item) => sum + item.points, 0);
+  const itemShare =
+    totalPoints > 0
+      ? items.reduce((sum, item, index) => sum + item.credit * input.rubricItems[index]!.points, 0) / totalPoints
+      : 0;
+  const setAside = [...screened.saladSentences, ...screened.instructionSentences].join('\n');
+  const features = measureAnswer({
+    evidenceText: screened.evidenceText,
+    allWordsCount: wordCount(answerText),
+    setAsideWordsCount: wordCount(setAside),
+    reference: context.reference,
+    itemShare,
+  });
 
-  // Off-topic: nothing earned and hardly a word in common with the question, solution or rubric.
-  const creditShare =
-    items.reduce((sum, item, index) => sum + item.credit * input.rubricItems[index]!.points, 0) /
-    Math.max(
-      1e-9,
-      input.rubricItems.reduce((sum, item) => sum + item.points, 0),
-    );
-  if (status === 'answered' && creditShare <= 0.15 && relevance < 0.2) status = 'off-topic';
+  const vector = new Map<string, number>();
+  for (const term of answerTerms(screened.evidenceText, context.reference)) {
+    const weight = context.reference.vocabulary.has(term) ? weights.weightOf(term) : 1;
+    vector.set(term, Math.min(2 * weight, (vector.get(term) ?? 0) + weight));
+  }
 
   // What an off-topic answer is about instead: its longest words that the reference never uses.
   const answerTopics = [
@@ -214,35 +296,146 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
         .map((token) => token.display),
     ),
   ].sort((left, right) => right.length - left.length);
-  input.rubricItems.forEach((item, index) => {
-    const judgement = items[index]!;
-    if (status !== 'answered') {
-      judgement.pointsDeducted = item.points;
-      judgement.credit = 0;
-      judgement.certainty = 1;
-      judgement.comment = statusComment(status, item, answerTopics);
-    } else {
-      judgement.comment = itemComment(item, judgement.credit, evidences[index]!, answer.quantities);
+
+  const analysis: AnswerAnalysis = {
+    status,
+    items,
+    evidences,
+    answerQuantities: answer.quantities,
+    answerTopics,
+    hasInstructions: screened.instructionSentences.length > 0,
+    features,
+    coldLogit: coldLogit(features),
+    vector,
+    relevance,
+    lengthRatio: answerTokens.length / referenceLength,
+  };
+  if (context.analyses.size >= ANALYSIS_CACHE_SIZE) context.analyses.delete(context.analyses.keys().next().value!);
+  context.analyses.set(answerText, analysis);
+  return analysis;
+}
+
+/** Statuses with nothing to judge: no words, only the question again, only words to the grader. */
+const NOTHING_TO_JUDGE: ReadonlySet<AnswerStatus> = new Set(['blank', 'restates-question', 'instructions-only']);
+
+/** Saved grades usable as examples: real text, a score within the points. */
+export function prepareExamples(input: GradingInput, context: QuestionContext): PreparedExample[] {
+  const prepared: PreparedExample[] = [];
+  for (const example of input.examples ?? []) {
+    if (!Number.isFinite(example.score) || example.score < 0 || example.score > input.points + 1e-9) continue;
+    if (typeof example.answerText !== 'string' || example.answerText === input.answerText) continue;
+    const analysis = analyseAnswer(example.answerText, input, context);
+    if (NOTHING_TO_JUDGE.has(analysis.status)) continue;
+    prepared.push({
+      coldLogit: analysis.coldLogit,
+      vector: analysis.vector,
+      share: input.points > 0 ? example.score / input.points : 0,
+    });
+  }
+  return prepared;
+}
+
+/**
+ * Spreads the total deduction over the rubric items in proportion to what each item's evidence
+ * found missing (water-filling: no item loses more than it is worth), in steps of a quarter point
+ * (a hundredth when the total is off that grid), so the items add up exactly to the suggestion.
+ */
+export function spreadDeduction(total: number, itemPoints: readonly number[], deficits: readonly number[]): number[] {
+  const count = itemPoints.length;
+  if (count === 0 || total <= 1e-9) return itemPoints.map(() => 0);
+  const unit = Math.abs(Math.round(total / 0.25) * 0.25 - total) < 1e-9 ? 0.25 : 0.01;
+  const capacity = itemPoints.map((points) => Math.floor(points / unit + 1e-9));
+  let remaining = Math.round(total / unit);
+  const units = itemPoints.map(() => 0);
+  // First by the evidence's deficits, then (if the total asks for more) by the room left.
+  for (const weights of [deficits, itemPoints.map((points, index) => points - (deficits[index] ?? 0))]) {
+    let open = capacity.map((cap, index) => (units[index]! < cap && (weights[index] ?? 0) > 1e-9 ? index : -1)).filter((index) => index >= 0);
+    while (remaining > 0 && open.length > 0) {
+      const weightSum = open.reduce((sum, index) => sum + weights[index]!, 0);
+      const ideal = open.map((index) => (remaining * weights[index]!) / weightSum);
+      let given = 0;
+      const order = open
+        .map((index, position) => ({ index, share: ideal[position]! }))
+        .sort((left, right) => (right.share % 1) - (left.share % 1) || left.index - right.index);
+      for (const { index, share } of order) {
+        const room = capacity[index]! - units[index]!;
+        const take = Math.min(room, Math.floor(share + 1e-9));
+        units[index]! += take;
+        given += take;
+      }
+      let left = remaining - given;
+      for (const { index } of order) {
+        if (left <= 0) break;
+        if (units[index]! < capacity[index]!) {
+          units[index]!++;
+          left--;
+        }
+      }
+      const handedOut = remaining - left;
+      remaining = left;
+      if (handedOut === 0) break;
+      open = open.filter((index) => units[index]! < capacity[index]!);
     }
+  }
+  return units.map((value) => Math.round(value * unit * 100) / 100);
+}
+
+export function gradeAnswer(input: GradingInput): BuiltinJudgement {
+  const context = questionContextFor(input);
+  const analysis = analyseAnswer(input.answerText, input, context);
+  const remarks: string[] = [];
+  if (analysis.hasInstructions) {
+    remarks.push(
+      'Part of the answer is addressed to the grader (asking for marks or to ignore the rubric); it was disregarded and earns no credit.',
+    );
+  }
+  const examples = NOTHING_TO_JUDGE.has(analysis.status) ? [] : prepareExamples(input, context);
+  const prediction = predictShare(analysis.coldLogit, analysis.vector, examples);
+  let status = analysis.status;
+  let score = NOTHING_TO_JUDGE.has(status) ? 0 : roundScore(input.points, prediction.share);
+  // Off-topic: hardly a word in common with the question, solution or rubric, and little credit.
+  if (status === 'answered' && score / Math.max(1e-9, input.points) <= 0.15 && analysis.relevance < 0.2)
+    status = 'off-topic';
+  if (status === 'off-topic') score = 0;
+
+  const itemPoints = input.rubricItems.map((item) => item.points);
+  const deficits = analysis.items.map((item, index) => itemPoints[index]! * (1 - item.credit));
+  const deductions = spreadDeduction(input.points - score, itemPoints, deficits);
+  const items = analysis.items.map((item, index) => {
+    const rubricItem = input.rubricItems[index]!;
+    const pointsDeducted = deductions[index] ?? 0;
+    const credit = rubricItem.points > 0 ? 1 - pointsDeducted / rubricItem.points : 1;
+    return {
+      ...item,
+      credit,
+      pointsDeducted,
+      comment:
+        status !== 'answered'
+          ? statusComment(status, rubricItem, analysis.answerTopics)
+          : itemComment(rubricItem, credit, analysis.evidences[index]!, analysis.answerQuantities),
+    };
   });
 
-  const deducted = items.reduce((sum, item) => sum + item.pointsDeducted, 0);
-  const confidenceInputs = {
-    itemCertainty: items.length
-      ? items.reduce((sum, item, index) => sum + item.certainty * (input.rubricItems[index]!.points || 1), 0) /
-        input.rubricItems.reduce((sum, item) => sum + (item.points || 1), 0)
-      : 1,
-    scoreShare: input.points > 0 ? Math.min(input.points, Math.max(0, input.points - deducted)) / input.points : 1,
-    relevance,
-    lengthRatio,
-    isNumericHeavy: evidences.some((evidence) => evidence.numeric?.hasResults),
-  };
+  const confidenceInputsList = NOTHING_TO_JUDGE.has(status) ? [] : confidenceInputs(input.points, prediction, examples);
   return {
     version: BUILTIN_GRADER_VERSION,
     status,
     items,
     remarks,
-    confidence: estimateConfidence(status, confidenceInputs),
-    confidenceInputs,
+    confidence: NOTHING_TO_JUDGE.has(status) ? NOTHING_TO_JUDGE_CONFIDENCE : estimateConfidence(confidenceInputsList),
+    confidenceInputs: {
+      suggestedShare: input.points > 0 ? score / input.points : 1,
+      predictedShare: prediction.share,
+      examplesUsed: examples.length,
+      nearestExample: prediction.nearest,
+      features: analysis.features,
+      model: confidenceInputsList,
+    },
   };
 }
+
+/**
+ * Nothing to judge (blank, only the question again, only words to the grader): every human
+ * grader gives nothing too, so the suggestion is kept almost always.
+ */
+export const NOTHING_TO_JUDGE_CONFIDENCE = 95;

@@ -111,8 +111,22 @@ function rawWords(text: string): string[] {
   return cleaned.match(WORD_PATTERN) ?? [];
 }
 
+/**
+ * British and American spellings meet before stemming ("behaviour" = "behavior", "organise" =
+ * "organize", "centre" = "center"). Both sides of every comparison go through this, so a rewrite
+ * that hits an unrelated word ("otherwise" -> "otherwize") is harmless.
+ */
+export function americanSpelling(word: string): string {
+  if (word.length < 5) return word;
+  return word
+    .replace(/^(\p{L}{2,})our(s|ed|ing|ite|ites|able|ful|less)?$/u, '$1or$2')
+    .replace(/^(\p{L}{3,})is(e|es|ed|ing|ation|ations|er|ers)$/u, '$1iz$2')
+    .replace(/^(\p{L}{2,})ys(e|es|ed|ing)$/u, '$1yz$2')
+    .replace(/^(\p{L}{2,})tre(s)?$/u, '$1ter$2');
+}
+
 function stemOf(word: string): string {
-  return /^\d/.test(word) ? word : stemWord(word);
+  return /^\d/.test(word) ? word : stemWord(americanSpelling(word));
 }
 
 interface PhraseEntry {

@@ -1,0 +1,203 @@
+import { featureVector, type AnswerFeatures } from './answer-features.ts';
+import { FITTED } from './fitted-weights.ts';
+
+/**
+ * From measurements to a suggested share of the points and a confidence, in three small models
+ * whose weights were fitted on real human-scored answers (bench/fit-grader-model.ts writes
+ * fitted-weights.ts; the fit and its evaluation are in docs/decisions/0009):
+ *
+ * 1. Cold start: a logistic model of the human share from the answer's features. It predicts the
+ *    expected share, so an answer it cannot judge gets partial credit, not 0 or full marks.
+ * 2. With saved grades (examples): the question's own calibration of the cold model (its
+ *    instructor may be stricter or more lenient; shrunk toward the cold model when there are few
+ *    examples), the instructor's grades on the most similar answers (nearest neighbours), and the
+ *    mean of the examples, weighed by a second fitted logistic model.
+ * 3. Confidence: the chance that the instructor keeps the suggested score within 10% of the
+ *    points, from how decided the suggestion is, how alike the nearest graded answers are and
+ *    how often this question's own grades were met by the same procedure (leave one out).
+ */
+
+export const sigmoid = (value: number) => 1 / (1 + Math.exp(-value));
+export const logit = (share: number) => {
+  const bounded = Math.min(0.98, Math.max(0.02, share));
+  return Math.log(bounded / (1 - bounded));
+};
+
+const dot = (weights: readonly number[], values: readonly number[]) =>
+  weights.reduce((sum, weight, index) => sum + weight * (values[index] ?? 0), 0);
+
+export function coldLogit(features: AnswerFeatures): number {
+  return FITTED.cold.intercept + dot(FITTED.cold.weights, featureVector(features));
+}
+
+/** A saved grade, measured like the answer being graded. */
+export interface PreparedExample {
+  coldLogit: number;
+  vector: Map<string, number>;
+  /** The instructor's score as a share of the points. */
+  share: number;
+}
+
+export function cosineSimilarity(left: Map<string, number>, right: Map<string, number>): number {
+  let product = 0;
+  let leftNorm = 0;
+  let rightNorm = 0;
+  for (const [term, weight] of left) {
+    leftNorm += weight * weight;
+    const other = right.get(term);
+    if (other !== undefined) product += weight * other;
+  }
+  for (const weight of right.values()) rightNorm += weight * weight;
+  return leftNorm > 0 && rightNorm > 0 ? product / Math.sqrt(leftNorm * rightNorm) : 0;
+}
+
+/**
+ * The question's own line from cold logit to the instructor's shares: share = sigmoid(a z + c),
+ * fitted by a few Newton steps with a ridge pulling (a, c) toward (1, 0), so two examples move it
+ * a little and twenty move it a lot.
+ */
+export function calibrateToExamples(examples: readonly PreparedExample[]): { slope: number; offset: number } {
+  let slope = 1;
+  let offset = 0;
+  const ridge = FITTED.calibrationRidge;
+  for (let step = 0; step < 12; step++) {
+    let gradientSlope = ridge * (slope - 1);
+    let gradientOffset = ridge * offset;
+    let hessianSS = ridge;
+    let hessianSO = 0;
+    let hessianOO = ridge;
+    for (const example of examples) {
+      const predicted = sigmoid(slope * example.coldLogit + offset);
+      const residual = predicted - example.share;
+      const curvature = Math.max(1e-6, predicted * (1 - predicted));
+      gradientSlope += residual * example.coldLogit;
+      gradientOffset += residual;
+      hessianSS += curvature * example.coldLogit * example.coldLogit;
+      hessianSO += curvature * example.coldLogit;
+      hessianOO += curvature;
+    }
+    const determinant = hessianSS * hessianOO - hessianSO * hessianSO;
+    if (Math.abs(determinant) < 1e-12) break;
+    const deltaSlope = (hessianOO * gradientSlope - hessianSO * gradientOffset) / determinant;
+    const deltaOffset = (hessianSS * gradientOffset - hessianSO * gradientSlope) / determinant;
+    slope -= deltaSlope;
+    offset -= deltaOffset;
+    if (Math.abs(deltaSlope) + Math.abs(deltaOffset) < 1e-6) break;
+  }
+  return { slope, offset };
+}
+
+export interface Neighbourhood {
+  /** Similarity-weighted mean share of the examples, pulled toward their plain mean when far. */
+  share: number;
+  /** Similarity to the most alike example (0..1). */
+  nearest: number;
+  /** Plain mean share of the examples. */
+  mean: number;
+}
+
+export function neighbourhood(vector: Map<string, number>, examples: readonly PreparedExample[]): Neighbourhood {
+  const mean = examples.reduce((sum, example) => sum + example.share, 0) / examples.length;
+  let weighted = 0;
+  let weightSum = 0;
+  let nearest = 0;
+  for (const example of examples) {
+    const similarity = cosineSimilarity(vector, example.vector);
+    nearest = Math.max(nearest, similarity);
+    const weight = Math.exp(FITTED.neighbourSharpness * similarity) - 1;
+    weighted += weight * example.share;
+    weightSum += weight;
+  }
+  const prior = 1;
+  return { share: (weighted + prior * mean) / (weightSum + prior), nearest, mean };
+}
+
+/** The inputs of the model that weighs cold, calibrated, neighbour and mean evidence. */
+export function warmInputs(
+  answerLogit: number,
+  vector: Map<string, number>,
+  examples: readonly PreparedExample[],
+): number[] {
+  const { slope, offset } = calibrateToExamples(examples);
+  const near = neighbourhood(vector, examples);
+  const count = Math.log1p(examples.length);
+  return [
+    answerLogit,
+    slope * answerLogit + offset,
+    logit(near.share),
+    logit(near.share) * near.nearest,
+    logit(near.mean),
+    count,
+  ];
+}
+
+export interface SharePrediction {
+  share: number;
+  /** The inputs behind it, kept in the judgement for audits. */
+  inputs: number[];
+  nearest: number;
+}
+
+export function predictShare(
+  answerLogit: number,
+  vector: Map<string, number>,
+  examples: readonly PreparedExample[],
+): SharePrediction {
+  if (examples.length === 0) return { share: sigmoid(answerLogit), inputs: [answerLogit], nearest: 0 };
+  const inputs = warmInputs(answerLogit, vector, examples);
+  const share = sigmoid(FITTED.warm.intercept + dot(FITTED.warm.weights, inputs));
+  return { share, inputs, nearest: neighbourhood(vector, examples).nearest };
+}
+
+/** Scores move in steps of half a point (a quarter below 2 points). */
+export function roundScore(points: number, share: number): number {
+  const step = points >= 2 ? 0.5 : 0.25;
+  return Math.min(points, Math.max(0, Math.round((points * share) / step) * step));
+}
+
+/** Kept: the instructor's score within 10% of the points of the suggestion. */
+export function isKept(points: number, suggestedShare: number, humanShare: number): boolean {
+  return Math.abs(roundScore(points, suggestedShare) / points - humanShare) <= 0.1 + 1e-9;
+}
+
+/**
+ * How often this question's saved grades would have been met: each of (up to 20) examples graded
+ * from the others, kept or not. Shrunk toward one half with two pseudo-grades.
+ */
+export function leaveOneOutKeptRate(points: number, examples: readonly PreparedExample[]): number {
+  if (examples.length < 3) return 0.5;
+  const probe = examples.slice(0, 20);
+  let kept = 0;
+  probe.forEach((example, index) => {
+    const others = examples.filter((_, otherIndex) => otherIndex !== index);
+    const predicted = predictShare(example.coldLogit, example.vector, others).share;
+    if (isKept(points, predicted, example.share)) kept++;
+  });
+  return (kept + 1) / (probe.length + 2);
+}
+
+export function confidenceInputs(
+  points: number,
+  prediction: SharePrediction,
+  examples: readonly PreparedExample[],
+): number[] {
+  const suggested = roundScore(points, prediction.share) / points;
+  const decided = Math.abs(2 * suggested - 1);
+  const hasExamples = examples.length > 0 ? 1 : 0;
+  const keptRate = hasExamples ? leaveOneOutKeptRate(points, examples) : 0.5;
+  return [
+    decided,
+    suggested,
+    decided * decided,
+    hasExamples,
+    Math.log1p(examples.length),
+    prediction.nearest,
+    logit(keptRate) * hasExamples,
+  ];
+}
+
+/** 0..100: the chance, in percent, that the instructor keeps the score within 10% of the points. */
+export function estimateConfidence(inputs: readonly number[]): number {
+  const probability = sigmoid(FITTED.confidence.intercept + dot(FITTED.confidence.weights, inputs));
+  return Math.round(Math.min(0.99, Math.max(0.01, probability)) * 100);
+}
