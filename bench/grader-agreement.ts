@@ -4,7 +4,7 @@
  * committed (see bench/README.md for how to get it). Baselines run in this same script, so every
  * figure is a side-by-side comparison measured in one run.
  *
- *   npx tsx bench/grader-agreement.ts --data DIR [--splits evaluate|fit|all] [--limit N]
+ *   npx tsx bench/grader-agreement.ts --data DIR [--splits evaluate|fit|all] [--only NAME,…] [--limit N]
  *
  * Every question is worth 5 points (the human share x 5) and graded the product's own way: the
  * grader drafts the rubric from the question and its reference answer(s), then grades each answer.
@@ -46,6 +46,7 @@ const argValue = (name: string) => {
   return index >= 0 ? process.argv[index + 1] : undefined;
 };
 const splitFilter = argValue('--splits') ?? 'evaluate';
+const onlySplits = argValue('--only')?.split(',');
 const limit = Number(argValue('--limit') ?? Infinity);
 
 const grader = createBuiltinGrader();
@@ -296,7 +297,9 @@ function report(title: string, result: Pooled): void {
 }
 
 const splits = loadDatasets(dataFolderFromArgs(process.argv)).filter(
-  (split) => splitFilter === 'all' || split.role === splitFilter,
+  (split) =>
+    (splitFilter === 'all' || split.role === splitFilter) &&
+    (!onlySplits || onlySplits.some((name) => split.name.includes(name))),
 );
 const pooled = newPool();
 for (const split of splits) {

@@ -16,6 +16,14 @@ const RubricItemLine = z.object({
   guidance: z.string().default(''),
 });
 
+/** A graded answer to the same question: the line is graded as if these were saved grades. */
+const ExampleLine = z.object({
+  answer: z.string(),
+  score: z.number().finite().min(0),
+  /** The instructor's comments on that answer: one text or a list. */
+  comments: z.union([z.string(), z.array(z.string())]).optional(),
+});
+
 export const BatchInputLine = z.object({
   id: z.union([z.string(), z.number()]),
   /** Question text, or a path to a PDF (relative paths resolve against the input file's folder). */
@@ -24,6 +32,7 @@ export const BatchInputLine = z.object({
   answer: z.string(),
   points: z.number().finite().positive(),
   rubric: z.array(RubricItemLine).min(1).optional(),
+  examples: z.array(ExampleLine).max(500).optional(),
 });
 export type BatchInputLine = z.infer<typeof BatchInputLine>;
 
@@ -65,6 +74,13 @@ export async function gradeLine(grader: Grader, raw: unknown, baseDir: string): 
     return { id: safeId, error: `Invalid line: ${issue?.path.join('.') || 'line'} ${issue?.message ?? 'is invalid'}` };
   }
   const line = parsed.data;
+  const outOfRange = (line.examples ?? []).findIndex((example) => example.score > line.points);
+  if (outOfRange >= 0) {
+    return {
+      id: line.id,
+      error: `Invalid line: examples.${outOfRange}.score must be between 0 and ${line.points} (the line's points)`,
+    };
+  }
   try {
     const [question, solution, answer] = await Promise.all([
       resolveText(line.question, baseDir),
@@ -80,6 +96,12 @@ export async function gradeLine(grader: Grader, raw: unknown, baseDir: string): 
       rubricItems,
       points: line.points,
       answerText: answer.text,
+      examples: (line.examples ?? []).map((example) => ({
+        answerText: example.answer,
+        score: example.score,
+        comments: [example.comments ?? []].flat().map((text) => ({ text, pointsDeducted: 0, rubricItemId: null })),
+        suggestedScore: null,
+      })),
     };
     const call = await grader.requestGrading(input);
     const suggestion = grader.interpretGrading(call.rawOutput, input);

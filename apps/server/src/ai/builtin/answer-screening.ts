@@ -132,12 +132,24 @@ export interface ScreenedAnswer {
 }
 
 /**
- * A sentence restates the question when nearly all of its words come from the question and it
- * adds no number the question does not already give.
+ * A sentence restates the question when nearly all of its words come from the question, most of
+ * its word pairs stand in the question as written (it is copied, not a new sentence made of the
+ * question's words: "a rock is made of more than one mineral" answers "the difference between a
+ * rock and a mineral"), and it adds no number the question does not already give.
  */
-function restatesQuestion(sentence: string, questionTerms: Set<string>, questionValues: number[]): boolean {
+function restatesQuestion(
+  sentence: string,
+  questionTerms: Set<string>,
+  questionValues: number[],
+  questionPairs: Set<string>,
+): boolean {
   const terms = contentTerms(sentence);
   if (terms.length === 0) return false;
+  const words = lowerWords(sentence);
+  let copiedPairs = 0;
+  for (let index = 1; index < words.length; index++)
+    if (questionPairs.has(`${words[index - 1]} ${words[index]}`)) copiedPairs++;
+  if (words.length > 1 && copiedPairs / (words.length - 1) < 0.5) return false;
   const fromQuestion = terms.filter((token) => questionTerms.has(token.term)).length;
   const newValues = parseQuantities(sentence).filter(
     (quantity) =>
@@ -155,13 +167,14 @@ export function screenAnswer(
   const sentences = splitSentences(answerText);
   const questionTerms = new Set(contentTerms(questionText).map((token) => token.term));
   const questionValues = parseQuantities(questionText).map((quantity) => quantity.value);
+  const questionPairs = referenceWordsOf([questionText]).pairs;
   const evidenceSentences: string[] = [];
   const instructionSentences: string[] = [];
   const restatedSentences: string[] = [];
   const saladSentences: string[] = [];
   for (const sentence of sentences) {
     if (isInstructionToGrader(sentence)) instructionSentences.push(sentence);
-    else if (restatesQuestion(sentence, questionTerms, questionValues)) restatedSentences.push(sentence);
+    else if (restatesQuestion(sentence, questionTerms, questionValues, questionPairs)) restatedSentences.push(sentence);
     else if (isWordSalad(sentence) || isKeywordLine(sentence, isReferenceWord) || isReferenceShuffle(sentence, reference)) saladSentences.push(sentence);
     else evidenceSentences.push(sentence);
   }

@@ -5,9 +5,9 @@
  * the evaluation splits the benchmark reports. Re-fit after changing any feature.
  */
 export const FITTED = {
-  cold: { intercept: -2.4101, weights: [0.6185, 0.3482, 0.8993, -0.4219, 0.7159, 0.258, -0.4305, 1.049] },
-  warm: { intercept: 0.1988, weights: [0.1573, 0.7845, 0.007, 0.3592, 0.0019, -0.117] },
-  confidence: { intercept: -4.923, weights: [2.7919, -0.0534, 5.5292, -0.3437, 0.2661, 0.1069, 0.33] },
+  cold: { intercept: -2.4086, weights: [0.6582, 0.3296, 0.8756, -0.4155, 0.7079, 0.2435, -0.4449, 1.0746] },
+  warm: { intercept: 0.1917, weights: [0.1284, 0.8088, -0.0787, 0.3073, 0.0834, -0.1171, 0.0959, 0.6548] },
+  confidence: { intercept: -4.9725, weights: [2.8322, -0.0373, 5.5034, -0.2679, 0.2133, 0.1437, 0.3294] },
   calibrationRidge: 3,
-  neighbourSharpness: 10,
+  neighbourSharpness: 15,
 } as const;

@@ -422,7 +422,7 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
     status,
     items,
     remarks,
-    confidence: NOTHING_TO_JUDGE.has(status) ? NOTHING_TO_JUDGE_CONFIDENCE : estimateConfidence(confidenceInputsList),
+    confidence: NOTHING_TO_JUDGE.has(status) ? NOTHING_TO_JUDGE_CONFIDENCE : estimateConfidence(confidenceInputsList, examples),
     confidenceInputs: {
       suggestedShare: input.points > 0 ? score / input.points : 1,
       predictedShare: prediction.share,

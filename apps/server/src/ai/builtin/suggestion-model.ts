@@ -92,6 +92,10 @@ export interface Neighbourhood {
   share: number;
   /** Similarity to the most alike example (0..1). */
   nearest: number;
+  /** Similarity to the most alike well-graded example (3/4 of the points or more), 0 if none. */
+  nearestGood: number;
+  /** Similarity to the most alike poorly graded example (1/4 of the points or less), 0 if none. */
+  nearestPoor: number;
   /** Plain mean share of the examples. */
   mean: number;
 }
@@ -101,15 +105,44 @@ export function neighbourhood(vector: Map<string, number>, examples: readonly Pr
   let weighted = 0;
   let weightSum = 0;
   let nearest = 0;
+  let nearestGood = 0;
+  let nearestPoor = 0;
   for (const example of examples) {
     const similarity = cosineSimilarity(vector, example.vector);
     nearest = Math.max(nearest, similarity);
+    if (example.share >= 0.75) nearestGood = Math.max(nearestGood, similarity);
+    if (example.share <= 0.25) nearestPoor = Math.max(nearestPoor, similarity);
     const weight = Math.exp(FITTED.neighbourSharpness * similarity) - 1;
     weighted += weight * example.share;
     weightSum += weight;
   }
   const prior = 1;
-  return { share: (weighted + prior * mean) / (weightSum + prior), nearest, mean };
+  return { share: (weighted + prior * mean) / (weightSum + prior), nearest, nearestGood, nearestPoor, mean };
+}
+
+function normalisedSum(vectors: readonly { vector: Map<string, number>; weight: number }[]): Map<string, number> {
+  const sum = new Map<string, number>();
+  for (const { vector, weight } of vectors) {
+    if (weight <= 0) continue;
+    let norm = 0;
+    for (const value of vector.values()) norm += value * value;
+    if (norm <= 0) continue;
+    const scale = weight / Math.sqrt(norm);
+    for (const [term, value] of vector) sum.set(term, (sum.get(term) ?? 0) + value * scale);
+  }
+  return sum;
+}
+
+/**
+ * Rocchio: how much more the answer resembles the instructor's credited answers (weighted by
+ * their share) than the uncredited ones (weighted by the share missing). Robust with few grades,
+ * and it picks up the words this instructor rewards, whatever the reference says.
+ */
+export function creditedResemblance(vector: Map<string, number>, examples: readonly PreparedExample[]): number {
+  const credited = normalisedSum(examples.map((example) => ({ vector: example.vector, weight: example.share })));
+  const uncredited = normalisedSum(examples.map((example) => ({ vector: example.vector, weight: 1 - example.share })));
+  if (credited.size === 0 || uncredited.size === 0) return 0;
+  return cosineSimilarity(vector, credited) - cosineSimilarity(vector, uncredited);
 }
 
 /** The inputs of the model that weighs cold, calibrated, neighbour and mean evidence. */
@@ -128,6 +161,8 @@ export function warmInputs(
     logit(near.share) * near.nearest,
     logit(near.mean),
     count,
+    near.nearestGood - near.nearestPoor,
+    creditedResemblance(vector, examples),
   ];
 }
 
@@ -196,8 +231,18 @@ export function confidenceInputs(
   ];
 }
 
+/**
+ * Without this question's own grades to check against, the grader only compares words: it never
+ * claims 90 or more then. With saved grades, 90+ needs five or more of them and a leave-one-out
+ * record of meeting at least four in five.
+ */
+export const LEXICAL_CONFIDENCE_CAP = 85;
+
 /** 0..100: the chance, in percent, that the instructor keeps the score within 10% of the points. */
-export function estimateConfidence(inputs: readonly number[]): number {
+export function estimateConfidence(inputs: readonly number[], examples: readonly PreparedExample[] = []): number {
   const probability = sigmoid(FITTED.confidence.intercept + dot(FITTED.confidence.weights, inputs));
-  return Math.round(Math.min(0.99, Math.max(0.01, probability)) * 100);
+  const keptRate = sigmoid(inputs[6] ?? 0);
+  const isBackedByGrades = examples.length >= 5 && keptRate >= 0.8;
+  const cap = isBackedByGrades ? 99 : LEXICAL_CONFIDENCE_CAP;
+  return Math.round(Math.min(cap / 100, Math.max(0.01, probability)) * 100);
 }

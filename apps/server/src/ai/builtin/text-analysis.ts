@@ -35,7 +35,10 @@ export function normaliseText(raw: string): string {
     .replace(/\u2248/g, '=')
     .replace(/\u2126/g, 'Ω')
     .replace(/\u00a0/g, ' ')
-    .replace(/\r\n?/g, '\n');
+    .replace(/\r\n?/g, '\n')
+    // OCR reads a superscript or a caret after a unit as a quote mark, or drops it: m/s"2, m/s2.
+    .replace(/(\b(?:[kcmµ]?m|s|kg|g|h|min)\b)\s?["'](-?[1-4])\b/g, '$1^$2')
+    .replace(/(\/\s?(?:[kcmµ]?m|s|h))([23])\b/g, '$1^$2');
 }
 
 /**

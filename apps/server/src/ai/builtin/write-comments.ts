@@ -32,11 +32,6 @@ function listTerms(terms: readonly string[], limit = 3): string | null {
   return `${chosen.slice(0, -1).join(', ')} and ${chosen.at(-1)}`;
 }
 
-function shortenStep(step: string): string {
-  const compact = step.replace(/\s+/g, ' ').trim();
-  return compact.length > 110 ? `${compact.slice(0, 107).trimEnd()}…` : compact;
-}
-
 function sameDimension(left: Quantity, right: Quantity): boolean {
   return (
     left.dimension !== null && right.dimension !== null && left.dimension.every((d, i) => d === right.dimension![i])
@@ -119,9 +114,9 @@ export function itemComment(
 
   const numbers = numericProblem(evidence, answerQuantities);
   const missingWords = listTerms(evidence.missingTerms);
-  const missingStep = evidence.missingSteps[0]
-    ? ` The solution's step "${shortenStep(evidence.missingSteps[0])}" is not shown.`
-    : '';
+  // Never quote the solution: a comment the instructor accepts as written goes to the student, and
+  // a quoted step would hand them the model answer. Say that a step is missing, in the rubric's words.
+  const missingStep = evidence.missingSteps[0] ? ' A step of the expected reasoning is missing.' : '';
   if (numbers && (evidence.numeric?.hasResults || !missingWords)) return `${criterion}: ${numbers}.`;
   if (credit <= 0) {
     const words = missingWords ? `the answer does not mention ${missingWords}` : 'this is not shown in the answer';
