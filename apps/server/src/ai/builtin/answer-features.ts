@@ -25,6 +25,8 @@ export interface AnswerFeatures {
   negationMismatch: number;
   /** Share of the points the rubric evidence gives (item by item). */
   itemShare: number;
+  /** 1 when the answer is complete by the rubric or gives a whole alternative: humans agree most here. */
+  isComplete: number;
   /**
    * Share of the answer's words set aside (word salad, keyword lines, text to the grader). Kept
    * for audits, not a model input: what was set aside must neither help nor be the only judge.
@@ -42,6 +44,7 @@ export const FEATURE_NAMES = [
   'lengthRatio',
   'negationMismatch',
   'itemShare',
+  'isComplete',
 ] as const satisfies readonly (keyof AnswerFeatures)[];
 
 export function featureVector(features: AnswerFeatures): number[] {
@@ -211,6 +214,9 @@ export function measureAnswer(options: {
     lengthRatio: Math.log((1 + terms.length) / (1 + bestLength)),
     negationMismatch: terms.length > 0 && isNegated(options.evidenceText) !== reference.isNegated ? 1 : 0,
     itemShare: options.itemShare,
+    // Every rubric item met with most of the reference, or the whole of one alternative given
+    // ("newton" for "The newton (N), kg m/s^2").
+    isComplete: (options.itemShare >= 0.99 && bestRecall >= 0.8) || (bestRecall >= 0.99 && bestPairRecall >= 0.99) ? 1 : 0,
     setAsideShare: options.allWordsCount > 0 ? options.setAsideWordsCount / options.allWordsCount : 0,
   };
 }

@@ -68,7 +68,8 @@ export function isWordSalad(sentence: string): boolean {
  * `isReferenceTerm` says which words come from the question, solution or rubric.
  */
 export function isKeywordLine(sentence: string, isReferenceWord: (word: string) => boolean): boolean {
-  if (/[,;:•()\u2013-]|\b(?:and|or)\b/i.test(sentence)) return false;
+  // Lists, formulas and working are not keyword lines.
+  if (/[,;:•()\u2013=+*/^\d-]|\b(?:and|or)\b/i.test(sentence)) return false;
   const words = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   if (words.length < 5) return false;
   const glue = words.filter(

@@ -5,9 +5,9 @@
  * the evaluation splits the benchmark reports. Re-fit after changing any feature.
  */
 export const FITTED = {
-  cold: { intercept: -2.4086, weights: [0.6582, 0.3296, 0.8756, -0.4155, 0.7079, 0.2435, -0.4449, 1.0746] },
-  warm: { intercept: 0.1917, weights: [0.1284, 0.8088, -0.0787, 0.3073, 0.0834, -0.1171, 0.0959, 0.6548] },
-  confidence: { intercept: -4.9725, weights: [2.8322, -0.0373, 5.5034, -0.2679, 0.2133, 0.1437, 0.3294] },
+  cold: { intercept: -2.4476, weights: [0.6185, 0.0773, 0.9225, -0.4298, 0.7281, 0.2346, -0.4412, 1.0744, 0.3359] },
+  warm: { intercept: 0.1914, weights: [0.1377, 0.7987, -0.0789, 0.308, 0.0855, -0.1166, 0.0915, 0.6546] },
+  confidence: { intercept: -4.597, weights: [2.3693, -0.0043, 4.521, -0.3169, 0.2108, 0.1778, 0.2592] },
   calibrationRidge: 3,
   neighbourSharpness: 15,
 } as const;

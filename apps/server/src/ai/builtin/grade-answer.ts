@@ -13,6 +13,7 @@ import {
   coldLogit,
   confidenceInputs,
   estimateConfidence,
+  LEXICAL_CONFIDENCE_CAP,
   predictShare,
   roundScore,
   type PreparedExample,
@@ -391,11 +392,28 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
   }
   const examples = NOTHING_TO_JUDGE.has(analysis.status) ? [] : prepareExamples(input, context);
   const prediction = predictShare(analysis.coldLogit, analysis.vector, examples);
+  // Before any saved grade, an answer that is complete by the rubric or gives one whole
+  // alternative of the solution ("newton" for "The newton (N), kg m/s^2") gets full marks: on the
+  // development sets people gave such answers 0.78-0.99 of the points, and a short answer is
+  // not a worse one. Saved grades, once there, know this instructor better.
+  if (examples.length === 0 && analysis.features.isComplete && !analysis.features.negationMismatch)
+    prediction.share = Math.max(prediction.share, 0.9);
+  // Numbers are judged by value and unit, which the word-based model cannot see (the real sets it
+  // was fitted on are prose): where results to compute carry most of the points, the rubric
+  // evidence decides the cold-start share.
+  const numericPoints = input.rubricItems.reduce(
+    (sum, item, index) => sum + (analysis.evidences[index]?.numeric?.hasResults ? item.points : 0),
+    0,
+  );
+  const isDecidedByNumbers = examples.length === 0 && numericPoints >= 0.5 * input.points;
+  if (isDecidedByNumbers) prediction.share = analysis.features.itemShare;
   let status = analysis.status;
-  let score = NOTHING_TO_JUDGE.has(status) ? 0 : roundScore(input.points, prediction.share);
-  // Off-topic: hardly a word in common with the question, solution or rubric, and little credit.
-  if (status === 'answered' && score / Math.max(1e-9, input.points) <= 0.15 && analysis.relevance < 0.2)
-    status = 'off-topic';
+  // A result that is only partly right (a missing unit) keeps its deduction: no snapping to full.
+  let score = NOTHING_TO_JUDGE.has(status) ? 0 : roundScore(input.points, prediction.share, !isDecidedByNumbers);
+  // Off-topic: hardly a word in common with the question, solution or rubric, and none of the
+  // reference given. Saved grades may say otherwise (the instructor credited alike answers).
+  const isUnrelated = analysis.features.recall < 0.1 && analysis.relevance < 0.2 && analysis.features.itemShare < 0.1;
+  if (status === 'answered' && isUnrelated && (examples.length === 0 || prediction.share <= 0.15)) status = 'off-topic';
   if (status === 'off-topic') score = 0;
 
   const itemPoints = input.rubricItems.map((item) => item.points);
@@ -412,7 +430,7 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
       comment:
         status !== 'answered'
           ? statusComment(status, rubricItem, analysis.answerTopics)
-          : itemComment(rubricItem, credit, analysis.evidences[index]!, analysis.answerQuantities),
+          : itemComment(rubricItem, credit, analysis.evidences[index]!, analysis.answerQuantities, input.questionText),
     };
   });
 
@@ -422,7 +440,11 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
     status,
     items,
     remarks,
-    confidence: NOTHING_TO_JUDGE.has(status) ? NOTHING_TO_JUDGE_CONFIDENCE : estimateConfidence(confidenceInputsList, examples),
+    confidence: NOTHING_TO_JUDGE.has(status)
+      ? status === 'blank'
+        ? BLANK_CONFIDENCE
+        : LEXICAL_CONFIDENCE_CAP
+      : estimateConfidence(confidenceInputsList, examples),
     confidenceInputs: {
       suggestedShare: input.points > 0 ? score / input.points : 1,
       predictedShare: prediction.share,
@@ -434,8 +456,5 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
   };
 }
 
-/**
- * Nothing to judge (blank, only the question again, only words to the grader): every human
- * grader gives nothing too, so the suggestion is kept almost always.
- */
-export const NOTHING_TO_JUDGE_CONFIDENCE = 95;
+/** A blank answer: every human grader gives nothing too, so the suggestion is kept almost always. */
+export const BLANK_CONFIDENCE = 95;

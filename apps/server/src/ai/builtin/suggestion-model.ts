@@ -184,9 +184,17 @@ export function predictShare(
   return { share, inputs, nearest: neighbourhood(vector, examples).nearest };
 }
 
-/** Scores move in steps of half a point (a quarter below 2 points). */
-export function roundScore(points: number, share: number): number {
+/**
+ * Scores move in steps of half a point (a quarter below 2 points). A share within a tenth of
+ * either end is that end: the instructor would keep either score (the confidence's own measure),
+ * and "9.5 of 10" for an answer the grader finds complete reads as an unexplained deduction.
+ */
+export function roundScore(points: number, share: number, snapToEnds = true): number {
   const step = points >= 2 ? 0.5 : 0.25;
+  // Without snapping (numbers judged by value and unit), any shortfall costs at least one step.
+  if (!snapToEnds) return Math.max(0, points - Math.ceil((points * (1 - share)) / step - 1e-9) * step);
+  if (share >= 0.9) return points;
+  if (share <= 0.1) return 0;
   return Math.min(points, Math.max(0, Math.round((points * share) / step) * step));
 }
 

@@ -2,6 +2,7 @@ import type { RubricItem } from '../grader-types.ts';
 import type { AnswerStatus } from './grade-answer.ts';
 import { describeTarget, type ItemEvidence, type NumericOutcome } from './item-evidence.ts';
 import { formatQuantity, type Quantity } from './quantities.ts';
+import { contentTerms } from './text-analysis.ts';
 
 /**
  * Comments an instructor can accept as written: each names the rubric item, says what is wrong
@@ -97,8 +98,13 @@ export function itemComment(
   credit: number,
   evidence: ItemEvidence,
   answerQuantities: readonly Quantity[],
+  questionText = '',
 ): string {
   const criterion = cleanCriterion(item.criterion);
+  // Words the question or the criterion already say ("names", "unit", "migrate") tell the student
+  // nothing about what is missing.
+  const alreadySaid = new Set(contentTerms(`${questionText} ${item.criterion}`).map((token) => token.display));
+  const missingTerms = evidence.missingTerms.filter((term) => !alreadySaid.has(term));
   if (credit >= 1) {
     const shown = evidence.numeric?.outcomes.find((outcome) => outcome.match === 'exact' && outcome.target.isResult);
     if (shown?.actual) return `${criterion}: correct — the answer gives ${formatQuantity(shown.actual)}.`;
@@ -113,7 +119,7 @@ export function itemComment(
   }
 
   const numbers = numericProblem(evidence, answerQuantities);
-  const missingWords = listTerms(evidence.missingTerms);
+  const missingWords = listTerms(missingTerms);
   // Never quote the solution: a comment the instructor accepts as written goes to the student, and
   // a quoted step would hand them the model answer. Say that a step is missing, in the rubric's words.
   const missingStep = evidence.missingSteps[0] ? ' A step of the expected reasoning is missing.' : '';
@@ -126,7 +132,7 @@ export function itemComment(
   const lead = found ? `it mentions ${found} but does not explain` : 'it does not explain';
   return missingWords
     ? `${criterion}: only partly shown — ${lead} ${missingWords}${numbers ? `; also, ${numbers}` : ''}.`
-    : `${criterion}: only partly shown; the explanation is incomplete.${missingStep}`;
+    : `${criterion}: partly shown — less complete or less precise than the expected answer.${missingStep}`;
 }
 
 export function statusComment(status: AnswerStatus, item: RubricItem, answerTopics: readonly string[]): string {
