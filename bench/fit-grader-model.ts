@@ -30,7 +30,14 @@ import {
   type PreparedExample,
 } from '../apps/server/src/ai/builtin/suggestion-model.ts';
 import type { GradingInput } from '../apps/server/src/ai/grader-types.ts';
-import { dataFolderFromArgs, hashSeed, loadDatasets, seededRandom, shuffled, solutionTextOf } from './grading-datasets.ts';
+import {
+  dataFolderFromArgs,
+  hashSeed,
+  loadDatasets,
+  seededRandom,
+  shuffled,
+  solutionTextOf,
+} from './grading-datasets.ts';
 
 const POINTS = 5;
 const grader = createBuiltinGrader();
@@ -86,7 +93,8 @@ function solve(matrix: number[][], vector: number[]): number[] {
   const a = matrix.map((row, index) => [...row, vector[index]!]);
   for (let column = 0; column < size; column++) {
     let pivot = column;
-    for (let row = column + 1; row < size; row++) if (Math.abs(a[row]![column]!) > Math.abs(a[pivot]![column]!)) pivot = row;
+    for (let row = column + 1; row < size; row++)
+      if (Math.abs(a[row]![column]!) > Math.abs(a[pivot]![column]!)) pivot = row;
     [a[column], a[pivot]] = [a[pivot]!, a[column]!];
     const diagonal = a[column]![column]! || 1e-12;
     for (let row = 0; row < size; row++) {
@@ -127,7 +135,11 @@ async function measure(): Promise<MeasuredQuestion[]> {
   for (const split of splits) {
     console.error(`measuring ${split.name}: ${split.questions.length} questions`);
     for (const question of split.questions) {
-      const draftInput = { questionText: question.questionText, solutionText: solutionTextOf(question), points: POINTS };
+      const draftInput = {
+        questionText: question.questionText,
+        solutionText: solutionTextOf(question),
+        points: POINTS,
+      };
       const rubric = grader.interpretRubric((await grader.requestRubric(draftInput)).rawOutput, draftInput).items;
       const input: GradingInput = { ...draftInput, rubricItems: rubric, answerText: '' };
       const context = questionContextFor(input);
@@ -194,16 +206,24 @@ for (const question of questions) {
     draws.push({ examples, targets, weight: setWeight.get(question.set)! });
   }
 }
-let best: { loss: number; sharpness: number; ridge: number; warm: { intercept: number; weights: number[] } } | null = null;
+let best: { loss: number; sharpness: number; ridge: number; warm: { intercept: number; weights: number[] } } | null =
+  null;
 for (const sharpness of [3, 6, 10, 15]) {
   for (const ridge of [1, 3, 8]) {
     mutable.neighbourSharpness = sharpness;
     mutable.calibrationRidge = ridge;
     const rows: Row[] = draws.flatMap((draw) =>
-      draw.targets.map((target) => ({ x: warmInputs(target.logit, target.vector, draw.examples), y: target.share, w: draw.weight })),
+      draw.targets.map((target) => ({
+        x: warmInputs(target.logit, target.vector, draw.examples),
+        y: target.share,
+        w: draw.weight,
+      })),
     );
     const warm = fitLogistic(rows);
-    const loss = logLoss(rows, (row) => 1 / (1 + Math.exp(-(warm.intercept + warm.weights.reduce((s, w, i) => s + w * row.x[i]!, 0)))));
+    const loss = logLoss(
+      rows,
+      (row) => 1 / (1 + Math.exp(-(warm.intercept + warm.weights.reduce((s, w, i) => s + w * row.x[i]!, 0)))),
+    );
     console.error(`warm sharpness ${sharpness} ridge ${ridge}: log loss ${loss.toFixed(4)}`);
     if (!best || loss < best.loss) best = { loss, sharpness, ridge, warm };
   }
@@ -255,7 +275,10 @@ export const FITTED = {
 `;
 console.log(source);
 if (process.argv.includes('--write')) {
-  const target = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../apps/server/src/ai/builtin/fitted-weights.ts');
+  const target = path.resolve(
+    path.dirname(fileURLToPath(import.meta.url)),
+    '../apps/server/src/ai/builtin/fitted-weights.ts',
+  );
   fs.writeFileSync(target, source);
   console.error(`wrote ${target}`);
 }

@@ -122,16 +122,18 @@ function exampleOf(answer: DatasetAnswer): GradedExample {
   return {
     answerText: answer.text,
     score,
-    comments: answer.feedback
-      ? [{ text: answer.feedback, pointsDeducted: POINTS - score, rubricItemId: null }]
-      : [],
+    comments: answer.feedback ? [{ text: answer.feedback, pointsDeducted: POINTS - score, rubricItemId: null }] : [],
     suggestedScore: null,
   };
 }
 
 let gradingMs = 0;
 let gradedCount = 0;
-async function grade(question: DatasetQuestion, answerText: string, examples: GradedExample[]): Promise<Scored & { human: number }> {
+async function grade(
+  question: DatasetQuestion,
+  answerText: string,
+  examples: GradedExample[],
+): Promise<Scored & { human: number }> {
   const input: GradingInput = {
     questionText: question.questionText,
     solutionText: solutionTextOf(question),
@@ -234,16 +236,15 @@ async function measureSplit(questions: DatasetQuestion[], pool: Pooled): Promise
       const exampleAnswers = examplePool.slice(0, k);
       const examples = exampleAnswers.map(exampleOf);
       const bucket = local.byK.get(k)!;
-      const exampleMean = k
-        ? (exampleAnswers.reduce((sum, answer) => sum + answer.share, 0) / k) * POINTS
-        : splitMean;
+      const exampleMean = k ? (exampleAnswers.reduce((sum, answer) => sum + answer.share, 0) / k) * POINTS : splitMean;
       for (const answer of held) {
         const human = answer.share * POINTS;
         bucket.grader.push({ ...(await grade(question, answer.text, examples)), human });
         bucket.mean.push({ human, score: exampleMean, confidence: 0 });
         bucket.bow.push({
           human,
-          score: k >= 2 ? bagOfWordsFitted(question, exampleAnswers, answer.text) : bagOfWordsCold(question, answer.text),
+          score:
+            k >= 2 ? bagOfWordsFitted(question, exampleAnswers, answer.text) : bagOfWordsCold(question, answer.text),
           confidence: 0,
         });
       }
@@ -283,7 +284,9 @@ function report(title: string, result: Pooled): void {
     if (!bucket.grader.length) continue;
     const graderSummary = summarize(bucket.grader);
     const meanSummary = summarize(bucket.mean, false);
-    console.log(` k = ${k} saved grades per question (questions with >= ${MIN_ANSWERS_FOR_EXAMPLES} answers, the others held out):`);
+    console.log(
+      ` k = ${k} saved grades per question (questions with >= ${MIN_ANSWERS_FOR_EXAMPLES} answers, the others held out):`,
+    );
     console.log(line('built-in grader', graderSummary));
     console.log(line(k ? `mean of the ${k} examples` : 'always the mean (true mean)', meanSummary));
     console.log(line(k >= 2 ? 'bag-of-words fitted to examples' : 'bag-of-words cosine', summarize(bucket.bow, false)));
@@ -291,7 +294,7 @@ function report(title: string, result: Pooled): void {
     const gains = result.saladGain.get(k)!;
     if (gains.length)
       console.log(
-        `  keyword salad gain over honest wrong answers: ${(100 * gains.reduce((s, g) => s + g, 0) / gains.length).toFixed(1)}% of the points (${gains.length} questions)`,
+        `  keyword salad gain over honest wrong answers: ${((100 * gains.reduce((s, g) => s + g, 0)) / gains.length).toFixed(1)}% of the points (${gains.length} questions)`,
       );
   }
 }
@@ -304,7 +307,12 @@ const splits = loadDatasets(dataFolderFromArgs(process.argv)).filter(
 const pooled = newPool();
 for (const split of splits) {
   const result = await measureSplit(split.questions, pooled);
-  report(`${split.name} (${split.role === 'fit' ? 'fitted on' : 'never fitted on'}; ${split.questions.length} questions)`, result);
+  report(
+    `${split.name} (${split.role === 'fit' ? 'fitted on' : 'never fitted on'}; ${split.questions.length} questions)`,
+    result,
+  );
 }
 if (splits.length > 1) report(`pooled over ${splits.map((split) => split.name).join(', ')}`, pooled);
-console.log(`\ngrading time: ${(gradingMs / Math.max(1, gradedCount)).toFixed(2)} ms per answer (this machine, this run)`);
+console.log(
+  `\ngrading time: ${(gradingMs / Math.max(1, gradedCount)).toFixed(2)} ms per answer (this machine, this run)`,
+);

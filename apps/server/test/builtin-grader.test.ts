@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type { GradingInput, RubricItem } from '../src/ai/grader-types.ts';
 import {
   baselineCosineScore,
-  meanAbsoluteError,
   splitByConfidence,
   summarizeAgreement,
   type ScoredAnswer,

@@ -116,6 +116,58 @@ describe('npm run grade (built-in grader)', () => {
   });
 });
 
+describe('npm run grade with examples (saved grades on the same question)', () => {
+  const migration = {
+    question: 'Why do animals migrate?',
+    solution:
+      'Migration is an inherited behaviour that lets animals reach food and breeding grounds when seasons change.',
+    points: 4,
+  };
+  const alike = [
+    'Animals move so they can find food.',
+    'To find more food.',
+    'They go where there is food.',
+    'Looking for food to eat.',
+    'They travel to get food.',
+  ];
+
+  it('grades a line as if its examples were saved grades, with the output unchanged in shape', async () => {
+    const answer = 'They move to find food.';
+    const { exitCode, results } = await gradeCli([
+      JSON.stringify({ id: 'cold', ...migration, answer }),
+      JSON.stringify({
+        id: 'lenient',
+        ...migration,
+        answer,
+        examples: alike.map((text) => ({ answer: text, score: 4, comments: 'Good enough.' })),
+      }),
+      JSON.stringify({
+        id: 'strict',
+        ...migration,
+        answer,
+        examples: alike.map((text) => ({ answer: text, score: 0, comments: ['Food alone is not the reason.'] })),
+      }),
+    ]);
+    expect(exitCode).toBe(0);
+    const [cold, lenient, strict] = results;
+    for (const result of results)
+      expect(Object.keys(result).sort()).toEqual(['comments', 'confidence', 'grader', 'id', 'score']);
+    expect(lenient.score).toBeGreaterThan(cold.score);
+    expect(strict.score).toBeLessThan(cold.score);
+  });
+
+  it('refuses examples whose score is outside the points', async () => {
+    const { exitCode, results } = await gradeCli([
+      JSON.stringify({ id: 'bad', ...migration, answer: 'food', examples: [{ answer: 'food', score: 7 }] }),
+    ]);
+    expect(exitCode).toBe(1);
+    expect(results[0]).toEqual({
+      id: 'bad',
+      error: "Invalid line: examples.0.score must be between 0 and 4 (the line's points)",
+    });
+  });
+});
+
 describe('npm run grade (OpenAI-compatible provider)', () => {
   let fake: FakeLlmServer;
   beforeAll(async () => {

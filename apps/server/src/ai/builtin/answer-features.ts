@@ -1,5 +1,5 @@
 import type { TermWeights } from './item-evidence.ts';
-import { contentTerms, splitSentences, tokenize, type Token } from './text-analysis.ts';
+import { contentTerms, tokenize, type Token } from './text-analysis.ts';
 
 /**
  * What the built-in grader measures of an answer against the reference side (question, solution,
@@ -61,7 +61,8 @@ export function referenceAlternatives(solutionText: string): string[] {
     .split(/\n+|\s(?=(?:or|alternatively|also accept(?:ed)?)\s*:)/i)
     .map((line) => line.replace(/^\s*(?:or|alternatively|also accept(?:ed)?)\s*:?\s*/i, '').trim())
     .filter(Boolean);
-  const alternatives = lines.length > 1 && lines.every((line) => line.length < 400) ? [solutionText, ...lines] : [solutionText];
+  const alternatives =
+    lines.length > 1 && lines.every((line) => line.length < 400) ? [solutionText, ...lines] : [solutionText];
   const words = solutionText.split(/\s+/).filter(Boolean);
   if (words.length <= 12) {
     for (const part of solutionText.split(/,|;|\(|\)|\bor\b/i)) {
@@ -119,7 +120,8 @@ export class TermMatcher {
   }
 }
 
-const NEGATION = /\b(?:not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|neither|nor|without|none)\b/i;
+const NEGATION =
+  /\b(?:not|no|never|cannot|can't|won't|isn't|aren't|doesn't|don't|didn't|wasn't|weren't|neither|nor|without|none)\b/i;
 
 export function isNegated(text: string): boolean {
   return NEGATION.test(text);
@@ -216,7 +218,8 @@ export function measureAnswer(options: {
     itemShare: options.itemShare,
     // Every rubric item met with most of the reference, or the whole of one alternative given
     // ("newton" for "The newton (N), kg m/s^2").
-    isComplete: (options.itemShare >= 0.99 && bestRecall >= 0.8) || (bestRecall >= 0.99 && bestPairRecall >= 0.99) ? 1 : 0,
+    isComplete:
+      (options.itemShare >= 0.99 && bestRecall >= 0.8) || (bestRecall >= 0.99 && bestPairRecall >= 0.99) ? 1 : 0,
     setAsideShare: options.allWordsCount > 0 ? options.setAsideWordsCount / options.allWordsCount : 0,
   };
 }
@@ -224,10 +227,3 @@ export function measureAnswer(options: {
 export function wordCount(text: string): number {
   return tokenize(text).length;
 }
-
-/** Sentences of a text joined back, for the word count of what was set aside. */
-export function joinSentences(sentences: readonly string[]): string {
-  return sentences.join('\n');
-}
-
-export { splitSentences };

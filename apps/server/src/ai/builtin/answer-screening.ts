@@ -26,10 +26,14 @@ export function isInstructionToGrader(sentence: string): boolean {
 
 /** Words that must be followed by content in prose: articles and possessives, and prepositions. */
 const DETERMINERS = new Set('a an the its their our your my his her'.split(' '));
-const PREPOSITIONS = new Set('of in on at by for with from into onto about than via per among between through'.split(' '));
+const PREPOSITIONS = new Set(
+  'of in on at by for with from into onto about than via per among between through'.split(' '),
+);
 /** Words that cannot follow a determiner or a preposition, nor end a sentence after one. */
 const AUXILIARIES_AND_CONJUNCTIONS = new Set(
-  'and or but nor because whereas is are was were be been being has have had will would can could should must does did'.split(' '),
+  'and or but nor because whereas is are was were be been being has have had will would can could should must does did'.split(
+    ' ',
+  ),
 );
 
 /**
@@ -58,7 +62,10 @@ export function isWordSalad(sentence: string): boolean {
     )
       misplaced++;
   });
-  return misplaced >= 2 || (misplaced >= 1 && glue <= 2 && words.length <= 12 && /\b(?:the|a|an|of|and|to|is)$/i.test(sentence.trim()));
+  return (
+    misplaced >= 2 ||
+    (misplaced >= 1 && glue <= 2 && words.length <= 12 && /\b(?:the|a|an|of|and|to|is)$/i.test(sentence.trim()))
+  );
 }
 
 /**
@@ -176,7 +183,12 @@ export function screenAnswer(
   for (const sentence of sentences) {
     if (isInstructionToGrader(sentence)) instructionSentences.push(sentence);
     else if (restatesQuestion(sentence, questionTerms, questionValues, questionPairs)) restatedSentences.push(sentence);
-    else if (isWordSalad(sentence) || isKeywordLine(sentence, isReferenceWord) || isReferenceShuffle(sentence, reference)) saladSentences.push(sentence);
+    else if (
+      isWordSalad(sentence) ||
+      isKeywordLine(sentence, isReferenceWord) ||
+      isReferenceShuffle(sentence, reference)
+    )
+      saladSentences.push(sentence);
     else evidenceSentences.push(sentence);
   }
   return {

@@ -5,9 +5,9 @@
  * the evaluation splits the benchmark reports. Re-fit after changing any feature.
  */
 export const FITTED = {
-  cold: { intercept: -2.4476, weights: [0.6185, 0.0773, 0.9225, -0.4298, 0.7281, 0.2346, -0.4412, 1.0744, 0.3359] },
-  warm: { intercept: 0.1914, weights: [0.1377, 0.7987, -0.0789, 0.308, 0.0855, -0.1166, 0.0915, 0.6546] },
-  confidence: { intercept: -4.597, weights: [2.3693, -0.0043, 4.521, -0.3169, 0.2108, 0.1778, 0.2592] },
+  cold: { intercept: -2.4475, weights: [0.6174, 0.0777, 0.9228, -0.4299, 0.7281, 0.2345, -0.4414, 1.0752, 0.3358] },
+  warm: { intercept: 0.1915, weights: [0.1379, 0.7986, -0.0789, 0.308, 0.0856, -0.1166, 0.0914, 0.6546] },
+  confidence: { intercept: -4.6001, weights: [2.3693, -0.0001, 4.5263, -0.3179, 0.2114, 0.1751, 0.2592] },
   calibrationRidge: 3,
   neighbourSharpness: 15,
 } as const;

@@ -350,7 +350,9 @@ export function spreadDeduction(total: number, itemPoints: readonly number[], de
   const units = itemPoints.map(() => 0);
   // First by the evidence's deficits, then (if the total asks for more) by the room left.
   for (const weights of [deficits, itemPoints.map((points, index) => points - (deficits[index] ?? 0))]) {
-    let open = capacity.map((cap, index) => (units[index]! < cap && (weights[index] ?? 0) > 1e-9 ? index : -1)).filter((index) => index >= 0);
+    let open = capacity
+      .map((cap, index) => (units[index]! < cap && (weights[index] ?? 0) > 1e-9 ? index : -1))
+      .filter((index) => index >= 0);
     while (remaining > 0 && open.length > 0) {
       const weightSum = open.reduce((sum, index) => sum + weights[index]!, 0);
       const ideal = open.map((index) => (remaining * weights[index]!) / weightSum);

@@ -25,20 +25,22 @@ const SUPERSCRIPTS: Record<string, string> = {
 
 export function normaliseText(raw: string): string {
   const withExponents = raw.replace(/[⁰¹²³⁴⁵⁶⁷⁸⁹⁻⁺]+/g, (run) => '^' + [...run].map((c) => SUPERSCRIPTS[c]).join(''));
-  return withExponents
-    .normalize('NFKC')
-    .replace(/[\u2044\u2215]/g, '/')
-    .replace(/[\u2212\u2012\u2013\u2014]/g, '-')
-    .replace(/[\u2018\u2019\u02bc]/g, "'")
-    .replace(/[\u201c\u201d]/g, '"')
-    .replace(/[\u00b7\u22c5\u2219]/g, '·')
-    .replace(/\u2248/g, '=')
-    .replace(/\u2126/g, 'Ω')
-    .replace(/\u00a0/g, ' ')
-    .replace(/\r\n?/g, '\n')
-    // OCR reads a superscript or a caret after a unit as a quote mark, or drops it: m/s"2, m/s2.
-    .replace(/(\b(?:[kcmµ]?m|s|kg|g|h|min)\b)\s?["'](-?[1-4])\b/g, '$1^$2')
-    .replace(/(\/\s?(?:[kcmµ]?m|s|h))([23])\b/g, '$1^$2');
+  return (
+    withExponents
+      .normalize('NFKC')
+      .replace(/[\u2044\u2215]/g, '/')
+      .replace(/[\u2212\u2012\u2013\u2014]/g, '-')
+      .replace(/[\u2018\u2019\u02bc]/g, "'")
+      .replace(/[\u201c\u201d]/g, '"')
+      .replace(/[\u00b7\u22c5\u2219]/g, '·')
+      .replace(/\u2248/g, '=')
+      .replace(/\u2126/g, 'Ω')
+      .replace(/\u00a0/g, ' ')
+      .replace(/\r\n?/g, '\n')
+      // OCR reads a superscript or a caret after a unit as a quote mark, or drops it: m/s"2, m/s2.
+      .replace(/(\b(?:[kcmµ]?m|s|kg|g|h|min)\b)\s?["'](-?[1-4])\b/g, '$1^$2')
+      .replace(/(\/\s?(?:[kcmµ]?m|s|h))([23])\b/g, '$1^$2')
+  );
 }
 
 /**

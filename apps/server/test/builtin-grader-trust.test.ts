@@ -1,0 +1,249 @@
+import { describe, expect, it } from 'vitest';
+import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
+import { parseQuantities } from '../src/ai/builtin/quantities.ts';
+import { splitSentences } from '../src/ai/builtin/text-analysis.ts';
+import type { GradedExample, GradingInput } from '../src/ai/grader-types.ts';
+
+/**
+ * What an instructor must be able to trust in the built-in grader's suggestions, on the failures
+ * seen on real answers: short correct answers, spelling variants, partial credit on a one-item
+ * rubric, keyword salad, comments that hand out the solution, and saved grades that change nothing.
+ */
+
+const grader = createBuiltinGrader();
+
+async function grade(input: GradingInput) {
+  const call = await grader.requestGrading(input);
+  return { suggestion: grader.interpretGrading(call.rawOutput, input), judgement: call.rawOutput as any };
+}
+
+const FORCE: GradingInput = {
+  questionText: 'What is the unit of force?',
+  solutionText: 'The newton (N), kg m/s^2',
+  points: 5,
+  rubricItems: [
+    { id: 'item-1', criterion: 'Names the unit of force', points: 5, guidance: 'The newton (N), kg m/s^2' },
+  ],
+  answerText: '',
+};
+
+const MIGRATION: GradingInput = {
+  questionText: 'Why do animals migrate?',
+  solutionText:
+    'Migration is an inherited behaviour that lets animals reach food and breeding grounds when the seasons change.',
+  points: 4,
+  rubricItems: [
+    {
+      id: 'item-1',
+      criterion: 'Explains migration',
+      points: 4,
+      guidance: 'inherited behaviour; food; breeding; seasons',
+    },
+  ],
+  answerText: '',
+};
+
+const PHOTOSYNTHESIS: GradingInput = {
+  questionText: 'Describe the process of photosynthesis, including its inputs and products.',
+  solutionText:
+    'Photosynthesis takes place in the chloroplasts. Chlorophyll absorbs light energy, which is used to convert carbon dioxide and water into glucose. Oxygen is released as a by-product.',
+  points: 6,
+  rubricItems: [
+    {
+      id: 'item-1',
+      criterion: 'Location and light absorption',
+      points: 2,
+      guidance: 'Occurs in chloroplasts; chlorophyll absorbs light energy.',
+    },
+    { id: 'item-2', criterion: 'Inputs', points: 2, guidance: 'Carbon dioxide and water.' },
+    { id: 'item-3', criterion: 'Products', points: 2, guidance: 'Glucose is produced and oxygen is released.' },
+  ],
+  answerText: '',
+};
+
+const withAnswer = (input: GradingInput, answerText: string, examples?: GradedExample[]): GradingInput => ({
+  ...input,
+  answerText,
+  ...(examples ? { examples } : {}),
+});
+
+const example = (answerText: string, score: number): GradedExample => ({
+  answerText,
+  score,
+  comments: [],
+  suggestedScore: null,
+});
+
+describe('a sound cold start', () => {
+  it.each(['newton', 'The newton', 'N', 'kg m/s^2'])('credits the short correct answer "%s"', async (answer) => {
+    const { suggestion } = await grade(withAnswer(FORCE, answer));
+    expect(suggestion.totalScore).toBeGreaterThanOrEqual(4);
+  });
+
+  it('gives a wrong unit nothing', async () => {
+    const { suggestion } = await grade(withAnswer(FORCE, 'the joule'));
+    expect(suggestion.totalScore).toBe(0);
+  });
+
+  it('grades British and American spellings alike', async () => {
+    const british = await grade(
+      withAnswer(MIGRATION, 'It is an inherited behaviour: animals move to find food and breed when seasons change.'),
+    );
+    const american = await grade(
+      withAnswer(MIGRATION, 'It is an inherited behavior: animals move to find food and breed when seasons change.'),
+    );
+    expect(american.suggestion.totalScore).toBe(british.suggestion.totalScore);
+    expect(american.judgement.confidenceInputs.features.recall).toBe(
+      british.judgement.confidenceInputs.features.recall,
+    );
+  });
+
+  it('gives partial credit on a one-item rubric', async () => {
+    const { suggestion } = await grade(withAnswer(MIGRATION, 'They move to find food.'));
+    expect(suggestion.totalScore).toBeGreaterThan(0);
+    expect(suggestion.totalScore).toBeLessThan(MIGRATION.points);
+  });
+
+  it('gives keyword salad and a keyword line no more than an honest wrong answer', async () => {
+    const wrong = await grade(
+      withAnswer(PHOTOSYNTHESIS, 'Plants take food from the soil through their roots and grow from it.'),
+    );
+    const shuffledSolution = await grade(
+      withAnswer(
+        PHOTOSYNTHESIS,
+        'chloroplasts the water Oxygen glucose is light absorbs into carbon and released Chlorophyll energy which convert used a dioxide by-product place takes in',
+      ),
+    );
+    const wrongWithKeywords = await grade(
+      withAnswer(
+        PHOTOSYNTHESIS,
+        'Plants take food from the soil through their roots and grow from it.\nchloroplasts chlorophyll light energy carbon dioxide water glucose oxygen',
+      ),
+    );
+    const tenPercent = 0.1 * PHOTOSYNTHESIS.points;
+    expect(shuffledSolution.suggestion.totalScore).toBeLessThanOrEqual(wrong.suggestion.totalScore + tenPercent);
+    expect(wrongWithKeywords.suggestion.totalScore).toBeLessThanOrEqual(wrong.suggestion.totalScore + tenPercent);
+    // The same words written as sentences do earn credit: it is the salad that is refused, not the words.
+    const sentences = await grade(
+      withAnswer(
+        PHOTOSYNTHESIS,
+        'In the chloroplasts, chlorophyll absorbs light energy. The plant takes in carbon dioxide and water and turns them into glucose, releasing oxygen.',
+      ),
+    );
+    expect(sentences.suggestion.totalScore).toBeGreaterThan(shuffledSolution.suggestion.totalScore + tenPercent);
+  });
+
+  it('never quotes a sentence of the solution in a comment', async () => {
+    const answers = ['Chlorophyll absorbs light.', 'Plants make food.', 'It happens in leaves and needs water.', ''];
+    for (const answer of answers) {
+      const { suggestion } = await grade(withAnswer(PHOTOSYNTHESIS, answer));
+      for (const comment of suggestion.comments) {
+        for (const sentence of splitSentences(PHOTOSYNTHESIS.solutionText)) {
+          expect(comment.text.toLowerCase()).not.toContain(sentence.toLowerCase().replace(/\.$/, ''));
+        }
+      }
+    }
+  });
+
+  it('reads units the way OCR garbles them (m/s"2, m/s2)', () => {
+    const [written] = parseQuantities('a = 9.8 m/s^2');
+    for (const garbled of ['a = 9.8 m/s"2', 'a = 9.8 m/s2']) {
+      const [quantity] = parseQuantities(garbled);
+      expect(quantity?.dimension).toEqual(written!.dimension);
+      expect(quantity?.value).toBe(9.8);
+    }
+  });
+
+  it('never claims 90 or more on words alone', async () => {
+    for (const answer of ['newton', 'the joule', 'They move to find food.', 'Chlorophyll absorbs light.']) {
+      const input = answer.includes('food') ? MIGRATION : answer.includes('light') ? PHOTOSYNTHESIS : FORCE;
+      const { suggestion } = await grade(withAnswer(input, answer));
+      expect(suggestion.confidence).toBeLessThan(90);
+    }
+  });
+});
+
+describe('learning from saved grades', () => {
+  const partial = 'They move to find food.';
+  const alike = [
+    'Animals move so they can find food.',
+    'To find more food.',
+    'They go where there is food.',
+    'Looking for food to eat.',
+    'They travel to get food.',
+  ];
+
+  it('moves a suggestion toward how the instructor graded alike answers', async () => {
+    const cold = (await grade(withAnswer(MIGRATION, partial))).suggestion.totalScore;
+    const lenient = (
+      await grade(
+        withAnswer(
+          MIGRATION,
+          partial,
+          alike.map((text) => example(text, 4)),
+        ),
+      )
+    ).suggestion.totalScore;
+    const strict = (
+      await grade(
+        withAnswer(
+          MIGRATION,
+          partial,
+          alike.map((text) => example(text, 0)),
+        ),
+      )
+    ).suggestion.totalScore;
+    expect(lenient).toBeGreaterThan(cold);
+    expect(strict).toBeLessThan(cold);
+  });
+
+  it('records how many saved grades it used, ignoring unusable ones', async () => {
+    const examples = [
+      example('Animals move so they can find food.', 4),
+      example('To find more food.', 3),
+      example('Out of range', 9),
+      example('Negative', -1),
+      example('', 2),
+    ];
+    const { judgement } = await grade(withAnswer(MIGRATION, partial, examples));
+    expect(judgement.confidenceInputs.examplesUsed).toBe(2);
+  });
+
+  it('does not use the answer being graded as its own example', async () => {
+    const { judgement } = await grade(withAnswer(MIGRATION, partial, [example(partial, 4)]));
+    expect(judgement.confidenceInputs.examplesUsed).toBe(0);
+  });
+
+  it('stays deterministic with examples', async () => {
+    const input = withAnswer(
+      MIGRATION,
+      partial,
+      alike.map((text, index) => example(text, index % 2 ? 4 : 1)),
+    );
+    const first = await grade(input);
+    const second = await grade(input);
+    expect(second.judgement).toEqual(first.judgement);
+    expect(second.suggestion).toEqual(first.suggestion);
+  });
+});
+
+describe('bad input', () => {
+  it('grades empty, huge, non-English and garbled answers without a crash or a confident grade', async () => {
+    const huge = 'photosynthesis glucose '.repeat(20_000);
+    const cases = [
+      '',
+      '   \n\t ',
+      huge,
+      'La fotosíntesis ocurre en los cloroplastos y produce glucosa.',
+      '\u0000\u0001 ���� %%%% ####',
+    ];
+    for (const answer of cases) {
+      const { suggestion } = await grade(withAnswer(PHOTOSYNTHESIS, answer));
+      expect(suggestion.totalScore).toBeGreaterThanOrEqual(0);
+      expect(suggestion.totalScore).toBeLessThanOrEqual(PHOTOSYNTHESIS.points);
+      // Without a letter or a digit there is no answer: a zero that every grader would give.
+      if (/[\p{L}\p{N}]/u.test(answer)) expect(suggestion.confidence).toBeLessThan(90);
+      else expect(suggestion.totalScore).toBe(0);
+    }
+  });
+});
