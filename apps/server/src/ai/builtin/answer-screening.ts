@@ -1,4 +1,4 @@
-import { contentTerms, splitSentences } from './text-analysis.ts';
+import { contentTerms, normaliseText, splitSentences } from './text-analysis.ts';
 import { parseQuantities } from './quantities.ts';
 
 /**
@@ -74,11 +74,16 @@ export function isWordSalad(sentence: string): boolean {
  * so it earns nothing; a real list ("sequence number, acknowledgment number, window") is kept.
  * `isReferenceTerm` says which words come from the question, solution or rubric.
  */
-export function isKeywordLine(sentence: string, isReferenceWord: (word: string) => boolean): boolean {
+export function isKeywordLine(
+  sentence: string,
+  isReferenceWord: (word: string) => boolean,
+  isAppendedLine = false,
+): boolean {
   // Lists, formulas and working are not keyword lines.
   if (/[,;:•()\u2013=+*/^\d-]|\b(?:and|or)\b/i.test(sentence)) return false;
   const words = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
-  if (words.length < 5) return false;
+  // A line of its own after the answer ("...\nwater evaporate salt") needs fewer words to tell.
+  if (words.length < (isAppendedLine ? 3 : 5)) return false;
   const glue = words.filter(
     (word) => DETERMINERS.has(word) || PREPOSITIONS.has(word) || AUXILIARIES_AND_CONJUNCTIONS.has(word),
   ).length;
@@ -97,10 +102,14 @@ export interface ReferenceWords {
 
 const lowerWords = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
 
-export function referenceWordsOf(texts: readonly string[]): ReferenceWords {
+/**
+ * Words from every text; word pairs only from `prose` (question and solution as written): a
+ * rubric's lists of key terms would otherwise make a shuffled order look like the reference's own.
+ */
+export function referenceWordsOf(prose: readonly string[], lists: readonly string[] = []): ReferenceWords {
   const words = new Set<string>();
   const pairs = new Set<string>();
-  for (const text of texts) {
+  for (const text of prose) {
     for (const line of text.split(/\n+/)) {
       const lineWords = lowerWords(line);
       lineWords.forEach((word, index) => {
@@ -109,6 +118,7 @@ export function referenceWordsOf(texts: readonly string[]): ReferenceWords {
       });
     }
   }
+  for (const text of lists) for (const word of lowerWords(text)) words.add(word);
   return { words, pairs };
 }
 
@@ -119,7 +129,7 @@ export function referenceWordsOf(texts: readonly string[]): ReferenceWords {
  */
 export function isReferenceShuffle(sentence: string, reference: ReferenceWords): boolean {
   const words = lowerWords(sentence);
-  if (words.length < 7 || reference.words.size === 0) return false;
+  if (words.length < 5 || reference.words.size === 0) return false;
   const fromReference = words.filter((word) => reference.words.has(word)).length / words.length;
   let keptPairs = 0;
   for (let index = 1; index < words.length; index++)
@@ -172,6 +182,13 @@ export function screenAnswer(
   reference: ReferenceWords = { words: new Set(), pairs: new Set() },
 ): ScreenedAnswer {
   const isReferenceWord = (word: string) => reference.words.has(word);
+  const laterLines = new Set(
+    normaliseText(answerText)
+      .split(/\n+/)
+      .map((line) => line.trim())
+      .filter(Boolean)
+      .slice(1),
+  );
   const sentences = splitSentences(answerText);
   const questionTerms = new Set(contentTerms(questionText).map((token) => token.term));
   const questionValues = parseQuantities(questionText).map((quantity) => quantity.value);
@@ -185,7 +202,7 @@ export function screenAnswer(
     else if (restatesQuestion(sentence, questionTerms, questionValues, questionPairs)) restatedSentences.push(sentence);
     else if (
       isWordSalad(sentence) ||
-      isKeywordLine(sentence, isReferenceWord) ||
+      isKeywordLine(sentence, isReferenceWord, laterLines.has(sentence)) ||
       isReferenceShuffle(sentence, reference)
     )
       saladSentences.push(sentence);

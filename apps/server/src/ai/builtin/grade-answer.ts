@@ -183,7 +183,7 @@ export function questionContextFor(input: GradingInput): QuestionContext {
   const context: QuestionContext = {
     weights,
     reference: describeReference(input.questionText, input.solutionText, rubricText, weights),
-    referenceWords: referenceWordsOf([input.questionText, input.solutionText, rubricText]),
+    referenceWords: referenceWordsOf([input.questionText, input.solutionText], [rubricText]),
     questionQuantities,
     alignedSolution: alignSolution(input, weights),
     referenceTerms: new Set([...weights.vocabulary].filter((term) => !questionTerms.has(term))),
@@ -316,6 +316,21 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
   return analysis;
 }
 
+/** The answer states a value with a unit of the same kind as an expected one (e.g. a time). */
+function givesValueOfKind(
+  expected: readonly { dimension: readonly number[] | null }[],
+  answerQuantities: readonly { dimension: readonly number[] | null }[],
+): boolean {
+  return expected.some(
+    (target) =>
+      target.dimension !== null &&
+      answerQuantities.some(
+        (quantity) =>
+          quantity.dimension !== null && quantity.dimension.every((power, axis) => power === target.dimension![axis]),
+      ),
+  );
+}
+
 /** Statuses with nothing to judge: no words, only the question again, only words to the grader. */
 const NOTHING_TO_JUDGE: ReadonlySet<AnswerStatus> = new Set(['blank', 'restates-question', 'instructions-only']);
 
@@ -401,14 +416,28 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
   if (examples.length === 0 && analysis.features.isComplete && !analysis.features.negationMismatch)
     prediction.share = Math.max(prediction.share, 0.9);
   // Numbers are judged by value and unit, which the word-based model cannot see (the real sets it
-  // was fitted on are prose): where results to compute carry most of the points, the rubric
-  // evidence decides the cold-start share.
+  // was fitted on are prose). Where results to compute carry most of the points, an exact result
+  // earns what the rubric evidence gives, and a value with a flaw (unit, sign, power of ten,
+  // rounding) or a wrong value with a unit never earns more. A bare number the evidence could not
+  // match leaves the model to judge: on real answers (decimal commas, probabilities written in
+  // words) such a miss is weak evidence, and deciding by it cost r 0.74 -> 0.59 on SAF.
+  const resultOutcomes = analysis.evidences.flatMap((evidence) =>
+    (evidence.numeric?.outcomes ?? []).filter((outcome) => outcome.target.isResult),
+  );
   const numericPoints = input.rubricItems.reduce(
     (sum, item, index) => sum + (analysis.evidences[index]?.numeric?.hasResults ? item.points : 0),
     0,
   );
-  const isDecidedByNumbers = examples.length === 0 && numericPoints >= 0.5 * input.points;
-  if (isDecidedByNumbers) prediction.share = analysis.features.itemShare;
+  const isNumericQuestion = examples.length === 0 && numericPoints >= 0.5 * input.points && resultOutcomes.length > 0;
+  const isFlawedResult = resultOutcomes.some(
+    (outcome) =>
+      ['missing-unit', 'wrong-unit', 'sign-error', 'power-of-ten', 'rounded'].includes(outcome.match) ||
+      (outcome.match === 'none' && givesValueOfKind(outcome.target.expected, analysis.answerQuantities)),
+  );
+  const isDecidedByNumbers = isNumericQuestion && isFlawedResult;
+  if (isNumericQuestion && resultOutcomes.every((outcome) => outcome.match === 'exact'))
+    prediction.share = Math.max(prediction.share, analysis.features.itemShare);
+  if (isDecidedByNumbers) prediction.share = Math.min(prediction.share, analysis.features.itemShare);
   let status = analysis.status;
   // A result that is only partly right (a missing unit) keeps its deduction: no snapping to full.
   let score = NOTHING_TO_JUDGE.has(status) ? 0 : roundScore(input.points, prediction.share, !isDecidedByNumbers);
