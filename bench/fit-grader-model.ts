@@ -169,11 +169,14 @@ for (const set of new Set(questions.map((question) => question.set))) {
 }
 
 // 1. Cold start.
-const coldRows: Row[] = questions.flatMap((question) =>
-  question.answers
-    .filter((answer) => answer.answered)
-    .map((answer) => ({ x: answer.features, y: answer.share, w: setWeight.get(question.set)! })),
-);
+const coldRows: Row[] = [];
+const coldRowSets: string[] = [];
+for (const question of questions) {
+  for (const answer of question.answers.filter((a) => a.answered)) {
+    coldRows.push({ x: answer.features, y: answer.share, w: setWeight.get(question.set)! });
+    coldRowSets.push(question.set);
+  }
+}
 const cold = fitLogistic(coldRows);
 mutable.cold = cold;
 const coldLogitOf = (features: number[]) => cold.intercept + cold.weights.reduce((s, w, i) => s + w * features[i]!, 0);
@@ -186,6 +189,11 @@ interface Draw {
   weight: number;
 }
 const draws: Draw[] = [];
+interface SourceDraw {
+  examples: { features: number[]; vector: Map<string, number>; share: number; coldLogit: number }[];
+  targets: { features: number[]; vector: Map<string, number>; share: number; logit: number }[];
+}
+const drawsBySet: { set: string; draw: Draw; source: SourceDraw }[] = [];
 for (const question of questions) {
   const answered = question.answers.filter((answer) => answer.answered);
   if (answered.length < 8) continue;
@@ -203,7 +211,16 @@ for (const question of questions) {
       vector: answer.vector,
       share: answer.share,
     }));
-    draws.push({ examples, targets, weight: setWeight.get(question.set)! });
+    const draw = { examples, targets, weight: setWeight.get(question.set)! };
+    draws.push(draw);
+    drawsBySet.push({
+      set: question.set,
+      draw,
+      source: {
+        examples: order.slice(0, k).map((answer) => ({ features: answer.features, vector: answer.vector, share: answer.share, coldLogit: 0 })),
+        targets: order.slice(k, k + 12).map((answer) => ({ features: answer.features, vector: answer.vector, share: answer.share, logit: 0 })),
+      },
+    });
   }
 }
 let best: { loss: number; sharpness: number; ridge: number; warm: { intercept: number; weights: number[] } } | null =
@@ -232,28 +249,49 @@ mutable.neighbourSharpness = best!.sharpness;
 mutable.calibrationRidge = best!.ridge;
 mutable.warm = best!.warm;
 
-// 3. Confidence: was the rounded suggestion kept (within 10% of the points)?
+// 3. Confidence: was the rounded suggestion kept (within 10% of the points)? Fitted on predictions
+// made OUT of sample (each set predicted by cold and warm models fitted on the other sets), since
+// in-sample predictions are better than any new question's and would teach overconfidence.
 const confidenceRows: Row[] = [];
-for (const question of questions) {
-  for (const answer of question.answers.filter((a) => a.answered)) {
-    const prediction = predictShare(coldLogitOf(answer.features), answer.vector, []);
-    confidenceRows.push({
-      x: confidenceInputs(POINTS, prediction, []),
-      y: isKept(POINTS, prediction.share, answer.share) ? 1 : 0,
-      w: setWeight.get(question.set)!,
-    });
+const sets = [...setWeight.keys()];
+const fullWarm = mutable.warm;
+for (const heldSet of sets) {
+  const foldCold = fitLogistic(coldRows.filter((_, index) => coldRowSets[index] !== heldSet));
+  const foldLogit = (features: number[]) =>
+    foldCold.intercept + foldCold.weights.reduce((sum, weight, index) => sum + weight * features[index]!, 0);
+  const foldDraws = (wanted: (set: string) => boolean) =>
+    drawsBySet.filter((entry) => wanted(entry.set)).map((entry) => ({
+      weight: entry.draw.weight,
+      examples: entry.source.examples.map((example) => ({ ...example, coldLogit: foldLogit(example.features) })),
+      targets: entry.source.targets.map((target) => ({ ...target, logit: foldLogit(target.features) })),
+    }));
+  mutable.warm = fitLogistic(
+    foldDraws((set) => set !== heldSet).flatMap((draw) =>
+      draw.targets.map((target) => ({ x: warmInputs(target.logit, target.vector, draw.examples), y: target.share, w: draw.weight })),
+    ),
+  );
+  for (const question of questions.filter((q) => q.set === heldSet)) {
+    for (const answer of question.answers.filter((a) => a.answered)) {
+      const prediction = predictShare(foldLogit(answer.features), answer.vector, []);
+      confidenceRows.push({
+        x: confidenceInputs(POINTS, prediction, []),
+        y: isKept(POINTS, prediction.share, answer.share) ? 1 : 0,
+        w: setWeight.get(question.set)!,
+      });
+    }
+  }
+  for (const draw of foldDraws((set) => set === heldSet)) {
+    for (const target of draw.targets) {
+      const prediction = predictShare(target.logit, target.vector, draw.examples);
+      confidenceRows.push({
+        x: confidenceInputs(POINTS, prediction, draw.examples),
+        y: isKept(POINTS, prediction.share, target.share) ? 1 : 0,
+        w: draw.weight,
+      });
+    }
   }
 }
-for (const draw of draws) {
-  for (const target of draw.targets) {
-    const prediction = predictShare(target.logit, target.vector, draw.examples);
-    confidenceRows.push({
-      x: confidenceInputs(POINTS, prediction, draw.examples),
-      y: isKept(POINTS, prediction.share, target.share) ? 1 : 0,
-      w: draw.weight,
-    });
-  }
-}
+mutable.warm = fullWarm;
 const confidence = fitLogistic(confidenceRows);
 mutable.confidence = confidence;
 

@@ -273,6 +273,20 @@ async function measureSplit(questions: DatasetQuestion[], pool: Pooled): Promise
   return local;
 }
 
+/** Reliability: per confidence band, the mean confidence against the share actually kept. */
+function reliability(rows: readonly Scored[]): string {
+  const bands = [0, 20, 40, 60, 80, 90, 101];
+  const parts: string[] = [];
+  for (let index = 0; index + 1 < bands.length; index++) {
+    const members = rows.filter((row) => row.confidence >= bands[index]! && row.confidence < bands[index + 1]!);
+    if (!members.length) continue;
+    const mean = members.reduce((sum, row) => sum + row.confidence, 0) / members.length;
+    const kept = (100 * members.filter(isKept).length) / members.length;
+    parts.push(`${bands[index]}-${Math.min(100, bands[index + 1]! - 1)}: n=${members.length} said ${mean.toFixed(0)}% kept ${kept.toFixed(0)}%`);
+  }
+  return `  reliability  ${parts.join(' | ')}`;
+}
+
 function report(title: string, result: Pooled): void {
   console.log(`\n== ${title}`);
   console.log(' k = 0, every answer:');
@@ -288,6 +302,7 @@ function report(title: string, result: Pooled): void {
       ` k = ${k} saved grades per question (questions with >= ${MIN_ANSWERS_FOR_EXAMPLES} answers, the others held out):`,
     );
     console.log(line('built-in grader', graderSummary));
+    console.log(reliability(bucket.grader));
     console.log(line(k ? `mean of the ${k} examples` : 'always the mean (true mean)', meanSummary));
     console.log(line(k >= 2 ? 'bag-of-words fitted to examples' : 'bag-of-words cosine', summarize(bucket.bow, false)));
     console.log(`  RMSE ratio grader / mean baseline: ${(graderSummary.rmse / meanSummary.rmse).toFixed(3)}`);

@@ -5,9 +5,9 @@
  * the evaluation splits the benchmark reports. Re-fit after changing any feature.
  */
 export const FITTED = {
-  cold: { intercept: -2.4475, weights: [0.6174, 0.0777, 0.9228, -0.4299, 0.7281, 0.2345, -0.4414, 1.0752, 0.3358] },
-  warm: { intercept: 0.1915, weights: [0.1379, 0.7986, -0.0789, 0.308, 0.0856, -0.1166, 0.0914, 0.6546] },
-  confidence: { intercept: -4.6001, weights: [2.3693, -0.0001, 4.5263, -0.3179, 0.2114, 0.1751, 0.2592] },
+  cold: { intercept: -2.4221, weights: [0.6229, 0.0893, 0.9075, -0.4378, 0.7231, 0.2314, -0.4444, 1.063, 0.3359] },
+  warm: { intercept: 0.1863, weights: [0.1378, 0.7913, -0.0793, 0.3069, 0.0877, -0.1136, 0.0951, 0.6595] },
+  confidence: { intercept: -4.2434, weights: [1.5424, -0.1711, 4.9647, -0.0369, 0.1004, 0.297, 0.2183] },
   calibrationRidge: 3,
   neighbourSharpness: 15,
 } as const;
