@@ -36,7 +36,7 @@ import {
   solutionTextOf,
   type DatasetAnswer,
   type DatasetQuestion,
-} from './grading-datasets.ts';
+} from './_grading-datasets.ts';
 
 const POINTS = 5;
 const K_VALUES = [0, 5, 10] as const;
@@ -282,7 +282,9 @@ function reliability(rows: readonly Scored[]): string {
     if (!members.length) continue;
     const mean = members.reduce((sum, row) => sum + row.confidence, 0) / members.length;
     const kept = (100 * members.filter(isKept).length) / members.length;
-    parts.push(`${bands[index]}-${Math.min(100, bands[index + 1]! - 1)}: n=${members.length} said ${mean.toFixed(0)}% kept ${kept.toFixed(0)}%`);
+    parts.push(
+      `${bands[index]}-${Math.min(100, bands[index + 1]! - 1)}: n=${members.length} said ${mean.toFixed(0)}% kept ${kept.toFixed(0)}%`,
+    );
   }
   return `  reliability  ${parts.join(' | ')}`;
 }

@@ -3,7 +3,7 @@ import { FITTED } from './fitted-weights.ts';
 
 /**
  * From measurements to a suggested share of the points and a confidence, in three small models
- * whose weights were fitted on real human-scored answers (bench/fit-grader-model.ts writes
+ * whose weights were fitted on real human-scored answers (bench/_fit-grader-model.ts writes
  * fitted-weights.ts; the fit and its evaluation are in docs/decisions/0009):
  *
  * 1. Cold start: a logistic model of the human share from the answer's features. It predicts the
@@ -145,6 +145,35 @@ export function creditedResemblance(vector: Map<string, number>, examples: reado
   return cosineSimilarity(vector, credited) - cosineSimilarity(vector, uncredited);
 }
 
+/**
+ * Naive Bayes over words: for each of the answer's words that saved grades also use, how much more
+ * often it appears in credited than in uncredited answers (log ratio, smoothed), averaged. It is
+ * what makes "the instructor credits 'evaporate' and not 'boil'" count.
+ */
+export function creditedWords(vector: Map<string, number>, examples: readonly PreparedExample[]): number {
+  let creditedTotal = 0;
+  let uncreditedTotal = 0;
+  for (const example of examples) {
+    creditedTotal += example.share;
+    uncreditedTotal += 1 - example.share;
+  }
+  let sum = 0;
+  let count = 0;
+  for (const term of vector.keys()) {
+    let credited = 0;
+    let uncredited = 0;
+    for (const example of examples) {
+      if (!example.vector.has(term)) continue;
+      credited += example.share;
+      uncredited += 1 - example.share;
+    }
+    if (credited + uncredited === 0) continue;
+    sum += Math.log((credited + 0.5) / (creditedTotal + 1)) - Math.log((uncredited + 0.5) / (uncreditedTotal + 1));
+    count++;
+  }
+  return count ? sum / count : 0;
+}
+
 /** The inputs of the model that weighs cold, calibrated, neighbour and mean evidence. */
 export function warmInputs(
   answerLogit: number,
@@ -163,6 +192,7 @@ export function warmInputs(
     count,
     near.nearestGood - near.nearestPoor,
     creditedResemblance(vector, examples),
+    creditedWords(vector, examples),
   ];
 }
 
@@ -228,6 +258,12 @@ export function confidenceInputs(
   const decided = Math.abs(2 * suggested - 1);
   const hasExamples = examples.length > 0 ? 1 : 0;
   const keptRate = hasExamples ? leaveOneOutKeptRate(points, examples) : 0.5;
+  // An instructor who grades all-or-nothing keeps only decided suggestions; one who gives partial
+  // credit keeps near misses too. The saved grades say which this question is.
+  const isAtAnEnd = suggested <= 1e-9 || suggested >= 1 - 1e-9 ? 1 : 0;
+  const allOrNothing = hasExamples
+    ? examples.filter((example) => example.share <= 0.1 || example.share >= 0.9).length / examples.length
+    : 0;
   return [
     decided,
     suggested,
@@ -236,21 +272,26 @@ export function confidenceInputs(
     Math.log1p(examples.length),
     prediction.nearest,
     logit(keptRate) * hasExamples,
+    allOrNothing,
+    allOrNothing * decided,
+    isAtAnEnd,
+    isAtAnEnd * allOrNothing,
   ];
 }
 
 /**
  * Without this question's own grades to check against, the grader only compares words: it never
- * claims 90 or more then. With saved grades, 90+ needs five or more of them and a leave-one-out
- * record of meeting at least four in five.
+ * claims 90 or more then. 90+ needs five saved grades or more and a leave-one-out record on them
+ * of at least four in five (without that record, 14% of 90+ answers were off by > 40% at k = 5).
  */
 export const LEXICAL_CONFIDENCE_CAP = 85;
+export const MIN_GRADES_FOR_HIGH_CONFIDENCE = 5;
 
 /** 0..100: the chance, in percent, that the instructor keeps the score within 10% of the points. */
 export function estimateConfidence(inputs: readonly number[], examples: readonly PreparedExample[] = []): number {
   const probability = sigmoid(FITTED.confidence.intercept + dot(FITTED.confidence.weights, inputs));
   const keptRate = sigmoid(inputs[6] ?? 0);
-  const isBackedByGrades = examples.length >= 5 && keptRate >= 0.8;
+  const isBackedByGrades = examples.length >= MIN_GRADES_FOR_HIGH_CONFIDENCE && keptRate >= 0.8;
   const cap = isBackedByGrades ? 99 : LEXICAL_CONFIDENCE_CAP;
   return Math.round(Math.min(cap / 100, Math.max(0.01, probability)) * 100);
 }

@@ -4,7 +4,7 @@
  * Beetle training — and prints (or, with --write, writes) apps/server/src/ai/builtin/fitted-weights.ts.
  * The evaluation splits that bench/grader-agreement.ts reports are never read here.
  *
- *   npx tsx bench/fit-grader-model.ts --data DIR [--write]
+ *   npx tsx bench/_fit-grader-model.ts --data DIR [--write]
  *
  * Three logistic models with fractional targets (the human share of the points), each set weighing
  * the same in total so the biggest set does not decide alone:
@@ -37,7 +37,7 @@ import {
   seededRandom,
   shuffled,
   solutionTextOf,
-} from './grading-datasets.ts';
+} from './_grading-datasets.ts';
 
 const POINTS = 5;
 const grader = createBuiltinGrader();
@@ -217,8 +217,12 @@ for (const question of questions) {
       set: question.set,
       draw,
       source: {
-        examples: order.slice(0, k).map((answer) => ({ features: answer.features, vector: answer.vector, share: answer.share, coldLogit: 0 })),
-        targets: order.slice(k, k + 12).map((answer) => ({ features: answer.features, vector: answer.vector, share: answer.share, logit: 0 })),
+        examples: order
+          .slice(0, k)
+          .map((answer) => ({ features: answer.features, vector: answer.vector, share: answer.share, coldLogit: 0 })),
+        targets: order
+          .slice(k, k + 12)
+          .map((answer) => ({ features: answer.features, vector: answer.vector, share: answer.share, logit: 0 })),
       },
     });
   }
@@ -260,14 +264,20 @@ for (const heldSet of sets) {
   const foldLogit = (features: number[]) =>
     foldCold.intercept + foldCold.weights.reduce((sum, weight, index) => sum + weight * features[index]!, 0);
   const foldDraws = (wanted: (set: string) => boolean) =>
-    drawsBySet.filter((entry) => wanted(entry.set)).map((entry) => ({
-      weight: entry.draw.weight,
-      examples: entry.source.examples.map((example) => ({ ...example, coldLogit: foldLogit(example.features) })),
-      targets: entry.source.targets.map((target) => ({ ...target, logit: foldLogit(target.features) })),
-    }));
+    drawsBySet
+      .filter((entry) => wanted(entry.set))
+      .map((entry) => ({
+        weight: entry.draw.weight,
+        examples: entry.source.examples.map((example) => ({ ...example, coldLogit: foldLogit(example.features) })),
+        targets: entry.source.targets.map((target) => ({ ...target, logit: foldLogit(target.features) })),
+      }));
   mutable.warm = fitLogistic(
     foldDraws((set) => set !== heldSet).flatMap((draw) =>
-      draw.targets.map((target) => ({ x: warmInputs(target.logit, target.vector, draw.examples), y: target.share, w: draw.weight })),
+      draw.targets.map((target) => ({
+        x: warmInputs(target.logit, target.vector, draw.examples),
+        y: target.share,
+        w: draw.weight,
+      })),
     ),
   );
   for (const question of questions.filter((q) => q.set === heldSet)) {
@@ -299,7 +309,7 @@ const round = (value: number) => Math.round(value * 10000) / 10000;
 const listOf = (values: number[]) => `[${values.map(round).join(', ')}]`;
 const source = `/**
  * Weights of the built-in grader's suggestion model (suggestion-model.ts), written by
- * \`npx tsx bench/fit-grader-model.ts --data DIR --write\` from the FIT splits of the public
+ * \`npx tsx bench/_fit-grader-model.ts --data DIR --write\` from the FIT splits of the public
  * development sets (SAF training; SemEval-2013 SciEntsBank and Beetle training). Never fitted on
  * the evaluation splits the benchmark reports. Re-fit after changing any feature.
  */

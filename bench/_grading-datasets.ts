@@ -110,10 +110,11 @@ export function dataFolderFromArgs(argv: string[]): string {
   const index = argv.indexOf('--data');
   const folder = index >= 0 ? argv[index + 1] : process.env.GRADING_DATA_DIR;
   if (!folder || !fs.existsSync(folder)) {
-    console.error(
-      'Give the folder holding the public data sets: --data DIR (or GRADING_DATA_DIR). See bench/README.md, "Grading quality on real answers".',
+    // `npm run bench` runs every benchmark; without the data this one measures nothing and says why.
+    console.log(
+      'Grading quality needs the public human-scored sets, which are never committed: pass --data DIR (or set GRADING_DATA_DIR). See bench/README.md, "Grading quality on real answers". Nothing measured.',
     );
-    process.exit(2);
+    process.exit(0);
   }
   return folder;
 }
