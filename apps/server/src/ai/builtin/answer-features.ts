@@ -4,7 +4,7 @@ import { contentTerms, tokenize, type Token } from './text-analysis.ts';
 /**
  * What the built-in grader measures of an answer against the reference side (question, solution,
  * rubric), as plain numbers the suggestion model weighs. The weights of that model were fitted on
- * real human-scored answers (docs/decisions/0009-grader-learns-from-saved-grades.md), so every
+ * real human-scored answers (docs/decisions/0013-grader-fitted-on-real-answers.md), so every
  * feature here must mean the same thing for any question: shares and logs, never raw counts.
  */
 

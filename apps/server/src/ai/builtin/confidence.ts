@@ -3,7 +3,7 @@ import type { NumericEvidence } from './item-evidence.ts';
 /**
  * How settled one rubric item's judgement is: how far its evidence sits from the thresholds where
  * its deduction would change, and whether numbers matched exactly. Kept per item in the judgement
- * for audits; the suggestion's confidence itself comes from suggestion-model.ts (decision 0009).
+ * for audits; the suggestion's confidence itself comes from suggestion-model.ts (decision 0013).
  */
 
 /** 0..1 for one item: 0.5 on a threshold, 1 when a quarter of the scale away from both. */

@@ -4,7 +4,7 @@ import { FITTED } from './fitted-weights.ts';
 /**
  * From measurements to a suggested share of the points and a confidence, in three small models
  * whose weights were fitted on real human-scored answers (bench/_fit-grader-model.ts writes
- * fitted-weights.ts; the fit and its evaluation are in docs/decisions/0009):
+ * fitted-weights.ts; the fit and its evaluation are in docs/decisions/0013-grader-fitted-on-real-answers.md):
  *
  * 1. Cold start: a logistic model of the human share from the answer's features. It predicts the
  *    expected share, so an answer it cannot judge gets partial credit, not 0 or full marks.
