@@ -214,6 +214,16 @@ describe('learning from saved grades', () => {
     expect(judgement.confidenceInputs.examplesUsed).toBe(0);
   });
 
+  it('trusts itself more on a question where its suggestions were kept than where they were changed', async () => {
+    const graded = alike.map((text, index) => ({ text, score: index % 2 ? 4 : 3 }));
+    const kept = graded.map(({ text, score }) => ({ ...example(text, score), suggestedScore: score }));
+    const changed = graded.map(({ text, score }) => ({ ...example(text, score), suggestedScore: score >= 3 ? 0 : 4 }));
+    const whenKept = (await grade(withAnswer(MIGRATION, partial, kept))).suggestion;
+    const whenChanged = (await grade(withAnswer(MIGRATION, partial, changed))).suggestion;
+    expect(whenKept.totalScore).toBe(whenChanged.totalScore);
+    expect(whenKept.confidence).toBeGreaterThan(whenChanged.confidence);
+  });
+
   it('stays deterministic with examples', async () => {
     const input = withAnswer(
       MIGRATION,

@@ -346,6 +346,10 @@ export function prepareExamples(input: GradingInput, context: QuestionContext): 
       coldLogit: analysis.coldLogit,
       vector: analysis.vector,
       share: input.points > 0 ? example.score / input.points : 0,
+      suggestedShare:
+        input.points > 0 && example.suggestedScore !== null && Number.isFinite(example.suggestedScore)
+          ? Math.min(1, Math.max(0, example.suggestedScore / input.points))
+          : null,
     });
   }
   return prepared;

@@ -36,6 +36,8 @@ export interface PreparedExample {
   vector: Map<string, number>;
   /** The instructor's score as a share of the points. */
   share: number;
+  /** The share the AI suggested before the instructor saved; null when graded by hand. */
+  suggestedShare?: number | null;
 }
 
 export function cosineSimilarity(left: Map<string, number>, right: Map<string, number>): number {
@@ -234,19 +236,29 @@ export function isKept(points: number, suggestedShare: number, humanShare: numbe
 }
 
 /**
- * How often this question's saved grades would have been met: each of (up to 20) examples graded
- * from the others, kept or not. Shrunk toward one half with two pseudo-grades.
+ * How often this question's saved grades were or would have been met: the suggestions the
+ * instructor actually started from (kept within 10% of the points or changed), and each of (up to
+ * 20) examples graded from the others. Shrunk toward one half with two pseudo-grades.
  */
 export function leaveOneOutKeptRate(points: number, examples: readonly PreparedExample[]): number {
-  if (examples.length < 3) return 0.5;
-  const probe = examples.slice(0, 20);
   let kept = 0;
-  probe.forEach((example, index) => {
-    const others = examples.filter((_, otherIndex) => otherIndex !== index);
-    const predicted = predictShare(example.coldLogit, example.vector, others).share;
-    if (isKept(points, predicted, example.share)) kept++;
-  });
-  return (kept + 1) / (probe.length + 2);
+  let count = 0;
+  // What actually happened: the suggestions the instructor started from, kept or changed.
+  for (const example of examples) {
+    if (example.suggestedShare === null || example.suggestedShare === undefined) continue;
+    count++;
+    if (Math.abs(example.suggestedShare - example.share) <= 0.1 + 1e-9) kept++;
+  }
+  if (examples.length >= 3) {
+    const probe = examples.slice(0, 20);
+    probe.forEach((example, index) => {
+      const others = examples.filter((_, otherIndex) => otherIndex !== index);
+      const predicted = predictShare(example.coldLogit, example.vector, others).share;
+      count++;
+      if (isKept(points, predicted, example.share)) kept++;
+    });
+  }
+  return count ? (kept + 1) / (count + 2) : 0.5;
 }
 
 export function confidenceInputs(
