@@ -5,6 +5,12 @@ import { enrollments, pendingEnrollments } from '../src/db/schema.ts';
 import { addStudents, createCourse } from './support/course-fixtures.ts';
 import { makeWorkbook, makeZip, sheetXml, xlsxParts } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
+import { once } from 'node:events';
+import {
+  readEmailsFromSpreadsheetOffThread,
+  SPREADSHEET_THREAD_LIMITS,
+  spreadsheetThreadEvents,
+} from '../src/spreadsheets/read-spreadsheet-off-thread.ts';
 import { multipart, type FilePart } from './support/multipart.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -348,5 +354,94 @@ describe('POST /api/courses/:id/add-students/excel', () => {
     expect((await addByExcel(otherInstructor, course._id, book)).statusCode).toBe(404);
     const enrolled = await t.ctx.db.select().from(enrollments).where(eq(enrollments.courseId, course._id));
     expect(enrolled).toHaveLength(1);
+  });
+});
+
+/** Worksheet XML of `rows` rows, each with one inline-string cell at `column` (e.g. 'XFD'). */
+function sheetWithOneCellPerRowAt(column: string, rows: number): string {
+  const body = Array.from(
+    { length: rows },
+    (_, i) => `<row r="${i + 1}"><c r="${column}${i + 1}" t="inlineStr"><is><t>s${i}@example.edu</t></is></c></row>`,
+  ).join('');
+  return `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${body}</sheetData></worksheet>`;
+}
+
+describe('hostile spreadsheets do not hold the server', () => {
+  it('refuses 10,000 rows with one cell at column XFD (52 KB) with a clear 413, before parsing', async () => {
+    const course = await createCourse(t.app, owner);
+    const content = makeZip(xlsxParts(sheetWithOneCellPerRowAt('XFD', 10_000)));
+    expect(content.length).toBeLessThan(100 * 1024);
+    const response = await addByExcel(owner, course._id, xlsx(content));
+    expect(response.statusCode).toBe(413);
+    expect(response.json()).toEqual({
+      message:
+        'The spreadsheet uses too many columns (at most 256, up to column IV). Please keep only the columns with email addresses.',
+      code: 'PAYLOAD_TOO_LARGE',
+    });
+    expect(await rosterOf(course._id)).toEqual({ students: [], pending: [] });
+  });
+
+  it('refuses a sheet whose declared dimension is huge, and one with too many cells', async () => {
+    const course = await createCourse(t.app, owner);
+    const declared = sheetXml([['one@example.edu']]).replace(
+      '<sheetData>',
+      '<dimension ref="A1:XFD1048576"/><sheetData>',
+    );
+    const wide = await addByExcel(owner, course._id, xlsx(makeZip(xlsxParts(declared))));
+    expect(wide.statusCode).toBe(413);
+    expect(wide.json().message).toMatch(/^The spreadsheet has too many rows|^The spreadsheet uses too many columns/);
+
+    // 10,000 rows x 21 columns: within the row and column caps, over the 200,000-cell cap.
+    const rows = Array.from({ length: 10_000 }, (_, r) => Array.from({ length: 21 }, (__, c) => `${r}.${c}`));
+    const crowded = await addByExcel(owner, course._id, xlsx(makeZip(xlsxParts(sheetXml(rows)))));
+    expect(crowded.statusCode).toBe(413);
+    expect(crowded.json().message).toBe(
+      'The spreadsheet has too many filled cells (at most 200,000). Please keep only the columns with email addresses.',
+    );
+  });
+
+  it('reads a spreadsheet on its own thread: a request sent while it is being read answers first', async () => {
+    const course = await createCourse(t.app, owner);
+    // Within every cap, and a real read (10,000 rows x 10 cells, each a possible email).
+    const rows = Array.from({ length: 10_000 }, (_, r) =>
+      Array.from({ length: 10 }, (__, c) => `student${r}.${c}@example.edu`),
+    );
+    const heavy = xlsx(makeZip(xlsxParts(sheetXml(rows))));
+    const order: string[] = [];
+    const reading = once(spreadsheetThreadEvents, 'reading');
+    const upload = addByExcel(owner, course._id, heavy).then((response) => {
+      order.push('spreadsheet');
+      return response;
+    });
+    await reading; // a thread holds the file now
+    const light = t.app.inject({ method: 'GET', url: '/api/courses', headers: owner.auth }).then((response) => {
+      order.push('light');
+      return response;
+    });
+    const [uploaded, answered] = await Promise.all([upload, light]);
+    expect(answered.statusCode).toBe(200);
+    expect(order).toEqual(['light', 'spreadsheet']);
+    // 100,000 entries are over the per-request cap: refused with the cap's message, not a 500.
+    expect(uploaded.statusCode).toBe(413);
+    expect(uploaded.json().message).toMatch(/^Please add at most 2000 students at a time/);
+  });
+
+  it('stops a read that runs over its time limit and answers a clear 422', async () => {
+    const content = makeWorkbook({ S: [['time.limit@example.edu']] });
+    const refused = await readEmailsFromSpreadsheetOffThread(content, undefined, {
+      ...SPREADSHEET_THREAD_LIMITS,
+      timeoutMs: 1,
+    }).then(
+      () => null,
+      (error: unknown) => error,
+    );
+    expect(refused).toMatchObject({
+      status: 422,
+      code: 'UNSUPPORTED_FILE',
+      message:
+        'Reading this spreadsheet took longer than 1 ms, so it was stopped. Please save only the sheet with the email addresses as .xlsx and upload it again.',
+    });
+    // The next read, with the usual limits, is not affected.
+    expect(await readEmailsFromSpreadsheetOffThread(content)).toEqual(['time.limit@example.edu']);
   });
 });

@@ -9,8 +9,12 @@ import { checkZipWithinLimits, ZipRejected, type ZipLimits } from './zip-guard.t
  * column, several per cell separated by commas or semicolons, or as a mailto: link).
  *
  * Limits hold before the parser runs: the upload size (multipart, per route), the zip's unpacked
- * size and entry count, and the worksheet row count (zip-guard.ts). Legacy .xls files are OLE
- * containers, not zips; they are capped by their size, which is small, and by `sheetRows`.
+ * size and entry count, and the worksheet rows, cells and columns (zip-guard.ts). Legacy .xls files
+ * are OLE containers, not zips; they are capped by their size, which is small, by `sheetRows`, and
+ * by the sheet's range (`!ref`), checked before any cell is visited.
+ *
+ * This is CPU work on untrusted input: the server runs it on a thread of its own, with a time and
+ * memory limit (read-spreadsheet-off-thread.ts), never on the thread that answers requests.
  */
 export interface SpreadsheetLimits extends ZipLimits {
   maxFileBytes: number;
@@ -21,6 +25,9 @@ export const ROSTER_SPREADSHEET_LIMITS: SpreadsheetLimits = {
   maxUncompressedBytes: 20 * 1024 * 1024,
   maxEntries: 200,
   maxRows: 10_000,
+  // Excel 2003's own width (column IV): far more than any roster, and 10,000 rows of it are cheap to read.
+  maxColumns: 256,
+  maxCells: 200_000,
 };
 
 const notASpreadsheet = (message: string) => new AppError('UNSUPPORTED_FILE', 400, message);
@@ -78,6 +85,10 @@ export function readEmailsFromSpreadsheet(
     const rows = sheet['!data'] ?? [];
     rowCount += rows.length;
     if (sheet['!fullref'] || rowCount > limits.maxRows) throw tooManyRows(limits.maxRows);
+    // Before any cell is visited: a row array is as long as the sheet is wide, holes included.
+    if (sheet['!ref'] && XLSX.utils.decode_range(sheet['!ref']).e.c + 1 > limits.maxColumns) {
+      throw tooWide(limits.maxColumns);
+    }
     for (const row of rows) {
       for (const cell of row ?? []) {
         if (!cell) continue;
@@ -104,6 +115,12 @@ function guardZip(content: Buffer, limits: SpreadsheetLimits): void {
         );
       case 'too-many-rows':
         throw tooManyRows(limits.maxRows);
+      case 'too-wide':
+        throw tooWide(limits.maxColumns);
+      case 'too-many-cells':
+        throw payloadTooLarge(
+          `The spreadsheet has too many filled cells (at most ${limits.maxCells.toLocaleString('en-US')}). Please keep only the columns with email addresses.`,
+        );
       case 'encrypted':
         throw notASpreadsheet(
           'This spreadsheet is password-protected. Please remove the password and upload it again.',
@@ -117,6 +134,11 @@ function guardZip(content: Buffer, limits: SpreadsheetLimits): void {
 }
 
 const tooManyRows = (maxRows: number) => payloadTooLarge(`The spreadsheet has too many rows (at most ${maxRows}).`);
+
+const tooWide = (maxColumns: number) =>
+  payloadTooLarge(
+    `The spreadsheet uses too many columns (at most ${maxColumns}, up to column ${XLSX.utils.encode_col(maxColumns - 1)}). Please keep only the columns with email addresses.`,
+  );
 
 /** Pieces of a cell that contain an @: each is an entry (validated as an email later, or rejected). */
 function emailLikeTokens(text: string): string[] {

@@ -6,18 +6,26 @@ import { inflateRawSync } from 'node:zlib';
  * 1. the central directory's declared sizes must add up to at most the cap (cheap, no inflation);
  * 2. every entry is then inflated for real with the remaining budget as a hard output limit, and
  *    must inflate to exactly its declared size, so a directory that lies about sizes is refused too.
- * Worksheet rows are counted on the way (the row cap holds before parsing).
+ * Worksheet rows, cells and the columns they use (cell references and the `<dimension>` element)
+ * are counted on the way, so these caps hold before parsing too: 10,000 rows of one cell at column
+ * XFD are a 52 KB file that SheetJS turns into 10,000 rows 16,384 cells wide.
  */
 export interface ZipLimits {
   maxEntries: number;
   maxUncompressedBytes: number;
   maxRows: number;
+  /** Highest column a worksheet may use (1 = A). A cell far to the right makes every row that wide once parsed. */
+  maxColumns: number;
+  /** Cells in all worksheets together. */
+  maxCells: number;
 }
 
 export type ZipProblem =
   | { kind: 'damaged'; detail: string }
   | { kind: 'too-large'; detail: string }
   | { kind: 'too-many-rows'; rows: number }
+  | { kind: 'too-wide'; columns: number }
+  | { kind: 'too-many-cells'; cells: number }
   | { kind: 'encrypted' };
 
 export class ZipRejected extends Error {
@@ -44,6 +52,7 @@ export interface ZipSummary {
   entries: number;
   uncompressedBytes: number;
   worksheetRows: number;
+  worksheetCells: number;
 }
 
 export function checkZipWithinLimits(zip: Buffer, limits: ZipLimits): ZipSummary {
@@ -55,16 +64,28 @@ export function checkZipWithinLimits(zip: Buffer, limits: ZipLimits): ZipSummary
 
   let budget = limits.maxUncompressedBytes;
   let worksheetRows = 0;
+  let worksheetCells = 0;
   for (const entry of entries) {
     if (entry.flags & 0x1) throw new ZipRejected({ kind: 'encrypted' });
     const content = inflateEntry(zip, entry, budget);
     budget -= content.length;
     if (/^xl\/worksheets\/[^/]+\.xml$/i.test(entry.name)) {
-      worksheetRows += countRows(content);
-      if (worksheetRows > limits.maxRows) throw new ZipRejected({ kind: 'too-many-rows', rows: worksheetRows });
+      const shape = measureWorksheet(content);
+      worksheetRows += shape.rows;
+      worksheetCells += shape.cells;
+      if (worksheetRows > limits.maxRows || shape.declaredRows > limits.maxRows) {
+        throw new ZipRejected({ kind: 'too-many-rows', rows: Math.max(worksheetRows, shape.declaredRows) });
+      }
+      if (shape.columns > limits.maxColumns) throw new ZipRejected({ kind: 'too-wide', columns: shape.columns });
+      if (worksheetCells > limits.maxCells) throw new ZipRejected({ kind: 'too-many-cells', cells: worksheetCells });
     }
   }
-  return { entries: entries.length, uncompressedBytes: limits.maxUncompressedBytes - budget, worksheetRows };
+  return {
+    entries: entries.length,
+    uncompressedBytes: limits.maxUncompressedBytes - budget,
+    worksheetRows,
+    worksheetCells,
+  };
 }
 
 function readCentralDirectory(zip: Buffer, limits: ZipLimits): CentralEntry[] {
@@ -155,11 +176,44 @@ function inflateEntry(zip: Buffer, entry: CentralEntry, budget: number): Buffer 
   return content;
 }
 
-/** `<row ...>` elements, with or without a namespace prefix (`<x:row>`). */
-function countRows(xml: Buffer): number {
+interface WorksheetShape {
+  /** `<row>` elements. */
+  rows: number;
+  /** `<c>` elements. */
+  cells: number;
+  /** The rightmost column any cell reference or the `<dimension>` names (1 = A). */
+  columns: number;
+  /** The last row the `<dimension>` names (SheetJS sizes the sheet by it). */
+  declaredRows: number;
+}
+
+/** Counts `<row>` and `<c>` elements (with or without a namespace prefix) and the columns in use. */
+function measureWorksheet(xml: Buffer): WorksheetShape {
   const text = xml.toString('latin1');
-  let count = 0;
-  const pattern = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
-  while (pattern.exec(text)) count += 1;
-  return count;
+  const shape: WorksheetShape = { rows: 0, cells: 0, columns: 0, declaredRows: 0 };
+  const rowPattern = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
+  while (rowPattern.exec(text)) shape.rows += 1;
+  // A cell's own reference (r="XFD10000"); cells without one follow the previous cell, so the
+  // cell count bounds how far right they can reach.
+  const cellPattern = /<(?:[A-Za-z_][\w.-]*:)?c(?=[\s>/])([^>]*)/g;
+  for (let match = cellPattern.exec(text); match; match = cellPattern.exec(text)) {
+    shape.cells += 1;
+    const reference = /\sr\s*=\s*["']\$?([A-Za-z]{1,4})\$?\d/.exec(match[1] ?? '');
+    if (reference) shape.columns = Math.max(shape.columns, columnNumber(reference[1]!));
+  }
+  const dimension = /<(?:[A-Za-z_][\w.-]*:)?dimension\s[^>]*?\bref\s*=\s*["']([^"']+)["']/.exec(text);
+  for (const corner of dimension?.[1]?.split(':') ?? []) {
+    const parts = /^\$?([A-Za-z]{1,4})\$?(\d{1,8})$/.exec(corner.trim());
+    if (!parts) continue;
+    shape.columns = Math.max(shape.columns, columnNumber(parts[1]!));
+    shape.declaredRows = Math.max(shape.declaredRows, Number(parts[2]));
+  }
+  return shape;
+}
+
+/** A = 1, Z = 26, AA = 27, XFD = 16384. */
+export function columnNumber(letters: string): number {
+  let number = 0;
+  for (const letter of letters.toUpperCase()) number = number * 26 + (letter.charCodeAt(0) - 64);
+  return number;
 }

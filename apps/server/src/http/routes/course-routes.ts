@@ -21,7 +21,8 @@ import {
 import { addStudentsToCourse, authorizeRosterChange } from '../../services/add-students.ts';
 import { createCourse } from '../../services/create-course.ts';
 import { listCoursesFor, loadCourseDetail } from '../../services/read-courses.ts';
-import { readEmailsFromSpreadsheet, ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/read-roster-spreadsheet.ts';
+import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/read-roster-spreadsheet.ts';
+import { readEmailsFromSpreadsheetOffThread } from '../../spreadsheets/read-spreadsheet-off-thread.ts';
 import { currentUser } from '../access.ts';
 import { readMultipartForm } from '../multipart.ts';
 
@@ -93,7 +94,7 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         });
         const excelFile = form.files[ADD_STUDENTS_EXCEL_FILE_FIELD];
         if (!excelFile) throw badRequest('Please select an Excel file first.');
-        const entries = readEmailsFromSpreadsheet(excelFile.content);
+        const entries = await readEmailsFromSpreadsheetOffThread(excelFile.content);
         return addStudentsToCourse(ctx, scope, user, entries, 'excel');
       },
     );
