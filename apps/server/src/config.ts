@@ -12,6 +12,9 @@ const Duration = z
   .regex(/^\d+\s*[smhd]?$/, 'use a number of seconds or a number followed by s, m, h or d (e.g. 7d)')
   .transform(parseDurationSeconds);
 
+/** pdf.js and ordinary documents fit in well under half of this (extraction-pool.test.ts reads them in 256 MB). */
+export const DEFAULT_EXTRACTION_MEMORY_MB = 512;
+
 const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
@@ -47,6 +50,10 @@ const ConfigSchema = z
     GRADE_FIRST_COUNT: z.coerce.number().int().min(0).max(50).default(GRADE_FIRST_DEFAULT),
     /** Threads that read PDFs (pdf.js, OCR) off the main thread; default: one per spare core, at most 4. */
     EXTRACTION_THREADS: z.coerce.number().int().min(1).max(32).default(defaultExtractionThreads),
+    /** Heap limit of each PDF-reading thread, in MB: a file that needs more is refused (and stored as a file fault). */
+    EXTRACTION_MEMORY_MB: z.coerce.number().int().min(128).max(16_384).default(DEFAULT_EXTRACTION_MEMORY_MB),
+    /** How long reading one PDF may take; a file that runs over is refused (and stored as a file fault). */
+    EXTRACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
     /** 'in-process' (default): `npm start` also runs job workers; 'off': an API-only process on PostgreSQL. */
     JOB_WORKERS: z.enum(['in-process', 'off'], { message: 'must be in-process or off' }).default('in-process'),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
@@ -112,6 +119,8 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     gradingConcurrency: env.GRADING_CONCURRENCY,
     gradeFirstCount: env.GRADE_FIRST_COUNT,
     extractionThreads: env.EXTRACTION_THREADS,
+    extractionMemoryMb: env.EXTRACTION_MEMORY_MB,
+    extractionTimeoutMs: env.EXTRACTION_TIMEOUT_MS,
     /** Whether `main.ts` runs job workers beside HTTP (worker.ts always does). */
     runsJobWorkers: env.JOB_WORKERS === 'in-process',
     /** Login and register attempts per client address per minute. */

@@ -8,7 +8,7 @@ import { ConfigError, loadConfig } from '../src/config.ts';
 import { closeOcr, ExtractionError, extractPdfText, renderPdfPages } from '../src/pdf/extract-text.ts';
 import { extractionTimeoutError } from '../src/pdf/extraction-error.ts';
 import { ExtractionPool } from '../src/pdf/extraction-pool.ts';
-import { buildPdfWithHiddenText, buildScannedPdf, buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildFlateBombPdf, buildPdfWithHiddenText, buildScannedPdf, buildTextPdf } from '../src/pdf/pdf-documents.ts';
 
 // Two threads, shared by the tests below; each test that must watch a thread die uses its own pool.
 const pool = new ExtractionPool({ threads: 2 });
@@ -175,7 +175,7 @@ describe('ExtractionPool with input that stalls or kills a thread', () => {
     expect(await pool.extractPdfText(next.slice())).toEqual(await extractPdfText(next));
   });
 
-  it('refuses the call of a thread that died (out of memory) as corrupt, and serves the next', async () => {
+  it('refuses the call of a thread that died (out of memory) as out-of-memory, and serves the next', async () => {
     // 256 MB holds pdf.js and ordinary documents; the bomb's operator list needs far more.
     const small = new ExtractionPool({ threads: 1, heapLimitMb: 256 });
     try {
@@ -184,9 +184,9 @@ describe('ExtractionPool with input that stalls or kills a thread', () => {
       expect(await small.extractPdfText(typed.slice())).toEqual(direct);
 
       const error = await rejection(small.extractPdfText(await buildPdfWithHugeContentStream(1_000_000)));
-      expect(error.code).toBe('corrupt');
+      expect(error.code).toBe('out-of-memory');
       expect(error.message).toBe(
-        'This PDF could not be read: it is damaged or too complex. Please export it again and re-upload it.',
+        'Reading this PDF needed more memory than allowed (256 MB), so it was stopped. Please export it again as a simpler PDF or upload a smaller file.',
       );
       expect((error.cause as Error).message).toMatch(/memory limit/);
       expect(small.stats()).toMatchObject({ threads: 0, replaced: 1 });
@@ -195,6 +195,31 @@ describe('ExtractionPool with input that stalls or kills a thread', () => {
       expect(small.stats()).toMatchObject({ threads: 1, replaced: 1 });
     } finally {
       await small.close();
+    }
+  }, 240_000);
+});
+
+describe('ExtractionPool recycles threads that hold memory after a hostile file', () => {
+  it("ends a thread left holding a flate bomb's decoded stream, and reads the next file on a fresh one", async () => {
+    const recycling = new ExtractionPool({ threads: 1, heapLimitMb: 512 });
+    try {
+      const typed = await buildTextPdf({ paragraphs: VISIBLE });
+      const direct = await extractPdfText(typed);
+      expect(await recycling.extractPdfText(typed.slice())).toEqual(direct);
+      // An ordinary file leaves the thread in place for the next call.
+      expect(recycling.stats()).toMatchObject({ threads: 1, recycled: 0 });
+
+      // 192 MB of decoded content stream, outside the heap the limit bounds: read (it is blank), then recycled.
+      const bomb = await buildFlateBombPdf({ decodedMb: 192 });
+      expect(bomb.byteLength).toBeLessThan(400 * 1024);
+      const read = await recycling.extractPdfText(bomb);
+      expect(read.text).toBe('');
+      expect(recycling.stats()).toMatchObject({ threads: 0, recycled: 1, replaced: 0 });
+
+      expect(await recycling.extractPdfText(typed.slice())).toEqual(direct);
+      expect(recycling.stats()).toMatchObject({ threads: 1, recycled: 1, calls: 3 });
+    } finally {
+      await recycling.close();
     }
   }, 240_000);
 });

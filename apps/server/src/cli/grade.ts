@@ -32,7 +32,7 @@ async function main(): Promise<number> {
     return 2;
   }
   const config = loadConfig();
-  configureExtractionPool({ threads: config.extractionThreads });
+  configureExtractionPool({ threads: config.extractionThreads, heapLimitMb: config.extractionMemoryMb });
   const concurrency = values.concurrency ? Number.parseInt(values.concurrency, 10) : config.gradingConcurrency;
   if (!Number.isInteger(concurrency) || concurrency < 1) {
     console.error('--concurrency must be a whole number of at least 1.');

@@ -3,7 +3,16 @@
  * callers show it as is (a service maps it to a 4xx AppError, a job records it on the row).
  */
 export type ExtractionErrorCode =
-  'empty' | 'not-a-pdf' | 'corrupt' | 'encrypted' | 'too-large' | 'too-many-pages' | 'timeout' | 'ocr-failed';
+  | 'empty'
+  | 'not-a-pdf'
+  | 'corrupt'
+  | 'encrypted'
+  | 'too-large'
+  | 'too-many-pages'
+  | 'timeout'
+  /** The reading thread ran out of the memory it is allowed (EXTRACTION_MEMORY_MB) and was replaced. */
+  | 'out-of-memory'
+  | 'ocr-failed';
 
 export class ExtractionError extends Error {
   constructor(
@@ -26,5 +35,15 @@ export function extractionTimeoutError(timeoutMs: number): ExtractionError {
   return new ExtractionError(
     'timeout',
     `Reading this PDF took longer than ${Math.round(timeoutMs / 1000)} seconds. Please upload a smaller or simpler file.`,
+  );
+}
+
+/** A document whose reading thread hit its memory limit (the thread is replaced). */
+export function extractionMemoryError(heapLimitMb: number | undefined, cause?: unknown): ExtractionError {
+  const limit = heapLimitMb ? ` (${heapLimitMb} MB)` : '';
+  return new ExtractionError(
+    'out-of-memory',
+    `Reading this PDF needed more memory than allowed${limit}, so it was stopped. Please export it again as a simpler PDF or upload a smaller file.`,
+    cause === undefined ? undefined : { cause },
   );
 }

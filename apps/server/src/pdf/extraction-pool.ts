@@ -1,10 +1,15 @@
 import type { Worker } from 'node:worker_threads';
-import { defaultExtractionThreads } from '../config.ts';
+import { DEFAULT_EXTRACTION_MEMORY_MB, defaultExtractionThreads } from '../config.ts';
 import { startTypeScriptWorker } from '../lib/typescript-worker.ts';
 // Types only from extract-text.ts: importing its code would load pdf.js (about 200 MB of heap) into this thread.
 import type { ExtractionOptions, PdfExtraction, RenderPagesOptions } from './extract-text.ts';
-import { DEFAULT_EXTRACTION_TIMEOUT_MS, ExtractionError, extractionTimeoutError } from './extraction-error.ts';
-import type { ThreadReply, ThreadRequest, SerializedError } from './extraction-protocol.ts';
+import {
+  DEFAULT_EXTRACTION_TIMEOUT_MS,
+  ExtractionError,
+  extractionMemoryError,
+  extractionTimeoutError,
+} from './extraction-error.ts';
+import type { ThreadMemory, ThreadReply, ThreadRequest, SerializedError } from './extraction-protocol.ts';
 
 /**
  * PDF extraction on worker threads, so the server's event loop stays free while pdf.js parses,
@@ -16,6 +21,13 @@ import type { ThreadReply, ThreadRequest, SerializedError } from './extraction-p
  * pdf.js (and its polyfills, see native-builtins.ts) and its own OCR worker; a call that runs over
  * its time limit or kills its thread rejects with an ExtractionError and the thread is replaced.
  *
+ * Memory: each thread has a V8 heap limit (`heapLimitMb`, EXTRACTION_MEMORY_MB); a thread that
+ * reaches it dies, its call is refused with an 'out-of-memory' ExtractionError, and a new thread
+ * takes the next call. Decoded streams (a flate bomb inflates 500 KB into 512 MB) live outside the
+ * heap, where that limit does not reach, and a thread keeps what it allocated: so a thread that
+ * ends a call holding more than `recycleAboveMb` outside its heap is ended too, and its memory returns to the
+ * system (bench/hostile-files.ts measures it).
+ *
  * Threads start on demand, up to `threads`, and stay for the next calls; `close()` ends them (and
  * their OCR workers) for a graceful shutdown. A busy thread keeps the process alive until its call
  * is answered; an idle one does not, so a forgotten close() never leaves a command hanging.
@@ -24,8 +36,13 @@ import type { ThreadReply, ThreadRequest, SerializedError } from './extraction-p
 export interface ExtractionPoolOptions {
   /** Threads at most (each holds its own pdf.js and, once a scan was read, a tesseract worker). */
   threads: number;
-  /** Heap limit of each thread, in MB (default: Node's). A thread over it dies, and its call is refused as 'corrupt'. */
+  /** Heap limit of each thread, in MB (default: Node's). A thread over it dies, and its call is refused as 'out-of-memory'. */
   heapLimitMb?: number;
+  /**
+   * A thread that holds more than this outside its heap (decoded streams, images; in MB) after a
+   * call is ended and replaced, so a hostile file's memory does not stay (default 128).
+   */
+  recycleAboveMb?: number;
 }
 
 export interface ExtractionPoolStats {
@@ -35,7 +52,15 @@ export interface ExtractionPoolStats {
   queued: number;
   /** Threads ended because a call ran over its time limit or the thread died. */
   replaced: number;
+  /** Threads ended after a call because they held more than `recycleAboveMb`. */
+  recycled: number;
+  /** Calls handed to a thread so far. */
+  calls: number;
 }
+
+/** pdf.js itself keeps about 30 MB outside the heap once it has read a scan (measured with bench/hostile-files.ts). */
+const DEFAULT_RECYCLE_ABOVE_MB = 128;
+const MB = 1024 * 1024;
 
 const WORKER_SCRIPT = new URL('./extraction-worker.ts', import.meta.url);
 
@@ -72,6 +97,8 @@ interface Thread {
   task: { id: number; task: Task; timer: NodeJS.Timeout } | null;
   /** close() was called: the thread ends after its current call. */
   isClosing: boolean;
+  /** Started with an earlier heap limit: it ends after its current call. */
+  isOutdated: boolean;
   /** Resolves when the thread has exited, whatever the reason. */
   exited: Promise<void>;
 }
@@ -81,10 +108,14 @@ export class ExtractionPool {
   private readonly queue: Task[] = [];
   private nextId = 1;
   private replaced = 0;
+  private recycled = 0;
+  private calls = 0;
   private maxThreads: number;
+  private heapLimitMb: number | undefined;
 
   constructor(private readonly options: ExtractionPoolOptions) {
     this.maxThreads = validThreadCount(options.threads);
+    this.heapLimitMb = options.heapLimitMb;
   }
 
   /**
@@ -118,9 +149,26 @@ export class ExtractionPool {
     this.dispatch();
   }
 
+  /** Changes the heap limit of threads started from now on; idle threads end now, busy ones after their call. */
+  setHeapLimit(heapLimitMb: number | undefined) {
+    if (heapLimitMb === this.heapLimitMb) return;
+    this.heapLimitMb = heapLimitMb;
+    for (const thread of [...this.threads]) {
+      if (thread.task) thread.isOutdated = true;
+      else this.retire(thread);
+    }
+  }
+
   stats(): ExtractionPoolStats {
     const busy = [...this.threads].filter((thread) => thread.task).length;
-    return { threads: this.threads.size, busy, queued: this.queue.length, replaced: this.replaced };
+    return {
+      threads: this.threads.size,
+      busy,
+      queued: this.queue.length,
+      replaced: this.replaced,
+      recycled: this.recycled,
+      calls: this.calls,
+    };
   }
 
   /**
@@ -169,6 +217,7 @@ export class ExtractionPool {
       this.fail(thread, extractionTimeoutError(task.timeoutMs));
     }, task.timeoutMs);
     thread.task = { id, task, timer };
+    this.calls += 1;
     thread.worker.ref();
     try {
       thread.worker.postMessage(message, [bytes.buffer as ArrayBuffer]);
@@ -182,23 +231,28 @@ export class ExtractionPool {
   }
 
   private startThread(): Thread {
+    const heapLimitMb = this.heapLimitMb;
     const worker = startTypeScriptWorker(WORKER_SCRIPT, {
-      ...(this.options.heapLimitMb ? { resourceLimits: { maxOldGenerationSizeMb: this.options.heapLimitMb } } : {}),
+      ...(heapLimitMb ? { resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } } : {}),
     });
     const thread: Thread = {
       worker,
       isReady: false,
       task: null,
       isClosing: false,
+      isOutdated: false,
       exited: new Promise((resolve) => worker.once('exit', () => resolve())),
     };
     this.threads.add(thread);
     worker.on('message', (reply: ThreadReply) => this.onReply(thread, reply));
-    worker.on('error', (error) => {
-      this.fail(
-        thread,
-        thread.isReady ? new ExtractionError('corrupt', CRASHED_MESSAGE, { cause: error }) : startFailure(error),
-      );
+    worker.on('error', (error: NodeJS.ErrnoException) => {
+      // Out of memory is the file's doing even while the thread loads: pdf.js alone fits the limit.
+      if (error.code === 'ERR_WORKER_OUT_OF_MEMORY') this.fail(thread, extractionMemoryError(heapLimitMb, error));
+      else
+        this.fail(
+          thread,
+          thread.isReady ? new ExtractionError('corrupt', CRASHED_MESSAGE, { cause: error }) : startFailure(error),
+        );
     });
     worker.on('exit', (code) => {
       // An exit nobody asked for (the thread is still counted): whatever it was reading is refused.
@@ -224,9 +278,18 @@ export class ExtractionPool {
     thread.task = null;
     if (reply.ok) current.task.resolve(reply.value);
     else current.task.reject(deserializeError(reply.error));
-    if (thread.isClosing) this.retire(thread);
-    else if (!this.retireIfSurplus(thread)) thread.worker.unref(); // An idle thread does not keep the process alive.
+    if (thread.isClosing || thread.isOutdated) this.retire(thread);
+    else if (this.holdsTooMuch(reply.memory)) {
+      // What a hostile file made the thread allocate goes with the thread; a fresh one takes the next call.
+      this.recycled += 1;
+      this.retire(thread);
+    } else if (!this.retireIfSurplus(thread)) thread.worker.unref(); // An idle thread does not keep the process alive.
     this.dispatch();
+  }
+
+  /** The heap needs no such check: its limit bounds it, and the next call's garbage collection reclaims it. */
+  private holdsTooMuch(memory: ThreadMemory): boolean {
+    return memory.external > (this.options.recycleAboveMb ?? DEFAULT_RECYCLE_ABOVE_MB) * MB;
   }
 
   /** The thread died or ran over: its call is refused, the thread ends, and a new one takes the queue. */
@@ -264,21 +327,30 @@ export class ExtractionPool {
 // The pool the server uses
 
 let sharedThreads = defaultExtractionThreads();
+let sharedHeapLimitMb: number | undefined = DEFAULT_EXTRACTION_MEMORY_MB;
 let shared: ExtractionPool | null = null;
 
 /**
- * Sets the shared pool's size (EXTRACTION_THREADS); main.ts, worker.ts and the CLIs call it at
- * start. `warm`: start one thread now (servers), rather than on the first PDF.
+ * Sets the shared pool's size (EXTRACTION_THREADS) and each thread's heap limit
+ * (EXTRACTION_MEMORY_MB); main.ts, worker.ts and the CLIs call it at start. `warm`: start one
+ * thread now (servers), rather than on the first PDF.
  */
-export function configureExtractionPool(options: { threads: number; warm?: boolean }) {
+export function configureExtractionPool(options: { threads: number; heapLimitMb?: number; warm?: boolean }) {
   sharedThreads = validThreadCount(options.threads);
+  if (options.heapLimitMb !== undefined) sharedHeapLimitMb = options.heapLimitMb;
   shared?.setThreads(sharedThreads);
+  shared?.setHeapLimit(sharedHeapLimitMb);
   if (options.warm) sharedPool().warm();
 }
 
 function sharedPool(): ExtractionPool {
-  shared ??= new ExtractionPool({ threads: sharedThreads });
+  shared ??= new ExtractionPool({ threads: sharedThreads, heapLimitMb: sharedHeapLimitMb });
   return shared;
+}
+
+/** The shared pool's counters (threads, calls, replaced and recycled threads): diagnostics and tests. */
+export function extractionPoolStats(): ExtractionPoolStats {
+  return sharedPool().stats();
 }
 
 /** `extractPdfText` on the shared pool's threads. Takes the bytes (see ExtractionPool.extractPdfText). */

@@ -12,8 +12,17 @@ export type ThreadRequest =
 export type ThreadReply =
   /** The thread has loaded its modules (a failure before this is the thread's fault, not the PDF's). */
   | { kind: 'ready' }
-  | { kind?: undefined; id: number; ok: true; value: PdfExtraction | Uint8Array[] }
-  | { kind?: undefined; id: number; ok: false; error: SerializedError };
+  | { kind?: undefined; id: number; ok: true; value: PdfExtraction | Uint8Array[]; memory: ThreadMemory }
+  | { kind?: undefined; id: number; ok: false; error: SerializedError; memory: ThreadMemory };
+
+/**
+ * The thread's own memory once a call is answered, in bytes (V8 heap in use, and memory outside
+ * it such as the ArrayBuffers of decoded streams, which the heap limit does not bound).
+ */
+export interface ThreadMemory {
+  heapUsed: number;
+  external: number;
+}
 
 /** An error as it crosses the thread boundary: ExtractionError keeps its code, anything else its name. */
 export interface SerializedError {

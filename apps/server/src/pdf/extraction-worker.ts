@@ -1,3 +1,4 @@
+import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { closeOcr, extractPdfText, isExtractionError, renderPdfPages } from './extract-text.ts';
 import type { ThreadReply, ThreadRequest, SerializedError } from './extraction-protocol.ts';
@@ -25,17 +26,28 @@ async function answer(request: Exclude<ThreadRequest, { kind: 'close' }>) {
   let transfer: ArrayBuffer[] = [];
   try {
     if (request.kind === 'extract') {
-      reply = { id: request.id, ok: true, value: await extractPdfText(request.bytes, request.options) };
+      reply = {
+        id: request.id,
+        ok: true,
+        value: await extractPdfText(request.bytes, request.options),
+        memory: memory(),
+      };
     } else {
       // Copied once here, off the server's thread, into buffers of their own that can be transferred.
       const images = (await renderPdfPages(request.bytes, request.options)).map((png) => new Uint8Array(png));
       transfer = images.map((image) => image.buffer as ArrayBuffer);
-      reply = { id: request.id, ok: true, value: images };
+      reply = { id: request.id, ok: true, value: images, memory: memory() };
     }
   } catch (error) {
-    reply = { id: request.id, ok: false, error: serializeError(error) };
+    reply = { id: request.id, ok: false, error: serializeError(error), memory: memory() };
   }
   port!.postMessage(reply, transfer);
+}
+
+/** This thread's isolate only (process.memoryUsage() would count every thread). */
+function memory() {
+  const statistics = getHeapStatistics() as ReturnType<typeof getHeapStatistics> & { external_memory?: number };
+  return { heapUsed: statistics.used_heap_size, external: statistics.external_memory ?? 0 };
 }
 
 function serializeError(error: unknown): SerializedError {

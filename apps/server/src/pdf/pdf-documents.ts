@@ -1,4 +1,5 @@
 import { createRequire } from 'node:module';
+import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import {
@@ -6,7 +7,9 @@ import {
   clip,
   PDFDocument,
   PDFFont,
+  PDFName,
   PDFPage,
+  PDFRawStream,
   popGraphicsState,
   pushGraphicsState,
   rectangle,
@@ -245,6 +248,39 @@ async function createDocument(title?: string) {
   const doc = await PDFDocument.create({ updateMetadata: false });
   if (title) doc.setTitle(title);
   return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Hostile documents (tests and bench/hostile-files.ts)
+
+/**
+ * A flate bomb: each page's content stream is `decodedMb` MB of spaces, deflated to about a
+ * thousandth of that (512 MB in 500 KB). Decoded, it lives in ArrayBuffers outside the V8 heap.
+ */
+export async function buildFlateBombPdf(options: { decodedMb: number; pages?: number }): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const compressed = deflateSync(Buffer.alloc(options.decodedMb * 1024 * 1024, 0x20), { level: 9 });
+  for (let index = 0; index < (options.pages ?? 1); index += 1) {
+    const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    const stream = PDFRawStream.of(
+      doc.context.obj({ Filter: 'FlateDecode', Length: compressed.length }),
+      new Uint8Array(compressed),
+    );
+    page.node.set(PDFName.of('Contents'), doc.context.register(stream));
+  }
+  return saveDocument(doc);
+}
+
+/**
+ * An operator bomb: one page whose content stream nests `depth` graphics states, each drawing a
+ * line (`q 0 0 m 1 1 l S` ... `Q`). A few hundred kilobytes; pdf.js needs minutes for 100,000.
+ */
+export async function buildOperatorBombPdf(depth: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  const content = new TextEncoder().encode('q 0 0 m 1 1 l S\n'.repeat(depth) + 'Q\n'.repeat(depth));
+  page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
+  return saveDocument(doc);
 }
 
 async function saveDocument(doc: PDFDocument): Promise<Uint8Array> {
