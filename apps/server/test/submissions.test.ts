@@ -82,6 +82,9 @@ describe('POST .../submit', () => {
         version: 2,
         submittedAt: expect.any(String),
         student: { _id: world.student.id, name: 'Sam Student' },
+        // Its text is read in the background from now on (no job workers in this file: it stays queued).
+        extractionStatus: 'queued',
+        extractionError: null,
       },
     });
     const second = response.json().submission;

@@ -136,7 +136,11 @@ export const fileExtractions = pgTable('file_extractions', {
   fileId: uuid('file_id')
     .primaryKey()
     .references(() => files.id, { onDelete: 'cascade' }),
-  status: text('status', { enum: ['succeeded', 'failed'] }).notNull(),
+  /**
+   * 'queued' when the submission is stored (the extract-text job reads it), 'reading' while a
+   * thread reads it, then 'succeeded' or 'failed' (with `error`, and `errorCode`).
+   */
+  status: text('status', { enum: ['queued', 'reading', 'succeeded', 'failed'] }).notNull(),
   /** What graders read: visible text only, pages joined. */
   text: text('text').notNull().default(''),
   /** Per page: { page, text, method: 'text-layer' | 'ocr', ocrConfidence? } */
@@ -148,6 +152,11 @@ export const fileExtractions = pgTable('file_extractions', {
     .notNull()
     .default(sql`'[]'::jsonb`),
   error: text('error'),
+  /**
+   * Why it failed: an extraction error code ('timeout', 'out-of-memory', 'corrupt', ...; see
+   * pdf/extraction-error.ts) or a job error code. A file fault is never read again; others are.
+   */
+  errorCode: text('error_code'),
   createdAt: createdAt(),
 });
 

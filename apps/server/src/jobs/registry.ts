@@ -1,3 +1,4 @@
+import { extractTextJob } from './extract-text-job.ts';
 import { generateRubricJob } from './generate-rubric-job.ts';
 import { gradeSubmissionJob } from './grade-submission-job.ts';
 import { refreshSuggestionsJob } from './refresh-suggestions-job.ts';
@@ -6,10 +7,11 @@ import { refreshSuggestionsJob } from './refresh-suggestions-job.ts';
  * Every job this application runs, listed explicitly: a worker process registers exactly these,
  * and a job name that is not here cannot be sent.
  */
-export const JOB_DEFINITIONS = [gradeSubmissionJob, generateRubricJob, refreshSuggestionsJob] as const;
+export const JOB_DEFINITIONS = [gradeSubmissionJob, generateRubricJob, refreshSuggestionsJob, extractTextJob] as const;
 
 export const JOB_NAMES = {
   gradeSubmission: gradeSubmissionJob.name,
   generateRubric: generateRubricJob.name,
   refreshSuggestions: refreshSuggestionsJob.name,
+  extractText: extractTextJob.name,
 } as const;

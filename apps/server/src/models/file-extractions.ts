@@ -1,4 +1,4 @@
-import { and, eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
 import type { HiddenTextFinding } from '@gradewise/shared/contracts/grading';
 import type { Db } from '../db/client.ts';
 import { fileExtractions } from '../db/schema.ts';
@@ -30,10 +30,74 @@ export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<
   return new Map(rows.map((row) => [row.fileId, row as FileExtractionRow]));
 }
 
-/** One row per file: the first finished extraction wins; a concurrent duplicate is dropped. */
-export async function insertFileExtraction(db: Db, row: NewFileExtractionRow): Promise<FileExtractionRow> {
-  await db.insert(fileExtractions).values(row).onConflictDoNothing({ target: fileExtractions.fileId });
-  return (await selectFileExtraction(db, row.fileId))!;
+export const UNFINISHED_EXTRACTION_STATUSES = ['queued', 'reading'] as const;
+
+/** A submission's file, in the transaction that stores the submission: its extract-text job reads it. */
+export async function insertQueuedFileExtraction(db: Db, fileId: string): Promise<void> {
+  await db.insert(fileExtractions).values({ fileId, status: 'queued' }).onConflictDoNothing();
+}
+
+/**
+ * Marks a file as being read, creating its row if needed. A finished row is left alone: a success,
+ * or a failure whose code is in `keepFailedCodes` (a file fault, never read again).
+ */
+export async function claimFileExtraction(db: Db, fileId: string, keepFailedCodes: readonly string[]): Promise<void> {
+  await db
+    .insert(fileExtractions)
+    .values({ fileId, status: 'reading' })
+    .onConflictDoUpdate({
+      target: fileExtractions.fileId,
+      set: { status: 'reading' },
+      setWhere: or(
+        inArray(fileExtractions.status, [...UNFINISHED_EXTRACTION_STATUSES]),
+        and(
+          eq(fileExtractions.status, 'failed'),
+          sql`${fileExtractions.errorCode} IS NOT NULL`,
+          notInArray(fileExtractions.errorCode, [...keepFailedCodes]),
+        ),
+      ),
+    });
+}
+
+/**
+ * Stores a finished read (text, or the failure and its code) and answers the row as stored: a
+ * success stored meanwhile by another reader wins over this one, whatever this one found.
+ */
+export async function finishFileExtraction(db: Db, row: NewFileExtractionRow): Promise<FileExtractionRow> {
+  const { fileId, ...values } = row;
+  await db
+    .insert(fileExtractions)
+    .values(row)
+    .onConflictDoUpdate({
+      target: fileExtractions.fileId,
+      set: { ...values, error: row.error ?? null, errorCode: row.errorCode ?? null },
+      setWhere: sql`${fileExtractions.status} <> 'succeeded'`,
+    });
+  return (await selectFileExtraction(db, fileId))!;
+}
+
+/** A failed extract-text attempt (not a failure of the file): final, it is 'failed'; otherwise queued for its retry. */
+export async function recordFileExtractionFailure(
+  db: Db,
+  fileId: string,
+  failure: { code: string; message: string },
+  isFinal: boolean,
+): Promise<void> {
+  await db
+    .update(fileExtractions)
+    .set({ error: failure.message, errorCode: failure.code, status: isFinal ? 'failed' : 'queued' })
+    .where(
+      and(eq(fileExtractions.fileId, fileId), inArray(fileExtractions.status, [...UNFINISHED_EXTRACTION_STATUSES])),
+    );
+}
+
+export async function selectUnfinishedFileExtractionIds(db: Db): Promise<string[]> {
+  const rows = await db
+    .select({ fileId: fileExtractions.fileId })
+    .from(fileExtractions)
+    .where(inArray(fileExtractions.status, [...UNFINISHED_EXTRACTION_STATUSES]))
+    .orderBy(fileExtractions.createdAt);
+  return rows.map((row) => row.fileId);
 }
 
 /** file id -> whether its text was read, without the (possibly large) text itself. */

@@ -19,6 +19,8 @@ export interface SubmissionListRow {
   uploadedBy: PersonColumns;
   /** How many versions this student has for this question (only filled by the latest-per-student query). */
   versionCount: number;
+  /** Where reading the file's text stands, when the caller loaded it. */
+  extraction?: { status: 'queued' | 'reading' | 'succeeded' | 'failed'; error: string | null };
 }
 
 const uploader = alias(users, 'uploader');

@@ -10,6 +10,7 @@ import type {
 } from '@gradewise/shared/contracts/grading';
 import type { RubricItem } from '../ai/grader-types.ts';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
+import { presentExtractionState } from './submission-presenter.ts';
 import type { GradeRow } from '../models/grades.ts';
 import type { GradingRunRow, StoredComment } from '../models/grading-runs.ts';
 import type { RubricRow } from '../models/rubrics.ts';
@@ -157,6 +158,7 @@ export function presentSubmissionGrading(input: {
     gradingStatus: input.latestRun?.status ?? 'none',
     hasHiddenText: hiddenText.length > 0,
     hiddenText,
+    ...presentExtractionState(input.extraction),
   };
 }
 

@@ -1,8 +1,10 @@
 import type {
+  ExtractionStatus,
   SubmissionForStaff,
   SubmissionForStudent,
   SubmissionVersion,
 } from '@gradewise/shared/contracts/submissions';
+import type { FileExtractionRow } from '../models/file-extractions.ts';
 import type { SubmissionListRow } from '../models/submissions.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 
@@ -18,7 +20,24 @@ function presentSubmissionBase(row: SubmissionListRow, signer: FileUrlSigner) {
     isLate: row.submission.isLate,
     version: row.submission.version,
     submittedAt: row.submission.submittedAt.toISOString(),
+    ...presentExtractionState(row.extraction),
   };
+}
+
+const EXTRACTION_STATUS: Record<FileExtractionRow['status'], ExtractionStatus> = {
+  queued: 'queued',
+  reading: 'reading',
+  succeeded: 'done',
+  failed: 'failed',
+};
+
+/** The optional extraction fields; none for a file that has no extraction row (stored before extraction at submission). */
+export function presentExtractionState(
+  extraction: Pick<FileExtractionRow, 'status' | 'error'> | undefined,
+): { extractionStatus?: ExtractionStatus; extractionError?: string | null } {
+  if (!extraction) return {};
+  const extractionStatus = EXTRACTION_STATUS[extraction.status];
+  return { extractionStatus, extractionError: extractionStatus === 'failed' ? (extraction.error ?? null) : null };
 }
 
 export function presentSubmissionForStudent(row: SubmissionListRow, signer: FileUrlSigner): SubmissionForStudent {

@@ -1,36 +1,74 @@
 import type { AnswerPage } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, notFound } from '../lib/errors.ts';
-import { insertFileExtraction, selectFileExtraction, type FileExtractionRow } from '../models/file-extractions.ts';
-import { selectFileById } from '../models/files.ts';
+import {
+  claimFileExtraction,
+  finishFileExtraction,
+  selectFileExtraction,
+  type FileExtractionRow,
+} from '../models/file-extractions.ts';
+import { selectFileById, type FileRow } from '../models/files.ts';
 import { isExtractionError, type ExtractionErrorCode } from '../pdf/extraction-error.ts';
 import { extractPdfTextInPool, renderPdfPagesInPool } from '../pdf/extraction-pool.ts';
 
-/** Failures that depend on the file alone: the same bytes will fail the same way, so the verdict is stored. */
-const FILE_FAULTS: ReadonlySet<ExtractionErrorCode> = new Set([
+/**
+ * Failures that depend on the file alone: the same bytes will fail the same way, so the verdict is
+ * stored and never paid for again. A file that ran over the time limit or blew its thread's memory
+ * limit is one too: reading it again would hold a thread for another EXTRACTION_TIMEOUT_MS (120 s)
+ * on every retry and every read, for the same answer. Anything else (an OCR engine failure, a
+ * crash) is stored as a failure with its code and read again when next asked.
+ */
+export const FILE_FAULTS: ReadonlySet<ExtractionErrorCode> = new Set([
   'empty',
   'not-a-pdf',
   'corrupt',
   'encrypted',
   'too-large',
   'too-many-pages',
+  'timeout',
+  'out-of-memory',
 ]);
 
 /** Page images sent to a model that reads them (handwriting); more pages are sent as text only. */
 const MAX_ANSWER_PAGE_IMAGES = 4;
 
+/** Finished for good: text, or a file fault (rows stored before codes were kept only held faults). */
+export function isSettledExtraction(row: FileExtractionRow): boolean {
+  if (row.status === 'succeeded') return true;
+  if (row.status !== 'failed') return false;
+  return row.errorCode === null || FILE_FAULTS.has(row.errorCode as ExtractionErrorCode);
+}
+
+/** Reads in progress in this process, by file: the extract-text job and a grading job share one. */
+const readsInProgress = new Map<string, Promise<FileExtractionRow>>();
+
 /**
  * The text of a stored PDF, extracted once per file and reused (file_extractions): a retry, a
- * regrade or a rubric draft never pays for OCR twice. A file fault is stored as a failed row with
- * its message; a timeout or an OCR failure is not stored, so a later try extracts again.
+ * regrade or a rubric draft never pays for OCR twice. Submissions are read by the extract-text job
+ * as soon as they are stored; a grading job that comes first (or after a failure that was not the
+ * file's fault) reads the file itself, sharing the read when this process is already at it.
+ * Answers a settled row: 'succeeded', or 'failed' with a file fault's message. Any other failure
+ * is stored (the row shows it) and thrown.
  */
 export async function ensureFileExtraction(ctx: AppContext, fileId: string): Promise<FileExtractionRow> {
   const existing = await selectFileExtraction(ctx.db, fileId);
-  if (existing) return existing;
-  const bytes = await readStoredFile(ctx, fileId);
+  if (existing && isSettledExtraction(existing)) return existing;
+  let read = readsInProgress.get(fileId);
+  if (!read) {
+    read = readAndStore(ctx, fileId).finally(() => readsInProgress.delete(fileId));
+    readsInProgress.set(fileId, read);
+  }
+  return read;
+}
+
+async function readAndStore(ctx: AppContext, fileId: string): Promise<FileExtractionRow> {
+  const file = await selectFileById(ctx.db, fileId);
+  if (!file) throw notFound('The PDF of this item no longer exists.');
+  await claimFileExtraction(ctx.db, fileId, [...FILE_FAULTS]);
+  const bytes = await readStoredFile(ctx, file);
   try {
-    const extraction = await extractPdfTextInPool(bytes);
-    return await insertFileExtraction(ctx.db, {
+    const extraction = await extractPdfTextInPool(bytes, { timeoutMs: ctx.config.extractionTimeoutMs });
+    return await finishFileExtraction(ctx.db, {
       fileId,
       status: 'succeeded',
       text: extraction.text,
@@ -39,16 +77,16 @@ export async function ensureFileExtraction(ctx: AppContext, fileId: string): Pro
     });
   } catch (error) {
     if (!isExtractionError(error)) throw error;
-    if (FILE_FAULTS.has(error.code)) {
-      return insertFileExtraction(ctx.db, {
-        fileId,
-        status: 'failed',
-        text: '',
-        pages: [],
-        hiddenText: [],
-        error: error.message,
-      });
-    }
+    const row = await finishFileExtraction(ctx.db, {
+      fileId,
+      status: 'failed',
+      text: '',
+      pages: [],
+      hiddenText: [],
+      error: error.message,
+      errorCode: error.code,
+    });
+    if (isSettledExtraction(row)) return row;
     throw new AppError('EXTRACTION_FAILED', 422, error.message);
   }
 }
@@ -59,9 +97,14 @@ export async function renderAnswerPages(
   fileId: string,
   extraction: FileExtractionRow,
 ): Promise<AnswerPage[]> {
-  const bytes = await readStoredFile(ctx, fileId);
+  const file = await selectFileById(ctx.db, fileId);
+  if (!file) throw notFound('The PDF of this item no longer exists.');
+  const bytes = await readStoredFile(ctx, file);
   try {
-    const images = await renderPdfPagesInPool(bytes, { maxPages: MAX_ANSWER_PAGE_IMAGES });
+    const images = await renderPdfPagesInPool(bytes, {
+      maxPages: MAX_ANSWER_PAGE_IMAGES,
+      timeoutMs: ctx.config.extractionTimeoutMs,
+    });
     return images.map((imagePng, index) => ({
       page: index + 1,
       text: extraction.pages.find((page) => page.page === index + 1)?.text ?? '',
@@ -74,9 +117,7 @@ export async function renderAnswerPages(
   }
 }
 
-async function readStoredFile(ctx: AppContext, fileId: string): Promise<Uint8Array> {
-  const file = await selectFileById(ctx.db, fileId);
-  if (!file) throw notFound('The PDF of this item no longer exists.');
+async function readStoredFile(ctx: AppContext, file: FileRow): Promise<Uint8Array> {
   // pdf.js refuses Node Buffers (and detaches what it is given): hand it its own plain copy.
   return new Uint8Array(await ctx.storage.get(file.storageKey));
 }

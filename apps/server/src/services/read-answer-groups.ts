@@ -9,7 +9,7 @@ import {
   type AnswerGroup,
   type Representative,
 } from '../grouping/group-answers.ts';
-import { selectExtractedTexts, selectExtractionStatuses } from '../models/file-extractions.ts';
+import { selectExtractedTexts, selectExtractionStatuses, type FileExtractionRow } from '../models/file-extractions.ts';
 import { selectCurrentGrades, selectSubmissionIdsOfGrades, type GradeRow } from '../models/grades.ts';
 import {
   selectLatestRunsBySubmission,
@@ -30,7 +30,7 @@ export interface QuestionAnswers {
   latestRuns: Map<string, GradingRunRow>;
   succeededRuns: Map<string, GradingRunRow>;
   /** File id -> whether its text was read ('succeeded') or could not be ('failed'); absent: not read yet. */
-  extractionStatuses: Map<string, 'succeeded' | 'failed'>;
+  extractionStatuses: Map<string, FileExtractionRow['status']>;
   /** Grade id -> submission id of every grade a current grade was applied from. */
   appliedFrom: Map<string, string>;
 }

@@ -23,6 +23,7 @@ import { selectNewestReopeningAt, selectNewestReopeningsOfQuestion } from '../mo
 import type { QuestionRow } from '../models/questions.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { presentSubmissionGrading } from '../presenters/grading-presenter.ts';
+import { presentExtractionState } from '../presenters/submission-presenter.ts';
 
 /**
  * The grading side of a question detail, for the courses API's presenters to merge in: the
@@ -77,18 +78,25 @@ export async function readQuestionGradingForStaff(
 
 /**
  * A student's own rows: the saved grade only (its own or an earlier version's), nothing of the AI's
- * draft, and whether a new version would be accepted now.
+ * draft, and whether a new version would be accepted now; and where reading their file's text
+ * stands (as their submit answer said), so a file that cannot be read is told to them.
  */
 export async function readSubmissionGradesForStudent(
   ctx: AppContext,
   scope: { assignment: AssignmentRow; question: QuestionRow },
   submissions: readonly SubmissionRow[],
-): Promise<Map<string, SubmissionGradeForStudent>> {
-  const grades = await selectCountingGrades(
-    ctx.db,
-    submissions.map((submission) => submission.id),
-  );
-  const result = new Map<string, SubmissionGradeForStudent>();
+): Promise<Map<string, SubmissionGradeForStudent & ReturnType<typeof presentExtractionState>>> {
+  const [grades, extractions] = await Promise.all([
+    selectCountingGrades(
+      ctx.db,
+      submissions.map((submission) => submission.id),
+    ),
+    selectFileExtractions(
+      ctx.db,
+      submissions.map((submission) => submission.fileId),
+    ),
+  ]);
+  const result = new Map<string, SubmissionGradeForStudent & ReturnType<typeof presentExtractionState>>();
   for (const submission of submissions) {
     const counting = grades.get(submission.id);
     const [newestGradeAt, newestReopeningAt] = await Promise.all([
@@ -104,6 +112,7 @@ export async function readSubmissionGradesForStudent(
         newestGradeAt,
         newestReopeningAt,
       }),
+      ...presentExtractionState(extractions.get(submission.fileId)),
     });
   }
   return result;

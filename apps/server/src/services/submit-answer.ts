@@ -8,6 +8,8 @@ import { parseInput } from '../lib/parse-input.ts';
 import { selectNewestGradeAtOfAnswer } from '../models/grades.ts';
 import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
 import { selectNewestReopeningAt } from '../models/submission-reopenings.ts';
+import { JOB_NAMES } from '../jobs/registry.ts';
+import { insertQueuedFileExtraction } from '../models/file-extractions.ts';
 import { insertSubmission, selectNextVersion, type SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import {
@@ -93,6 +95,8 @@ const MAX_VERSION_ATTEMPTS = 5;
  * A student's new version after a saved grade is refused (see @gradewise/shared/resubmission); the
  * check runs under the lock of the student's answer, which save-grade takes too, so a grade saved
  * at the same moment cannot slip between the check and the insert.
+ * The file's text extraction is queued in the same transaction (a file_extractions row), and its
+ * job is sent once that has committed (see startTextExtraction).
  */
 async function recordSubmission(
   ctx: AppContext,
@@ -114,7 +118,7 @@ async function recordSubmission(
         if (rule.isGradedAnswerFinal) await checkResubmissionAllowed(tx, scope, student.id);
         const version = await selectNextVersion(tx, scope.question.id, student.id);
         refuseVersionBeyondCap(ctx, version, student, uploader);
-        return insertSubmission(tx, {
+        const inserted = await insertSubmission(tx, {
           id: newId(),
           questionId: scope.question.id,
           studentId: student.id,
@@ -124,8 +128,17 @@ async function recordSubmission(
           uploadedById: uploader.id,
           submittedAt,
         });
+        await insertQueuedFileExtraction(tx, inserted.fileId);
+        return inserted;
       });
-      return { submission, student: person(student), uploadedBy: person(uploader), versionCount: submission.version };
+      await startTextExtraction(ctx, submission.fileId);
+      return {
+        submission,
+        student: person(student),
+        uploadedBy: person(uploader),
+        versionCount: submission.version,
+        extraction: { status: 'queued', error: null },
+      };
     } catch (error) {
       if (attempt >= MAX_VERSION_ATTEMPTS || !isUniqueViolation(error)) throw error;
     }
@@ -152,6 +165,20 @@ function refuseVersionBeyondCap(ctx: AppContext, nextVersion: number, student: U
       ? `You have already submitted ${cap} versions of this answer, the most allowed. Your latest version is kept; ask your instructor if you need to replace it.`
       : `${student.name} already has ${cap} versions of this answer, the most allowed. Their latest version is kept.`,
   );
+}
+
+/**
+ * Sends the extract-text job of a stored submission. The queued row is already committed, so a
+ * send that fails (the queue is stopping, or this process runs without one) loses nothing: every
+ * queued row gets its job at the next boot (jobs/job-queue.ts). The upload itself has succeeded.
+ */
+async function startTextExtraction(ctx: AppContext, fileId: string): Promise<void> {
+  if (!ctx.jobs) return;
+  try {
+    await ctx.jobs.send(JOB_NAMES.extractText, { id: fileId });
+  } catch (error) {
+    ctx.log.warn({ err: error, fileId }, 'could not send the extract-text job; it is sent again at the next start');
+  }
 }
 
 function isUniqueViolation(error: unknown): boolean {

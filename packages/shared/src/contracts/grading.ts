@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ExtractionStateFields } from './submissions.ts';
 
 /**
  * Contracts of the grading engine (spec section 7, under
@@ -308,6 +309,7 @@ export const SubmissionGradingFields = z.object({
   gradingStatus: z.enum(['none', 'queued', 'running', 'succeeded', 'failed']),
   hasHiddenText: z.boolean(),
   hiddenText: z.array(HiddenTextFinding),
+  ...ExtractionStateFields,
 });
 export type SubmissionGradingFields = z.infer<typeof SubmissionGradingFields>;
 

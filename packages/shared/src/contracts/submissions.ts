@@ -17,6 +17,20 @@ export const UploadOnBehalfFields = z.object({
 export type UploadOnBehalfFields = z.input<typeof UploadOnBehalfFields>;
 
 /**
+ * Where reading the text of a submitted PDF stands: 'queued' once it is stored, 'reading' while a
+ * reader thread has it, then 'done' (Converted Text shows it) or 'failed' (`extractionError` says why).
+ */
+export const ExtractionStatus = z.enum(['queued', 'reading', 'done', 'failed']);
+export type ExtractionStatus = z.infer<typeof ExtractionStatus>;
+
+/** Optional fields (absent for files stored before extraction started at submission). */
+export const ExtractionStateFields = {
+  extractionStatus: ExtractionStatus.optional(),
+  /** Why reading the text failed, in a sentence; null unless it failed. */
+  extractionError: z.string().nullable().optional(),
+};
+
+/**
  * Every upload is kept as a version; the lists show the latest per student. `isLate` was fixed when
  * the version was uploaded, against the assignment deadline in force then.
  */
@@ -27,6 +41,7 @@ const SubmissionBase = z.object({
   /** 1 for the first upload of this student to this question, then 2, 3, ... */
   version: z.number().int(),
   submittedAt: z.string(),
+  ...ExtractionStateFields,
 });
 
 /** What a student sees: only their own latest submission. */
