@@ -21,7 +21,6 @@ export const extractTextJob: JobDefinition<{ id: string }> = {
   handle: async (ctx, payload) => {
     await ensureFileExtraction(ctx, payload.id);
   },
-  recordFailure: (ctx, payload, failure, isFinal) =>
-    recordFileExtractionFailure(ctx.db, payload.id, failure, isFinal),
+  recordFailure: (ctx, payload, failure, isFinal) => recordFileExtractionFailure(ctx.db, payload.id, failure, isFinal),
   listUnfinished: (ctx) => selectUnfinishedFileExtractionIds(ctx.db),
 };

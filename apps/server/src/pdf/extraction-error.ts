@@ -34,8 +34,15 @@ export const DEFAULT_EXTRACTION_TIMEOUT_MS = 120_000;
 export function extractionTimeoutError(timeoutMs: number): ExtractionError {
   return new ExtractionError(
     'timeout',
-    `Reading this PDF took longer than ${Math.round(timeoutMs / 1000)} seconds. Please upload a smaller or simpler file.`,
+    `Reading this PDF took longer than ${describeLimit(timeoutMs)}. Please upload a smaller or simpler file.`,
   );
+}
+
+/** 120 seconds, 1 second, 500 ms (a test's limit). */
+function describeLimit(milliseconds: number): string {
+  if (milliseconds < 1000) return `${milliseconds} ms`;
+  const seconds = Math.round(milliseconds / 1000);
+  return `${seconds} second${seconds === 1 ? '' : 's'}`;
 }
 
 /** A document whose reading thread hit its memory limit (the thread is replaced). */

@@ -32,9 +32,10 @@ const EXTRACTION_STATUS: Record<FileExtractionRow['status'], ExtractionStatus> =
 };
 
 /** The optional extraction fields; none for a file that has no extraction row (stored before extraction at submission). */
-export function presentExtractionState(
-  extraction: Pick<FileExtractionRow, 'status' | 'error'> | undefined,
-): { extractionStatus?: ExtractionStatus; extractionError?: string | null } {
+export function presentExtractionState(extraction: Pick<FileExtractionRow, 'status' | 'error'> | undefined): {
+  extractionStatus?: ExtractionStatus;
+  extractionError?: string | null;
+} {
   if (!extraction) return {};
   const extractionStatus = EXTRACTION_STATUS[extraction.status];
   return { extractionStatus, extractionError: extractionStatus === 'failed' ? (extraction.error ?? null) : null };

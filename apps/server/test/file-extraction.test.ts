@@ -1,0 +1,184 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { PDFDocument, PDFName } from 'pdf-lib';
+import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
+import { configureExtractionPool, extractionPoolStats } from '../src/pdf/extraction-pool.ts';
+import { buildOperatorBombPdf, buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { createCourseWorld, type CourseWorld } from './support/course-fixtures.ts';
+import type { TestUser } from './support/http.ts';
+import { multipart, pdfPart } from './support/multipart.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * Text extraction at submission, through HTTP with the real job queue: a submission's text is read
+ * by the extract-text job (no grading needed), its state shows in the submission payloads, and a
+ * file that runs over the time limit or kills its thread is stored as a file fault, so the next
+ * read fails at once with the stored message instead of holding a thread again.
+ */
+
+// One thread of 256 MB for this file (set before any thread starts): pdf.js and ordinary
+// documents fit; the memory bomb below does not.
+configureExtractionPool({ threads: 1, heapLimitMb: 256 });
+
+const ANSWER = 'Osmosis is the movement of water across a semi-permeable membrane.';
+
+const questionUrl = (world: CourseWorld) => `/api/assignments/${world.assignment._id}/questions/${world.question._id}`;
+
+async function submit(t: TestApp, world: CourseWorld, content: Uint8Array): Promise<any> {
+  const form = await multipart({ file: pdfPart(Buffer.from(content)) });
+  const response = await t.app.inject({
+    method: 'POST',
+    url: `${questionUrl(world)}/submit`,
+    headers: { ...world.student.auth, ...form.headers },
+    payload: form.payload,
+  });
+  expect(response.statusCode).toBe(201);
+  return response.json().submission;
+}
+
+async function fileIdOf(t: TestApp, submissionId: string): Promise<string> {
+  const [row] = await t.ctx.db.select().from(submissions).where(eq(submissions.id, submissionId));
+  return row!.fileId;
+}
+
+/** Waits for the file's extract-text job to settle (the queue signals it; no fixed sleep). */
+async function extractionSettled(t: TestApp, fileId: string) {
+  const row = await t.ctx.jobs!.waitFor(
+    fileId,
+    async () => {
+      const [found] = await t.ctx.db.select().from(fileExtractions).where(eq(fileExtractions.fileId, fileId));
+      return found && (found.status === 'succeeded' || found.status === 'failed') ? found : undefined;
+    },
+    { timeoutMs: 150_000, pollMs: 250 },
+  );
+  expect(row).toBeDefined();
+  return row!;
+}
+
+async function staffRowOf(t: TestApp, world: CourseWorld, user: TestUser, submissionId: string): Promise<any> {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `${questionUrl(world)}?includeSubmissions=1`,
+    headers: user.auth,
+  });
+  expect(response.statusCode).toBe(200);
+  return response.json().submissions.find((row: any) => row._id === submissionId);
+}
+
+describe('text extraction at submission', () => {
+  let t: TestApp;
+  let world: CourseWorld;
+  beforeAll(async () => {
+    t = await createTestApp({}, { withJobs: true });
+    world = await createCourseWorld(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('moves from queued to done after a submission, without any grading', async () => {
+    const submission = await submit(t, world, await buildTextPdf({ paragraphs: [ANSWER] }));
+    expect(submission).toMatchObject({ extractionStatus: 'queued', extractionError: null });
+
+    const fileId = await fileIdOf(t, submission._id);
+    expect((await extractionSettled(t, fileId)).status).toBe('succeeded');
+
+    const row = await staffRowOf(t, world, world.instructor, submission._id);
+    expect(row).toMatchObject({ extractionStatus: 'done', extractionError: null, gradingStatus: 'none' });
+    expect(row.extractedText).toBe(ANSWER);
+    // The student sees where their own file stands too.
+    const own = await staffRowOf(t, world, world.student, submission._id);
+    expect(own).toMatchObject({ extractionStatus: 'done', extractionError: null });
+    expect(await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id))).toEqual([]);
+  });
+
+  it('reuses the stored extraction when the submission is graded (no second read)', async () => {
+    const submission = await submit(t, world, await buildTextPdf({ paragraphs: [ANSWER] }));
+    await extractionSettled(t, await fileIdOf(t, submission._id));
+    const saved = await t.app.inject({
+      method: 'PATCH',
+      url: `${questionUrl(world)}/save-rubric`,
+      headers: world.instructor.auth,
+      payload: { questionText: 'What is osmosis?', solutionText: ANSWER },
+    });
+    expect(saved.statusCode).toBe(200);
+    const callsBefore = extractionPoolStats().calls;
+    const graded = await t.app.inject({
+      method: 'POST',
+      url: `${questionUrl(world)}/grade/${submission._id}`,
+      headers: world.instructor.auth,
+    });
+    expect(graded.statusCode).toBe(200);
+    expect(graded.json().submissionText).toBe(ANSWER);
+    expect(extractionPoolStats().calls).toBe(callsBefore);
+  });
+
+  it('stores a thread that died of its memory limit as a file fault; the thread is replaced and the next file is read', async () => {
+    // pdf.js builds this page's operator list (a million operations) far past 256 MB of heap.
+    const content = new TextEncoder().encode('0 0 m 1 1 l S\n'.repeat(1_000_000));
+    const doc = await PDFDocument.create({ updateMetadata: false });
+    doc.addPage([612, 792]).node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
+    const memoryBomb = await doc.save({ useObjectStreams: false });
+
+    const replacedBefore = extractionPoolStats().replaced;
+    const bomb = await submit(t, world, memoryBomb);
+    const fault = await extractionSettled(t, await fileIdOf(t, bomb._id));
+    expect(fault).toMatchObject({ status: 'failed', errorCode: 'out-of-memory' });
+    expect(extractionPoolStats().replaced).toBe(replacedBefore + 1);
+    const message =
+      'Reading this PDF needed more memory than allowed (256 MB), so it was stopped. Please export it again as a simpler PDF or upload a smaller file.';
+    expect(await staffRowOf(t, world, world.instructor, bomb._id)).toMatchObject({
+      extractionStatus: 'failed',
+      extractionError: message,
+    });
+
+    const next = await submit(t, world, await buildTextPdf({ paragraphs: [ANSWER] }));
+    expect((await extractionSettled(t, await fileIdOf(t, next._id))).status).toBe('succeeded');
+    expect((await staffRowOf(t, world, world.instructor, next._id)).extractedText).toBe(ANSWER);
+  }, 240_000);
+});
+
+describe('a PDF that runs over the time limit', () => {
+  let t: TestApp;
+  let world: CourseWorld;
+  beforeAll(async () => {
+    t = await createTestApp({ EXTRACTION_TIMEOUT_MS: '1000' }, { withJobs: true });
+    world = await createCourseWorld(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('is stored as a file fault, and the next read fails at once with the stored message', async () => {
+    const message = 'Reading this PDF took longer than 1 second. Please upload a smaller or simpler file.';
+    const bomb = await submit(t, world, await buildOperatorBombPdf(100_000));
+    const fileId = await fileIdOf(t, bomb._id);
+    expect(await extractionSettled(t, fileId)).toMatchObject({
+      status: 'failed',
+      errorCode: 'timeout',
+      error: message,
+    });
+
+    const saved = await t.app.inject({
+      method: 'PATCH',
+      url: `${questionUrl(world)}/save-rubric`,
+      headers: world.instructor.auth,
+      payload: { questionText: 'What is osmosis?', solutionText: ANSWER },
+    });
+    expect(saved.statusCode).toBe(200);
+    const callsBefore = extractionPoolStats().calls;
+    const graded = await t.app.inject({
+      method: 'POST',
+      url: `${questionUrl(world)}/grade/${bomb._id}`,
+      headers: world.instructor.auth,
+    });
+    expect(graded.statusCode).toBe(422);
+    expect(graded.json()).toEqual({ code: 'EXTRACTION_FAILED', message });
+    // Answered from the stored fault: no thread read the file again.
+    expect(extractionPoolStats().calls).toBe(callsBefore);
+    expect(await staffRowOf(t, world, world.instructor, bomb._id)).toMatchObject({
+      extractionStatus: 'failed',
+      extractionError: message,
+    });
+  }, 240_000);
+});
