@@ -1,6 +1,7 @@
 import { lazy, Suspense, useId, useState } from 'react';
 import { Alert, Box, Link, Paper, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { ErrorBoundary } from './error-boundary.tsx';
+import { ExtractionState, type ExtractionStateProps } from './extraction-state.tsx';
 import { LoadingMessage } from './screen-states.tsx';
 
 // pdf.js is large: it loads when a PDF is first shown, not with the screen.
@@ -18,13 +19,15 @@ export interface SubmissionViewerProps {
   /** Whose answer this is, for screen readers ("Answer of Sam Student"). */
   title: string;
   defaultView?: SubmissionView;
+  /** Where reading the PDF's text stands, shown with the converted text (staff screens). */
+  extraction?: ExtractionStateProps;
 }
 
 /**
  * The left pane of the grading screen and the grading report (spec section 2): the answer as
  * 'Original PDF' (paged viewer) or as 'Converted Text' (what the grader read).
  */
-export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf' }: SubmissionViewerProps) {
+export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf', extraction }: SubmissionViewerProps) {
   const [view, setView] = useState<SubmissionView>(defaultView);
   const panelId = useId();
   return (
@@ -73,6 +76,11 @@ export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf' }: 
           </ErrorBoundary>
         ) : (
           <Paper variant="outlined" sx={{ p: 2, maxHeight: { md: '70vh' }, overflow: 'auto' }}>
+            {extraction?.status ? (
+              <Box sx={{ mb: 1 }}>
+                <ExtractionState {...extraction} />
+              </Box>
+            ) : null}
             {text.trim() ? (
               <Typography
                 component="pre"

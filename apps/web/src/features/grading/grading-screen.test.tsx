@@ -98,6 +98,32 @@ describe('grading screen', () => {
     expect(screen.getByText('No extracted text.')).toBeInTheDocument();
   });
 
+  it('shows where reading the text stands: while grading, and with the converted text', async () => {
+    const grading = deferredResponse();
+    stubNetwork({
+      ...routes(grading.responder as () => Response),
+      [`GET ${QUESTION_API}`]: () =>
+        jsonResponse(
+          200,
+          questionForStaff({
+            autoRubric: [],
+            submissions: [gradedRow({ extractionStatus: 'reading', extractionError: null })],
+          }),
+        ),
+    });
+    renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+    await screen.findByRole('status', { name: 'Grading in progress… This may take up to 90 seconds.' });
+    expect(screen.getByText('Text: reading…')).toBeInTheDocument();
+
+    grading.respond(jsonResponse(200, gradingOutput()));
+    await screen.findByRole('heading', { name: 'Review Comments' });
+    await openConvertedText(user);
+    const text = screen.getByRole('region', { name: 'Answer of Sam Student: converted text' });
+    expect(within(text).getByText('The eigenvalues are 2 and 3.')).toBeInTheDocument();
+    expect(within(text).getByText('Text: reading…')).toBeInTheDocument();
+  });
+
   it(
     'recomputes the final grade as comments are declined, accepted, edited, added and deleted, and saves what it shows',
     { timeout: 60_000 },

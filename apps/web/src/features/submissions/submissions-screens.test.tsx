@@ -207,6 +207,67 @@ describe('grade lifecycle in the table', () => {
   });
 });
 
+describe('text extraction state in the submissions table', () => {
+  const rowOf = (id: string, name: string, state: object) => ({
+    ...staffSubmission({ _id: id, student: { _id: `user-${id}`, name, email: `${id}@example.edu` } }),
+    ...gradingFields(null),
+    ...state,
+  });
+
+  it('shows queued, reading, done and failed (with the reason) per row, and nothing for files without a state', async () => {
+    const reason = 'Reading this PDF took longer than 120 seconds. Please upload a smaller or simpler file.';
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStaff({
+            autoRubric: [],
+            submissions: [
+              rowOf('s1', 'Ann Queued', { extractionStatus: 'queued', extractionError: null }),
+              rowOf('s2', 'Ben Reading', { extractionStatus: 'reading', extractionError: null }),
+              rowOf('s3', 'Cat Done', { extractionStatus: 'done', extractionError: null }),
+              rowOf('s4', 'Dan Failed', { extractionStatus: 'failed', extractionError: reason }),
+              rowOf('s5', 'Eve Earlier', {}),
+            ],
+          }),
+        ),
+    });
+    renderApp(QUESTION_PATH);
+
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    const [, ann, ben, cat, dan, eve] = within(table).getAllByRole('row');
+    expect(within(ann!).getByRole('status')).toHaveTextContent('Text: queued');
+    expect(within(ben!).getByRole('status')).toHaveTextContent('Text: reading…');
+    expect(within(cat!).getByRole('status')).toHaveTextContent('Text: done');
+    expect(within(dan!).getByRole('status')).toHaveTextContent('Text: failed');
+    expect(within(dan!).getByText(reason)).toBeInTheDocument();
+    expect(within(cat!).queryByText(reason)).not.toBeInTheDocument();
+    expect(within(eve!).queryByRole('status')).not.toBeInTheDocument();
+  });
+
+  it('looks again while a text is being read, until it is done', async () => {
+    let calls = 0;
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api${QUESTION_PATH}`]: () => {
+        calls += 1;
+        const state =
+          calls === 1
+            ? { extractionStatus: 'reading', extractionError: null }
+            : { extractionStatus: 'done', extractionError: null };
+        return jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [rowOf('s1', 'Ann Answer', state)] }));
+      },
+    });
+    renderApp(QUESTION_PATH);
+
+    expect(await screen.findByText('Text: reading…')).toBeInTheDocument();
+    // The table asks again every few seconds while a text is queued or being read.
+    expect(await screen.findByText('Text: done', undefined, { timeout: 8_000 })).toBeInTheDocument();
+    expect(calls).toBeGreaterThanOrEqual(2);
+  });
+});
+
 describe('submit your answer (student)', () => {
   it('says beforehand that a graded answer cannot be replaced, and shows the refusal the server gives', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

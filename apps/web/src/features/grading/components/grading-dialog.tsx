@@ -18,6 +18,7 @@ import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
 import { LoadingMessage } from '../../../components/screen-states.tsx';
 import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
+import { ExtractionState } from '../../../components/extraction-state.tsx';
 import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
@@ -370,7 +371,12 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
           </Alert>
         ) : null}
         {submission && !result && grading.isFetching ? (
-          <LoadingMessage text={isAlreadyGraded ? 'Loading grading data…' : GRADING_MESSAGES.gradingInProgress} />
+          <>
+            <LoadingMessage text={isAlreadyGraded ? 'Loading grading data…' : GRADING_MESSAGES.gradingInProgress} />
+            <Box sx={{ display: 'flex', justifyContent: 'center' }}>
+              <ExtractionState status={submission.extractionStatus} error={submission.extractionError} />
+            </Box>
+          </>
         ) : null}
         {submission && result ? (
           <Box
@@ -385,6 +391,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               fileUrl={submission.file}
               text={result.submissionText}
               title={`Answer of ${submission.student.name}`}
+              extraction={{ status: submission.extractionStatus, error: submission.extractionError }}
             />
             <Box>
               {regrade.isPending ? (

@@ -48,8 +48,18 @@ export function useQuestion(
         { signal },
       ),
     enabled: Boolean(assignmentId && questionId),
+    // Submitted PDFs are read in the background: while any is waiting or being read, look again
+    // every few seconds, so its state (and Converted Text) appears without a reload.
+    refetchInterval: (query) =>
+      query.state.data?.submissions?.some(
+        (row) => row.extractionStatus === 'queued' || row.extractionStatus === 'reading',
+      )
+        ? EXTRACTION_POLL_MS
+        : false,
   });
 }
+
+const EXTRACTION_POLL_MS = 3_000;
 
 export interface CreateQuestionValues {
   title: string | null;

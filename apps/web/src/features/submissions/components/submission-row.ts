@@ -1,3 +1,5 @@
+import type { ExtractionStatus } from '@gradewise/shared/contracts/submissions';
+
 /**
  * What the submissions table needs from a row of the question detail's `submissions` (staff or
  * student view: QuestionSubmissionForStaff / QuestionSubmissionForStudent in the shared contract).
@@ -21,6 +23,9 @@ export interface SubmissionTableRow {
   gradedVersion?: number | null;
   /** Staff view: the instructor reopened the question for this student and nothing was graded since. */
   isReopened?: boolean;
+  /** Where reading the PDF's text stands (absent for files stored before it was read at submission). */
+  extractionStatus?: ExtractionStatus;
+  extractionError?: string | null;
 }
 
 /** A submission counts as graded once the instructor saved a grade. */

@@ -17,6 +17,7 @@ import {
 import { useTheme } from '@mui/material/styles';
 import { EARLIER_VERSION_LABEL } from '@gradewise/shared/resubmission';
 import { PdfDialogButton } from '../../../components/pdf-dialog-button.tsx';
+import { ExtractionState } from '../../../components/extraction-state.tsx';
 import { EmptyMessage } from '../../../components/screen-states.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
@@ -47,7 +48,8 @@ export interface SubmissionsTableProps {
 /**
  * Spec section 2, question detail: Student, File (View PDF), Late? (Yes/No), Grade ('Not Graded'
  * in red, else the grade in green), Actions for instructors (Grade, or Regrade with 'Current:
- * {grade} / {points}'), and a Grading Report column once any submission is graded. On phones each
+ * {grade} / {points}'), and a Grading Report column once any submission is graded. Under View
+ * PDF, where reading the PDF's text stands (queued / reading / done / failed, and why it failed). On phones each
  * submission is a card with the same fields, since six columns do not fit 375 px.
  */
 export function SubmissionsTable(props: SubmissionsTableProps) {
@@ -81,6 +83,7 @@ function SubmissionRows({ rows, isStaff, renderStudentExtra, ...props }: Submiss
               <TableCell>
                 <ViewPdf row={row} />
                 {isStaff ? <Versions row={row} {...props} /> : null}
+                <ExtractionState status={row.extractionStatus} error={row.extractionError} />
               </TableCell>
               <TableCell>
                 <Late row={row} />
@@ -130,6 +133,7 @@ function SubmissionCards({ rows, isStaff, renderStudentExtra, ...props }: Submis
             <dd>
               <ViewPdf row={row} />
               {isStaff ? <Versions row={row} {...props} /> : null}
+              <ExtractionState status={row.extractionStatus} error={row.extractionError} />
             </dd>
             <dt>Late?</dt>
             <dd>
