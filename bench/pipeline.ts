@@ -16,8 +16,9 @@
  * else costing time): 1.0 = no overhead beyond the model's own latency.
  *
  * The per-run breakdown (queue wait, extraction, model call, the rest) is read afterwards from the
- * rows the app writes anyway: pg-boss's job row (started_on), file_extractions.created_at (the
- * text was stored), grading_runs.latency_ms and finished_at. Nothing in the app is changed.
+ * rows the app writes anyway: pg-boss's job row (started_on), file_extractions.finished_at (the
+ * text was stored; it is read from submission on, so a grading job waits for it only while it is
+ * still being read), grading_runs.latency_ms and finished_at. Nothing in the app is changed.
  *
  * --postgres runs on a fresh temporary database created on the server of DATABASE_URL (dropped at
  * the end) instead of PGlite.
@@ -163,7 +164,7 @@ async function readRunTimelines(runtime: Runtime, batchId: string): Promise<RunT
     `SELECT r.status, r.attempts, r.latency_ms,
             ${epochMs('r.created_at')} AS queued_at,
             ${epochMs('j.started_on')} AS started_at,
-            ${epochMs('fe.created_at')} AS extracted_at,
+            ${epochMs('GREATEST(j.started_on, fe.finished_at)')} AS extracted_at,
             ${epochMs('r.finished_at')} AS finished_at
        FROM grading_runs r
        JOIN submissions s ON s.id = r.submission_id

@@ -157,7 +157,10 @@ export const fileExtractions = pgTable('file_extractions', {
    * pdf/extraction-error.ts) or a job error code. A file fault is never read again; others are.
    */
   errorCode: text('error_code'),
+  /** Queued at (the submission's commit, or the first read of other files). */
   createdAt: createdAt(),
+  /** When the read finished ('succeeded' or 'failed'); null while queued or reading. */
+  finishedAt: timestamp('finished_at', { withTimezone: true }),
 });
 
 /** The rubric of a question: one current row; AI drafts and instructor edits both land here. */

@@ -47,7 +47,7 @@ export async function claimFileExtraction(db: Db, fileId: string, keepFailedCode
     .values({ fileId, status: 'reading' })
     .onConflictDoUpdate({
       target: fileExtractions.fileId,
-      set: { status: 'reading' },
+      set: { status: 'reading', finishedAt: null },
       setWhere: or(
         inArray(fileExtractions.status, [...UNFINISHED_EXTRACTION_STATUSES]),
         and(
@@ -67,10 +67,10 @@ export async function finishFileExtraction(db: Db, row: NewFileExtractionRow): P
   const { fileId, ...values } = row;
   await db
     .insert(fileExtractions)
-    .values(row)
+    .values({ ...row, finishedAt: new Date() })
     .onConflictDoUpdate({
       target: fileExtractions.fileId,
-      set: { ...values, error: row.error ?? null, errorCode: row.errorCode ?? null },
+      set: { ...values, error: row.error ?? null, errorCode: row.errorCode ?? null, finishedAt: new Date() },
       setWhere: sql`${fileExtractions.status} <> 'succeeded'`,
     });
   return (await selectFileExtraction(db, fileId))!;
@@ -85,7 +85,12 @@ export async function recordFileExtractionFailure(
 ): Promise<void> {
   await db
     .update(fileExtractions)
-    .set({ error: failure.message, errorCode: failure.code, status: isFinal ? 'failed' : 'queued' })
+    .set({
+      error: failure.message,
+      errorCode: failure.code,
+      status: isFinal ? 'failed' : 'queued',
+      finishedAt: isFinal ? new Date() : null,
+    })
     .where(
       and(eq(fileExtractions.fileId, fileId), inArray(fileExtractions.status, [...UNFINISHED_EXTRACTION_STATUSES])),
     );
