@@ -24,6 +24,7 @@ import {
   type HiddenTextReason,
 } from '../src/pdf/extract-text.ts';
 import {
+  buildFlateBombPdf,
   buildPdfWithHiddenText,
   buildScannedPdf,
   buildTextPdf,
@@ -317,6 +318,23 @@ describe('unreadable input', () => {
     const late = await extractionError(extractPdfText(bytes, { timeoutMs: 0 }));
     expect(late.code).toBe('timeout');
   });
+
+  it('refuses a flate bomb before pdf.js decodes it: one stream, or many that add up', async () => {
+    const oneStream = await buildFlateBombPdf({ decodedMb: 512 });
+    expect(oneStream.byteLength).toBeLessThan(1024 * 1024);
+    const single = await extractionError(extractPdfText(oneStream));
+    expect(single.code).toBe('too-large');
+    expect(single.message).toBe(
+      'This PDF unpacks into more than 64 MB of page content (a compression bomb, or a damaged file). Please export it again or upload a smaller file.',
+    );
+
+    const manyStreams = await extractionError(extractPdfText(await buildFlateBombPdf({ decodedMb: 60, pages: 5 })));
+    expect(manyStreams.code).toBe('too-large');
+    expect(manyStreams.message).toMatch(/^This PDF unpacks into more than 256 MB of page content/);
+
+    // Just within the caps: read (the content is blank).
+    expect((await extractPdfText(await buildFlateBombPdf({ decodedMb: 60 }))).text).toBe('');
+  }, 120_000);
 });
 
 describe('renderPdfPages', () => {

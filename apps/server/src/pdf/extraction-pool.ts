@@ -23,8 +23,9 @@ import type { ThreadMemory, ThreadReply, ThreadRequest, SerializedError } from '
  *
  * Memory: each thread has a V8 heap limit (`heapLimitMb`, EXTRACTION_MEMORY_MB); a thread that
  * reaches it dies, its call is refused with an 'out-of-memory' ExtractionError, and a new thread
- * takes the next call. Decoded streams (a flate bomb inflates 500 KB into 512 MB) live outside the
- * heap, where that limit does not reach, and a thread keeps what it allocated: so a thread that
+ * takes the next call. Decoded streams live outside the heap, where that limit does not reach
+ * (stream-guard.ts refuses flate bombs before pdf.js decodes them), and a thread keeps what it
+ * allocated: so a thread that
  * ends a call holding more than `recycleAboveMb` outside its heap is ended too, and its memory returns to the
  * system (bench/hostile-files.ts measures it).
  *
@@ -40,7 +41,7 @@ export interface ExtractionPoolOptions {
   heapLimitMb?: number;
   /**
    * A thread that holds more than this outside its heap (decoded streams, images; in MB) after a
-   * call is ended and replaced, so a hostile file's memory does not stay (default 128).
+   * call is ended and replaced, so a hostile file's memory does not stay (default 64).
    */
   recycleAboveMb?: number;
 }
@@ -58,8 +59,11 @@ export interface ExtractionPoolStats {
   calls: number;
 }
 
-/** pdf.js itself keeps about 30 MB outside the heap once it has read a scan (measured with bench/hostile-files.ts). */
-const DEFAULT_RECYCLE_ABOVE_MB = 128;
+/**
+ * pdf.js itself keeps about 30 MB outside the heap once it has read a scan; a file that unpacks
+ * into a 60 MB content stream (just within stream-guard.ts's caps) leaves about 100 MB.
+ */
+const DEFAULT_RECYCLE_ABOVE_MB = 64;
 const MB = 1024 * 1024;
 
 const WORKER_SCRIPT = new URL('./extraction-worker.ts', import.meta.url);

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, VerbosityLevel, type PDFDocumentProxy } from './pdfjs.ts';
 import { ExtractionError } from './extraction-error.ts';
+import { checkDecodedStreamSizes } from './stream-guard.ts';
 
 /**
  * The one place that opens a PDF with pdf.js. Everything pdf.js may load lives inside the
@@ -25,6 +26,8 @@ export interface OpenPdfLimits {
 
 export async function openPdf(bytes: Uint8Array, limits: OpenPdfLimits): Promise<PDFDocumentProxy> {
   assertLooksLikePdf(bytes, limits.maxBytes);
+  // Before pdf.js decodes anything: a flate bomb's memory lives outside the heap limit.
+  checkDecodedStreamSizes(bytes);
   const loadingTask = getDocument({
     // pdf.js may take ownership of the buffer; the caller keeps its own bytes.
     data: bytes.slice(),

@@ -1,0 +1,335 @@
+/**
+ * Hostile files: what they cost the server in memory, and how long a light request waits while
+ * they are read, in one run on this machine.
+ *
+ *   npx tsx bench/hostile-files.ts [--bombs 2] [--bomb-mb 512] [--timeout-ms 10000] [--quick]
+ *
+ * Files (built first, before any measurement):
+ * - the XFD spreadsheet: 10,000 rows with one email cell at column XFD (about 80 KB);
+ * - flate bombs: PDFs whose one content stream inflates to --bomb-mb MB (about 500 KB each);
+ * - an operator bomb: a PDF whose page nests 100,000 graphics states (pdf.js needs minutes).
+ *
+ * References measured in the same run (the old code paths, kept callable):
+ * - the spreadsheet parsed on the server's own thread with the old limits (no column or cell cap),
+ *   while a light request waits for the event loop;
+ * - the flate bombs read by an extraction pool that keeps its threads whatever they hold (no
+ *   recycling) and has no heap limit.
+ * Then the real server (openRuntime + the HTTP app on a temporary PGlite directory, default
+ * settings except EXTRACTION_TIMEOUT_MS): the spreadsheet uploaded to add-students/excel; the
+ * bombs submitted as a student and read by the extract-text job; the operator bomb submitted, read
+ * until the time limit, then graded (the second read answers from the stored file fault).
+ *
+ * For each step it prints the process RSS before, at its peak (sampled every 20 ms) and after
+ * (2 s after the step, threads ended), and how long light requests (GET /api/courses, one after
+ * the other) took while the step ran: the longest wait and the median.
+ */
+import fs from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { parseArgs } from 'node:util';
+import { openRuntime, type Runtime } from '../apps/server/src/boot.ts';
+import { loadConfig } from '../apps/server/src/config.ts';
+import { buildApp } from '../apps/server/src/http/app.ts';
+import {
+  closeExtractionPool,
+  configureExtractionPool,
+  ExtractionPool,
+} from '../apps/server/src/pdf/extraction-pool.ts';
+import { buildFlateBombPdf, buildOperatorBombPdf, buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
+import {
+  readEmailsFromSpreadsheet,
+  ROSTER_SPREADSHEET_LIMITS,
+} from '../apps/server/src/spreadsheets/read-roster-spreadsheet.ts';
+import { makeZip, xlsxParts } from '../apps/server/test/support/files.ts';
+
+const { values: flags } = parseArgs({
+  options: {
+    bombs: { type: 'string' },
+    'bomb-mb': { type: 'string' },
+    'timeout-ms': { type: 'string' },
+    quick: { type: 'boolean', default: false },
+  },
+  strict: false,
+});
+const BOMBS = Number(flags.bombs ?? (flags.quick ? 1 : 2));
+const BOMB_MB = Number(flags['bomb-mb'] ?? (flags.quick ? 256 : 512));
+const TIMEOUT_MS = Number(flags['timeout-ms'] ?? 10_000);
+for (const [name, value] of [
+  ['--bombs', BOMBS],
+  ['--bomb-mb', BOMB_MB],
+  ['--timeout-ms', TIMEOUT_MS],
+] as const) {
+  if (!Number.isInteger(value) || value < 1) {
+    console.error(`${name} must be a positive whole number.`);
+    process.exit(2);
+  }
+}
+
+const MB = 1024 * 1024;
+const rssMb = () => Math.round(process.memoryUsage().rss / MB);
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)]!;
+};
+
+interface StepResult {
+  name: string;
+  before: number;
+  peak: number;
+  after: number;
+  lightMaxMs: number;
+  lightMedianMs: number;
+  lightCount: number;
+  seconds: number;
+  outcome: string;
+}
+const results: StepResult[] = [];
+
+/** Runs `work` while sampling RSS and sending light requests one after the other; records the step. */
+async function measure(name: string, light: () => Promise<void>, work: () => Promise<string>): Promise<void> {
+  await pause(500);
+  const before = rssMb();
+  let peak = before;
+  const sampler = setInterval(() => {
+    peak = Math.max(peak, rssMb());
+  }, 20);
+  let isRunning = true;
+  const latencies: number[] = [];
+  const prober = (async () => {
+    while (isRunning) {
+      const started = performance.now();
+      await light();
+      latencies.push(performance.now() - started);
+      await pause(50);
+    }
+  })();
+  const started = performance.now();
+  let outcome: string;
+  try {
+    outcome = await work();
+  } finally {
+    isRunning = false;
+  }
+  const seconds = (performance.now() - started) / 1000;
+  await prober;
+  await pause(2_000);
+  clearInterval(sampler);
+  peak = Math.max(peak, rssMb());
+  const result = {
+    name,
+    before,
+    peak,
+    after: rssMb(),
+    lightMaxMs: Math.round(Math.max(0, ...latencies)),
+    lightMedianMs: Math.round(median(latencies)),
+    lightCount: latencies.length,
+    seconds,
+    outcome,
+  };
+  results.push(result);
+  console.log(
+    `${name}: RSS ${result.before} -> peak ${result.peak} -> after ${result.after} MB; ` +
+      `light request max ${result.lightMaxMs} ms, median ${result.lightMedianMs} ms (${result.lightCount}); ` +
+      `${seconds.toFixed(1)} s; ${outcome}`,
+  );
+}
+
+class Api {
+  constructor(
+    private readonly baseUrl: string,
+    private token = '',
+  ) {}
+
+  as(token: string) {
+    return new Api(this.baseUrl, token);
+  }
+
+  async call<T = any>(method: string, url: string, body?: unknown): Promise<{ status: number; body: T }> {
+    const isForm = body instanceof FormData;
+    const response = await fetch(this.baseUrl + url, {
+      method,
+      headers: {
+        ...(this.token ? { authorization: `Bearer ${this.token}` } : {}),
+        ...(body === undefined || isForm ? {} : { 'content-type': 'application/json' }),
+      },
+      body: body === undefined ? undefined : isForm ? body : JSON.stringify(body),
+    });
+    const text = await response.text();
+    return { status: response.status, body: (text ? JSON.parse(text) : null) as T };
+  }
+
+  async ok<T = any>(method: string, url: string, body?: unknown): Promise<T> {
+    const { status, body: answer } = await this.call<T>(method, url, body);
+    if (status >= 300) throw new Error(`${method} ${url} answered ${status}: ${JSON.stringify(answer)}`);
+    return answer;
+  }
+}
+
+const form = (fields: Record<string, string | { bytes: Uint8Array; name: string; type: string }>) => {
+  const data = new FormData();
+  for (const [key, value] of Object.entries(fields)) {
+    if (typeof value === 'string') data.append(key, value);
+    else data.append(key, new Blob([value.bytes], { type: value.type }), value.name);
+  }
+  return data;
+};
+const pdfFile = (bytes: Uint8Array, name = 'answer.pdf') => ({ bytes, name, type: 'application/pdf' });
+
+async function main(): Promise<void> {
+  console.log(
+    `Hostile files: ${BOMBS} flate bomb(s) of ${BOMB_MB} MB, operator bomb of 100,000 nested states, ` +
+      `EXTRACTION_TIMEOUT_MS ${TIMEOUT_MS}; ${os.cpus().length} cores, Node ${process.version}, ` +
+      `load average ${os.loadavg()[0]!.toFixed(1)} at start.`,
+  );
+
+  // ---------------------------------------------------------------- files
+  const xfdRows = Array.from(
+    { length: 10_000 },
+    (_, i) => `<row r="${i + 1}"><c r="XFD${i + 1}" t="inlineStr"><is><t>s${i}@example.edu</t></is></c></row>`,
+  ).join('');
+  const xfdSheet = makeZip(
+    xlsxParts(
+      `<?xml version="1.0" encoding="UTF-8"?><worksheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><sheetData>${xfdRows}</sheetData></worksheet>`,
+    ),
+  );
+  const flateBombs = await Promise.all(Array.from({ length: BOMBS }, () => buildFlateBombPdf({ decodedMb: BOMB_MB })));
+  const operatorBomb = await buildOperatorBombPdf(100_000);
+  const typed = await buildTextPdf({ paragraphs: ['Osmosis is the movement of water across a membrane.'] });
+  console.log(
+    `files: XFD spreadsheet ${Math.round(xfdSheet.length / 1024)} KB, flate bomb ${Math.round(flateBombs[0]!.byteLength / 1024)} KB, ` +
+      `operator bomb ${Math.round(operatorBomb.byteLength / 1024)} KB`,
+  );
+
+  // ---------------------------------------------------------------- the server
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-bench-hostile-'));
+  let runtime: Runtime | undefined;
+  let app: Awaited<ReturnType<typeof buildApp>> | undefined;
+  try {
+    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', EXTRACTION_TIMEOUT_MS: String(TIMEOUT_MS) });
+    configureExtractionPool({ threads: config.extractionThreads, heapLimitMb: config.extractionMemoryMb, warm: true });
+    runtime = await openRuntime(config);
+    app = await buildApp(runtime.ctx);
+    const api = new Api(await app.listen({ host: '127.0.0.1', port: 0 }));
+    const register = async (role: string, name: string) =>
+      (await api.ok('POST', '/api/auth/register', {
+        name,
+        email: `${role}.${Date.now()}@bench.example`,
+        password: 'bench-password-123',
+        role,
+      })) as { token: string; user: { email: string } };
+    const instructorAccount = await register('instructor', 'Bench Instructor');
+    const studentAccount = await register('student', 'Bench Student');
+    const instructor = api.as(instructorAccount.token);
+    const student = api.as(studentAccount.token);
+    const { course } = await instructor.ok('POST', '/api/courses', form({ title: 'Hostile files' }));
+    await instructor.ok('POST', `/api/courses/${course._id}/add-students`, { emails: [studentAccount.user.email] });
+    const { assignment } = await instructor.ok('POST', '/api/assignments', {
+      title: 'Homework',
+      courseId: course._id,
+      deadline: null,
+    });
+    const { question } = await instructor.ok(
+      'POST',
+      `/api/assignments/${assignment._id}/questions`,
+      form({ title: 'Q1', points: '10', questionFile: pdfFile(typed, 'question.pdf') }),
+    );
+    const questionUrl = `/api/assignments/${assignment._id}/questions/${question._id}`;
+    await instructor.ok('PATCH', `${questionUrl}/save-rubric`, {
+      questionText: 'What is osmosis?',
+      solutionText: 'The movement of water across a membrane.',
+    });
+    const light = async () => {
+      const { status } = await instructor.call('GET', '/api/courses');
+      if (status !== 200) throw new Error(`the light request answered ${status}`);
+    };
+    // Warm up: the extraction thread and the routes, before measuring.
+    await student.ok('POST', `${questionUrl}/submit`, form({ file: pdfFile(typed) }));
+    await waitForExtractions(runtime);
+
+    // ---------------------------------------------------------------- spreadsheet
+    await measure('XFD spreadsheet, old: parsed on the server thread (reference)', light, async () => {
+      await pause(100); // a light request is in flight when the parse starts
+      const emails = readEmailsFromSpreadsheet(xfdSheet, {
+        ...ROSTER_SPREADSHEET_LIMITS,
+        maxColumns: 16_384,
+        maxCells: Number.POSITIVE_INFINITY,
+      });
+      return `${emails.length} entries read`;
+    });
+    await measure('XFD spreadsheet, now: add-students/excel', light, async () => {
+      const { status, body } = await instructor.call(
+        'POST',
+        `/api/courses/${course._id}/add-students/excel`,
+        form({
+          excelFile: {
+            bytes: xfdSheet,
+            name: 'roster.xlsx',
+            type: 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+          },
+        }),
+      );
+      return `${status}: ${body.message}`;
+    });
+
+    // ---------------------------------------------------------------- flate bombs
+    const reference = new ExtractionPool({ threads: 1, recycleAboveMb: Number.POSITIVE_INFINITY });
+    await measure(`${BOMBS} flate bomb(s), old: threads kept, no heap limit (reference)`, light, async () => {
+      for (const bomb of flateBombs) await reference.extractPdfText(bomb.slice());
+      return `read; ${reference.stats().threads} thread(s) still holding what they read`;
+    });
+    await reference.close();
+    await measure('  (reference pool closed)', light, async () => 'threads ended');
+
+    await measure(`${BOMBS} flate bomb(s), now: submitted, read by the extract-text job`, light, async () => {
+      for (const bomb of flateBombs) await student.ok('POST', `${questionUrl}/submit`, form({ file: pdfFile(bomb) }));
+      const rows = await waitForExtractions(runtime!);
+      return `${rows.map((row) => row.status).join(', ')}`;
+    });
+
+    // ---------------------------------------------------------------- operator bomb
+    let submissionId = '';
+    await measure('operator bomb, first read (runs to the time limit)', light, async () => {
+      const { submission } = await student.ok('POST', `${questionUrl}/submit`, form({ file: pdfFile(operatorBomb) }));
+      submissionId = submission._id;
+      const rows = await waitForExtractions(runtime!);
+      const row = rows.at(-1)!;
+      return `${row.status} (${row.errorCode})`;
+    });
+    await measure('operator bomb, next read (grade): the stored file fault', light, async () => {
+      const started = performance.now();
+      const { status, body } = await instructor.call('POST', `${questionUrl}/grade/${submissionId}`);
+      return `${status} in ${Math.round(performance.now() - started)} ms: ${body.message}`;
+    });
+  } finally {
+    await app?.close().catch(() => {});
+    await runtime?.shutdown().catch(() => {});
+    await closeExtractionPool();
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }
+
+  console.log('\n| step | RSS before | peak | after (MB) | light request max / median (ms) | time | outcome |');
+  console.log('| --- | --- | --- | --- | --- | --- | --- |');
+  for (const result of results) {
+    console.log(
+      `| ${result.name} | ${result.before} | ${result.peak} | ${result.after} | ${result.lightMaxMs} / ${result.lightMedianMs} | ${result.seconds.toFixed(1)} s | ${result.outcome} |`,
+    );
+  }
+}
+
+/** Waits until no extraction is queued or being read; answers every extraction row, oldest first. */
+async function waitForExtractions(runtime: Runtime) {
+  for (;;) {
+    const { rows } = await runtime.ctx.database.executeSql(
+      'SELECT status, error_code AS "errorCode" FROM file_extractions ORDER BY created_at, file_id',
+      [],
+    );
+    if (rows.every((row) => row.status === 'succeeded' || row.status === 'failed')) {
+      return rows as { status: string; errorCode: string | null }[];
+    }
+    await pause(100);
+  }
+}
+
+await main();
