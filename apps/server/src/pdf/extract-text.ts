@@ -5,6 +5,7 @@ import { analyzePageText, type CanvasFactory, type HiddenLineRun, type HiddenTex
 import { recognizeImage, closeOcr } from './ocr.ts';
 import { openPdf, toExtractionError } from './open-pdf.ts';
 import { walkPageDrawing } from './page-drawing.ts';
+import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream-guard.ts';
 
 type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 
@@ -52,6 +53,8 @@ export interface ExtractionOptions {
   rasterScale?: number;
   /** Cap on the pixels of any one rendered page (default 12 million). */
   maxPixelsPerPage?: number;
+  /** Unpacked sizes of flate streams (see stream-guard.ts); null: not checked (benchmark references only). */
+  streamLimits?: StreamLimits | null;
 }
 
 const DEFAULTS: Required<ExtractionOptions> = {
@@ -63,6 +66,7 @@ const DEFAULTS: Required<ExtractionOptions> = {
   ocrScale: 200 / 72,
   rasterScale: 1,
   maxPixelsPerPage: 12_000_000,
+  streamLimits: DEFAULT_STREAM_LIMITS,
 };
 
 /** Share of an invisible line's words that OCR must also see for it to count as a scan's text layer. */
