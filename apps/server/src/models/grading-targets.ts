@@ -38,9 +38,8 @@ export async function isLatestSubmission(db: Db, submission: SubmissionRow): Pro
 }
 
 /**
- * Latest submission per student of a question that has no saved grade, no run in flight and no
- * finished AI suggestion waiting for review: what grade-all queues (asking again for a suggestion
- * that exists would pay twice; Regrade is the way to ask again).
+ * Latest submission per student of a question that has no saved grade and no run in flight:
+ * what grade-all queues.
  */
 export async function selectUngradedLatestSubmissionIds(db: Db, questionId: string): Promise<string[]> {
   const latest = await db
@@ -57,9 +56,7 @@ export async function selectUngradedLatestSubmissionIds(db: Db, questionId: stri
   const active = await db
     .selectDistinct({ id: gradingRuns.submissionId })
     .from(gradingRuns)
-    .where(
-      and(inArray(gradingRuns.submissionId, ids), inArray(gradingRuns.status, ['queued', 'running', 'succeeded'])),
-    );
+    .where(and(inArray(gradingRuns.submissionId, ids), inArray(gradingRuns.status, ['queued', 'running'])));
   const skip = new Set([...graded, ...active].map((row) => row.id));
   return ids.filter((id) => !skip.has(id));
 }

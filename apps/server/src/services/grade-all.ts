@@ -9,7 +9,11 @@ import {
   selectLatestGradingBatch,
   updateGradingBatchTotal,
 } from '../models/grading-batches.ts';
-import { countBatchRuns, insertGradingRunUnlessActive } from '../models/grading-runs.ts';
+import {
+  countBatchRuns,
+  insertGradingRunUnlessActive,
+  selectLatestSucceededRunsBySubmission,
+} from '../models/grading-runs.ts';
 import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import type { QuestionRow } from '../models/questions.ts';
@@ -22,7 +26,9 @@ import { requireJobs } from './job-work.ts';
 
 /**
  * POST grade-all: queues an AI run for the latest submission of every student that has no saved
- * grade and no run in flight, as one batch, and answers at once; progress is read from our tables.
+ * grade, no run in flight and no finished suggestion yet, as one batch, and answers at once;
+ * progress is read from our tables. A suggestion that exists is not paid for again (a second click
+ * after the batch finished queues nothing): asking again is Regrade, or the confirmed re-suggest.
  * The batch and its runs are written in one transaction and sent after it commits; a crash in
  * between is repaired by the boot sweep, which re-sends every queued run.
  */
@@ -35,7 +41,9 @@ export async function gradeAll(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'grade submissions',
   );
-  const candidates = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
+  const ungraded = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
+  const suggested = await selectLatestSucceededRunsBySubmission(ctx.db, ungraded);
+  const candidates = ungraded.filter((id) => !suggested.has(id));
   return queueGradingBatch(ctx, user, question, candidates);
 }
 
