@@ -1,4 +1,4 @@
-import { and, desc, eq, isNull, or, sql } from 'drizzle-orm';
+import { and, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { fileExtractions, grades, gradingRuns, submissions } from '../db/schema.ts';
 import type { StoredComment } from './grading-runs.ts';
@@ -51,13 +51,16 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
       comments: currentGrades.comments,
       suggestedScore: gradingRuns.totalScore,
       fileId: submissions.fileId,
-      answerText: fileExtractions.text,
+      // A text still queued or being read (extraction starts at submission) counts as not read yet.
+      answerText: sql<
+        string | null
+      >`case when ${fileExtractions.status} = 'succeeded' then ${fileExtractions.text} else null end`,
     })
     .from(currentGrades)
     .innerJoin(submissions, eq(submissions.id, currentGrades.submissionId))
     .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
     .leftJoin(gradingRuns, eq(gradingRuns.id, currentGrades.gradingRunId))
-    .where(or(isNull(fileExtractions.fileId), eq(fileExtractions.status, 'succeeded')))
+    .where(or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')))
     .orderBy(desc(currentGrades.createdAt), desc(currentGrades.submissionId))
     .limit(MAX_GRADED_EXAMPLES);
   return rows.map((row) => ({
@@ -86,7 +89,7 @@ export async function countCurrentSavedGrades(db: Db, questionId: string): Promi
       and(
         eq(submissions.questionId, questionId),
         sql`${submissions.version} = ${latestVersion}`,
-        or(isNull(fileExtractions.fileId), eq(fileExtractions.status, 'succeeded')),
+        or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')),
       ),
     );
   return Math.min(MAX_GRADED_EXAMPLES, Number(row?.count ?? 0));
