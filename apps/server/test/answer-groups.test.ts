@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq } from 'drizzle-orm';
+import { fileExtractions, submissions } from '../src/db/schema.ts';
 import {
   addStudents,
   createAssignment,
@@ -110,7 +112,29 @@ beforeAll(async () => {
     const submission = await submitAnswer(t.app, students.get(name)!, assignmentId, questionId, ANSWERS[name]);
     submissionOf.set(name, submission._id);
   }
-  // Every answer but Hal's gets a suggestion (which also reads its text); Hal's is not read yet.
+  // Texts are read at submission (the extract-text job): once every one is, Hal's is put back to
+  // "not read yet" (queued), the state this file tests for an answer without text.
+  for (const name of NAMES) {
+    const [row] = await t.ctx.db
+      .select()
+      .from(submissions)
+      .where(eq(submissions.id, submissionOf.get(name)!));
+    const fileId = row!.fileId;
+    await t.ctx.jobs!.waitFor(
+      fileId,
+      async () => {
+        const [found] = await t.ctx.db.select().from(fileExtractions).where(eq(fileExtractions.fileId, fileId));
+        return found && (found.status === 'succeeded' || found.status === 'failed') ? found : undefined;
+      },
+      { timeoutMs: 120_000, pollMs: 250 },
+    );
+    if (name === 'Hal')
+      await t.ctx.db
+        .update(fileExtractions)
+        .set({ status: 'queued', text: '', pages: [], hiddenText: [], finishedAt: null })
+        .where(eq(fileExtractions.fileId, fileId));
+  }
+  // Every answer but Hal's gets a suggestion; Hal's is not read yet.
   for (const name of NAMES.filter((student) => student !== 'Hal')) {
     const { value, reason, confidence } = SUGGESTIONS[name]!;
     fake.enqueue({
