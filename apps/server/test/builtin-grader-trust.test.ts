@@ -3,6 +3,7 @@ import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
 import { parseQuantities } from '../src/ai/builtin/quantities.ts';
 import { splitSentences } from '../src/ai/builtin/text-analysis.ts';
 import type { GradedExample, GradingInput } from '../src/ai/grader-types.ts';
+import { PHOTOSYNTHESIS } from './support/grading-inputs.ts';
 
 /**
  * What an instructor must be able to trust in the built-in grader's suggestions, on the failures
@@ -39,24 +40,6 @@ const MIGRATION: GradingInput = {
       points: 4,
       guidance: 'inherited behaviour; food; breeding; seasons',
     },
-  ],
-  answerText: '',
-};
-
-const PHOTOSYNTHESIS: GradingInput = {
-  questionText: 'Describe the process of photosynthesis, including its inputs and products.',
-  solutionText:
-    'Photosynthesis takes place in the chloroplasts. Chlorophyll absorbs light energy, which is used to convert carbon dioxide and water into glucose. Oxygen is released as a by-product.',
-  points: 6,
-  rubricItems: [
-    {
-      id: 'item-1',
-      criterion: 'Location and light absorption',
-      points: 2,
-      guidance: 'Occurs in chloroplasts; chlorophyll absorbs light energy.',
-    },
-    { id: 'item-2', criterion: 'Inputs', points: 2, guidance: 'Carbon dioxide and water.' },
-    { id: 'item-3', criterion: 'Products', points: 2, guidance: 'Glucose is produced and oxygen is released.' },
   ],
   answerText: '',
 };

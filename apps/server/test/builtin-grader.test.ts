@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { GradingInput, RubricItem } from '../src/ai/grader-types.ts';
+import { PHOTOSYNTHESIS } from './support/grading-inputs.ts';
 import {
   baselineCosineScore,
   splitByConfidence,
@@ -291,24 +292,6 @@ describe('numbers and units', () => {
     expect(compare(actual, expected)).toBe(outcome);
   });
 });
-
-const PHOTOSYNTHESIS: GradingInput = {
-  questionText: 'Describe the process of photosynthesis, including its inputs and products.',
-  solutionText:
-    'Photosynthesis takes place in the chloroplasts. Chlorophyll absorbs light energy, which is used to convert carbon dioxide and water into glucose. Oxygen is released as a by-product.',
-  points: 6,
-  rubricItems: [
-    {
-      id: 'item-1',
-      criterion: 'Location and light absorption',
-      points: 2,
-      guidance: 'Occurs in chloroplasts; chlorophyll absorbs light energy.',
-    },
-    { id: 'item-2', criterion: 'Inputs', points: 2, guidance: 'Carbon dioxide and water.' },
-    { id: 'item-3', criterion: 'Products', points: 2, guidance: 'Glucose is produced and oxygen is released.' },
-  ],
-  answerText: '',
-};
 
 const FREE_FALL: GradingInput = {
   questionText: 'A stone is dropped from rest from 80 m. Taking g = 10 m/s^2, how long does it take to land?',
