@@ -1,4 +1,6 @@
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { fileExtractions, submissions } from '../src/db/schema.ts';
 import {
   addStudents,
   createAssignment,
@@ -55,6 +57,21 @@ beforeAll(async () => {
       submissionId: submissionOf.get(name)._id,
     });
   }
+  // Texts are read at submission, in the background; Dan's answer joins a group of alike answers
+  // once it is read, so the queue is read after that (the queue signals it; no fixed sleep).
+  const [dan] = await t.ctx.db
+    .select()
+    .from(submissions)
+    .where(eq(submissions.id, submissionOf.get('Dan')._id));
+  const read = await t.ctx.jobs!.waitFor(
+    dan!.fileId,
+    async () => {
+      const [row] = await t.ctx.db.select().from(fileExtractions).where(eq(fileExtractions.fileId, dan!.fileId));
+      return row?.status === 'succeeded' ? row : undefined;
+    },
+    { timeoutMs: 150_000, pollMs: 250 },
+  );
+  expect(read).toBeDefined();
 });
 afterAll(async () => {
   await t?.close();
@@ -85,7 +102,8 @@ describe('GET .../review-queue', () => {
       grade: null,
       isGradeFirst: false,
       represents: null,
-      groupSize: null,
+      // "Four. Two plus two makes four." and "The answer is 4 because 2 + 2 = 4." end on the same value.
+      groupSize: 2,
     });
     expect(queue.gradeFirst).toEqual({ target: 0, ownGrades: 0, isActive: false });
   });
