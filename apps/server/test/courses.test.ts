@@ -230,8 +230,15 @@ describe('GET /api/courses/:id', () => {
 
     const seen = (await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: zed.auth })).json();
     expect(seen.viewer).toBe('student');
-    expect(seen.students).toHaveLength(2);
     expect(seen).not.toHaveProperty('pendingStudents');
+    // A student sees classmates (and the instructor) by name only: no email anywhere in the answer.
+    expect(seen.students).toEqual([
+      { _id: amy.id, name: 'Amy' },
+      { _id: zed.id, name: 'Zed' },
+    ]);
+    expect(seen.instructor).toEqual({ _id: owner.id, name: 'Owner' });
+    const seenText = JSON.stringify(seen);
+    for (const email of [amy.email, zed.email, owner.email, 'pending@example.edu']) expect(seenText).not.toContain(email);
     expect((await fetchFile(t.app, seen.syllabus)).statusCode).toBe(200);
   });
 

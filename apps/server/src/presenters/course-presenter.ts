@@ -12,6 +12,8 @@ const person = (row: { id: string; name: string; email: string }) => ({
   name: row.name,
   email: row.email,
 });
+/** Students see people by name only (no emails of classmates or the instructor). */
+const personByName = (row: { id: string; name: string }) => ({ _id: row.id, name: row.name });
 /** Only the demo course carries `isDemo` (the /demo page links to it); other outputs stay as they were. */
 const demoFlag = (course: { isDemo: boolean }) => (course.isDemo ? { isDemo: true } : {});
 const signedOrNull = (signer: FileUrlSigner, fileId: string | null) => (fileId ? signer.urlFor(fileId) : null);
@@ -32,14 +34,12 @@ export interface CourseDetailRows {
   students: RosterStudent[];
 }
 
-function presentCourseBase({ row, students }: CourseDetailRows, signer: FileUrlSigner) {
+function presentCourseBase({ row }: CourseDetailRows, signer: FileUrlSigner) {
   return {
     _id: row.course.id,
     title: row.course.title,
     image: signedOrNull(signer, row.course.imageFileId),
     syllabus: signedOrNull(signer, row.course.syllabusFileId),
-    instructor: person(row.instructor),
-    students: students.map(person),
     createdAt: row.course.createdAt.toISOString(),
   };
 }
@@ -52,11 +52,18 @@ export function presentCourseForStaff(
   return {
     ...presentCourseBase(rows, signer),
     viewer: 'staff',
+    instructor: person(rows.row.instructor),
+    students: rows.students.map(person),
     ...demoFlag(rows.row.course),
     pendingStudents: pending.map((invite) => ({ email: invite.email, invitedAt: invite.createdAt.toISOString() })),
   };
 }
 
 export function presentCourseForStudent(rows: CourseDetailRows, signer: FileUrlSigner): CourseForStudent {
-  return { ...presentCourseBase(rows, signer), viewer: 'student' };
+  return {
+    ...presentCourseBase(rows, signer),
+    viewer: 'student',
+    instructor: personByName(rows.row.instructor),
+    students: rows.students.map(personByName),
+  };
 }

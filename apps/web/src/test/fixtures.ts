@@ -46,8 +46,15 @@ export function courseForStaff(overrides: Record<string, unknown> = {}) {
 }
 
 export function courseForStudent(overrides: Record<string, unknown> = {}) {
+  // The student view carries names only (no emails), like the server's CourseForStudent.
   const { pendingStudents: _pending, ...course } = courseForStaff();
-  return { ...course, viewer: 'student', ...overrides };
+  return {
+    ...course,
+    instructor: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
+    students: [{ _id: STUDENT._id, name: STUDENT.name }],
+    viewer: 'student',
+    ...overrides,
+  };
 }
 
 export function assignmentSummary(overrides: Record<string, unknown> = {}) {

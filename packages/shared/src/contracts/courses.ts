@@ -42,9 +42,6 @@ const CourseDetailBase = z.object({
   title: z.string(),
   image: FileUrl.nullable(),
   syllabus: FileUrl.nullable(),
-  instructor: Person,
-  /** Enrolled students, by name. */
-  students: z.array(Person),
   createdAt: z.string(),
 });
 
@@ -58,12 +55,23 @@ export type PendingStudent = z.infer<typeof PendingStudent>;
  */
 export const CourseForStaff = CourseDetailBase.extend({
   viewer: z.literal('staff'),
+  instructor: Person,
+  /** Enrolled students, by name, with their emails (the roster the owner manages). */
+  students: z.array(Person),
   pendingStudents: z.array(PendingStudent),
   /** True for the demo course that `npm run demo` loads. */
   isDemo: z.boolean().optional(),
 });
 export type CourseForStaff = z.infer<typeof CourseForStaff>;
-export const CourseForStudent = CourseDetailBase.extend({ viewer: z.literal('student') });
+/**
+ * A student sees who is in the course by name only: classmates' emails (and the instructor's) are
+ * not theirs to collect, so this view has no email field at all.
+ */
+export const CourseForStudent = CourseDetailBase.extend({
+  viewer: z.literal('student'),
+  instructor: PersonRef,
+  students: z.array(PersonRef),
+});
 export type CourseForStudent = z.infer<typeof CourseForStudent>;
 export const CourseDetail = z.discriminatedUnion('viewer', [CourseForStaff, CourseForStudent]);
 export type CourseDetail = z.infer<typeof CourseDetail>;

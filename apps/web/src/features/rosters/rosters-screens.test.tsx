@@ -13,7 +13,7 @@ const courseRoutes = (course: object) => ({
 });
 
 describe('course students', () => {
-  it('lists the roster by Name and Email, with Back to Course, and shows a student no add forms', async () => {
+  it('lists the roster to a student by Name only (no emails), with Back to Course, and no add forms', async () => {
     stubNetwork({ ...signInAs(STUDENT), ...courseRoutes(courseForStudent()) });
     renderApp(STUDENTS_PATH);
 
@@ -22,9 +22,9 @@ describe('course students', () => {
       within(table)
         .getAllByRole('columnheader')
         .map((cell) => cell.textContent),
-    ).toEqual(['Name', 'Email']);
+    ).toEqual(['Name']);
     expect(within(table).getByRole('rowheader', { name: 'Sam Student' })).toBeInTheDocument();
-    expect(within(table).getByRole('cell', { name: 'sam@example.edu' })).toBeInTheDocument();
+    expect(screen.queryByText('sam@example.edu')).not.toBeInTheDocument();
     expect(screen.getByRole('link', { name: 'Back to Course' })).toHaveAttribute('href', `/courses/${COURSE_ID}`);
     expect(screen.queryByRole('heading', { name: 'Add Students by Email' })).not.toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Upload Excel' })).not.toBeInTheDocument();
@@ -40,6 +40,20 @@ describe('course students', () => {
     expect(screen.getByRole('heading', { name: 'Upload Excel' })).toBeInTheDocument();
     expect(screen.getByLabelText(/Excel file/)).toHaveAttribute('accept', expect.stringContaining('.xlsx,.xls'));
     expect(screen.getByText('newcomer@example.edu')).toBeInTheDocument();
+  });
+
+  it('lists the roster to its owner by Name and Email', async () => {
+    stubNetwork({ ...signInAs(INSTRUCTOR), ...courseRoutes(courseForStaff()) });
+    renderApp(STUDENTS_PATH);
+
+    const table = await screen.findByRole('table', { name: 'Students' });
+    expect(
+      within(table)
+        .getAllByRole('columnheader')
+        .map((cell) => cell.textContent),
+    ).toEqual(['Name', 'Email']);
+    expect(within(table).getByRole('rowheader', { name: 'Sam Student' })).toBeInTheDocument();
+    expect(within(table).getByRole('cell', { name: 'sam@example.edu' })).toBeInTheDocument();
   });
 
   it('requires at least one email: blanks and lone commas do not count', async () => {
