@@ -1,46 +1,92 @@
-import { SignJWT, jwtVerify, errors as joseErrors } from 'jose';
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../lib/errors.ts';
 import { isId } from '../lib/ids.ts';
 
 // The algorithm is pinned on both sides: a token claiming any other `alg` (including `none`) is refused.
 const ALGORITHM = 'HS256';
 const ISSUER = 'gradewise';
+/** The header every token we sign carries; computed once. */
+const HEADER = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: 'JWT' })).toString('base64url');
 
 export interface TokenClaims {
   userId: string;
   tokenVersion: number;
 }
 
+/**
+ * Compact JWTs (HS256) signed and checked with Node's synchronous HMAC. Every authenticated
+ * request verifies one, so this is on the hot path: WebCrypto's promise-based HMAC cost several
+ * times more per request (docs/decisions/0019-pglite-thread-and-compiled-start.md). The format is
+ * the standard one (tokens issued by the former jose code stay valid), and the checks are jose's:
+ * algorithm pinned, signature compared in constant time, issuer, expiry and not-before.
+ */
 export class TokenService {
+  private readonly secret: Buffer;
+
   constructor(
-    private readonly secret: Uint8Array,
+    secret: Uint8Array,
     private readonly ttlSeconds: number,
-  ) {}
-
-  sign(claims: TokenClaims): Promise<string> {
-    return new SignJWT({ tv: claims.tokenVersion })
-      .setProtectedHeader({ alg: ALGORITHM, typ: 'JWT' })
-      .setSubject(claims.userId)
-      .setIssuer(ISSUER)
-      .setIssuedAt()
-      .setExpirationTime(Math.floor(Date.now() / 1000) + this.ttlSeconds)
-      .sign(this.secret);
+  ) {
+    this.secret = Buffer.from(secret);
   }
 
-  async verify(token: string): Promise<TokenClaims> {
-    try {
-      const { payload } = await jwtVerify(token, this.secret, { algorithms: [ALGORITHM], issuer: ISSUER });
-      // A subject that is not a user id cannot name a user: refused here, before any query (a
-      // signed token with an odd subject is a leaked secret or our bug, never a 500).
-      if (typeof payload.sub !== 'string' || !isId(payload.sub) || typeof payload.tv !== 'number') {
-        throw new Error('claims');
-      }
-      return { userId: payload.sub, tokenVersion: payload.tv };
-    } catch (error) {
-      if (error instanceof joseErrors.JWTExpired) {
-        throw new AppError('TOKEN_EXPIRED', 401, 'Your session has expired. Please log in again.');
-      }
-      throw new AppError('UNAUTHENTICATED', 401, 'Your session is not valid. Please log in again.');
+  sign(claims: TokenClaims): string {
+    const now = Math.floor(Date.now() / 1000);
+    const payload = { tv: claims.tokenVersion, sub: claims.userId, iss: ISSUER, iat: now, exp: now + this.ttlSeconds };
+    const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
+    return `${signingInput}.${this.mac(signingInput).toString('base64url')}`;
+  }
+
+  verify(token: string): TokenClaims {
+    const payload = this.readSignedPayload(token);
+    const now = Math.floor(Date.now() / 1000);
+    if (typeof payload.exp === 'number' && payload.exp <= now) {
+      throw new AppError('TOKEN_EXPIRED', 401, 'Your session has expired. Please log in again.');
     }
+    // A subject that is not a user id cannot name a user: refused here, before any query (a
+    // signed token with an odd subject is a leaked secret or our bug, never a 500).
+    if (
+      payload.iss !== ISSUER ||
+      typeof payload.exp !== 'number' ||
+      (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now)) ||
+      typeof payload.sub !== 'string' ||
+      !isId(payload.sub) ||
+      typeof payload.tv !== 'number'
+    ) {
+      throw invalidToken();
+    }
+    return { userId: payload.sub, tokenVersion: payload.tv };
   }
+
+  /** The payload of a well-formed token whose header names HS256 and whose signature is ours. */
+  private readSignedPayload(token: string): Record<string, unknown> {
+    const parts = token.split('.');
+    if (parts.length !== 3) throw invalidToken();
+    const [header, payload, signature] = parts as [string, string, string];
+    const headerFields = parseJsonObject(header);
+    if (headerFields?.alg !== ALGORITHM || 'crit' in headerFields) throw invalidToken();
+    const given = Buffer.from(signature, 'base64url');
+    const expected = this.mac(`${header}.${payload}`);
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidToken();
+    const fields = parseJsonObject(payload);
+    if (!fields) throw invalidToken();
+    return fields;
+  }
+
+  private mac(signingInput: string): Buffer {
+    return createHmac('sha256', this.secret).update(signingInput).digest();
+  }
+}
+
+function parseJsonObject(base64url: string): Record<string, unknown> | undefined {
+  try {
+    const value: unknown = JSON.parse(Buffer.from(base64url, 'base64url').toString('utf8'));
+    return value && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function invalidToken(): AppError {
+  return new AppError('UNAUTHENTICATED', 401, 'Your session is not valid. Please log in again.');
 }

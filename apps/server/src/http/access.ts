@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
-import { selectUserById, type UserRow } from '../models/users.ts';
+import { userCacheOf } from '../auth/user-cache.ts';
+import type { UserRow } from '../models/users.ts';
 
 /**
  * Every API route declares who may call it in `config.access`; a route without one refuses to
@@ -42,8 +43,9 @@ async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<U
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match?.[1]) throw unauthenticated();
-  const claims = await ctx.tokens.verify(match[1]);
-  const user = await selectUserById(ctx.db, claims.userId);
+  const claims = ctx.tokens.verify(match[1]);
+  // Keyed by id and token version, briefly: see auth/user-cache.ts for how revocation stays immediate.
+  const user = await userCacheOf(ctx).read(ctx, claims.userId, claims.tokenVersion);
   // A token issued before the user's token version was bumped has been revoked.
   if (!user || user.tokenVersion !== claims.tokenVersion) {
     throw new AppError('UNAUTHENTICATED', 401, 'Your session is not valid. Please log in again.');

@@ -32,6 +32,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
     trustProxy: false,
+    // Errors are logged whatever this says (error-handler.ts); a line per request only when asked.
+    disableRequestLogging: !ctx.config.logRequests,
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

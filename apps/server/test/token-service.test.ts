@@ -1,0 +1,126 @@
+import { SignJWT, jwtVerify } from 'jose';
+import { eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TokenService } from '../src/auth/tokens.ts';
+import { forgetUser } from '../src/auth/user-cache.ts';
+import { users } from '../src/db/schema.ts';
+import { newId } from '../src/lib/ids.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+import { registerUser } from './support/http.ts';
+
+const secret = new TextEncoder().encode('a-test-secret-a-test-secret-a-test-secret');
+const service = new TokenService(secret, 3600);
+
+/**
+ * Tokens are signed and checked with Node's synchronous HMAC: the format stays the standard
+ * compact JWT, so tokens issued before the change (by jose) stay valid, and the checks stay jose's.
+ */
+describe('TokenService', () => {
+  it('reads back what it signs, and jose accepts its tokens with the algorithm and issuer pinned', async () => {
+    const userId = newId();
+    const token = service.sign({ userId, tokenVersion: 3 });
+    expect(service.verify(token)).toEqual({ userId, tokenVersion: 3 });
+    const { payload, protectedHeader } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: 'gradewise' });
+    expect(protectedHeader.alg).toBe('HS256');
+    expect(payload.sub).toBe(userId);
+    expect(payload.exp! - payload.iat!).toBe(3600);
+  });
+
+  it('accepts a token signed by jose before the change', async () => {
+    const userId = newId();
+    const token = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+      .setSubject(userId)
+      .setIssuer('gradewise')
+      .setIssuedAt()
+      .setExpirationTime('1h')
+      .sign(secret);
+    expect(service.verify(token)).toEqual({ userId, tokenVersion: 0 });
+  });
+
+  it('refuses another algorithm with the same secret, a changed payload, another issuer and an early token', async () => {
+    const userId = newId();
+    const hs512 = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS512' })
+      .setSubject(userId)
+      .setIssuer('gradewise')
+      .setExpirationTime('1h')
+      .sign(secret);
+    expect(() => service.verify(hs512)).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED', status: 401 }));
+
+    const [header, , signature] = service.sign({ userId, tokenVersion: 0 }).split('.');
+    const forged = Buffer.from(
+      JSON.stringify({ tv: 0, sub: newId(), iss: 'gradewise', exp: Math.floor(Date.now() / 1000) + 60 }),
+    ).toString('base64url');
+    expect(() => service.verify(`${header}.${forged}.${signature}`)).toThrow(
+      expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+    );
+
+    const otherIssuer = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuer('someone-else')
+      .setExpirationTime('1h')
+      .sign(secret);
+    expect(() => service.verify(otherIssuer)).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+
+    const notYet = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(userId)
+      .setIssuer('gradewise')
+      .setNotBefore('1h')
+      .setExpirationTime('2h')
+      .sign(secret);
+    expect(() => service.verify(notYet)).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+
+    for (const garbage of ['', 'a.b', 'a.b.c', '...', `${header}.%%%.${signature}`]) {
+      expect(() => service.verify(garbage)).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+    }
+  });
+
+  it('answers TOKEN_EXPIRED for a token past its expiry', async () => {
+    const expired = await new SignJWT({ tv: 0 })
+      .setProtectedHeader({ alg: 'HS256' })
+      .setSubject(newId())
+      .setIssuer('gradewise')
+      .setExpirationTime(Math.floor(Date.now() / 1000) - 1)
+      .sign(secret);
+    expect(() => service.verify(expired)).toThrow(expect.objectContaining({ code: 'TOKEN_EXPIRED', status: 401 }));
+  });
+});
+
+describe('the user row cache behind authentication', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp();
+  });
+  afterAll(async () => {
+    await t?.close();
+  });
+
+  it('refuses a token at once when its version is bumped and the row forgotten, though the row was cached', async () => {
+    const user = await registerUser(t.app);
+    const before = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: user.auth });
+    expect(before.statusCode).toBe(200);
+    await t.ctx.db.update(users).set({ tokenVersion: 1 }).where(eq(users.id, user.id));
+    forgetUser(t.ctx, user.id);
+    const after = await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: user.auth });
+    expect(after.statusCode).toBe(401);
+    expect(after.json().code).toBe('UNAUTHENTICATED');
+  });
+
+  it('accepts a token of the new version after a bump, and never serves the old version row for it', async () => {
+    const user = await registerUser(t.app);
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: user.auth })).statusCode).toBe(200);
+    await t.ctx.db.update(users).set({ tokenVersion: 2, name: 'Renamed' }).where(eq(users.id, user.id));
+    forgetUser(t.ctx, user.id);
+    const fresh = t.ctx.tokens.sign({ userId: user.id, tokenVersion: 2 });
+    const response = await t.app.inject({
+      method: 'GET',
+      url: '/api/auth/user',
+      headers: { authorization: `Bearer ${fresh}` },
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.json().name).toBe('Renamed');
+  });
+});
