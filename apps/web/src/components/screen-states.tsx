@@ -1,5 +1,7 @@
 import type { ReactNode } from 'react';
-import { Alert, Box, Typography } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Typography } from '@mui/material';
+import RefreshIcon from '@mui/icons-material/Refresh';
+import { isNotFound, messageOf } from '../lib/api-client.ts';
 import { LoadingIcon } from './loading-icon.tsx';
 
 /** A screen (or part of one) that is waiting for data: the turning cap and the spec's loading text. */
@@ -29,6 +31,44 @@ export function ErrorMessage({ text, action }: { text: string; action?: ReactNod
   return (
     <Alert severity="error" variant="outlined" action={action} sx={{ my: 2 }}>
       {text}
+    </Alert>
+  );
+}
+
+export const RETRY_LABEL = 'Try again';
+
+/**
+ * A read that failed, said for what it was: a 404 is "not found" (the spec's text) and final; any
+ * other failure (a server error, a lost connection) names the failed load, gives the server's
+ * reason when it sent one, and offers to try again, so a passing fault never looks like a
+ * missing page.
+ */
+export function LoadFailedMessage({
+  error,
+  notFoundText,
+  failedText,
+  onRetry,
+}: {
+  error: unknown;
+  notFoundText: string;
+  failedText: string;
+  onRetry: () => void;
+}) {
+  if (isNotFound(error)) return <ErrorMessage text={notFoundText} />;
+  const reason = messageOf(error, '');
+  return (
+    <Alert
+      severity="error"
+      variant="outlined"
+      sx={{ my: 2 }}
+      action={
+        <Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={onRetry}>
+          {RETRY_LABEL}
+        </Button>
+      }
+    >
+      <AlertTitle>{failedText}</AlertTitle>
+      {reason || 'Please check your connection and try again.'}
     </Alert>
   );
 }

@@ -26,6 +26,14 @@ export function messageOf(error: unknown, fallback: string): string {
   return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
 }
 
+/**
+ * The server said the thing does not exist or is not the caller's to see (404). Screens say "not
+ * found" only then; any other failure (a server error, no network) is a failure to load, with retry.
+ */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.status === 404;
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {

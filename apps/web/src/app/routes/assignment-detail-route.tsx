@@ -3,7 +3,7 @@ import { Button, Chip, Container, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
+import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES, useAssignment } from '../../features/assignments/api/assignments-api.ts';
 import { ResubmissionSetting } from '../../features/assignments/components/resubmission-setting.tsx';
 import { formatDateTime, isPast } from '../../lib/format-date.ts';
@@ -36,7 +36,12 @@ export function AssignmentDetailRoute() {
         <Typography variant="h4" component="h1" gutterBottom>
           Assignment
         </Typography>
-        <ErrorMessage text={ASSIGNMENT_MESSAGES.notFound} />
+        <LoadFailedMessage
+          error={assignment.error}
+          notFoundText={ASSIGNMENT_MESSAGES.notFound}
+          failedText={ASSIGNMENT_MESSAGES.fetchFailed}
+          onRetry={() => void assignment.refetch()}
+        />
         <Button component={RouterLink} to="/assignments">
           Back to Assignments
         </Button>

@@ -1,7 +1,7 @@
 import { useId } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Button, Container, Typography } from '@mui/material';
-import { ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
+import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { QUESTION_MESSAGES, useQuestion } from '../../features/questions/api/questions-api.ts';
 import { hasAutoRubric, QuestionOverview } from '../../features/questions/components/question-overview.tsx';
 import { SubmissionsTable } from '../../features/submissions/components/submissions-table.tsx';
@@ -50,7 +50,12 @@ export function QuestionDetailRoute() {
         <Typography variant="h4" component="h1" gutterBottom>
           Question Details
         </Typography>
-        <ErrorMessage text={QUESTION_MESSAGES.notFound} />
+        <LoadFailedMessage
+          error={question.error}
+          notFoundText={QUESTION_MESSAGES.notFound}
+          failedText={QUESTION_MESSAGES.fetchFailed}
+          onRetry={() => void question.refetch()}
+        />
         <Button component={RouterLink} to={`/assignments/${encodeURIComponent(assignmentId)}/questions`}>
           Back to Questions
         </Button>

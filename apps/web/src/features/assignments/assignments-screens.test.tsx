@@ -199,5 +199,27 @@ describe('assignment detail', () => {
 
     // Once in place, once in the toast (the server's message happens to be the same words).
     expect(await screen.findAllByText('Assignment not found.')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it('says a server error is a failure to load (not "Assignment not found."), with Try again', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let isServerDown = true;
+    stubNetwork({
+      ...signInAs(STUDENT),
+      'GET /api/assignments/a-1': () =>
+        isServerDown
+          ? jsonResponse(503, { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' })
+          : jsonResponse(200, assignmentDetail('student')),
+    });
+    renderApp('/assignments/a-1');
+    const user = userEvent.setup({ delay: null });
+
+    const retry = await screen.findByRole('button', { name: 'Try again' }, { timeout: 5000 });
+    expect(screen.getAllByText('Failed to fetch assignment.').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Assignment not found.')).not.toBeInTheDocument();
+    isServerDown = false;
+    await user.click(retry);
+    expect(await screen.findByRole('link', { name: 'View Questions' })).toBeInTheDocument();
   });
 });

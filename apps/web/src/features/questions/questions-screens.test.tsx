@@ -194,5 +194,28 @@ describe('question detail', () => {
     });
     renderApp(`${QUESTIONS_PATH}/nope`);
     expect(await screen.findAllByText('Question not found.')).toHaveLength(2);
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
+  it('says a server error is a failure to load (not "Question not found."), and Try again loads the question', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    let isServerDown = true;
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api${QUESTIONS_PATH}/${QUESTION_ID}`]: () =>
+        isServerDown
+          ? jsonResponse(500, { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' })
+          : jsonResponse(200, questionForStudent()),
+    });
+    renderApp(`${QUESTIONS_PATH}/${QUESTION_ID}`);
+    const user = userEvent.setup({ delay: null });
+
+    // The query client retries a 5xx once before the screen gives up.
+    const retry = await screen.findByRole('button', { name: 'Try again' }, { timeout: 5000 });
+    expect(screen.getAllByText('Failed to fetch question.').length).toBeGreaterThan(0);
+    expect(screen.queryByText('Question not found.')).not.toBeInTheDocument();
+    isServerDown = false;
+    await user.click(retry);
+    expect(await screen.findByRole('heading', { name: 'Submit Your Answer' })).toBeInTheDocument();
   });
 });

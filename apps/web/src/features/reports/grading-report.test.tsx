@@ -44,6 +44,16 @@ function report(viewer: 'staff' | 'student', overrides: Record<string, unknown> 
 }
 
 describe('grading report', () => {
+  it("takes a student who opens the grading address of their answer to its report (not 'Submission not found.')", async () => {
+    stubNetwork({ ...signInAs(STUDENT), [`GET ${REPORT_API}`]: () => jsonResponse(200, report('student')) });
+    const { router } = renderApp(REPORT_PATH.replace(/\/report$/, ''));
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Grading Report' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(REPORT_PATH);
+    expect(await screen.findByRole('list', { name: 'Review comments' })).toBeInTheDocument();
+    expect(screen.queryByText('Submission not found.')).not.toBeInTheDocument();
+  });
+
   it("shows 'Loading Grading Report…', then each comment with its tinted 'Points Deducted:' and the final grade", async () => {
     const answer = deferredResponse();
     stubNetwork({ ...signInAs(STUDENT), [`GET ${REPORT_API}`]: answer.responder });

@@ -17,9 +17,9 @@ import CloseIcon from '@mui/icons-material/Close';
 import type { GradingComment } from '@gradewise/shared/contracts/grading';
 import type { GradingReport } from '@gradewise/shared/contracts/review';
 import { EARLIER_VERSION_LABEL } from '@gradewise/shared/resubmission';
-import { LoadingMessage } from '../../../components/screen-states.tsx';
+import { LoadFailedMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
-import { ApiError, messageOf } from '../../../lib/api-client.ts';
+import { isNotFound, messageOf } from '../../../lib/api-client.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { REPORT_MESSAGES, useGradingReport } from '../api/reports-api.ts';
@@ -46,8 +46,7 @@ export function GradingReportDialog({ assignmentId, questionId, submissionId }: 
   const questionPage = `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
   const { goBack } = useGoBack(questionPage);
   const report = useGradingReport(assignmentId, questionId, submissionId);
-  const isNotFound = report.error instanceof ApiError && report.error.status === 404;
-  useErrorToast(report.error, isNotFound ? REPORT_MESSAGES.notFound : REPORT_MESSAGES.fetchFailed);
+  useErrorToast(report.error, isNotFound(report.error) ? REPORT_MESSAGES.notFound : REPORT_MESSAGES.fetchFailed);
   const titleId = useId();
 
   return (
@@ -70,9 +69,12 @@ export function GradingReportDialog({ assignmentId, questionId, submissionId }: 
       <DialogContent sx={{ px: { xs: 1.5, sm: 3 } }}>
         {report.isPending ? <LoadingMessage text={REPORT_MESSAGES.loading} /> : null}
         {report.isError ? (
-          <Alert severity="error" variant="outlined" sx={{ my: 2 }}>
-            {messageOf(report.error, isNotFound ? REPORT_MESSAGES.notFound : REPORT_MESSAGES.fetchFailed)}
-          </Alert>
+          <LoadFailedMessage
+            error={report.error}
+            notFoundText={messageOf(report.error, REPORT_MESSAGES.notFound)}
+            failedText={REPORT_MESSAGES.fetchFailed}
+            onRetry={() => void report.refetch()}
+          />
         ) : null}
         {report.data ? <ReportBody report={report.data} /> : null}
       </DialogContent>
