@@ -57,6 +57,15 @@ const ConfigSchema = z
     /** 'in-process' (default): `npm start` also runs job workers; 'off': an API-only process on PostgreSQL. */
     JOB_WORKERS: z.enum(['in-process', 'off'], { message: 'must be in-process or off' }).default('in-process'),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+    // ---- AI spend (services/ai-spend.ts, docs/decisions/0015-ai-spend-and-active-pdfs.md)
+    /** Interactive grade, regrade, generate-rubric and rubric-trial calls one user may start per minute, any grader. */
+    AI_USER_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
+    /** Calls to an external AI provider per course, per clock hour and per UTC day (sized for 300 students). */
+    AI_COURSE_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(2_000),
+    AI_COURSE_CALLS_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(6_000),
+    /** Calls to an external AI provider for all the courses of one instructor, per clock hour and per UTC day. */
+    AI_INSTRUCTOR_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(3_000),
+    AI_INSTRUCTOR_CALLS_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(12_000),
     MAX_UPLOAD_MB: z.coerce.number().min(1).max(200).default(20),
     /** Versions one student may submit for one question (every version is kept). */
     MAX_SUBMISSION_VERSIONS: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -130,6 +139,14 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     runsJobWorkers: env.JOB_WORKERS === 'in-process',
     /** Login and register attempts per client address per minute. */
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT,
+    /** AI spend limits (services/ai-spend.ts). */
+    aiSpend: {
+      userCallsPerMinute: env.AI_USER_CALLS_PER_MINUTE,
+      courseCallsPerHour: env.AI_COURSE_CALLS_PER_HOUR,
+      courseCallsPerDay: env.AI_COURSE_CALLS_PER_DAY,
+      instructorCallsPerHour: env.AI_INSTRUCTOR_CALLS_PER_HOUR,
+      instructorCallsPerDay: env.AI_INSTRUCTOR_CALLS_PER_DAY,
+    },
     maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),
     maxSubmissionVersions: env.MAX_SUBMISSION_VERSIONS,
     logLevel: env.LOG_LEVEL,

@@ -21,4 +21,6 @@ export interface AppContext {
    * services that need it answer 503 then. Whether this process also runs workers is its choice.
    */
   jobs?: JobQueue;
+  /** The time, for rules that count per minute, hour or day (AI spend); tests set it to let time pass. Default: the system clock. */
+  clock?: () => Date;
 }

@@ -397,6 +397,14 @@ export const MATRIX: MatrixRow[] = [
     expect: ownerOnlyInCourse(200),
   },
 
+  // ---- AI spend: the limits left on the question's course (owner only)
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/ai-quota',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/ai-quota` }),
+    expect: ownerOnlyInCourse(200),
+  },
+
   // ---- learning from saved grades: suggestion summary and explicit re-suggest (owner only)
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/suggestion-summary',

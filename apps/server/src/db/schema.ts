@@ -415,3 +415,31 @@ export const suggestionRefreshes = pgTable(
       .where(sql`${table.status} = 'running'`),
   ],
 );
+
+/**
+ * AI spend: how many calls each limit has counted in one fixed window (a minute, a clock hour or
+ * a UTC day). One row per limit, subject (the user, course or instructor) and window; a call
+ * counts by incrementing every row it falls under in one transaction, refused as a whole when one
+ * would go over (services/ai-spend.ts). Durable, so limits hold across restarts and processes.
+ * No foreign keys: a count outlives nothing it needs, and never blocks deleting a course or user.
+ */
+export const aiUsageCounts = pgTable(
+  'ai_usage_counts',
+  {
+    limitName: text('limit_name').notNull(),
+    subjectId: uuid('subject_id').notNull(),
+    windowStart: timestamp('window_start', { withTimezone: true }).notNull(),
+    count: integer('count').notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.limitName, table.subjectId, table.windowStart] })],
+);
+
+/**
+ * The provider calls of jobs already counted, by work row (a grading run or a rubric generation):
+ * a job run again after a crash or a retry is not counted twice.
+ */
+export const aiCharges = pgTable('ai_charges', {
+  workId: uuid('work_id').primaryKey(),
+  courseId: uuid('course_id').notNull(),
+  chargedAt: timestamp('charged_at', { withTimezone: true }).notNull().defaultNow(),
+});

@@ -12,6 +12,7 @@ import {
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { checkProviderQuota, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { errorOfFailedRow, requireJobs, RUBRIC_WAIT_MS, stillRunning } from './job-work.ts';
 
@@ -29,6 +30,8 @@ export async function generateRubric(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'generate its rubric',
   );
+  await checkProviderQuota(ctx, spendScopeOf(scope), 1);
+  await countInteractiveCall(ctx, user.id);
   const generation = await draftRubricAndWait(ctx, scope.question, user.id);
   const rubric = await selectRubricByQuestionId(ctx.db, scope.question.id);
   if (!rubric)

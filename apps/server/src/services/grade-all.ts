@@ -20,6 +20,7 @@ import type { QuestionRow } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { presentProgress } from '../presenters/grading-presenter.ts';
+import { checkProviderQuota, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { draftRubricAndWait } from './generate-rubric.ts';
 import { requireJobs } from './job-work.ts';
@@ -37,14 +38,15 @@ export async function gradeAll(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<{ batchId: string | null; queued: number }> {
-  const { question } = requireOwner(
+  const scope = requireOwner(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'grade submissions',
   );
+  const { question } = scope;
   const ungraded = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
   const suggested = await selectLatestSucceededRunsBySubmission(ctx.db, ungraded);
   const candidates = ungraded.filter((id) => !suggested.has(id));
-  return queueGradingBatch(ctx, user, question, candidates);
+  return queueGradingBatch(ctx, user, spendScopeOf(scope), question, candidates);
 }
 
 /**
@@ -54,13 +56,18 @@ export async function gradeAll(
 export async function queueGradingBatch(
   ctx: AppContext,
   user: UserRow,
+  spendScope: SpendScope,
   question: QuestionRow,
   candidates: readonly string[],
 ): Promise<{ batchId: string | null; queued: number }> {
   const jobs = requireJobs(ctx);
   if (candidates.length === 0) return { batchId: null, queued: 0 };
+  const needsRubric = !(await selectRubricByQuestionId(ctx.db, question.id));
+  // One provider call per submission (and the rubric draft): the whole batch fits the quotas
+  // left now, or nothing is queued. Each run counts itself when it calls the provider.
+  await checkProviderQuota(ctx, spendScope, candidates.length + (needsRubric ? 1 : 0));
   // Every run of the batch needs the rubric: draft it once, here, rather than in each run.
-  if (!(await selectRubricByQuestionId(ctx.db, question.id))) await draftRubricAndWait(ctx, question, user.id);
+  if (needsRubric) await draftRubricAndWait(ctx, question, user.id);
 
   const grader = describeConfiguredGrader(ctx.config);
   const { batchId, runIds } = await ctx.db.transaction(async (tx) => {

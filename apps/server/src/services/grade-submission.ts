@@ -18,6 +18,7 @@ import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submis
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { presentRunResult, presentSavedGradeResult } from '../presenters/grading-presenter.ts';
+import { checkProviderQuota, countInteractiveCall, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { draftRubricAndWait } from './generate-rubric.ts';
 import { errorOfFailedRow, GRADING_WAIT_MS, requireJobs, stillRunning } from './job-work.ts';
@@ -34,7 +35,7 @@ export interface GradeParams {
  * durable job (drafting the rubric first if the question has none) and the call waits for it.
  */
 export async function gradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingOutput> {
-  const { question, submission } = await loadForGrading(ctx, user, params, 'grade submissions');
+  const { question, submission, spendScope } = await loadForGrading(ctx, user, params, 'grade submissions');
   const saved = await selectCurrentGrade(ctx.db, submission.id);
   if (saved) {
     const run = saved.gradingRunId ? await selectGradingRunById(ctx.db, saved.gradingRunId) : undefined;
@@ -58,7 +59,7 @@ export async function gradeSubmission(ctx: AppContext, user: UserRow, params: Gr
       }),
       currentGradeId: null,
     };
-  return gradeAsJob(ctx, user, question, submission);
+  return gradeAsJob(ctx, user, spendScope, question, submission);
 }
 
 /**
@@ -67,31 +68,34 @@ export async function gradeSubmission(ctx: AppContext, user: UserRow, params: Gr
  * instructor saves again.
  */
 export async function regradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingOutput> {
-  const { question, submission } = await loadForGrading(ctx, user, params, 'regrade submissions');
-  return gradeAsJob(ctx, user, question, submission);
+  const { question, submission, spendScope } = await loadForGrading(ctx, user, params, 'regrade submissions');
+  return gradeAsJob(ctx, user, spendScope, question, submission);
 }
 
 async function loadForGrading(ctx: AppContext, user: UserRow, params: GradeParams, action: string) {
   // Owner check before the submission lookup: an enrolled student gets 403, never a hint about ids.
-  const { question } = requireOwner(
-    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
-    action,
-  );
+  const scope = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), action);
+  const { question } = scope;
   const submission = isId(params.submissionId)
     ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId)
     : undefined;
   if (!submission) throw notFound('Submission not found.');
-  return { question, submission };
+  return { question, submission, spendScope: spendScopeOf(scope) };
 }
 
 async function gradeAsJob(
   ctx: AppContext,
   user: UserRow,
+  spendScope: SpendScope,
   question: QuestionRow,
   submission: SubmissionRow,
 ): Promise<GradingOutput> {
   const jobs = requireJobs(ctx);
-  if (!(await selectRubricByQuestionId(ctx.db, question.id))) await draftRubricAndWait(ctx, question, user.id);
+  const needsRubric = !(await selectRubricByQuestionId(ctx.db, question.id));
+  // The provider quota first (it counts nothing), then this user's call: a refusal costs nothing.
+  await checkProviderQuota(ctx, spendScope, needsRubric ? 2 : 1);
+  await countInteractiveCall(ctx, user.id);
+  if (needsRubric) await draftRubricAndWait(ctx, question, user.id);
   const run = await startGradingRun(ctx, submission.id, user.id, null);
   await jobs.send(JOB_NAMES.gradeSubmission, { id: run.id });
   const settled = await waitForRun(ctx, run.id);

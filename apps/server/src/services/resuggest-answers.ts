@@ -5,6 +5,7 @@ import { conflict } from '../lib/errors.ts';
 import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { spendScopeOf } from './ai-spend.ts';
 import { queueGradingBatch } from './grade-all.ts';
 
 /**
@@ -20,15 +21,16 @@ export async function resuggestAnswers(
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof ResuggestInput>,
 ): Promise<{ batchId: string | null; queued: number }> {
-  const { question } = requireOwner(
+  const scope = requireOwner(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     're-suggest grades',
   );
+  const { question } = scope;
   const candidates = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
   if (candidates.length > input.answers) {
     throw conflict(
       `${candidates.length} answers are waiting for a suggestion now, not ${input.answers}. Nothing was sent; check the number and confirm again.`,
     );
   }
-  return queueGradingBatch(ctx, user, question, candidates);
+  return queueGradingBatch(ctx, user, spendScopeOf(scope), question, candidates);
 }

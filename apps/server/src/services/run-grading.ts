@@ -20,6 +20,7 @@ import {
 import type { QuestionRow } from '../models/questions.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
+import { chargeProviderCallOfWork } from './ai-spend.ts';
 import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
 
@@ -48,6 +49,7 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, run);
   if (rawOutput === null || !grader) {
     grader = createGrader(ctx.config);
+    if (grader.kind === 'llm') await chargeProviderCallOfWork(ctx, question.id, runId);
     if (grader.kind === 'llm' && acceptsImages(ctx.config.ai)) {
       input.answerPages = await renderAnswerPages(ctx, submission.fileId, extraction);
     }

@@ -15,6 +15,7 @@ import {
   type RubricGenerationRow,
 } from '../models/rubric-generations.ts';
 import { upsertRubric } from '../models/rubrics.ts';
+import { chargeProviderCallOfWork } from './ai-spend.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
 
@@ -38,6 +39,7 @@ export async function runRubricGeneration(ctx: AppContext, generationId: string,
   let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, generation);
   if (rawOutput === null || !grader) {
     grader = createGrader(ctx.config);
+    if (grader.kind === 'llm') await chargeProviderCallOfWork(ctx, question.id, generationId);
     const call = await grader.requestRubric(input, attempt.signal);
     await storeRubricGenerationOutput(ctx.db, generationId, { rawOutput: call.rawOutput, ...call.meta });
     rawOutput = call.rawOutput;

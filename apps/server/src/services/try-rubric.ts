@@ -10,6 +10,7 @@ import { selectSubmissionInQuestion } from '../models/submissions.ts';
 import { selectUserById } from '../models/users.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { chargeProviderCalls, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
 
 /** Points are compared to the hundredth, as on save: 3.33 + 3.33 + 3.34 is 10. */
@@ -28,7 +29,7 @@ interface TrialAnswer {
  * Nothing is stored and no job is queued on purpose: this is a preview of an unsaved rubric, not a
  * suggestion that could become a grade (those only come from grading runs on the saved rubric).
  * The calls run one after another, so a trial costs at most four grader calls and never floods the
- * provider; the route is rate limited on top.
+ * provider; each trial counts as one AI call of the user and one provider call per answer (ai-spend.ts).
  */
 export async function tryRubric(
   ctx: AppContext,
@@ -36,12 +37,16 @@ export async function tryRubric(
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof RubricTrialInput>,
 ): Promise<RubricTrialOutput> {
-  const { question } = requireOwner(
+  const scope = requireOwner(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'try its rubric',
   );
+  const { question } = scope;
   const items = checkedItems(input.items, question.points);
   const answers = await collectAnswers(ctx, question.id, input);
+  // One call of this user, and with a provider one paid call per answer, all counted up front.
+  await countInteractiveCall(ctx, user.id);
+  await chargeProviderCalls(ctx, spendScopeOf(scope), answers.length);
 
   const grader = createGrader(ctx.config);
   const results: RubricTrialResult[] = [];

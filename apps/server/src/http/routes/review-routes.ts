@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { AiQuotaOutput } from '@gradewise/shared/contracts/ai-quota';
 import {
   GradingReport,
   ReviewQueueOutput,
@@ -7,6 +8,7 @@ import {
   RubricTrialOutput,
 } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../../context.ts';
+import { readAiQuota } from '../../services/ai-spend.ts';
 import { readGradingReport } from '../../services/read-grading-report.ts';
 import { readReviewQueue } from '../../services/read-review-queue.ts';
 import { tryRubric } from '../../services/try-rubric.ts';
@@ -18,7 +20,7 @@ const BASE = '/api/assignments/:assignmentId/questions/:questionId';
 
 /**
  * The instructor's review loop around the grading engine (whose calls are in grading-routes.ts):
- * the review queue, the grading report and the rubric trial. Access is 'user' and the course
+ * the review queue, the grading report, the rubric trial and the AI quota left. Access is 'user' and the course
  * policy decides, as for grading: a stranger gets 404, an enrolled student 403 on staff calls —
  * except the report, which a student may read for their own latest submission.
  */
@@ -39,12 +41,18 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       `${BASE}/rubric-trial`,
       {
-        // Each trial is up to four grader calls (paid ones with an LLM): a person clicks a few times
-        // a minute at most, a script is held back.
-        config: { access: 'user', rateLimit: { max: 20, timeWindow: '1 minute' } },
+        // Each trial is up to four grader calls (paid ones with an LLM): it counts against the
+        // user's AI calls per minute and the provider quotas (services/ai-spend.ts).
+        config: { access: 'user' },
         schema: { params: QuestionParams, body: RubricTrialInput, response: { 200: RubricTrialOutput } },
       },
       async (request) => tryRubric(ctx, currentUser(request), request.params, request.body),
+    );
+
+    app.get(
+      `${BASE}/ai-quota`,
+      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: AiQuotaOutput } } },
+      async (request) => readAiQuota(ctx, currentUser(request), request.params),
     );
   };
 }
