@@ -33,6 +33,12 @@ describe('npm run demo (loadDemo)', () => {
     const rows = await t.ctx.db.select().from(submissions);
     expect(rows.filter((row) => row.isLate)).toHaveLength(3); // one late student, three questions
 
+    // Nine students with names of their own: no two share a first or a last name.
+    const names = first.students.map((student) => student.name.split(' '));
+    expect(names).toHaveLength(9);
+    expect(new Set(names.map(([firstName]) => firstName)).size).toBe(9);
+    expect(new Set(names.map(([, lastName]) => lastName)).size).toBe(9);
+
     const second = await loadDemo(t.ctx);
     expect(second).toMatchObject({ status: 'already-loaded', courseId: first.courseId });
     expect({

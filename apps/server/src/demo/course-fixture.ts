@@ -97,8 +97,12 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
   const studentHash = await hashPassword(options.studentPassword);
   const students: UserRow[] = [];
   for (let index = 0; index < options.studentCount; index += 1) {
+    // The last name moves with every student (and shifts by one each time the first names wrap),
+    // so neighbours on the roster differ in both names and every (first, last) pair is new until
+    // the whole grid of first x last names is used up.
+    const lap = Math.floor(index / STUDENT_FIRST_NAMES.length);
     const first = STUDENT_FIRST_NAMES[index % STUDENT_FIRST_NAMES.length]!;
-    const last = STUDENT_LAST_NAMES[Math.floor(index / STUDENT_FIRST_NAMES.length) % STUDENT_LAST_NAMES.length]!;
+    const last = STUDENT_LAST_NAMES[(index + lap) % STUDENT_LAST_NAMES.length]!;
     const round = Math.floor(index / (STUDENT_FIRST_NAMES.length * STUDENT_LAST_NAMES.length));
     const email = `${first}.${last}${round > 0 ? round : ''}@${options.studentEmailDomain}`.toLowerCase();
     students.push(
