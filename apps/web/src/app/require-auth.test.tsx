@@ -1,4 +1,5 @@
 import { act, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../test/render-app.tsx';
 import {
@@ -20,10 +21,16 @@ describe('private route guard', () => {
 
     expect(await screen.findByRole('status', { name: 'Checking your session' })).toBeInTheDocument();
     expect(screen.queryByRole('heading', { name: 'Assignments' })).not.toBeInTheDocument();
+    // The nav bar says it is checking, in words, and offers neither Login/Register nor Logout yet.
+    expect(screen.getByRole('status', { name: 'Checking sign-in…' })).toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Login' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Register' })).not.toBeInTheDocument();
 
     await act(async () => userCall.respond(jsonResponse(200, INSTRUCTOR)));
     expect(await screen.findByRole('heading', { level: 1, name: 'Assignments' })).toBeInTheDocument();
     expect(screen.queryByRole('status', { name: 'Checking your session' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('status', { name: 'Checking sign-in…' })).not.toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Logout' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/assignments');
   });
 
@@ -35,6 +42,50 @@ describe('private route guard', () => {
     expect(router.state.location.pathname).toBe('/');
     expect(router.state.historyAction).toBe('REPLACE');
     expect(screen.getByRole('link', { name: 'Login' })).toBeInTheDocument();
+  });
+
+  it("signed out, the nav's Assignments goes to login and, after it, to the assignments", async () => {
+    stubNetwork({
+      'POST /api/auth/login': () =>
+        jsonResponse(200, {
+          token: tokenExpiringAt(nowSeconds() + 3600),
+          user: INSTRUCTOR,
+          message: 'Login successful!',
+        }),
+      'GET /api/assignments': () => jsonResponse(200, []),
+    });
+    const { router } = renderApp('/about');
+    const user = userEvent.setup({ delay: null });
+
+    const assignments = await screen.findByRole('link', { name: 'Assignments' });
+    expect(assignments).toHaveAttribute('href', '/login?next=%2Fassignments');
+    await user.click(assignments);
+    await user.type(await screen.findByLabelText(/Email/), INSTRUCTOR.email);
+    await user.type(screen.getByLabelText(/Password/), 'a-long-password');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'Assignments' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/assignments');
+  });
+
+  it('after login, follows only a return path inside the app', async () => {
+    stubNetwork({
+      'POST /api/auth/login': () =>
+        jsonResponse(200, { token: tokenExpiringAt(nowSeconds() + 3600), user: STUDENT, message: 'Login successful!' }),
+    });
+    const { router } = renderApp('/login?next=%2F%2Fevil.example%2Fcourses');
+    const user = userEvent.setup({ delay: null });
+    await user.type(await screen.findByLabelText(/Email/), STUDENT.email);
+    await user.type(screen.getByLabelText(/Password/), 'a-long-password');
+    await user.click(screen.getByRole('button', { name: 'Login' }));
+
+    // //evil.example is another site: ignored, so /courses follows (and the demo page, not seen yet).
+    expect(
+      await screen.findByRole('heading', { level: 1, name: 'How It Works' }, { timeout: 5000 }),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/demo');
   });
 
   it('sends a visitor whose token the server refuses to /', async () => {

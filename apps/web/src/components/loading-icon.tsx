@@ -1,4 +1,4 @@
-import { Box } from '@mui/material';
+import { Box, Typography } from '@mui/material';
 import { keyframes } from '@mui/material/styles';
 import SchoolIcon from '@mui/icons-material/School';
 
@@ -34,8 +34,22 @@ export function LoadingIcon({ size = 80, label = 'Loading' }: LoadingIconProps) 
 /** A loading icon centred in the page area, for whole screens that are not ready yet. */
 export function PageLoading({ label = 'Loading' }: { label?: string }) {
   return (
-    <Box sx={{ display: 'flex', justifyContent: 'center', alignItems: 'center', minHeight: '40vh', py: 6 }}>
+    <Box
+      sx={{
+        display: 'flex',
+        flexDirection: 'column',
+        gap: 2,
+        justifyContent: 'center',
+        alignItems: 'center',
+        minHeight: '40vh',
+        py: 6,
+      }}
+    >
       <LoadingIcon label={label} />
+      {/* Said in words too, for sighted readers (the status role above already announces it). */}
+      <Typography color="text.secondary" aria-hidden>
+        {label}…
+      </Typography>
     </Box>
   );
 }

@@ -1,8 +1,9 @@
 import { useId, useState, type MouseEvent } from 'react';
 import { NavLink, Link as RouterLink, useNavigate } from 'react-router-dom';
-import { AppBar, Box, Button, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
+import { AppBar, Box, Button, CircularProgress, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import SchoolIcon from '@mui/icons-material/School';
+import { loginPathFor } from '../../lib/return-path.ts';
 import { useSession } from '../../lib/session.tsx';
 
 interface NavItem {
@@ -11,16 +12,24 @@ interface NavItem {
   onSelect?: () => void;
 }
 
-/** Spec section 2: About, FAQs, Pricing, Assignments; then Courses and Logout, or Login and Register. */
+export const CHECKING_SESSION_LABEL = 'Checking sign-in…';
+
+/**
+ * Spec section 2: About, FAQs, Pricing, Assignments; then Courses and Logout, or Login and Register.
+ * Signed out, Assignments (a private screen) goes to login and comes back after it, instead of
+ * bouncing home. While a stored session is being checked neither pair is offered yet: the bar
+ * says it is checking (see <SessionCheck>).
+ */
 function useNavItems(): NavItem[] {
-  const { isAuthenticated, logout } = useSession();
+  const { isAuthenticated, loading, logout } = useSession();
   const navigate = useNavigate();
   const common: NavItem[] = [
     { label: 'About', to: '/about' },
     { label: 'FAQs', to: '/faqs' },
     { label: 'Pricing', to: '/pricing' },
-    { label: 'Assignments', to: '/assignments' },
+    { label: 'Assignments', to: isAuthenticated || loading ? '/assignments' : loginPathFor('/assignments') },
   ];
+  if (loading) return common;
   if (isAuthenticated) {
     const logOutAndGoHome = () => {
       logout();
@@ -37,8 +46,25 @@ const activeLinkStyle = {
   '&.active': { color: 'primary.main', boxShadow: 'inset 0 -2px 0 currentColor', borderRadius: 0 },
 };
 
+/** The session check in progress, said in words (and to screen readers) where Login/Register will be. */
+function SessionCheck() {
+  return (
+    <Box
+      role="status"
+      aria-label={CHECKING_SESSION_LABEL}
+      sx={{ display: 'flex', alignItems: 'center', gap: 1, px: 1, color: 'text.secondary' }}
+    >
+      <CircularProgress size={16} color="inherit" aria-hidden />
+      <Typography variant="body2" component="span" aria-hidden sx={{ whiteSpace: 'nowrap' }}>
+        {CHECKING_SESSION_LABEL}
+      </Typography>
+    </Box>
+  );
+}
+
 export function NavBar() {
   const items = useNavItems();
+  const { loading } = useSession();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
   const closeMenu = () => setMenuAnchor(null);
@@ -58,6 +84,7 @@ export function NavBar() {
           </Typography>
         </Button>
 
+        {loading ? <SessionCheck /> : null}
         <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, alignItems: 'center' }}>
           {items.map((item) =>
             item.to ? (

@@ -21,6 +21,19 @@ function signInWithoutSeenDemo(user: typeof INSTRUCTOR | typeof STUDENT) {
 }
 
 describe('/demo (How It Works)', () => {
+  it('signed out, offers the tour and sign-in, and no button that would bounce off the courses guard', async () => {
+    stubNetwork({});
+    const { router } = renderApp('/demo');
+    const user = userEvent.setup({ delay: null });
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'How It Works' })).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'View Demo' })).toHaveAttribute('href', '/tour.html');
+    expect(screen.queryByRole('button', { name: 'Skip Demo' })).not.toBeInTheDocument();
+    const main = screen.getByRole('main');
+    await user.click(within(main).getByRole('link', { name: 'Login' }));
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
   it('offers the demo instructor a button into the running demo course, which counts as seeing the demo', async () => {
     stubNetwork({
       ...signInWithoutSeenDemo(INSTRUCTOR),

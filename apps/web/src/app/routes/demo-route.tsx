@@ -54,7 +54,7 @@ export function DemoRoute() {
     markDemoSeen();
     navigate('/courses');
   };
-  const { user } = useSession();
+  const { user, isAuthenticated } = useSession();
   // Only an instructor's list can hold the demo course they own (`npm run demo` loads it).
   const courses = useCourses({ enabled: user?.role === 'instructor' });
   const demoCourse = courses.data?.find((course) => course.isDemo);
@@ -83,25 +83,55 @@ export function DemoRoute() {
         ))}
       </Stepper>
       <Box sx={{ mt: 5 }}>
-        <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
-          <Button
-            variant="contained"
-            size="large"
-            href={TOUR_URL}
-            target="_blank"
-            rel="noopener noreferrer"
-            endIcon={<OpenInNewIcon aria-hidden />}
-            onClick={continueToCourses}
-          >
-            View Demo
-          </Button>
-          <Button variant="outlined" size="large" onClick={continueToCourses}>
-            Skip Demo
-          </Button>
-        </Stack>
-        <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
-          View Demo opens the guided tour in a new tab and takes you to your courses here.
-        </Typography>
+        {isAuthenticated ? (
+          <>
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <Button
+                variant="contained"
+                size="large"
+                href={TOUR_URL}
+                target="_blank"
+                rel="noopener noreferrer"
+                endIcon={<OpenInNewIcon aria-hidden />}
+                onClick={continueToCourses}
+              >
+                View Demo
+              </Button>
+              <Button variant="outlined" size="large" onClick={continueToCourses}>
+                Skip Demo
+              </Button>
+            </Stack>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+              View Demo opens the guided tour in a new tab and takes you to your courses here.
+            </Typography>
+          </>
+        ) : (
+          <>
+            {/* Signed out there are no courses to go to: the tour opens on its own, and the other
+                buttons lead to signing in, rather than to /courses and straight back home. */}
+            <Stack direction={{ xs: 'column', sm: 'row' }} spacing={2}>
+              <Button
+                variant="contained"
+                size="large"
+                href={TOUR_URL}
+                target="_blank"
+                rel="noopener noreferrer"
+                endIcon={<OpenInNewIcon aria-hidden />}
+              >
+                View Demo
+              </Button>
+              <Button component={RouterLink} to="/login" variant="outlined" size="large">
+                Login
+              </Button>
+              <Button component={RouterLink} to="/register" variant="outlined" size="large">
+                Register
+              </Button>
+            </Stack>
+            <Typography variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+              View Demo opens the guided tour in a new tab. Log in or register to try it on your own courses.
+            </Typography>
+          </>
+        )}
       </Box>
     </Container>
   );
