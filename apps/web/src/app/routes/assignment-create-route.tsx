@@ -1,21 +1,26 @@
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { Button, Container, Paper } from '@mui/material';
+import { Button, Container, MenuItem, Paper, TextField } from '@mui/material';
 import { PageHeader } from '../../components/page-header.tsx';
-import { ErrorMessage } from '../../components/screen-states.tsx';
+import { ErrorMessage, LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES } from '../../features/assignments/api/assignments-api.ts';
 import { assignmentPath } from '../../features/assignments/components/assignment-list.tsx';
 import {
   CreateAssignmentForm,
   readCreateAssignmentState,
+  type CreateAssignmentState,
 } from '../../features/assignments/components/create-assignment-form.tsx';
+import { COURSE_MESSAGES, useCourses } from '../../features/courses/api/courses-api.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useErrorToast } from '../../lib/use-error-toast.ts';
 
 export const ONLY_INSTRUCTORS_CREATE_ASSIGNMENTS = 'Only instructors can create assignments.';
 
 /**
  * Create assignment (spec section 2): the course comes through the navigation state from a course
- * page; without it there is nothing to attach the assignment to, and the page says so.
+ * page. Opened without one (Create Assignment on /assignments, a bookmark), the instructor picks
+ * one of their courses here, which puts it in the navigation state as a course page would; the
+ * spec's "No courseId found…" stays for an instructor who has no course to pick.
  */
 export function AssignmentCreateRoute() {
   useDocumentTitle('Create Assignment');
@@ -31,16 +36,7 @@ export function AssignmentCreateRoute() {
   if (user?.role !== 'instructor') {
     content = <ErrorMessage text={ONLY_INSTRUCTORS_CREATE_ASSIGNMENTS} />;
   } else if (!target) {
-    content = (
-      <ErrorMessage
-        text={ASSIGNMENT_MESSAGES.noCourseId}
-        action={
-          <Button component={RouterLink} to="/courses" color="inherit" size="small">
-            Go to Courses
-          </Button>
-        }
-      />
-    );
+    content = <ChooseCourse onChosen={(state) => navigate(location.pathname, { state, replace: true })} />;
   } else {
     content = (
       <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
@@ -61,5 +57,55 @@ export function AssignmentCreateRoute() {
       />
       {content}
     </Container>
+  );
+}
+
+/** The instructor's own courses to attach the assignment to; choosing one shows the form. */
+function ChooseCourse({ onChosen }: { onChosen: (state: CreateAssignmentState) => void }) {
+  const courses = useCourses();
+  useErrorToast(courses.error, COURSE_MESSAGES.fetchListFailed);
+  if (courses.isPending) return <LoadingMessage text="Loading your courses…" compact />;
+  if (courses.isError) {
+    return (
+      <LoadFailedMessage
+        error={courses.error}
+        notFoundText={COURSE_MESSAGES.fetchListFailed}
+        failedText={COURSE_MESSAGES.fetchListFailed}
+        onRetry={() => void courses.refetch()}
+      />
+    );
+  }
+  if (courses.data.length === 0) {
+    return (
+      <ErrorMessage
+        text={ASSIGNMENT_MESSAGES.noCourseId}
+        action={
+          <Button component={RouterLink} to="/courses/create" color="inherit" size="small">
+            Create a Course
+          </Button>
+        }
+      />
+    );
+  }
+  return (
+    <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+      <TextField
+        select
+        fullWidth
+        label="Course"
+        value=""
+        helperText="Which of your courses is this assignment for?"
+        onChange={(event) => {
+          const course = courses.data.find((row) => row._id === event.target.value);
+          if (course) onChosen({ courseId: course._id, courseTitle: course.title });
+        }}
+      >
+        {courses.data.map((course) => (
+          <MenuItem key={course._id} value={course._id}>
+            {course.title}
+          </MenuItem>
+        ))}
+      </TextField>
+    </Paper>
   );
 }

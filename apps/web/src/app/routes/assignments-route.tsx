@@ -13,7 +13,7 @@ import { useErrorToast } from '../../lib/use-error-toast.ts';
 /**
  * Assignments list (spec section 2): every assignment of the caller's courses, title and total
  * points linking to its page. Instructors also get Create Assignment, which needs a course: it
- * goes to /assignments/create, whose page says to start from a course when none was chosen.
+ * goes to /assignments/create, where the instructor picks one of their courses first.
  */
 export function AssignmentsRoute() {
   useDocumentTitle('Assignments');

@@ -11,6 +11,7 @@ import {
   assignmentDetail,
   assignmentSummary,
   COURSE_ID,
+  courseSummary,
   errorResponse,
   signInAs,
 } from '../../test/fixtures.ts';
@@ -56,13 +57,42 @@ describe('assignments list', () => {
 });
 
 describe('create assignment', () => {
-  it('says where to start when no course id came through navigation', async () => {
-    const sent = stubNetwork(signInAs(INSTRUCTOR));
+  it("says the spec's 'No courseId found…' when no course came through navigation and the instructor has none", async () => {
+    const sent = stubNetwork({ ...signInAs(INSTRUCTOR), 'GET /api/courses': () => jsonResponse(200, []) });
     renderApp('/assignments/create');
 
     expect(await screen.findByText('No courseId found. Make sure you navigated from a course.')).toBeInTheDocument();
+    expect(screen.getByRole('link', { name: 'Create a Course' })).toHaveAttribute('href', '/courses/create');
     expect(screen.queryByRole('textbox', { name: /Title/ })).not.toBeInTheDocument();
     expect(sent.filter((request) => request.method === 'POST')).toHaveLength(0);
+  });
+
+  it('opened from /assignments, lets the instructor pick one of their courses, then creates the assignment there', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'GET /api/assignments': () => jsonResponse(200, []),
+      'GET /api/courses': () =>
+        jsonResponse(200, [courseSummary(), courseSummary({ _id: 'course-2', title: 'Number Theory' })]),
+      'POST /api/assignments': () =>
+        jsonResponse(201, { message: 'Assignment created successfully!', assignment: assignmentDetail('staff') }),
+      [`GET /api/assignments/${ASSIGNMENT_ID}`]: () => jsonResponse(200, assignmentDetail('staff')),
+    });
+    renderApp('/assignments');
+    const user = userEvent.setup({ delay: null });
+
+    await user.click(await screen.findByRole('link', { name: 'Create Assignment' }));
+    expect(screen.queryByText('No courseId found. Make sure you navigated from a course.')).not.toBeInTheDocument();
+    await user.click(await screen.findByRole('combobox', { name: 'Course' }));
+    await user.click(await screen.findByRole('option', { name: 'Number Theory' }));
+
+    expect(await screen.findByText('Course: Number Theory')).toBeInTheDocument();
+    await user.type(screen.getByRole('textbox', { name: /Title/ }), 'Homework 2');
+    await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
+    await screen.findByRole('link', { name: 'View Questions' });
+    expect(sent.find((request) => request.method === 'POST')?.body).toMatchObject({
+      title: 'Homework 2',
+      courseId: 'course-2',
+    });
   });
 
   it('requires a title', async () => {
