@@ -1,0 +1,118 @@
+import { useNavigate } from 'react-router-dom';
+import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
+import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
+import { showError, showInfo, showSuccess } from '../../../lib/toasts.tsx';
+import type { BackState } from '../../../lib/use-go-back.ts';
+import { GRADING_MESSAGES, gradePagePath, useRegrade, useSaveGrade } from '../api/grading-api.ts';
+import { toSaveGradeComments } from '../comment-editing.ts';
+import { nextToReview } from '../components/review-queue-bar.tsx';
+import { formatPoints } from '../format.ts';
+import type { CommentReview } from './use-comment-review.ts';
+import type { GradingSession } from './use-grading-session.ts';
+
+export interface GradeActionsOptions {
+  assignmentId: string;
+  questionId: string;
+  submissionId: string;
+  inQueue: boolean;
+  session: GradingSession;
+  review: CommentReview;
+  goBack(): void;
+  backState: BackState;
+}
+
+/**
+ * The grading screen's three ways out of a review: Regrade With AI (a fresh suggestion, nothing
+ * saved), Save Grade (then back, or on to the next answer in the queue), and moving through the queue.
+ */
+export function useGradeActions({
+  assignmentId,
+  questionId,
+  submissionId,
+  inQueue,
+  session,
+  review,
+  goBack,
+  backState,
+}: GradeActionsOptions) {
+  const navigate = useNavigate();
+  const regrade = useRegrade(assignmentId, questionId, submissionId);
+  const save = useSaveGrade(assignmentId, questionId, submissionId);
+  const isBusy = regrade.isPending || save.isPending;
+  const { result } = session;
+
+  const goToQueueItem = (item: ReviewQueueItem) =>
+    navigate(gradePagePath(assignmentId, questionId, item.submissionId, { queue: true }), {
+      replace: true,
+      state: backState,
+    });
+
+  const onRegrade = () => {
+    regrade.mutate(undefined, {
+      onSuccess: (output) => {
+        session.showResult(output);
+        showSuccess(GRADING_MESSAGES.regraded);
+        review.announce(`Regrading completed. ${describeResult(output)}`);
+      },
+      onError: (error) => showError(messageOf(error, GRADING_MESSAGES.regradeFailed), error),
+    });
+  };
+
+  const onSaveGrade = () => {
+    if (!result || isBusy) return;
+    if (review.holdForOpenEditor()) return;
+    const queueItems = session.queueItems;
+    save.mutate(
+      {
+        grade: review.finalGrade,
+        feedback: '',
+        comments: toSaveGradeComments(review.state),
+        // The version this screen loaded and the AI run it shows (not whichever run is newest).
+        ...(session.loadedGradeId !== undefined ? { expectedGradeId: session.loadedGradeId } : {}),
+        basedOnRunId: result.gradingRunId,
+      },
+      {
+        onSuccess: (output) => {
+          showSuccess(output.message || GRADING_MESSAGES.saved);
+          if (!inQueue) return goBack();
+          const next = nextToReview(queueItems, submissionId);
+          if (next) return goToQueueItem(next);
+          showInfo('Review queue done: every submission of this question has a saved grade.');
+          goBack();
+        },
+        onError: (error) => {
+          const message = messageOf(error, GRADING_MESSAGES.saveFailed);
+          if (isStaleSave(error)) {
+            session.setStaleMessage(message);
+            review.announce(message);
+            return;
+          }
+          showError(message, error);
+        },
+      },
+    );
+  };
+
+  const onReload = () => {
+    void session.reload().then((data) => {
+      if (data) review.announce(`Reloaded. ${describeResult(data)}`);
+    });
+  };
+
+  return {
+    onRegrade,
+    onSaveGrade,
+    onReload,
+    goToQueueItem,
+    isBusy,
+    isRegrading: regrade.isPending,
+    isSaving: save.isPending,
+  };
+}
+
+/** What a screen reader hears when a result arrives. */
+export function describeResult({ gradingResult, questionPoints, confidenceLevel }: GradingOutput): string {
+  const count = gradingResult.comments.length;
+  return `${count} ${count === 1 ? 'comment' : 'comments'} to review. Final grade ${formatPoints(gradingResult.totalScore)} of ${formatPoints(questionPoints)}. Confidence ${Math.round(confidenceLevel)}%.`;
+}

@@ -1,0 +1,106 @@
+import { useMemo, useState } from 'react';
+import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import { messageOf } from '../../../lib/api-client.ts';
+import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
+import { queuePosition } from '../components/review-queue-bar.tsx';
+
+export interface GradingSessionOptions {
+  assignmentId: string;
+  questionId: string;
+  submissionId: string;
+  inQueue: boolean;
+  /** Called with every result the screen shows (opening, regrade, reload), to load its comments. */
+  onResult(output: GradingOutput): void;
+}
+
+/**
+ * What the grading screen reads: the question with the submission, the stored or suggested
+ * result (graded on opening when there is none), the review queue, and the saved grade this
+ * screen loaded (sent back on save so a grade saved meanwhile by someone else is not overwritten).
+ */
+export function useGradingSession({
+  assignmentId,
+  questionId,
+  submissionId,
+  inQueue,
+  onResult,
+}: GradingSessionOptions) {
+  const question = useGradingQuestion(assignmentId, questionId);
+  const detail = question.data;
+  const isStaffView = detail?.viewer === 'staff';
+  const submission = isStaffView ? detail.submissions?.find((row) => row._id === submissionId) : undefined;
+  const isMissing = question.isSuccess && (!isStaffView || !submission);
+  const grading = useGradingResult(assignmentId, questionId, submissionId, Boolean(submission));
+  const queue = useReviewQueue(assignmentId, questionId, inQueue);
+
+  useErrorToast(question.error, GRADING_MESSAGES.fetchFailed);
+  useErrorToast(grading.error, GRADING_MESSAGES.gradeFailed);
+  const missing = useMemo(() => (isMissing ? new Error(GRADING_MESSAGES.notFound) : null), [isMissing]);
+  useErrorToast(missing, GRADING_MESSAGES.notFound);
+
+  const [result, setResult] = useState<GradingOutput | null>(null);
+  // The saved grade this screen loaded (sent back as expectedGradeId): set when the screen loads or
+  // reloads, never by a regrade, so a grade saved by someone else meanwhile is not overwritten unseen.
+  const [loadedGradeId, setLoadedGradeId] = useState<string | null | undefined>(undefined);
+  const [staleMessage, setStaleMessage] = useState<string | null>(null);
+
+  const showResult = (output: GradingOutput) => {
+    setResult(output);
+    onResult(output);
+  };
+  /** Takes what the server has saved now as the screen's starting point. */
+  const takeSaved = (output: GradingOutput) => {
+    showResult(output);
+    setLoadedGradeId(output.currentGradeId);
+    setStaleMessage(null);
+  };
+  // The stored or suggested result arrives once per opening: take it into the editing state while
+  // rendering (React's pattern for state that follows a changing input), not in an effect.
+  const [loadedFrom, setLoadedFrom] = useState<GradingOutput | null>(null);
+  if (grading.data && grading.data !== loadedFrom) {
+    setLoadedFrom(grading.data);
+    takeSaved(grading.data);
+  }
+
+  /** After a refused save: load what is saved now (the other person's grade), discarding the edits here. */
+  const reload = async (): Promise<GradingOutput | undefined> => {
+    void question.refetch();
+    const { data } = await grading.refetch();
+    if (data) takeSaved(data);
+    return data;
+  };
+
+  const failure = isMissing
+    ? GRADING_MESSAGES.notFound
+    : question.isError
+      ? messageOf(question.error, GRADING_MESSAGES.fetchFailed)
+      : grading.isError
+        ? messageOf(grading.error, GRADING_MESSAGES.gradeFailed)
+        : null;
+  // A grade saved on an earlier version is not this version's: opening it grades it afresh.
+  const isAlreadyGraded =
+    Boolean(submission?.isAlreadyGraded && !submission.isGradeOnEarlierVersion) ||
+    submission?.gradingStatus === 'succeeded';
+
+  return {
+    detail,
+    submission,
+    isLoading: question.isPending,
+    /** Grading (or loading a stored grade) on opening, before any result is shown. */
+    isGrading: Boolean(submission && !result && grading.isFetching),
+    isReloading: grading.isFetching,
+    isAlreadyGraded,
+    failure,
+    result,
+    showResult,
+    loadedGradeId,
+    staleMessage,
+    setStaleMessage,
+    reload,
+    queueItems: queue.data?.items ?? [],
+    position: inQueue && queue.data ? queuePosition(queue.data.items, submissionId, queue.data.remaining) : null,
+  };
+}
+
+export type GradingSession = ReturnType<typeof useGradingSession>;
