@@ -1,8 +1,10 @@
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { PDF_MIME_TYPE } from '@gradewise/shared/contracts/files';
 import { newId } from '../lib/ids.ts';
 import { insertFiles } from '../models/files.ts';
-import type { CheckedFile } from '../storage/file-content.ts';
+import { findActiveContent } from '../pdf/active-content.ts';
+import { invalidFile, type CheckedFile } from '../storage/file-content.ts';
 
 export interface StoredFile extends CheckedFile {
   id: string;
@@ -23,6 +25,7 @@ export async function storeFilesThen<T>(
   uploadedById: string,
   write: (tx: Db, stored: StoredFile[]) => Promise<T>,
 ): Promise<T> {
+  for (const upload of uploads) await refuseActiveContent(upload);
   const stored: StoredFile[] = [];
   try {
     for (const upload of uploads) {
@@ -57,4 +60,23 @@ export async function storeFilesThen<T>(
     );
     throw error;
   }
+}
+
+/**
+ * Every uploaded PDF (question, solution, syllabus, submission) passes here before it is stored:
+ * one that a viewer could run or open something from is refused with a 400 that says what it holds
+ * (pdf/active-content.ts, docs/decisions/0015-ai-spend-and-active-pdfs.md).
+ */
+async function refuseActiveContent(upload: CheckedFile): Promise<void> {
+  if (upload.mimeType !== PDF_MIME_TYPE) return;
+  const found = await findActiveContent(upload.content);
+  if (found.length === 0) return;
+  throw invalidFile(
+    `${upload.originalName ? `"${upload.originalName}"` : 'This PDF'} contains ${joinList(found)}, which a PDF viewer could run or open. ` +
+      'Such files are not accepted. Export or print it to a new PDF (for example "Save as PDF" or "Microsoft Print to PDF") and upload that.',
+  );
+}
+
+function joinList(items: readonly string[]): string {
+  return items.length <= 1 ? (items[0] ?? '') : `${items.slice(0, -1).join(', ')} and ${items.at(-1)}`;
 }

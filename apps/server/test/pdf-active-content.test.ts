@@ -1,0 +1,211 @@
+import { and, eq } from 'drizzle-orm';
+import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { files, questions, submissions } from '../src/db/schema.ts';
+import { findActiveContent } from '../src/pdf/active-content.ts';
+import { FILE_CSP } from '../src/http/routes/file-routes.ts';
+import { createCourseWorld, fetchFile, type CourseWorld } from './support/course-fixtures.ts';
+import { makePdf } from './support/files.ts';
+import { multipart, pdfPart } from './support/multipart.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * Issue 15, item 5: active content in uploaded PDFs. Each PDF is generated here with pdf-lib, as a
+ * hostile student or a careless export would make it, and uploaded through the real API: every
+ * kind is refused with a 400 naming what it holds, nothing is stored; honest PDFs (a LaTeX-style
+ * "open at page 1" destination included) are accepted. File responses never let a viewer run scripts.
+ */
+
+let t: TestApp;
+let world: CourseWorld;
+beforeAll(async () => {
+  t = await createTestApp();
+  world = await createCourseWorld(t.app);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+/** A one-page answer, then `change` adds what the case needs to the document. */
+async function answerPdf(
+  change: (document: PDFDocument) => void | Promise<void>,
+  options: { useObjectStreams?: boolean } = {},
+): Promise<Buffer> {
+  const document = await PDFDocument.create();
+  const page = document.addPage([595, 842]);
+  page.drawText('My answer is 4.', {
+    x: 50,
+    y: 780,
+    size: 12,
+    font: await document.embedFont(StandardFonts.Helvetica),
+  });
+  await change(document);
+  return Buffer.from(await document.save({ useObjectStreams: options.useObjectStreams ?? true }));
+}
+
+const action = (document: PDFDocument, entries: Record<string, unknown>) => document.context.obj(entries as any);
+const jsAction = (document: PDFDocument) =>
+  action(document, { Type: 'Action', S: 'JavaScript', JS: PDFString.of('app.alert("owned")') });
+
+function addAnnotation(document: PDFDocument, entries: Record<string, unknown>) {
+  const page = document.getPage(0);
+  const annotation = document.context.register(
+    document.context.obj({ Type: 'Annot', Rect: [50, 700, 200, 720], ...entries } as any),
+  );
+  page.node.set(PDFName.of('Annots'), document.context.obj([annotation]));
+}
+
+const CASES: [string, () => Promise<Buffer>, string][] = [
+  [
+    'document-level JavaScript (name tree)',
+    () => answerPdf((d) => d.addJavaScript('main', 'app.alert(1)')),
+    'JavaScript',
+  ],
+  [
+    'a JavaScript OpenAction',
+    () => answerPdf((d) => d.catalog.set(PDFName.of('OpenAction'), d.context.register(jsAction(d)))),
+    'JavaScript, an automatic action when the file opens (OpenAction)',
+  ],
+  [
+    'a Launch action on a link',
+    () =>
+      answerPdf((d) =>
+        addAnnotation(d, { Subtype: 'Link', A: action(d, { S: 'Launch', F: PDFString.of('calc.exe') }) }),
+      ),
+    'a Launch action',
+  ],
+  [
+    'additional actions (AA) on a page',
+    () => answerPdf((d) => d.getPage(0).node.set(PDFName.of('AA'), d.context.obj({ O: jsAction(d) } as any))),
+    'JavaScript, additional actions (AA)',
+  ],
+  [
+    'an embedded file',
+    () =>
+      answerPdf((d) =>
+        d.attach(Buffer.from('MZ not really a program'), 'setup.exe', { mimeType: 'application/octet-stream' }),
+      ),
+    'embedded files',
+  ],
+  ['a RichMedia annotation', () => answerPdf((d) => addAnnotation(d, { Subtype: 'RichMedia' })), 'RichMedia content'],
+  [
+    'an XFA form',
+    () =>
+      answerPdf((d) =>
+        d.catalog.set(PDFName.of('AcroForm'), d.context.obj({ Fields: [], XFA: PDFString.of('<xdp/>') } as any)),
+      ),
+    'an XFA form',
+  ],
+];
+
+async function submit(pdf: Buffer) {
+  const form = await multipart({ file: pdfPart(pdf, 'answer.pdf') });
+  return t.app.inject({
+    method: 'POST',
+    url: `/api/assignments/${world.assignment._id}/questions/${world.question._id}/submit`,
+    headers: { ...world.student.auth, ...form.headers },
+    payload: form.payload,
+  });
+}
+
+describe('uploads with active content', () => {
+  it.each(CASES)(
+    'refuses a submission with %s, says what it holds, and stores nothing',
+    async (_label, build, holds) => {
+      const filesBefore = (await t.ctx.db.select().from(files)).length;
+      const response = await submit(await build());
+      expect(response.statusCode).toBe(400);
+      const body = response.json();
+      expect(body.code).toBe('UNSUPPORTED_FILE');
+      expect(body.message).toBe(
+        `"answer.pdf" contains ${holds.replace(/, ([^,]+)$/, ' and $1')}, which a PDF viewer could run or open. Such files are not accepted. Export or print it to a new PDF (for example "Save as PDF" or "Microsoft Print to PDF") and upload that.`,
+      );
+      expect((await t.ctx.db.select().from(files)).length).toBe(filesBefore);
+      const stored = await t.ctx.db
+        .select()
+        .from(submissions)
+        .where(and(eq(submissions.questionId, world.question._id), eq(submissions.studentId, world.student.id)));
+      expect(stored).toHaveLength(0);
+    },
+  );
+
+  it('sees names hidden by #-escapes in any case, in a file without object streams', async () => {
+    const plain = await answerPdf((d) => d.catalog.set(PDFName.of('OpenAction'), jsAction(d)), {
+      useObjectStreams: false,
+    });
+    // The escaped name is longer, so the offsets after it are off: pdf-lib, like viewers, still reads the objects.
+    const escaped = Buffer.from(plain.toString('latin1').replace('/JavaScript', '/J#61vaScr#69pt'), 'latin1');
+    expect(escaped.toString('latin1')).toContain('/J#61vaScr#69pt');
+    expect(await findActiveContent(escaped)).toContain('JavaScript');
+    expect((await submit(escaped)).statusCode).toBe(400);
+  });
+
+  it('refuses a file pdf-lib cannot parse when its raw bytes name JavaScript', async () => {
+    const junk = Buffer.from('%PDF-1.7\n1 0 obj << /OpenAction << /S /JavaScript /JS (app.alert(1)) >>\n%%EOF\n');
+    expect(await findActiveContent(junk)).toEqual([
+      'JavaScript',
+      'an automatic action when the file opens (OpenAction)',
+    ]);
+  });
+
+  it('refuses a question or solution PDF with active content, and creates no question', async () => {
+    const before = (await t.ctx.db.select().from(questions)).length;
+    const form = await multipart({
+      title: 'Question 2',
+      points: '10',
+      questionFile: pdfPart(await makePdf('What is 3 + 3?'), 'question.pdf'),
+      solutionFile: pdfPart(await answerPdf((d) => d.addJavaScript('x', 'app.alert(1)')), 'solution.pdf'),
+    });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${world.assignment._id}/questions`,
+      headers: { ...world.instructor.auth, ...form.headers },
+      payload: form.payload,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/^"solution\.pdf" contains JavaScript/);
+    expect((await t.ctx.db.select().from(questions)).length).toBe(before);
+  });
+
+  it('accepts honest PDFs, including an "open at page 1, fit" destination as LaTeX writes it', async () => {
+    const fitOnOpen = await answerPdf((d) =>
+      d.catalog.set(PDFName.of('OpenAction'), d.context.obj([d.getPage(0).ref, PDFName.of('Fit')])),
+    );
+    expect(await findActiveContent(fitOnOpen)).toEqual([]);
+    const goTo = await answerPdf((d) =>
+      d.catalog.set(PDFName.of('OpenAction'), d.context.obj({ S: 'GoTo', D: [d.getPage(0).ref, 'Fit'] } as any)),
+    );
+    expect(await findActiveContent(goTo)).toEqual([]);
+    const link = await answerPdf((d) =>
+      addAnnotation(d, { Subtype: 'Link', A: action(d, { S: 'URI', URI: PDFString.of('https://example.edu') }) }),
+    );
+    expect(await findActiveContent(link)).toEqual([]);
+    const response = await submit(fitOnOpen);
+    expect(response.statusCode).toBe(201);
+  });
+});
+
+describe('file responses', () => {
+  it('are served so that no viewer runs scripts: sandboxed CSP, exact type, nosniff, our own filename', async () => {
+    const response = await fetchFile(t.app, world.question.questionFile);
+    expect(response.statusCode).toBe(200);
+    expect(response.headers['content-security-policy']).toBe(FILE_CSP);
+    const directives = FILE_CSP.split(';').map((directive) => directive.trim());
+    expect(directives).toContain('sandbox');
+    expect(directives).toContain("default-src 'none'");
+    expect(FILE_CSP).not.toContain('allow-scripts');
+    expect(response.headers['content-type']).toBe('application/pdf');
+    expect(response.headers['x-content-type-options']).toBe('nosniff');
+    expect(response.headers['content-disposition']).toBe('inline; filename="question.pdf"');
+  });
+
+  it('serves a stored file of a type the upload checks do not know as a download of octet-stream', async () => {
+    const [row] = await t.ctx.db.select().from(questions).where(eq(questions.id, world.question._id));
+    await t.ctx.db.update(files).set({ mimeType: 'text/html' }).where(eq(files.id, row!.questionFileId));
+    const response = await fetchFile(t.app, world.question.questionFile);
+    expect(response.headers['content-type']).toBe('application/octet-stream');
+    expect(response.headers['content-disposition']).toBe('attachment; filename="question.bin"');
+    expect(response.headers['content-security-policy']).toBe(FILE_CSP);
+    await t.ctx.db.update(files).set({ mimeType: 'application/pdf' }).where(eq(files.id, row!.questionFileId));
+  });
+});
