@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type Transaction } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { PgliteThreadClient } from './pglite-thread-client.ts';
 import * as schema from './schema.ts';
 import { toStorableParameters } from './storable-text.ts';
 
@@ -33,14 +34,17 @@ const SETUP_LOCK_KEY = 7271001;
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
+/** What we use of PGlite: its thread client, or (the tests' template, made in one thread) PGlite itself. */
+export type PgliteConnection = Pick<PgliteThreadClient, 'query' | 'exec' | 'transaction' | 'close'>;
+
 /**
- * Wraps an open PGlite instance. `dataDir` undefined means in-memory (tests). Every query with
- * parameters — drizzle's, in and out of transactions, and pg-boss's through `executeSql` — goes
- * through `withStorableParameters`, so no NUL or lone surrogate reaches the database.
+ * Wraps PGlite running on its own thread (db/pglite-thread-client.ts). Every query with
+ * parameters — drizzle's, in and out of transactions, and pg-boss's through `executeSql` — has
+ * its parameters cleaned there, so no NUL or lone surrogate reaches the database.
  */
-export function wrapPglite(rawClient: PGlite): Database {
-  const client = withStorableParameters(rawClient);
-  const db = drizzlePglite(client, { schema }) as unknown as Db;
+export function wrapPglite(client: PgliteConnection): Database {
+  // drizzle's PGlite driver calls query/transaction (and exec in migrations): the client has them.
+  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -84,10 +88,15 @@ export function wrapPostgres(pool: pg.Pool): Database {
   };
 }
 
-export async function openPglite(dataDir: string | undefined): Promise<Database> {
-  const client = dataDir ? new PGlite(dataDir) : new PGlite();
-  await client.waitReady;
-  return wrapPglite(client);
+/**
+ * Opens the embedded database on its own thread: `dataDir` on disk, or in memory when undefined
+ * (tests), optionally loaded from a dump file. Callers hold the data-directory lock (boot.ts).
+ */
+export async function openPglite(
+  dataDir: string | undefined,
+  options: { loadDataDirFrom?: string } = {},
+): Promise<Database> {
+  return wrapPglite(await PgliteThreadClient.open({ dataDir, loadDataDirFrom: options.loadDataDirFrom }));
 }
 
 export function openPostgres(databaseUrl: string, max = 10): Database {
@@ -111,40 +120,6 @@ export async function migrateDatabase(database: Database): Promise<void> {
 }
 
 // ------------------------------------------------------------------ storable parameters
-
-/**
- * The one boundary where text is made safe for PostgreSQL (db/storable-text.ts,
- * docs/decisions/0010-storable-text.md): PGlite's `query`, also inside `transaction`, with every
- * parameter cleaned. Other members pass through to the real instance (bound to it: PGlite keeps
- * private state).
- */
-function withStorableParameters(client: PGlite): PGlite {
-  const cleanTransaction = (tx: Transaction): Transaction =>
-    new Proxy(tx, {
-      get(target, property) {
-        if (property === 'query') {
-          return (text: string, values?: unknown[], options?: unknown) =>
-            target.query(text, toStorableParameters(values), options as never);
-        }
-        const member = Reflect.get(target, property, target);
-        return typeof member === 'function' ? member.bind(target) : member;
-      },
-    });
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'query') {
-        return (text: string, values?: unknown[], options?: unknown) =>
-          target.query(text, toStorableParameters(values), options as never);
-      }
-      if (property === 'transaction') {
-        return <T>(callback: (tx: Transaction) => Promise<T>) =>
-          target.transaction((tx) => callback(cleanTransaction(tx)));
-      }
-      const member = Reflect.get(target, property, target);
-      return typeof member === 'function' ? member.bind(target) : member;
-    },
-  });
-}
 
 /** pg's client with every parameter cleaned, whichever form `query` is called in. */
 class StorableTextClient extends pg.Client {

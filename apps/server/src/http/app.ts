@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
@@ -33,7 +33,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     bodyLimit: 1024 * 1024,
     trustProxy: false,
     // Errors are logged whatever this says (error-handler.ts); a line per request only when asked.
-    disableRequestLogging: !ctx.config.logRequests,
+    logController: new LogController({ disableRequestLogging: !ctx.config.logRequests }),
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);

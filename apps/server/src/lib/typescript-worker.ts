@@ -10,10 +10,10 @@ import { Worker, type WorkerOptions } from 'node:worker_threads';
  * `--import tsx` flag, the hooks are still registered exactly once.
  */
 
-// Resolved here (the ES module build, as an absolute URL): a data: URL module cannot resolve bare names.
-const TSX_REGISTER = import.meta.resolve('tsx/esm/api');
-
 export function startTypeScriptWorker(script: URL, options: Omit<WorkerOptions, 'eval' | 'execArgv'> = {}): Worker {
+  // Resolved here (the ES module build, as an absolute URL): a data: URL module cannot resolve bare
+  // names. Only when a worker starts: vitest's global setup imports this module but cannot resolve.
+  const TSX_REGISTER = import.meta.resolve('tsx/esm/api');
   const bootstrap = [
     `import { register } from ${JSON.stringify(TSX_REGISTER)};`,
     'register();',

@@ -2,14 +2,13 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import type { FastifyInstance } from 'fastify';
 import pg from 'pg';
 import { inject } from 'vitest';
 import { TokenService } from '../../src/auth/tokens.ts';
 import { loadConfig, type Config } from '../../src/config.ts';
 import type { AppContext } from '../../src/context.ts';
-import { openPostgres, wrapPglite, type Database } from '../../src/db/client.ts';
+import { openPglite, openPostgres, type Database } from '../../src/db/client.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { LocalDiskStorage } from '../../src/storage/file-storage.ts';
@@ -99,8 +98,6 @@ export async function createTestDatabase(): Promise<{ database: Database; dropDa
       },
     };
   }
-  const dump = await fs.readFile(inject('pgliteTemplatePath'));
-  const client = new PGlite({ loadDataDir: new Blob([dump]) });
-  await client.waitReady;
-  return { database: wrapPglite(client), dropDatabase: async () => {} };
+  const database = await openPglite(undefined, { loadDataDirFrom: inject('pgliteTemplatePath') });
+  return { database, dropDatabase: async () => {} };
 }
