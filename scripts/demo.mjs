@@ -9,7 +9,8 @@ import { fileURLToPath } from 'node:url';
 const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
 const startedAt = Date.now();
-const build = spawnSync('npm', ['run', 'build', '--silent', '--workspace', '@gradewise/web'], {
+// Built only when its sources changed since the last build (scripts/build.mjs).
+const build = spawnSync(process.execPath, ['scripts/build.mjs', 'web'], {
   cwd: repoRoot,
   encoding: 'utf8',
   maxBuffer: 64 * 1024 * 1024,
@@ -20,7 +21,7 @@ if (build.status !== 0) {
   console.error(`Building the web app failed${build.error ? `: ${build.error.message}` : ''}.`);
   process.exit(build.status ?? 1);
 }
-console.log(`Web app built in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`);
+console.log(`Web app ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.`);
 
 // The demo console is for the sign-ins: the server logs warnings and errors only, unless the
 // person running it asked for more.

@@ -29,8 +29,7 @@ export type PgliteRequest =
   | { id: number; op: 'close' };
 
 export type PgliteResponse =
-  | { id: number; ok: true; value: unknown }
-  | { id: number; ok: false; error: SerializedError };
+  { id: number; ok: true; value: unknown } | { id: number; ok: false; error: SerializedError };
 
 /** A database error as plain data: its message and PostgreSQL's fields (code, detail, constraint…). */
 export interface SerializedError {

@@ -1,7 +1,12 @@
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type ParserOptions, type Transaction } from '@electric-sql/pglite';
-import { serializeError, type PgliteRequest, type PgliteResponse, type PgliteThreadOptions } from './pglite-protocol.ts';
+import {
+  serializeError,
+  type PgliteRequest,
+  type PgliteResponse,
+  type PgliteThreadOptions,
+} from './pglite-protocol.ts';
 
 /**
  * The embedded database's own thread: PGlite (PostgreSQL compiled to WebAssembly) runs here, so

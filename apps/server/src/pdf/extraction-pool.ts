@@ -1,6 +1,6 @@
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_EXTRACTION_MEMORY_MB, defaultExtractionThreads } from '../config.ts';
-import { startTypeScriptWorker } from '../lib/typescript-worker.ts';
+import { siblingModule, startModuleWorker } from '../lib/module-worker.ts';
 // Types only from extract-text.ts: importing its code would load pdf.js (about 200 MB of heap) into this thread.
 import type { ExtractionOptions, PdfExtraction, RenderPagesOptions } from './extract-text.ts';
 import {
@@ -66,7 +66,7 @@ export interface ExtractionPoolStats {
 const DEFAULT_RECYCLE_ABOVE_MB = 64;
 const MB = 1024 * 1024;
 
-const WORKER_SCRIPT = new URL('./extraction-worker.ts', import.meta.url);
+const WORKER_SCRIPT = siblingModule('extraction-worker', import.meta.url);
 
 /**
  * The extraction's own deadline (inside the thread) is set later than the pool's, so the pool's
@@ -236,7 +236,7 @@ export class ExtractionPool {
 
   private startThread(): Thread {
     const heapLimitMb = this.heapLimitMb;
-    const worker = startTypeScriptWorker(WORKER_SCRIPT, {
+    const worker = startModuleWorker(WORKER_SCRIPT, {
       ...(heapLimitMb ? { resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } } : {}),
     });
     const thread: Thread = {

@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { startTypeScriptWorker } from '../lib/typescript-worker.ts';
+import { siblingModule, startModuleWorker } from '../lib/module-worker.ts';
 import { AppError, payloadTooLarge } from '../lib/errors.ts';
 import { ROSTER_SPREADSHEET_LIMITS, type SpreadsheetLimits } from './read-roster-spreadsheet.ts';
 import type { SpreadsheetThreadReply, SpreadsheetThreadRequest } from './spreadsheet-thread.ts';
@@ -30,7 +30,7 @@ export const SPREADSHEET_THREAD_LIMITS: SpreadsheetThreadLimits = {
   maxThreads: 2,
 };
 
-const THREAD_SCRIPT = new URL('./spreadsheet-thread.ts', import.meta.url);
+const THREAD_SCRIPT = siblingModule('spreadsheet-thread', import.meta.url);
 
 /** 'reading' fires when a thread has been given a file (tests use it to act while one is busy). */
 export const spreadsheetThreadEvents = new EventEmitter();
@@ -83,7 +83,7 @@ function readOnThread(
   threadLimits: SpreadsheetThreadLimits,
 ): Promise<string[]> {
   return new Promise((resolve, reject) => {
-    const worker = startTypeScriptWorker(THREAD_SCRIPT, {
+    const worker = startModuleWorker(THREAD_SCRIPT, {
       resourceLimits: { maxOldGenerationSizeMb: threadLimits.heapLimitMb },
     });
     let isSettled = false;

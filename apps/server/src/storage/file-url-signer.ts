@@ -24,6 +24,8 @@ export interface FileUrlSignerOptions {
   now?: () => number;
 }
 
+const MAX_WINDOW_LINKS = 50_000;
+
 export type FileUrlCheck = 'valid' | 'invalid' | 'expired';
 
 export class FileUrlSigner {
@@ -31,6 +33,12 @@ export class FileUrlSigner {
   private readonly ttlSeconds: number;
   private readonly stepSeconds: number;
   private readonly now: () => number;
+  /**
+   * Links of the current expiry window: a page listing hundreds of files signs each once per
+   * window, not once per request. Emptied when the window moves on (and kept to a bounded size).
+   */
+  private readonly windowLinks = new Map<string, string>();
+  private windowExp = 0;
 
   constructor(tokenSecret: Uint8Array, options: FileUrlSignerOptions = {}) {
     this.key = Buffer.from(hkdfSync('sha256', tokenSecret, 'gradewise', 'file-url-signing/v1', 32));
@@ -43,7 +51,16 @@ export class FileUrlSigner {
   urlFor(fileId: string): string {
     const nowSeconds = Math.floor(this.now() / 1000);
     const exp = Math.ceil((nowSeconds + this.ttlSeconds) / this.stepSeconds) * this.stepSeconds;
-    return this.urlWithExpiry(fileId, exp);
+    if (exp !== this.windowExp || this.windowLinks.size >= MAX_WINDOW_LINKS) {
+      this.windowLinks.clear();
+      this.windowExp = exp;
+    }
+    let url = this.windowLinks.get(fileId);
+    if (url === undefined) {
+      url = this.urlWithExpiry(fileId, exp);
+      this.windowLinks.set(fileId, url);
+    }
+    return url;
   }
 
   /** A link with an explicit expiry (unix seconds). */

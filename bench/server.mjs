@@ -1,0 +1,243 @@
+#!/usr/bin/env node
+// The server's costs of issue 11, each printed beside a reference measured in the same run:
+//
+//   - server CPU per authenticated GET /api/courses (20 courses), read from the server process
+//     itself (/proc/PID/stat: every thread, PGlite's included), against a bare Fastify hello world
+//     run the same way in the same Node: on a busy machine the ratio holds where times do not;
+//   - p99 latency of GET /api/courses at a fixed rate (autocannon, 100 connections, 500 req/s);
+//   - idle RSS of the server process after the load (and of its npm parent);
+//   - `npm start` to the first HTTP answer, with the build current (a first start builds).
+//
+//   npm run bench -- server                      # this checkout
+//   node bench/server.mjs --root /path/to/other  # another checkout (e.g. main before a change)
+//   node bench/server.mjs --quick                # fewer requests
+//
+// The PGlite server runs on a temporary data directory, with the default logging.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { fileURLToPath } from 'node:url';
+import { performance } from 'node:perf_hooks';
+import autocannon from 'autocannon';
+
+/* global fetch, FormData */
+
+const args = process.argv.slice(2);
+const flag = (name) => {
+  const index = args.indexOf(`--${name}`);
+  return index >= 0 ? args[index + 1] : undefined;
+};
+const quick = args.includes('--quick');
+const root = path.resolve(flag('root') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const REQUESTS = quick ? 1000 : 3000;
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) child.kill('SIGKILL');
+});
+
+console.log(`checkout: ${root}`);
+console.log(
+  `load average at start: ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')} (${os.availableParallelism()} cores)`,
+);
+
+// ------------------------------------------------------------------ reference: bare Fastify
+const bare = await startBareFastify();
+const bareCpu = await cpuPerRequest(bare.pid, `http://127.0.0.1:${bare.port}/`, {});
+bare.child.kill('SIGTERM');
+console.log(`bare Fastify hello world: ${bareCpu.toFixed(3)} ms CPU per request`);
+
+// ------------------------------------------------------------------ Gradewise on PGlite
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-bench-server-'));
+process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
+const port = 3900 + Math.floor(Math.random() * 90);
+const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', AUTH_RATE_LIMIT: '100000' };
+for (const name of ['DATABASE_URL', 'LOG_LEVEL', 'LOG_REQUESTS', 'AI_PROVIDER']) delete env[name];
+const base = `http://127.0.0.1:${port}`;
+
+// A first start builds whatever is not current, and creates the database; the second is measured.
+let server = await startGradewise(env, base);
+await stopGradewise(server);
+server = await startGradewise(env, base);
+console.log(`npm start to first answer (build current): ${(server.startMs / 1000).toFixed(2)} s`);
+
+const instructor = await register(base, 'instructor');
+for (let index = 0; index < 20; index += 1) await createCourse(base, instructor, `Course ${index + 1}`);
+const headers = { authorization: `Bearer ${instructor}` };
+const coursesUrl = `${base}/api/courses`;
+const check = await fetch(coursesUrl, { headers });
+if (check.status !== 200 || (await check.json()).length !== 20)
+  throw new Error('GET /api/courses did not answer 20 courses');
+
+const coursesCpu = await cpuPerRequest(server.pid, coursesUrl, headers);
+console.log(
+  `GET /api/courses: ${coursesCpu.toFixed(3)} ms CPU per request = ${(coursesCpu / bareCpu).toFixed(1)} x bare Fastify`,
+);
+
+const fixed = await autocannon({
+  url: coursesUrl,
+  headers,
+  connections: 100,
+  overallRate: 500,
+  duration: quick ? 5 : 10,
+});
+console.log(
+  `GET /api/courses at 500 req/s, 100 connections: p99 ${fixed.latency.p99} ms, p50 ${fixed.latency.p50} ms, ` +
+    `${fixed.requests.total} requests, ${fixed.non2xx} non-2xx, ${fixed.errors} errors`,
+);
+
+await sleep(5000);
+const rss = rssMb(server.pid);
+const parentsRss = server.npmPid ? rssMb(server.npmPid) : 0;
+console.log(`idle RSS: server ${rss.toFixed(0)} MB, npm parent ${parentsRss.toFixed(0)} MB`);
+await stopGradewise(server);
+console.log(
+  `load average at end: ${os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ')}`,
+);
+
+console.log('\n| figure | value | reference |');
+console.log('|---|---|---|');
+console.log(
+  `| server CPU per GET /api/courses, 20 courses, PGlite | ${coursesCpu.toFixed(3)} ms (${(coursesCpu / bareCpu).toFixed(1)} x) | bare Fastify ${bareCpu.toFixed(3)} ms |`,
+);
+console.log(`| p99 at 500 req/s, 100 connections | ${fixed.latency.p99} ms | goal 50 ms |`);
+console.log(`| idle RSS (server process) | ${rss.toFixed(0)} MB (+${parentsRss.toFixed(0)} MB npm) | goal 300 MB |`);
+console.log(`| npm start to first answer, build current | ${(server.startMs / 1000).toFixed(2)} s | goal 3 s |`);
+process.exit(0);
+
+// ------------------------------------------------------------------ helpers
+
+/** Server CPU (all threads) per request over a fixed number of requests, 10 connections. */
+async function cpuPerRequest(pid, url, requestHeaders) {
+  await autocannon({ url, headers: requestHeaders, connections: 10, amount: Math.round(REQUESTS / 5) }); // warm-up
+  const before = cpuTicks(pid);
+  const result = await autocannon({ url, headers: requestHeaders, connections: 10, amount: REQUESTS });
+  const ticks = cpuTicks(pid) - before;
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return ((ticks / CLOCK_TICKS) * 1000) / REQUESTS;
+}
+
+function cpuTicks(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
+function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+async function startBareFastify() {
+  const fastifyUrl = pathToFileUrl(path.join(root, 'node_modules/fastify/fastify.js'));
+  const source = `import Fastify from ${JSON.stringify(fastifyUrl)};
+const app = Fastify();
+app.get('/', async () => ({ hello: 'world' }));
+await app.listen({ port: 0, host: '127.0.0.1' });
+console.log('PORT ' + app.server.address().port);`;
+  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  children.add(child);
+  const port = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      const match = /PORT (\d+)/.exec(String(chunk));
+      if (match) resolve(Number(match[1]));
+    });
+    child.on('exit', (code) => reject(new Error(`bare Fastify exited (${code})`)));
+  });
+  return { child, pid: child.pid, port };
+}
+
+function pathToFileUrl(file) {
+  return new URL(`file://${file}`).href;
+}
+
+/** `npm start` in the checkout; resolves at the first HTTP answer, with the node server's pid. */
+async function startGradewise(environment, url) {
+  const started = performance.now();
+  const child = spawn('npm', ['start'], {
+    cwd: root,
+    env: environment,
+    stdio: ['ignore', 'ignore', 'inherit'],
+    detached: true,
+  });
+  children.add(child);
+  let exited = false;
+  child.on('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error('npm start exited before answering');
+    try {
+      await fetch(`${url}/api/courses`);
+      break;
+    } catch {
+      await sleep(25);
+    }
+  }
+  const startMs = performance.now() - started;
+  const pid = serverPid(child.pid);
+  return { child, pid, npmPid: child.pid, startMs };
+}
+
+/** The descendant of `npm start` that runs the server (the node process with main in its command line). */
+function serverPid(rootPid) {
+  const queue = [rootPid];
+  while (queue.length > 0) {
+    const pid = queue.shift();
+    const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    if (
+      pid !== rootPid &&
+      /main\.(js|ts)/.test(cmdline) &&
+      !/\bnpm\b/.test(cmdline) &&
+      !/\/tsx\b|tsx\/dist\/cli/.test(cmdline)
+    )
+      return pid;
+    for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
+      const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
+      if (list) queue.push(...list.split(' ').map(Number));
+    }
+  }
+  throw new Error('server process not found');
+}
+
+async function stopGradewise(running) {
+  const done = new Promise((resolve) => running.child.on('exit', resolve));
+  process.kill(-running.child.pid, 'SIGTERM');
+  await done;
+  children.delete(running.child);
+}
+
+async function register(url, role) {
+  const response = await fetch(`${url}/api/auth/register`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({
+      name: 'Bench Instructor',
+      email: `bench-${Date.now()}@example.edu`,
+      password: 'bench-password-1',
+      role,
+    }),
+  });
+  if (response.status !== 201) throw new Error(`register: ${response.status} ${await response.text()}`);
+  return (await response.json()).token;
+}
+
+async function createCourse(url, token, title) {
+  const form = new FormData();
+  form.append('title', title);
+  const response = await fetch(`${url}/api/courses`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}` },
+    body: form,
+  });
+  if (response.status !== 201) throw new Error(`create course: ${response.status} ${await response.text()}`);
+}
