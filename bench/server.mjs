@@ -194,13 +194,11 @@ function serverPid(rootPid) {
   while (queue.length > 0) {
     const pid = queue.shift();
     const cmdline = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8');
-    if (
-      pid !== rootPid &&
-      /main\.(js|ts)/.test(cmdline) &&
-      !/\bnpm\b/.test(cmdline) &&
-      !/\/tsx\b|tsx\/dist\/cli/.test(cmdline)
-    )
-      return pid;
+    const [program = '', firstArgument = ''] = cmdline.split('\0');
+    // node running main (not npm, not the shell, not tsx's launcher, whose node child runs main).
+    const isServer =
+      /(^|\/)node$/.test(program) && /main\.(js|ts)/.test(cmdline) && !/\.bin\/tsx|tsx\/dist\/cli/.test(firstArgument);
+    if (pid !== rootPid && isServer) return pid;
     for (const task of fs.readdirSync(`/proc/${pid}/task`)) {
       const list = fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim();
       if (list) queue.push(...list.split(' ').map(Number));
