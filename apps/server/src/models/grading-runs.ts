@@ -1,3 +1,4 @@
+import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { gradingRuns } from '../db/schema.ts';
@@ -12,6 +13,8 @@ export interface StoredComment {
   pointsDeducted: number;
   accepted: boolean;
   rubricItemId: string | null;
+  /** Where on the answer the comment points; absent in comments stored before regions existed. */
+  region?: CommentRegion | null;
 }
 
 export const ACTIVE_STATUSES = ['queued', 'running'] as const;

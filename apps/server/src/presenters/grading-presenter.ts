@@ -56,6 +56,7 @@ export function presentComments(
       accepted: comment.accepted,
       rubricItemId: comment.rubricItemId,
       rubricItem: item ? { id: item.id, criterion: item.criterion, points: item.points } : null,
+      region: comment.region ?? null,
     };
   });
 }

@@ -13,10 +13,12 @@ import {
   type GradingRunRow,
   type StoredComment,
 } from '../models/grading-runs.ts';
+import { selectFileById } from '../models/files.ts';
 import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
 import { selectUserById, type UserRow } from '../models/users.ts';
+import { countPdfPages } from '../pdf/count-pages.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import type { GradeParams } from './grade-submission.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
@@ -55,6 +57,7 @@ export async function saveGrade(
   const rubric = await selectRubricByQuestionId(ctx.db, question.id);
   const comments = checkedComments(input.comments, question.points);
   checkGrade(input.grade, question.points, comments);
+  await checkRegionPages(ctx, submission, comments);
   const run = await runSavedFrom(ctx.db, submission, input.basedOnRunId);
   const grade = await ctx.db.transaction(async (tx) => {
     await takeTransactionLock(tx, answerLockKey(question.id, submission.studentId));
@@ -145,8 +148,32 @@ function checkedComments(comments: z.output<typeof SaveGradeInput>['comments'], 
       pointsDeducted: comment.pointsDeducted,
       accepted: comment.accepted,
       rubricItemId: comment.rubricItemId ?? null,
+      ...(comment.region ? { region: comment.region } : {}),
     };
   });
+}
+
+/**
+ * A region must point at a page of this submission's PDF (the box itself was checked by the
+ * contract). The file is read only when some comment carries a region.
+ */
+async function checkRegionPages(ctx: AppContext, submission: SubmissionRow, comments: StoredComment[]): Promise<void> {
+  const withRegion = comments.flatMap((comment, index) =>
+    comment.region ? [{ index, page: comment.region.page }] : [],
+  );
+  if (withRegion.length === 0) return;
+  const file = await selectFileById(ctx.db, submission.fileId);
+  const pageCount = file ? await countPdfPages(await ctx.storage.get(file.storageKey)) : null;
+  if (pageCount === null)
+    throw badRequest("This answer's PDF cannot be read, so no comment can point at a page of it.");
+  for (const { index, page } of withRegion) {
+    if (page > pageCount) {
+      throw badRequest(
+        `Comment ${index + 1}: the region is on page ${page}, but the answer has ${pageCount} page${pageCount === 1 ? '' : 's'}.`,
+        [{ path: `comments.${index}.region.page`, message: `must be between 1 and ${pageCount}` }],
+      );
+    }
+  }
 }
 
 function checkGrade(grade: number, points: number, comments: StoredComment[]): void {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CommentRegion } from './comment-region.ts';
 import { ExtractionStateFields } from './submissions.ts';
 
 /**
@@ -138,6 +139,8 @@ export const GradingComment = z.object({
   rubricItemId: z.string().nullable(),
   /** The judged item as it is in the current rubric, when it still exists. */
   rubricItem: RubricItemRef.nullable().optional(),
+  /** Where on the answer the comment points (a page and a box on it); null or absent: nowhere in particular. */
+  region: CommentRegion.nullable().optional(),
 });
 export type GradingComment = z.infer<typeof GradingComment>;
 
@@ -187,6 +190,8 @@ export const SaveGradeCommentInput = z.object({
   pointsDeducted: z.number({ error: 'Points deducted must be a number.' }).finite('Points deducted must be a number.'),
   accepted: z.boolean({ error: 'Each comment must say whether it is accepted.' }),
   rubricItemId: z.string().max(64).nullable().optional(),
+  /** Optional place on the answer (see CommentRegion); its page must exist in the submission's PDF. */
+  region: CommentRegion.nullable().optional(),
 });
 export type SaveGradeCommentInput = z.input<typeof SaveGradeCommentInput>;
 

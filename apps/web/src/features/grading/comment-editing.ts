@@ -23,6 +23,8 @@ export interface DraftComment {
   accepted: boolean;
   rubricItemId: string | null;
   rubricItem: GradingComment['rubricItem'];
+  /** The place on the answer the comment points at (kept as loaded, sent back on save). */
+  region: GradingComment['region'];
   /** Added by the instructor and not yet kept with Done. */
   isNew: boolean;
   /** The open editor's values, as typed; null while the comment is viewed. */
@@ -64,6 +66,7 @@ export function commentsReducer(state: CommentsState, action: CommentsAction): C
         accepted: comment.accepted,
         rubricItemId: comment.rubricItemId,
         rubricItem: comment.rubricItem ?? null,
+        region: comment.region ?? null,
         isNew: false,
         editor: null,
       }));
@@ -84,6 +87,7 @@ export function commentsReducer(state: CommentsState, action: CommentsAction): C
         accepted: true,
         rubricItemId: null,
         rubricItem: null,
+        region: null,
         isNew: true,
         editor: { text: '', points: '0' },
       };
@@ -149,6 +153,7 @@ export function toSaveGradeComments(state: CommentsState) {
       pointsDeducted: comment.pointsDeducted,
       accepted: comment.accepted,
       rubricItemId: comment.rubricItemId,
+      ...(comment.region ? { region: comment.region } : {}),
     }));
 }
 

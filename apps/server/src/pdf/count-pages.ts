@@ -1,0 +1,15 @@
+import { PDFDocument } from 'pdf-lib';
+
+/**
+ * How many pages a stored PDF has, to check that a comment's region points at a page that exists.
+ * pdf-lib reads only the document structure (no page content is decoded), and the file was checked
+ * and capped in size when it was submitted; null when the file cannot be read as a PDF.
+ */
+export async function countPdfPages(content: Uint8Array): Promise<number | null> {
+  try {
+    const document = await PDFDocument.load(content, { ignoreEncryption: true, updateMetadata: false });
+    return document.getPageCount();
+  } catch {
+    return null;
+  }
+}
