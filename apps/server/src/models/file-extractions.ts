@@ -1,4 +1,5 @@
 import { and, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { anyOf } from './any-of.ts';
 import type { HiddenTextFinding } from '@gradewise/shared/contracts/grading';
 import type { Db } from '../db/client.ts';
 import { fileExtractions } from '../db/schema.ts';
@@ -26,7 +27,7 @@ export async function selectFileExtraction(db: Db, fileId: string): Promise<File
 
 export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionRow>> {
   if (fileIds.length === 0) return new Map();
-  const rows = await db.select().from(fileExtractions).where(inArray(fileExtractions.fileId, fileIds));
+  const rows = await db.select().from(fileExtractions).where(anyOf(fileExtractions.fileId, fileIds));
   return new Map(rows.map((row) => [row.fileId, row as FileExtractionRow]));
 }
 
@@ -114,7 +115,7 @@ export async function selectExtractionStatuses(
   const rows = await db
     .select({ fileId: fileExtractions.fileId, status: fileExtractions.status })
     .from(fileExtractions)
-    .where(inArray(fileExtractions.fileId, fileIds));
+    .where(anyOf(fileExtractions.fileId, fileIds));
   return new Map(rows.map((row) => [row.fileId, row.status]));
 }
 
@@ -124,6 +125,6 @@ export async function selectExtractedTexts(db: Db, fileIds: string[]): Promise<M
   const rows = await db
     .select({ fileId: fileExtractions.fileId, text: fileExtractions.text })
     .from(fileExtractions)
-    .where(and(inArray(fileExtractions.fileId, fileIds), eq(fileExtractions.status, 'succeeded')));
+    .where(and(anyOf(fileExtractions.fileId, fileIds), eq(fileExtractions.status, 'succeeded')));
   return new Map(rows.map((row) => [row.fileId, row.text]));
 }

@@ -1,4 +1,5 @@
-import { and, desc, eq, inArray, lte, max } from 'drizzle-orm';
+import { and, desc, eq, lte, max } from 'drizzle-orm';
+import { anyOf } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { grades, submissions } from '../db/schema.ts';
@@ -30,7 +31,7 @@ export async function selectCurrentGrades(db: Db, submissionIds: string[]): Prom
   const rows = await db
     .selectDistinctOn([grades.submissionId])
     .from(grades)
-    .where(inArray(grades.submissionId, submissionIds))
+    .where(anyOf(grades.submissionId, submissionIds))
     .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id));
   return new Map(rows.map((row) => [row.submissionId, row as GradeRow]));
 }
@@ -79,7 +80,7 @@ export async function selectCountingGrades(db: Db, submissionIds: string[]): Pro
       ),
     )
     .innerJoin(grades, eq(grades.submissionId, submissions.id))
-    .where(inArray(target.id, submissionIds))
+    .where(anyOf(target.id, submissionIds))
     .orderBy(target.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id));
   return new Map(
     rows.map((row) => [
@@ -127,7 +128,7 @@ export async function selectGradedSubmissionIds(db: Db, submissionIds: string[])
   const rows = await db
     .selectDistinct({ submissionId: grades.submissionId })
     .from(grades)
-    .where(inArray(grades.submissionId, submissionIds));
+    .where(anyOf(grades.submissionId, submissionIds));
   return new Set(rows.map((row) => row.submissionId));
 }
 
@@ -137,6 +138,6 @@ export async function selectSubmissionIdsOfGrades(db: Db, gradeIds: string[]): P
   const rows = await db
     .select({ id: grades.id, submissionId: grades.submissionId })
     .from(grades)
-    .where(inArray(grades.id, gradeIds));
+    .where(anyOf(grades.id, gradeIds));
   return new Map(rows.map((row) => [row.id, row.submissionId]));
 }

@@ -1,5 +1,6 @@
 import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { anyOf } from './any-of.ts';
 import type { Db } from '../db/client.ts';
 import { gradingRuns } from '../db/schema.ts';
 
@@ -80,7 +81,7 @@ export async function selectLatestRunsBySubmission(
   const rows = await db
     .selectDistinctOn([gradingRuns.submissionId])
     .from(gradingRuns)
-    .where(inArray(gradingRuns.submissionId, submissionIds))
+    .where(anyOf(gradingRuns.submissionId, submissionIds))
     .orderBy(gradingRuns.submissionId, desc(gradingRuns.createdAt), desc(gradingRuns.id));
   return new Map(rows.map((row) => [row.submissionId, row]));
 }
@@ -94,7 +95,7 @@ export async function selectLatestSucceededRunsBySubmission(
   const rows = await db
     .selectDistinctOn([gradingRuns.submissionId])
     .from(gradingRuns)
-    .where(and(inArray(gradingRuns.submissionId, submissionIds), eq(gradingRuns.status, 'succeeded')))
+    .where(and(anyOf(gradingRuns.submissionId, submissionIds), eq(gradingRuns.status, 'succeeded')))
     .orderBy(gradingRuns.submissionId, desc(gradingRuns.finishedAt), desc(gradingRuns.id));
   return new Map(rows.map((row) => [row.submissionId, row]));
 }
@@ -185,6 +186,6 @@ export async function countBatchRuns(
 
 export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select().from(gradingRuns).where(inArray(gradingRuns.id, ids));
+  const rows = await db.select().from(gradingRuns).where(anyOf(gradingRuns.id, ids));
   return new Map(rows.map((row) => [row.id, row]));
 }
