@@ -407,10 +407,31 @@ describe('grading screen', () => {
     ).toBeInTheDocument();
   });
 
+  it('after a server error, says so with Try again instead of a bare dialog, and Try again grades', async () => {
+    let isServerDown = true;
+    stubNetwork(
+      routes(() =>
+        isServerDown
+          ? jsonResponse(503, { code: 'INTERNAL', message: 'Something went wrong on our side. Please try again.' })
+          : jsonResponse(200, gradingOutput()),
+      ),
+    );
+    renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    const retry = await screen.findByRole('button', { name: 'Try again' });
+    expect(screen.getAllByText('Something went wrong on our side. Please try again.').length).toBeGreaterThan(0);
+    isServerDown = false;
+    await user.click(retry);
+    expect(await screen.findByText('Second eigenvalue is wrong.')).toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+  });
+
   it("says 'Submission not found.' for a submission the question does not have", async () => {
     stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
     renderApp(`/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/unknown`);
     expect(await screen.findAllByText('Submission not found.')).not.toHaveLength(0);
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 });
 

@@ -1,7 +1,8 @@
 import { useState, type KeyboardEvent } from 'react';
-import { Alert, Box, Dialog, DialogContent, Typography } from '@mui/material';
+import { Alert, Box, Button, Dialog, DialogContent, Typography } from '@mui/material';
+import RefreshIcon from '@mui/icons-material/Refresh';
 import { ExtractionState } from '../../../components/extraction-state.tsx';
-import { LoadingMessage } from '../../../components/screen-states.tsx';
+import { LoadingMessage, RETRY_LABEL } from '../../../components/screen-states.tsx';
 import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
@@ -116,7 +117,18 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       <DialogContent sx={{ px: { xs: 1.5, sm: 3 } }}>
         {session.isLoading ? <LoadingMessage text="Loading grading data…" /> : null}
         {session.failure ? (
-          <Alert severity="error" variant="outlined" sx={{ my: 2 }}>
+          <Alert
+            severity="error"
+            variant="outlined"
+            sx={{ my: 2 }}
+            action={
+              session.retry ? (
+                <Button color="inherit" size="small" startIcon={<RefreshIcon />} onClick={session.retry}>
+                  {RETRY_LABEL}
+                </Button>
+              ) : undefined
+            }
+          >
             {session.failure}
           </Alert>
         ) : null}

@@ -1,6 +1,6 @@
 import { useMemo, useState } from 'react';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
-import { messageOf } from '../../../lib/api-client.ts';
+import { isNotFound, messageOf } from '../../../lib/api-client.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
 import { queuePosition } from '../components/review-queue-bar.tsx';
@@ -78,6 +78,10 @@ export function useGradingSession({
       : grading.isError
         ? messageOf(grading.error, GRADING_MESSAGES.gradeFailed)
         : null;
+  // A read that failed for a passing reason (a server error, a lost connection) can be tried again;
+  // a submission that is not there cannot, and the screen only offers Close then.
+  const failedRead = question.isError ? question : grading.isError ? grading : null;
+  const retry = failedRead && !isMissing && !isNotFound(failedRead.error) ? () => void failedRead.refetch() : null;
   // A grade saved on an earlier version is not this version's: opening it grades it afresh.
   const isAlreadyGraded =
     Boolean(submission?.isAlreadyGraded && !submission.isGradeOnEarlierVersion) ||
@@ -92,6 +96,8 @@ export function useGradingSession({
     isReloading: grading.isFetching,
     isAlreadyGraded,
     failure,
+    /** Reads the failed data again; null when trying again cannot help. */
+    retry,
     result,
     showResult,
     loadedGradeId,
