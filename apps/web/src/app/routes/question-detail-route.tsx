@@ -7,6 +7,7 @@ import { hasAutoRubric, QuestionOverview } from '../../features/questions/compon
 import { SubmissionsTable } from '../../features/submissions/components/submissions-table.tsx';
 import { SubmitAnswerForm } from '../../features/submissions/components/submit-answer-form.tsx';
 import { UploadOnBehalfForm } from '../../features/submissions/components/upload-on-behalf-form.tsx';
+import { AiQuotaReadout } from '../../features/grading/components/ai-quota-readout.tsx';
 import { AnswerGroupsPanel } from '../../features/grading/components/answer-groups-panel.tsx';
 import { GradeAllPanel } from '../../features/grading/components/grade-all-panel.tsx';
 import { SuggestionsPanel } from '../../features/grading/components/suggestions-panel.tsx';
@@ -101,6 +102,7 @@ export function QuestionDetailRoute() {
           }
         />
       ) : null}
+      {isStaff ? <AiQuotaReadout assignmentId={assignmentId} questionId={questionId} /> : null}
       {isStaff ? <SuggestionsPanel assignmentId={assignmentId} questionId={questionId} /> : null}
       {isStaff ? <AnswerGroupsPanel assignmentId={assignmentId} questionId={questionId} /> : null}
       <Box component="section" aria-labelledby={submissionsHeadingId}>
