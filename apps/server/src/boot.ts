@@ -7,6 +7,7 @@ import { migrateDatabase, openPglite, openPostgres, type Database } from './db/c
 import { JobQueue } from './jobs/job-queue.ts';
 import { JOB_DEFINITIONS } from './jobs/registry.ts';
 import { createLogger } from './lib/logger.ts';
+import { createMailer } from './mail/mailer.ts';
 import { LocalDiskStorage } from './storage/file-storage.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
 import path from 'node:path';
@@ -52,6 +53,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     tokens: new TokenService(secret, config.tokenTtlSeconds),
     storage: new LocalDiskStorage(config.filesDir),
     fileUrls: new FileUrlSigner(secret),
+    mailer: createMailer(config, log),
     log,
   };
   try {
@@ -69,6 +71,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
       isShutDown = true;
       // Workers first: a running job finishes (or is left for a retry) while the database is open.
       await ctx.jobs?.stop().catch((error) => log.error({ err: error }, 'stopping the job queue failed'));
+      ctx.mailer?.close();
       await database.close().catch((error) => log.error({ err: error }, 'closing the database failed'));
       releaseLock();
     },

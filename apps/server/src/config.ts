@@ -66,6 +66,21 @@ const ConfigSchema = z
     /** Calls to an external AI provider for all the courses of one instructor, per clock hour and per UTC day. */
     AI_INSTRUCTOR_CALLS_PER_HOUR: z.coerce.number().int().min(1).max(10_000_000).default(3_000),
     AI_INSTRUCTOR_CALLS_PER_DAY: z.coerce.number().int().min(1).max(10_000_000).default(12_000),
+    /**
+     * Outgoing mail (smtp://user:pass@host:587, smtps://… for TLS from the start). Unset: no email
+     * at all, and the instructor confirms invited registrants instead (see README, "Email").
+     */
+    SMTP_URL: z
+      .string()
+      .regex(/^smtps?:\/\/[^\s]+$/, 'must look like smtp://user:password@host:587 or smtps://host:465')
+      .optional(),
+    /** The sender of the emails, e.g. "Gradewise <grading@school.edu>". */
+    MAIL_FROM: z.string().min(3).max(320).optional(),
+    /**
+     * The address people open Gradewise at (https://grading.school.edu), for links in emails. Never
+     * taken from a request's Host header, which a caller chooses.
+     */
+    PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// address' }).optional(),
     MAX_UPLOAD_MB: z.coerce.number().min(1).max(200).default(20),
     /** Versions one student may submit for one question (every version is kept). */
     MAX_SUBMISSION_VERSIONS: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -78,6 +93,16 @@ const ConfigSchema = z
     NODE_ENV: z.string().default('production'),
   })
   .superRefine((env, ctx) => {
+    if (env.SMTP_URL && !env.MAIL_FROM) {
+      ctx.addIssue({ code: 'custom', path: ['MAIL_FROM'], message: 'is required with SMTP_URL (the sender address)' });
+    }
+    if (env.SMTP_URL && !env.PUBLIC_URL) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PUBLIC_URL'],
+        message: 'is required with SMTP_URL (the address links in emails point to, e.g. https://grading.school.edu)',
+      });
+    }
     if (env.JOB_WORKERS === 'off' && !env.DATABASE_URL) {
       ctx.addIssue({
         code: 'custom',
@@ -147,6 +172,11 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       instructorCallsPerHour: env.AI_INSTRUCTOR_CALLS_PER_HOUR,
       instructorCallsPerDay: env.AI_INSTRUCTOR_CALLS_PER_DAY,
     },
+    /** Outgoing email; undefined when SMTP is not configured (the embedded default). */
+    mail:
+      env.SMTP_URL && env.MAIL_FROM && env.PUBLIC_URL
+        ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL.replace(/\/+$/, '') }
+        : undefined,
     maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),
     maxSubmissionVersions: env.MAX_SUBMISSION_VERSIONS,
     logLevel: env.LOG_LEVEL,

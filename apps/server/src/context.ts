@@ -3,6 +3,7 @@ import type { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
+import type { Mailer } from './mail/mailer.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { FileUrlSigner } from './storage/file-url-signer.ts';
 
@@ -16,11 +17,13 @@ export interface AppContext {
   /** Signs the expiring links to stored files that responses carry (see storage/file-url-signer.ts). */
   fileUrls: FileUrlSigner;
   log: FastifyBaseLogger;
+  /** Outgoing email (SMTP); absent when SMTP_URL is not set, and email features say so. */
+  mailer?: Mailer;
   /**
    * The durable job queue (pg-boss). Absent in processes started without jobs (API-only tests);
    * services that need it answer 503 then. Whether this process also runs workers is its choice.
    */
   jobs?: JobQueue;
-  /** The time, for rules that count per minute, hour or day (AI spend); tests set it to let time pass. Default: the system clock. */
+  /** The time, for rules that count per minute, hour or day (AI spend); tests set it to let time pass. Default: the system clock (lib/clock.ts). */
   clock?: () => Date;
 }

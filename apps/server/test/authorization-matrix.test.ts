@@ -45,6 +45,11 @@ interface MatrixRow {
   access: Access;
   request(fixture: Fixture): InjectOptions | Promise<InjectOptions>;
   expect: Record<Caller, number>;
+  /**
+   * Routes that end sessions (logout, sign out everywhere): each caller calls with a token of a
+   * fresh login, and gets a new one afterwards, so the rows after it still have live tokens.
+   */
+  freshSession?: boolean;
 }
 
 // Presets: the usual shapes of the table.
@@ -165,6 +170,67 @@ export const MATRIX: MatrixRow[] = [
     request: () => ({ method: 'GET', url: '/api/auth/user' }),
     expect: everyoneSignedIn(200),
   },
+  {
+    route: 'GET /api/auth/settings',
+    access: 'public',
+    request: () => ({ method: 'GET', url: '/api/auth/settings' }),
+    expect: { anonymous: 200, enrolledStudent: 200, otherStudent: 200, owner: 200, otherInstructor: 200 },
+  },
+  {
+    // No SMTP in this app: no link can be valid, so everyone reaches the handler and gets 400.
+    route: 'POST /api/auth/verify-email',
+    access: 'public',
+    request: () => ({ method: 'POST', url: '/api/auth/verify-email', payload: { token: 'not-a-real-link' } }),
+    expect: { anonymous: 400, enrolledStudent: 400, otherStudent: 400, owner: 400, otherInstructor: 400 },
+  },
+  {
+    // Without SMTP password reset says it is not available (test/email-ownership.test.ts has it with SMTP).
+    route: 'POST /api/auth/forgot-password',
+    access: 'public',
+    request: (f) => ({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: f.world.student.email } }),
+    expect: { anonymous: 503, enrolledStudent: 503, otherStudent: 503, owner: 503, otherInstructor: 503 },
+  },
+  {
+    route: 'POST /api/auth/reset-password',
+    access: 'public',
+    request: () => ({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token: 'not-a-real-link', password: 'long-enough-password' },
+    }),
+    expect: { anonymous: 503, enrolledStudent: 503, otherStudent: 503, owner: 503, otherInstructor: 503 },
+  },
+  {
+    route: 'POST /api/auth/logout',
+    access: 'user',
+    freshSession: true,
+    request: () => ({ method: 'POST', url: '/api/auth/logout' }),
+    expect: everyoneSignedIn(200),
+  },
+  {
+    route: 'POST /api/auth/logout-everywhere',
+    access: 'user',
+    freshSession: true,
+    request: () => ({ method: 'POST', url: '/api/auth/logout-everywhere' }),
+    expect: everyoneSignedIn(200),
+  },
+  {
+    // A wrong current password: every signed-in caller reaches the check (400) and nothing changes.
+    route: 'POST /api/auth/change-password',
+    access: 'user',
+    request: () => ({
+      method: 'POST',
+      url: '/api/auth/change-password',
+      payload: { currentPassword: 'not-my-password', newPassword: 'a brand new passphrase' },
+    }),
+    expect: everyoneSignedIn(400),
+  },
+  {
+    route: 'POST /api/auth/delete-account',
+    access: 'user',
+    request: () => ({ method: 'POST', url: '/api/auth/delete-account', payload: { password: 'not-my-password' } }),
+    expect: everyoneSignedIn(400),
+  },
 
   // ---- courses and rosters
   {
@@ -193,6 +259,18 @@ export const MATRIX: MatrixRow[] = [
       url: `/api/courses/${f.world.course._id}/add-students`,
       payload: { emails: [`invitee-${f.unique()}@example.edu`] },
     }),
+    expect: ownerOnly(200),
+  },
+  {
+    // Each call: a fresh invitation whose address has just registered (no SMTP), for the owner to confirm.
+    route: 'POST /api/courses/:id/confirm-student',
+    access: 'instructor',
+    request: async (f) => {
+      const email = `registrant-${f.unique()}@example.edu`;
+      await addStudents(t.app, f.world.instructor, f.world.course._id, [email]);
+      await registerUser(t.app, { email });
+      return { method: 'POST', url: `/api/courses/${f.world.course._id}/confirm-student`, payload: { email } };
+    },
     expect: ownerOnly(200),
   },
   {
@@ -474,6 +552,25 @@ afterAll(async () => {
   await t?.close();
 });
 
+async function logInAgain(caller: Exclude<Caller, 'anonymous'>): Promise<Record<string, string>> {
+  const user = {
+    enrolledStudent: fixture.world.student,
+    otherStudent: fixture.otherStudent,
+    owner: fixture.world.instructor,
+    otherInstructor: fixture.otherInstructor,
+  }[caller];
+  const response = await t.app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: user.email, password: user.password },
+  });
+  if (response.statusCode !== 200) throw new Error(`login failed: ${response.body}`);
+  // The fixture's own copies too: later rows build requests with them (e.g. ensureAnswerGroup).
+  user.token = response.json().token;
+  user.auth = { authorization: `Bearer ${user.token}` };
+  return user.auth;
+}
+
 describe('authorization matrix', () => {
   it('has exactly one row for every registered /api route, with the access the route declares', () => {
     const registered = t.app.apiRoutes.filter((route) => route.method !== 'HEAD');
@@ -494,7 +591,9 @@ describe('authorization matrix', () => {
     const actual = {} as Record<Caller, number>;
     for (const caller of CALLERS) {
       const request = await row.request(fixture);
+      if (row.freshSession && caller !== 'anonymous') tokens[caller] = await logInAgain(caller);
       const response = await t.app.inject({ ...request, headers: { ...(request.headers ?? {}), ...tokens[caller] } });
+      if (row.freshSession && caller !== 'anonymous') tokens[caller] = await logInAgain(caller);
       actual[caller] = response.statusCode;
       if (response.statusCode >= 400) {
         // Every refusal is the one JSON error shape, never a stack or an HTML page.

@@ -225,7 +225,9 @@ describe('GET /api/courses/:id', () => {
       { _id: amy.id, name: 'Amy', email: amy.email },
       { _id: zed.id, name: 'Zed', email: zed.email },
     ]);
-    expect(staff.pendingStudents).toEqual([{ email: 'pending@example.edu', invitedAt: expect.any(String) }]);
+    expect(staff.pendingStudents).toEqual([
+      { email: 'pending@example.edu', invitedAt: expect.any(String), registeredName: null },
+    ]);
     expect(staff.instructor).toEqual({ _id: owner.id, name: 'Owner', email: owner.email });
 
     const seen = (await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: zed.auth })).json();
@@ -238,7 +240,8 @@ describe('GET /api/courses/:id', () => {
     ]);
     expect(seen.instructor).toEqual({ _id: owner.id, name: 'Owner' });
     const seenText = JSON.stringify(seen);
-    for (const email of [amy.email, zed.email, owner.email, 'pending@example.edu']) expect(seenText).not.toContain(email);
+    for (const email of [amy.email, zed.email, owner.email, 'pending@example.edu'])
+      expect(seenText).not.toContain(email);
     expect((await fetchFile(t.app, seen.syllabus)).statusCode).toBe(200);
   });
 

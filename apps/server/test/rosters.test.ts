@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { MAX_ROSTER_ENTRIES } from '@gradewise/shared/contracts/courses';
-import { enrollments, pendingEnrollments } from '../src/db/schema.ts';
+import { enrollments, pendingEnrollments, users } from '../src/db/schema.ts';
 import { addStudents, createCourse } from './support/course-fixtures.ts';
 import { makeWorkbook, makeZip, sheetXml, xlsxParts } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
@@ -153,35 +153,86 @@ describe('POST /api/courses/:id/add-students (emails)', () => {
 });
 
 describe('pending enrolments', () => {
-  it('turns an invitation into an enrolment when the student registers', async () => {
+  // Issue 15: registering an invited email no longer enrols it (anyone could register the address
+  // first). Without SMTP the instructor confirms the registrant; with SMTP the emailed link does
+  // (test/email-ownership.test.ts).
+  it('keeps an invitation pending at registration (without SMTP) until the instructor confirms the registrant', async () => {
     const course = await createCourse(t.app, owner, { title: 'Invited course' });
     await addStudents(t.app, owner, course._id, ['Future.Student@example.edu']);
     expect(await rosterOf(course._id)).toEqual({ students: [], pending: ['future.student@example.edu'] });
 
     const student = await registerUser(t.app, { email: 'future.student@example.edu', name: 'Future' });
+    const before = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
+    expect(before).toEqual([]);
+    const hidden = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: student.auth });
+    expect(hidden.statusCode).toBe(404);
+    const staff = (
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth })
+    ).json();
+    expect(staff.pendingStudents).toEqual([
+      { email: 'future.student@example.edu', invitedAt: expect.any(String), registeredName: 'Future' },
+    ]);
+
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/confirm-student`,
+      headers: owner.auth,
+      payload: { email: 'future.student@example.edu' },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(confirmed.json().message).toBe('Future (future.student@example.edu) is now enrolled in this course.');
     const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
     expect(list.map((c: any) => c.title)).toEqual(['Invited course']);
     expect(await rosterOf(course._id)).toEqual({ students: ['future.student@example.edu'], pending: [] });
-    const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: student.auth });
-    expect(detail.statusCode).toBe(200);
   });
 
-  it('does not enrol an invited email that registers as an instructor', async () => {
+  it('refuses to confirm an email nobody registered, or one registered as an instructor, with a clear 4xx', async () => {
+    const course = await createCourse(t.app, owner);
+    await addStudents(t.app, owner, course._id, ['nobody.yet@example.edu', 'prof.now@example.edu']);
+    await registerUser(t.app, { email: 'prof.now@example.edu', role: 'instructor' });
+    const confirm = (email: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/courses/${course._id}/confirm-student`,
+        headers: owner.auth,
+        payload: { email },
+      });
+    const nobody = await confirm('nobody.yet@example.edu');
+    expect(nobody.statusCode).toBe(400);
+    expect(nobody.json().message).toBe(
+      'Nobody has registered with nobody.yet@example.edu yet, so there is no one to confirm.',
+    );
+    const prof = await confirm('prof.now@example.edu');
+    expect(prof.statusCode).toBe(400);
+    expect(prof.json().message).toContain('registered as an instructor account');
+    const notInvited = await confirm('never.invited@example.edu');
+    expect(notInvited.statusCode).toBe(404);
+    expect(await rosterOf(course._id)).toEqual({
+      students: [],
+      pending: ['nobody.yet@example.edu', 'prof.now@example.edu'],
+    });
+  });
+
+  it('keeps the invitation of an email that registers as an instructor (the real student can still join)', async () => {
     const course = await createCourse(t.app, owner);
     await addStudents(t.app, owner, course._id, ['became.prof@example.edu']);
     const prof = await registerUser(t.app, { email: 'became.prof@example.edu', role: 'instructor' });
-    expect(await rosterOf(course._id)).toEqual({ students: [], pending: [] });
+    expect(await rosterOf(course._id)).toEqual({ students: [], pending: ['became.prof@example.edu'] });
     const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: prof.auth });
     expect(detail.statusCode).toBe(404);
   });
 
-  it('claims an invitation that raced with registration when the student lists their courses', async () => {
+  it('claims an invitation that raced with registration when a student with a proved email lists their courses', async () => {
     const course = await createCourse(t.app, owner);
     const student = await registerUser(t.app);
     // The state a lost race leaves: a pending row for an email that already has an account.
     await t.ctx.db
       .insert(pendingEnrollments)
       .values({ courseId: course._id, email: student.email, invitedById: owner.id });
+    // Not proved (no SMTP link followed): nothing is claimed.
+    const unproved = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
+    expect(unproved).toEqual([]);
+    await t.ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, student.id));
     const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
     expect(list.map((c: any) => c._id)).toEqual([course._id]);
     expect(await t.ctx.db.select().from(pendingEnrollments).where(eq(pendingEnrollments.email, student.email))).toEqual(

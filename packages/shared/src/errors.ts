@@ -11,6 +11,14 @@ export const ERROR_CODES = [
   'CONFLICT',
   'EMAIL_TAKEN',
   'INVALID_CREDENTIALS',
+  /** A password the policy refuses (too common, too close to the email). */
+  'WEAK_PASSWORD',
+  /** Email delivery is on and this account has not followed its verification link yet. */
+  'EMAIL_NOT_VERIFIED',
+  /** The feature needs email and this server has no SMTP configured. */
+  'EMAIL_NOT_CONFIGURED',
+  /** A verification or reset link that is unknown, used or expired. */
+  'LINK_INVALID',
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_FILE',
   'RATE_LIMITED',

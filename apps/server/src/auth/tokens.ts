@@ -1,4 +1,4 @@
-import { createHmac, timingSafeEqual } from 'node:crypto';
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import { AppError } from '../lib/errors.ts';
 import { isId } from '../lib/ids.ts';
 
@@ -11,6 +11,13 @@ const HEADER = Buffer.from(JSON.stringify({ alg: ALGORITHM, typ: 'JWT' })).toStr
 export interface TokenClaims {
   userId: string;
   tokenVersion: number;
+}
+
+/** What a verified token says: its claims, its own id (logout revokes exactly this token) and its expiry. */
+export interface VerifiedToken extends TokenClaims {
+  /** `jti`; tokens issued before logout existed have none (logging one out ends every session). */
+  tokenId: string | null;
+  expiresAt: Date;
 }
 
 /**
@@ -32,12 +39,19 @@ export class TokenService {
 
   sign(claims: TokenClaims): string {
     const now = Math.floor(Date.now() / 1000);
-    const payload = { tv: claims.tokenVersion, sub: claims.userId, iss: ISSUER, iat: now, exp: now + this.ttlSeconds };
+    const payload = {
+      tv: claims.tokenVersion,
+      sub: claims.userId,
+      iss: ISSUER,
+      iat: now,
+      exp: now + this.ttlSeconds,
+      jti: randomBytes(16).toString('base64url'),
+    };
     const signingInput = `${HEADER}.${Buffer.from(JSON.stringify(payload)).toString('base64url')}`;
     return `${signingInput}.${this.mac(signingInput).toString('base64url')}`;
   }
 
-  verify(token: string): TokenClaims {
+  verify(token: string): VerifiedToken {
     const payload = this.readSignedPayload(token);
     const now = Math.floor(Date.now() / 1000);
     if (typeof payload.exp === 'number' && payload.exp <= now) {
@@ -51,11 +65,17 @@ export class TokenService {
       (payload.nbf !== undefined && (typeof payload.nbf !== 'number' || payload.nbf > now)) ||
       typeof payload.sub !== 'string' ||
       !isId(payload.sub) ||
-      typeof payload.tv !== 'number'
+      typeof payload.tv !== 'number' ||
+      (payload.jti !== undefined && (typeof payload.jti !== 'string' || payload.jti.length > 64))
     ) {
       throw invalidToken();
     }
-    return { userId: payload.sub, tokenVersion: payload.tv };
+    return {
+      userId: payload.sub,
+      tokenVersion: payload.tv,
+      tokenId: typeof payload.jti === 'string' ? payload.jti : null,
+      expiresAt: new Date(payload.exp * 1000),
+    };
   }
 
   /** The payload of a well-formed token whose header names HS256 and whose signature is ours. */

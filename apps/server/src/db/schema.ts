@@ -29,7 +29,63 @@ export const users = pgTable('users', {
   role: text('role', { enum: ['student', 'instructor'] }).notNull(),
   /** Bumped to revoke every token issued before; tokens carry the version they were issued at. */
   tokenVersion: integer('token_version').notNull().default(0),
+  /** When the owner followed a verification (or password reset) link: proof they own the address. */
+  emailVerifiedAt: timestamp('email_verified_at', { withTimezone: true }),
+  /**
+   * Set when the account was deleted. The row stays as a tombstone (no name, no email, no usable
+   * password) so the grades and submissions that point at it stay whole: see decision 0014.
+   */
+  deletedAt: timestamp('deleted_at', { withTimezone: true }),
   createdAt: createdAt(),
+});
+
+/** Tokens logged out before they expire (their `jti`); a row can go once its token has expired. */
+export const revokedTokens = pgTable(
+  'revoked_tokens',
+  {
+    tokenId: text('token_id').primaryKey(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('revoked_tokens_expires_idx').on(table.expiresAt)],
+);
+
+/**
+ * Single-use links sent by email: finish a registration, reset a password. Only a SHA-256 of the
+ * link's secret is stored, so reading the database does not hand out working links.
+ *
+ * With email delivery on, a registration creates no account until its link is followed: the
+ * details wait here (`registration`), so nobody can hold an address they cannot read (see
+ * decision 0014).
+ */
+export const emailLinks = pgTable(
+  'email_links',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    purpose: text('purpose', { enum: ['register', 'reset-password'] }).notNull(),
+    email: text('email').notNull(),
+    /** The account, for a reset; null for a registration (the account does not exist yet). */
+    userId: uuid('user_id').references(() => users.id, { onDelete: 'cascade' }),
+    /** For a registration: what the account is created with when the link is followed. */
+    registration: jsonb('registration').$type<{ name: string; passwordHash: string; role: 'student' | 'instructor' }>(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+    usedAt: timestamp('used_at', { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (table) => [index('email_links_email_idx').on(table.email), index('email_links_user_idx').on(table.userId)],
+);
+
+/**
+ * Failed logins per account email (known or not, so the throttle says nothing about which exist):
+ * after a few failures each further attempt waits longer (services/login-throttle.ts).
+ */
+export const loginThrottles = pgTable('login_throttles', {
+  email: text('email').primaryKey(),
+  failures: integer('failures').notNull().default(0),
+  lockedUntil: timestamp('locked_until', { withTimezone: true }),
+  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
 });
 
 /** Every stored blob. Content lives in the storage backend under `storageKey`, never the client's name. */

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { AppContext } from '../context.ts';
+import { loadSessionUser } from '../auth/sessions.ts';
+import type { VerifiedToken } from '../auth/tokens.ts';
 import { AppError, forbidden, unauthenticated } from '../lib/errors.ts';
-import { userCacheOf } from '../auth/user-cache.ts';
 import type { UserRow } from '../models/users.ts';
 
 /**
@@ -17,11 +18,14 @@ declare module 'fastify' {
   }
   interface FastifyRequest {
     user: UserRow | null;
+    /** The caller's verified token (logout revokes exactly this one). */
+    token: VerifiedToken | null;
   }
 }
 
 export function installAccessControl(app: FastifyInstance, ctx: AppContext): void {
   app.decorateRequest('user', null);
+  app.decorateRequest('token', null);
 
   app.addHook('onRoute', (route) => {
     if (!route.url.startsWith('/api/')) return;
@@ -32,25 +36,32 @@ export function installAccessControl(app: FastifyInstance, ctx: AppContext): voi
   app.addHook('onRequest', async (request) => {
     const access = request.routeOptions.config.access;
     if (!access || access === 'public' || access === 'signed-url') return;
-    request.user = await authenticate(ctx, request);
+    request.token = readToken(ctx, request);
+    request.user = await authenticate(ctx, request.token);
     if (access === 'instructor' && request.user.role !== 'instructor') {
       throw forbidden('Only instructors can do this.');
     }
   });
 }
 
-async function authenticate(ctx: AppContext, request: FastifyRequest): Promise<UserRow> {
+function readToken(ctx: AppContext, request: FastifyRequest): VerifiedToken {
   const header = request.headers.authorization;
   const match = header ? /^Bearer\s+(\S+)$/i.exec(header) : null;
   if (!match?.[1]) throw unauthenticated();
-  const claims = ctx.tokens.verify(match[1]);
-  // Keyed by id and token version, briefly: see auth/user-cache.ts for how revocation stays immediate.
-  const user = await userCacheOf(ctx).read(ctx, claims.userId, claims.tokenVersion);
-  // A token issued before the user's token version was bumped has been revoked.
-  if (!user || user.tokenVersion !== claims.tokenVersion) {
-    throw new AppError('UNAUTHENTICATED', 401, 'Your session is not valid. Please log in again.');
-  }
+  return ctx.tokens.verify(match[1]);
+}
+
+async function authenticate(ctx: AppContext, token: VerifiedToken): Promise<UserRow> {
+  // Signed out everywhere (token version bumped), logged out (this token) or deleted: auth/sessions.ts.
+  const user = await loadSessionUser(ctx, token);
+  if (!user) throw new AppError('UNAUTHENTICATED', 401, 'Your session is not valid. Please log in again.');
   return user;
+}
+
+/** For handlers behind `user` or `instructor` access: the caller's token, never null there. */
+export function currentToken(request: FastifyRequest): VerifiedToken {
+  if (!request.token) throw unauthenticated();
+  return request.token;
 }
 
 /** For handlers behind `user` or `instructor` access: the caller, never null there. */

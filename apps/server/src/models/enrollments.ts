@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { enrollments, pendingEnrollments, users } from '../db/schema.ts';
 
@@ -37,12 +37,32 @@ export async function selectRosterOfCourse(db: Db, courseId: string): Promise<Ro
     .orderBy(asc(users.name), asc(users.email));
 }
 
-export async function selectPendingOfCourse(db: Db, courseId: string): Promise<PendingEnrollmentRow[]> {
-  return db
-    .select()
+export interface PendingWithRegistrant extends PendingEnrollmentRow {
+  /** The student account registered with this email since, waiting for the instructor's confirmation. */
+  registrant: { id: string; name: string } | null;
+}
+
+/** Invitations of a course, each with the student account registered with its email, if any. */
+export async function selectPendingOfCourse(db: Db, courseId: string): Promise<PendingWithRegistrant[]> {
+  const rows = await db
+    .select({ pending: pendingEnrollments, registrantId: users.id, registrantName: users.name })
     .from(pendingEnrollments)
+    .leftJoin(users, and(eq(users.email, pendingEnrollments.email), eq(users.role, 'student'), isNull(users.deletedAt)))
     .where(eq(pendingEnrollments.courseId, courseId))
     .orderBy(asc(pendingEnrollments.email));
+  return rows.map((row) => ({
+    ...row.pending,
+    registrant: row.registrantId && row.registrantName ? { id: row.registrantId, name: row.registrantName } : null,
+  }));
+}
+
+/** Removes one course's invitation for an email; answers whether there was one. */
+export async function deletePendingEnrollment(db: Db, courseId: string, email: string): Promise<boolean> {
+  const rows = await db
+    .delete(pendingEnrollments)
+    .where(and(eq(pendingEnrollments.courseId, courseId), eq(pendingEnrollments.email, email)))
+    .returning({ email: pendingEnrollments.email });
+  return rows.length > 0;
 }
 
 export async function selectPendingEmailsOfCourse(db: Db, courseId: string, emails: string[]): Promise<Set<string>> {

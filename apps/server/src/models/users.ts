@@ -1,4 +1,4 @@
-import { eq, inArray } from 'drizzle-orm';
+import { and, eq, inArray, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 
@@ -10,8 +10,13 @@ export async function selectUserById(db: Db, id: string): Promise<UserRow | unde
   return row;
 }
 
+/** The live account with this email (a deleted account's tombstone has no email to find it by). */
 export async function selectUserByEmail(db: Db, email: string): Promise<UserRow | undefined> {
-  const [row] = await db.select().from(users).where(eq(users.email, email)).limit(1);
+  const [row] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.email, email), isNull(users.deletedAt)))
+    .limit(1);
   return row;
 }
 
@@ -21,8 +26,17 @@ export async function insertUser(db: Db, user: NewUserRow): Promise<UserRow | un
   return row;
 }
 
-/** Accounts for a list of (normalised) emails; unknown emails are simply absent. */
+/** Live accounts for a list of (normalised) emails; unknown emails are simply absent. */
 export async function selectUsersByEmails(db: Db, emails: string[]): Promise<UserRow[]> {
   if (emails.length === 0) return [];
-  return db.select().from(users).where(inArray(users.email, emails));
+  return db
+    .select()
+    .from(users)
+    .where(and(inArray(users.email, emails), isNull(users.deletedAt)));
+}
+
+export async function updateUser(db: Db, id: string, changes: Partial<NewUserRow>): Promise<UserRow> {
+  const [row] = await db.update(users).set(changes).where(eq(users.id, id)).returning();
+  if (!row) throw new Error(`No user ${id}`);
+  return row;
 }

@@ -1,6 +1,6 @@
 import type { CourseForStaff, CourseForStudent, CourseSummary } from '@gradewise/shared/contracts/courses';
 import type { CourseWithInstructor } from '../models/courses.ts';
-import type { PendingEnrollmentRow, RosterStudent } from '../models/enrollments.ts';
+import type { PendingWithRegistrant, RosterStudent } from '../models/enrollments.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 
 /**
@@ -46,7 +46,7 @@ function presentCourseBase({ row }: CourseDetailRows, signer: FileUrlSigner) {
 
 export function presentCourseForStaff(
   rows: CourseDetailRows,
-  pending: PendingEnrollmentRow[],
+  pending: PendingWithRegistrant[],
   signer: FileUrlSigner,
 ): CourseForStaff {
   return {
@@ -55,7 +55,11 @@ export function presentCourseForStaff(
     instructor: person(rows.row.instructor),
     students: rows.students.map(person),
     ...demoFlag(rows.row.course),
-    pendingStudents: pending.map((invite) => ({ email: invite.email, invitedAt: invite.createdAt.toISOString() })),
+    pendingStudents: pending.map((invite) => ({
+      email: invite.email,
+      invitedAt: invite.createdAt.toISOString(),
+      registeredName: invite.registrant?.name ?? null,
+    })),
   };
 }
 

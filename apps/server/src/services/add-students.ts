@@ -1,8 +1,9 @@
 import { Email } from '@gradewise/shared/contracts/auth';
 import { MAX_ROSTER_ENTRIES, type AddStudentsOutput, type RosterRejection } from '@gradewise/shared/contracts/courses';
 import type { AppContext } from '../context.ts';
-import { AppError, badRequest, payloadTooLarge } from '../lib/errors.ts';
+import { AppError, badRequest, notFound, payloadTooLarge } from '../lib/errors.ts';
 import {
+  deletePendingEnrollment,
   insertEnrollments,
   insertPendingEnrollments,
   isEnrolled,
@@ -26,8 +27,11 @@ export type RosterSource = 'emails' | 'excel';
 /**
  * Adds students to a course roster by email, like a class list:
  * - an email with a student account is enrolled (or counted as already enrolled);
- * - an email with no account yet becomes a pending enrolment; registration turns it into an
- *   enrolment (services/register-user.ts), so the roster can be built before anyone signs up;
+ * - an email with no account yet becomes a pending enrolment (an invitation), so the roster can be
+ *   built before anyone signs up. It turns into an enrolment only for an address its owner has
+ *   proved: when they follow the link emailed at registration (with SMTP), or when this instructor
+ *   confirms the registrant (`confirmInvitedStudent`, the only way without SMTP). Whoever merely
+ *   registers the address first sees nothing of the course (decision 0014);
  * - anything else is rejected with a reason, and the rest of the list still goes in.
  *
  * Instructor accounts are rejected, the owner's own email included. Roles are per account and the
@@ -129,4 +133,29 @@ export async function findEnrolledStudentByEmail(ctx: AppContext, courseId: stri
     );
   }
   throw badRequest(`No student with the email ${email} is enrolled in this course.`);
+}
+
+/**
+ * The instructor confirms that the student account registered with an invited email is the student
+ * they meant: it is enrolled and the invitation is done. Without SMTP this is how an invitation
+ * attaches (the server cannot check who reads the address); with SMTP it also covers accounts
+ * registered before email was set up.
+ */
+export async function confirmInvitedStudent(
+  ctx: AppContext,
+  { course }: AsOwner<CourseScope>,
+  email: string,
+): Promise<{ message: string }> {
+  return ctx.db.transaction(async (tx) => {
+    const [pending] = [...(await selectPendingEmailsOfCourse(tx, course.id, [email]))];
+    if (!pending) throw notFound(`${email} is not waiting for a confirmation in this course.`);
+    const [account] = await selectUsersByEmails(tx, [email]);
+    if (!account) throw badRequest(`Nobody has registered with ${email} yet, so there is no one to confirm.`);
+    if (account.role !== 'student') {
+      throw badRequest(`${email} was registered as an instructor account; only student accounts can be enrolled.`);
+    }
+    await insertEnrollments(tx, course.id, [account.id]);
+    await deletePendingEnrollment(tx, course.id, email);
+    return { message: `${account.name} (${email}) is now enrolled in this course.` };
+  });
 }

@@ -9,7 +9,7 @@ import {
   claimPendingEnrollments,
   selectPendingOfCourse,
   selectRosterOfCourse,
-  type PendingEnrollmentRow,
+  type PendingWithRegistrant,
   type RosterStudent,
 } from '../models/enrollments.ts';
 import type { UserRow } from '../models/users.ts';
@@ -18,14 +18,15 @@ import { loadVisibleCourse, type CourseScope } from '../policies/course-access.t
 /**
  * GET /courses: instructors see the courses they own, students the courses they are enrolled in.
  *
- * For a student it first claims any invitation still pending for their email. Registration does
- * that already; this catches the one race it cannot: an instructor adding the email while the
- * account is being created (each transaction misses the other's uncommitted row). It is one
- * indexed delete that finds nothing in the normal case.
+ * For a student whose address is proved (they followed an email link) it first claims any
+ * invitation still pending for their email. Finishing registration does that already; this catches
+ * the one race it cannot: an instructor adding the email while the account is being created (each
+ * transaction misses the other's uncommitted row). It is one indexed delete that finds nothing in
+ * the normal case. An unproved address never claims anything (decision 0014).
  */
 export async function listCoursesFor(ctx: AppContext, user: UserRow): Promise<CourseWithInstructor[]> {
   if (user.role === 'instructor') return selectCoursesOwnedBy(ctx.db, user.id);
-  await ctx.db.transaction((tx) => claimPendingEnrollments(tx, user.id, user.email));
+  if (user.emailVerifiedAt) await ctx.db.transaction((tx) => claimPendingEnrollments(tx, user.id, user.email));
   return selectCoursesEnrolledBy(ctx.db, user.id);
 }
 
@@ -34,7 +35,7 @@ export interface CourseDetail {
   row: CourseWithInstructor;
   students: RosterStudent[];
   /** Only loaded for the owner. */
-  pending: PendingEnrollmentRow[];
+  pending: PendingWithRegistrant[];
 }
 
 export async function loadCourseDetail(ctx: AppContext, user: UserRow, courseId: string): Promise<CourseDetail> {

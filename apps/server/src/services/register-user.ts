@@ -1,40 +1,73 @@
-import { eq } from 'drizzle-orm';
+import { currentTime } from '../lib/clock.ts';
 import type { RegisterInput } from '@gradewise/shared/contracts/auth';
+import { assertAcceptablePassword } from '../auth/password-policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import type { AppContext } from '../context.ts';
-import { enrollments, pendingEnrollments } from '../db/schema.ts';
 import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
-import { insertUser, type UserRow } from '../models/users.ts';
+import type { Mailer } from '../mail/mailer.ts';
+import { alreadyRegisteredEmail, finishRegistrationEmail, REGISTRATION_LINK_HOURS } from '../mail/messages.ts';
+import { insertEmailLink, retireEmailLinks } from '../models/email-links.ts';
+import { insertUser, selectUserByEmail, type UserRow } from '../models/users.ts';
+
+export type RegistrationInput = { name: string; email: string; password: string; role: RegisterInput['role'] & string };
+
+export type Registration =
+  /** No email delivery: the account exists and the caller is logged in. */
+  | { kind: 'created'; user: UserRow }
+  /** Email delivery: a link was sent; the account is created when it is followed. */
+  | { kind: 'link-sent' };
 
 /**
- * Creates the account and, in the same transaction, turns every pending enrolment for this email
- * into a real one: a student added to a roster before registering sees the course at once.
+ * Registration. Either way, a pending invitation for this email is NOT turned into an enrolment
+ * here: an invitation attaches only to an address its owner has proved (decision 0014).
+ * - Without SMTP (the embedded default): the account is created at once and logged in; the
+ *   course's instructor sees it as "registered, awaiting your confirmation" and confirms it.
+ * - With SMTP: nothing is created yet. A link to finish registering goes to the address, and the
+ *   answer is the same whether or not the address already has an account (that owner gets an
+ *   email saying so instead), so registration cannot be used to list accounts.
  */
-export async function registerUser(
-  ctx: AppContext,
-  input: { name: string; email: string; password: string; role: RegisterInput['role'] & string },
-): Promise<UserRow> {
+export async function registerUser(ctx: AppContext, input: RegistrationInput): Promise<Registration> {
+  assertAcceptablePassword(input.password, input);
   const passwordHash = await hashPassword(input.password);
-  return ctx.db.transaction(async (tx) => {
-    const user = await insertUser(tx, {
-      id: newId(),
-      name: input.name,
-      email: input.email,
-      passwordHash,
-      role: input.role,
-    });
-    if (!user)
-      throw new AppError('EMAIL_TAKEN', 409, 'An account with this email already exists. Please log in instead.');
-    // Rosters hold student accounts only (services/add-students.ts): an email invited as a student
-    // that registers as an instructor is not enrolled, and its invitations are dropped.
-    const pending = await tx.delete(pendingEnrollments).where(eq(pendingEnrollments.email, user.email)).returning();
-    if (pending.length > 0 && user.role === 'student') {
-      await tx
-        .insert(enrollments)
-        .values(pending.map((row) => ({ courseId: row.courseId, userId: user.id })))
-        .onConflictDoNothing();
-    }
-    return user;
+  if (ctx.mailer) {
+    await sendRegistrationLink(ctx, ctx.mailer, { ...input, passwordHash });
+    return { kind: 'link-sent' };
+  }
+  const user = await insertUser(ctx.db, {
+    id: newId(),
+    name: input.name,
+    email: input.email,
+    passwordHash,
+    role: input.role,
   });
+  if (!user)
+    throw new AppError('EMAIL_TAKEN', 409, 'An account with this email already exists. Please log in instead.');
+  return { kind: 'created', user };
+}
+
+async function sendRegistrationLink(
+  ctx: AppContext,
+  mailer: Mailer,
+  input: Omit<RegistrationInput, 'password'> & { passwordHash: string },
+): Promise<void> {
+  // Both branches send one email, so the answer takes about as long either way.
+  if (await selectUserByEmail(ctx.db, input.email)) {
+    await mailer.send(alreadyRegisteredEmail(input.email, mailer.link('/login'), mailer.link('/forgot-password')));
+    return;
+  }
+  const now = currentTime(ctx);
+  const secret = await ctx.db.transaction(async (tx) => {
+    // Registering again (a typo in the name, a lost email) replaces the earlier link.
+    await retireEmailLinks(tx, input.email, 'register', now);
+    return insertEmailLink(tx, {
+      purpose: 'register',
+      email: input.email,
+      registration: { name: input.name, passwordHash: input.passwordHash, role: input.role },
+      expiresAt: new Date(now.getTime() + REGISTRATION_LINK_HOURS * 3600 * 1000),
+    });
+  });
+  await mailer.send(
+    finishRegistrationEmail(input.email, input.name, mailer.link(`/verify-email?token=${encodeURIComponent(secret)}`)),
+  );
 }

@@ -11,6 +11,7 @@ import type { AppContext } from '../../src/context.ts';
 import { openPglite, openPostgres, type Database } from '../../src/db/client.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/lib/logger.ts';
+import { createMailer } from '../../src/mail/mailer.ts';
 import { LocalDiskStorage } from '../../src/storage/file-storage.ts';
 import { FileUrlSigner } from '../../src/storage/file-url-signer.ts';
 import { withDatabase } from './global-setup.ts';
@@ -27,6 +28,8 @@ export interface TestAppOptions {
   withJobs?: boolean;
   /** With `withJobs`: false starts a queue that only sends (jobs wait, as in an API-only process). */
   runWorkers?: boolean;
+  /** The app's clock (login backoff, link expiry): a test moves it instead of waiting. */
+  clock?: () => Date;
 }
 
 /**
@@ -51,6 +54,8 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     tokens: new TokenService(secret, config.tokenTtlSeconds),
     storage: new LocalDiskStorage(config.filesDir),
     fileUrls: new FileUrlSigner(secret),
+    mailer: createMailer(config, createLogger('silent')),
+    clock: options.clock,
     log: createLogger('silent'),
   };
   if (options.withJobs) {
@@ -71,6 +76,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     config,
     close: async () => {
       await ctx.jobs?.stop();
+      ctx.mailer?.close();
       await app.close();
       await database.close();
       await dropDatabase();

@@ -15,6 +15,15 @@ export const Email = z
   .max(254, 'Email is too long.')
   .pipe(z.email({ error: 'Please enter a valid email address.' }));
 
+/**
+ * A new password (register, change, reset). The length rule is checked here; whether it is too
+ * common or too close to the account's email is the server's password policy (auth/password-policy.ts).
+ */
+export const NewPassword = z
+  .string({ error: 'Password is required.' })
+  .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
+  .max(200, 'Password must be at most 200 characters.');
+
 export const RegisterInput = z.object({
   name: z
     .string({ error: 'Name is required.' })
@@ -22,10 +31,7 @@ export const RegisterInput = z.object({
     .min(1, 'Name is required.')
     .max(120, 'Name must be at most 120 characters.'),
   email: Email,
-  password: z
-    .string({ error: 'Password is required.' })
-    .min(PASSWORD_MIN_LENGTH, `Password must be at least ${PASSWORD_MIN_LENGTH} characters.`)
-    .max(200, 'Password must be at most 200 characters.'),
+  password: NewPassword,
   role: Role.default('student'),
 });
 export type RegisterInput = z.input<typeof RegisterInput>;
@@ -52,3 +58,39 @@ export const AuthOutput = z.object({
   message: z.string(),
 });
 export type AuthOutput = z.infer<typeof AuthOutput>;
+
+/** What the server can do here: without SMTP there is no email verification or password reset. */
+export const AuthSettingsOutput = z.object({ emailDelivery: z.boolean() });
+export type AuthSettingsOutput = z.infer<typeof AuthSettingsOutput>;
+
+/**
+ * Registration with email delivery on: no token and the same answer whether or not the email
+ * already had an account (so registration cannot list accounts); the link in the email logs in.
+ */
+export const RegisterPendingOutput = z.object({ message: z.string(), verificationSent: z.literal(true) });
+export type RegisterPendingOutput = z.infer<typeof RegisterPendingOutput>;
+
+export const LinkTokenInput = z.object({
+  token: z.string({ error: 'The link is incomplete.' }).min(1, 'The link is incomplete.').max(200),
+});
+export type LinkTokenInput = z.input<typeof LinkTokenInput>;
+
+export const ForgotPasswordInput = z.object({ email: Email });
+export type ForgotPasswordInput = z.input<typeof ForgotPasswordInput>;
+
+export const ResetPasswordInput = LinkTokenInput.extend({ password: NewPassword });
+export type ResetPasswordInput = z.input<typeof ResetPasswordInput>;
+
+export const ChangePasswordInput = z.object({
+  currentPassword: z
+    .string({ error: 'Your current password is required.' })
+    .min(1, 'Your current password is required.')
+    .max(200),
+  newPassword: NewPassword,
+});
+export type ChangePasswordInput = z.input<typeof ChangePasswordInput>;
+
+export const DeleteAccountInput = z.object({
+  password: z.string({ error: 'Your password is required.' }).min(1, 'Your password is required.').max(200),
+});
+export type DeleteAccountInput = z.input<typeof DeleteAccountInput>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { Email } from './auth.ts';
 import { FileUrl } from './files.ts';
 
 /** Someone shown next to a course: its instructor, a student on its roster. */
@@ -45,8 +46,17 @@ const CourseDetailBase = z.object({
   createdAt: z.string(),
 });
 
-/** An email added to the roster that has no account yet; it becomes an enrolment at registration. */
-export const PendingStudent = z.object({ email: z.string(), invitedAt: z.string() });
+/**
+ * An email added to the roster before its owner had an account. It becomes an enrolment only once
+ * the address is proved: the owner follows the email link (with SMTP), or the instructor confirms
+ * the registrant (`registeredName` set: "registered, awaiting your confirmation").
+ */
+export const PendingStudent = z.object({
+  email: z.string(),
+  invitedAt: z.string(),
+  /** The name of the student account registered with this email, waiting for the instructor's confirmation. */
+  registeredName: z.string().nullable(),
+});
 export type PendingStudent = z.infer<typeof PendingStudent>;
 
 /**
@@ -133,3 +143,7 @@ export const AddStudentsOutput = z.object({
   rejected: z.array(RosterRejection),
 });
 export type AddStudentsOutput = z.infer<typeof AddStudentsOutput>;
+
+/** POST /api/courses/:id/confirm-student: the instructor confirms a registrant their invitation waits for. */
+export const ConfirmStudentInput = z.object({ email: Email });
+export type ConfirmStudentInput = z.input<typeof ConfirmStudentInput>;

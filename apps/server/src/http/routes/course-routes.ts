@@ -1,9 +1,11 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { MessageOutput } from '@gradewise/shared/errors';
 import {
   ADD_STUDENTS_EXCEL_FILE_FIELD,
   AddStudentsInput,
   AddStudentsOutput,
+  ConfirmStudentInput,
   CourseDetail,
   CourseList,
   CREATE_COURSE_FILE_FIELDS,
@@ -18,7 +20,7 @@ import {
   presentCourseForStudent,
   presentCourseSummary,
 } from '../../presenters/course-presenter.ts';
-import { addStudentsToCourse, authorizeRosterChange } from '../../services/add-students.ts';
+import { addStudentsToCourse, authorizeRosterChange, confirmInvitedStudent } from '../../services/add-students.ts';
 import { createCourse } from '../../services/create-course.ts';
 import { listCoursesFor, loadCourseDetail } from '../../services/read-courses.ts';
 import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/read-roster-spreadsheet.ts';
@@ -78,6 +80,18 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const scope = await authorizeRosterChange(ctx, user, request.params.id);
         return addStudentsToCourse(ctx, scope, user, request.body.emails, 'emails');
+      },
+    );
+
+    app.post(
+      '/api/courses/:id/confirm-student',
+      {
+        config: { access: 'instructor' },
+        schema: { params: CourseParams, body: ConfirmStudentInput, response: { 200: MessageOutput } },
+      },
+      async (request) => {
+        const scope = await authorizeRosterChange(ctx, currentUser(request), request.params.id);
+        return confirmInvitedStudent(ctx, scope, request.body.email);
       },
     );
 

@@ -1,0 +1,76 @@
+import { currentTime } from '../lib/clock.ts';
+import { eq, sql } from 'drizzle-orm';
+import { assertAcceptablePassword } from '../auth/password-policy.ts';
+import { hashPassword } from '../auth/passwords.ts';
+import { forgetUser } from '../auth/user-cache.ts';
+import type { AppContext } from '../context.ts';
+import { emailLinks, users } from '../db/schema.ts';
+import { AppError, conflict } from '../lib/errors.ts';
+import { selectCourseIdsOwnedBy } from '../models/courses.ts';
+import { updateUser, type UserRow } from '../models/users.ts';
+import { checkPassword } from './log-in-user.ts';
+
+const wrongPassword = (field: string) =>
+  new AppError('INVALID_CREDENTIALS', 400, 'Your current password is not right.', [
+    { path: field, message: 'Your current password is not right.' },
+  ]);
+
+/**
+ * A new password, asked with the current one (under the login throttle, so it cannot be used to
+ * guess). Every other session ends (token version bumped); the caller gets a fresh token.
+ */
+export async function changePassword(
+  ctx: AppContext,
+  user: UserRow,
+  currentPassword: string,
+  newPassword: string,
+): Promise<UserRow> {
+  if (!(await checkPassword(ctx, user.email, currentPassword))) throw wrongPassword('currentPassword');
+  assertAcceptablePassword(newPassword, user, 'newPassword');
+  const passwordHash = await hashPassword(newPassword);
+  const changed = await updateUser(ctx.db, user.id, {
+    passwordHash,
+    tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
+  });
+  forgetUser(ctx, user.id);
+  return changed;
+}
+
+/** The placeholder a deleted account keeps: no name, no reachable email, no usable password. */
+export const DELETED_ACCOUNT_NAME = 'Deleted account';
+
+/**
+ * Deletes an account, keeping every course's grades whole (decision 0014):
+ * - a student's submissions and grades stay in their courses (the course's record of the work,
+ *   like a paper gradebook); the account row becomes a tombstone: name "Deleted account", an
+ *   email nobody can own, a password hash nothing matches, every session ended. Nothing that
+ *   points at the row dangles, and the email is free to register again, as a new account that
+ *   sees none of the old one's work;
+ * - an instructor who still owns courses is refused (409): their students' grades live in those
+ *   courses and the product has no way yet to hand a course over; one without courses is
+ *   deleted like a student.
+ */
+export async function deleteAccount(ctx: AppContext, user: UserRow, password: string): Promise<void> {
+  if (!(await checkPassword(ctx, user.email, password))) throw wrongPassword('password');
+  if (user.role === 'instructor') {
+    const owned = await selectCourseIdsOwnedBy(ctx.db, user.id);
+    if (owned.length > 0) {
+      throw conflict(
+        `You teach ${owned.length} course${owned.length === 1 ? '' : 's'}, and your students' grades live there, so this account cannot be deleted while it owns them (Gradewise cannot hand a course over yet).`,
+      );
+    }
+  }
+  await ctx.db.transaction(async (tx) => {
+    await tx.delete(emailLinks).where(eq(emailLinks.userId, user.id));
+    await updateUser(tx, user.id, {
+      name: DELETED_ACCOUNT_NAME,
+      email: `deleted-${user.id}@deleted.invalid`,
+      // Not an argon2 hash: verification of any password fails (auth/passwords.ts answers false).
+      passwordHash: '!deleted',
+      tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
+      emailVerifiedAt: null,
+      deletedAt: currentTime(ctx),
+    });
+  });
+  forgetUser(ctx, user.id);
+}
