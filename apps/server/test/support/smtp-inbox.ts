@@ -15,15 +15,16 @@ export interface ReceivedEmail {
  * event itself, never on a timer.
  */
 export class SmtpInbox {
-  readonly received: ReceivedEmail[] = [];
-  private readonly events = new EventEmitter();
   private constructor(
     private readonly server: SMTPServer,
     readonly port: number,
+    readonly received: ReceivedEmail[],
+    private readonly events: EventEmitter,
   ) {}
 
   static async start(): Promise<SmtpInbox> {
-    let inbox: SmtpInbox | undefined;
+    const received: ReceivedEmail[] = [];
+    const events = new EventEmitter();
     const server = new SMTPServer({
       authOptional: true,
       disabledCommands: ['STARTTLS'],
@@ -35,16 +36,15 @@ export class SmtpInbox {
             Buffer.concat(chunks).toString('utf8'),
             session.envelope.rcptTo.map((rcpt) => rcpt.address.toLowerCase()),
           );
-          inbox!.received.push(email);
-          inbox!.events.emit('email', email);
+          received.push(email);
+          events.emit('email', email);
           callback();
         });
       },
     });
     server.listen(0, '127.0.0.1');
     await once(server.server, 'listening');
-    inbox = new SmtpInbox(server, (server.server.address() as AddressInfo).port);
-    return inbox;
+    return new SmtpInbox(server, (server.server.address() as AddressInfo).port, received, events);
   }
 
   get url(): string {
