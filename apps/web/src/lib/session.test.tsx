@@ -103,6 +103,7 @@ describe('session', () => {
     const sent = stubNetwork({
       'POST /api/auth/login': () => jsonResponse(200, { token, user: INSTRUCTOR, message: 'Login successful!' }),
       'GET /api/auth/user': () => jsonResponse(200, INSTRUCTOR),
+      'POST /api/auth/logout': () => jsonResponse(200, { message: 'You are logged out.' }),
     });
     renderSession();
     const user = userEvent.setup({ delay: null });
@@ -120,9 +121,12 @@ describe('session', () => {
     expect(screen.getByText('state: unauthenticated')).toBeInTheDocument();
     expect(screen.getByText('user: none')).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBeNull();
+    // Issue 15: logout also ends this token on the server, sent with the token it ends.
+    expect(sent[2]?.path).toBe('/api/auth/logout');
+    expect(sent[2]?.headers.get('Authorization')).toBe(`Bearer ${token}`);
 
     await user.click(screen.getByRole('button', { name: 'ask server' }));
-    expect(sent[2]?.headers.get('Authorization')).toBeNull();
+    expect(sent[3]?.headers.get('Authorization')).toBeNull();
   });
 
   it('ends the session when a later call is refused because the token expired', async () => {

@@ -1,6 +1,13 @@
 import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
-import { AuthOutput, UserOutput, type LoginInput, type RegisterInput } from '@gradewise/shared/contracts/auth';
+import {
+  AuthOutput,
+  RegisterPendingOutput,
+  UserOutput,
+  type LoginInput,
+  type RegisterInput,
+} from '@gradewise/shared/contracts/auth';
+import { z } from 'zod';
 import { apiClient, type ApiClient } from './api-client.ts';
 import { readStoredToken, removeStoredToken, storeToken } from './browser-storage.ts';
 import { findTokenProblem } from './token-expiry.ts';
@@ -13,10 +20,20 @@ export interface Session {
   token: string | null;
   /** Stores the token and authenticates. Throws the ApiError of a refused attempt. */
   login(input: LoginInput): Promise<AuthOutput>;
-  /** Stores the token and authenticates, as login does. Throws the ApiError of a refused attempt. */
-  register(input: RegisterInput): Promise<AuthOutput>;
-  /** Removes the token and forgets the user; the caller decides where to go (the nav bar goes to /). */
+  /**
+   * Stores the token and authenticates, as login does; with email delivery on, the server answers
+   * "check your email" instead and nobody is signed in. Throws the ApiError of a refused attempt.
+   */
+  register(input: RegisterInput): Promise<AuthOutput | RegisterPendingOutput>;
+  /** Signs in with a token the server handed out another way (the emailed registration link). */
+  startSession(result: AuthOutput): AuthOutput;
+  /**
+   * Logs this token out on the server (best effort: the local session ends whatever happens), then
+   * forgets it; the caller decides where to go (the nav bar goes to /).
+   */
   logout(): void;
+  /** Forgets the session without telling the server (after "sign out everywhere" or deletion). */
+  forget(): void;
 }
 
 type SessionState =
@@ -108,10 +125,20 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
     [client, startSession],
   );
   const register = useCallback(
-    async (input: RegisterInput) => startSession(await client.post('/auth/register', input, AuthOutput)),
+    async (input: RegisterInput) => {
+      const result = await client.post('/auth/register', input, z.union([AuthOutput, RegisterPendingOutput]));
+      return 'token' in result ? startSession(result) : result;
+    },
     [client, startSession],
   );
-  const logout = useCallback(() => endSession(), [endSession]);
+  const logout = useCallback(() => {
+    if (state.status === 'authenticated') {
+      // Sent with the token still set; the local session ends at once either way.
+      client.post('/auth/logout', {}, z.unknown()).catch((error: unknown) => console.error('Logout failed:', error));
+    }
+    endSession();
+  }, [client, endSession, state.status]);
+  const forget = useCallback(() => endSession(), [endSession]);
 
   const session = useMemo<Session>(
     () => ({
@@ -121,9 +148,11 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
       token: state.token,
       login,
       register,
+      startSession,
       logout,
+      forget,
     }),
-    [state, login, register, logout],
+    [state, login, register, startSession, logout, forget],
   );
 
   return <SessionContext.Provider value={session}>{children}</SessionContext.Provider>;

@@ -55,7 +55,7 @@ export const PendingStudent = z.object({
   email: z.string(),
   invitedAt: z.string(),
   /** The name of the student account registered with this email, waiting for the instructor's confirmation. */
-  registeredName: z.string().nullable(),
+  registeredName: z.string().nullable().default(null),
 });
 export type PendingStudent = z.infer<typeof PendingStudent>;
 

@@ -37,10 +37,17 @@ export function RegisterForm() {
   const clearSuccess = () => setSuccessMessage(null);
 
   const onSubmit = handleSubmit(async (registration) => {
+    let result;
     try {
-      await register(registration);
+      result = await register(registration);
     } catch (error) {
       showError(messageOf(error, REGISTER_FAILED_MESSAGE), error);
+      return;
+    }
+    if ('verificationSent' in result) {
+      // Email delivery on: the account is made when the emailed link is opened; stay here and say so.
+      setSuccessMessage(result.message);
+      reset(EMPTY_REGISTRATION);
       return;
     }
     setSuccessMessage(REGISTER_SUCCESS_MESSAGE);

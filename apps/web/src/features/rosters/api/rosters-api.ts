@@ -1,5 +1,6 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ADD_STUDENTS_EXCEL_FILE_FIELD, AddStudentsOutput } from '@gradewise/shared/contracts/courses';
+import { MessageOutput } from '@gradewise/shared/errors';
 import { apiClient } from '../../../lib/api-client.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 
@@ -34,6 +35,16 @@ export function useAddStudentsFromExcel(courseId: string) {
       form.append(ADD_STUDENTS_EXCEL_FILE_FIELD, excelFile);
       return apiClient.post(`/courses/${encodeURIComponent(courseId)}/add-students/excel`, form, AddStudentsOutput);
     },
+    onSuccess: refreshCourse,
+  });
+}
+
+/** POST /api/courses/:id/confirm-student: the instructor confirms a registrant their invitation waits for. */
+export function useConfirmStudent(courseId: string) {
+  const refreshCourse = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiClient.post(`/courses/${encodeURIComponent(courseId)}/confirm-student`, { email }, MessageOutput),
     onSuccess: refreshCourse,
   });
 }
