@@ -1,22 +1,37 @@
+import { GlobalStyles } from '@mui/material';
 import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
 // The stylesheet is bundled from node_modules (no CDN); the unstyled entry keeps it from being injected twice.
 import 'react-toastify/ReactToastify.css';
 
-/** Toast settings of spec section 9: top right, 5 seconds, paused on hover and on focus loss. */
+/**
+ * Toast settings of spec section 9: top right, 5 seconds, paused on hover and on focus loss.
+ * Pushed down below the top bar (the nav's Courses / Logout, and the grading screen's toolbar
+ * with the review queue's Next, which wraps to a second line on a phone), so a toast never covers
+ * them; the newest stacks on top and older ones slide down beneath it.
+ */
 export function AppToasts() {
   return (
-    <ToastContainer
-      position="top-right"
-      autoClose={5000}
-      pauseOnHover
-      pauseOnFocusLoss
-      closeOnClick={false}
-      newestOnTop
-      theme="dark"
-      transition={Slide}
-    />
+    <>
+      <GlobalStyles styles={TOAST_OFFSET} />
+      <ToastContainer
+        position="top-right"
+        autoClose={5000}
+        pauseOnHover
+        pauseOnFocusLoss
+        closeOnClick={false}
+        newestOnTop
+        theme="dark"
+        transition={Slide}
+      />
+    </>
   );
 }
+
+/** Below the tallest top bar (72px desk toolbars; on a phone the queue's own line and badge make the grading toolbar 140px); `body` outranks the stylesheet's own rule. */
+const TOAST_OFFSET = {
+  'body .Toastify__toast-container--top-right': { top: 88 },
+  '@media (max-width: 480px)': { 'body .Toastify__toast-container--top-right': { top: 148 } },
+} as const;
 
 /** Failures are logged for the developer and shown to the person (spec section 8). */
 export function showError(message: string, error?: unknown): void {

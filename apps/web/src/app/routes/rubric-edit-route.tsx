@@ -15,10 +15,11 @@ export function RubricEditRoute() {
   useErrorToast(question.error, RUBRIC_MESSAGES.fetchFailed);
   const detail = question.data;
   return (
-    <Container maxWidth="xl" sx={{ py: { xs: 3, md: 4 } }}>
+    <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader
         title="Edit Rubric"
-        subtitle={detail ? `${detail.title ?? 'Question Details'} · ${detail.points} points` : undefined}
+        // An untitled question is named by its place, not by a heading of another screen.
+        subtitle={detail ? `${detail.title ?? 'Untitled question'} · ${detail.points} points` : undefined}
         back={{ to: questionPagePath(assignmentId, questionId), label: 'Back to the question' }}
       />
       {question.isPending ? <LoadingMessage text="Loading rubric…" /> : null}

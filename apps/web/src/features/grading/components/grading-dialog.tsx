@@ -14,6 +14,7 @@ import { useGradingSession } from '../hooks/use-grading-session.ts';
 import { AnswerGroupNotice } from './answer-group-notice.tsx';
 import { GradingDialogActions } from './grading-dialog-actions.tsx';
 import { GRADE_DIALOG_TITLE_ID, GradingDialogHeader } from './grading-dialog-header.tsx';
+import { GradeSummary } from './grade-summary.tsx';
 import { GradingNotices } from './grading-notices.tsx';
 import { GraderSummary } from './grader-summary.tsx';
 import { commandForKey, type ShortcutCommand } from './keyboard-shortcuts.tsx';
@@ -174,8 +175,6 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               <ReviewComments
                 comments={review.state.comments}
                 questionPoints={points}
-                finalGrade={review.finalGrade}
-                confidence={result.confidenceLevel}
                 activeTempId={review.activeTempId}
                 disabled={actions.isBusy}
                 addButtonRef={review.addButtonRef}
@@ -183,6 +182,8 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                 {...review.handlers}
               />
             </Box>
+            {/* A grid item of its own, so it can stay stuck at the bottom alongside the PDF too. */}
+            <GradeSummary finalGrade={review.finalGrade} questionPoints={points} confidence={result.confidenceLevel} />
           </Box>
         ) : null}
       </DialogContent>

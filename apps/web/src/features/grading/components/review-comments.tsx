@@ -4,16 +4,11 @@ import AddCommentOutlinedIcon from '@mui/icons-material/AddCommentOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import RemoveDoneIcon from '@mui/icons-material/RemoveDone';
 import type { DraftComment } from '../comment-editing.ts';
-import { formatPoints } from '../format.ts';
-import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { CommentCard } from './comment-card.tsx';
-import { CONFIDENCE_HELP, ConfidenceHelp } from './confidence-help.tsx';
 
 export interface ReviewCommentsProps {
   comments: readonly DraftComment[];
   questionPoints: number;
-  finalGrade: number;
-  confidence: number;
   activeTempId: string | null;
   disabled: boolean;
   addButtonRef: Ref<HTMLButtonElement>;
@@ -31,12 +26,10 @@ export interface ReviewCommentsProps {
   onCancel(tempId: string): void;
 }
 
-/** The right pane of the grading screen (spec section 2): Review Comments, the list, Final Grade and Confidence. */
+/** The right pane of the grading screen (spec section 2): Review Comments and the list (Final Grade and Confidence are GradeSummary). */
 export function ReviewComments({
   comments,
   questionPoints,
-  finalGrade,
-  confidence,
   activeTempId,
   disabled,
   addButtonRef,
@@ -105,23 +98,6 @@ export function ReviewComments({
           ))}
         </Stack>
       )}
-      <Box sx={{ borderTop: 1, borderColor: 'divider', pt: 1.5 }}>
-        <Typography variant="h6" component="p">
-          Final Grade: {formatPoints(finalGrade)} / {formatPoints(questionPoints)}
-        </Typography>
-        <Box sx={{ display: 'flex', alignItems: 'center' }}>
-          <Typography
-            color={confidence < 50 ? 'warning.light' : 'text.secondary'}
-            aria-describedby="confidence-definition"
-          >
-            Confidence: {Math.round(confidence)}%
-          </Typography>
-          <ConfidenceHelp />
-          <Box component="span" id="confidence-definition" sx={visuallyHidden}>
-            {CONFIDENCE_HELP}
-          </Box>
-        </Box>
-      </Box>
     </Box>
   );
 }

@@ -1,0 +1,224 @@
+import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
+import { watchPage } from './support.ts';
+
+/**
+ * Issue 13, items 5, 6 and 10 at a desk (1280x900) and on a phone (390x844): the grading screen
+ * keeps Final Grade and Confidence in view with many comments and while the PDF is read, a toast
+ * never covers the nav's Courses / Logout or the review queue's Next, and an untitled question's
+ * rubric page is not called "Question Details". Set up through the API, as in review-loop.spec.ts.
+ */
+
+interface Person {
+  name: string;
+  email: string;
+  token: string;
+}
+
+interface Seeded {
+  instructor: Person;
+  students: Person[];
+  assignmentId: string;
+  questionId: string;
+  questionPath: string;
+  assignmentTitle: string;
+}
+
+const QUESTION = 'Find the eigenvalues of the matrix A = [[2, 0], [0, 3]] and explain how you found them.';
+const SOLUTION =
+  'The matrix is diagonal, so its eigenvalues are its diagonal entries: 2 and 3. The characteristic polynomial (2 - x)(3 - x) = 0 gives x = 2 and x = 3.';
+
+// These journeys run AI grading and PDF extraction on the server between screens: on a small
+// machine a screen can take longer than the default 5 seconds to settle.
+const expect = baseExpect.configure({ timeout: 15_000 });
+
+let counter = 0;
+const unique = () => `${Date.now()}-${(counter += 1)}`;
+
+async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
+  if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+async function pdf(title: string, paragraphs: string[]) {
+  return {
+    name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`,
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(await buildTextPdf({ title, paragraphs })),
+  };
+}
+
+async function registerPerson(
+  request: APIRequestContext,
+  name: string,
+  role: 'student' | 'instructor',
+): Promise<Person> {
+  const email = `${name.split(' ')[0]!.toLowerCase()}-${unique()}@example.edu`;
+  const body = await ok(
+    await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }),
+    'register',
+  );
+  return { name, email, token: body.token };
+}
+
+/** An instructor's course with the given students, one assignment and one 10-point question; each student submits their answer. */
+async function seedQuestion(request: APIRequestContext, answers: { name: string; answer: string }[]): Promise<Seeded> {
+  const instructor = await registerPerson(request, 'Ada Instructor', 'instructor');
+  const auth = { Authorization: `Bearer ${instructor.token}` };
+  const students = [];
+  for (const { name } of answers) students.push(await registerPerson(request, name, 'student'));
+  const { course } = await ok(
+    await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }),
+    'create course',
+  );
+  await ok(
+    await request.post(`/api/courses/${course._id}/add-students`, {
+      headers: auth,
+      data: { emails: students.map((student) => student.email) },
+    }),
+    'add students',
+  );
+  const assignmentTitle = 'Homework 1';
+  const { assignment } = await ok(
+    await request.post('/api/assignments', {
+      headers: auth,
+      data: { title: assignmentTitle, courseId: course._id, deadline: null },
+    }),
+    'create assignment',
+  );
+  const { question } = await ok(
+    await request.post(`/api/assignments/${assignment._id}/questions`, {
+      headers: auth,
+      multipart: {
+        title: 'Eigenvalues',
+        points: '10',
+        questionFile: await pdf('Question 1', [QUESTION]),
+        solutionFile: await pdf('Solution 1', [SOLUTION]),
+      },
+    }),
+    'create question',
+  );
+  const questionPath = `/assignments/${assignment._id}/questions/${question._id}`;
+  for (const [index, student] of students.entries()) {
+    await ok(
+      await request.post(`/api${questionPath}/submit`, {
+        headers: { Authorization: `Bearer ${student.token}` },
+        multipart: { file: await pdf(`Answer of ${student.name}`, [answers[index]!.answer]) },
+      }),
+      'submit',
+    );
+  }
+  return {
+    instructor,
+    students,
+    assignmentId: assignment._id,
+    questionId: question._id,
+    questionPath,
+    assignmentTitle,
+  };
+}
+
+/** A browser page signed in as this person: the session starts from the stored token, as after a login. */
+async function pageFor(browser: Browser, person: Person, viewport?: { width: number; height: number }): Promise<Page> {
+  const context = await browser.newContext({
+    viewport: viewport ?? { width: 1366, height: 900 },
+    acceptDownloads: true,
+  });
+  await context.addInitScript((token) => {
+    if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', token);
+    window.localStorage.setItem('seenDemo', 'true');
+  }, person.token);
+  return context.newPage();
+}
+
+const SHOTS = process.env.SHOTS_DIR;
+const VIEWPORTS = [
+  { label: 'desk', width: 1280, height: 900 },
+  { label: 'phone', width: 390, height: 844 },
+] as const;
+
+type Box = { x: number; y: number; width: number; height: number };
+const overlaps = (a: Box, b: Box) =>
+  a.x < b.x + b.width && b.x < a.x + a.width && a.y < b.y + b.height && b.y < a.y + a.height;
+
+async function boxOf(locator: ReturnType<Page['locator']>): Promise<Box> {
+  const box = await locator.boundingBox();
+  if (!box) throw new Error('not laid out');
+  return box;
+}
+
+for (const viewport of VIEWPORTS) {
+  test(`${viewport.label}: the grade stays in view with many comments, and toasts leave Courses, Logout and Next uncovered`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(240_000);
+    const seeded = await seedQuestion(request, [
+      { name: 'Sam Student', answer: 'The eigenvalue is 2. I did not find another one.' },
+      { name: 'Kim Student', answer: 'The eigenvalues are 2 and 3, the diagonal entries.' },
+    ]);
+    const page = await pageFor(browser, seeded.instructor, { width: viewport.width, height: viewport.height });
+    const watcher = watchPage(page, baseURL!);
+
+    await page.goto(`${seeded.questionPath}/grade/${await firstQueueItem(request, seeded)}?queue=1`);
+    const dialog = page.getByRole('dialog', { name: 'Grade Question Submission' });
+    await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
+
+    // Five comments more than the AI gave: the list is far taller than the screen.
+    for (let index = 1; index <= 5; index += 1) {
+      await dialog.getByRole('button', { name: 'Add Comment' }).click();
+      await dialog.getByRole('textbox', { name: 'New comment' }).fill(`A remark of the instructor, number ${index}.`);
+      await dialog.getByRole('button', { name: 'Done' }).click();
+    }
+    const finalGrade = dialog.getByText(/^Final Grade: [\d.]+ \/ 10$/);
+    const confidence = dialog.getByText(/^Confidence: \d+%$/);
+    // Scrolled to the top (the PDF on a phone) and to the last comment, the grade is on screen.
+    await dialog.getByRole('button', { name: 'Original PDF' }).scrollIntoViewIfNeeded();
+    await expect(finalGrade).toBeInViewport({ ratio: 1 });
+    await expect(confidence).toBeInViewport({ ratio: 1 });
+    const comments = dialog.getByRole('list', { name: 'Review comments' }).getByRole('listitem');
+    await comments.last().scrollIntoViewIfNeeded();
+    await expect(finalGrade).toBeInViewport({ ratio: 1 });
+    await expect(confidence).toBeInViewport({ ratio: 1 });
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/grading-${viewport.label}.png` });
+
+    // Save Grade in the queue moves on to the next answer with a toast; the queue's Next stays uncovered.
+    await dialog.getByRole('button', { name: 'Save Grade' }).click();
+    const toast = page.locator('.Toastify__toast').filter({ hasText: 'Grade saved successfully!' });
+    await expect(toast).toBeVisible();
+    await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
+    const queue = dialog.getByRole('navigation', { name: 'Review queue' });
+    for (const name of ['Next', 'Previous']) {
+      baseExpect(overlaps(await boxOf(toast), await boxOf(queue.getByRole('button', { name }))), name).toBe(false);
+    }
+    baseExpect(overlaps(await boxOf(toast), await boxOf(dialog.getByRole('button', { name: 'Close' })))).toBe(false);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/queue-toast-${viewport.label}.png` });
+
+    // Back on the page under the nav bar, a toast leaves Courses and Logout uncovered.
+    await dialog.getByRole('button', { name: 'Save Grade' }).click();
+    const done = page.locator('.Toastify__toast').filter({ hasText: /Review queue done/ });
+    await expect(done).toBeVisible();
+    await expect(page.getByRole('table', { name: 'Submissions' })).toBeVisible();
+    const nav = page.getByRole('banner');
+    const navTargets =
+      viewport.label === 'desk'
+        ? [nav.getByRole('link', { name: 'Courses' }), nav.getByRole('button', { name: 'Logout' })]
+        : [nav];
+    for (const target of navTargets) baseExpect(overlaps(await boxOf(done), await boxOf(target))).toBe(false);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/nav-toast-${viewport.label}.png` });
+    watcher.assertClean();
+    await page.context().close();
+  });
+}
+
+/** The first submission of the question's review queue. */
+async function firstQueueItem(request: APIRequestContext, seeded: Seeded): Promise<string> {
+  const queue = await ok(
+    await request.get(`/api${seeded.questionPath}/review-queue`, {
+      headers: { Authorization: `Bearer ${seeded.instructor.token}` },
+    }),
+    'review queue',
+  );
+  return queue.items[0].submissionId;
+}
