@@ -199,7 +199,7 @@ for (const viewport of VIEWPORTS) {
     await dialog.getByRole('button', { name: 'Save Grade' }).click();
     const done = page.locator('.Toastify__toast').filter({ hasText: /Review queue done/ });
     await expect(done).toBeVisible();
-    await expect(page.getByRole('table', { name: 'Submissions' })).toBeVisible();
+    await expect(dialog).toBeHidden();
     const nav = page.getByRole('banner');
     const navTargets =
       viewport.label === 'desk'
