@@ -12,7 +12,10 @@ import {
   rectangle,
   rgb,
   setCharacterSqueeze,
+  setLineWidth,
+  setTextRenderingMode,
   StandardFonts,
+  TextRenderingMode,
 } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
@@ -150,6 +153,118 @@ describe('hidden text', () => {
       expect(result.hiddenText).toEqual([{ page: 1, text: INJECTION, reason }]);
     },
   );
+
+  // The six tricks that reached the grade before decision 0016: each must be reported and kept
+  // out of the text the grader reads.
+  const glyphAndContrastCases: [HiddenTextTechnique, HiddenTextReason][] = [
+    ['type3-blank-glyphs', 'blank-glyphs'],
+    ['remapped-blank-glyphs', 'blank-glyphs'],
+    ['remapped-other-letters', 'remapped-glyphs'],
+    ['covered-by-annotation', 'covered-by-annotation'],
+    ['small', 'tiny'],
+    ['light-grey', 'low-contrast'],
+  ];
+
+  it.each(glyphAndContrastCases)(
+    'text hidden with the %s technique is kept out of the text and reported as %s',
+    async (technique, reason) => {
+      const bytes = await buildPdfWithHiddenText({ visible: VISIBLE, hidden: INJECTION, technique });
+      const result = await extractPdfText(bytes);
+      expect(result.text).toBe(VISIBLE.join('\n\n'));
+      expect(result.text).not.toMatch(/rubric|full marks/);
+      expect(result.hiddenText).toEqual([{ page: 1, text: INJECTION, reason }]);
+    },
+  );
+
+  it('text under thick white outlined text is kept out of the text (it used to count) and both are reported', async () => {
+    const bytes = await buildPdfWithHiddenText({
+      visible: VISIBLE,
+      hidden: INJECTION,
+      technique: 'under-white-stroke',
+    });
+    const result = await extractPdfText(bytes);
+    expect(result.text).toBe(VISIBLE.join('\n\n'));
+    expect(result.hiddenText).toEqual([
+      { page: 1, text: INJECTION, reason: 'covered-by-text' },
+      { page: 1, text: expect.stringMatching(/^M+$/), reason: 'white-or-transparent' },
+    ]);
+  });
+
+  it('does not flag text near the thresholds: footnotes, subscripts, dark grey, faint captions, headers on fills, outlined bold', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const bold = await doc.embedFont(StandardFonts.HelveticaBold);
+    const page = doc.addPage([612, 792]);
+    page.drawText('Results of the titration', { x: 72, y: 720, size: 16, font: bold, color: rgb(0.2, 0.45, 0.8) });
+    page.drawText('Orange section heading', { x: 72, y: 696, size: 13, font: bold, color: rgb(0.93, 0.45, 0.05) });
+    page.drawText('Water is H', { x: 72, y: 670, size: 11, font });
+    page.drawText('2', { x: 72 + font.widthOfTextAtSize('Water is H', 11), y: 667, size: 5, font });
+    page.drawText('O and the reaction releases heat.', {
+      x: 72 + font.widthOfTextAtSize('Water is H2', 11),
+      y: 670,
+      size: 11,
+      font,
+    });
+    page.drawText('Dark grey text reads easily on white paper.', {
+      x: 72,
+      y: 646,
+      size: 11,
+      font,
+      color: rgb(0.4, 0.4, 0.4),
+    });
+    page.drawText('Figure 1: a faint but readable caption.', {
+      x: 72,
+      y: 626,
+      size: 9,
+      font,
+      color: rgb(0.62, 0.62, 0.62),
+    });
+    // A filled table header: dark text on a light fill, white text on a dark fill.
+    page.drawRectangle({ x: 66, y: 580, width: 240, height: 24, color: rgb(0.85, 0.85, 0.85) });
+    page.drawText('Sample', { x: 72, y: 588, size: 11, font: bold, color: rgb(0.1, 0.1, 0.1) });
+    page.drawRectangle({ x: 306, y: 580, width: 240, height: 24, color: rgb(0.15, 0.25, 0.45) });
+    page.drawText('Volume (mL)', { x: 312, y: 588, size: 11, font: bold, color: rgb(1, 1, 1) });
+    // Word-style fake bold: the glyphs filled and outlined with a thin black line.
+    page.pushOperators(pushGraphicsState(), setTextRenderingMode(TextRenderingMode.FillAndOutline), setLineWidth(0.3));
+    page.drawText('Outlined bold conclusion.', { x: 72, y: 550, size: 11, font });
+    page.pushOperators(popGraphicsState());
+    page.drawText('1. Measured at room temperature, 21 degrees.', { x: 72, y: 90, size: 8, font });
+    // A reviewer's rectangle annotation around a sentence: an outline, nothing over the words.
+    page.drawText('Boxed by the reviewer.', { x: 72, y: 510, size: 11, font });
+    const outline = doc.context.stream('0 0 1 RG 1 w 0.5 0.5 129 19 re S', {
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [0, 0, 130, 20],
+    });
+    const annotation = doc.context.obj({
+      Type: 'Annot',
+      Subtype: 'Square',
+      Rect: [66, 504, 196, 524],
+      F: 4,
+      C: [0, 0, 1],
+      AP: doc.context.obj({ N: doc.context.register(outline) }),
+    });
+    page.node.addAnnot(doc.context.register(annotation));
+
+    const result = await extractPdfText(await doc.save());
+    expect(result.hiddenText).toEqual([]);
+    for (const sentence of [
+      'Results of the titration',
+      'Orange section heading',
+      'Water is H',
+      'O and the reaction releases heat.',
+      'Dark grey text reads easily on white paper.',
+      'Figure 1: a faint but readable caption.',
+      'Sample',
+      'Volume (mL)',
+      'Outlined bold conclusion.',
+      'Boxed by the reviewer.',
+      '1. Measured at room temperature, 21 degrees.',
+    ]) {
+      expect(result.text).toContain(sentence);
+    }
+    expect(collapse(result.text)).toContain('2');
+  });
 
   it('finds hidden words over visible text and in the middle of a visible line, and squeezed glyphs', async () => {
     const doc = await PDFDocument.create();

@@ -4,7 +4,8 @@ import { DEFAULT_EXTRACTION_TIMEOUT_MS, ExtractionError, extractionTimeoutError 
 import { analyzePageText, type CanvasFactory, type HiddenLineRun, type HiddenTextReason } from './hidden-text.ts';
 import { recognizeImage, closeOcr } from './ocr.ts';
 import { openPdf, toExtractionError } from './open-pdf.ts';
-import { walkPageDrawing } from './page-drawing.ts';
+import { GlyphInspector } from './glyph-ink.ts';
+import { annotationAreas, walkPageDrawing } from './page-drawing.ts';
 import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream-guard.ts';
 
 type RenderParameters = Parameters<PDFPageProxy['render']>[0];
@@ -88,6 +89,8 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptio
     const optionalContent = await deadline.race(document.getOptionalContentConfig({ intent: 'display' }));
     const pages: PdfPageText[] = [];
     const hiddenText: HiddenText[] = [];
+    // One per document: fonts and their glyph outlines are shared between pages.
+    let glyphs: GlyphInspector | null = null;
     for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
       const page = await deadline.race(document.getPage(pageNumber));
       try {
@@ -95,7 +98,18 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptio
         const items = content.items.filter(isTextItem);
         // Annotations are left out so operation indexes match the raster check's renders.
         const operatorList = await deadline.race(page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }));
-        const drawing = walkPageDrawing(operatorList, (properties) => optionalContent.isVisible(properties as never));
+        glyphs ??= GlyphInspector.of(page);
+        await deadline.race(glyphs.loadFonts(operatorList));
+        const drawing = walkPageDrawing(
+          operatorList,
+          (properties) => optionalContent.isVisible(properties as never),
+          glyphs,
+        );
+        const annotations = await deadline.race(annotationAreas(page));
+        if (annotations.length > 0) {
+          drawing.paints.push(...annotations);
+          drawing.needsRaster = true;
+        }
         const analysis = await deadline.race(
           analyzePageText(page, items, drawing, {
             scale: settings.rasterScale,

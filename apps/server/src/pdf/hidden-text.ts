@@ -1,4 +1,4 @@
-import { AnnotationMode, type PDFPageProxy } from './pdfjs.ts';
+import { AnnotationMode, OPS, type PDFPageProxy } from './pdfjs.ts';
 import type { TextItem } from 'pdfjs-dist/types/src/display/api.js';
 import {
   comparableChars,
@@ -36,7 +36,17 @@ type RenderParameters = Parameters<PDFPageProxy['render']>[0];
  * PDFs fast.
  */
 
-export type HiddenTextReason = 'white-or-transparent' | 'tiny' | 'off-page' | 'covered-by-image' | 'clipped';
+export type HiddenTextReason =
+  | 'white-or-transparent'
+  | 'low-contrast'
+  | 'tiny'
+  | 'off-page'
+  | 'covered-by-image'
+  | 'covered-by-text'
+  | 'covered-by-annotation'
+  | 'clipped'
+  | 'blank-glyphs'
+  | 'remapped-glyphs';
 
 /** A run of consecutive hidden words on one line, with the same reason. */
 export interface HiddenLineRun {
@@ -76,12 +86,25 @@ export interface CanvasFactory {
   destroy(entry: { canvas: CanvasLike; context: Context2dLike }): void;
 }
 
-/** Smaller than this (effective height in points) nobody reads it. */
-const TINY_HEIGHT_PT = 2;
+/**
+ * Smaller than this (effective height in points) nobody reads it: 2.5 pt prints letters 0.9 mm
+ * tall. Real small print (footnotes, sub- and superscripts, figure labels) stays at 5 pt or more.
+ */
+const TINY_HEIGHT_PT = 4;
 /** Narrower than this per character (points) the glyphs overlap into a smear. */
 const TINY_CHAR_WIDTH_PT = 0.4;
 /** Largest channel difference (0–255) between text and background that still counts as invisible. */
 const MIN_VISIBLE_CONTRAST = 40;
+/**
+ * Below this contrast ratio (WCAG's luminance ratio, 1–21) text is too faint to read: 0.8 grey on
+ * white is 1.6, 0.7 grey 2.1, dark grey 0.4 is 5.7, and coloured headings are 2.5 or more. Large
+ * text (a watermark, a banner) is read at a lower contrast.
+ */
+const MIN_READABLE_CONTRAST_RATIO = 2;
+const MIN_READABLE_CONTRAST_RATIO_LARGE = 1.4;
+const LARGE_TEXT_PT = 18;
+/** Share of a word's glyphs that draw nothing, or other letters, for the word to count as hidden. */
+const MIN_FAKE_GLYPH_SHARE = 0.5;
 /** Alpha below this paints nothing a reader notices. */
 const MIN_VISIBLE_ALPHA = 0.05;
 /** A pixel "has ink" when the text changed one of its channels by more than this. */
@@ -100,6 +123,9 @@ interface Word {
   box: Box;
   /** Advance along the text direction, in user-space units. */
   length: number;
+  /** Shares of the word's matched glyphs that draw nothing / draw another character. */
+  blankShare: number;
+  remappedShare: number;
   reason: HiddenTextReason | null;
   isOverImage: boolean;
 }
@@ -126,12 +152,14 @@ export async function analyzePageText(
   const undecided = words.filter((word) => word.reason === null);
   // A word whose glyphs could not be matched has no known paint state: only the raster can judge it.
   const hasUnmatchedWords = undecided.some((word) => word.run === null);
-  if ((drawing.needsRaster || hasUnmatchedWords) && undecided.length > 0) {
+  // Text the colour of the paper may be painted over other text (white glyphs as a brush).
+  const hasPaleText = drawing.runs.some((run) => contrastReason(run, WHITE) !== null);
+  if ((drawing.needsRaster || hasUnmatchedWords || hasPaleText) && undecided.length > 0) {
     await checkWordsAgainstRaster(page, undecided, drawing, raster);
   } else {
     // Only text on white paper: contrast against white decides.
     for (const word of undecided) {
-      if (word.run && paintContrast(word.run, WHITE) < MIN_VISIBLE_CONTRAST) word.reason = 'white-or-transparent';
+      if (word.run) word.reason = contrastReason(word.run, WHITE);
     }
   }
   for (const word of words) word.isOverImage = isOverEarlierImage(word, drawing.paints);
@@ -225,6 +253,7 @@ function splitIntoWords(
         run: runIndex >= 0 ? drawing.runs[runIndex]! : null,
         box: wordBox(item, offsets[start]!, offsets[end]!),
         length: offsets[end]! - offsets[start]!,
+        ...fakeGlyphShares(matched, start, end, drawing),
         reason: null,
         isOverImage: false,
       });
@@ -247,6 +276,22 @@ function splitIntoWords(
     flush(chars.length);
   });
   return words;
+}
+
+/** Shares of the matched characters in [start, end) whose glyphs draw nothing / draw something else. */
+function fakeGlyphShares(matched: Int32Array, start: number, end: number, drawing: PageDrawing) {
+  let count = 0;
+  let blank = 0;
+  let remapped = 0;
+  for (let k = start; k < end; k++) {
+    const j = matched[k]!;
+    if (j < 0) continue;
+    const shown = drawing.chars[j]!;
+    count++;
+    if (shown.isBlank) blank++;
+    else if (shown.isRemapped) remapped++;
+  }
+  return { blankShare: count ? blank / count : 0, remappedShare: count ? remapped / count : 0 };
 }
 
 /** Distance of each character's left edge from the item's origin, in user-space units. */
@@ -305,6 +350,9 @@ function reasonFromStateAndGeometry(word: Word, item: TextItem, pageBox: Box): H
     if (mode === 3) return 'white-or-transparent';
     const alpha = Math.max(paintsFill(run) ? run.fillAlpha : 0, paintsStroke(run) ? run.strokeAlpha : 0);
     if (alpha < MIN_VISIBLE_ALPHA) return 'white-or-transparent';
+    // What the glyphs draw, whatever the text layer says they are.
+    if (word.blankShare >= MIN_FAKE_GLYPH_SHARE) return 'blank-glyphs';
+    if (word.remappedShare + word.blankShare >= MIN_FAKE_GLYPH_SHARE) return 'remapped-glyphs';
   }
   const height = item.height > 0 ? item.height : Math.hypot(item.transform[2]!, item.transform[3]!);
   if (height < TINY_HEIGHT_PT) return 'tiny';
@@ -315,6 +363,44 @@ function reasonFromStateAndGeometry(word: Word, item: TextItem, pageBox: Box): H
 
 const paintsFill = (run: TextRun) => [0, 2].includes(run.renderMode & 3);
 const paintsStroke = (run: TextRun) => [1, 2].includes(run.renderMode & 3);
+
+/**
+ * Whether the text's paint is too close to the background to read: the colour of the paper
+ * ('white-or-transparent'), or too faint ('low-contrast', a luminance ratio, allowing large text
+ * less). Unknown paint (a pattern) is left to the raster's ink check.
+ */
+function contrastReason(run: TextRun, background: Rgb): HiddenTextReason | null {
+  if (paintContrast(run, background) < MIN_VISIBLE_CONTRAST) return 'white-or-transparent';
+  if ((paintsFill(run) && !run.fill) || (paintsStroke(run) && !run.stroke)) return null;
+  let best = 1;
+  if (paintsFill(run) && run.fill)
+    best = Math.max(best, contrastRatio(blend(run.fill, run.fillAlpha, background), background));
+  if (paintsStroke(run) && run.stroke) {
+    best = Math.max(best, contrastRatio(blend(run.stroke, run.strokeAlpha, background), background));
+  }
+  const minimum = run.size >= LARGE_TEXT_PT ? MIN_READABLE_CONTRAST_RATIO_LARGE : MIN_READABLE_CONTRAST_RATIO;
+  return best < minimum ? 'low-contrast' : null;
+}
+
+const blend = (colour: Rgb, alpha: number, background: Rgb): Rgb => [
+  colour[0] * alpha + background[0] * (1 - alpha),
+  colour[1] * alpha + background[1] * (1 - alpha),
+  colour[2] * alpha + background[2] * (1 - alpha),
+];
+
+/** WCAG 2 relative luminance of an sRGB colour (0–255 channels). */
+function luminance([r, g, b]: Rgb): number {
+  const linear = (channel: number) => {
+    const c = channel / 255;
+    return c <= 0.04045 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4;
+  };
+  return 0.2126 * linear(r) + 0.7152 * linear(g) + 0.0722 * linear(b);
+}
+
+function contrastRatio(a: Rgb, b: Rgb): number {
+  const [lighter, darker] = [luminance(a), luminance(b)].sort((x, y) => y - x) as [number, number];
+  return (lighter + 0.05) / (darker + 0.05);
+}
 
 /** How far the text's paint stands out from a background colour (0–255), alpha included. */
 function paintContrast(run: TextRun, background: Rgb): number {
@@ -363,22 +449,26 @@ async function checkWordsAgainstRaster(
   const withText = options.canvasFactory.create(width, height);
   const withoutText = options.canvasFactory.create(width, height);
   try {
-    // Annotations are left out of both renders so the operation indexes below are the page's own.
+    // Annotations with an appearance are drawn in both renders when the page has any (one can
+    // cover text); only the page's own show-text operations are left out of the second.
+    const annotationMode = drawing.paints.some((paint) => paint.kind === 'annotation')
+      ? AnnotationMode.ENABLE
+      : AnnotationMode.DISABLE;
     await page.render({
       canvasContext: withText.context as unknown as RenderParameters['canvasContext'],
       canvas: withText.canvas as unknown as RenderParameters['canvas'],
       viewport,
-      annotationMode: AnnotationMode.DISABLE,
+      annotationMode,
     }).promise;
-    const renderedOps = renderedOperatorList(page);
+    const isPageText = pageShowTextOps(renderedOperatorList(page));
     await page.render({
       canvasContext: withoutText.context as unknown as RenderParameters['canvasContext'],
       canvas: withoutText.canvas as unknown as RenderParameters['canvas'],
       viewport,
-      annotationMode: AnnotationMode.DISABLE,
+      annotationMode,
       // The render's list is pdf.js's optimized one, whose indexes differ from getOperatorList();
       // filtering by operation type against that same list is exact.
-      operationsFilter: (index: number) => !isShowTextOp(renderedOps.fnArray[index]!),
+      operationsFilter: (index: number) => !isPageText[index],
     }).promise;
     const boxes = words.map((word) => {
       const [ax, ay, bx, by] = viewport.convertToViewportRectangle([...word.box]) as [number, number, number, number];
@@ -428,10 +518,11 @@ async function checkWordsAgainstRaster(
         }
       }
       const background = dominantColour(histogram, touchedBins);
-      if (word.run && paintContrast(word.run, background) < MIN_VISIBLE_CONTRAST) {
-        word.reason = 'white-or-transparent';
+      const contrast = word.run ? contrastReason(word.run, background) : null;
+      if (contrast) {
+        word.reason = contrast;
       } else if (inkPixels <= MIN_INK_SHARE * (x1 - x0) * (y1 - y0)) {
-        word.reason = isCoveredLater(word, drawing.paints) ? 'covered-by-image' : 'clipped';
+        word.reason = coveringReason(word, drawing.paints) ?? 'clipped';
       }
     });
   } finally {
@@ -446,17 +537,49 @@ function dominantColour(histogram: Uint32Array, touchedBins: number[]): Rgb {
   for (const bin of touchedBins) if (histogram[bin]! > histogram[best]!) best = bin;
   for (const bin of touchedBins) histogram[bin] = 0;
   touchedBins.length = 0;
-  return [((best >> 8) << 4) + 8, (((best >> 4) & 15) << 4) + 8, ((best & 15) << 4) + 8];
+  // Centre of the bin, except that the darkest and lightest bins stand for black and white (paper
+  // is 255, not 248, when contrast is measured against it).
+  const level = (bits: number) => (bits === 15 ? 255 : bits === 0 ? 0 : (bits << 4) + 8);
+  return [level(best >> 8), level((best >> 4) & 15), level(best & 15)];
 }
 
-/** Painted over by an image or an opaque shape drawn after the text. */
-function isCoveredLater(word: Word, paints: PaintedArea[]): boolean {
+const COVER_REASONS: Record<PaintedArea['kind'], HiddenTextReason> = {
+  image: 'covered-by-image',
+  fill: 'covered-by-image',
+  'stroked-text': 'covered-by-text',
+  annotation: 'covered-by-annotation',
+};
+
+/** What painted over the word after it (the last such paint): an image or opaque shape, outlined text, an annotation. */
+function coveringReason(word: Word, paints: PaintedArea[]): HiddenTextReason | null {
   const opIndex = word.run?.opIndex ?? -1;
-  return paints.some((paint) => paint.opIndex > opIndex && overlapShare(word.box, paint.box) >= 0.9);
+  let cover: PaintedArea | null = null;
+  for (const paint of paints) {
+    if (
+      paint.opIndex > opIndex &&
+      overlapShare(word.box, paint.box) >= 0.9 &&
+      (!cover || paint.opIndex > cover.opIndex)
+    ) {
+      cover = paint;
+    }
+  }
+  return cover ? COVER_REASONS[cover.kind] : null;
 }
 
 interface RenderedOperatorList {
   fnArray: number[];
+}
+
+/** Which operations of the rendered list show the page's text (not text inside an annotation's appearance). */
+function pageShowTextOps(list: RenderedOperatorList): Uint8Array {
+  const isPageText = new Uint8Array(list.fnArray.length);
+  let annotationDepth = 0;
+  list.fnArray.forEach((fn, index) => {
+    if (fn === OPS.beginAnnotation) annotationDepth++;
+    else if (fn === OPS.endAnnotation) annotationDepth = Math.max(0, annotationDepth - 1);
+    else if (annotationDepth === 0 && isShowTextOp(fn)) isPageText[index] = 1;
+  });
+  return isPageText;
 }
 
 /**

@@ -43,6 +43,8 @@ export async function openPdf(bytes: Uint8Array, limits: OpenPdfLimits): Promise
     useWorkerFetch: false,
     isOffscreenCanvasSupported: false,
     enableXfa: false,
+    // Keeps fonts' encodings and glyph outlines readable after use (glyph-ink.ts checks what each glyph draws).
+    fontExtraProperties: true,
     maxImageSize: MAX_IMAGE_PIXELS,
     verbosity: VerbosityLevel.ERRORS,
   });

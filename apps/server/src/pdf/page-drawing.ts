@@ -1,4 +1,5 @@
-import { OPS } from './pdfjs.ts';
+import type { GlyphInspector } from './glyph-ink.ts';
+import { OPS, type PDFPageProxy } from './pdfjs.ts';
 
 /**
  * A walk over a page's pdf.js operator list that records, for every glyph the page shows, how it
@@ -7,7 +8,8 @@ import { OPS } from './pdfjs.ts';
  * this, and it is what tells visible text from text a reader cannot see.
  *
  * The walk mirrors the state handling of pdf.js's own canvas renderer (save/restore, transforms,
- * form XObjects, marked content), so it agrees with what is actually drawn.
+ * form XObjects, marked content), so it agrees with what is actually drawn. What each glyph draws
+ * (nothing, or other letters than the text layer says) comes from glyph-ink.ts.
  */
 
 export type Rgb = readonly [number, number, number];
@@ -39,12 +41,18 @@ export interface ShownChar {
   run: number;
   /** Advance width of the glyph, shared among the characters it expands to. */
   width: number;
+  /** The glyph paints nothing (an empty Type3 procedure or outline). */
+  isBlank: boolean;
+  /** The glyph's name says another character than the text layer (a ToUnicode map that lies). */
+  isRemapped: boolean;
 }
 
 export interface PaintedArea {
+  /** Order of painting; annotations are drawn after the page, at +Infinity. */
   opIndex: number;
   box: Box;
-  kind: 'image' | 'fill';
+  /** `stroked-text`: text with an outline, which can paint over other text like a brush. */
+  kind: 'image' | 'fill' | 'stroked-text' | 'annotation';
 }
 
 export interface PageDrawing {
@@ -66,6 +74,9 @@ interface GraphicsState {
   stroke: Rgb | null;
   strokeAlpha: number;
   renderMode: number;
+  /** Line width in user-space units (outlined text paints this wide). */
+  lineWidth: number;
+  fontName: string | null;
   // Text state, saved and restored with the rest as pdf.js's canvas does.
   textMatrix: Matrix;
   lineX: number;
@@ -120,6 +131,7 @@ interface OperatorList {
 export function walkPageDrawing(
   operatorList: OperatorList,
   isOptionalContentVisible: (properties: unknown) => boolean,
+  glyphs: GlyphInspector | null = null,
 ): PageDrawing {
   const runs: TextRun[] = [];
   const chars: ShownChar[] = [];
@@ -132,6 +144,8 @@ export function walkPageDrawing(
     stroke: BLACK,
     strokeAlpha: 1,
     renderMode: 0,
+    lineWidth: 1,
+    fontName: null,
     textMatrix: IDENTITY,
     lineX: 0,
     lineY: 0,
@@ -210,7 +224,9 @@ export function walkPageDrawing(
           const [key, value] = entry;
           if (key === 'ca' && typeof value === 'number') state.fillAlpha = value;
           else if (key === 'CA' && typeof value === 'number') state.strokeAlpha = value;
+          else if (key === 'LW' && typeof value === 'number') state.lineWidth = value;
           else if (key === 'Font' && Array.isArray(value)) {
+            state.fontName = typeof value[0] === 'string' ? value[0] : null;
             const size = Number(value[1]) || 0;
             state.fontSize = Math.abs(size);
             state.fontDirection = size < 0 ? -1 : 1;
@@ -242,6 +258,9 @@ export function walkPageDrawing(
         moveText(state, 0, state.leading);
         break;
       case OPS.setFont: {
+        state.fontName = typeof args[0] === 'string' ? args[0] : null;
+        // A Type3 glyph is a small picture in any colour: the raster checks what it left.
+        if (glyphs?.isType3(state.fontName)) needsRaster = true;
         const size = Number(args[1]) || 0;
         state.fontSize = Math.abs(size);
         state.fontDirection = size < 0 ? -1 : 1;
@@ -261,6 +280,9 @@ export function walkPageDrawing(
         break;
       case OPS.setTextRenderingMode:
         state.renderMode = typeof args[0] === 'number' ? args[0] : 0;
+        break;
+      case OPS.setLineWidth:
+        state.lineWidth = Number(args[0]) || 0;
         break;
       case OPS.beginMarkedContent:
         markedContent.push(true);
@@ -306,8 +328,31 @@ export function walkPageDrawing(
           const runIndex = runs.length;
           const textToUser = multiply(state.ctm, state.textMatrix);
           const start = applyMatrix(textToUser, state.x, state.y + state.rise);
-          const { text, advance } = collectGlyphs(args, runIndex, chars, state);
+          const startX = state.x;
+          const { text, advance } = collectGlyphs(args, runIndex, chars, state, glyphs);
           state.x += advance;
+          const mode = state.renderMode & 3;
+          if ((mode === 1 || mode === 2) && hiddenMarkedContentDepth === 0) {
+            // Outlined text paints beyond its glyphs, as far as half the line width: it can cover
+            // other text, so the raster must see it.
+            needsRaster = true;
+            if (state.strokeAlpha >= 0.99 && state.lineWidth > 0) {
+              const size = state.fontSize;
+              const box = transformBox(textToUser, [
+                startX,
+                state.y + state.rise - 0.3 * size,
+                state.x,
+                state.y + state.rise + size,
+              ]);
+              const reach =
+                (state.lineWidth / 2) * Math.sqrt(Math.abs(state.ctm[0] * state.ctm[3] - state.ctm[1] * state.ctm[2]));
+              paints.push({
+                opIndex: i,
+                kind: 'stroked-text',
+                box: [box[0] - reach, box[1] - reach, box[2] + reach, box[3] + reach],
+              });
+            }
+          }
           runs.push({
             opIndex: i,
             fill: state.fill,
@@ -332,7 +377,13 @@ export function walkPageDrawing(
  * them are TJ adjustments. Returns the text and the horizontal advance in text space, computed as
  * pdf.js's canvas does.
  */
-function collectGlyphs(args: unknown, run: number, chars: ShownChar[], state: GraphicsState) {
+function collectGlyphs(
+  args: unknown,
+  run: number,
+  chars: ShownChar[],
+  state: GraphicsState,
+  glyphs: GlyphInspector | null,
+) {
   let text = '';
   let advance = 0;
   const visit = (value: unknown) => {
@@ -352,7 +403,9 @@ function collectGlyphs(args: unknown, run: number, chars: ShownChar[], state: Gr
     if (typeof glyph.unicode !== 'string' || glyph.unicode.length === 0) return;
     text += glyph.unicode;
     const expanded = comparableChars(glyph.unicode);
-    for (const char of expanded) chars.push({ char, run, width: glyphWidth / expanded.length });
+    if (expanded.length === 0) return;
+    const { isBlank, isRemapped } = glyphs?.inspect(state.fontName, glyph) ?? { isBlank: false, isRemapped: false };
+    for (const char of expanded) chars.push({ char, run, width: glyphWidth / expanded.length, isBlank, isRemapped });
   };
   visit(args);
   return { text, advance };
@@ -426,4 +479,27 @@ export function transformBox(matrix: Matrix, box: Box): Box {
     ys.push(matrix[1] * x + matrix[3] * y + matrix[5]);
   }
   return [Math.min(...xs), Math.min(...ys), Math.max(...xs), Math.max(...ys)];
+}
+
+/** Annotation flags that keep an annotation off the screen (Hidden, NoView). */
+const HIDDEN_ANNOTATION_FLAGS = 2 | 32;
+
+/**
+ * Where the page's annotations paint their appearance streams (a stamp, a shape, a note, a form
+ * field), after and over the page content. Annotations without an appearance paint nothing.
+ */
+export async function annotationAreas(page: PDFPageProxy): Promise<PaintedArea[]> {
+  const annotations = (await page.getAnnotations({ intent: 'display' })) as {
+    hasAppearance?: boolean;
+    annotationFlags?: number;
+    rect?: number[];
+  }[];
+  return annotations
+    .filter((annotation) => annotation.hasAppearance && !((annotation.annotationFlags ?? 0) & HIDDEN_ANNOTATION_FLAGS))
+    .filter((annotation) => Array.isArray(annotation.rect) && annotation.rect.length === 4)
+    .map((annotation) => {
+      const [x0, y0, x1, y1] = annotation.rect as [number, number, number, number];
+      const box: Box = [Math.min(x0, x1), Math.min(y0, y1), Math.max(x0, x1), Math.max(y0, y1)];
+      return { opIndex: Number.POSITIVE_INFINITY, kind: 'annotation' as const, box };
+    });
 }

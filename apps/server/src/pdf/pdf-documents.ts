@@ -3,18 +3,27 @@ import { deflateSync } from 'node:zlib';
 import path from 'node:path';
 import { createCanvas, GlobalFonts } from '@napi-rs/canvas';
 import {
+  beginText,
   endPath,
+  endText,
   clip,
+  moveText,
   PDFDocument,
   PDFFont,
+  PDFHexString,
   PDFName,
   PDFPage,
   PDFRawStream,
+  PDFRef,
   popGraphicsState,
   pushGraphicsState,
   rectangle,
   rgb,
+  setFontAndSize,
+  setLineWidth,
+  setStrokingGrayscaleColor,
   setTextRenderingMode,
+  showText,
   StandardFonts,
   TextRenderingMode,
   type RGB,
@@ -54,7 +63,21 @@ export async function buildTextPdf(input: TextPdfInput): Promise<Uint8Array> {
 }
 
 export type HiddenTextTechnique =
-  'white' | 'tiny' | 'off-page' | 'covered' | 'invisible-mode' | 'transparent' | 'clipped';
+  | 'white'
+  | 'tiny'
+  | 'off-page'
+  | 'covered'
+  | 'invisible-mode'
+  | 'transparent'
+  | 'clipped'
+  // The six that reached the grade before decision 0016:
+  | 'type3-blank-glyphs'
+  | 'remapped-blank-glyphs'
+  | 'remapped-other-letters'
+  | 'covered-by-annotation'
+  | 'under-white-stroke'
+  | 'small'
+  | 'light-grey';
 
 export interface HiddenTextPdfInput {
   visible: string[];
@@ -107,6 +130,47 @@ export async function buildPdfWithHiddenText(input: HiddenTextPdfInput): Promise
       page.drawImage(image, { x: MARGIN - 4, y: y - 5, width: width + 8, height: 18 });
       break;
     }
+    case 'type3-blank-glyphs':
+      // Black, filled, full size: only the glyphs themselves are empty. Named like the letters
+      // they claim to be, so the text layer reads the sentence without any ToUnicode.
+      showWithFont(page, addBlankType3Font(doc, page, hidden, 'named'), hidden, y);
+      break;
+    case 'remapped-blank-glyphs':
+      // Glyphs named g0, g1... that draw nothing; a ToUnicode map says they are letters.
+      showWithFont(page, addBlankType3Font(doc, page, hidden, 'to-unicode'), hidden, y);
+      break;
+    case 'remapped-other-letters':
+      // Helvetica draws the ROT13 of the sentence (gibberish); a ToUnicode map turns every
+      // letter back, so the text layer reads the sentence.
+      showWithFont(page, addRot13RemappedHelvetica(doc, page), rot13(hidden), y);
+      break;
+    case 'covered-by-annotation': {
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font });
+      const width = font.widthOfTextAtSize(hidden, 11);
+      addOpaqueAnnotation(doc, page, [MARGIN - 4, y - 5, MARGIN + width + 4, y + 13]);
+      break;
+    }
+    case 'under-white-stroke': {
+      // The sentence in black, then a row of M's in white with a 5 pt white outline over it: the
+      // outline paints over the black glyphs, and the page looks blank there.
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font });
+      page.pushOperators(
+        pushGraphicsState(),
+        setTextRenderingMode(TextRenderingMode.FillAndOutline),
+        setLineWidth(5),
+        setStrokingGrayscaleColor(1),
+      );
+      const count = Math.ceil(font.widthOfTextAtSize(hidden, 11) / font.widthOfTextAtSize('M', 11));
+      page.drawText('M'.repeat(count), { x: MARGIN, y, size: 11, font, color: rgb(1, 1, 1) });
+      page.pushOperators(popGraphicsState());
+      break;
+    }
+    case 'small':
+      page.drawText(hidden, { x: MARGIN, y, size: 2.5, font });
+      break;
+    case 'light-grey':
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font, color: rgb(0.8, 0.8, 0.8) });
+      break;
   }
   writer.cursorY -= 2 * writer.lineHeight;
   for (const paragraph of rest) writer.writeParagraph(paragraph);
@@ -248,6 +312,180 @@ async function createDocument(title?: string) {
   const doc = await PDFDocument.create({ updateMetadata: false });
   if (title) doc.setTitle(title);
   return doc;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fonts whose text layer says more than their glyphs draw (hidden-text attacks)
+
+/** Glyph names of the printable ASCII characters (Adobe standard names). */
+const ASCII_GLYPH_NAMES: Record<string, string> = {
+  ' ': 'space',
+  '!': 'exclam',
+  '"': 'quotedbl',
+  '#': 'numbersign',
+  $: 'dollar',
+  '%': 'percent',
+  '&': 'ampersand',
+  "'": 'quotesingle',
+  '(': 'parenleft',
+  ')': 'parenright',
+  '*': 'asterisk',
+  '+': 'plus',
+  ',': 'comma',
+  '-': 'hyphen',
+  '.': 'period',
+  '/': 'slash',
+  ':': 'colon',
+  ';': 'semicolon',
+  '<': 'less',
+  '=': 'equal',
+  '>': 'greater',
+  '?': 'question',
+  '@': 'at',
+  '[': 'bracketleft',
+  '\\': 'backslash',
+  ']': 'bracketright',
+  '^': 'asciicircum',
+  _: 'underscore',
+  '`': 'grave',
+  '{': 'braceleft',
+  '|': 'bar',
+  '}': 'braceright',
+  '~': 'asciitilde',
+  '0': 'zero',
+  '1': 'one',
+  '2': 'two',
+  '3': 'three',
+  '4': 'four',
+  '5': 'five',
+  '6': 'six',
+  '7': 'seven',
+  '8': 'eight',
+  '9': 'nine',
+};
+const glyphNameOf = (char: string) => (/^[A-Za-z]$/.test(char) ? char : (ASCII_GLYPH_NAMES[char] ?? 'question'));
+
+interface ShowFont {
+  name: string;
+  size: number;
+}
+
+/** Adds a Type3 font whose glyphs (one per distinct character of `text`) paint nothing. */
+function addBlankType3Font(doc: PDFDocument, page: PDFPage, text: string, naming: 'named' | 'to-unicode'): ShowFont {
+  const chars = [...new Set(Array.from(text))].filter((char) => char.charCodeAt(0) >= 32 && char.charCodeAt(0) < 127);
+  const glyphName = (char: string) => (naming === 'named' ? glyphNameOf(char) : `g${chars.indexOf(char)}`);
+  const charProcs: Record<string, PDFRef> = {};
+  // d1 with an empty body: a glyph with an advance and nothing drawn.
+  for (const char of chars) charProcs[glyphName(char)] = doc.context.register(doc.context.stream('500 0 0 0 0 0 d1'));
+  const codes = chars.map((char) => char.charCodeAt(0));
+  const firstChar = Math.min(...codes);
+  const lastChar = Math.max(...codes);
+  const differences: (number | PDFName)[] = [];
+  for (const char of chars) differences.push(char.charCodeAt(0), PDFName.of(glyphName(char)));
+  const font = doc.context.obj({
+    Type: 'Font',
+    Subtype: 'Type3',
+    FontBBox: [0, 0, 500, 700],
+    FontMatrix: [0.001, 0, 0, 0.001, 0, 0],
+    CharProcs: doc.context.obj(charProcs),
+    Encoding: doc.context.obj({ Type: 'Encoding', Differences: differences }),
+    FirstChar: firstChar,
+    LastChar: lastChar,
+    Widths: Array.from({ length: lastChar - firstChar + 1 }, () => 500),
+    Resources: doc.context.obj({}),
+  });
+  if (naming === 'to-unicode') {
+    font.set(
+      PDFName.of('ToUnicode'),
+      toUnicodeCMap(
+        doc,
+        chars.map((char) => [char.charCodeAt(0), char]),
+      ),
+    );
+  }
+  page.node.setFontDictionary(PDFName.of('GwType3'), doc.context.register(font));
+  return { name: 'GwType3', size: 11 };
+}
+
+/** Helvetica (WinAnsi) whose ToUnicode map sends every letter to its ROT13 partner. */
+function addRot13RemappedHelvetica(doc: PDFDocument, page: PDFPage): ShowFont {
+  const letters = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz';
+  const font = doc.context.obj({
+    Type: 'Font',
+    Subtype: 'Type1',
+    BaseFont: 'Helvetica',
+    Encoding: 'WinAnsiEncoding',
+    ToUnicode: toUnicodeCMap(
+      doc,
+      Array.from(letters).map((char) => [char.charCodeAt(0), rot13(char)]),
+    ),
+  });
+  page.node.setFontDictionary(PDFName.of('GwRemapped'), doc.context.register(font));
+  return { name: 'GwRemapped', size: 11 };
+}
+
+function toUnicodeCMap(doc: PDFDocument, pairs: [number, string][]): PDFRef {
+  const hex = (value: number, digits: number) => value.toString(16).toUpperCase().padStart(digits, '0');
+  const utf16 = (text: string) => Array.from(text, (char) => hex(char.charCodeAt(0), 4)).join('');
+  const cmap = [
+    '/CIDInit /ProcSet findresource begin',
+    '12 dict begin',
+    'begincmap',
+    '/CIDSystemInfo << /Registry (Adobe) /Ordering (UCS) /Supplement 0 >> def',
+    '/CMapName /Adobe-Identity-UCS def',
+    '/CMapType 2 def',
+    '1 begincodespacerange',
+    '<00> <FF>',
+    'endcodespacerange',
+    `${pairs.length} beginbfchar`,
+    ...pairs.map(([code, text]) => `<${hex(code, 2)}> <${utf16(text)}>`),
+    'endbfchar',
+    'endcmap',
+    'CMapName currentdict /CMap defineresource pop',
+    'end',
+    'end',
+  ].join('\n');
+  return doc.context.register(doc.context.stream(cmap));
+}
+
+function showWithFont(page: PDFPage, font: ShowFont, text: string, y: number) {
+  const bytes = Array.from(text, (char) => char.charCodeAt(0).toString(16).padStart(2, '0')).join('');
+  page.pushOperators(
+    pushGraphicsState(),
+    beginText(),
+    setFontAndSize(font.name, font.size),
+    moveText(MARGIN, y),
+    showText(PDFHexString.of(bytes)),
+    endText(),
+    popGraphicsState(),
+  );
+}
+
+function rot13(text: string): string {
+  return text.replace(/[A-Za-z]/g, (char) => {
+    const base = char <= 'Z' ? 65 : 97;
+    return String.fromCharCode(((char.charCodeAt(0) - base + 13) % 26) + base);
+  });
+}
+
+/** A Square annotation whose appearance stream is an opaque white box over `rect`. */
+function addOpaqueAnnotation(doc: PDFDocument, page: PDFPage, rect: [number, number, number, number]) {
+  const [x0, y0, x1, y1] = rect;
+  const appearance = doc.context.stream(`1 g 0 0 ${x1 - x0} ${y1 - y0} re f`, {
+    Type: 'XObject',
+    Subtype: 'Form',
+    BBox: [0, 0, x1 - x0, y1 - y0],
+  });
+  const annotation = doc.context.obj({
+    Type: 'Annot',
+    Subtype: 'Square',
+    Rect: rect,
+    F: 4,
+    C: [1, 1, 1],
+    IC: [1, 1, 1],
+    AP: doc.context.obj({ N: doc.context.register(appearance) }),
+  });
+  page.node.addAnnot(doc.context.register(annotation));
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -122,7 +122,10 @@ export type SaveRubricOutput = z.infer<typeof SaveRubricOutput>;
 export const HiddenTextFinding = z.object({
   page: z.number(),
   text: z.string(),
-  /** Why it counts as hidden: 'white-or-transparent', 'tiny', 'off-page', 'covered-by-image', 'clipped'. */
+  /**
+   * Why it counts as hidden: 'white-or-transparent', 'low-contrast', 'tiny', 'off-page', 'covered-by-image',
+   * 'covered-by-text', 'covered-by-annotation', 'clipped', 'blank-glyphs', 'remapped-glyphs'.
+   */
   reason: z.string(),
 });
 export type HiddenTextFinding = z.infer<typeof HiddenTextFinding>;

@@ -13,7 +13,12 @@ const REASONS: Record<string, string> = {
   tiny: 'text too small to read',
   'off-page': 'text outside the page',
   'covered-by-image': 'text covered by an image',
+  'covered-by-text': 'text painted over by other text',
+  'covered-by-annotation': 'text covered by an annotation',
   clipped: 'text clipped out of view',
+  'low-contrast': 'text too faint to read',
+  'blank-glyphs': 'letters that draw nothing',
+  'remapped-glyphs': 'text that differs from the letters drawn',
 };
 
 export function GraderSummary({
