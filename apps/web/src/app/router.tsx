@@ -4,6 +4,7 @@ import { AppLayout } from './layout/app-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
 import { AboutRoute } from './routes/about-route.tsx';
+import { AccountRoute, ForgotPasswordRoute, ResetPasswordRoute, VerifyEmailRoute } from './routes/account-routes.tsx';
 import { DemoRoute } from './routes/demo-route.tsx';
 import { FaqsRoute } from './routes/faqs-route.tsx';
 import { HomeRoute } from './routes/home-route.tsx';
@@ -32,9 +33,13 @@ export const routes: RouteObject[] = [
       { path: 'login', element: <LoginRoute /> },
       { path: 'register', element: <RegisterRoute /> },
       { path: 'demo', element: <DemoRoute /> },
+      { path: 'verify-email', element: <VerifyEmailRoute /> },
+      { path: 'forgot-password', element: <ForgotPasswordRoute /> },
+      { path: 'reset-password', element: <ResetPasswordRoute /> },
       {
         element: <RequireAuth />,
         children: [
+          { path: 'account', element: <AccountRoute /> },
           {
             // Spec: a logged-in person who has not seen the demo goes to /demo before the courses list.
             element: <RequireSeenDemo />,

@@ -15,6 +15,10 @@ export function LoginRoute() {
           <Link component={RouterLink} to="/register">
             Register
           </Link>
+          {' · '}
+          <Link component={RouterLink} to="/forgot-password">
+            Forgot password?
+          </Link>
         </>
       }
     >
