@@ -206,6 +206,11 @@ for (const viewport of VIEWPORTS) {
         ? [nav.getByRole('link', { name: 'Courses' }), nav.getByRole('button', { name: 'Logout' })]
         : [nav];
     for (const target of navTargets) baseExpect(overlaps(await boxOf(done), await boxOf(target))).toBe(false);
+    // The question page puts Grade with AI and the submissions first, the upload on behalf of a student after them.
+    const submissionsHeading = page.getByRole('heading', { name: 'Submissions', exact: true });
+    const uploadHeading = page.getByRole('heading', { name: 'Upload on Behalf of a Student' });
+    if (viewport.label === 'desk') await expect(submissionsHeading).toBeInViewport();
+    baseExpect((await boxOf(uploadHeading)).y).toBeGreaterThan((await boxOf(submissionsHeading)).y);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/nav-toast-${viewport.label}.png` });
     watcher.assertClean();
     await page.context().close();

@@ -76,9 +76,9 @@ export function QuestionDetailRoute() {
           <RubricActions assignmentId={assignmentId} questionId={questionId} hasRubric={hasAutoRubric(detail)} />
         }
       />
-      {isStaff ? (
-        <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} />
-      ) : (
+      {/* Staff see Grade with AI and the submissions first; the rarely used upload on behalf of a
+          student, and the panels that refine grading, come after the table (issue 13 item 3). */}
+      {isStaff ? null : (
         <SubmitAnswerForm
           assignmentId={assignmentId}
           questionId={questionId}
@@ -102,9 +102,6 @@ export function QuestionDetailRoute() {
           }
         />
       ) : null}
-      {isStaff ? <AiQuotaReadout assignmentId={assignmentId} questionId={questionId} /> : null}
-      {isStaff ? <SuggestionsPanel assignmentId={assignmentId} questionId={questionId} /> : null}
-      {isStaff ? <AnswerGroupsPanel assignmentId={assignmentId} questionId={questionId} /> : null}
       <Box component="section" aria-labelledby={submissionsHeadingId}>
         <Typography id={submissionsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
           {isStaff ? 'Submissions' : 'Your Submission'}
@@ -118,6 +115,14 @@ export function QuestionDetailRoute() {
           renderStudentExtra={isStaff ? (row) => renderGroupBadges(row._id) : undefined}
         />
       </Box>
+      {isStaff ? (
+        <Box sx={{ mt: 4 }}>
+          <AiQuotaReadout assignmentId={assignmentId} questionId={questionId} />
+          <SuggestionsPanel assignmentId={assignmentId} questionId={questionId} />
+          <AnswerGroupsPanel assignmentId={assignmentId} questionId={questionId} />
+          <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} />
+        </Box>
+      ) : null}
     </Container>
   );
 }
