@@ -24,7 +24,10 @@ import { FITTED } from '../apps/server/src/ai/builtin/fitted-weights.ts';
 import { analyseAnswer, questionContextFor } from '../apps/server/src/ai/builtin/grade-answer.ts';
 import {
   confidenceInputs,
+  confidenceLogOdds,
+  forgetQuestionRecords,
   isKept,
+  questionRecord,
   predictShare,
   warmInputs,
   type PreparedExample,
@@ -45,6 +48,7 @@ const mutable = FITTED as unknown as {
   cold: { intercept: number; weights: number[] };
   warm: { intercept: number; weights: number[] };
   confidence: { intercept: number; weights: number[] };
+  confidencePrior: { slope: number; shift: number };
   calibrationRidge: number;
   neighbourSharpness: number;
 };
@@ -162,6 +166,10 @@ async function measure(): Promise<MeasuredQuestion[]> {
 }
 
 const questions = await measure();
+// Out-of-sample predictions for the confidence fit come from five folds of whole questions: each
+// question is predicted by models fitted without it, as a new question on the instructor's server is.
+const FOLDS = 5;
+const foldOf = (questionId: string) => hashSeed(`fold:${questionId}`) % FOLDS;
 const setWeight = new Map<string, number>();
 for (const set of new Set(questions.map((question) => question.set))) {
   const count = questions.filter((q) => q.set === set).reduce((sum, q) => sum + q.answers.length, 0);
@@ -170,11 +178,11 @@ for (const set of new Set(questions.map((question) => question.set))) {
 
 // 1. Cold start.
 const coldRows: Row[] = [];
-const coldRowSets: string[] = [];
+const coldRowFolds: number[] = [];
 for (const question of questions) {
   for (const answer of question.answers.filter((a) => a.answered)) {
     coldRows.push({ x: answer.features, y: answer.share, w: setWeight.get(question.set)! });
-    coldRowSets.push(question.set);
+    coldRowFolds.push(foldOf(question.id));
   }
 }
 const cold = fitLogistic(coldRows);
@@ -193,7 +201,7 @@ interface SourceDraw {
   examples: { features: number[]; vector: Map<string, number>; share: number; coldLogit: number }[];
   targets: { features: number[]; vector: Map<string, number>; share: number; logit: number }[];
 }
-const drawsBySet: { set: string; draw: Draw; source: SourceDraw }[] = [];
+const drawsBySet: { set: string; fold: number; draw: Draw; source: SourceDraw }[] = [];
 for (const question of questions) {
   const answered = question.answers.filter((answer) => answer.answered);
   if (answered.length < 8) continue;
@@ -215,6 +223,7 @@ for (const question of questions) {
     draws.push(draw);
     drawsBySet.push({
       set: question.set,
+      fold: foldOf(question.id),
       draw,
       source: {
         examples: order
@@ -254,25 +263,35 @@ mutable.calibrationRidge = best!.ridge;
 mutable.warm = best!.warm;
 
 // 3. Confidence: was the rounded suggestion kept (within 10% of the points)? Fitted on predictions
-// made OUT of sample (each set predicted by cold and warm models fitted on the other sets), since
-// in-sample predictions are better than any new question's and would teach overconfidence.
+// made OUT of sample (each fold of questions predicted by cold and warm models fitted on the other
+// folds), since in-sample predictions are better than any new question's and would teach
+// overconfidence. (Leaving a whole data set out instead was too pessimistic: a new domain predicts
+// worse than the course's own kind of question, and the confidence came out too low with grades.)
 const confidenceRows: Row[] = [];
-const sets = [...setWeight.keys()];
 const fullWarm = mutable.warm;
-for (const heldSet of sets) {
-  const foldCold = fitLogistic(coldRows.filter((_, index) => coldRowSets[index] !== heldSet));
+// Each held-out draw with the warm weights it was predicted by, to fit the prior of the
+// question's own calibration line afterwards (step 4).
+const heldDraws: {
+  warm: { intercept: number; weights: number[] };
+  examples: PreparedExample[];
+  targets: { inputs: number[]; isKept: boolean }[];
+  weight: number;
+}[] = [];
+mutable.confidencePrior = { slope: 0, shift: 0 };
+for (let heldFold = 0; heldFold < FOLDS; heldFold++) {
+  const foldCold = fitLogistic(coldRows.filter((_, index) => coldRowFolds[index] !== heldFold));
   const foldLogit = (features: number[]) =>
     foldCold.intercept + foldCold.weights.reduce((sum, weight, index) => sum + weight * features[index]!, 0);
-  const foldDraws = (wanted: (set: string) => boolean) =>
+  const foldDraws = (wanted: (fold: number) => boolean) =>
     drawsBySet
-      .filter((entry) => wanted(entry.set))
+      .filter((entry) => wanted(entry.fold))
       .map((entry) => ({
         weight: entry.draw.weight,
         examples: entry.source.examples.map((example) => ({ ...example, coldLogit: foldLogit(example.features) })),
         targets: entry.source.targets.map((target) => ({ ...target, logit: foldLogit(target.features) })),
       }));
   mutable.warm = fitLogistic(
-    foldDraws((set) => set !== heldSet).flatMap((draw) =>
+    foldDraws((fold) => fold !== heldFold).flatMap((draw) =>
       draw.targets.map((target) => ({
         x: warmInputs(target.logit, target.vector, draw.examples),
         y: target.share,
@@ -280,7 +299,7 @@ for (const heldSet of sets) {
       })),
     ),
   );
-  for (const question of questions.filter((q) => q.set === heldSet)) {
+  for (const question of questions.filter((q) => foldOf(q.id) === heldFold)) {
     for (const answer of question.answers.filter((a) => a.answered)) {
       const prediction = predictShare(foldLogit(answer.features), answer.vector, []);
       confidenceRows.push({
@@ -290,20 +309,66 @@ for (const heldSet of sets) {
       });
     }
   }
-  for (const draw of foldDraws((set) => set === heldSet)) {
+  for (const draw of foldDraws((fold) => fold === heldFold)) {
+    forgetQuestionRecords();
+    const held = {
+      warm: mutable.warm,
+      examples: draw.examples,
+      targets: [] as { inputs: number[]; isKept: boolean }[],
+      weight: draw.weight,
+    };
     for (const target of draw.targets) {
       const prediction = predictShare(target.logit, target.vector, draw.examples);
-      confidenceRows.push({
-        x: confidenceInputs(POINTS, prediction, draw.examples),
-        y: isKept(POINTS, prediction.share, target.share) ? 1 : 0,
-        w: draw.weight,
-      });
+      const inputs = confidenceInputs(POINTS, prediction, draw.examples);
+      const kept = isKept(POINTS, prediction.share, target.share);
+      confidenceRows.push({ x: inputs, y: kept ? 1 : 0, w: draw.weight });
+      held.targets.push({ inputs, isKept: kept });
     }
+    heldDraws.push(held);
   }
 }
-mutable.warm = fullWarm;
 const confidence = fitLogistic(confidenceRows);
 mutable.confidence = confidence;
+
+// 4. The prior of each question's own calibration line (suggestion-model.ts, questionRecord): the
+// scales whose lines, fitted on each held-out draw's leave-one-out claims, best predict whether its
+// other answers' suggestions were kept (log loss and calibration error over the held-out draws).
+let bestPrior = { loss: Infinity, slope: 0, shift: 0 };
+// The slope stays at 1 (scale 0): with a free slope, a question whose suggestions were all kept
+// could end up less confident than one whose suggestions were all changed (builtin-grader-trust test).
+for (const slope of [0]) {
+  for (const shift of [0, 0.25, 0.5, 1, 2]) {
+    mutable.confidencePrior = { slope, shift };
+    let loss = 0;
+    let weight = 0;
+    const bins = Array.from({ length: 10 }, () => ({ said: 0, kept: 0, weight: 0 }));
+    for (const draw of heldDraws) {
+      mutable.warm = draw.warm;
+      forgetQuestionRecords();
+      const line = questionRecord(POINTS, draw.examples);
+      for (const target of draw.targets) {
+        const p = Math.min(
+          1 - 1e-6,
+          Math.max(1e-6, 1 / (1 + Math.exp(-(line.slope * confidenceLogOdds(target.inputs) + line.shift)))),
+        );
+        loss -= draw.weight * (target.isKept ? Math.log(p) : Math.log(1 - p));
+        weight += draw.weight;
+        const bin = bins[Math.min(9, Math.floor(p * 10))]!;
+        bin.said += draw.weight * p;
+        bin.kept += draw.weight * (target.isKept ? 1 : 0);
+        bin.weight += draw.weight;
+      }
+    }
+    const ece = bins.reduce((sum, bin) => sum + Math.abs(bin.said - bin.kept), 0) / weight;
+    console.error(
+      `confidence prior slope ${slope} shift ${shift}: log loss ${(loss / weight).toFixed(4)} ECE ${ece.toFixed(4)}`,
+    );
+    if (loss / weight < bestPrior.loss) bestPrior = { loss: loss / weight, slope, shift };
+  }
+}
+mutable.confidencePrior = { slope: bestPrior.slope, shift: bestPrior.shift };
+mutable.warm = fullWarm;
+forgetQuestionRecords();
 
 const round = (value: number) => Math.round(value * 10000) / 10000;
 const listOf = (values: number[]) => `[${values.map(round).join(', ')}]`;
@@ -317,6 +382,7 @@ export const FITTED = {
   cold: { intercept: ${round(cold.intercept)}, weights: ${listOf(cold.weights)} },
   warm: { intercept: ${round(best!.warm.intercept)}, weights: ${listOf(best!.warm.weights)} },
   confidence: { intercept: ${round(confidence.intercept)}, weights: ${listOf(confidence.weights)} },
+  confidencePrior: { slope: ${bestPrior.slope}, shift: ${bestPrior.shift} },
   calibrationRidge: ${best!.ridge},
   neighbourSharpness: ${best!.sharpness},
 } as const;

@@ -149,7 +149,22 @@ describe('rubric drafting', () => {
     expect(finalItem.criterion).toBe('Final answer: 50 m');
     expect(finalItem.guidance).toContain('Expected value: 50 m.');
     for (const step of items.slice(0, -1)) expect(finalItem.points).toBeGreaterThan(step.points);
-    expect(items[0]!.criterion).toMatch(/^Step 1: Use s = ut/);
+    // Comments start with the criterion and go to the student: a criterion never quotes a step.
+    expect(items[0]!.criterion).toMatch(/^Step 1: /);
+    for (const item of items) expect(item.criterion).not.toMatch(/s = ut|Substitute|Compute 5/);
+  });
+
+  it('leaves a solution heading out of the items and names steps by their key words, not their sentences', async () => {
+    const solution = [
+      'Solution',
+      'Sunlight contains all visible wavelengths. Air molecules (nitrogen and oxygen) are much smaller than the wavelength of light, so they scatter it by Rayleigh scattering.',
+      'The scattered intensity is proportional to 1 / wavelength^4, so short blue wavelengths are scattered far more strongly than long red wavelengths.',
+    ].join('\n');
+    const items = await draft('Explain why the clear daytime sky looks blue.', solution, 4);
+    expect(items).toHaveLength(2);
+    expect(items.map((item) => item.criterion).join(' ')).not.toMatch(/Solution|Sunlight contains|is proportional to/);
+    expect(items[0]!.criterion).toMatch(/^Step 1: \w+, \w+/);
+    expect(items[0]!.guidance).toContain('Rayleigh scattering');
   });
 
   it('takes a boxed value as the final answer', async () => {

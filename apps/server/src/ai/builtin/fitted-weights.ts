@@ -5,12 +5,13 @@
  * the evaluation splits the benchmark reports. Re-fit after changing any feature.
  */
 export const FITTED = {
-  cold: { intercept: -2.4221, weights: [0.6229, 0.0893, 0.9075, -0.4378, 0.7231, 0.2314, -0.4444, 1.063, 0.3359] },
-  warm: { intercept: 0.2053, weights: [0.1143, 0.8165, -0.1269, 0.3564, 0.1299, -0.1465, -0.0352, 0.4241, 0.2849] },
+  cold: { intercept: -2.4399, weights: [0.63, 0.0792, 0.9044, -0.4304, 0.7353, 0.2253, -0.4466, 1.0589, 0.3552] },
+  warm: { intercept: 0.2047, weights: [0.1128, 0.8181, -0.1267, 0.3567, 0.1292, -0.1464, -0.0331, 0.4234, 0.2846] },
   confidence: {
-    intercept: -4.2297,
-    weights: [1.4244, -0.2262, 5.3534, 1.097, 0.196, 0.3958, 0.232, -2.0432, 0.8161, -0.5531, -0.1041],
+    intercept: -4.38,
+    weights: [2.032, -0.0357, 4.9029, 0.267, 0.2838, 0.1708, 0.2521, -1.8604, 1.3923, -0.7527, 0.1346],
   },
+  confidencePrior: { slope: 0, shift: 0.5 },
   calibrationRidge: 3,
   neighbourSharpness: 15,
 } as const;

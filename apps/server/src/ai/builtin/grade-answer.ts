@@ -479,7 +479,7 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
       ? status === 'blank'
         ? BLANK_CONFIDENCE
         : LEXICAL_CONFIDENCE_CAP
-      : estimateConfidence(confidenceInputsList, examples),
+      : estimateConfidence(confidenceInputsList, examples, input.points),
     confidenceInputs: {
       suggestedShare: input.points > 0 ? score / input.points : 1,
       predictedShare: prediction.share,

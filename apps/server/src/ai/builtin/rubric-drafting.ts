@@ -305,13 +305,23 @@ export function resultQuantities(text: string): Quantity[] {
   });
 }
 
+/**
+ * What an item is about, in a few of its key words: "scattering, wavelength, molecules".
+ * Criteria never quote the solution's sentences: comments start with the criterion and go to the
+ * student, so a quoted step would hand them the model answer.
+ */
+function topicOf(segment: Segment, questionText: string): string {
+  const terms = keyTermsOf(segment.text, questionText).slice(0, 3);
+  return terms.length > 0 ? terms.join(', ') : 'the working';
+}
+
 function partCriterion(segment: Segment, questionText: string): string {
   const label = segment.label ?? '';
   // Prefer the question's own wording of the same part: "(b) Find the gradient at x = 2".
   const questionParts = splitIntoParts(normaliseText(questionText), false) ?? [];
   const wording = questionParts.find((part) => part.label === segment.label)?.text.trim();
   if (wording && contentTerms(wording).length > 0) return `${label} ${shorten(wording, 90)}`.trim();
-  return `${label} ${shorten(segment.text, 70)}`.trim();
+  return `${label} ${topicOf(segment, questionText)}`.trim();
 }
 
 function finalAnswerCriterion(segment: Segment): string {
@@ -353,8 +363,31 @@ function giveFinalAnswerTheMost(allocation: number[], segments: readonly Segment
   }
 }
 
+/**
+ * A solution document usually opens with a heading ("Solution", "Model answer to Question 2"): it
+ * says nothing a student must show, so it is neither a step nor part of one.
+ */
+const SOLUTION_HEADING =
+  /^(?:q(?:uestion)?\s*\d+[a-z]?\s*[-–—:.]?\s*)?(?:(?:worked|model|sample|reference|suggested|official)\s+)?(?:solutions?|answers?|answer key|marking (?:scheme|guide)|mark scheme|memo(?:randum)?)(?:\s+(?:to|for)?\s*(?:question|q)?\s*\d+[a-z]?)?(?:\s*\(\d+\s*(?:points?|marks?)\))?/i;
+
+export function withoutSolutionHeading(text: string): string {
+  const lines = text.split('\n');
+  const firstIndex = lines.findIndex((line) => line.trim().length > 0);
+  if (firstIndex < 0) return text;
+  const first = lines[firstIndex]!.trim();
+  const heading = SOLUTION_HEADING.exec(first)?.[0];
+  if (!heading) return text;
+  const rest = first.slice(heading.length);
+  // The heading alone on its line, or "Solution: the first step…"; "Answers vary…" is a sentence.
+  if (/^\s*[:.]?\s*$/.test(rest)) lines[firstIndex] = '';
+  else if (/^\s*[:–—-]\s*/.test(rest) && !/^answers?$/i.test(heading.trim()))
+    lines[firstIndex] = rest.replace(/^\s*[:–—-]\s*/, '');
+  else return text;
+  return lines.slice(firstIndex).join('\n').trim();
+}
+
 export function draftRubricItems(input: { questionText: string; solutionText: string; points: number }): DraftedItem[] {
-  const solution = normaliseText(input.solutionText).trim();
+  const solution = withoutSolutionHeading(normaliseText(input.solutionText).trim());
   if (!solution) {
     return [
       {
@@ -406,7 +439,7 @@ export function draftRubricItems(input: { questionText: string; solutionText: st
       ? finalAnswerCriterion(segment)
       : usesQuestionWording
         ? partCriterion(segment, input.questionText)
-        : `Step ${++stepNumber}: ${shorten(segment.text, 70)}`;
+        : `Step ${++stepNumber}: ${topicOf(segment, input.questionText)}`;
     return { criterion, guidance: guidanceFor(segment, input.questionText), points: allocation[index]! };
   });
 }

@@ -236,11 +236,39 @@ export function isKept(points: number, suggestedShare: number, humanShare: numbe
 }
 
 /**
- * How often this question's saved grades were or would have been met: the suggestions the
- * instructor actually started from (kept within 10% of the points or changed), and each of (up to
- * 20) examples graded from the others. Shrunk toward one half with two pseudo-grades.
+ * What this question's saved grades say about the confidence, measured once per set of grades:
+ * - keptRate: how often its saved grades were or would have been met — the suggestions the
+ *   instructor actually started from (kept within 10% of the points or changed), and each of (up
+ *   to 20) examples graded from the others; shrunk toward one half with two pseudo-grades;
+ * - slope and shift: how the confidence model's own claims on those left-out examples compare
+ *   with what happened, as a line through its log-odds, shrunk toward no change by a prior fitted
+ *   on the development sets (FITTED.confidencePrior). This is the question's own calibration of
+ *   the confidence: its instructor may grade all-or-nothing, or more finely than the model expects.
  */
-export function leaveOneOutKeptRate(points: number, examples: readonly PreparedExample[]): number {
+export interface QuestionRecord {
+  keptRate: number;
+  /** The leave-one-out record of suggestions at either end of the scale (0 or full marks) alone. */
+  endsKeptRate: number;
+  endsProbed: number;
+  /** The question's own line through the model's log-odds: slope * logOdds + shift. */
+  slope: number;
+  shift: number;
+}
+
+const PROBE_LIMIT = 20;
+const recordCache = new Map<string, QuestionRecord>();
+const RECORD_CACHE_LIMIT = 64;
+
+/** The fit script changes the weights between measurements; records made under old ones must go. */
+export function forgetQuestionRecords(): void {
+  recordCache.clear();
+}
+
+export function questionRecord(points: number, examples: readonly PreparedExample[]): QuestionRecord {
+  if (examples.length === 0) return { keptRate: 0.5, endsKeptRate: 0.5, endsProbed: 0, slope: 1, shift: 0 };
+  const key = `${points}|${examples.map((example) => `${example.share}:${example.coldLogit}:${example.suggestedShare ?? ''}`).join(',')}`;
+  const cached = recordCache.get(key);
+  if (cached) return cached;
   let kept = 0;
   let count = 0;
   // What actually happened: the suggestions the instructor started from, kept or changed.
@@ -249,16 +277,95 @@ export function leaveOneOutKeptRate(points: number, examples: readonly PreparedE
     count++;
     if (Math.abs(example.suggestedShare - example.share) <= 0.1 + 1e-9) kept++;
   }
+  const probes: { prediction: SharePrediction; others: PreparedExample[]; isKept: boolean }[] = [];
   if (examples.length >= 3) {
-    const probe = examples.slice(0, 20);
-    probe.forEach((example, index) => {
+    examples.slice(0, PROBE_LIMIT).forEach((example, index) => {
       const others = examples.filter((_, otherIndex) => otherIndex !== index);
-      const predicted = predictShare(example.coldLogit, example.vector, others).share;
+      const prediction = predictShare(example.coldLogit, example.vector, others);
+      const wasKept = isKept(points, prediction.share, example.share);
+      probes.push({ prediction, others, isKept: wasKept });
       count++;
-      if (isKept(points, predicted, example.share)) kept++;
+      if (wasKept) kept++;
     });
   }
-  return count ? (kept + 1) / (count + 2) : 0.5;
+  const keptRate = count ? (kept + 1) / (count + 2) : 0.5;
+  const atEnds = probes.filter((probe) => isAtAnEnd(points, probe.prediction.share));
+  const endsKeptRate = (atEnds.filter((probe) => probe.isKept).length + 1) / (atEnds.length + 2);
+  const claims = probes.map((probe) => ({
+    logOdds: confidenceLogOdds(confidenceInputsFor(points, probe.prediction, probe.others, keptRate)),
+    isKept: probe.isKept,
+  }));
+  // The suggestions the instructor actually started from, and whether they kept them: the claim is
+  // what the model says of that suggestion now, from the other grades.
+  examples.slice(0, PROBE_LIMIT).forEach((example, index) => {
+    if (example.suggestedShare === null || example.suggestedShare === undefined) return;
+    const others = examples.filter((_, otherIndex) => otherIndex !== index);
+    const prediction = { ...predictShare(example.coldLogit, example.vector, others), share: example.suggestedShare };
+    claims.push({
+      logOdds: confidenceLogOdds(confidenceInputsFor(points, prediction, others, keptRate)),
+      isKept: Math.abs(example.suggestedShare - example.share) <= 0.1 + 1e-9,
+    });
+  });
+  const record = {
+    keptRate,
+    endsKeptRate,
+    endsProbed: atEnds.length,
+    ...calibrationLine(claims, FITTED.confidencePrior),
+  };
+  if (recordCache.size >= RECORD_CACHE_LIMIT) recordCache.delete(recordCache.keys().next().value!);
+  recordCache.set(key, record);
+  return record;
+}
+
+/**
+ * The line through log-odds (slope, shift) that best explains what happened to the claims: a
+ * two-parameter logistic fit by Newton's method, with normal priors (slope around 1, shift around
+ * 0; scales fitted on the development sets) that keep a few grades from swinging it far. A slope
+ * above 1 spreads the claims: on a question graded all-or-nothing, a suggestion at either end is
+ * kept more often than words alone suggest, and one in between almost never.
+ */
+export function calibrationLine(
+  claims: readonly { logOdds: number; isKept: boolean }[],
+  scales: { slope: number; shift: number },
+): { slope: number; shift: number } {
+  if (claims.length === 0 || scales.shift <= 0) return { slope: 1, shift: 0 };
+  let slope = 1;
+  let shift = 0;
+  // A slope scale of 0 holds the slope at 1: the claims of one question often span a narrow range,
+  // and a slope fitted there extrapolates wrongly (a record of kept suggestions could lower the
+  // confidence of an answer unlike them), so the fitted prior holds it (bench/_fit-grader-model.ts).
+  const slopePrecision = scales.slope > 0 ? 1 / (scales.slope * scales.slope) : 1e12;
+  const shiftPrecision = 1 / (scales.shift * scales.shift);
+  for (let iteration = 0; iteration < 30; iteration++) {
+    let gradSlope = (slope - 1) * slopePrecision;
+    let gradShift = shift * shiftPrecision;
+    let hSlope = slopePrecision;
+    let hCross = 0;
+    let hShift = shiftPrecision;
+    for (const claim of claims) {
+      const probability = sigmoid(slope * claim.logOdds + shift);
+      const residual = probability - (claim.isKept ? 1 : 0);
+      const curvature = probability * (1 - probability);
+      gradSlope += residual * claim.logOdds;
+      gradShift += residual;
+      hSlope += curvature * claim.logOdds * claim.logOdds;
+      hCross += curvature * claim.logOdds;
+      hShift += curvature;
+    }
+    const determinant = hSlope * hShift - hCross * hCross;
+    if (!(determinant > 1e-12)) break;
+    const stepSlope = (hShift * gradSlope - hCross * gradShift) / determinant;
+    const stepShift = (hSlope * gradShift - hCross * gradSlope) / determinant;
+    slope -= stepSlope;
+    shift -= stepShift;
+    if (Math.abs(stepSlope) + Math.abs(stepShift) < 1e-6) break;
+  }
+  return { slope, shift };
+}
+
+/** Kept for the fit script and tests: the record's kept rate alone. */
+export function leaveOneOutKeptRate(points: number, examples: readonly PreparedExample[]): number {
+  return questionRecord(points, examples).keptRate;
 }
 
 export function confidenceInputs(
@@ -266,13 +373,21 @@ export function confidenceInputs(
   prediction: SharePrediction,
   examples: readonly PreparedExample[],
 ): number[] {
+  return confidenceInputsFor(points, prediction, examples, questionRecord(points, examples).keptRate);
+}
+
+function confidenceInputsFor(
+  points: number,
+  prediction: SharePrediction,
+  examples: readonly PreparedExample[],
+  keptRate: number,
+): number[] {
   const suggested = roundScore(points, prediction.share) / points;
   const decided = Math.abs(2 * suggested - 1);
   const hasExamples = examples.length > 0 ? 1 : 0;
-  const keptRate = hasExamples ? leaveOneOutKeptRate(points, examples) : 0.5;
   // An instructor who grades all-or-nothing keeps only decided suggestions; one who gives partial
   // credit keeps near misses too. The saved grades say which this question is.
-  const isAtAnEnd = suggested <= 1e-9 || suggested >= 1 - 1e-9 ? 1 : 0;
+  const atAnEnd = isAtAnEnd(points, prediction.share) ? 1 : 0;
   const allOrNothing = hasExamples
     ? examples.filter((example) => example.share <= 0.1 || example.share >= 0.9).length / examples.length
     : 0;
@@ -286,8 +401,8 @@ export function confidenceInputs(
     logit(keptRate) * hasExamples,
     allOrNothing,
     allOrNothing * decided,
-    isAtAnEnd,
-    isAtAnEnd * allOrNothing,
+    atAnEnd,
+    atAnEnd * allOrNothing,
   ];
 }
 
@@ -299,11 +414,40 @@ export function confidenceInputs(
 export const LEXICAL_CONFIDENCE_CAP = 85;
 export const MIN_GRADES_FOR_HIGH_CONFIDENCE = 5;
 
-/** 0..100: the chance, in percent, that the instructor keeps the score within 10% of the points. */
-export function estimateConfidence(inputs: readonly number[], examples: readonly PreparedExample[] = []): number {
-  const probability = sigmoid(FITTED.confidence.intercept + dot(FITTED.confidence.weights, inputs));
-  const keptRate = sigmoid(inputs[6] ?? 0);
-  const isBackedByGrades = examples.length >= MIN_GRADES_FOR_HIGH_CONFIDENCE && keptRate >= 0.8;
+/** The suggestion is 0 or full marks. */
+export function isAtAnEnd(points: number, share: number): boolean {
+  const suggested = roundScore(points, share) / points;
+  return suggested <= 1e-9 || suggested >= 1 - 1e-9;
+}
+
+export function confidenceLogOdds(inputs: readonly number[]): number {
+  return FITTED.confidence.intercept + dot(FITTED.confidence.weights, inputs);
+}
+
+/**
+ * 0..100: the chance, in percent, that the instructor keeps the score within 10% of the points:
+ * the fitted model's claim, moved by this question's own record (questionRecord's shift).
+ */
+export function estimateConfidence(
+  inputs: readonly number[],
+  examples: readonly PreparedExample[] = [],
+  points = 1,
+): number {
+  const record = questionRecord(points, examples);
+  const probability = sigmoid(record.slope * confidenceLogOdds(inputs) + record.shift);
+  // Backed by grades: the question's own record of suggestions like this one meets the claim. On a
+  // question its instructor grades all-or-nothing (4 in 5 grades at an end), suggestions in between
+  // are rarely kept while those at either end are, so a suggestion at an end is judged by the
+  // record of suggestions at an end.
+  const isSuggestedAtAnEnd = inputs[9] === 1;
+  const isGradedAllOrNothing = (inputs[7] ?? 0) >= 0.8;
+  const isBackedByGrades =
+    examples.length >= MIN_GRADES_FOR_HIGH_CONFIDENCE &&
+    (record.keptRate >= 0.8 ||
+      (isSuggestedAtAnEnd &&
+        isGradedAllOrNothing &&
+        record.endsProbed >= MIN_GRADES_FOR_HIGH_CONFIDENCE &&
+        record.endsKeptRate >= 0.8));
   const cap = isBackedByGrades ? 99 : LEXICAL_CONFIDENCE_CAP;
   return Math.round(Math.min(cap / 100, Math.max(0.01, probability)) * 100);
 }
