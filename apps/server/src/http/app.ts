@@ -5,6 +5,7 @@ import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { installAccessControl } from './access.ts';
+import { installCompression } from './compression.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installRouteRegistry } from './route-registry.ts';
 import { answerGroupRoutes } from './routes/answer-group-routes.ts';
@@ -23,6 +24,8 @@ import { installStaticSite } from './static-site.ts';
 export interface BuildAppOptions {
   /** Serve the built web app too (production). Tests of the API leave it off. */
   serveWebApp?: boolean;
+  /** Where the built web app is (tests point it at a folder of their own). */
+  webDistDir?: string;
 }
 
 /** One Fastify instance: the JSON API under /api and, optionally, the built SPA at /. */
@@ -62,6 +65,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     },
     crossOriginEmbedderPolicy: false,
   });
+  await installCompression(app);
   // After helmet, so even refused requests carry the security headers.
   installAccessControl(app, ctx);
   installRouteRegistry(app);
@@ -82,6 +86,6 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(answerGroupRoutes(ctx));
   await app.register(gradeExportRoutes(ctx));
 
-  if (options.serveWebApp) await installStaticSite(app);
+  if (options.serveWebApp) await installStaticSite(app, options.webDistDir);
   return app;
 }
