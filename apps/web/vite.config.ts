@@ -1,6 +1,8 @@
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vite';
+import { defineConfig, type Rollup } from 'vite';
+import { muiPathImports } from './build/mui-path-imports.ts';
+import { precompress } from './build/precompress.ts';
 
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
@@ -11,23 +13,32 @@ const webRoot = fileURLToPath(new URL('.', import.meta.url));
  */
 export default defineConfig({
   root: webRoot,
-  plugins: [react()],
+  // muiPathImports: see its comment; it is what lets lazy screens keep their MUI components.
+  plugins: [react(), muiPathImports(), precompress()],
   build: {
     outDir: 'dist',
     emptyOutDir: true,
+    // dist/.vite/manifest.json: which chunks each screen loads, read by bench/first-route-js.ts.
+    manifest: true,
     // Fonts are self-hosted files; small ones may be inlined, which the CSP allows (font-src data:).
     assetsInlineLimit: 4096,
     rollupOptions: {
       output: {
         // Libraries change less often than our code: separate chunks stay cached across releases.
-        manualChunks(id) {
+        manualChunks(id, { getModuleInfo, getModuleIds }) {
           if (!id.includes('node_modules')) return undefined;
           // pdf.js is big and only needed once someone opens a PDF: its own chunk, loaded on demand.
           if (/node_modules\/(pdfjs-dist|react-pdf)\//.test(id)) return 'pdf';
-          if (/node_modules\/(@mui|@emotion)\//.test(id)) return 'mui';
+          // KaTeX is for rubric formulas only: its own chunk, loaded with the screens that show them.
+          if (/node_modules\/(katex|rehype-katex|remark-math)\//.test(id)) return 'katex';
           if (/node_modules\/(react|react-dom|react-router|react-router-dom|scheduler)\//.test(id)) return 'react';
-          // Everything else stays where Rollup puts it: a library only a lazy screen uses (KaTeX,
-          // markdown) must not be pulled into a chunk that the landing page loads.
+          // The libraries every first page load runs. Named here, not left to Rollup: a library that
+          // pdf.js shares with MUI (clsx) would otherwise be pulled into the 'pdf' chunk, and every
+          // page would load pdf.js to get it.
+          if (loadedWithEntry(getModuleIds, getModuleInfo).has(id))
+            return /node_modules\/(@mui|@emotion)\//.test(id) ? 'mui' : 'vendor';
+          // Everything else (MUI components only a lazy screen uses, markdown…) stays where Rollup
+          // puts it: with the lazy screens that use it, off the first route.
           return undefined;
         },
       },
@@ -41,3 +52,26 @@ export default defineConfig({
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },
 });
+
+let entryClosure: Set<string> | undefined;
+
+/**
+ * The modules the entry imports statically, directly or not: what every first page load runs.
+ * Worked out once per build (the import graph is complete when Rollup asks for chunks).
+ */
+function loadedWithEntry(
+  getModuleIds: () => IterableIterator<string>,
+  getModuleInfo: Rollup.GetModuleInfo,
+): Set<string> {
+  if (entryClosure) return entryClosure;
+  const seen = new Set<string>();
+  const pending = [...getModuleIds()].filter((id) => getModuleInfo(id)?.isEntry);
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    pending.push(...(getModuleInfo(id)?.importedIds ?? []));
+  }
+  entryClosure = seen;
+  return seen;
+}

@@ -102,7 +102,10 @@ describe('the built web app', () => {
     // A build as vite.config.ts writes it: each text asset with a .br and a .gz copy beside it.
     distDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-dist-'));
     await fs.mkdir(path.join(distDir, 'assets'));
-    await fs.writeFile(path.join(distDir, 'index.html'), '<!doctype html><title>Gradewise</title><div id="root"></div>');
+    await fs.writeFile(
+      path.join(distDir, 'index.html'),
+      '<!doctype html><title>Gradewise</title><div id="root"></div>',
+    );
     await fs.writeFile(path.join(distDir, 'assets/index-abc123.js'), script);
     await fs.writeFile(path.join(distDir, 'assets/index-abc123.js.br'), zlib.brotliCompressSync(script));
     await fs.writeFile(path.join(distDir, 'assets/index-abc123.js.gz'), zlib.gzipSync(script));

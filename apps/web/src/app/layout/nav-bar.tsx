@@ -1,12 +1,14 @@
-import { useId, useState, type MouseEvent } from 'react';
+import { lazy, Suspense, useId, useState, type MouseEvent } from 'react';
 import { NavLink, Link as RouterLink, useNavigate } from 'react-router-dom';
-import { AppBar, Box, Button, CircularProgress, IconButton, Menu, MenuItem, Toolbar, Typography } from '@mui/material';
+import { AppBar, Box, Button, CircularProgress, IconButton, Toolbar, Typography } from '@mui/material';
 import MenuIcon from '@mui/icons-material/Menu';
 import SchoolIcon from '@mui/icons-material/School';
 import { loginPathFor } from '../../lib/return-path.ts';
 import { useSession } from '../../lib/session.tsx';
 
-interface NavItem {
+const NavMenu = lazy(async () => ({ default: (await import('./nav-menu.tsx')).NavMenu }));
+
+export interface NavItem {
   label: string;
   to?: string;
   onSelect?: () => void;
@@ -67,6 +69,7 @@ export function NavBar() {
   const { loading } = useSession();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
   const menuId = useId();
+  const [hasOpenedMenu, setHasOpenedMenu] = useState(false);
   const closeMenu = () => setMenuAnchor(null);
 
   return (
@@ -106,36 +109,19 @@ export function NavBar() {
             aria-controls={menuAnchor ? menuId : undefined}
             aria-haspopup="true"
             aria-expanded={menuAnchor ? 'true' : undefined}
-            onClick={(event: MouseEvent<HTMLElement>) => setMenuAnchor(event.currentTarget)}
+            onClick={(event: MouseEvent<HTMLElement>) => {
+              setHasOpenedMenu(true);
+              setMenuAnchor(event.currentTarget);
+            }}
           >
             <MenuIcon />
           </IconButton>
-          <Menu
-            id={menuId}
-            anchorEl={menuAnchor}
-            open={Boolean(menuAnchor)}
-            onClose={closeMenu}
-            anchorOrigin={{ vertical: 'bottom', horizontal: 'right' }}
-            transformOrigin={{ vertical: 'top', horizontal: 'right' }}
-          >
-            {items.map((item) =>
-              item.to ? (
-                <MenuItem key={item.label} component={NavLink} to={item.to} onClick={closeMenu} sx={{ minWidth: 180 }}>
-                  {item.label}
-                </MenuItem>
-              ) : (
-                <MenuItem
-                  key={item.label}
-                  onClick={() => {
-                    closeMenu();
-                    item.onSelect?.();
-                  }}
-                >
-                  {item.label}
-                </MenuItem>
-              ),
-            )}
-          </Menu>
+          {/* The menu (MUI's Menu, Popover and Modal) loads the first time it opens: the first page needs none of it. */}
+          {hasOpenedMenu ? (
+            <Suspense fallback={null}>
+              <NavMenu id={menuId} anchor={menuAnchor} items={items} onClose={closeMenu} />
+            </Suspense>
+          ) : null}
         </Box>
       </Toolbar>
     </AppBar>

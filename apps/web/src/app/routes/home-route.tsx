@@ -1,11 +1,10 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Card, CardContent, Container, Grid, Typography } from '@mui/material';
 import FactCheckIcon from '@mui/icons-material/FactCheck';
 import RateReviewIcon from '@mui/icons-material/RateReview';
 import TuneIcon from '@mui/icons-material/Tune';
 import { TypingAnimation } from '../../features/marketing/components/typing-animation.tsx';
-import { WelcomeDialog } from '../../features/marketing/components/welcome-dialog.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useSession } from '../../lib/session.tsx';
 
@@ -33,10 +32,14 @@ const HIGHLIGHTS = [
   },
 ];
 
+const WelcomeDialog = lazy(async () => ({
+  default: (await import('../../features/marketing/components/welcome-dialog.tsx')).WelcomeDialog,
+}));
 export function HomeRoute() {
   useDocumentTitle('');
   const { isAuthenticated } = useSession();
   const [isWelcomeOpen, setWelcomeOpen] = useState(false);
+  const hasOpenedWelcome = useHasBeenTrue(isWelcomeOpen);
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 6, md: 12 } }}>
@@ -85,7 +88,19 @@ export function HomeRoute() {
         ))}
       </Grid>
 
-      <WelcomeDialog open={isWelcomeOpen} onClose={() => setWelcomeOpen(false)} />
+      {/* Loaded the first time it opens: the landing page's first paint does not wait for MUI's Dialog. */}
+      {hasOpenedWelcome ? (
+        <Suspense fallback={null}>
+          <WelcomeDialog open={isWelcomeOpen} onClose={() => setWelcomeOpen(false)} />
+        </Suspense>
+      ) : null}
     </Container>
   );
+}
+
+/** True from the first time `value` is true on: keeps a lazily loaded dialog mounted after it closes. */
+function useHasBeenTrue(value: boolean): boolean {
+  const [hasBeenTrue, setHasBeenTrue] = useState(value);
+  if (value && !hasBeenTrue) setHasBeenTrue(true);
+  return hasBeenTrue || value;
 }
