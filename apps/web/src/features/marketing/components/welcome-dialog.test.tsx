@@ -7,6 +7,8 @@ import { INSTRUCTOR, jsonResponse, nowSeconds, stubNetwork, tokenExpiringAt } fr
 async function openWelcome() {
   const user = userEvent.setup({ delay: null });
   await user.click(await screen.findByRole('button', { name: 'try Gradewise' }));
+  // The dialog's code loads the first time it opens (decision 0020): wait for it to be there.
+  await screen.findByRole('dialog');
   return user;
 }
 
