@@ -31,6 +31,8 @@ describe('/demo (How It Works)', () => {
     expect(screen.queryByRole('button', { name: 'Skip Demo' })).not.toBeInTheDocument();
     const main = screen.getByRole('main');
     await user.click(within(main).getByRole('link', { name: 'Login' }));
+    // The login screen loads on first visit (decision 0020): the navigation ends once it has.
+    expect(await screen.findByRole('button', { name: 'Login' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe('/login');
   });
 
