@@ -12,6 +12,11 @@ pdfjs.GlobalWorkerOptions.workerSrc = workerUrl;
 export const PDF_DOCUMENT_OPTIONS = {
   isEvalSupported: false,
   enableXfa: false,
+  // One worker for every PDF the app opens. Without it each document starts its own worker and
+  // terminates it on unmount: moving on (Next in the review queue) while a PDF still loads then
+  // kills a worker mid-task, which throws "Worker was terminated" in the page.
+  worker: typeof Worker === 'undefined' ? undefined : new pdfjs.PDFWorker(),
 } as const;
 
 export { pdfjs };
+
