@@ -19,4 +19,3 @@ export const PDF_DOCUMENT_OPTIONS = {
 } as const;
 
 export { pdfjs };
-
