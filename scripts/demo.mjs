@@ -26,11 +26,11 @@ console.log(`Web app ready in ${((Date.now() - startedAt) / 1000).toFixed(1)} s.
 // The demo console is for the sign-ins: the server logs warnings and errors only, unless the
 // person running it asked for more.
 const env = { ...process.env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'warn' };
-const server = spawn(
-  process.execPath,
-  ['--import', 'tsx', 'apps/server/src/cli/demo.ts', ...process.argv.slice(2)],
-  { cwd: repoRoot, env, stdio: 'inherit' },
-);
+const server = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/cli/demo.ts', ...process.argv.slice(2)], {
+  cwd: repoRoot,
+  env,
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => {
   process.exitCode = code ?? (signal ? 1 : 0);

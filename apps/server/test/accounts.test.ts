@@ -44,16 +44,19 @@ describe('password policy', () => {
     expect(passwordProblem(password, { email: 'pat@example.edu' })).toBeNull();
   });
 
-  it.each(['password', '12345678', '        '])('registration refuses %j with a 400 and creates nothing', async (password) => {
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/api/auth/register',
-      payload: { name: 'Weak', email: 'weak@example.edu', password },
-    });
-    expect(response.statusCode).toBe(400);
-    expect(response.json().code).toBe('WEAK_PASSWORD');
-    expect(await t.ctx.db.select().from(users).where(eq(users.email, 'weak@example.edu'))).toEqual([]);
-  });
+  it.each(['password', '12345678', '        '])(
+    'registration refuses %j with a 400 and creates nothing',
+    async (password) => {
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { name: 'Weak', email: 'weak@example.edu', password },
+      });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().code).toBe('WEAK_PASSWORD');
+      expect(await t.ctx.db.select().from(users).where(eq(users.email, 'weak@example.edu'))).toEqual([]);
+    },
+  );
 
   it('registration refuses the email as the password', async () => {
     const response = await t.app.inject({
@@ -119,7 +122,8 @@ describe('login throttle per account', () => {
 
   it('throttles unknown emails the same way (the throttle lists no accounts)', async () => {
     const statuses: number[] = [];
-    for (let i = 0; i < FREE_ATTEMPTS + 2; i += 1) statuses.push((await login('ghost@example.edu', `guess-${i}`)).statusCode);
+    for (let i = 0; i < FREE_ATTEMPTS + 2; i += 1)
+      statuses.push((await login('ghost@example.edu', `guess-${i}`)).statusCode);
     expect(statuses).toEqual([...Array(FREE_ATTEMPTS).fill(401), 429, 429]);
   });
 });

@@ -30,8 +30,7 @@ afterAll(async () => {
 const register = (payload: { name: string; email: string; password: string; role?: string }) =>
   t.app.inject({ method: 'POST', url: '/api/auth/register', payload });
 const tokenOf = (link: string) => new URL(link).searchParams.get('token')!;
-const verify = (token: string) =>
-  t.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
+const verify = (token: string) => t.app.inject({ method: 'POST', url: '/api/auth/verify-email', payload: { token } });
 
 /** Registers through the emailed link, as a person with the inbox would. */
 async function registerVerified(email: string, role = 'student'): Promise<TestUser> {
@@ -42,7 +41,15 @@ async function registerVerified(email: string, role = 'student'): Promise<TestUs
   const verified = await verify(tokenOf(linkIn(mail, `${PUBLIC_URL}/verify-email?token=`)));
   expect(verified.statusCode).toBe(200);
   const { token, user } = verified.json();
-  return { id: user._id, name: user.name, email, password, role: user.role, token, auth: { authorization: `Bearer ${token}` } };
+  return {
+    id: user._id,
+    name: user.name,
+    email,
+    password,
+    role: user.role,
+    token,
+    auth: { authorization: `Bearer ${token}` },
+  };
 }
 
 describe('registration with SMTP', () => {
@@ -105,10 +112,17 @@ describe('invitations with SMTP', () => {
     await addStudents(t.app, instructor, course._id, ['invited@school.test']);
 
     // An attacker registers the invited email (as an instructor, or a student): no account, no course.
-    const attempt = await register({ name: 'Mallory', email: 'invited@school.test', password: 'mallory secret phrase', role: 'instructor' });
+    const attempt = await register({
+      name: 'Mallory',
+      email: 'invited@school.test',
+      password: 'mallory secret phrase',
+      role: 'instructor',
+    });
     expect(attempt.statusCode).toBe(202);
     expect(await t.ctx.db.select().from(users).where(eq(users.email, 'invited@school.test'))).toEqual([]);
-    const roster = (await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })).json();
+    const roster = (
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })
+    ).json();
     expect(roster.pendingStudents.map((p: any) => p.email)).toEqual(['invited@school.test']);
 
     // The owner of the address registers too and follows their own (latest) link.
@@ -116,7 +130,9 @@ describe('invitations with SMTP', () => {
     expect(student.role).toBe('student');
     const courses = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
     expect(courses.map((c: any) => c.title)).toEqual(['Biology']);
-    const after = (await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })).json();
+    const after = (
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })
+    ).json();
     expect(after.pendingStudents).toEqual([]);
     expect(after.students.map((s: any) => s.email)).toEqual(['invited@school.test']);
   });
@@ -126,7 +142,9 @@ describe('invitations with SMTP', () => {
     const course = await createCourse(t.app, instructor);
     await addStudents(t.app, instructor, course._id, ['dual@school.test']);
     await registerVerified('dual@school.test', 'instructor');
-    const detail = (await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })).json();
+    const detail = (
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })
+    ).json();
     expect(detail.pendingStudents.map((p: any) => p.email)).toEqual(['dual@school.test']);
   });
 
@@ -144,7 +162,11 @@ describe('password reset with SMTP', () => {
   it('sends a single-use link that sets a new password and ends every session', async () => {
     const user = await registerVerified('forgetful@school.test');
     const since = inbox.received.length;
-    const asked = await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: user.email } });
+    const asked = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/forgot-password',
+      payload: { email: user.email },
+    });
     const unknown = await t.app.inject({
       method: 'POST',
       url: '/api/auth/forgot-password',

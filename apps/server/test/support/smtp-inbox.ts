@@ -72,7 +72,9 @@ function parseMessage(raw: string, to: string[]): ReceivedEmail {
   const subject = /^Subject: (.*)$/im.exec(head)?.[1] ?? '';
   if (/^Content-Transfer-Encoding: quoted-printable/im.test(head)) {
     body = Buffer.from(
-      body.replace(/=\r\n/g, '').replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
+      body
+        .replace(/=\r\n/g, '')
+        .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(parseInt(hex, 16))),
       'latin1',
     ).toString('utf8');
   } else if (/^Content-Transfer-Encoding: base64/im.test(head)) {

@@ -76,7 +76,9 @@ export function CourseStudentsRoute() {
         </Typography>
         <StudentTable students={detail.students} />
       </Box>
-      {detail.viewer === 'staff' ? <PendingInvitations courseId={detail._id} invitations={detail.pendingStudents} /> : null}
+      {detail.viewer === 'staff' ? (
+        <PendingInvitations courseId={detail._id} invitations={detail.pendingStudents} />
+      ) : null}
     </Container>
   );
 }

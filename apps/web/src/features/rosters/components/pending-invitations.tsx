@@ -32,11 +32,7 @@ export function PendingInvitations({ courseId, invitations }: { courseId: string
       <Paper variant="outlined">
         <List dense disablePadding aria-labelledby={headingId}>
           {invitations.map((invitation, index) => (
-            <ListItem
-              key={invitation.email}
-              divider={index < invitations.length - 1}
-              sx={{ flexWrap: 'wrap', gap: 1 }}
-            >
+            <ListItem key={invitation.email} divider={index < invitations.length - 1} sx={{ flexWrap: 'wrap', gap: 1 }}>
               <ListItemText
                 primary={invitation.email}
                 secondary={
