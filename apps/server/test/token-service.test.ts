@@ -19,11 +19,20 @@ describe('TokenService', () => {
   it('reads back what it signs, and jose accepts its tokens with the algorithm and issuer pinned', async () => {
     const userId = newId();
     const token = service.sign({ userId, tokenVersion: 3 });
-    expect(service.verify(token)).toEqual({ userId, tokenVersion: 3 });
+    const verified = service.verify(token);
+    expect(verified).toEqual({
+      userId,
+      tokenVersion: 3,
+      tokenId: expect.stringMatching(/^[\w-]{22}$/),
+      expiresAt: expect.any(Date),
+    });
     const { payload, protectedHeader } = await jwtVerify(token, secret, { algorithms: ['HS256'], issuer: 'gradewise' });
     expect(protectedHeader.alg).toBe('HS256');
     expect(payload.sub).toBe(userId);
     expect(payload.exp! - payload.iat!).toBe(3600);
+    // Each token has its own id (logout of this token only) and says when it ends.
+    expect(payload.jti).toBe(verified.tokenId);
+    expect(verified.expiresAt.getTime()).toBe(payload.exp! * 1000);
   });
 
   it('accepts a token signed by jose before the change', async () => {
@@ -35,7 +44,8 @@ describe('TokenService', () => {
       .setIssuedAt()
       .setExpirationTime('1h')
       .sign(secret);
-    expect(service.verify(token)).toEqual({ userId, tokenVersion: 0 });
+    // A jose token from before carries no id: it is still accepted, with no id to log out by.
+    expect(service.verify(token)).toEqual({ userId, tokenVersion: 0, tokenId: null, expiresAt: expect.any(Date) });
   });
 
   it('refuses another algorithm with the same secret, a changed payload, another issuer and an early token', async () => {
