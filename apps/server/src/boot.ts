@@ -38,7 +38,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
   try {
     database = config.databaseUrl
       ? openPostgres(config.databaseUrl)
-      : await openPglite(path.join(config.dataDir, 'pglite'));
+      : await openPglite(path.join(config.dataDir, 'pglite'), { onThread: config.pgliteThread });
     await migrateDatabase(database);
   } catch (error) {
     await database?.close().catch(() => {});

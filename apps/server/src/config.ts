@@ -89,6 +89,14 @@ const ConfigSchema = z
       .enum(['true', 'false'], { message: 'must be true or false' })
       .default('false')
       .transform((value) => value === 'true'),
+    /**
+     * PGlite on its own thread (docs/decisions/0019): off by default until a server killed mid-job
+     * on it stops re-running the job twice after restart (job-recovery test, seen under load).
+     */
+    PGLITE_THREAD: z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .default('false')
+      .transform((value) => value === 'true'),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().default('production'),
   })
@@ -181,6 +189,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     maxSubmissionVersions: env.MAX_SUBMISSION_VERSIONS,
     logLevel: env.LOG_LEVEL,
     logRequests: env.LOG_REQUESTS,
+    pgliteThread: env.PGLITE_THREAD,
     isProduction: env.NODE_ENV === 'production',
   };
 }

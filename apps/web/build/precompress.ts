@@ -48,7 +48,8 @@ async function writeCompressedCopies(file: string): Promise<void> {
     ],
     [`${file}.gz`, await gzip(original, { level: zlib.constants.Z_BEST_COMPRESSION })],
   ];
-  for (const [copyPath, bytes] of copies) {
-    if (bytes.length < original.length) await fs.writeFile(copyPath, bytes);
-  }
+  // Both copies or neither: a browser that accepts brotli must never be sent the gzip copy because
+  // brotli's few bytes of framing made its copy of a tiny file no smaller than the original.
+  if (copies.some(([, bytes]) => bytes.length < original.length))
+    for (const [copyPath, bytes] of copies) await fs.writeFile(copyPath, bytes);
 }

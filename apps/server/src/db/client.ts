@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { PGlite } from '@electric-sql/pglite';
+import { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
@@ -94,9 +94,49 @@ export function wrapPostgres(pool: pg.Pool): Database {
  */
 export async function openPglite(
   dataDir: string | undefined,
-  options: { loadDataDirFrom?: string } = {},
+  options: { loadDataDirFrom?: string; onThread?: boolean } = {},
 ): Promise<Database> {
+  // In this process unless asked for the thread (PGLITE_THREAD) or loading a dump (the tests' template).
+  if (!options.onThread && !options.loadDataDirFrom) {
+    const client = dataDir ? new PGlite(dataDir) : new PGlite();
+    await client.waitReady;
+    return wrapPglite(withStorableParameters(client) as unknown as PgliteConnection);
+  }
   return wrapPglite(await PgliteThreadClient.open({ dataDir, loadDataDirFrom: options.loadDataDirFrom }));
+}
+
+/**
+ * PGlite in this process with every query's parameters cleaned (the thread client cleans its own):
+ * `query`, and `query` inside `transaction`. Other members pass through, bound to the real instance
+ * (PGlite keeps private state).
+ */
+function withStorableParameters(client: PGlite): PGlite {
+  type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+  const cleanTransaction = (tx: Transaction): Transaction =>
+    new Proxy(tx, {
+      get(target, property) {
+        if (property === 'query') {
+          return (text: string, values?: unknown[], options?: unknown) =>
+            target.query(text, toStorableParameters(values), options as never);
+        }
+        const member = Reflect.get(target, property, target);
+        return typeof member === 'function' ? member.bind(target) : member;
+      },
+    });
+  return new Proxy(client, {
+    get(target, property) {
+      if (property === 'query') {
+        return (text: string, values?: unknown[], options?: unknown) =>
+          target.query(text, toStorableParameters(values), options as never);
+      }
+      if (property === 'transaction') {
+        return <T>(callback: (tx: Transaction) => Promise<T>) =>
+          target.transaction((tx) => callback(cleanTransaction(tx)));
+      }
+      const member = Reflect.get(target, property, target);
+      return typeof member === 'function' ? member.bind(target) : member;
+    },
+  });
 }
 
 export function openPostgres(databaseUrl: string, max = 10): Database {
