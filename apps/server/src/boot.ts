@@ -3,6 +3,7 @@ import { loadOrCreateSecret } from './auth/secret.ts';
 import type { Config } from './config.ts';
 import type { AppContext } from './context.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
+import { adoptLegacyDataDir } from './db/legacy-data-dir.ts';
 import { migrateDatabase, openPglite, openPostgres, type Database } from './db/client.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { JOB_DEFINITIONS } from './jobs/registry.ts';
@@ -27,12 +28,14 @@ export interface RuntimeOptions {
 }
 
 /**
- * Opens everything a process needs, in order: the data-directory lock (embedded mode only), the
+ * Opens everything a process needs, in order: the data an older version left in apps/server/data
+ * moved to the data directory (once, logged), the data-directory lock (embedded mode only), the
  * database with its migrations, the signing secret, the file storage and the job queue (which
  * re-sends unfinished work at start: see docs/decisions/0005-durable-jobs.md).
  */
 export async function openRuntime(config: Config, options: RuntimeOptions = { jobs: 'workers' }): Promise<Runtime> {
   const log = createLogger(config.logLevel);
+  adoptLegacyDataDir({ dataDir: config.dataDir, isDefault: config.dataDirIsDefault, log });
   const releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   let database: Database | undefined;
   try {

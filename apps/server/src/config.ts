@@ -1,5 +1,6 @@
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GRADE_FIRST_DEFAULT } from '@gradewise/shared/contracts/review';
 
@@ -15,11 +16,20 @@ const Duration = z
 /** pdf.js and ordinary documents fit in well under half of this (extraction-pool.test.ts reads them in 256 MB). */
 export const DEFAULT_EXTRACTION_MEMORY_MB = 512;
 
+/**
+ * The repository's root folder (this file is apps/server/src/config.ts, or apps/server/dist/config.js
+ * once compiled). A relative DATA_DIR is taken from here, not from the current directory, because
+ * `npm start` runs the server from apps/server while `npm run demo` runs it from the root: both must
+ * open the one `./data` the README names.
+ */
+export const REPO_ROOT = fileURLToPath(new URL('../../../', import.meta.url));
+
 const ConfigSchema = z
   .object({
     PORT: z.coerce.number().int().min(0).max(65535).default(3000),
     HOST: z.string().min(1).default('0.0.0.0'),
-    DATA_DIR: z.string().min(1).default('./data'),
+    /** Relative paths are taken from the repository root (REPO_ROOT), whatever the current directory. */
+    DATA_DIR: z.string().min(1).optional(),
     DATABASE_URL: z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
@@ -144,11 +154,13 @@ const ConfigSchema = z
 export type Config = ReturnType<typeof toConfig>;
 
 function toConfig(env: z.infer<typeof ConfigSchema>) {
-  const dataDir = path.resolve(env.DATA_DIR);
+  const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data');
   return {
     port: env.PORT,
     host: env.HOST,
     dataDir,
+    /** Whether DATA_DIR was left unset (only then may boot move a data directory left by an older version). */
+    dataDirIsDefault: env.DATA_DIR === undefined,
     filesDir: path.join(dataDir, 'files'),
     databaseUrl: env.DATABASE_URL,
     tokenTtlSeconds: env.TOKEN_TTL,
