@@ -502,6 +502,96 @@ describe('page images', () => {
     // Graded blind: whatever the model says, the confidence stays low.
     expect(grader.interpretGrading(call.rawOutput, withPages).confidence).toBeLessThanOrEqual(30);
   });
+
+  it('asks for a region per judgement when it sends page images, and keeps the ones that fit a page it sent', async () => {
+    const { grader } = graderFor({ AI_VISION: 'true' });
+    fake.enqueue({
+      kind: 'json',
+      content: {
+        items: [
+          { rubricItemId: 'item-1', pointsDeducted: 0, comment: 'Correct set-up.', region: null },
+          {
+            rubricItemId: 'item-2',
+            pointsDeducted: 1,
+            comment: 'The division is off.',
+            region: { page: 2, x: 0.1, y: 0.25, width: 0.5, height: 0.1 },
+          },
+          {
+            rubricItemId: 'item-3',
+            pointsDeducted: 2,
+            comment: 'No check.',
+            region: { page: 1, x: 0.6, y: 0.9, width: 0.7, height: 0.3 },
+          },
+        ],
+        generalComment: '',
+        confidence: 80,
+      },
+    });
+    const call = await grader.requestGrading(withPages);
+
+    const request = fake.chatRequests()[0]!;
+    const judgement = request.body.response_format.json_schema.schema.properties.items.items;
+    expect(judgement.required).toContain('region');
+    expect(systemText(0)).toContain('region is the place on one page image (pages 1, 2)');
+    expect((call.rawOutput as StoredGradingOutput).pagesShown).toEqual([1, 2]);
+
+    const suggestion = grader.interpretGrading(call.rawOutput, withPages);
+    const regionOf = (id: string) => suggestion.comments.find((comment) => comment.rubricItemId === id)?.region;
+    expect(regionOf('item-1')).toBeUndefined();
+    expect(regionOf('item-2')).toEqual({ page: 2, x: 0.1, y: 0.25, width: 0.5, height: 0.1 });
+    // Past the page's right and bottom edges: clamped to end on the page.
+    expect(regionOf('item-3')).toEqual({ page: 1, x: 0.6, y: 0.9, width: 0.4, height: 0.1 });
+    // The boxes do not change the grade.
+    expect(suggestion.totalScore).toBe(7);
+  });
+
+  it('drops regions on pages it did not send, out of the page, empty or malformed, without failing', async () => {
+    const { grader } = graderFor({ AI_VISION: 'true' });
+    const call = await grader.requestGrading(withPages);
+    const stored = call.rawOutput as StoredGradingOutput;
+    const withRegions = (regions: unknown[]): StoredGradingOutput => ({
+      ...stored,
+      answer: {
+        ...goodAnswer,
+        items: goodAnswer.items.map((item, index) => ({ ...item, region: regions[index] })),
+      },
+    });
+    const cases: unknown[] = [
+      { page: 3, x: 0.1, y: 0.1, width: 0.2, height: 0.2 },
+      { page: 0, x: 0.1, y: 0.1, width: 0.2, height: 0.2 },
+      { page: 1.5, x: 0.1, y: 0.1, width: 0.2, height: 0.2 },
+      { page: 1, x: 1.2, y: 0.1, width: 0.2, height: 0.2 },
+      { page: 1, x: 0.5, y: 0.1, width: -0.2, height: 0.2 },
+      { page: 1, x: 0.5, y: 0.5, width: 0, height: 0.2 },
+      { page: 1, x: '0.1', y: 0.1, width: 0.2, height: 0.2 },
+      { page: 1, x: Number.NaN, y: 0.1, width: 0.2, height: 0.2 },
+      { page: 1, x: 0.1 },
+      'page 1, top left',
+      [1, 0.1, 0.1, 0.2, 0.2],
+    ];
+    for (const region of cases) {
+      const suggestion = grader.interpretGrading(withRegions([region, region, region]), withPages);
+      expect(suggestion.comments.map((comment) => comment.region)).toEqual([undefined, undefined, undefined]);
+      expect(suggestion.totalScore).toBe(8);
+    }
+    // Negative edges are clamped to the page rather than dropped: the box is still on it.
+    const clamped = grader.interpretGrading(
+      withRegions([{ page: 1, x: -0.1, y: -0.2, width: 0.3, height: 0.4 }]),
+      withPages,
+    );
+    expect(clamped.comments[0]?.region).toEqual({ page: 1, x: 0, y: 0, width: 0.2, height: 0.2 });
+    // An output stored before regions existed (no pagesShown) keeps no region at all.
+    const { pagesShown: _unused, ...older } = withRegions([{ page: 1, x: 0.1, y: 0.1, width: 0.2, height: 0.2 }]);
+    expect(grader.interpretGrading(older, withPages).comments[0]?.region).toBeUndefined();
+  });
+
+  it('asks for no region from a model that sees no page images', async () => {
+    const { grader } = graderFor();
+    await grader.requestGrading(withPages);
+    const judgement = fake.chatRequests()[0]!.body.response_format.json_schema.schema.properties.items.items;
+    expect(Object.keys(judgement.properties)).not.toContain('region');
+    expect(systemText(0)).not.toContain('"region"');
+  });
 });
 
 describe('rubric drafting', () => {

@@ -1,3 +1,5 @@
+import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
+
 /**
  * The one shape every grader speaks: the built-in offline grader and the LLM graders both draft
  * rubrics and grade answers through these types, so the jobs, services and UI never care which
@@ -64,6 +66,8 @@ export interface SuggestedComment {
   pointsDeducted: number;
   /** The rubric item this comment judges; null for a general remark (then it deducts 0). */
   rubricItemId: string | null;
+  /** Where on the answer's pages it is about (LLM graders that saw page images); absent when unknown. */
+  region?: CommentRegion;
 }
 
 export interface GradingSuggestion {

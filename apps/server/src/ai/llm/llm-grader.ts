@@ -28,6 +28,7 @@ import {
   type TokenUsage,
 } from '../provider.ts';
 import { apportionPoints } from '../rubric/apportion-points.ts';
+import { sanitizeAnswerRegion } from './answer-regions.ts';
 import { countWords, estimateConfidence } from './confidence.ts';
 import {
   buildGradingOutputSchema,
@@ -172,12 +173,17 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
       const studentText = [input.answerText, ...examples.map((example) => example.answerText)].join('\n');
       const boundaryTag = createBoundaryTag(studentText);
       const fewShot = { tag: createBoundaryTag(studentText, undefined, 'graded_example'), examples };
-      const { message, pageImagesSent } = buildGradingUserMessage(input, boundaryTag, client.acceptsImages, fewShot);
+      const { message, pageImagesSent, pagesShown } = buildGradingUserMessage(
+        input,
+        boundaryTag,
+        client.acceptsImages,
+        fewShot,
+      );
       const { value, schemaRepairs, usage } = await generateWithOneRepair({
         task: 'grading',
-        system: buildGradingSystemPrompt(input, rubricItems, boundaryTag, fewShot),
+        system: buildGradingSystemPrompt(input, rubricItems, boundaryTag, fewShot, pagesShown),
         firstMessage: message,
-        schema: buildGradingOutputSchema(rubricItems),
+        schema: buildGradingOutputSchema(rubricItems, { withRegions: pagesShown.length > 0 }),
         maxOutputTokens: GRADING_MAX_OUTPUT_TOKENS,
         signal,
       });
@@ -186,7 +192,7 @@ export function createLlmGrader(options: LlmGraderOptions): Grader {
         items: value.items.map((item) => ({ ...item, comment: boundForStorage(item.comment, GRADE_COMMENT_TEXT_MAX) })),
         generalComment: boundForStorage(value.generalComment, GRADE_COMMENT_TEXT_MAX),
       };
-      const rawOutput: StoredGradingOutput = { answer, schemaRepairs, pageImagesSent };
+      const rawOutput: StoredGradingOutput = { answer, schemaRepairs, pageImagesSent, pagesShown };
       return { rawOutput, meta: buildMeta(usage, startedAt) };
     },
 
@@ -240,7 +246,8 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
   if (!parsed.success) {
     throw new AppError('AI_FAILED', 502, 'The stored AI grading for this submission cannot be read. Grade it again.');
   }
-  const { answer, schemaRepairs, pageImagesSent } = parsed.data;
+  const { answer, schemaRepairs, pageImagesSent, pagesShown } = parsed.data;
+  const pagesSeen = new Set(pagesShown);
   const rubricItems = effectiveRubricItems(input);
   const knownIds = new Set(rubricItems.map((item) => item.id));
 
@@ -290,7 +297,9 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
       text = clampText(`Points deducted for: ${item.criterion}`, GRADE_COMMENT_TEXT_MAX);
     }
     judgements.push({ points: item.points, pointsDeducted });
-    if (text) comments.push({ text, pointsDeducted, rubricItemId: item.id });
+    // A box the model got wrong is dropped or clamped, never a reason to doubt the deduction.
+    const region = sanitizeAnswerRegion(judgement.region, pagesSeen);
+    if (text) comments.push({ text, pointsDeducted, rubricItemId: item.id, ...(region ? { region } : {}) });
   }
 
   const totalDeducted = judgements.reduce((sum, judgement) => sum + judgement.pointsDeducted, 0);

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import type { RubricItem } from '../grader-types.ts';
+import { RegionAnswerSchema } from './answer-regions.ts';
 
 /**
  * What a model may answer, built per call FROM THE RUBRIC: item ids are an enum of the rubric's
@@ -13,7 +14,11 @@ import type { RubricItem } from '../grader-types.ts';
 
 export const MAX_CONFIDENCE = 100;
 
-export function buildGradingOutputSchema(rubricItems: RubricItem[]) {
+/**
+ * `withRegions` (page images were sent): each judgement also carries `region`, a box on a page or
+ * null. Required like every field (strict outputs), loose in its numbers (see answer-regions.ts).
+ */
+export function buildGradingOutputSchema(rubricItems: RubricItem[], options: { withRegions?: boolean } = {}) {
   const ids = rubricItems.map((item) => item.id);
   if (ids.length === 0) throw new Error('A grading schema needs at least one rubric item.');
   const pointsById = new Map(rubricItems.map((item) => [item.id, item.points]));
@@ -27,6 +32,7 @@ export function buildGradingOutputSchema(rubricItems: RubricItem[]) {
       .max(largestItem)
       .describe("Points taken off for this item: 0 when fully met, at most the item's points."),
     comment: z.string().describe('Feedback to the student about this item, one to three sentences.'),
+    ...(options.withRegions ? { region: RegionAnswerSchema } : {}),
   });
 
   return z.strictObject({
@@ -102,14 +108,25 @@ export type RubricAnswer = z.infer<typeof RubricAnswerSchema>;
  */
 export const StoredGradingOutput = z.object({
   answer: z.object({
-    items: z.array(z.object({ rubricItemId: z.string(), pointsDeducted: z.number(), comment: z.string() })),
+    items: z.array(
+      z.object({
+        rubricItemId: z.string(),
+        pointsDeducted: z.number(),
+        comment: z.string(),
+        /** As the model sent it; made safe (or dropped) on interpretation. */
+        region: z.unknown().optional(),
+      }),
+    ),
     generalComment: z.string().default(''),
     confidence: z.number(),
   }),
   schemaRepairs: z.number().int().min(0).default(0),
   pageImagesSent: z.number().int().min(0).default(0),
+  /** The page numbers whose images the model saw: a region may point only at one of these. */
+  pagesShown: z.array(z.number().int()).default([]),
 });
-export type StoredGradingOutput = z.infer<typeof StoredGradingOutput>;
+/** What requestGrading stores (defaults may be left out; old rows lack the newer fields). */
+export type StoredGradingOutput = z.input<typeof StoredGradingOutput>;
 
 export const StoredRubricOutput = z.object({
   answer: RubricAnswerSchema,
