@@ -18,6 +18,7 @@ export const CHECKING_SESSION_LABEL = 'Checking sign-in…';
 
 /**
  * Spec section 2: About, FAQs, Pricing, Assignments; then Courses and Logout, or Login and Register.
+ * Account (password, sessions, deletion: issue 15) is an addition, between Courses and Logout.
  * Signed out, Assignments (a private screen) goes to login and comes back after it, instead of
  * bouncing home. While a stored session is being checked neither pair is offered yet: the bar
  * says it is checking (see <SessionCheck>).
@@ -37,7 +38,12 @@ function useNavItems(): NavItem[] {
       logout();
       navigate('/');
     };
-    return [...common, { label: 'Courses', to: '/courses' }, { label: 'Logout', onSelect: logOutAndGoHome }];
+    return [
+      ...common,
+      { label: 'Courses', to: '/courses' },
+      { label: 'Account', to: '/account' },
+      { label: 'Logout', onSelect: logOutAndGoHome },
+    ];
   }
   return [...common, { label: 'Login', to: '/login' }, { label: 'Register', to: '/register' }];
 }

@@ -6,6 +6,7 @@ import { MessageOutput } from '@gradewise/shared/errors';
 import { AuthPageFrame } from '../../components/auth-page-frame.tsx';
 import { apiClient, messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
+import { showSuccess } from '../../lib/toasts.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /**
@@ -54,24 +55,49 @@ const toLogin = (
 export function VerifyEmailRoute() {
   useDocumentTitle('Confirm your email');
   const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
   const { startSession } = useSession();
   const navigate = useNavigate();
   const { pending, outcome, submit } = useSubmit(async () => {
-    const result = await apiClient.post('/auth/verify-email', { token: params.get('token') ?? '' }, AuthOutput);
+    const result = await apiClient.post('/auth/verify-email', { token }, AuthOutput);
     startSession(result);
+    // The page is left at once: the message goes with the user, as a toast on their course list.
+    showSuccess(result.message);
     navigate('/courses');
     return result.message;
   });
   return (
     <AuthPageFrame title="Confirm your email" footer={toLogin}>
       <Stack spacing={2}>
-        <OutcomeAlert outcome={outcome} />
-        <Typography>Confirm that this email address is yours to finish registering.</Typography>
-        <Button variant="contained" onClick={() => void submit()} disabled={pending}>
-          {pending ? 'Confirming…' : 'Confirm my email'}
-        </Button>
+        {token ? (
+          <>
+            <OutcomeAlert outcome={outcome} />
+            {/* A button, not an automatic call: mail scanners that open links must not use the single-use link up. */}
+            <Typography>Confirm that this email address is yours to finish registering.</Typography>
+            <Button variant="contained" onClick={() => void submit()} disabled={pending}>
+              {pending ? 'Confirming…' : 'Confirm my email'}
+            </Button>
+          </>
+        ) : (
+          <MissingTokenAlert>
+            This page needs the link from the registration email. Open the link from the email, or{' '}
+            <Link component={RouterLink} to="/register">
+              register again
+            </Link>{' '}
+            to get a new one.
+          </MissingTokenAlert>
+        )}
       </Stack>
     </AuthPageFrame>
+  );
+}
+
+/** A page opened without the token its emailed link carries (a link cut short, or typed by hand). */
+function MissingTokenAlert({ children }: { children: ReactNode }) {
+  return (
+    <Alert severity="error" role="alert">
+      {children}
+    </Alert>
   );
 }
 
@@ -104,12 +130,38 @@ export function ForgotPasswordRoute() {
 export function ResetPasswordRoute() {
   useDocumentTitle('Reset password');
   const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
-  const { pending, outcome, submit } = useSubmit(
-    async () =>
-      (await apiClient.post('/auth/reset-password', { token: params.get('token') ?? '', password }, MessageOutput))
-        .message,
-  );
+  const { pending, outcome, submit } = useSubmit(async () => {
+    const result = await apiClient.post('/auth/reset-password', { token, password }, MessageOutput);
+    setPassword('');
+    return result.message;
+  });
+  if (!token) {
+    return (
+      <AuthPageFrame title="Reset password" footer={toLogin}>
+        <MissingTokenAlert>
+          This page needs the link from the password reset email.{' '}
+          <Link component={RouterLink} to="/forgot-password">
+            Ask for a new link
+          </Link>
+          .
+        </MissingTokenAlert>
+      </AuthPageFrame>
+    );
+  }
+  if (outcome?.severity === 'success') {
+    return (
+      <AuthPageFrame title="Reset password" footer={null}>
+        <Stack spacing={2}>
+          <OutcomeAlert outcome={outcome} />
+          <Button component={RouterLink} to="/login" variant="contained">
+            Log in
+          </Button>
+        </Stack>
+      </AuthPageFrame>
+    );
+  }
   return (
     <AuthPageFrame title="Reset password" footer={toLogin}>
       <Stack component="form" spacing={2} onSubmit={submit} noValidate aria-label="Reset password">
@@ -158,14 +210,17 @@ export function AccountRoute() {
   });
   const everywhere = useSubmit(async () => {
     const result = await apiClient.post('/auth/logout-everywhere', {}, MessageOutput);
+    // Home, as Logout goes (spec section 2); the private page's guard sends a signed-out visitor there too.
     forget();
-    navigate('/login');
+    navigate('/');
+    showSuccess(result.message);
     return result.message;
   });
   const remove = useSubmit(async () => {
     const result = await apiClient.post('/auth/delete-account', { password: deletePassword }, MessageOutput);
     forget();
     navigate('/');
+    showSuccess(result.message);
     return result.message;
   });
   return (
@@ -196,7 +251,7 @@ export function AccountRoute() {
               helperText="At least 8 characters, not your email, not a common password."
             />
             <Button type="submit" variant="contained" disabled={change.pending}>
-              Change password
+              {change.pending ? 'Changing…' : 'Change password'}
             </Button>
           </Stack>
         </Section>
@@ -205,7 +260,7 @@ export function AccountRoute() {
             <OutcomeAlert outcome={everywhere.outcome} />
             <Typography variant="body2">Ends every session of this account, on every device, this one too.</Typography>
             <Button variant="outlined" onClick={() => void everywhere.submit()} disabled={everywhere.pending}>
-              Sign out everywhere
+              {everywhere.pending ? 'Signing out…' : 'Sign out everywhere'}
             </Button>
           </Stack>
         </Section>
@@ -224,7 +279,7 @@ export function AccountRoute() {
               onChange={(e) => setDeletePassword(e.target.value)}
             />
             <Button type="submit" color="error" variant="contained" disabled={remove.pending}>
-              Delete my account
+              {remove.pending ? 'Deleting…' : 'Delete my account'}
             </Button>
           </Stack>
         </Section>
