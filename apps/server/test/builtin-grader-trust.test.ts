@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
 import { parseQuantities } from '../src/ai/builtin/quantities.ts';
+import { isAtAnEnd } from '../src/ai/builtin/suggestion-model.ts';
 import { splitSentences } from '../src/ai/builtin/text-analysis.ts';
 import type { GradedExample, GradingInput } from '../src/ai/grader-types.ts';
 import { PHOTOSYNTHESIS } from './support/grading-inputs.ts';
@@ -205,6 +206,53 @@ describe('learning from saved grades', () => {
     const whenChanged = (await grade(withAnswer(MIGRATION, partial, changed))).suggestion;
     expect(whenKept.totalScore).toBe(whenChanged.totalScore);
     expect(whenKept.confidence).toBeGreaterThan(whenChanged.confidence);
+  });
+
+  it('does not trust a score in between on a question its instructor grades all-or-nothing', async () => {
+    // The same ten answers graded 0 or full marks, or with partial credit. A suggestion in between
+    // is kept only by an instructor who gives scores in between.
+    const question: GradingInput = {
+      ...MIGRATION,
+      points: 5,
+      rubricItems: [{ ...MIGRATION.rubricItems[0]!, points: 5 }],
+    };
+    const texts = [
+      'Animals move so they can find food.',
+      'To find more food.',
+      'They go where there is food.',
+      'Looking for food to eat.',
+      'They travel to get food.',
+      'It is inherited: they reach food and breeding grounds as seasons change.',
+      'Because the seasons change and they need food and places to breed.',
+      'They are bored.',
+      'No idea.',
+      'Instinct makes them follow the seasons to food and breeding sites.',
+    ];
+    const allOrNothing = texts.map((text, index) => example(text, [5, 5, 5, 0, 0, 5, 5, 0, 0, 5][index]!));
+    const partialCredit = texts.map((text, index) => example(text, [3, 2, 3, 2, 3, 5, 5, 0, 0, 5][index]!));
+    const answers = ['They move to find food.', 'They go south in winter.', 'For food and to breed.'];
+    const inBetween = async (examples: GradedExample[]) => {
+      const confidences: number[] = [];
+      for (const answer of answers) {
+        const { suggestion } = await grade(withAnswer(question, answer, examples));
+        // Within a tenth of the points of an end (0.5 of 5) is kept by a 0 or full marks.
+        if (suggestion.totalScore > 0.5 && suggestion.totalScore < 4.5) confidences.push(suggestion.confidence);
+      }
+      return confidences;
+    };
+    const whenAllOrNothing = await inBetween(allOrNothing);
+    const whenPartial = await inBetween(partialCredit);
+    expect(whenAllOrNothing.length).toBeGreaterThan(0);
+    expect(whenPartial.length).toBeGreaterThan(0);
+    expect(Math.max(...whenAllOrNothing)).toBeLessThan(10);
+    expect(Math.min(...whenPartial)).toBeGreaterThan(Math.max(...whenAllOrNothing));
+  });
+
+  it('counts a suggestion within a tenth of the points of an end as one a 0 or full marks keeps', () => {
+    expect(isAtAnEnd(5, 0.1)).toBe(true); // 0.5 of 5: kept by a 0
+    expect(isAtAnEnd(5, 0.9)).toBe(true); // 4.5 of 5: kept by full marks
+    expect(isAtAnEnd(5, 0.2)).toBe(false); // 1 of 5: kept by neither
+    expect(isAtAnEnd(10, 0.85)).toBe(false); // 8.5 of 10
   });
 
   it('stays deterministic with examples', async () => {

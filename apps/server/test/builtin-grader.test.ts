@@ -484,8 +484,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-2.1.0',
-      promptVersion: 'builtin-2.1.0',
+      model: 'gradewise-builtin-2.2.0',
+      promptVersion: 'builtin-2.2.0',
       inputTokens: null,
       outputTokens: null,
     });

@@ -36,7 +36,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '2.1.0';
+export const BUILTIN_GRADER_VERSION = '2.2.0';
 
 export type AnswerStatus =
   'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only';
