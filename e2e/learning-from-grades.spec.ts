@@ -5,10 +5,11 @@ import { watchPage } from './support.ts';
 
 /**
  * Issue 9: suggestions learn from the instructor's saved grades. In the demo course, the demo
- * instructor runs Grade All on a question, saves five grades from the review queue, and sees the
- * remaining suggestions refreshed in the background by the built-in grader ("Updated from your 5
- * grades"), on the question page and on the grading screen. Scores are not asserted: how the
- * grader uses the examples is the grader's own business (and its benchmark's).
+ * instructor runs Grade All on a question and saves five grades from the review queue to a more
+ * lenient standard than the suggestions (every deduction declined: full marks). The remaining
+ * suggestions are refreshed in the background by the built-in grader ("Updated from your 5
+ * grades"), on the question page and on the grading screen, and they move toward that standard:
+ * their mean rises. How far is the grader's own business (and its benchmark's).
  */
 
 const DEMO_INSTRUCTOR = { email: 'instructor@demo.gradewise.local', password: 'gradewise-demo' };
@@ -16,6 +17,30 @@ const DEMO_INSTRUCTOR = { email: 'instructor@demo.gradewise.local', password: 'g
 const QUESTION_TITLE = 'Why is the sky blue?';
 const SAVES = 5;
 const SCREENSHOTS = 'test-results/learning-from-grades';
+
+/** The grading screen's "Final Grade: X / Y": the suggestion as it stands. */
+async function finalGrade(page: Page): Promise<{ grade: number; points: number }> {
+  const text = await page.getByText(/^Final Grade: [\d.]+ \/ [\d.]+$/).textContent();
+  const [, grade, points] = /Final Grade: ([\d.]+) \/ ([\d.]+)/.exec(text ?? '')!;
+  return { grade: Number(grade), points: Number(points) };
+}
+
+/** Walks the review queue from the open answer with Next, reading each suggestion by its URL. */
+async function readQueue(page: Page, count: number): Promise<Map<string, number>> {
+  const queueBar = page.getByRole('navigation', { name: 'Review queue' });
+  const suggestions = new Map<string, number>();
+  for (let index = 0; index < count; index += 1) {
+    await expect(page.getByText(/^Confidence: \d+%$/)).toBeVisible({ timeout: 30_000 });
+    const path = new URL(page.url()).pathname;
+    suggestions.set(path, (await finalGrade(page)).grade);
+    if (index === count - 1) break;
+    await queueBar.getByRole('button', { name: 'Next' }).click();
+    await expect(page).not.toHaveURL((url) => url.pathname === path);
+  }
+  return suggestions;
+}
+
+const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 async function openQuestion(page: Page) {
   await page.goto('/login');
@@ -57,18 +82,35 @@ test('five saved grades refresh the remaining suggestions of a demo question', a
   await expect(suggestions).toContainText(`${classSize} suggestions pending (no saved grade)`);
   await expect(suggestions).toContainText('expected to need a change');
 
-  // Review five answers from the queue, saving each suggestion as it stands; the first ones are
-  // cold starts (no saved grade yet).
+  // Read every suggestion as Grade All left it, walking the queue without saving.
+  await gradeWithAi.getByRole('button', { name: `Review (${classSize} left)` }).click();
+  const before = await readQueue(page, classSize);
+  expect(before.size).toBe(classSize);
+  await page.getByRole('button', { name: 'Close' }).first().click();
+
+  // Review five answers from the queue to a lenient standard: every deduction declined, so each is
+  // saved at full marks. The first ones are cold starts (no saved grade yet).
   await gradeWithAi.getByRole('button', { name: `Review (${classSize} left)` }).click();
   const queueBar = page.getByRole('navigation', { name: 'Review queue' });
-  for (let saved = 0; saved < SAVES; saved += 1) {
-    await expect(queueBar).toContainText(`${classSize - saved} left`);
+  const saved = new Set<string>();
+  let points = 0;
+  for (let count = 0; count < SAVES; count += 1) {
+    await expect(queueBar).toContainText(`${classSize - count} left`);
     await expect(page.getByText(/^Confidence: \d+%$/)).toBeVisible({ timeout: 30_000 });
+    const declines = page.getByRole('button', { name: /^Decline comment \d+$/ });
+    for (let index = 0; index < (await declines.count()); index += 1) await declines.nth(index).click();
+    ({ points } = await finalGrade(page));
+    await expect(page.getByText(`Final Grade: ${points} / ${points}`)).toBeVisible();
+    saved.add(new URL(page.url()).pathname);
     await page.getByRole('button', { name: 'Save Grade' }).click();
-    await expect(queueBar).toContainText(`${classSize - saved - 1} left`, { timeout: 30_000 });
+    await expect(queueBar).toContainText(`${classSize - count - 1} left`, { timeout: 30_000 });
   }
   await page.getByRole('button', { name: 'Close' }).first().click();
   await expect(page.getByRole('heading', { level: 1, name: QUESTION_TITLE })).toBeVisible();
+  // The remaining answers must have had room to move up, or the comparison below proves nothing.
+  const remainingBefore = [...before].filter(([path]) => !saved.has(path)).map(([, grade]) => grade);
+  expect(remainingBefore).toHaveLength(classSize - SAVES);
+  expect(mean(remainingBefore)).toBeLessThan(points);
 
   // The background refresh after the last save learned from all five grades.
   const remaining = classSize - SAVES;
@@ -81,9 +123,13 @@ test('five saved grades refresh the remaining suggestions of a demo question', a
   await suggestions.scrollIntoViewIfNeeded();
   await page.screenshot({ path: `${SCREENSHOTS}/question-page-1280.png`, fullPage: true });
 
-  // A remaining suggestion says so on the grading screen, with what its confidence means.
+  // A remaining suggestion says so on the grading screen, with what its confidence means, and the
+  // remaining suggestions moved toward the instructor's standard.
   await gradeWithAi.getByRole('button', { name: `Review (${remaining} left)` }).click();
   await expect(page.getByText(`Updated from your ${SAVES} grades`)).toBeVisible({ timeout: 30_000 });
+  const after = await readQueue(page, remaining);
+  expect([...after.keys()].sort()).toEqual([...before.keys()].filter((path) => !saved.has(path)).sort());
+  expect(mean([...after.values()])).toBeGreaterThan(mean(remainingBefore));
   await page.screenshot({ path: `${SCREENSHOTS}/grading-screen-1280.png` });
   const confidence = page.getByText(/^Confidence: \d+%$/);
   await expect(confidence).toHaveAccessibleDescription(
