@@ -1,6 +1,8 @@
+import fs from 'node:fs';
 import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 import reactHooks from 'eslint-plugin-react-hooks';
+import { createNodeResolver, importX } from 'eslint-plugin-import-x';
 
 /**
  * Import boundaries are the point here: `shared` imports neither app, the web app never imports
@@ -8,15 +10,99 @@ import reactHooks from 'eslint-plugin-react-hooks';
  */
 const boundary = (group, message) => ['error', { patterns: [{ group, message }] }];
 
+/**
+ * The server's layers (docs/architecture.md): imports run one way, http -> services -> models -> db;
+ * policies serve http and services; ai, pdf, storage, mail, spreadsheets and lib are leaves. Each zone
+ * forbids files in `target` to import from `from`. These are the boundaries that hold today, made
+ * rules so they keep holding; presenters <-> services is the one known exception (issue 14, item 5).
+ */
+const server = (folder) => `./apps/server/src/${folder}`;
+const UPPER_LAYERS = ['http', 'services', 'presenters', 'policies', 'jobs', 'demo', 'cli'].map(server);
+const serverZones = [
+  ...['ai', 'pdf', 'storage', 'mail', 'spreadsheets', 'lib', 'db', 'grouping'].map((leaf) => ({
+    target: server(leaf),
+    from: [...UPPER_LAYERS, server('models')],
+    message: 'A leaf (ai, pdf, storage, mail, spreadsheets, lib, db, grouping) imports no layer above it.',
+  })),
+  {
+    target: server('models'),
+    from: UPPER_LAYERS,
+    message: 'models/ reads and writes tables: it imports only db, lib and types from ai.',
+  },
+  {
+    target: server('policies'),
+    from: ['http', 'services', 'presenters', 'jobs', 'demo', 'cli'].map(server),
+    message: 'policies/ serve http and services; they import only models, db and lib.',
+  },
+  {
+    target: server('presenters'),
+    from: ['http', 'jobs', 'demo', 'cli'].map(server),
+    message: 'presenters/ turn rows into contract outputs; they never reach http or jobs.',
+  },
+  {
+    target: [server('services'), server('jobs'), server('auth')],
+    from: [server('http'), server('demo'), server('cli')],
+    message: 'services, jobs and auth never import http, demo or cli.',
+  },
+];
+
+/** The web app: app -> features -> components/lib, and features do not import each other. */
+const web = (folder) => `./apps/web/src/${folder}`;
+const WEB_FEATURES = fs
+  .readdirSync(new URL('./apps/web/src/features', import.meta.url), { withFileTypes: true })
+  .filter((entry) => entry.isDirectory())
+  .map((entry) => entry.name);
+const webZones = [
+  {
+    target: [web('components'), web('lib')],
+    from: [web('app'), web('features')],
+    message: 'components/ and lib/ hold no feature: they never import app or features.',
+  },
+  {
+    target: web('features'),
+    from: web('app'),
+    message: 'Features never import the app (routes compose features, not the reverse).',
+  },
+  ...WEB_FEATURES.map((feature) => ({
+    target: web(`features/${feature}`),
+    from: web('features'),
+    except: [`./${feature}`],
+    message: 'Features do not import each other: share through components/ or lib/, or compose in app/.',
+  })),
+];
+
 export default tseslint.config(
   { ignores: ['**/node_modules/**', '**/dist/**', 'data/**', 'test-results/**', 'playwright-report/**'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {
     rules: {
-      '@typescript-eslint/no-explicit-any': 'off',
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
     },
+  },
+  {
+    // Tests and benchmarks poke at untyped JSON and internals; product code states its types.
+    files: ['**/test/**', '**/*.test.{ts,tsx}', 'e2e/**', 'bench/**', 'scripts/**'],
+    rules: { '@typescript-eslint/no-explicit-any': 'off' },
+  },
+  {
+    files: ['apps/**/*.{ts,tsx}', 'packages/**/*.{ts,tsx}'],
+    plugins: { 'import-x': importX },
+    settings: {
+      'import-x/resolver-next': [createNodeResolver({ extensions: ['.ts', '.tsx', '.js', '.mjs'] })],
+      // no-cycle parses the files an import leads to: TypeScript ones with TypeScript's parser.
+      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
+      'import-x/extensions': ['.ts', '.tsx', '.js', '.mjs'],
+    },
+    rules: {
+      'import-x/no-cycle': ['error', { ignoreExternal: true }],
+      'import-x/no-restricted-paths': ['error', { zones: [...serverZones, ...webZones] }],
+    },
+  },
+  {
+    // A screen test renders its routes inside the real app (router and providers), as a user meets them.
+    files: ['**/*.test.{ts,tsx}'],
+    rules: { 'import-x/no-restricted-paths': 'off' },
   },
   {
     files: ['packages/shared/**/*.{ts,tsx}'],

@@ -1,7 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradingRuns } from '../src/db/schema.ts';
-import { JOB_NAMES } from '../src/jobs/registry.ts';
+import { JOB_NAMES } from '../src/jobs/job-names.ts';
 import { chargeProviderCalls } from '../src/services/ai-spend.ts';
 import { startGradingRun } from '../src/services/grade-submission.ts';
 import {

@@ -105,9 +105,10 @@ function gate() {
 }
 
 async function jobState(ctx: AppContext, id: string): Promise<string | undefined> {
-  const { rows } = await ctx.database.executeSql(`SELECT state FROM pgboss.job WHERE name = 'test-job' AND id = $1`, [
-    id,
-  ]);
+  const { rows } = await ctx.database.executeSql<{ state: string }>(
+    `SELECT state FROM pgboss.job WHERE name = 'test-job' AND id = $1`,
+    [id],
+  );
   return rows[0]?.state;
 }
 
@@ -139,7 +140,7 @@ async function startQueue(runWorkers = true, shutdownGraceMs = 5_000, lease?: Le
 const SHORT_LEASE: LeaseTiming = { heartbeatSeconds: 0.2, staleAfterSeconds: 1, sweepSeconds: 0.25 };
 
 async function leaseOf(id: string): Promise<{ worker_id: string; held_seconds: number } | undefined> {
-  const { rows } = await ctx.database.executeSql(
+  const { rows } = await ctx.database.executeSql<{ worker_id: string; held_seconds: number }>(
     `SELECT worker_id, extract(epoch FROM heartbeat_at - started_at)::float AS held_seconds
      FROM job_leases WHERE queue_name = 'test-job' AND job_id = $1`,
     [id],

@@ -14,7 +14,7 @@ import { toStorableParameters } from './storable-text.ts';
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
 /** Runs raw SQL for libraries that bring their own (pg-boss). Multi-statement text without values is allowed. */
-export type ExecuteSql = (text: string, values?: unknown[]) => Promise<{ rows: any[] }>;
+export type ExecuteSql = <Row = Record<string, unknown>>(text: string, values?: unknown[]) => Promise<{ rows: Row[] }>;
 
 export interface Database {
   kind: 'pglite' | 'postgres';
@@ -48,11 +48,12 @@ export function wrapPglite(client: PgliteConnection): Database {
   return {
     kind: 'pglite',
     db,
-    executeSql: async (text, values) => {
+    // The caller names the row type of its own SQL; the database does not check it.
+    executeSql: async <Row>(text: string, values?: unknown[]) => {
       // PGlite's extended-protocol query() takes one statement; exec() takes many but no values.
-      if (values && values.length > 0) return client.query(text, values);
+      if (values && values.length > 0) return { rows: (await client.query(text, values)).rows as Row[] };
       const results = await client.exec(text);
-      return { rows: results.at(-1)?.rows ?? [] };
+      return { rows: (results.at(-1)?.rows ?? []) as Row[] };
     },
     // A data directory is locked to one process (data-dir-lock.ts), and PGlite has one connection.
     withSetupLock: (setup) => setup(db),
@@ -64,7 +65,9 @@ export function wrapPostgres(pool: pg.Pool): Database {
   return {
     kind: 'postgres',
     db: drizzlePg(pool, { schema }) as unknown as Db,
-    executeSql: async (text, values) => pool.query(text, values as any[]),
+    executeSql: async <Row>(text: string, values?: unknown[]) => ({
+      rows: (await pool.query(text, values)).rows as Row[],
+    }),
     withSetupLock: async (setup) => {
       // A session lock on a connection of its own: it is released when we unlock, or by the server
       // when this process dies holding it (its connection closes), so a crash never leaves it taken.
@@ -151,18 +154,24 @@ export function openPostgres(databaseUrl: string, max = 10): Database {
 /** Applies every pending migration. Same files for PGlite and PostgreSQL. */
 export async function migrateDatabase(database: Database): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(database.db as any, { migrationsFolder: MIGRATIONS_DIR });
+    await migratePglite(database.db as unknown as Parameters<typeof migratePglite>[0], {
+      migrationsFolder: MIGRATIONS_DIR,
+    });
     return;
   }
   // Several processes may start together on one PostgreSQL: they migrate one after the other, on
   // the connection that holds the setup lock.
-  await database.withSetupLock((db) => migratePg(db as any, { migrationsFolder: MIGRATIONS_DIR }));
+  await database.withSetupLock((db) =>
+    migratePg(db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder: MIGRATIONS_DIR }),
+  );
 }
 
 // ------------------------------------------------------------------ storable parameters
 
 /** pg's client with every parameter cleaned, whichever form `query` is called in. */
 class StorableTextClient extends pg.Client {
+  // pg's query has a dozen overloads (callbacks, submittables, configs); this one forwards them all.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   override query(...args: unknown[]): any {
     const [first, second] = args;
     if (Array.isArray(second)) args[1] = toStorableParameters(second);

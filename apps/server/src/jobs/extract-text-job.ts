@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { recordFileExtractionFailure, selectUnfinishedFileExtractionIds } from '../models/file-extractions.ts';
 import { ensureFileExtraction } from '../services/ensure-file-extraction.ts';
 import type { JobDefinition } from './job-definition.ts';
+import { JOB_NAMES } from './job-names.ts';
 
 /**
  * Reads the text of a submitted PDF as soon as it is stored, so Converted Text and the extraction
@@ -9,7 +10,7 @@ import type { JobDefinition } from './job-definition.ts';
  * The grading job then finds the text stored and reuses it.
  */
 export const extractTextJob: JobDefinition<{ id: string }> = {
-  name: 'extract-text',
+  name: JOB_NAMES.extractText,
   payload: z.object({ id: z.uuid() }),
   // A file's own faults (timeouts included) are stored, not retried; these retries cover crashes
   // and database or storage hiccups.

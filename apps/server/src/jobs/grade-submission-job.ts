@@ -2,10 +2,11 @@ import { z } from 'zod';
 import { recordGradingRunFailure, selectUnfinishedGradingRunIds } from '../models/grading-runs.ts';
 import { runGrading } from '../services/run-grading.ts';
 import type { JobDefinition } from './job-definition.ts';
+import { JOB_NAMES } from './job-names.ts';
 
 /** Grades one submission: the payload names a grading_runs row. */
 export const gradeSubmissionJob: JobDefinition<{ id: string }> = {
-  name: 'grade-submission',
+  name: JOB_NAMES.gradeSubmission,
   payload: z.object({ id: z.uuid() }),
   // The grader already retries provider failures with backoff; these retries cover crashes,
   // database hiccups and other surprises.

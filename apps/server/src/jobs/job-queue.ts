@@ -314,11 +314,11 @@ export class JobQueue {
     this.isRenewing = true;
     const jobIds = [...this.inFlight].map((job) => job.jobId);
     try {
-      const { rows } = await this.ctx.database.executeSql(
+      const { rows } = await this.ctx.database.executeSql<{ job_id: string }>(
         `UPDATE job_leases SET heartbeat_at = now() WHERE worker_id = $1 AND job_id = ANY($2::uuid[]) RETURNING job_id`,
         [this.workerId, jobIds],
       );
-      const renewed = new Set(rows.map((row: { job_id: string }) => row.job_id));
+      const renewed = new Set(rows.map((row) => row.job_id));
       for (const job of this.inFlight) {
         if (!renewed.has(job.jobId) && jobIds.includes(job.jobId) && !job.isLeaseLost) {
           // Another worker took this job back while we could not renew (see LeaseTiming): it may
@@ -348,7 +348,7 @@ export class JobQueue {
     this.isSweeping = true;
     const names = [...this.definitions.keys()];
     try {
-      const { rows } = await this.ctx.database.executeSql(
+      const { rows } = await this.ctx.database.executeSql<{ name: string; id: string }>(
         `WITH stale AS (
            SELECT j.name, j.id
            FROM pgboss.job j
@@ -370,10 +370,10 @@ export class JobQueue {
       );
       if (rows.length > 0) {
         this.ctx.log.warn(
-          { jobs: rows.map((row: { name: string; id: string }) => ({ queue: row.name, id: row.id })) },
+          { jobs: rows.map((row) => ({ queue: row.name, id: row.id })) },
           `handed back ${rows.length} job(s) of a worker that stopped renewing its lease`,
         );
-        for (const name of new Set(rows.map((row: { name: string }) => row.name))) this.wakeLocalWorkers(name);
+        for (const name of new Set(rows.map((row) => row.name))) this.wakeLocalWorkers(name);
       }
       // A finished job's lease is kept until it is stale (it covers pg-boss's completion write,
       // which lands after our handler returned); then it has no use.

@@ -5,13 +5,14 @@ import {
 } from '../models/suggestion-refreshes.ts';
 import { runSuggestionRefresh } from '../services/refresh-suggestions.ts';
 import type { JobDefinition } from './job-definition.ts';
+import { JOB_NAMES } from './job-names.ts';
 
 /**
  * Re-suggests a question's pending answers with the built-in grader after a grade was saved: the
  * payload names a suggestion_refreshes row.
  */
 export const refreshSuggestionsJob: JobDefinition<{ id: string }> = {
-  name: 'refresh-suggestions',
+  name: JOB_NAMES.refreshSuggestions,
   payload: z.object({ id: z.uuid() }),
   // Retries cover crashes and a refresh of the same question still running (RefreshBusyError).
   retry: { limit: 5, delaySeconds: 5, backoff: true },

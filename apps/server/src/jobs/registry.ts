@@ -5,13 +5,7 @@ import { refreshSuggestionsJob } from './refresh-suggestions-job.ts';
 
 /**
  * Every job this application runs, listed explicitly: a worker process registers exactly these,
- * and a job name that is not here cannot be sent.
+ * and a job name that is not here cannot be sent. Their names live in job-names.ts, so a service
+ * sends a job without importing its handler.
  */
 export const JOB_DEFINITIONS = [gradeSubmissionJob, generateRubricJob, refreshSuggestionsJob, extractTextJob] as const;
-
-export const JOB_NAMES = {
-  gradeSubmission: gradeSubmissionJob.name,
-  generateRubric: generateRubricJob.name,
-  refreshSuggestions: refreshSuggestionsJob.name,
-  extractText: extractTextJob.name,
-} as const;

@@ -1,5 +1,5 @@
 import type { AppContext } from '../context.ts';
-import { JOB_NAMES } from '../jobs/registry.ts';
+import { JOB_NAMES } from '../jobs/job-names.ts';
 import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { QuestionRow } from '../models/questions.ts';

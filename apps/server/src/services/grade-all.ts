@@ -1,6 +1,6 @@
 import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../context.ts';
-import { JOB_NAMES } from '../jobs/registry.ts';
+import { JOB_NAMES } from '../jobs/job-names.ts';
 import { notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
 import {

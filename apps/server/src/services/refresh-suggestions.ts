@@ -1,6 +1,6 @@
 import type { AppContext } from '../context.ts';
 import type { JobAttempt } from '../jobs/job-definition.ts';
-import { JOB_NAMES } from '../jobs/registry.ts';
+import { JOB_NAMES } from '../jobs/job-names.ts';
 import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';

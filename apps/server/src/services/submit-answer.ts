@@ -8,7 +8,7 @@ import { parseInput } from '../lib/parse-input.ts';
 import { selectNewestGradeAtOfAnswer } from '../models/grades.ts';
 import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
 import { selectNewestReopeningAt } from '../models/submission-reopenings.ts';
-import { JOB_NAMES } from '../jobs/registry.ts';
+import { JOB_NAMES } from '../jobs/job-names.ts';
 import { insertQueuedFileExtraction } from '../models/file-extractions.ts';
 import { insertSubmission, selectNextVersion, type SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';

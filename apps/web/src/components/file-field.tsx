@@ -6,6 +6,8 @@ import UploadFileIcon from '@mui/icons-material/UploadFile';
 import { visuallyHidden } from './visually-hidden.ts';
 
 export interface FileFieldProps<T extends FieldValues> {
+  // The form's context and transformed values (a zod resolver's output) do not matter to one field.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   control: Control<T, any, any>;
   name: Path<T>;
   label: string;

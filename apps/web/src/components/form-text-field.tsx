@@ -5,6 +5,8 @@ export type FormTextFieldProps<T extends FieldValues> = Omit<
   TextFieldProps,
   'name' | 'value' | 'onChange' | 'onBlur'
 > & {
+  // The form's context and transformed values (a zod resolver's output) do not matter to one field.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   control: Control<T, any, any>;
   name: Path<T>;
   /** Called after each edit made by the person (never by a programmatic reset). */
