@@ -20,9 +20,10 @@ function run(command, args, env = {}) {
 // The browser prerequisite is checked first so a missing Chromium is one sentence, not a stack trace.
 if (run('node', ['scripts/check-chromium.mjs']) !== 0) process.exit(1);
 
-// Lint first: the layer boundaries, import cycles and formatting are rules (eslint.config.js), and a
-// break of one is a failure like any test's.
+// Lint and types first: the layer boundaries, import cycles, formatting (eslint.config.js) and the
+// types of every workspace, tests included, are rules; a break of one fails the run like a test.
 const lintStatus = run('npm', ['run', 'lint']);
+const typeStatus = run('npm', ['run', 'typecheck']);
 
 fs.mkdirSync(resultsDir, { recursive: true });
 fs.rmSync(unitResults, { force: true });
@@ -47,6 +48,7 @@ const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (e2e?
 console.log('');
 if (!unit) console.log('The unit test run wrote no results.');
 if (lintStatus !== 0) console.log('Lint failed (npm run lint): see its output above.');
+if (typeStatus !== 0) console.log('Type check failed (npm run typecheck): see its output above.');
 if (buildStatus !== 0) console.log('The web app failed to build, so the browser tests did not run.');
 else if (!e2e) console.log('The browser test run wrote no results.');
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);

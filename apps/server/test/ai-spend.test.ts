@@ -293,7 +293,7 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
     // Another process used the rest of the hour after this run was queued.
     await chargeProviderCalls(t.ctx, { courseId: world.course._id, instructorId: world.instructor.id }, 4);
     const before = fake.chatRequests().length;
-    const run = await startGradingRun(t.ctx, submissions[0]._id, world.instructor.id, null);
+    const run = await startGradingRun(t.ctx, submissions[0]!._id, world.instructor.id, null);
     await t.ctx.jobs!.send(JOB_NAMES.gradeSubmission, { id: run.id });
     await expect
       .poll(async () => (await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.id, run.id)))[0]!.status, {
@@ -310,7 +310,7 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
     setClock(t, '2026-11-23T14:00:00Z');
     const graded = await t.app.inject({
       method: 'POST',
-      url: `${questionBase(world)}/grade/${submissions[0]._id}`,
+      url: `${questionBase(world)}/grade/${submissions[0]!._id}`,
       headers: world.instructor.auth,
     });
     expect(graded.statusCode).toBe(200);

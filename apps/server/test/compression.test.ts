@@ -35,7 +35,7 @@ beforeAll(async () => {
   const course = await createCourse(t.app, instructor, {
     syllabusFile: pdfPart(await makePdf('Syllabus'), 'syllabus.pdf'),
   });
-  syllabusUrl = course.syllabus;
+  syllabusUrl = course.syllabus!;
   for (let index = 2; index <= 12; index += 1) {
     await createCourse(t.app, instructor, { title: `Course number ${index} with a long enough title` });
   }

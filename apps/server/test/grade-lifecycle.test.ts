@@ -405,7 +405,7 @@ describe('save-rubric: optimistic concurrency', () => {
     const responses = await Promise.all([patch(loaded.version, 'Tab one'), patch(loaded.version, 'Tab two')]);
     expect(responses.map((response) => response.statusCode).sort()).toEqual([200, 409]);
     const won = responses.find((response) => response.statusCode === 200)!.json().autoRubric[0];
-    expect(won.version).toBe(loaded.version + 1);
+    expect(won.version).toBe(loaded.version! + 1);
     const lost = responses.find((response) => response.statusCode === 409)!.json();
     expect(lost).toMatchObject({
       code: 'CONFLICT',

@@ -1,3 +1,7 @@
+import type { AssignmentDetail } from '@gradewise/shared/contracts/assignments';
+import type { AddStudentsOutput, CourseForStaff } from '@gradewise/shared/contracts/courses';
+import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { registerUser, type TestUser } from './http.ts';
 import { makePdf } from './files.ts';
@@ -7,16 +11,16 @@ import { multipart, pdfPart, type FormValue } from './multipart.ts';
  * Course-world helpers that go through the real HTTP API (no shortcuts into the database), so
  * every test starts from a state the product itself can produce.
  */
-function expectStatus(response: LightMyRequestResponse, status: number, what: string): any {
+function expectStatus<T>(response: LightMyRequestResponse, status: number, what: string): T {
   if (response.statusCode !== status) throw new Error(`${what} failed: ${response.statusCode} ${response.body}`);
-  return response.json();
+  return response.json() as T;
 }
 
 export async function createCourse(
   app: FastifyInstance,
   instructor: TestUser,
   parts: Record<string, FormValue> = {},
-): Promise<any> {
+): Promise<CourseForStaff> {
   const form = await multipart({ title: 'Algorithms 101', ...parts });
   const response = await app.inject({
     method: 'POST',
@@ -24,7 +28,7 @@ export async function createCourse(
     headers: { ...instructor.auth, ...form.headers },
     payload: form.payload,
   });
-  return expectStatus(response, 201, 'create course').course;
+  return expectStatus<{ course: CourseForStaff }>(response, 201, 'create course').course;
 }
 
 export async function addStudents(
@@ -32,14 +36,14 @@ export async function addStudents(
   instructor: TestUser,
   courseId: string,
   emails: string[],
-): Promise<any> {
+): Promise<AddStudentsOutput> {
   const response = await app.inject({
     method: 'POST',
     url: `/api/courses/${courseId}/add-students`,
     headers: instructor.auth,
     payload: { emails },
   });
-  return expectStatus(response, 200, 'add students');
+  return expectStatus<AddStudentsOutput>(response, 200, 'add students');
 }
 
 export async function createAssignment(
@@ -47,14 +51,14 @@ export async function createAssignment(
   instructor: TestUser,
   courseId: string,
   fields: { title?: string; deadline?: string | null } = {},
-): Promise<any> {
+): Promise<AssignmentDetail> {
   const response = await app.inject({
     method: 'POST',
     url: '/api/assignments',
     headers: instructor.auth,
     payload: { title: fields.title ?? 'Homework 1', courseId, deadline: fields.deadline ?? null },
   });
-  return expectStatus(response, 201, 'create assignment').assignment;
+  return expectStatus<{ assignment: AssignmentDetail }>(response, 201, 'create assignment').assignment;
 }
 
 export async function createQuestion(
@@ -62,7 +66,7 @@ export async function createQuestion(
   instructor: TestUser,
   assignmentId: string,
   fields: { title?: string; points?: string; withSolution?: boolean } = {},
-): Promise<any> {
+): Promise<QuestionForStaff> {
   const form = await multipart({
     title: fields.title ?? 'Question 1',
     points: fields.points ?? '10',
@@ -75,7 +79,7 @@ export async function createQuestion(
     headers: { ...instructor.auth, ...form.headers },
     payload: form.payload,
   });
-  return expectStatus(response, 201, 'create question').question;
+  return expectStatus<{ question: QuestionForStaff }>(response, 201, 'create question').question;
 }
 
 export async function submitAnswer(
@@ -84,7 +88,7 @@ export async function submitAnswer(
   assignmentId: string,
   questionId: string,
   text = 'My answer is 4.',
-): Promise<any> {
+): Promise<SubmissionForStudent> {
   const form = await multipart({ file: pdfPart(await makePdf(text)) });
   const response = await app.inject({
     method: 'POST',
@@ -92,15 +96,15 @@ export async function submitAnswer(
     headers: { ...student.auth, ...form.headers },
     payload: form.payload,
   });
-  return expectStatus(response, 201, 'submit').submission;
+  return expectStatus<{ submission: SubmissionForStudent }>(response, 201, 'submit').submission;
 }
 
 export interface CourseWorld {
   instructor: TestUser;
   student: TestUser;
-  course: any;
-  assignment: any;
-  question: any;
+  course: CourseForStaff;
+  assignment: AssignmentDetail;
+  question: QuestionForStaff;
 }
 
 /** An instructor's course with one enrolled student, one assignment and one question (with a solution). */

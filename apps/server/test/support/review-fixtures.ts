@@ -1,3 +1,4 @@
+import type { GradingOutput, SaveGradeOutput, SaveRubricOutput } from '@gradewise/shared/contracts/grading';
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import type { TestUser } from './http.ts';
 
@@ -5,9 +6,9 @@ import type { TestUser } from './http.ts';
  * Review-loop helpers over the real grading API (save-rubric, grade, save-grade), so the review
  * queue, report and CSV tests start from states the product itself produces.
  */
-function expectOk(response: LightMyRequestResponse, what: string): any {
+function expectOk<T>(response: LightMyRequestResponse, what: string): T {
   if (response.statusCode !== 200) throw new Error(`${what} failed: ${response.statusCode} ${response.body}`);
-  return response.json();
+  return response.json() as T;
 }
 
 export const questionPath = (assignmentId: string, questionId: string) =>
@@ -26,7 +27,7 @@ export async function saveGrade(
   instructor: TestUser,
   target: { assignmentId: string; questionId: string; submissionId: string; points: number },
   comments: CommentInput[] = [],
-): Promise<any> {
+): Promise<SaveGradeOutput['grade']> {
   const deducted = comments
     .filter((comment) => comment.accepted)
     .reduce((sum, comment) => sum + comment.pointsDeducted, 0);
@@ -36,7 +37,7 @@ export async function saveGrade(
     headers: instructor.auth,
     payload: { grade: Math.max(0, target.points - deducted), feedback: '', comments },
   });
-  return expectOk(response, 'save grade').grade;
+  return expectOk<SaveGradeOutput>(response, 'save grade').grade;
 }
 
 /** Asks the AI (the built-in grader in tests) for a suggestion; the call waits for the job. */
@@ -44,13 +45,13 @@ export async function gradeWithAi(
   app: FastifyInstance,
   instructor: TestUser,
   target: { assignmentId: string; questionId: string; submissionId: string },
-): Promise<any> {
+): Promise<GradingOutput> {
   const response = await app.inject({
     method: 'POST',
     url: `${questionPath(target.assignmentId, target.questionId)}/grade/${target.submissionId}`,
     headers: instructor.auth,
   });
-  return expectOk(response, 'grade');
+  return expectOk<GradingOutput>(response, 'grade');
 }
 
 export async function saveRubric(
@@ -62,12 +63,12 @@ export async function saveRubric(
     solutionText: string;
     items: { id?: string; criterion: string; points: number; guidance?: string }[];
   },
-): Promise<any> {
+): Promise<SaveRubricOutput['autoRubric'][number]> {
   const response = await app.inject({
     method: 'PATCH',
     url: `${questionPath(target.assignmentId, target.questionId)}/save-rubric`,
     headers: instructor.auth,
     payload: rubric,
   });
-  return expectOk(response, 'save rubric').autoRubric[0];
+  return expectOk<SaveRubricOutput>(response, 'save rubric').autoRubric[0]!;
 }
