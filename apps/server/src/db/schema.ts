@@ -164,9 +164,37 @@ export const assignments = pgTable(
      * and the earlier grade keeps counting, shown as "grade on an earlier version", until regraded.
      */
     allowsResubmission: boolean('allows_resubmission').notNull().default(false),
+    /**
+     * Anonymous grading: staff see "Student 1…N" (anonymous_students) instead of names and emails
+     * on every grading surface while this is on (docs/decisions/0024-anonymous-grading-and-statistics.md).
+     */
+    isAnonymous: boolean('is_anonymous').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [index('assignments_course_idx').on(table.courseId)],
+);
+
+/**
+ * The number each student goes by on an anonymous assignment ("Student 7"). Drawn in a random
+ * order when anonymity is first turned on (and for late-comers, after the others), then kept for
+ * good, so the label is stable per assignment and says nothing about alphabetical or roster order.
+ */
+export const anonymousStudents = pgTable(
+  'anonymous_students',
+  {
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    number: integer('number').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.assignmentId, table.studentId] }),
+    uniqueIndex('anonymous_students_assignment_number_idx').on(table.assignmentId, table.number),
+  ],
 );
 
 export const questions = pgTable(

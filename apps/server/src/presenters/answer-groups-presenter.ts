@@ -1,5 +1,6 @@
 import type { AnswerGroupFlag, AnswerGroupsOutput } from '@gradewise/shared/contracts/answer-groups';
 import type { AnswerAnalysis, QuestionAnswers } from '../services/read-answer-groups.ts';
+import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import { reviewStatusOf } from './review-presenter.ts';
 
 /** Answer groups -> the staff contract. There is no student shape: students never see groups. */
@@ -7,6 +8,7 @@ export function presentAnswerGroups(
   questionPoints: number,
   answers: QuestionAnswers,
   analysis: AnswerAnalysis,
+  identities: StudentIdentities,
 ): AnswerGroupsOutput {
   const rowsById = new Map(answers.rows.map((row) => [row.submission.id, row]));
   return {
@@ -17,7 +19,7 @@ export function presentAnswerGroups(
       representativeSubmissionId: group.representativeId,
       finalValue: group.finalValue,
       keyTerms: group.keyTerms,
-      members: group.members.map((member) => {
+      members: orderMembers(group.members, group.representativeId, rowsById, identities).map((member) => {
         const row = rowsById.get(member.id)!;
         const grade = answers.grades.get(member.id);
         const latestSucceededRun = answers.succeededRuns.get(member.id);
@@ -26,7 +28,7 @@ export function presentAnswerGroups(
         if (member.isLessAlike) flags.push('less-alike');
         return {
           submissionId: member.id,
-          student: { _id: row.student.id, name: row.student.name, email: row.student.email },
+          student: identities.person(row.student),
           status: reviewStatusOf({ grade, latestRun: answers.latestRuns.get(member.id), latestSucceededRun }),
           grade: grade ? grade.grade : null,
           suggestedScore: latestSucceededRun?.totalScore ?? null,
@@ -42,4 +44,23 @@ export function presentAnswerGroups(
     withoutText: analysis.withoutText,
     gradeFirst: analysis.gradeFirstState,
   };
+}
+
+/**
+ * Grouping takes the answers in name order, so its member order follows names. On an anonymous
+ * assignment the members go representative first, then by label, so the order says nothing of names.
+ */
+function orderMembers<Member extends { id: string }>(
+  members: readonly Member[],
+  representativeId: string,
+  rowsById: Map<string, QuestionAnswers['rows'][number]>,
+  identities: StudentIdentities,
+): readonly Member[] {
+  if (!identities.isAnonymous) return members;
+  const studentOf = (member: Member) => rowsById.get(member.id)!.student;
+  return [...members].sort(
+    (a, b) =>
+      Number(b.id === representativeId) - Number(a.id === representativeId) ||
+      identities.compare(studentOf(a), studentOf(b)),
+  );
 }

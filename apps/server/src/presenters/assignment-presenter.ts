@@ -12,6 +12,7 @@ export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentS
     questionCount: row.questionCount,
     createdAt: row.assignment.createdAt.toISOString(),
     allowsResubmission: row.assignment.allowsResubmission,
+    isAnonymous: row.assignment.isAnonymous,
   };
 }
 

@@ -11,6 +11,7 @@ import type { RubricRow } from '../models/rubrics.ts';
 import type { SubmissionListRow, SubmissionRow } from '../models/submissions.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
+import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import { presentComments, presentGrader } from './grading-presenter.ts';
 
 /** Review-loop rows -> contract outputs. The student report is built here too, with its own narrow shape. */
@@ -34,11 +35,11 @@ export function reviewStatusOf({
   return 'not-graded';
 }
 
-export function presentReviewQueueItem(sources: ReviewQueueSources): ReviewQueueItem {
+export function presentReviewQueueItem(sources: ReviewQueueSources, identities: StudentIdentities): ReviewQueueItem {
   const { row, grade, latestSucceededRun } = sources;
   return {
     submissionId: row.submission.id,
-    student: { _id: row.student.id, name: row.student.name, email: row.student.email },
+    student: identities.person(row.student),
     isLate: row.submission.isLate,
     status: reviewStatusOf(sources),
     // A saved grade keeps the confidence of the suggestion it started from, so an item does not
@@ -53,8 +54,9 @@ export function compareReviewItems(a: ReviewQueueItem, b: ReviewQueueItem): numb
   const aConfidence = a.confidenceLevel ?? Number.POSITIVE_INFINITY;
   const bConfidence = b.confidenceLevel ?? Number.POSITIVE_INFINITY;
   if (aConfidence !== bConfidence) return aConfidence < bConfidence ? -1 : 1;
+  // `numeric`: anonymous labels order as Student 2 before Student 10.
   return (
-    a.student.name.localeCompare(b.student.name, 'en', { sensitivity: 'base' }) ||
+    a.student.name.localeCompare(b.student.name, 'en', { sensitivity: 'base', numeric: true }) ||
     a.student.email.localeCompare(b.student.email) ||
     a.submissionId.localeCompare(b.submissionId)
   );

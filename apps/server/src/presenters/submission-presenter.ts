@@ -6,6 +6,7 @@ import type {
 } from '@gradewise/shared/contracts/submissions';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
 import type { SubmissionListRow } from '../models/submissions.ts';
+import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 
 /**
@@ -45,15 +46,24 @@ export function presentSubmissionForStudent(row: SubmissionListRow, signer: File
   return { ...presentSubmissionBase(row, signer), student: { _id: row.student.id, name: row.student.name } };
 }
 
-export function presentSubmissionForStaff(row: SubmissionListRow, signer: FileUrlSigner): SubmissionForStaff {
+/** Staff see the student as `identities` says: named, or "Student N" on an anonymous assignment. */
+export function presentSubmissionForStaff(
+  row: SubmissionListRow,
+  signer: FileUrlSigner,
+  identities: StudentIdentities,
+): SubmissionForStaff {
   return {
     ...presentSubmissionBase(row, signer),
-    student: { _id: row.student.id, name: row.student.name, email: row.student.email },
+    student: identities.person(row.student),
     versions: row.versionCount,
-    uploadedBy: { _id: row.uploadedBy.id, name: row.uploadedBy.name },
+    uploadedBy: identities.uploader(row.uploadedBy, row.student.id),
   };
 }
 
-export function presentSubmissionVersion(row: SubmissionListRow, signer: FileUrlSigner): SubmissionVersion {
-  return { ...presentSubmissionBase(row, signer), uploadedBy: { _id: row.uploadedBy.id, name: row.uploadedBy.name } };
+export function presentSubmissionVersion(
+  row: SubmissionListRow,
+  signer: FileUrlSigner,
+  identities: StudentIdentities,
+): SubmissionVersion {
+  return { ...presentSubmissionBase(row, signer), uploadedBy: identities.uploader(row.uploadedBy, row.student.id) };
 }

@@ -20,6 +20,7 @@ import { selectLatestSubmissionsPerStudent, type SubmissionListRow } from '../mo
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { presentAnswerGroups } from '../presenters/answer-groups-presenter.ts';
+import { readStudentIdentities } from './anonymous-grading.ts';
 
 /** The current answers of a question (latest version per student) with where each stands. */
 export interface QuestionAnswers {
@@ -165,11 +166,16 @@ export async function readAnswerGroups(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<AnswerGroupsOutput> {
-  const { question } = requireOwner(
+  const { assignment, question } = requireOwner(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its answer groups',
   );
   const answers = await loadQuestionAnswers(ctx, question.id);
   const analysis = await analyseQuestionAnswers(ctx, answers, question.points, ctx.config.gradeFirstCount);
-  return presentAnswerGroups(question.points, answers, analysis);
+  const identities = await readStudentIdentities(
+    ctx,
+    assignment,
+    answers.rows.map((row) => row.student.id),
+  );
+  return presentAnswerGroups(question.points, answers, analysis, identities);
 }

@@ -3,6 +3,7 @@ import type { AppContext } from '../context.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { compareReviewItems, presentReviewQueueItem } from '../presenters/review-presenter.ts';
+import { readStudentIdentities } from './anonymous-grading.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
 
 /**
@@ -19,12 +20,17 @@ export async function readReviewQueue(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<ReviewQueueOutput> {
-  const { question } = requireOwner(
+  const { assignment, question } = requireOwner(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'review its submissions',
   );
   const answers = await loadQuestionAnswers(ctx, question.id);
   const analysis = await analyseQuestionAnswers(ctx, answers, question.points, ctx.config.gradeFirstCount);
+  const identities = await readStudentIdentities(
+    ctx,
+    assignment,
+    answers.rows.map((row) => row.student.id),
+  );
   const gradeFirstRank = new Map(analysis.gradeFirst.map((pick, rank) => [pick.id, { rank, pick }]));
   const items = answers.rows.map((row): ReviewQueueItem => {
     const id = row.submission.id;
@@ -35,7 +41,7 @@ export async function readReviewQueue(
         grade: answers.grades.get(id),
         latestRun: answers.latestRuns.get(id),
         latestSucceededRun: answers.succeededRuns.get(id),
-      }),
+      }, identities),
       isGradeFirst: Boolean(first),
       represents: first ? first.pick.represents : null,
       groupSize: analysis.groupOf.get(id)?.members.length ?? null,

@@ -4,7 +4,7 @@ import { newId } from '../lib/ids.ts';
 import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
 import { insertSubmissionReopening, type SubmissionReopeningRow } from '../models/submission-reopenings.ts';
 import { selectUserById, type UserRow } from '../models/users.ts';
-import { loadVisibleSubmission, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleSubmission, requireOwner, type SubmissionScope } from '../policies/course-access.ts';
 
 /**
  * POST .../submissions/:submissionId/reopen: the owning instructor lets the student of that
@@ -16,11 +16,12 @@ export async function reopenSubmission(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string; submissionId: string },
-): Promise<{ reopening: SubmissionReopeningRow; student: UserRow }> {
-  const { question, submission } = requireOwner(
+): Promise<{ scope: SubmissionScope; reopening: SubmissionReopeningRow; student: UserRow }> {
+  const scope = requireOwner(
     await loadVisibleSubmission(ctx.db, user, params.assignmentId, params.questionId, params.submissionId),
     'reopen a question for a student',
   );
+  const { question, submission } = scope;
   const student = await selectUserById(ctx.db, submission.studentId);
   if (!student) throw notFound('Submission not found.');
   const reopening = await ctx.db.transaction(async (tx) => {
@@ -33,5 +34,5 @@ export async function reopenSubmission(
       reopenedById: user.id,
     });
   });
-  return { reopening, student };
+  return { scope, reopening, student };
 }

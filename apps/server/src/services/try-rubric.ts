@@ -10,7 +10,9 @@ import { selectSubmissionInQuestion } from '../models/submissions.ts';
 import { selectUserById } from '../models/users.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import type { AssignmentRow } from '../models/assignments.ts';
 import { chargeProviderCalls, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
+import { readStudentIdentities } from './anonymous-grading.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
 
 /** Points are compared to the hundredth, as on save: 3.33 + 3.33 + 3.34 is 10. */
@@ -43,7 +45,7 @@ export async function tryRubric(
   );
   const { question } = scope;
   const items = checkedItems(input.items, question.points);
-  const answers = await collectAnswers(ctx, question.id, input);
+  const answers = await collectAnswers(ctx, scope.assignment, question.id, input);
   // One call of this user, and with a provider one paid call per answer, all counted up front.
   await countInteractiveCall(ctx, user.id);
   await chargeProviderCalls(ctx, spendScopeOf(scope), answers.length);
@@ -103,6 +105,7 @@ function checkedItems(items: z.output<typeof RubricTrialInput>['items'], points:
 
 async function collectAnswers(
   ctx: AppContext,
+  assignment: AssignmentRow,
   questionId: string,
   input: z.output<typeof RubricTrialInput>,
 ): Promise<TrialAnswer[]> {
@@ -120,7 +123,9 @@ async function collectAnswers(
       throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
     }
     const student = await selectUserById(ctx.db, submission.studentId);
-    answers.push({ label: student?.name ?? 'Student', submissionId: submission.id, text: extraction.text });
+    const identities = await readStudentIdentities(ctx, assignment, [submission.studentId]);
+    const label = student ? identities.person(student).name : 'Student';
+    answers.push({ label, submissionId: submission.id, text: extraction.text });
   }
   return answers;
 }

@@ -50,6 +50,8 @@ export const AssignmentSummary = z.object({
   createdAt: z.string(),
   /** See CreateAssignmentInput.allowsResubmission. */
   allowsResubmission: z.boolean().optional(),
+  /** Anonymous grading: staff see "Student 1…N" instead of names on every grading surface. */
+  isAnonymous: z.boolean().optional(),
 });
 export type AssignmentSummary = z.infer<typeof AssignmentSummary>;
 export const AssignmentList = z.array(AssignmentSummary);
@@ -73,3 +75,16 @@ export type UpdateAssignmentSettingsInput = z.input<typeof UpdateAssignmentSetti
 
 export const UpdateAssignmentSettingsOutput = z.object({ message: z.string(), assignment: AssignmentDetail });
 export type UpdateAssignmentSettingsOutput = z.infer<typeof UpdateAssignmentSettingsOutput>;
+
+/**
+ * PUT /api/assignments/:id/anonymous-grading (owning instructor). While on, staff see "Student 1…N"
+ * (stable per assignment) instead of names and emails on every grading surface; the roster, the
+ * grades CSV and the grading report stay named for the instructor.
+ */
+export const SetAnonymousGradingInput = z.object({
+  isAnonymous: z.boolean({ error: 'Anonymous grading must be true or false.' }),
+});
+export type SetAnonymousGradingInput = z.input<typeof SetAnonymousGradingInput>;
+
+export const SetAnonymousGradingOutput = z.object({ message: z.string(), assignment: AssignmentDetail });
+export type SetAnonymousGradingOutput = z.infer<typeof SetAnonymousGradingOutput>;

@@ -6,11 +6,14 @@ import {
   AssignmentListQuery,
   CreateAssignmentInput,
   CreateAssignmentOutput,
+  SetAnonymousGradingInput,
+  SetAnonymousGradingOutput,
   UpdateAssignmentSettingsInput,
   UpdateAssignmentSettingsOutput,
 } from '@gradewise/shared/contracts/assignments';
 import type { AppContext } from '../../context.ts';
 import { presentAssignmentDetail, presentAssignmentSummary } from '../../presenters/assignment-presenter.ts';
+import { setAnonymousGrading } from '../../services/anonymous-grading.ts';
 import { changeAssignmentSettings, createAssignment } from '../../services/create-assignment.ts';
 import { listAssignmentsFor, loadAssignmentDetail } from '../../services/read-assignments.ts';
 import { currentUser } from '../access.ts';
@@ -73,6 +76,23 @@ export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           message: row.assignment.allowsResubmission
             ? 'Students may now resubmit after grading.'
             : 'A graded answer is now final unless you reopen it for the student.',
+          assignment: presentAssignmentDetail(row, 'owner'),
+        };
+      },
+    );
+
+    app.put(
+      '/api/assignments/:id/anonymous-grading',
+      {
+        config: { access: 'instructor' },
+        schema: { params: AssignmentParams, body: SetAnonymousGradingInput, response: { 200: SetAnonymousGradingOutput } },
+      },
+      async (request) => {
+        const row = await setAnonymousGrading(ctx, currentUser(request), request.params.id, request.body.isAnonymous);
+        return {
+          message: row.assignment.isAnonymous
+            ? 'Anonymous grading is on: staff see Student 1…N instead of names while grading.'
+            : 'Anonymous grading is off: staff see student names again.',
           assignment: presentAssignmentDetail(row, 'owner'),
         };
       },

@@ -16,6 +16,7 @@ import {
 import { presentSubmissionForStaff, presentSubmissionForStudent } from '../../presenters/submission-presenter.ts';
 import { presentAutoRubric } from '../../presenters/grading-presenter.ts';
 import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
+import { readStudentIdentities } from '../../services/anonymous-grading.ts';
 import { readQuestionGradingForStaff, readSubmissionGradesForStudent } from '../../services/read-grading.ts';
 import { listQuestionsFor, loadQuestionDetail } from '../../services/read-questions.ts';
 import { currentUser } from '../access.ts';
@@ -81,10 +82,19 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             detail.scope.question.id,
             rows.map((row) => row.submission),
           );
-          const submissions = detail.submissions?.map((row) => ({
-            ...presentSubmissionForStaff(row, ctx.fileUrls),
-            ...grading.bySubmission.get(row.submission.id)!,
-          }));
+          const identities = await readStudentIdentities(
+            ctx,
+            detail.scope.assignment,
+            rows.map((row) => row.student.id),
+          );
+          // Rows come by name; an anonymous list goes by label, so its order says nothing of names.
+          const ordered = [...rows].sort((a, b) => identities.compare(a.student, b.student));
+          const submissions = detail.submissions
+            ? ordered.map((row) => ({
+                ...presentSubmissionForStaff(row, ctx.fileUrls, identities),
+                ...grading.bySubmission.get(row.submission.id)!,
+              }))
+            : undefined;
           return presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions, presentAutoRubric(grading.rubric));
         }
         const grades = await readSubmissionGradesForStudent(

@@ -13,6 +13,7 @@ import {
   presentSubmissionForStudent,
   presentSubmissionVersion,
 } from '../../presenters/submission-presenter.ts';
+import { readStudentIdentities } from '../../services/anonymous-grading.ts';
 import { loadSubmissionVersions } from '../../services/read-questions.ts';
 import { reopenSubmission } from '../../services/reopen-submission.ts';
 import {
@@ -55,9 +56,10 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           fields: form.fields,
           file: form.files[SUBMISSION_FILE_FIELD],
         });
+        const identities = await readStudentIdentities(ctx, scope.assignment, [row.student.id]);
         return reply.status(201).send({
           message: 'Uploaded on behalf of the student!',
-          submission: presentSubmissionForStaff(row, ctx.fileUrls),
+          submission: presentSubmissionForStaff(row, ctx.fileUrls, identities),
         });
       },
     );
@@ -69,12 +71,13 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: SubmissionParams, response: { 200: SubmissionVersionsOutput } },
       },
       async (request) => {
-        const { versions } = await loadSubmissionVersions(ctx, currentUser(request), request.params);
+        const { scope, versions } = await loadSubmissionVersions(ctx, currentUser(request), request.params);
         // Never empty: the submission named in the path is one of the versions.
         const { student } = versions[0]!;
+        const identities = await readStudentIdentities(ctx, scope.assignment, [student.id]);
         return {
-          student: { _id: student.id, name: student.name, email: student.email },
-          versions: versions.map((row) => presentSubmissionVersion(row, ctx.fileUrls)),
+          student: identities.person(student),
+          versions: versions.map((row) => presentSubmissionVersion(row, ctx.fileUrls, identities)),
         };
       },
     );
@@ -87,10 +90,12 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: SubmissionParams, response: { 200: ReopenSubmissionOutput } },
       },
       async (request) => {
-        const { reopening, student } = await reopenSubmission(ctx, currentUser(request), request.params);
+        const { scope, reopening, student } = await reopenSubmission(ctx, currentUser(request), request.params);
+        const identities = await readStudentIdentities(ctx, scope.assignment, [student.id]);
+        const { _id, name } = identities.person(student);
         return {
-          message: `Reopened for ${student.name}: they may submit a new version until a grade is saved again.`,
-          student: { _id: student.id, name: student.name },
+          message: `Reopened for ${name}: they may submit a new version until a grade is saved again.`,
+          student: { _id, name },
           reopenedAt: reopening.createdAt.toISOString(),
         };
       },

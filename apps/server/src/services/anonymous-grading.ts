@@ -1,0 +1,145 @@
+import { randomInt } from 'node:crypto';
+import type { Person, PersonRef } from '@gradewise/shared/contracts/courses';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import type { AssignmentRow } from '../models/assignments.ts';
+import { selectAssignmentSummaryById, type AssignmentSummaryRow } from '../models/assignments.ts';
+import {
+  insertAnonymousNumbers,
+  selectAnonymousNumbers,
+  selectHighestAnonymousNumber,
+  selectParticipantIds,
+  updateAssignmentAnonymity,
+} from '../models/anonymous-students.ts';
+import { takeTransactionLock } from '../models/locks.ts';
+import type { UserRow } from '../models/users.ts';
+import { loadVisibleAssignment, requireOwner } from '../policies/course-access.ts';
+
+/**
+ * Anonymous grading (issue 12 item 4, docs/decisions/0024-anonymous-grading-and-statistics.md).
+ * While an assignment is anonymous, every grading surface shows its students as "Student N" with
+ * no email and an opaque id: the question page's submissions, the review queue, answer groups, the
+ * rubric trial, versions and reopening. The roster, the grades CSV and the grading report stay
+ * named for the instructor (the issue's rule). This module is the one home of the rule: staff
+ * presenters take the `StudentIdentities` it answers and never read a student's name themselves.
+ */
+
+interface StudentColumns {
+  id: string;
+  name: string;
+  email: string;
+}
+
+export interface StudentIdentities {
+  isAnonymous: boolean;
+  /** The student as staff see them on a grading surface. */
+  person(student: StudentColumns): Person;
+  /** Who uploaded a version: the student themself is masked like the student; staff stay named. */
+  uploader(uploader: { id: string; name: string }, studentId: string): PersonRef;
+  /** The order staff lists use: by label number when anonymous (random, fixed), else by name. */
+  compare(a: StudentColumns, b: StudentColumns): number;
+}
+
+/**
+ * Whether names are hidden right now. One place, so the release of grades (issue 12 item 5) can
+ * end anonymity here: until that exists, anonymity lasts until the instructor turns it off.
+ */
+export function isAnonymousNow(assignment: Pick<AssignmentRow, 'isAnonymous'>): boolean {
+  return assignment.isAnonymous;
+}
+
+const byName = (a: StudentColumns, b: StudentColumns) =>
+  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.email.localeCompare(b.email) || a.id.localeCompare(b.id);
+
+const NAMED: StudentIdentities = {
+  isAnonymous: false,
+  person: (student) => ({ _id: student.id, name: student.name, email: student.email }),
+  uploader: (uploader) => ({ _id: uploader.id, name: uploader.name }),
+  compare: byName,
+};
+
+export const anonymousLabel = (number: number) => `Student ${number}`;
+/** Not a user id: an id could be matched against the roster, which is named. */
+const anonymousId = (number: number) => `anonymous-${number}`;
+
+/** The identities to show staff for these students of the assignment (numbering late-comers first). */
+export async function readStudentIdentities(
+  ctx: AppContext,
+  assignment: AssignmentRow,
+  studentIds: readonly string[],
+): Promise<StudentIdentities> {
+  if (!isAnonymousNow(assignment)) return NAMED;
+  let numbers = await selectAnonymousNumbers(ctx.db, assignment.id, studentIds);
+  const missing = studentIds.filter((id) => !numbers.has(id));
+  if (missing.length > 0) {
+    await ctx.db.transaction((tx) => numberStudents(tx, assignment.id, missing));
+    numbers = await selectAnonymousNumbers(ctx.db, assignment.id, studentIds);
+  }
+  const numberOf = (studentId: string) => {
+    const number = numbers.get(studentId);
+    // Every id asked for was numbered above; a stranger id is a caller's bug, never a name leak.
+    if (number === undefined) throw new Error(`Student ${studentId} has no anonymous number`);
+    return number;
+  };
+  return {
+    isAnonymous: true,
+    person: (student) => {
+      const number = numberOf(student.id);
+      return { _id: anonymousId(number), name: anonymousLabel(number), email: '' };
+    },
+    uploader: (uploader, studentId) => {
+      if (uploader.id !== studentId) return { _id: uploader.id, name: uploader.name };
+      const number = numberOf(studentId);
+      return { _id: anonymousId(number), name: anonymousLabel(number) };
+    },
+    compare: (a, b) => numberOf(a.id) - numberOf(b.id),
+  };
+}
+
+/**
+ * Gives the students without a number the next numbers, in a random order. Serialised per
+ * assignment (an advisory lock), so two requests never hand out the same number.
+ */
+async function numberStudents(tx: Db, assignmentId: string, studentIds: readonly string[]): Promise<void> {
+  await takeTransactionLock(tx, `anonymous-students:${assignmentId}`);
+  const existing = await selectAnonymousNumbers(tx, assignmentId, studentIds);
+  const missing = shuffle(studentIds.filter((id) => !existing.has(id)));
+  const highest = await selectHighestAnonymousNumber(tx, assignmentId);
+  await insertAnonymousNumbers(
+    tx,
+    assignmentId,
+    missing.map((studentId, index) => ({ studentId, number: highest + index + 1 })),
+  );
+}
+
+/** Fisher–Yates with a cryptographic source: the numbers must not follow names or enrolment order. */
+function shuffle<T>(items: T[]): T[] {
+  const shuffled = [...items];
+  for (let i = shuffled.length - 1; i > 0; i -= 1) {
+    const j = randomInt(i + 1);
+    [shuffled[i], shuffled[j]] = [shuffled[j]!, shuffled[i]!];
+  }
+  return shuffled;
+}
+
+/**
+ * PUT /api/assignments/:id/anonymous-grading (owning instructor). Turning it on numbers everyone
+ * taking part now, in one random draw; numbers are kept when it is turned off, so turning it on
+ * again shows the same labels.
+ */
+export async function setAnonymousGrading(
+  ctx: AppContext,
+  user: UserRow,
+  assignmentId: string,
+  isAnonymous: boolean,
+): Promise<AssignmentSummaryRow> {
+  const { assignment } = requireOwner(
+    await loadVisibleAssignment(ctx.db, user, assignmentId),
+    'change anonymous grading',
+  );
+  await ctx.db.transaction(async (tx) => {
+    await updateAssignmentAnonymity(tx, assignment.id, isAnonymous);
+    if (isAnonymous) await numberStudents(tx, assignment.id, await selectParticipantIds(tx, assignment.id));
+  });
+  return (await selectAssignmentSummaryById(ctx.db, assignment.id))!;
+}
