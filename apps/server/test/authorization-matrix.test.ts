@@ -320,6 +320,17 @@ export const MATRIX: MatrixRow[] = [
     // The assignment's rules are its owner's; a student is turned away by role, another instructor cannot see it.
     expect: ownerOnly(200),
   },
+  {
+    route: 'PUT /api/assignments/:id/anonymous-grading',
+    access: 'instructor',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/assignments/${f.world.assignment._id}/anonymous-grading`,
+      payload: { isAnonymous: false },
+    }),
+    // Anonymity is one of the assignment's rules: its owner's alone.
+    expect: ownerOnly(200),
+  },
 
   // ---- questions
   {
