@@ -59,7 +59,10 @@ beforeAll(async () => {
     const student = await registerUser(t.app, { name: person.name, email: person.email });
     await addStudents(t.app, world.instructor, world.course._id, [student.email]);
     students.push(student);
-    submissionOf.set(student.id, await submitAnswer(t.app, student, target.assignmentId, target.questionId, person.answer));
+    submissionOf.set(
+      student.id,
+      await submitAnswer(t.app, student, target.assignmentId, target.questionId, person.answer),
+    );
   }
   // One answer suggested and graded, one suggested only: every status shows on the surfaces.
   const first = submissionOf.get(students[0]!.id);
@@ -189,7 +192,11 @@ describe('anonymous grading', () => {
     );
     await record(
       'reopen',
-      t.app.inject({ method: 'POST', url: `${base()}/submissions/${target._id}/reopen`, headers: world.instructor.auth }),
+      t.app.inject({
+        method: 'POST',
+        url: `${base()}/submissions/${target._id}/reopen`,
+        headers: world.instructor.auth,
+      }),
     );
     await record(
       'grade all',

@@ -401,6 +401,19 @@ export const MATRIX: MatrixRow[] = [
 
   // ---- review loop: queue, rubric trial, grades CSV (owner only; access 'user', the course policy decides)
   {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/statistics',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/statistics` }),
+    // Comparing graders and the AI is the course team's business: students 403, strangers 404.
+    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/statistics',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/statistics` }),
+    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+  },
+  {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/review-queue',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/review-queue` }),

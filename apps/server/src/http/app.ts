@@ -14,6 +14,7 @@ import { authRoutes } from './routes/auth-routes.ts';
 import { courseRoutes } from './routes/course-routes.ts';
 import { fileRoutes } from './routes/file-routes.ts';
 import { gradeExportRoutes } from './routes/grade-export-routes.ts';
+import { statisticsRoutes } from './routes/statistics-routes.ts';
 import { gradingRoutes } from './routes/grading-routes.ts';
 import { questionRoutes } from './routes/question-routes.ts';
 import { reviewRoutes } from './routes/review-routes.ts';
@@ -85,6 +86,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(suggestionRoutes(ctx));
   await app.register(answerGroupRoutes(ctx));
   await app.register(gradeExportRoutes(ctx));
+  await app.register(statisticsRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app, options.webDistDir);
   return app;

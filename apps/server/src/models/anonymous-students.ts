@@ -12,7 +12,9 @@ export async function selectAnonymousNumbers(
   const rows = await db
     .select({ studentId: anonymousStudents.studentId, number: anonymousStudents.number })
     .from(anonymousStudents)
-    .where(and(eq(anonymousStudents.assignmentId, assignmentId), inArray(anonymousStudents.studentId, [...studentIds])));
+    .where(
+      and(eq(anonymousStudents.assignmentId, assignmentId), inArray(anonymousStudents.studentId, [...studentIds])),
+    );
   return new Map(rows.map((row) => [row.studentId, row.number]));
 }
 

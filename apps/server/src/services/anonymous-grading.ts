@@ -49,7 +49,9 @@ export function isAnonymousNow(assignment: Pick<AssignmentRow, 'isAnonymous'>): 
 }
 
 const byName = (a: StudentColumns, b: StudentColumns) =>
-  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) || a.email.localeCompare(b.email) || a.id.localeCompare(b.id);
+  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
+  a.email.localeCompare(b.email) ||
+  a.id.localeCompare(b.id);
 
 const NAMED: StudentIdentities = {
   isAnonymous: false,

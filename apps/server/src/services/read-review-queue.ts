@@ -36,12 +36,15 @@ export async function readReviewQueue(
     const id = row.submission.id;
     const first = gradeFirstRank.get(id);
     return {
-      ...presentReviewQueueItem({
-        row,
-        grade: answers.grades.get(id),
-        latestRun: answers.latestRuns.get(id),
-        latestSucceededRun: answers.succeededRuns.get(id),
-      }, identities),
+      ...presentReviewQueueItem(
+        {
+          row,
+          grade: answers.grades.get(id),
+          latestRun: answers.latestRuns.get(id),
+          latestSucceededRun: answers.succeededRuns.get(id),
+        },
+        identities,
+      ),
       isGradeFirst: Boolean(first),
       represents: first ? first.pick.represents : null,
       groupSize: analysis.groupOf.get(id)?.members.length ?? null,

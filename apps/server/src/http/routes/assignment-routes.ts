@@ -85,7 +85,11 @@ export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/assignments/:id/anonymous-grading',
       {
         config: { access: 'instructor' },
-        schema: { params: AssignmentParams, body: SetAnonymousGradingInput, response: { 200: SetAnonymousGradingOutput } },
+        schema: {
+          params: AssignmentParams,
+          body: SetAnonymousGradingInput,
+          response: { 200: SetAnonymousGradingOutput },
+        },
       },
       async (request) => {
         const row = await setAnonymousGrading(ctx, currentUser(request), request.params.id, request.body.isAnonymous);
