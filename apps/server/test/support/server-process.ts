@@ -46,6 +46,8 @@ export async function freePort(): Promise<number> {
 export interface ServerProcessOptions {
   /** 'server' (default): HTTP and, unless JOB_WORKERS=off, job workers; 'worker': job workers only. */
   kind?: 'server' | 'worker';
+  /** The port to listen on (default: a free one), for a caller that must know it first (PUBLIC_URL). */
+  port?: number;
 }
 
 export async function startServerProcess(
@@ -53,7 +55,7 @@ export async function startServerProcess(
   options: ServerProcessOptions = {},
 ): Promise<ServerProcess> {
   const kind = options.kind ?? 'server';
-  const port = await freePort();
+  const port = options.port ?? (await freePort());
   const child = spawn(process.execPath, ['--import', 'tsx', kind === 'worker' ? 'src/worker.ts' : 'src/main.ts'], {
     cwd: SERVER_DIR,
     env: { ...process.env, LOG_LEVEL: 'info', NODE_ENV: 'test', HOST: '127.0.0.1', PORT: String(port), ...env },
