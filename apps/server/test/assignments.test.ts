@@ -49,6 +49,7 @@ describe('POST /api/assignments', () => {
         createdAt: expect.any(String),
         allowsResubmission: false,
         viewer: 'staff',
+        staffRole: 'owner',
       },
     });
   });

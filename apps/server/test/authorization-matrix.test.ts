@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Access } from '../src/http/access.ts';
 import {
   addStudents,
+  addTa,
   createCourse,
   createCourseWorld,
   submitAnswer,
@@ -25,8 +26,8 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
  * - `expect`: the status for each caller (the presets below cover the usual patterns).
  * HEAD routes that Fastify adds for each GET are covered by the GET row.
  */
-type Caller = 'anonymous' | 'enrolledStudent' | 'otherStudent' | 'owner' | 'otherInstructor';
-const CALLERS: Caller[] = ['anonymous', 'enrolledStudent', 'otherStudent', 'owner', 'otherInstructor'];
+type Caller = 'anonymous' | 'enrolledStudent' | 'otherStudent' | 'owner' | 'ta' | 'otherInstructor' | 'otherTa';
+const CALLERS: Caller[] = ['anonymous', 'enrolledStudent', 'otherStudent', 'owner', 'ta', 'otherInstructor', 'otherTa'];
 
 interface Fixture {
   world: CourseWorld;
@@ -34,6 +35,10 @@ interface Fixture {
   otherStudent: TestUser;
   /** An instructor who owns another course. */
   otherInstructor: TestUser;
+  /** A teaching assistant of the world's course (an instructor account with a staff seat). */
+  ta: TestUser;
+  /** A teaching assistant of the other instructor's course: staff elsewhere, a stranger here. */
+  otherTa: TestUser;
   /** The enrolled student's submission to the world's question. */
   submission: any;
   /** Unique suffixes, so repeated creating requests never collide. */
@@ -53,40 +58,62 @@ interface MatrixRow {
 }
 
 // Presets: the usual shapes of the table.
-const everyoneSignedIn = (status: number): Record<Caller, number> => ({
-  anonymous: 401,
+const everyone = (status: number): Record<Caller, number> => ({
+  anonymous: status,
   enrolledStudent: status,
   otherStudent: status,
   owner: status,
+  ta: status,
   otherInstructor: status,
+  otherTa: status,
 });
-/** Readable by the course's owner and its enrolled students; anything in the course is 404 to the rest. */
+const everyoneSignedIn = (status: number): Record<Caller, number> => ({ ...everyone(status), anonymous: 401 });
+/** Readable by the course's owner, its TAs and its enrolled students; anything in the course is 404 to the rest. */
 const courseMembers = (status = 200): Record<Caller, number> => ({
   anonymous: 401,
   enrolledStudent: status,
   otherStudent: 404,
   owner: status,
+  ta: status,
   otherInstructor: 404,
+  otherTa: 404,
 });
-/** Owner-only actions on 'instructor' routes: students are turned away by role (403), other instructors cannot see the course (404). */
+/**
+ * Owner-only ("manage") actions on 'instructor' routes: students are turned away by role (403), a
+ * TA by the course policy (403: they see the course but may not manage it), other instructors and
+ * other courses' TAs cannot see the course (404).
+ */
 const ownerOnly = (status: number): Record<Caller, number> => ({
   anonymous: 401,
   enrolledStudent: 403,
   otherStudent: 403,
   owner: status,
+  ta: 403,
   otherInstructor: 404,
+  otherTa: 404,
 });
 
 /**
- * Owner-only actions on 'user' routes, decided by the course policy: an enrolled student can see
- * the question but not act (403); anyone outside the course cannot see it (404).
+ * Owner-only actions on 'user' routes, decided by the course policy: an enrolled student or a TA
+ * can see the question but not act (403); anyone outside the course cannot see it (404).
  */
 const ownerOnlyInCourse = (status: number): Record<Caller, number> => ({
   anonymous: 401,
   enrolledStudent: 403,
   otherStudent: 404,
   owner: status,
+  ta: 403,
   otherInstructor: 404,
+  otherTa: 404,
+});
+
+/**
+ * Grading actions on 'user' routes ("may grade"): the owner and the course's TAs; an enrolled
+ * student is refused (403); anyone outside the course, a TA of another course included, gets 404.
+ */
+const gradersInCourse = (status: number): Record<Caller, number> => ({
+  ...ownerOnlyInCourse(status),
+  ta: status,
 });
 
 const questionPath = (f: Fixture) => `/api/assignments/${f.world.assignment._id}/questions/${f.world.question._id}`;
@@ -152,7 +179,7 @@ export const MATRIX: MatrixRow[] = [
         role: 'student',
       },
     }),
-    expect: { anonymous: 201, enrolledStudent: 201, otherStudent: 201, owner: 201, otherInstructor: 201 },
+    expect: everyone(201),
   },
   {
     route: 'POST /api/auth/login',
@@ -162,7 +189,7 @@ export const MATRIX: MatrixRow[] = [
       url: '/api/auth/login',
       payload: { email: f.world.student.email, password: f.world.student.password },
     }),
-    expect: { anonymous: 200, enrolledStudent: 200, otherStudent: 200, owner: 200, otherInstructor: 200 },
+    expect: everyone(200),
   },
   {
     route: 'GET /api/auth/user',
@@ -174,21 +201,21 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/auth/settings',
     access: 'public',
     request: () => ({ method: 'GET', url: '/api/auth/settings' }),
-    expect: { anonymous: 200, enrolledStudent: 200, otherStudent: 200, owner: 200, otherInstructor: 200 },
+    expect: everyone(200),
   },
   {
     // No SMTP in this app: no link can be valid, so everyone reaches the handler and gets 400.
     route: 'POST /api/auth/verify-email',
     access: 'public',
     request: () => ({ method: 'POST', url: '/api/auth/verify-email', payload: { token: 'not-a-real-link' } }),
-    expect: { anonymous: 400, enrolledStudent: 400, otherStudent: 400, owner: 400, otherInstructor: 400 },
+    expect: everyone(400),
   },
   {
     // Without SMTP password reset says it is not available (test/email-ownership.test.ts has it with SMTP).
     route: 'POST /api/auth/forgot-password',
     access: 'public',
     request: (f) => ({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: f.world.student.email } }),
-    expect: { anonymous: 503, enrolledStudent: 503, otherStudent: 503, owner: 503, otherInstructor: 503 },
+    expect: everyone(503),
   },
   {
     route: 'POST /api/auth/reset-password',
@@ -198,7 +225,7 @@ export const MATRIX: MatrixRow[] = [
       url: '/api/auth/reset-password',
       payload: { token: 'not-a-real-link', password: 'long-enough-password' },
     }),
-    expect: { anonymous: 503, enrolledStudent: 503, otherStudent: 503, owner: 503, otherInstructor: 503 },
+    expect: everyone(503),
   },
   {
     route: 'POST /api/auth/logout',
@@ -243,7 +270,16 @@ export const MATRIX: MatrixRow[] = [
     route: 'POST /api/courses',
     access: 'instructor',
     request: (f) => multipartRequest('POST', '/api/courses', { title: `Course ${f.unique()}` }),
-    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 403, owner: 201, otherInstructor: 201 },
+    // A TA is an instructor account: they may create courses of their own.
+    expect: {
+      anonymous: 401,
+      enrolledStudent: 403,
+      otherStudent: 403,
+      owner: 201,
+      ta: 201,
+      otherInstructor: 201,
+      otherTa: 201,
+    },
   },
   {
     route: 'GET /api/courses/:id',
@@ -372,8 +408,16 @@ export const MATRIX: MatrixRow[] = [
     access: 'user',
     request: async (f) =>
       multipartRequest('POST', `${questionPath(f)}/submit`, { file: pdfPart(await makePdf('answer')) }),
-    // The owner may see the question but submitting is a student's act: 403, not 404.
-    expect: { anonymous: 401, enrolledStudent: 201, otherStudent: 404, owner: 403, otherInstructor: 404 },
+    // The owner and TAs may see the question but submitting is a student's act: 403, not 404.
+    expect: {
+      anonymous: 401,
+      enrolledStudent: 201,
+      otherStudent: 404,
+      owner: 403,
+      ta: 403,
+      otherInstructor: 404,
+      otherTa: 404,
+    },
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/upload-submission',
@@ -389,7 +433,8 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/versions',
     access: 'instructor',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/submissions/${f.submission._id}/versions` }),
-    expect: ownerOnly(200),
+    // TAs grade, so they see the versions a grade may be about; a student is refused by role.
+    expect: { ...ownerOnly(200), ta: 200 },
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/reopen',
@@ -405,19 +450,19 @@ export const MATRIX: MatrixRow[] = [
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/statistics` }),
     // Comparing graders and the AI is the course team's business: students 403, strangers 404.
-    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+    expect: ownerOnlyInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/statistics',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/statistics` }),
-    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+    expect: ownerOnlyInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/review-queue',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/review-queue` }),
-    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+    expect: gradersInCourse(200),
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/rubric-trial',
@@ -432,19 +477,19 @@ export const MATRIX: MatrixRow[] = [
         sampleAnswer: 'It is 4.',
       },
     }),
-    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+    expect: ownerOnlyInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/grades.csv',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/grades.csv` }),
-    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+    expect: ownerOnlyInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/grades.csv',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grades.csv` }),
-    expect: { anonymous: 401, enrolledStudent: 403, otherStudent: 404, owner: 200, otherInstructor: 404 },
+    expect: ownerOnlyInCourse(200),
   },
 
   // ---- grading engine (rubrics, AI grading as durable jobs, saved grades)
@@ -468,13 +513,13 @@ export const MATRIX: MatrixRow[] = [
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId',
     access: 'user',
     request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade/${f.submission._id}` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/regrade/:submissionId',
     access: 'user',
     request: (f) => ({ method: 'POST', url: `${questionPath(f)}/regrade/${f.submission._id}` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/save-grade/:submissionId',
@@ -484,7 +529,7 @@ export const MATRIX: MatrixRow[] = [
       url: `${questionPath(f)}/save-grade/${f.submission._id}`,
       payload: { grade: 10, feedback: '', comments: [] },
     }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-all',
@@ -496,7 +541,7 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/progress',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grade-all/progress` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
 
   // ---- AI spend: the limits left on the question's course (owner only)
@@ -504,7 +549,7 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/ai-quota',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/ai-quota` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
 
   // ---- learning from saved grades: suggestion summary and explicit re-suggest (owner only)
@@ -512,13 +557,13 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/suggestion-summary',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/suggestion-summary` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/resuggest',
     access: 'user',
     request: (f) => ({ method: 'POST', url: `${questionPath(f)}/resuggest`, payload: { answers: 1000 } }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
 
   // ---- answer groups (owner only; access 'user', the course policy decides; students never see groups)
@@ -526,7 +571,7 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/answer-groups',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/answer-groups` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/answer-groups/apply',
@@ -536,7 +581,40 @@ export const MATRIX: MatrixRow[] = [
       url: `${questionPath(f)}/answer-groups/apply`,
       payload: { fromSubmissionId: (await ensureAnswerGroup(f)).from },
     }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
+  },
+
+  // ---- course staff (decision 0021): the owner adds and removes TAs; owner and TAs read the list
+  {
+    route: 'GET /api/courses/:id/staff',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/staff` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    // Each call names a fresh instructor account, so only who calls decides.
+    route: 'POST /api/courses/:id/staff',
+    access: 'instructor',
+    request: async (f) => {
+      const candidate = await registerUser(t.app, { role: 'instructor', email: `ta-${f.unique()}@example.edu` });
+      return {
+        method: 'POST',
+        url: `/api/courses/${f.world.course._id}/staff`,
+        payload: { email: candidate.email, role: 'ta' },
+      };
+    },
+    expect: ownerOnly(201),
+  },
+  {
+    // Each call: a fresh TA of the course, for the caller to remove (the fixture's own TA stays).
+    route: 'DELETE /api/courses/:id/staff/:userId',
+    access: 'instructor',
+    request: async (f) => {
+      const seat = await registerUser(t.app, { role: 'instructor', email: `seat-${f.unique()}@example.edu` });
+      await addTa(t.app, f.world.instructor, f.world.course._id, seat);
+      return { method: 'DELETE', url: `/api/courses/${f.world.course._id}/staff/${seat.id}` };
+    },
+    expect: ownerOnly(200),
   },
 
   // ---- files: the signed link is the permission, whoever holds it
@@ -544,7 +622,7 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/files/:fileId',
     access: 'signed-url',
     request: (f) => ({ method: 'GET', url: f.world.question.questionFile }),
-    expect: { anonymous: 200, enrolledStudent: 200, otherStudent: 200, owner: 200, otherInstructor: 200 },
+    expect: everyone(200),
   },
 ];
 
@@ -561,15 +639,30 @@ beforeAll(async () => {
   // The "others" have a course of their own, so they are real users of the product, just not of this course.
   const otherCourse = await createCourse(t.app, otherInstructor, { title: 'Elsewhere' });
   await addStudents(t.app, otherInstructor, otherCourse._id, [otherStudent.email]);
+  // A TA here, and a TA of the other course (who must be a stranger here).
+  const ta = await registerUser(t.app, { role: 'instructor', name: 'Tess Assistant' });
+  const otherTa = await registerUser(t.app, { role: 'instructor', name: 'Otto Elsewhere' });
+  await addTa(t.app, world.instructor, world.course._id, ta);
+  await addTa(t.app, otherInstructor, otherCourse._id, otherTa);
   const submission = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id);
   let counter = 0;
-  fixture = { world, otherStudent, otherInstructor, submission, unique: () => `${Date.now()}-${(counter += 1)}` };
+  fixture = {
+    world,
+    otherStudent,
+    otherInstructor,
+    ta,
+    otherTa,
+    submission,
+    unique: () => `${Date.now()}-${(counter += 1)}`,
+  };
   tokens = {
     anonymous: {},
     enrolledStudent: world.student.auth,
     otherStudent: otherStudent.auth,
     owner: world.instructor.auth,
+    ta: ta.auth,
     otherInstructor: otherInstructor.auth,
+    otherTa: otherTa.auth,
   };
 });
 afterAll(async () => {
@@ -581,7 +674,9 @@ async function logInAgain(caller: Exclude<Caller, 'anonymous'>): Promise<Record<
     enrolledStudent: fixture.world.student,
     otherStudent: fixture.otherStudent,
     owner: fixture.world.instructor,
+    ta: fixture.ta,
     otherInstructor: fixture.otherInstructor,
+    otherTa: fixture.otherTa,
   }[caller];
   const response = await t.app.inject({
     method: 'POST',

@@ -149,6 +149,72 @@ export const pendingEnrollments = pgTable(
   ],
 );
 
+/**
+ * Teaching assistants of a course (decision 0021). The owner is `courses.instructor_id` and is not
+ * listed here; a row is a staff seat for another instructor-role account. A TA may grade in the
+ * course but not manage it (policies/course-access.ts is the one home of that rule).
+ */
+export const courseStaff = pgTable(
+  'course_staff',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['ta'] }).notNull(),
+    addedById: uuid('added_by_id').references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.courseId, table.userId] }), index('course_staff_user_idx').on(table.userId)],
+);
+
+/**
+ * Work split by question: the graders (owner or TAs) who grade a question. Several graders on one
+ * question share its students in contiguous alphabetical ranges (services/work-split.ts).
+ */
+export const questionGraders = pgTable(
+  'question_graders',
+  {
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    graderId: uuid('grader_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.questionId, table.graderId] }),
+    index('question_graders_grader_idx').on(table.graderId),
+  ],
+);
+
+/**
+ * Work split by students (a section): each student of a course has at most one grader, who grades
+ * their answers to every question that has no graders of its own.
+ */
+export const studentGraders = pgTable(
+  'student_graders',
+  {
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    graderId: uuid('grader_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    primaryKey({ columns: [table.courseId, table.studentId] }),
+    index('student_graders_grader_idx').on(table.graderId),
+  ],
+);
+
 export const assignments = pgTable(
   'assignments',
   {
@@ -527,3 +593,23 @@ export const aiCharges = pgTable('ai_charges', {
   courseId: uuid('course_id').notNull(),
   chargedAt: timestamp('charged_at', { withTimezone: true }).notNull().defaultNow(),
 });
+
+/**
+ * Who has a submission open in the grading screen ("Being graded by ..."): one lease per
+ * submission, refreshed while the screen is open and void once `expires_at` has passed, so a
+ * closed tab frees it by itself. Presence only: it warns, it never blocks a save.
+ */
+export const gradingLeases = pgTable(
+  'grading_leases',
+  {
+    submissionId: uuid('submission_id')
+      .primaryKey()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    graderId: uuid('grader_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    startedAt: timestamp('started_at', { withTimezone: true }).notNull(),
+    expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('grading_leases_grader_idx').on(table.graderId)],
+);

@@ -18,6 +18,7 @@ import { statisticsRoutes } from './routes/statistics-routes.ts';
 import { gradingRoutes } from './routes/grading-routes.ts';
 import { questionRoutes } from './routes/question-routes.ts';
 import { reviewRoutes } from './routes/review-routes.ts';
+import { staffRoutes } from './routes/staff-routes.ts';
 import { suggestionRoutes } from './routes/suggestion-routes.ts';
 import { submissionRoutes } from './routes/submission-routes.ts';
 import { installStaticSite } from './static-site.ts';
@@ -87,6 +88,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(answerGroupRoutes(ctx));
   await app.register(gradeExportRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
+  await app.register(staffRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app, options.webDistDir);
   return app;

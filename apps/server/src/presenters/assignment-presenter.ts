@@ -1,6 +1,6 @@
 import type { AssignmentDetail, AssignmentSummary } from '@gradewise/shared/contracts/assignments';
 import type { AssignmentSummaryRow } from '../models/assignments.ts';
-import type { CourseRole } from '../policies/course-access.ts';
+import { mayGrade, type CourseRole } from '../policies/course-access.ts';
 
 export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentSummary {
   return {
@@ -17,5 +17,6 @@ export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentS
 }
 
 export function presentAssignmentDetail(row: AssignmentSummaryRow, role: CourseRole): AssignmentDetail {
-  return { ...presentAssignmentSummary(row), viewer: role === 'owner' ? 'staff' : 'student' };
+  if (!mayGrade(role)) return { ...presentAssignmentSummary(row), viewer: 'student' };
+  return { ...presentAssignmentSummary(row), viewer: 'staff', staffRole: role };
 }

@@ -1,6 +1,7 @@
 import type { CourseForStaff, CourseForStudent, CourseSummary } from '@gradewise/shared/contracts/courses';
 import type { CourseWithInstructor } from '../models/courses.ts';
 import type { PendingWithRegistrant, RosterStudent } from '../models/enrollments.ts';
+import type { GraderRole } from '../policies/course-access.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 
 /**
@@ -48,10 +49,12 @@ export function presentCourseForStaff(
   rows: CourseDetailRows,
   pending: PendingWithRegistrant[],
   signer: FileUrlSigner,
+  staffRole: GraderRole = 'owner',
 ): CourseForStaff {
   return {
     ...presentCourseBase(rows, signer),
     viewer: 'staff',
+    staffRole,
     instructor: person(rows.row.instructor),
     students: rows.students.map(person),
     ...demoFlag(rows.row.course),

@@ -7,7 +7,7 @@ import type {
   QuestionSummary,
 } from '@gradewise/shared/contracts/questions';
 import type { QuestionRow } from '../models/questions.ts';
-import type { QuestionScope } from '../policies/course-access.ts';
+import { mayGrade, type QuestionScope } from '../policies/course-access.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 
 /**
@@ -42,6 +42,7 @@ export function presentQuestionForStaff(
   return {
     ...presentQuestionBase(scope, signer),
     viewer: 'staff',
+    ...(mayGrade(scope.role) ? { staffRole: scope.role } : {}),
     solutionFile: scope.question.solutionFileId ? signer.urlFor(scope.question.solutionFileId) : null,
     autoRubric,
     ...(submissions ? { submissions } : {}),

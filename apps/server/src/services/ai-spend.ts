@@ -13,7 +13,7 @@ import {
   type UsageKey,
 } from '../models/ai-usage.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 
 /**
  * AI spend, the one home of its rules (docs/decisions/0015-ai-spend-and-active-pdfs.md):
@@ -124,7 +124,7 @@ export async function readAiQuota(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<AiQuotaOutput> {
-  const scope = requireOwner(
+  const scope = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its AI quota',
   );

@@ -6,7 +6,7 @@ import { conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { insertGrades, selectGradedSubmissionIds, type NewGradeRow } from '../models/grades.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
 
@@ -31,7 +31,7 @@ export async function applyGradeToGroup(
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof ApplyToGroupInput>,
 ): Promise<ApplyToGroupOutput> {
-  const { question } = requireOwner(
+  const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'grade its submissions',
   );

@@ -18,7 +18,7 @@ import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts'
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader, requireOwner } from '../policies/course-access.ts';
 import { presentProgress } from '../presenters/grading-presenter.ts';
 import { checkProviderQuota, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
@@ -103,7 +103,7 @@ export async function readGradingProgress(
   user: UserRow,
   params: { assignmentId: string; questionId: string; batchId?: string },
 ): Promise<GradingProgressOutput> {
-  const { question } = requireOwner(
+  const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see grading progress',
   );

@@ -16,7 +16,7 @@ import type { QuestionRow } from '../models/questions.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { presentRunResult, presentSavedGradeResult } from '../presenters/grading-presenter.ts';
 import { checkProviderQuota, countInteractiveCall, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
@@ -73,8 +73,8 @@ export async function regradeSubmission(ctx: AppContext, user: UserRow, params: 
 }
 
 async function loadForGrading(ctx: AppContext, user: UserRow, params: GradeParams, action: string) {
-  // Owner check before the submission lookup: an enrolled student gets 403, never a hint about ids.
-  const scope = requireOwner(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), action);
+  // Staff check before the submission lookup: an enrolled student gets 403, never a hint about ids.
+  const scope = requireGrader(await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId), action);
   const { question } = scope;
   const submission = isId(params.submissionId)
     ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId)

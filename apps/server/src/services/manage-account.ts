@@ -6,8 +6,10 @@ import { forgetUser } from '../auth/user-cache.ts';
 import type { AppContext } from '../context.ts';
 import { emailLinks, users } from '../db/schema.ts';
 import { AppError, conflict } from '../lib/errors.ts';
+import { deleteStaffSeatsOfUser } from '../models/course-staff.ts';
 import { selectCourseIdsOwnedBy } from '../models/courses.ts';
 import { updateUser, type UserRow } from '../models/users.ts';
+import { deleteWorkOfGrader } from '../models/work-split.ts';
 import { checkPassword } from './log-in-user.ts';
 
 const wrongPassword = (field: string) =>
@@ -62,6 +64,9 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
   }
   await ctx.db.transaction(async (tx) => {
     await tx.delete(emailLinks).where(eq(emailLinks.userId, user.id));
+    // A TA's seats and share of the work end with the account (the tombstone keeps no cascade firing).
+    await deleteStaffSeatsOfUser(tx, user.id);
+    await deleteWorkOfGrader(tx, user.id);
     await updateUser(tx, user.id, {
       name: DELETED_ACCOUNT_NAME,
       email: `deleted-${user.id}@deleted.invalid`,

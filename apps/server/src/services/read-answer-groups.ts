@@ -18,7 +18,7 @@ import {
 } from '../models/grading-runs.ts';
 import { selectLatestSubmissionsPerStudent, type SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { presentAnswerGroups } from '../presenters/answer-groups-presenter.ts';
 import { readStudentIdentities } from './anonymous-grading.ts';
 
@@ -166,7 +166,7 @@ export async function readAnswerGroups(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<AnswerGroupsOutput> {
-  const { assignment, question } = requireOwner(
+  const { assignment, question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its answer groups',
   );

@@ -12,11 +12,12 @@ import {
   type PendingWithRegistrant,
   type RosterStudent,
 } from '../models/enrollments.ts';
+import { selectCoursesStaffedBy } from '../models/course-staff.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleCourse, type CourseScope } from '../policies/course-access.ts';
 
 /**
- * GET /courses: instructors see the courses they own, students the courses they are enrolled in.
+ * GET /courses: instructors see the courses they own and those they are a TA of, students the courses they are enrolled in.
  *
  * For a student whose address is proved (they followed an email link) it first claims any
  * invitation still pending for their email. Finishing registration does that already; this catches
@@ -25,7 +26,14 @@ import { loadVisibleCourse, type CourseScope } from '../policies/course-access.t
  * the normal case. An unproved address never claims anything (decision 0014).
  */
 export async function listCoursesFor(ctx: AppContext, user: UserRow): Promise<CourseWithInstructor[]> {
-  if (user.role === 'instructor') return selectCoursesOwnedBy(ctx.db, user.id);
+  if (user.role === 'instructor') {
+    // Owned courses, then those the instructor is a TA of, each newest first.
+    const [owned, staffed] = await Promise.all([
+      selectCoursesOwnedBy(ctx.db, user.id),
+      selectCoursesStaffedBy(ctx.db, user.id),
+    ]);
+    return [...owned, ...staffed];
+  }
   if (user.emailVerifiedAt) await ctx.db.transaction((tx) => claimPendingEnrollments(tx, user.id, user.email));
   return selectCoursesEnrolledBy(ctx.db, user.id);
 }
@@ -34,7 +42,7 @@ export interface CourseDetail {
   scope: CourseScope;
   row: CourseWithInstructor;
   students: RosterStudent[];
-  /** Only loaded for the owner. */
+  /** Only loaded for the owner (a TA cannot act on invitations). */
   pending: PendingWithRegistrant[];
 }
 

@@ -8,7 +8,7 @@ import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectLatestSubmissionOfStudent } from '../models/submissions.ts';
 import { selectUserById } from '../models/users.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleSubmission } from '../policies/course-access.ts';
+import { loadVisibleSubmission, mayGrade } from '../policies/course-access.ts';
 import { presentGradingReportForStaff, presentGradingReportForStudent } from '../presenters/review-presenter.ts';
 
 /**
@@ -23,7 +23,7 @@ export async function readGradingReport(
 ): Promise<GradingReport> {
   const scope = await loadVisibleSubmission(ctx.db, user, params.assignmentId, params.questionId, params.submissionId);
   const { submission, question } = scope;
-  if (scope.role !== 'owner') {
+  if (!mayGrade(scope.role)) {
     const latest = await selectLatestSubmissionOfStudent(ctx.db, question.id, submission.studentId);
     if (latest?.submission.id !== submission.id) throw notFound('Submission not found.');
   }
@@ -37,8 +37,8 @@ export async function readGradingReport(
   if (!student) throw notFound('Submission not found.');
   const [extraction, rubric, gradeRun] = await Promise.all([
     grade ? selectFileExtraction(ctx.db, submission.fileId) : undefined,
-    scope.role === 'owner' ? selectRubricByQuestionId(ctx.db, question.id) : undefined,
-    scope.role === 'owner' && grade?.gradingRunId ? selectGradingRunById(ctx.db, grade.gradingRunId) : undefined,
+    mayGrade(scope.role) ? selectRubricByQuestionId(ctx.db, question.id) : undefined,
+    mayGrade(scope.role) && grade?.gradingRunId ? selectGradingRunById(ctx.db, grade.gradingRunId) : undefined,
   ]);
   const sources = {
     submission,
@@ -50,7 +50,7 @@ export async function readGradingReport(
     extraction,
     rubric,
   };
-  return scope.role === 'owner'
+  return mayGrade(scope.role)
     ? presentGradingReportForStaff(sources, ctx.fileUrls)
     : presentGradingReportForStudent(sources, ctx.fileUrls);
 }

@@ -11,7 +11,8 @@ import {
   loadVisibleAssignment,
   loadVisibleQuestion,
   loadVisibleSubmission,
-  requireOwner,
+  mayGrade,
+  requireGrader,
   type QuestionScope,
   type SubmissionScope,
 } from '../policies/course-access.ts';
@@ -24,7 +25,7 @@ export async function listQuestionsFor(ctx: AppContext, user: UserRow, assignmen
 export interface QuestionDetail {
   scope: QuestionScope;
   /**
-   * Only when asked for. The owner gets the latest submission of every student; a student gets
+   * Only when asked for. Staff (owner and TAs) get the latest submission of every student; a student gets
    * only their own latest one (spec section 5), never a classmate's.
    */
   submissions?: SubmissionListRow[];
@@ -39,19 +40,19 @@ export async function loadQuestionDetail(
 ): Promise<QuestionDetail> {
   const scope = await loadVisibleQuestion(ctx.db, user, assignmentId, questionId);
   if (!includeSubmissions) return { scope };
-  if (scope.role === 'owner')
+  if (mayGrade(scope.role))
     return { scope, submissions: await selectLatestSubmissionsPerStudent(ctx.db, scope.question.id) };
   const own = await selectLatestSubmissionOfStudent(ctx.db, scope.question.id, user.id);
   return { scope, submissions: own ? [own] : [] };
 }
 
-/** Owner only: every version of the student's answer that `submissionId` belongs to, newest first. */
+/** Staff only: every version of the student's answer that `submissionId` belongs to, newest first. */
 export async function loadSubmissionVersions(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string; submissionId: string },
 ): Promise<{ scope: SubmissionScope; versions: SubmissionListRow[] }> {
   const scope = await loadVisibleSubmission(ctx.db, user, params.assignmentId, params.questionId, params.submissionId);
-  requireOwner(scope, 'see earlier versions of a submission');
+  requireGrader(scope, 'see earlier versions of a submission');
   return { scope, versions: await selectSubmissionVersions(ctx.db, scope.question.id, scope.submission.studentId) };
 }

@@ -1,7 +1,7 @@
 import type { ReviewQueueItem, ReviewQueueOutput } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../context.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { compareReviewItems, presentReviewQueueItem } from '../presenters/review-presenter.ts';
 import { readStudentIdentities } from './anonymous-grading.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
@@ -20,7 +20,7 @@ export async function readReviewQueue(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<ReviewQueueOutput> {
-  const { assignment, question } = requireOwner(
+  const { assignment, question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'review its submissions',
   );

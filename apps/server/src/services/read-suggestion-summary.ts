@@ -7,7 +7,7 @@ import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts'
 import { selectLatestSubmissionsPerStudent } from '../models/submissions.ts';
 import { selectLatestSuggestionRefresh } from '../models/suggestion-refreshes.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { presentSuggestionSummary } from '../presenters/suggestion-presenter.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
 
@@ -21,7 +21,7 @@ export async function readSuggestionSummary(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<SuggestionSummary> {
-  const { question } = requireOwner(
+  const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its suggestions',
   );

@@ -4,7 +4,7 @@ import type { AppContext } from '../context.ts';
 import { conflict } from '../lib/errors.ts';
 import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { spendScopeOf } from './ai-spend.ts';
 import { queueGradingBatch } from './grade-all.ts';
 
@@ -21,7 +21,7 @@ export async function resuggestAnswers(
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof ResuggestInput>,
 ): Promise<{ batchId: string | null; queued: number }> {
-  const scope = requireOwner(
+  const scope = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     're-suggest grades',
   );

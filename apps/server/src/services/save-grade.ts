@@ -19,7 +19,7 @@ import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
 import { selectUserById, type UserRow } from '../models/users.ts';
 import { countPdfPages } from '../pdf/count-pages.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import type { GradeParams } from './grade-submission.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
 
@@ -46,7 +46,7 @@ export async function saveGrade(
   params: GradeParams,
   input: z.output<typeof SaveGradeInput>,
 ): Promise<{ grade: GradeRow; rubric: RubricRow | undefined }> {
-  const { question } = requireOwner(
+  const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'save grades',
   );

@@ -46,6 +46,17 @@ export async function addStudents(
   return expectStatus<AddStudentsOutput>(response, 200, 'add students');
 }
 
+/** The owner makes an (instructor) account a teaching assistant of the course. */
+export async function addTa(app: FastifyInstance, owner: TestUser, courseId: string, ta: TestUser): Promise<any> {
+  const response = await app.inject({
+    method: 'POST',
+    url: `/api/courses/${courseId}/staff`,
+    headers: owner.auth,
+    payload: { email: ta.email, role: 'ta' },
+  });
+  return expectStatus(response, 201, 'add TA');
+}
+
 export async function createAssignment(
   app: FastifyInstance,
   instructor: TestUser,

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { StaffRole } from './staff.ts';
 
 export const ASSIGNMENT_TITLE_MAX_LENGTH = 200;
 
@@ -61,7 +62,11 @@ export type AssignmentList = z.infer<typeof AssignmentList>;
  * GET /api/assignments/:id. `viewer` is `staff` for the owning instructor (who may create questions)
  * and `student` for an enrolled student.
  */
-export const AssignmentDetail = AssignmentSummary.extend({ viewer: z.enum(['staff', 'student']) });
+export const AssignmentDetail = AssignmentSummary.extend({
+  viewer: z.enum(['staff', 'student']),
+  /** For staff: `owner` or `ta` (a TA may grade but not manage); absent for students. */
+  staffRole: StaffRole.optional(),
+});
 export type AssignmentDetail = z.infer<typeof AssignmentDetail>;
 
 export const CreateAssignmentOutput = z.object({ message: z.string(), assignment: AssignmentDetail });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { Email } from './auth.ts';
 import { FileUrl } from './files.ts';
+import { StaffRole } from './staff.ts';
 
 /** Someone shown next to a course: its instructor, a student on its roster. */
 export const PersonRef = z.object({ _id: z.string(), name: z.string() });
@@ -60,11 +61,13 @@ export const PendingStudent = z.object({
 export type PendingStudent = z.infer<typeof PendingStudent>;
 
 /**
- * GET /api/courses/:id. `viewer` says which view the caller got: `staff` (the owning instructor,
+ * GET /api/courses/:id. `viewer` says which view the caller got: `staff` (the owning instructor or a TA,
  * who may add students and create assignments) or `student` (an enrolled student).
  */
 export const CourseForStaff = CourseDetailBase.extend({
   viewer: z.literal('staff'),
+  /** `ta` for a teaching assistant, who sees the course but may not manage it (absent: the owner). */
+  staffRole: StaffRole.optional(),
   instructor: Person,
   /** Enrolled students, by name, with their emails (the roster the owner manages). */
   students: z.array(Person),

@@ -3,6 +3,7 @@ import { AssignmentCourse } from './assignments.ts';
 import { FileUrl } from './files.ts';
 import { AutoRubric, SubmissionGradeForStudent, SubmissionGradingFields } from './grading.ts';
 import { SubmissionForStaff, SubmissionForStudent } from './submissions.ts';
+import { StaffRole } from './staff.ts';
 
 export const DEFAULT_QUESTION_POINTS = 10;
 export const MAX_QUESTION_POINTS = 1000;
@@ -69,6 +70,8 @@ export type QuestionSubmissionForStudent = z.infer<typeof QuestionSubmissionForS
  */
 export const QuestionForStaff = QuestionDetailBase.extend({
   viewer: z.literal('staff'),
+  /** `ta` for a teaching assistant (grades, but may not edit the rubric); absent: the owner. */
+  staffRole: StaffRole.optional(),
   solutionFile: FileUrl.nullable(),
   autoRubric: AutoRubric,
   submissions: z.array(QuestionSubmissionForStaff).optional(),

@@ -25,6 +25,7 @@ import { createCourse } from '../../services/create-course.ts';
 import { listCoursesFor, loadCourseDetail } from '../../services/read-courses.ts';
 import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/read-roster-spreadsheet.ts';
 import { readEmailsFromSpreadsheetOffThread } from '../../spreadsheets/read-spreadsheet-off-thread.ts';
+import { mayGrade } from '../../policies/course-access.ts';
 import { currentUser } from '../access.ts';
 import { readMultipartForm } from '../multipart.ts';
 
@@ -64,8 +65,9 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const detail = await loadCourseDetail(ctx, currentUser(request), request.params.id);
         const rows = { row: detail.row, students: detail.students };
-        return detail.scope.role === 'owner'
-          ? presentCourseForStaff(rows, detail.pending, ctx.fileUrls)
+        const { role } = detail.scope;
+        return mayGrade(role)
+          ? presentCourseForStaff(rows, detail.pending, ctx.fileUrls, role)
           : presentCourseForStudent(rows, ctx.fileUrls);
       },
     );

@@ -19,6 +19,7 @@ import { authorizeQuestionCreation, createQuestion } from '../../services/create
 import { readStudentIdentities } from '../../services/anonymous-grading.ts';
 import { readQuestionGradingForStaff, readSubmissionGradesForStudent } from '../../services/read-grading.ts';
 import { listQuestionsFor, loadQuestionDetail } from '../../services/read-questions.ts';
+import { mayGrade } from '../../policies/course-access.ts';
 import { currentUser } from '../access.ts';
 import { readMultipartForm } from '../multipart.ts';
 
@@ -76,7 +77,7 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           includeSubmissions,
         );
         const rows = detail.submissions ?? [];
-        if (detail.scope.role === 'owner') {
+        if (mayGrade(detail.scope.role)) {
           const grading = await readQuestionGradingForStaff(
             ctx,
             detail.scope.question.id,
