@@ -164,6 +164,77 @@ function ensureAnswerGroup(f: Fixture): Promise<{ from: string }> {
   return answerGroup;
 }
 
+const regradeRequests = new Map<string, Promise<{ requestId: string }>>();
+
+/**
+ * For the staff regrade routes: an open regrade request (one per `key`, so resolving one leaves the
+ * others open) on a fresh question with a rubric, answered by a new student and graded, through the API.
+ */
+function ensureRegradeRequest(f: Fixture, key: string): Promise<{ requestId: string }> {
+  let made = regradeRequests.get(key);
+  if (!made) {
+    made = (async () => {
+      const { world } = f;
+      const student = await registerUser(t.app, { name: `Appealing ${key}` });
+      await addStudents(t.app, world.instructor, world.course._id, [student.email]);
+      const { question } = await gradedQuestionOf(f, student);
+      const base = `/api/assignments/${world.assignment._id}/questions/${question._id}`;
+      const created = await t.app.inject({
+        method: 'POST',
+        url: `${base}/regrade-requests`,
+        headers: student.auth,
+        payload: { submissionId: question.submissionId, reason: 'Please look again.' },
+      });
+      if (created.statusCode !== 201) throw new Error(`regrade request failed: ${created.body}`);
+      return { requestId: created.json().request._id };
+    })();
+    regradeRequests.set(key, made);
+  }
+  return made;
+}
+
+/** A fresh question of the world's assignment with a rubric, answered by `student` and graded 10 / 10. */
+async function gradedQuestionOf(
+  f: Fixture,
+  student: TestUser,
+): Promise<{ question: { _id: string; submissionId: string } }> {
+  const { world } = f;
+  const form = await multipart({
+    title: 'Appeal',
+    points: '10',
+    questionFile: pdfPart(await makePdf('What is 2 + 2?')),
+  });
+  const createdQuestion = await t.app.inject({
+    method: 'POST',
+    url: `/api/assignments/${world.assignment._id}/questions`,
+    headers: { ...world.instructor.auth, ...form.headers },
+    payload: form.payload,
+  });
+  if (createdQuestion.statusCode !== 201) throw new Error(`create question failed: ${createdQuestion.body}`);
+  const questionId = createdQuestion.json().question._id as string;
+  const base = `/api/assignments/${world.assignment._id}/questions/${questionId}`;
+  const rubric = await t.app.inject({
+    method: 'PATCH',
+    url: `${base}/save-rubric`,
+    headers: world.instructor.auth,
+    payload: {
+      questionText: 'What is 2 + 2?',
+      solutionText: '4',
+      items: [{ id: 'item-1', criterion: 'Says 4', points: 10 }],
+    },
+  });
+  if (rubric.statusCode !== 200) throw new Error(`save rubric failed: ${rubric.body}`);
+  const submission = await submitAnswer(t.app, student, world.assignment._id, questionId, 'It is 4.');
+  const saved = await t.app.inject({
+    method: 'POST',
+    url: `${base}/save-grade/${submission._id}`,
+    headers: world.instructor.auth,
+    payload: { grade: 10, feedback: '', comments: [] },
+  });
+  if (saved.statusCode !== 200) throw new Error(`save grade failed: ${saved.body}`);
+  return { question: { _id: questionId, submissionId: submission._id } };
+}
+
 export const MATRIX: MatrixRow[] = [
   // ---- auth
   {
@@ -615,6 +686,76 @@ export const MATRIX: MatrixRow[] = [
       return { method: 'DELETE', url: `/api/courses/${f.world.course._id}/staff/${seat.id}` };
     },
     expect: ownerOnly(200),
+  },
+
+  // ---- release of grades and regrade requests (decision 0023)
+  {
+    route: 'POST /api/assignments/:id/grade-release',
+    access: 'user',
+    // Releasing what is not held changes nothing, so later rows still see every grade.
+    request: (f) => ({
+      method: 'POST',
+      url: `/api/assignments/${f.world.assignment._id}/grade-release`,
+      payload: { released: true },
+    }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-release',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade-release`, payload: { released: true } }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'PATCH /api/assignments/:id/regrade-settings',
+    access: 'user',
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/assignments/${f.world.assignment._id}/regrade-settings`,
+      payload: { regradeWindowDays: 7, regradeRequestLimit: 50 },
+    }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/regrade-requests',
+    access: 'user',
+    // Each caller asks about a fresh graded answer of the enrolled student: only that student may
+    // (201); the owner and TAs see it but it is not theirs to appeal (403); outsiders cannot see it (404).
+    request: async (f) => {
+      const { question } = await gradedQuestionOf(f, f.world.student);
+      return {
+        method: 'POST',
+        url: `/api/assignments/${f.world.assignment._id}/questions/${question._id}/regrade-requests`,
+        payload: { submissionId: question.submissionId, reason: 'Please look again.' },
+      };
+    },
+    expect: { ...ownerOnlyInCourse(403), enrolledStudent: 201 },
+  },
+  {
+    route: 'GET /api/courses/:id/regrade-requests',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/regrade-requests?status=all` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'POST /api/regrade-requests/:id/resolve',
+    access: 'user',
+    request: async (f) => ({
+      method: 'POST',
+      // A fresh open request per caller: the owner's resolution would leave the TA nothing to resolve.
+      url: `/api/regrade-requests/${(await ensureRegradeRequest(f, `resolve-${f.unique()}`)).requestId}/resolve`,
+      payload: { decision: 'reject', reply: 'The grade stands.' },
+    }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'POST /api/regrade-requests/:id/ai-recheck',
+    access: 'user',
+    request: async (f) => ({
+      method: 'POST',
+      url: `/api/regrade-requests/${(await ensureRegradeRequest(f, 'recheck')).requestId}/ai-recheck`,
+    }),
+    expect: gradersInCourse(200),
   },
 
   // ---- files: the signed link is the permission, whoever holds it

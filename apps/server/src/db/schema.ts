@@ -235,6 +235,17 @@ export const assignments = pgTable(
      * on every grading surface while this is on (docs/decisions/0024-anonymous-grading-and-statistics.md).
      */
     isAnonymous: boolean('is_anonymous').notNull().default(false),
+    /**
+     * Grade release (decision 0023): while held, students see none of the assignment's grades
+     * (score, comments, AI-use note). Default false: a grade is released when it is saved, as before.
+     */
+    gradesHeld: boolean('grades_held').notNull().default(false),
+    /** When the instructor last released held grades; a regrade window starts no earlier. */
+    gradesReleasedAt: timestamp('grades_released_at', { withTimezone: true }),
+    /** Days after a grade is released during which its student may ask for a regrade (0: never). */
+    regradeWindowDays: integer('regrade_window_days').notNull().default(7),
+    /** Regrade requests one student may open on this assignment, all questions together. */
+    regradeRequestLimit: integer('regrade_request_limit').notNull().default(3),
     createdAt: createdAt(),
   },
   (table) => [index('assignments_course_idx').on(table.courseId)],
@@ -276,6 +287,9 @@ export const questions = pgTable(
       .notNull()
       .references(() => files.id),
     solutionFileId: uuid('solution_file_id').references(() => files.id),
+    /** Held grades of this question only (the assignment can hold all of its questions at once). */
+    gradesHeld: boolean('grades_held').notNull().default(false),
+    gradesReleasedAt: timestamp('grades_released_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [index('questions_assignment_idx').on(table.assignmentId)],
@@ -506,6 +520,51 @@ export const grades = pgTable(
     createdAt: createdAt(),
   },
   (table) => [index('grades_submission_idx').on(table.submissionId)],
+);
+
+/**
+ * A student's request to look again at a saved grade: one rubric item of it, or the whole answer
+ * (`rubricItemId` null). `itemKey` is the item id or '' so that one index keeps at most one open
+ * request per student, question and item. Resolved by staff with a reply; an accepted request
+ * with a new grade points at the grade it saved (through the normal save path, so history stays).
+ */
+export const regradeRequests = pgTable(
+  'regrade_requests',
+  {
+    id: uuid('id').primaryKey(),
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    submissionId: uuid('submission_id')
+      .notNull()
+      .references(() => submissions.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id),
+    /** The saved grade the student disputed (the one their report showed). */
+    gradeId: uuid('grade_id').references(() => grades.id, { onDelete: 'set null' }),
+    rubricItemId: text('rubric_item_id'),
+    itemKey: text('item_key').notNull(),
+    reason: text('reason').notNull(),
+    status: text('status', { enum: ['open', 'accepted', 'rejected'] }).notNull(),
+    reply: text('reply'),
+    resolvedById: uuid('resolved_by_id').references(() => users.id),
+    resolvedAt: timestamp('resolved_at', { withTimezone: true }),
+    resolvedGradeId: uuid('resolved_grade_id').references(() => grades.id, { onDelete: 'set null' }),
+    /** The AI's second look at the disputed item only: a draft for staff, never applied by itself. */
+    aiRecheck: jsonb('ai_recheck'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    index('regrade_requests_assignment_student_idx').on(table.assignmentId, table.studentId),
+    index('regrade_requests_question_status_idx').on(table.questionId, table.status),
+    uniqueIndex('regrade_requests_one_open_idx')
+      .on(table.questionId, table.studentId, table.itemKey)
+      .where(sql`${table.status} = 'open'`),
+  ],
 );
 
 /**

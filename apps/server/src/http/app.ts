@@ -17,6 +17,7 @@ import { gradeExportRoutes } from './routes/grade-export-routes.ts';
 import { statisticsRoutes } from './routes/statistics-routes.ts';
 import { gradingRoutes } from './routes/grading-routes.ts';
 import { questionRoutes } from './routes/question-routes.ts';
+import { regradeRoutes } from './routes/regrade-routes.ts';
 import { reviewRoutes } from './routes/review-routes.ts';
 import { staffRoutes } from './routes/staff-routes.ts';
 import { suggestionRoutes } from './routes/suggestion-routes.ts';
@@ -89,6 +90,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(gradeExportRoutes(ctx));
   await app.register(statisticsRoutes(ctx));
   await app.register(staffRoutes(ctx));
+  await app.register(regradeRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app, options.webDistDir);
   return app;

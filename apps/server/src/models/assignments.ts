@@ -26,6 +26,17 @@ export async function updateAssignmentSettings(
   await db.update(assignments).set(settings).where(eq(assignments.id, id));
 }
 
+/** Regrade rules and the release state of an assignment (decision 0023). */
+export async function updateAssignmentGrading(
+  db: Db,
+  id: string,
+  settings: Partial<
+    Pick<NewAssignmentRow, 'gradesHeld' | 'gradesReleasedAt' | 'regradeWindowDays' | 'regradeRequestLimit'>
+  >,
+): Promise<void> {
+  await db.update(assignments).set(settings).where(eq(assignments.id, id));
+}
+
 export async function selectAssignmentById(db: Db, id: string): Promise<AssignmentRow | undefined> {
   const [row] = await db.select().from(assignments).where(eq(assignments.id, id)).limit(1);
   return row;

@@ -141,3 +141,10 @@ export async function selectSubmissionIdsOfGrades(db: Db, gradeIds: string[]): P
     .where(anyOf(grades.id, gradeIds));
   return new Map(rows.map((row) => [row.id, row.submissionId]));
 }
+
+/** Grade rows by id (current or older), e.g. the grades regrade requests point at. */
+export async function selectGradesByIds(db: Db, gradeIds: string[]): Promise<Map<string, GradeRow>> {
+  if (gradeIds.length === 0) return new Map();
+  const rows = await db.select().from(grades).where(anyOf(grades.id, gradeIds));
+  return new Map(rows.map((row) => [row.id, row as GradeRow]));
+}

@@ -32,3 +32,13 @@ export async function selectQuestionInAssignment(
     .limit(1);
   return row;
 }
+
+/** Hold or release the grades of one question (decision 0023). */
+export async function updateQuestionRelease(
+  db: Db,
+  id: string,
+  release: Pick<NewQuestionRow, 'gradesHeld' | 'gradesReleasedAt'>,
+): Promise<QuestionRow> {
+  const [row] = await db.update(questions).set(release).where(eq(questions.id, id)).returning();
+  return row!;
+}

@@ -13,6 +13,10 @@ export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentS
     createdAt: row.assignment.createdAt.toISOString(),
     allowsResubmission: row.assignment.allowsResubmission,
     isAnonymous: row.assignment.isAnonymous,
+    gradesHeld: row.assignment.gradesHeld,
+    gradesReleasedAt: row.assignment.gradesReleasedAt?.toISOString() ?? null,
+    regradeWindowDays: row.assignment.regradeWindowDays,
+    regradeRequestLimit: row.assignment.regradeRequestLimit,
   };
 }
 

@@ -41,11 +41,15 @@ export interface StudentIdentities {
 }
 
 /**
- * Whether names are hidden right now. One place, so the release of grades (issue 12 item 5) can
- * end anonymity here: until that exists, anonymity lasts until the instructor turns it off.
+ * Whether names are hidden right now. Anonymity lasts until the instructor releases the
+ * assignment's held grades (decision 0023: hold, grade anonymously, release) or turns it off. An
+ * assignment whose grades were never held releases each grade on save, which is no moment to
+ * unmask every name, so its anonymity lasts until it is turned off.
  */
-export function isAnonymousNow(assignment: Pick<AssignmentRow, 'isAnonymous'>): boolean {
-  return assignment.isAnonymous;
+export function isAnonymousNow(
+  assignment: Pick<AssignmentRow, 'isAnonymous' | 'gradesHeld' | 'gradesReleasedAt'>,
+): boolean {
+  return assignment.isAnonymous && (assignment.gradesHeld || assignment.gradesReleasedAt === null);
 }
 
 const byName = (a: StudentColumns, b: StudentColumns) =>

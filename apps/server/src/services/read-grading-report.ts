@@ -2,7 +2,12 @@ import type { GradingReport } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../lib/errors.ts';
 import { selectFileExtraction } from '../models/file-extractions.ts';
-import { selectCountingGrades } from '../models/grades.ts';
+import { currentTime } from '../lib/clock.ts';
+import { selectCountingGrades, selectGradesByIds } from '../models/grades.ts';
+import { selectRegradeRequestsOfStudent } from '../models/regrade-requests.ts';
+import { isGradeReleased } from '../policies/grade-release.ts';
+import { presentRegradeRequestForStudent } from '../presenters/regrade-presenter.ts';
+import { presentEligibility, readRegradeEligibility } from './regrade-eligibility.ts';
 import { selectGradingRunById } from '../models/grading-runs.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectLatestSubmissionOfStudent } from '../models/submissions.ts';
@@ -29,10 +34,13 @@ export async function readGradingReport(
   }
 
   // The grade that counts for this version: its own, else one saved on an earlier version.
-  const [counting, student] = await Promise.all([
+  const [saved, student] = await Promise.all([
     selectCountingGrades(ctx.db, [submission.id]).then((grades) => grades.get(submission.id)),
     selectUserById(ctx.db, submission.studentId),
   ]);
+  // A held grade is not there for its student (policies/grade-release.ts): no score, no comments.
+  const isReleased = isGradeReleased(scope.assignment, question);
+  const counting = mayGrade(scope.role) || isReleased ? saved : undefined;
   const grade = counting?.grade;
   if (!student) throw notFound('Submission not found.');
   const [extraction, rubric, gradeRun] = await Promise.all([
@@ -50,7 +58,23 @@ export async function readGradingReport(
     extraction,
     rubric,
   };
-  return mayGrade(scope.role)
-    ? presentGradingReportForStaff(sources, ctx.fileUrls)
-    : presentGradingReportForStudent(sources, ctx.fileUrls);
+  if (mayGrade(scope.role)) return presentGradingReportForStaff(sources, ctx.fileUrls);
+  const requests = await selectRegradeRequestsOfStudent(ctx.db, question.id, submission.studentId);
+  const disputed = await selectGradesByIds(
+    ctx.db,
+    requests.flatMap((request) => (request.gradeId ? [request.gradeId] : [])),
+  );
+  const eligibility = await readRegradeEligibility(ctx.db, scope, submission.studentId, saved, currentTime(ctx));
+  return {
+    ...presentGradingReportForStudent(sources, ctx.fileUrls),
+    gradeWithheld: Boolean(saved) && !isReleased,
+    // The AI-use note follows the release: only a released grade that started from an AI suggestion.
+    isAiAssisted: Boolean(grade?.gradingRunId),
+    regrade: {
+      requests: requests.map((request) =>
+        presentRegradeRequestForStudent(request, request.gradeId ? disputed.get(request.gradeId) : undefined),
+      ),
+      ...presentEligibility(eligibility, scope.assignment),
+    },
+  };
 }

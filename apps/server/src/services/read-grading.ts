@@ -24,6 +24,7 @@ import type { QuestionRow } from '../models/questions.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { presentSubmissionGrading } from '../presenters/grading-presenter.ts';
 import { presentExtractionState } from '../presenters/submission-presenter.ts';
+import { isGradeReleased } from '../policies/grade-release.ts';
 
 /**
  * The grading side of a question detail, for the courses API's presenters to merge in: the
@@ -97,8 +98,11 @@ export async function readSubmissionGradesForStudent(
     ),
   ]);
   const result = new Map<string, SubmissionGradeForStudent & ReturnType<typeof presentExtractionState>>();
+  // A held grade is not there for its student (policies/grade-release.ts): the row reads "not graded".
+  const isReleased = isGradeReleased(scope.assignment, scope.question);
   for (const submission of submissions) {
-    const counting = grades.get(submission.id);
+    const saved = grades.get(submission.id);
+    const counting = isReleased ? saved : undefined;
     const [newestGradeAt, newestReopeningAt] = await Promise.all([
       selectNewestGradeAtOfAnswer(ctx.db, scope.question.id, submission.studentId),
       selectNewestReopeningAt(ctx.db, scope.question.id, submission.studentId),
@@ -113,6 +117,7 @@ export async function readSubmissionGradesForStudent(
         newestReopeningAt,
       }),
       ...presentExtractionState(extractions.get(submission.fileId)),
+      gradeWithheld: Boolean(saved) && !isReleased,
     });
   }
   return result;

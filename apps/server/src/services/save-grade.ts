@@ -23,6 +23,14 @@ import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts
 import type { GradeParams } from './grade-submission.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
 
+export interface SaveGradeOptions {
+  /**
+   * Runs in the save's transaction after the grade is inserted: a caller that records why the
+   * grade was saved (a resolved regrade request) writes it all or nothing with the grade.
+   */
+  withinSave?: (tx: Db, grade: GradeRow) => Promise<void>;
+}
+
 /** A grade and the grade its comments give may differ by rounding only. */
 const GRADE_TOLERANCE = 0.01;
 
@@ -45,6 +53,7 @@ export async function saveGrade(
   user: UserRow,
   params: GradeParams,
   input: z.output<typeof SaveGradeInput>,
+  options: SaveGradeOptions = {},
 ): Promise<{ grade: GradeRow; rubric: RubricRow | undefined }> {
   const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
@@ -65,7 +74,7 @@ export async function saveGrade(
       const current = await selectCurrentGrade(tx, submission.id);
       if ((current?.id ?? null) !== input.expectedGradeId) throw await staleGrade(tx, current, question.points);
     }
-    return insertGrade(tx, {
+    const saved = await insertGrade(tx, {
       id: newId(),
       submissionId: submission.id,
       grade: input.grade,
@@ -75,6 +84,8 @@ export async function saveGrade(
       gradingRunId: run?.id ?? null,
       savedById: user.id,
     });
+    await options.withinSave?.(tx, saved);
+    return saved;
   });
   await requestSuggestionRefresh(ctx, question.id, user.id);
   return { grade, rubric };

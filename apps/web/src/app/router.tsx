@@ -60,6 +60,10 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/course-detail-route.tsx')).CourseDetailRoute }),
           },
           {
+            path: 'courses/:id/regrade-requests',
+            lazy: async () => ({ Component: (await import('./routes/regrade-queue-route.tsx')).RegradeQueueRoute }),
+          },
+          {
             path: 'courses/:id/students',
             lazy: async () => ({ Component: (await import('./routes/course-students-route.tsx')).CourseStudentsRoute }),
           },

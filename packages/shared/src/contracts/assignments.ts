@@ -53,6 +53,14 @@ export const AssignmentSummary = z.object({
   allowsResubmission: z.boolean().optional(),
   /** Anonymous grading: staff see "Student 1…N" instead of names on every grading surface. */
   isAnonymous: z.boolean().optional(),
+  /** The assignment holds its grades: students see none until it releases them (decision 0023). */
+  gradesHeld: z.boolean().optional(),
+  /** When held grades were last released (null: never held). */
+  gradesReleasedAt: z.string().nullable().optional(),
+  /** Days after release during which a student may ask for a regrade (0: not at all). */
+  regradeWindowDays: z.number().int().optional(),
+  /** Regrade requests one student may open on this assignment. */
+  regradeRequestLimit: z.number().int().optional(),
 });
 export type AssignmentSummary = z.infer<typeof AssignmentSummary>;
 export const AssignmentList = z.array(AssignmentSummary);

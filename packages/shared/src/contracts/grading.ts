@@ -332,5 +332,7 @@ export const SubmissionGradeForStudent = z.object({
   ...GradeLifecycleFields.shape,
   /** Whether a new version would be accepted now (see CreateAssignmentInput.allowsResubmission). */
   canResubmit: z.boolean().optional(),
+  /** A grade is saved but the instructor has not released it yet: `grade` stays null until then. */
+  gradeWithheld: z.boolean().optional(),
 });
 export type SubmissionGradeForStudent = z.infer<typeof SubmissionGradeForStudent>;

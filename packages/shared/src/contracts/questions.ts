@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { AssignmentCourse } from './assignments.ts';
 import { FileUrl } from './files.ts';
 import { AutoRubric, SubmissionGradeForStudent, SubmissionGradingFields } from './grading.ts';
+import { QuestionGradeRelease } from './regrades.ts';
 import { SubmissionForStaff, SubmissionForStudent } from './submissions.ts';
 import { StaffRole } from './staff.ts';
 
@@ -74,6 +75,8 @@ export const QuestionForStaff = QuestionDetailBase.extend({
   staffRole: StaffRole.optional(),
   solutionFile: FileUrl.nullable(),
   autoRubric: AutoRubric,
+  /** Whether students see this question's grades now, and what holds them (decision 0023). */
+  gradeRelease: QuestionGradeRelease.optional(),
   submissions: z.array(QuestionSubmissionForStaff).optional(),
 });
 export type QuestionForStaff = z.infer<typeof QuestionForStaff>;

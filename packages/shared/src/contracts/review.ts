@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { Person, PersonRef } from './courses.ts';
 import { FileUrl } from './files.ts';
 import { GradeLifecycleFields, GraderInfo, GradingComment, RUBRIC_TEXT_MAX, RubricItemInput } from './grading.ts';
+import { StudentRegradeState } from './regrades.ts';
 
 /**
  * Contracts of the instructor's review loop around the grading engine: the review queue of a
@@ -106,7 +107,18 @@ export type GradingReportForStaff = z.infer<typeof GradingReportForStaff>;
  * A student's report of their own latest submission: only the accepted comments of the saved grade
  * and the final grade. No declined comments, no confidence, no grader, nothing of the solution.
  */
-export const GradingReportForStudent = GradingReportBase.extend({ viewer: z.literal('student') });
+export const GradingReportForStudent = GradingReportBase.extend({
+  viewer: z.literal('student'),
+  /**
+   * A grade is saved but not released yet (decision 0023): the report then carries no grade, no
+   * comments and no text, exactly as before grading, and the screen says "not released yet".
+   */
+  gradeWithheld: z.boolean().optional(),
+  /** The released grade started from an AI suggestion an instructor reviewed (the AI-use note). */
+  isAiAssisted: z.boolean().optional(),
+  /** The student's regrade requests on this question and whether they may open another. */
+  regrade: StudentRegradeState.optional(),
+});
 export type GradingReportForStudent = z.infer<typeof GradingReportForStudent>;
 
 /** GET .../questions/:questionId/grade/:submissionId/report */

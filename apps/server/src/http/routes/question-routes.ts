@@ -20,6 +20,7 @@ import { readStudentIdentities } from '../../services/anonymous-grading.ts';
 import { readQuestionGradingForStaff, readSubmissionGradesForStudent } from '../../services/read-grading.ts';
 import { listQuestionsFor, loadQuestionDetail } from '../../services/read-questions.ts';
 import { mayGrade } from '../../policies/course-access.ts';
+import { presentQuestionRelease } from '../../presenters/grade-release-presenter.ts';
 import { currentUser } from '../access.ts';
 import { readMultipartForm } from '../multipart.ts';
 
@@ -96,7 +97,10 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
                 ...grading.bySubmission.get(row.submission.id)!,
               }))
             : undefined;
-          return presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions, presentAutoRubric(grading.rubric));
+          return {
+            ...presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions, presentAutoRubric(grading.rubric)),
+            gradeRelease: presentQuestionRelease(detail.scope.assignment, detail.scope.question),
+          };
         }
         const grades = await readSubmissionGradesForStudent(
           ctx,

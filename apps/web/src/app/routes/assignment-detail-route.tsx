@@ -1,11 +1,13 @@
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { Button, Chip, Container, Stack, Typography } from '@mui/material';
+import { Box, Button, Chip, Container, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ListAltIcon from '@mui/icons-material/ListAlt';
 import { PageHeader } from '../../components/page-header.tsx';
 import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES, useAssignment } from '../../features/assignments/api/assignments-api.ts';
 import { ResubmissionSetting } from '../../features/assignments/components/resubmission-setting.tsx';
+import { GradeReleaseControl } from '../../features/regrades/components/grade-release-control.tsx';
+import { RegradeSettingsForm } from '../../features/regrades/components/regrade-settings-form.tsx';
 import { formatDateTime, isPast } from '../../lib/format-date.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -85,6 +87,16 @@ export function AssignmentDetailRoute() {
         ) : null}
       </Stack>
       {detail.viewer === 'staff' ? <ResubmissionSetting assignment={detail} /> : null}
+      {detail.viewer === 'staff' && detail.staffRole !== 'ta' ? (
+        <Box sx={{ mt: 3 }}>
+          <GradeReleaseControl
+            assignmentId={detail._id}
+            isHeld={detail.gradesHeld ?? false}
+            releasedAt={detail.gradesReleasedAt ?? null}
+          />
+          <RegradeSettingsForm key={`${detail.regradeWindowDays}-${detail.regradeRequestLimit}`} assignment={detail} />
+        </Box>
+      ) : null}
     </Container>
   );
 }

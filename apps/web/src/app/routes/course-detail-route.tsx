@@ -3,6 +3,7 @@ import { Link as RouterLink, useNavigate, useParams } from 'react-router-dom';
 import { Box, Button, Container, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import GroupIcon from '@mui/icons-material/Group';
+import RateReviewIcon from '@mui/icons-material/RateReview';
 import { PdfDialogButton } from '../../components/pdf-dialog-button.tsx';
 import { EmptyMessage, ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES, useAssignments } from '../../features/assignments/api/assignments-api.ts';
@@ -73,6 +74,16 @@ export function CourseDetailRoute() {
             >
               View Students
             </Button>
+            {detail.viewer === 'staff' ? (
+              <Button
+                component={RouterLink}
+                to={`/courses/${encodeURIComponent(detail._id)}/regrade-requests`}
+                variant="outlined"
+                startIcon={<RateReviewIcon />}
+              >
+                Regrade Requests
+              </Button>
+            ) : null}
             {isOwner ? (
               <Button
                 variant="contained"

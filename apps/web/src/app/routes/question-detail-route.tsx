@@ -13,6 +13,7 @@ import { GradeAllPanel } from '../../features/grading/components/grade-all-panel
 import { SuggestionsPanel } from '../../features/grading/components/suggestions-panel.tsx';
 import { useSubmissionGroupBadges } from '../../features/grading/components/submission-group-badges.tsx';
 import { GradesCsvButton } from '../../features/reports/components/grades-csv-button.tsx';
+import { GradeReleaseControl } from '../../features/regrades/components/grade-release-control.tsx';
 import { RubricActions } from '../../features/rubrics/components/rubric-actions.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
@@ -86,6 +87,16 @@ export function QuestionDetailRoute() {
           canResubmit={detail.viewer === 'student' ? (detail.submissions?.[0]?.canResubmit ?? true) : true}
         />
       )}
+      {/* Holding and releasing grades is the owner's ("may manage"); a TA does not get the control. */}
+      {detail.viewer === 'staff' && detail.staffRole !== 'ta' && detail.gradeRelease ? (
+        <GradeReleaseControl
+          assignmentId={assignmentId}
+          questionId={questionId}
+          isHeld={detail.gradeRelease.question.isHeld}
+          releasedAt={detail.gradeRelease.question.releasedAt}
+          isHeldByAssignment={detail.gradeRelease.assignment.isHeld}
+        />
+      ) : null}
       {isStaff ? (
         <GradeAllPanel
           assignmentId={assignmentId}

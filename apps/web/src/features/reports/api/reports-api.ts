@@ -1,5 +1,6 @@
-import { useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { z } from 'zod';
+import { CreateRegradeRequestOutput, type CreateRegradeRequestInput } from '@gradewise/shared/contracts/regrades';
 import { GradingReport } from '@gradewise/shared/contracts/review';
 import { apiClient } from '../../../lib/api-client.ts';
 
@@ -9,6 +10,7 @@ export const REPORT_MESSAGES = {
   fetchFailed: 'Failed to fetch grading report data.',
   notFound: 'Submission not found.',
   csvFailed: 'Failed to download grades.',
+  regradeFailed: 'Failed to send the regrade request.',
 } as const;
 
 const questionPath = (assignmentId: string, questionId: string) =>
@@ -61,4 +63,21 @@ export async function downloadGradesCsv(scope: GradesCsvScope, filename: string)
     // The click has handed the blob to the download; the URL is no longer needed.
     setTimeout(() => URL.revokeObjectURL(url), 0);
   }
+}
+
+/**
+ * POST .../regrade-requests (the student, on their own report). The report carries the requests and
+ * what is left of the window and the limit, so it is refreshed after a request is sent.
+ */
+export function useRequestRegrade(assignmentId: string, questionId: string, submissionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: Omit<CreateRegradeRequestInput, 'submissionId'>) =>
+      apiClient.post(
+        `${questionPath(assignmentId, questionId)}/regrade-requests`,
+        { ...input, submissionId },
+        CreateRegradeRequestOutput,
+      ),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(submissionId) }),
+  });
 }

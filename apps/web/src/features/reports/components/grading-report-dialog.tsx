@@ -23,6 +23,7 @@ import { isNotFound, messageOf } from '../../../lib/api-client.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { REPORT_MESSAGES, useGradingReport } from '../api/reports-api.ts';
+import { RegradeRequestPanel } from './regrade-request-panel.tsx';
 
 export const REPORT_DIALOG_TITLE = 'Grading Report';
 
@@ -76,7 +77,7 @@ export function GradingReportDialog({ assignmentId, questionId, submissionId }: 
             onRetry={() => void report.refetch()}
           />
         ) : null}
-        {report.data ? <ReportBody report={report.data} /> : null}
+        {report.data ? <ReportBody report={report.data} assignmentId={assignmentId} /> : null}
       </DialogContent>
       <DialogActions sx={{ borderTop: 1, borderColor: 'divider', px: { xs: 1.5, sm: 3 } }}>
         <Button variant="contained" onClick={goBack}>
@@ -87,7 +88,12 @@ export function GradingReportDialog({ assignmentId, questionId, submissionId }: 
   );
 }
 
-function ReportBody({ report }: { report: GradingReport }) {
+/** The note a student sees on a released grade that started from an AI suggestion (issue 12 item 5). */
+export const AI_USE_NOTE = 'Suggested with AI, reviewed by your instructor.';
+export const GRADE_WITHHELD_TEXT =
+  'Your answer has been graded, but the grade is not released yet. Your instructor will release it.';
+
+function ReportBody({ report, assignmentId }: { report: GradingReport; assignmentId: string }) {
   const accepted = report.comments.filter((comment) => comment.accepted);
   const declined = report.viewer === 'staff' ? report.comments.filter((comment) => !comment.accepted) : [];
   const points = report.question.points;
@@ -110,9 +116,18 @@ function ReportBody({ report }: { report: GradingReport }) {
         <Typography id="report-comments-heading" variant="h6" component="h2" gutterBottom>
           Review Comments
         </Typography>
-        {!report.isAlreadyGraded ? (
+        {report.viewer === 'student' && report.gradeWithheld ? (
+          <Alert severity="info" sx={{ mb: 2 }}>
+            <strong>Not released yet.</strong> {GRADE_WITHHELD_TEXT}
+          </Alert>
+        ) : !report.isAlreadyGraded ? (
           <Alert severity="info" sx={{ mb: 2 }}>
             This submission has not been graded yet.
+          </Alert>
+        ) : null}
+        {report.viewer === 'student' && report.isAlreadyGraded && report.isAiAssisted ? (
+          <Alert severity="success" icon={false} sx={{ mb: 2 }}>
+            {AI_USE_NOTE}
           </Alert>
         ) : null}
         {report.isAlreadyGraded && report.isGradeOnEarlierVersion ? (
@@ -147,6 +162,11 @@ function ReportBody({ report }: { report: GradingReport }) {
             <Typography color="text.secondary">Confidence: {report.confidenceLevel}%</Typography>
           ) : null}
         </Box>
+        {report.viewer === 'student' &&
+        report.regrade &&
+        (report.isAlreadyGraded || report.regrade.requests.length > 0) ? (
+          <RegradeRequestPanel report={{ ...report, regrade: report.regrade }} assignmentId={assignmentId} />
+        ) : null}
       </Box>
     </Box>
   );

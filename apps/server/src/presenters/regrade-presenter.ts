@@ -1,0 +1,80 @@
+import type { RegradeRequestForStaff, RegradeRequestForStudent } from '@gradewise/shared/contracts/regrades';
+import type { RubricItem } from '../ai/grader-types.ts';
+import type { GradeRow } from '../models/grades.ts';
+import type { StoredComment } from '../models/grading-runs.ts';
+import type { PersonColumns } from '../models/submissions.ts';
+import type { RegradeRequestRow } from '../models/regrade-requests.ts';
+import { presentComments } from './grading-presenter.ts';
+
+const TARGET_MAX = 140;
+
+/**
+ * What the student disputed, in their words: the comment of their report on that rubric item (a
+ * student never sees the rubric itself, see review-presenter.ts), or "Whole answer".
+ */
+export function describeRegradeTarget(rubricItemId: string | null, comments: readonly StoredComment[]): string {
+  if (rubricItemId === null) return 'Whole answer';
+  const comment = comments.find((candidate) => candidate.accepted && candidate.rubricItemId === rubricItemId);
+  if (!comment) return 'A rubric item';
+  const text = comment.text.trim();
+  return text.length > TARGET_MAX ? `${text.slice(0, TARGET_MAX - 1)}…` : text || 'A rubric item';
+}
+
+export function presentRegradeRequestForStudent(
+  row: RegradeRequestRow,
+  disputed: GradeRow | undefined,
+): RegradeRequestForStudent {
+  return {
+    _id: row.id,
+    questionId: row.questionId,
+    submissionId: row.submissionId,
+    rubricItemId: row.rubricItemId,
+    target: describeRegradeTarget(row.rubricItemId, disputed?.comments ?? []),
+    reason: row.reason,
+    status: row.status,
+    reply: row.reply,
+    createdAt: row.createdAt.toISOString(),
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+  };
+}
+
+export interface StaffRegradeSources {
+  row: RegradeRequestRow;
+  student: PersonColumns;
+  resolvedBy: { id: string; name: string } | undefined;
+  assignment: { id: string; title: string };
+  question: { id: string; title: string | null; points: number };
+  rubricItems: readonly RubricItem[];
+  disputed: GradeRow | undefined;
+  current: GradeRow | undefined;
+  /** The submission the current grade is saved on (an earlier version when the student resubmitted). */
+  gradedSubmissionId: string;
+  resolvedGrade: GradeRow | undefined;
+}
+
+export function presentRegradeRequestForStaff(sources: StaffRegradeSources): RegradeRequestForStaff {
+  const { row } = sources;
+  const item = row.rubricItemId
+    ? sources.rubricItems.find((candidate) => candidate.id === row.rubricItemId)
+    : undefined;
+  return {
+    _id: row.id,
+    status: row.status,
+    reason: row.reason,
+    reply: row.reply,
+    createdAt: row.createdAt.toISOString(),
+    resolvedAt: row.resolvedAt?.toISOString() ?? null,
+    resolvedBy: sources.resolvedBy ? { _id: sources.resolvedBy.id, name: sources.resolvedBy.name } : null,
+    student: { _id: sources.student.id, name: sources.student.name, email: sources.student.email },
+    assignment: { _id: sources.assignment.id, title: sources.assignment.title },
+    question: { _id: sources.question.id, title: sources.question.title, points: sources.question.points },
+    submissionId: sources.gradedSubmissionId,
+    rubricItemId: row.rubricItemId,
+    rubricItem: item ? { id: item.id, criterion: item.criterion, points: item.points } : null,
+    disputedGrade: sources.disputed?.grade ?? null,
+    currentGrade: sources.current?.grade ?? null,
+    comments: presentComments(sources.current?.comments ?? sources.disputed?.comments ?? [], sources.rubricItems),
+    aiRecheck: row.aiRecheck,
+    resolvedGrade: sources.resolvedGrade?.grade ?? null,
+  };
+}

@@ -1,0 +1,127 @@
+import type { RegradeQueue, RegradeRequestForStaff } from '@gradewise/shared/contracts/regrades';
+import { inArray } from 'drizzle-orm';
+import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
+import { AppError, notFound } from '../lib/errors.ts';
+import { isId } from '../lib/ids.ts';
+import { selectAssignmentById, type AssignmentRow } from '../models/assignments.ts';
+import { selectCountingGrades, selectGradesByIds } from '../models/grades.ts';
+import { selectQuestionInAssignment, type QuestionRow } from '../models/questions.ts';
+import {
+  countRegradeRequestsOfCourse,
+  selectRegradeRequestById,
+  selectRegradeRequestsOfCourse,
+  type RegradeRequestRow,
+} from '../models/regrade-requests.ts';
+import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
+import type { UserRow } from '../models/users.ts';
+import {
+  loadVisibleAssignment,
+  loadVisibleCourse,
+  requireGrader,
+  type AsGrader,
+  type AssignmentScope,
+} from '../policies/course-access.ts';
+import { presentRegradeRequestForStaff } from '../presenters/regrade-presenter.ts';
+
+const requestNotFound = () => notFound('Regrade request not found.');
+
+/**
+ * A regrade request for the staff who may decide it ("may grade": the owner and the course's TAs,
+ * decision 0021): a student of the course is told 403, anyone outside it gets 404 as if it did not exist.
+ */
+export async function loadRegradeRequestForStaff(
+  ctx: AppContext,
+  user: UserRow,
+  requestId: string,
+  action: string,
+): Promise<{ row: RegradeRequestRow; scope: AsGrader<AssignmentScope>; question: QuestionRow }> {
+  if (!isId(requestId)) throw requestNotFound();
+  const row = await selectRegradeRequestById(ctx.db, requestId);
+  if (!row) throw requestNotFound();
+  let scope: AssignmentScope;
+  try {
+    scope = await loadVisibleAssignment(ctx.db, user, row.assignmentId);
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) throw requestNotFound();
+    throw error;
+  }
+  const owned = requireGrader(scope, action);
+  const question = await selectQuestionInAssignment(ctx.db, row.assignmentId, row.questionId);
+  if (!question) throw requestNotFound();
+  return { row, scope: owned, question };
+}
+
+/** GET /api/courses/:id/regrade-requests: the course's queue, open ones first come first served. */
+export async function readRegradeQueue(
+  ctx: AppContext,
+  user: UserRow,
+  courseId: string,
+  status: 'open' | 'resolved' | 'all',
+): Promise<RegradeQueue> {
+  const { course } = requireGrader(await loadVisibleCourse(ctx.db, user, courseId), 'see its regrade requests');
+  const [rows, counts] = await Promise.all([
+    selectRegradeRequestsOfCourse(ctx.db, course.id, status),
+    countRegradeRequestsOfCourse(ctx.db, course.id),
+  ]);
+  return { requests: await presentForStaff(ctx.db, rows), openCount: counts.open, resolvedCount: counts.resolved };
+}
+
+/**
+ * Rows -> staff outputs with a handful of set-based reads (people, grades) and one read per
+ * distinct question (its assignment and rubric), whatever the number of requests.
+ */
+export async function presentForStaff(db: Db, rows: RegradeRequestRow[]): Promise<RegradeRequestForStaff[]> {
+  if (rows.length === 0) return [];
+  const personIds = [
+    ...new Set(rows.flatMap((row) => [row.studentId, ...(row.resolvedById ? [row.resolvedById] : [])])),
+  ];
+  const gradeIds = rows.flatMap((row) => [row.gradeId, row.resolvedGradeId].filter((id): id is string => id !== null));
+  const [people, grades, counting] = await Promise.all([
+    db.select({ id: users.id, name: users.name, email: users.email }).from(users).where(inArray(users.id, personIds)),
+    selectGradesByIds(db, gradeIds),
+    selectCountingGrades(
+      db,
+      rows.map((row) => row.submissionId),
+    ),
+  ]);
+  const personById = new Map(people.map((person) => [person.id, person]));
+  const questionCache = new Map<
+    string,
+    Promise<{ assignment: AssignmentRow; question: QuestionRow; rubric: RubricRow | undefined }>
+  >();
+  const contextOf = (row: RegradeRequestRow) => {
+    let loaded = questionCache.get(row.questionId);
+    if (!loaded) {
+      loaded = (async () => {
+        const [assignment, question, rubric] = await Promise.all([
+          selectAssignmentById(db, row.assignmentId),
+          selectQuestionInAssignment(db, row.assignmentId, row.questionId),
+          selectRubricByQuestionId(db, row.questionId),
+        ]);
+        return { assignment: assignment!, question: question!, rubric };
+      })();
+      questionCache.set(row.questionId, loaded);
+    }
+    return loaded;
+  };
+  return Promise.all(
+    rows.map(async (row) => {
+      const { assignment, question, rubric } = await contextOf(row);
+      const current = counting.get(row.submissionId);
+      return presentRegradeRequestForStaff({
+        row,
+        student: personById.get(row.studentId) ?? { id: row.studentId, name: 'Deleted account', email: '' },
+        resolvedBy: row.resolvedById ? personById.get(row.resolvedById) : undefined,
+        assignment,
+        question,
+        rubricItems: rubric?.items ?? [],
+        disputed: row.gradeId ? grades.get(row.gradeId) : undefined,
+        current: current?.grade,
+        gradedSubmissionId: current?.gradedSubmissionId ?? row.submissionId,
+        resolvedGrade: row.resolvedGradeId ? grades.get(row.resolvedGradeId) : undefined,
+      });
+    }),
+  );
+}

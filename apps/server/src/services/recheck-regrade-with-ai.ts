@@ -1,0 +1,83 @@
+import type { RegradeAiRecheck, RegradeRequestForStaff } from '@gradewise/shared/contracts/regrades';
+import { createGrader } from '../ai/create-grader.ts';
+import type { GradingInput } from '../ai/grader-types.ts';
+import type { AppContext } from '../context.ts';
+import { currentTime } from '../lib/clock.ts';
+import { AppError, conflict } from '../lib/errors.ts';
+import { selectCountingGrades } from '../models/grades.ts';
+import { selectRegradeRequestById, updateRegradeAiRecheck } from '../models/regrade-requests.ts';
+import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import { selectSubmissionInQuestion } from '../models/submissions.ts';
+import type { UserRow } from '../models/users.ts';
+import { chargeProviderCalls, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
+import { ensureFileExtraction } from './ensure-file-extraction.ts';
+import { loadRegradeRequestForStaff, presentForStaff } from './read-regrade-requests.ts';
+
+/**
+ * POST /api/regrade-requests/:id/ai-recheck: the configured grader looks again at ONLY the disputed
+ * rubric item (the whole rubric for a whole-answer request) of the graded answer, and the result
+ * is stored on the request as a draft for staff. It never changes a grade: staff read it and decide.
+ *
+ * One grader call, run while the request waits (like the rubric trial): it counts as one AI call of
+ * the user and, with a provider, one paid call of the course (ai-spend.ts), refused with 429 before
+ * anything is sent when a limit is reached. The prompt carries the answer text only, never the
+ * student's name or email.
+ */
+export async function recheckRegradeWithAi(
+  ctx: AppContext,
+  user: UserRow,
+  requestId: string,
+): Promise<RegradeRequestForStaff> {
+  const { row, scope, question } = await loadRegradeRequestForStaff(
+    ctx,
+    user,
+    requestId,
+    'ask the AI to check a regrade request',
+  );
+  if (row.status !== 'open') throw conflict('This regrade request was already resolved.');
+  const rubric = await selectRubricByQuestionId(ctx.db, question.id);
+  if (!rubric || rubric.items.length === 0) {
+    throw conflict('This question has no rubric items yet, so the AI has nothing to check against.');
+  }
+  const item = row.rubricItemId ? rubric.items.find((candidate) => candidate.id === row.rubricItemId) : undefined;
+  if (row.rubricItemId && !item) {
+    throw conflict('The disputed rubric item is no longer in the rubric; check this request by hand.');
+  }
+  const counting = (await selectCountingGrades(ctx.db, [row.submissionId])).get(row.submissionId);
+  const gradedId = counting?.gradedSubmissionId ?? row.submissionId;
+  const submission = await selectSubmissionInQuestion(ctx.db, question.id, gradedId);
+  if (!submission) throw conflict('The graded submission no longer exists.');
+  const extraction = await ensureFileExtraction(ctx, submission.fileId);
+  if (extraction.status === 'failed') {
+    throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
+  }
+
+  await countInteractiveCall(ctx, user.id);
+  await chargeProviderCalls(ctx, spendScopeOf(scope), 1);
+  const items = item ? [item] : rubric.items;
+  const input: GradingInput = {
+    questionText: rubric.questionText,
+    solutionText: rubric.solutionText,
+    rubricItems: items,
+    points: item ? item.points : question.points,
+    answerText: extraction.text,
+  };
+  const grader = createGrader(ctx.config);
+  const call = await grader.requestGrading(input);
+  const suggestion = grader.interpretGrading(call.rawOutput, input);
+  const recheck: RegradeAiRecheck = {
+    grader: { kind: call.meta.graderKind, provider: call.meta.provider, model: call.meta.model },
+    score: suggestion.totalScore,
+    points: input.points,
+    confidenceLevel: Math.round(suggestion.confidence),
+    comments: suggestion.comments.map((comment) => ({
+      text: comment.text,
+      pointsDeducted: comment.pointsDeducted,
+      rubricItemId: comment.rubricItemId,
+    })),
+    createdAt: currentTime(ctx).toISOString(),
+  };
+  await updateRegradeAiRecheck(ctx.db, row.id, recheck);
+  const [presented] = await presentForStaff(ctx.db, [(await selectRegradeRequestById(ctx.db, row.id))!]);
+  return presented!;
+}

@@ -1,0 +1,72 @@
+import type { GradeReleaseState } from '@gradewise/shared/contracts/regrades';
+import type { AppContext } from '../context.ts';
+import { currentTime } from '../lib/clock.ts';
+import {
+  selectAssignmentSummaryById,
+  updateAssignmentGrading,
+  type AssignmentRow,
+  type AssignmentSummaryRow,
+} from '../models/assignments.ts';
+import { updateQuestionRelease } from '../models/questions.ts';
+import type { UserRow } from '../models/users.ts';
+import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { presentRelease } from '../presenters/grade-release-presenter.ts';
+
+/**
+ * Holding and releasing grades (decision 0023). Owner-only: when students learn their grades is the
+ * instructor's call, like the assignment's other rules. Releasing stamps the moment (a regrade
+ * window counts from it); holding keeps the last release moment, which no longer matters while held.
+ */
+export async function setAssignmentRelease(
+  ctx: AppContext,
+  user: UserRow,
+  assignmentId: string,
+  released: boolean,
+): Promise<GradeReleaseState> {
+  const { assignment } = requireOwner(
+    await loadVisibleAssignment(ctx.db, user, assignmentId),
+    'hold or release its grades',
+  );
+  const change = releaseChange(assignment, released, currentTime(ctx));
+  await updateAssignmentGrading(ctx.db, assignment.id, change);
+  return presentRelease({ ...assignment, ...change });
+}
+
+export async function setQuestionRelease(
+  ctx: AppContext,
+  user: UserRow,
+  params: { assignmentId: string; questionId: string },
+  released: boolean,
+): Promise<GradeReleaseState> {
+  const { question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'hold or release its grades',
+  );
+  const row = await updateQuestionRelease(ctx.db, question.id, releaseChange(question, released, currentTime(ctx)));
+  return presentRelease(row);
+}
+
+/** Releasing what is not held changes nothing (no new window start). */
+function releaseChange(
+  current: Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'>,
+  released: boolean,
+  now: Date,
+): Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'> {
+  if (!released) return { gradesHeld: true, gradesReleasedAt: current.gradesReleasedAt };
+  return { gradesHeld: false, gradesReleasedAt: current.gradesHeld ? now : current.gradesReleasedAt };
+}
+
+/** PATCH regrade-settings: the window (days after release) and the per-student limit of one assignment. */
+export async function changeRegradeSettings(
+  ctx: AppContext,
+  user: UserRow,
+  assignmentId: string,
+  settings: { regradeWindowDays: number; regradeRequestLimit: number },
+): Promise<AssignmentSummaryRow> {
+  const { assignment } = requireOwner(
+    await loadVisibleAssignment(ctx.db, user, assignmentId),
+    'change its regrade rules',
+  );
+  await updateAssignmentGrading(ctx.db, assignment.id, settings);
+  return (await selectAssignmentSummaryById(ctx.db, assignment.id))!;
+}
