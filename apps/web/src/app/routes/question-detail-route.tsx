@@ -87,16 +87,6 @@ export function QuestionDetailRoute() {
           canResubmit={detail.viewer === 'student' ? (detail.submissions?.[0]?.canResubmit ?? true) : true}
         />
       )}
-      {/* Holding and releasing grades is the owner's ("may manage"); a TA does not get the control. */}
-      {detail.viewer === 'staff' && detail.staffRole !== 'ta' && detail.gradeRelease ? (
-        <GradeReleaseControl
-          assignmentId={assignmentId}
-          questionId={questionId}
-          isHeld={detail.gradeRelease.question.isHeld}
-          releasedAt={detail.gradeRelease.question.releasedAt}
-          isHeldByAssignment={detail.gradeRelease.assignment.isHeld}
-        />
-      ) : null}
       {isStaff ? (
         <GradeAllPanel
           assignmentId={assignmentId}
@@ -128,6 +118,16 @@ export function QuestionDetailRoute() {
       </Box>
       {isStaff ? (
         <Box sx={{ mt: 4 }}>
+          {/* Holding and releasing grades is the owner's ("may manage"); a TA does not get the control. */}
+          {detail.viewer === 'staff' && detail.staffRole !== 'ta' && detail.gradeRelease ? (
+            <GradeReleaseControl
+              assignmentId={assignmentId}
+              questionId={questionId}
+              isHeld={detail.gradeRelease.question.isHeld}
+              releasedAt={detail.gradeRelease.question.releasedAt}
+              isHeldByAssignment={detail.gradeRelease.assignment.isHeld}
+            />
+          ) : null}
           <AiQuotaReadout assignmentId={assignmentId} questionId={questionId} />
           <SuggestionsPanel assignmentId={assignmentId} questionId={questionId} />
           <AnswerGroupsPanel assignmentId={assignmentId} questionId={questionId} />
