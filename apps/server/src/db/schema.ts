@@ -346,6 +346,39 @@ export const rubrics = pgTable('rubrics', {
   version: integer('version').notNull().default(1),
 });
 
+/**
+ * Every version a question's rubric has had, one row per write (an AI draft or an instructor's
+ * save), with who wrote it, what changed from the version before and how many saved grades the
+ * change re-applied to (decision 0022). The current one is also in `rubrics`.
+ */
+export const rubricVersions = pgTable(
+  'rubric_versions',
+  {
+    id: uuid('id').primaryKey(),
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    version: integer('version').notNull(),
+    questionText: text('question_text').notNull(),
+    solutionText: text('solution_text').notNull(),
+    /** [{ id, criterion, points, guidance }] as written in this version. */
+    items: jsonb('items')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    source: text('source', { enum: ['builtin', 'llm', 'instructor'] }).notNull(),
+    generationId: uuid('generation_id'),
+    createdById: uuid('created_by_id').references(() => users.id),
+    /** [{ itemId, kind: 'added' | 'removed' | 'points' | 'wording' | 'guidance', from?, to? }] */
+    changes: jsonb('changes')
+      .notNull()
+      .default(sql`'[]'::jsonb`),
+    /** Saved grades this version recomputed (their comments were tied to a changed item). */
+    regradedCount: integer('regraded_count').notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('rubric_versions_question_version_idx').on(table.questionId, table.version)],
+);
+
 /** A (possibly queued) AI rubric draft: job state visible through our own table. */
 export const rubricGenerations = pgTable(
   'rubric_generations',
@@ -517,7 +550,22 @@ export const grades = pgTable(
     savedById: uuid('saved_by_id')
       .notNull()
       .references(() => users.id),
-    createdAt: createdAt(),
+    /**
+     * Why this row exists: 'save' (a person saved it on the grading screen), 'group' (Apply to
+     * group copied it), 'rubric-change' (a rubric edit re-applied its items to the grade it
+     * replaces; `savedById` is who edited the rubric). See decision 0022.
+     */
+    reason: text('reason', { enum: ['save', 'group', 'rubric-change'] })
+      .notNull()
+      .default('save'),
+    /** The rubric version in force when the row was written; null for grades saved before versions were kept. */
+    rubricVersion: integer('rubric_version'),
+    /** For a 'rubric-change' row: the grade it recomputed (still kept, one row older). */
+    replacesGradeId: uuid('replaces_grade_id').references((): AnyPgColumn => grades.id, { onDelete: 'set null' }),
+    /** clock_timestamp(): a save that waited for a rubric change's locks is newer than that change's rows. */
+    createdAt: timestamp('created_at', { withTimezone: true })
+      .notNull()
+      .default(sql`clock_timestamp()`),
   },
   (table) => [index('grades_submission_idx').on(table.submissionId)],
 );

@@ -13,6 +13,7 @@ import { assignmentRoutes } from './routes/assignment-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { courseRoutes } from './routes/course-routes.ts';
 import { fileRoutes } from './routes/file-routes.ts';
+import { gradeAuditRoutes } from './routes/grade-audit-routes.ts';
 import { gradeExportRoutes } from './routes/grade-export-routes.ts';
 import { statisticsRoutes } from './routes/statistics-routes.ts';
 import { gradingRoutes } from './routes/grading-routes.ts';
@@ -91,6 +92,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(statisticsRoutes(ctx));
   await app.register(staffRoutes(ctx));
   await app.register(regradeRoutes(ctx));
+  await app.register(gradeAuditRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app, options.webDistDir);
   return app;

@@ -147,4 +147,56 @@ export async function selectGradesByIds(db: Db, gradeIds: string[]): Promise<Map
   if (gradeIds.length === 0) return new Map();
   const rows = await db.select().from(grades).where(anyOf(grades.id, gradeIds));
   return new Map(rows.map((row) => [row.id, row as GradeRow]));
+/** A saved grade with the answer it grades: whose, which question, which version. */
+export interface GradeOfAnswer {
+  grade: GradeRow;
+  questionId: string;
+  studentId: string;
+  submissionVersion: number;
+}
+
+/**
+ * The current (newest) grade of every graded submission of a question, every version of every
+ * answer: a rubric change re-applies to each of them (read under the answers' locks).
+ */
+export async function selectCurrentGradesOfQuestion(db: Db, questionId: string): Promise<GradeOfAnswer[]> {
+  const rows = await db
+    .selectDistinctOn([grades.submissionId], {
+      grade: grades,
+      questionId: submissions.questionId,
+      studentId: submissions.studentId,
+      submissionVersion: submissions.version,
+    })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(eq(submissions.questionId, questionId))
+    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id));
+  return rows.map((row) => ({ ...row, grade: row.grade as GradeRow }));
+}
+
+/** The students with any saved grade on the question (whose answers a rubric change may touch). */
+export async function selectGradedStudentIdsOfQuestion(db: Db, questionId: string): Promise<string[]> {
+  const rows = await db
+    .selectDistinct({ studentId: submissions.studentId })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(eq(submissions.questionId, questionId));
+  return rows.map((row) => row.studentId);
+}
+
+/** Every grade row ever saved on these questions (the audit export), oldest first per answer. */
+export async function selectAllGradesOfQuestions(db: Db, questionIds: string[]): Promise<GradeOfAnswer[]> {
+  if (questionIds.length === 0) return [];
+  const rows = await db
+    .select({
+      grade: grades,
+      questionId: submissions.questionId,
+      studentId: submissions.studentId,
+      submissionVersion: submissions.version,
+    })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(anyOf(submissions.questionId, questionIds))
+    .orderBy(submissions.questionId, submissions.studentId, submissions.version, grades.createdAt, grades.id);
+  return rows.map((row) => ({ ...row, grade: row.grade as GradeRow }));
 }

@@ -40,3 +40,17 @@ export async function updateUser(db: Db, id: string, changes: Partial<NewUserRow
   if (!row) throw new Error(`No user ${id}`);
   return row;
 }
+
+/** Names and emails of these accounts, by id (a deleted account's tombstone has neither). */
+export async function selectPeopleByIds(
+  db: Db,
+  ids: readonly string[],
+): Promise<Map<string, { id: string; name: string; email: string }>> {
+  const unique = [...new Set(ids)];
+  if (unique.length === 0) return new Map();
+  const rows = await db
+    .select({ id: users.id, name: users.name, email: users.email })
+    .from(users)
+    .where(inArray(users.id, unique));
+  return new Map(rows.map((row) => [row.id, row]));
+}

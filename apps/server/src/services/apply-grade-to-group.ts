@@ -5,6 +5,7 @@ import type { AppContext } from '../context.ts';
 import { conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { insertGrades, selectGradedSubmissionIds, type NewGradeRow } from '../models/grades.ts';
+import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
@@ -60,6 +61,7 @@ export async function applyGradeToGroup(
   }
 
   const applied = await ctx.db.transaction(async (tx) => {
+    const rubricVersion = (await selectRubricByQuestionId(tx, question.id))?.version;
     const gradedMeanwhile = await selectGradedSubmissionIds(tx, candidates);
     const rows: NewGradeRow[] = [];
     for (const submissionId of candidates) {
@@ -81,6 +83,8 @@ export async function applyGradeToGroup(
         gradingRunId: null,
         appliedFromGradeId: source.id,
         savedById: user.id,
+        reason: 'group',
+        rubricVersion: rubricVersion ?? null,
       });
     }
     return insertGrades(tx, rows);

@@ -106,7 +106,7 @@ function byNameThenEmail(a: PersonColumns, b: PersonColumns): number {
 }
 
 /** A file name from a title: ASCII letters and digits joined by dashes, so any header carries it. */
-function slug(title: string, fallback: string): string {
+export function slug(title: string, fallback: string): string {
   const cleaned = title
     .normalize('NFKD')
     // Accents come apart under NFKD; drop the marks so "Ü" gives "U", not "U-".

@@ -4,7 +4,7 @@ import { JOB_NAMES } from '../jobs/job-names.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
 import { selectFileExtraction } from '../models/file-extractions.ts';
-import { selectCurrentGrade } from '../models/grades.ts';
+import { selectCurrentGrade, type GradeRow } from '../models/grades.ts';
 import {
   insertGradingRunUnlessActive,
   selectActiveGradingRun,
@@ -15,8 +15,13 @@ import {
 import type { QuestionRow } from '../models/questions.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
+<<<<<<< HEAD
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
+=======
+import { selectUserById, type UserRow } from '../models/users.ts';
+import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+>>>>>>> 02c0867 (Rubric versions and grade audit (issue 12 items 2, 6): every rubric write is a version; an item's points or wording change re-applies to the saved grades tied to it in one transaction (history kept); grades record reason and rubric version; grade-history, rubric-versions and audit.csv routes)
 import { presentRunResult, presentSavedGradeResult } from '../presenters/grading-presenter.ts';
 import { checkProviderQuota, countInteractiveCall, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
@@ -47,6 +52,7 @@ export async function gradeSubmission(ctx: AppContext, user: UserRow, params: Gr
         ...(await readContext(ctx, question, submission)),
       }),
       currentGradeId: saved.id,
+      ...(await describeRubricChange(ctx, saved)),
     };
   }
   const finished = await selectLatestSucceededRun(ctx.db, submission.id);
@@ -60,6 +66,19 @@ export async function gradeSubmission(ctx: AppContext, user: UserRow, params: Gr
       currentGradeId: null,
     };
   return gradeAsJob(ctx, user, spendScope, question, submission);
+}
+
+/** For a saved grade: the rubric version it was written under, and the rubric change that wrote it. */
+async function describeRubricChange(
+  ctx: AppContext,
+  grade: GradeRow,
+): Promise<Pick<GradingOutput, 'rubricVersion' | 'rubricChange'>> {
+  if (grade.reason !== 'rubric-change') return { rubricVersion: grade.rubricVersion, rubricChange: null };
+  const editor = await selectUserById(ctx.db, grade.savedById);
+  return {
+    rubricVersion: grade.rubricVersion,
+    rubricChange: { version: grade.rubricVersion, at: grade.createdAt.toISOString(), by: editor?.name ?? 'Someone' },
+  };
 }
 
 /**

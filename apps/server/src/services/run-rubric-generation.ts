@@ -14,10 +14,14 @@ import {
   storeRubricGenerationOutput,
   type RubricGenerationRow,
 } from '../models/rubric-generations.ts';
-import { upsertRubric } from '../models/rubrics.ts';
+import { rubricLockKey, takeTransactionLock } from '../models/locks.ts';
+import { selectRubricItemIdsEverUsed } from '../models/rubric-versions.ts';
+import { selectRubricForUpdate } from '../models/rubrics.ts';
 import { chargeProviderCallOfWork } from './ai-spend.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
+import { withUnusedIds } from './rubric-item-ids.ts';
+import { writeRubricVersion } from './write-rubric-version.ts';
 
 /**
  * The rubric job's work, with the same idempotent steps as grading: claim, extract the question
@@ -51,15 +55,23 @@ export async function runRubricGeneration(ctx: AppContext, generationId: string,
     const finished = await markRubricGenerationSucceeded(tx, generationId, draft);
     // Only the try that finished the row writes the rubric: a late duplicate changes nothing.
     if (!finished) return;
-    await upsertRubric(tx, {
-      questionId: question.id,
-      // A long PDF's text is cut to what save-rubric accepts, so the rubric can be saved again as shown.
-      questionText: clampText(questionText, RUBRIC_TEXT_MAX),
-      solutionText: clampText(solutionText, RUBRIC_TEXT_MAX),
-      items: draft.items,
-      source: grader.kind,
-      generationId,
-      updatedById: generation.requestedById,
+    await takeTransactionLock(tx, rubricLockKey(question.id));
+    const previous = await selectRubricForUpdate(tx, question.id);
+    // A new version like any rubric write; its items are new items, so no saved grade follows them.
+    await writeRubricVersion(tx, {
+      question,
+      previous,
+      rubric: {
+        questionId: question.id,
+        // A long PDF's text is cut to what save-rubric accepts, so the rubric can be saved again as shown.
+        questionText: clampText(questionText, RUBRIC_TEXT_MAX),
+        solutionText: clampText(solutionText, RUBRIC_TEXT_MAX),
+        items: withUnusedIds(draft.items, await selectRubricItemIdsEverUsed(tx, question.id)),
+        source: grader.kind,
+        generationId,
+        updatedById: generation.requestedById,
+      },
+      writtenById: generation.requestedById,
     });
   });
   ctx.log.info({ generationId, questionId: question.id, items: draft.items.length }, 'rubric generation succeeded');

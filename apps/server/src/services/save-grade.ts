@@ -63,18 +63,24 @@ export async function saveGrade(
     ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId)
     : undefined;
   if (!submission) throw notFound('Submission not found.');
-  const rubric = await selectRubricByQuestionId(ctx.db, question.id);
   const comments = checkedComments(input.comments, question.points);
   checkGrade(input.grade, question.points, comments);
   await checkRegionPages(ctx, submission, comments);
   const run = await runSavedFrom(ctx.db, submission, input.basedOnRunId);
-  const grade = await ctx.db.transaction(async (tx) => {
+  const { grade, rubric } = await ctx.db.transaction(async (tx) => {
     await takeTransactionLock(tx, answerLockKey(question.id, submission.studentId));
     if (input.expectedGradeId !== undefined) {
       const current = await selectCurrentGrade(tx, submission.id);
       if ((current?.id ?? null) !== input.expectedGradeId) throw await staleGrade(tx, current, question.points);
     }
+<<<<<<< HEAD
     const saved = await insertGrade(tx, {
+=======
+    // Read under the answer's lock: a rubric change re-applying to this answer has committed by now,
+    // so the version recorded is the one in force when the grade is written.
+    const rubric = await selectRubricByQuestionId(tx, question.id);
+    const grade = await insertGrade(tx, {
+>>>>>>> 02c0867 (Rubric versions and grade audit (issue 12 items 2, 6): every rubric write is a version; an item's points or wording change re-applies to the saved grades tied to it in one transaction (history kept); grades record reason and rubric version; grade-history, rubric-versions and audit.csv routes)
       id: newId(),
       submissionId: submission.id,
       grade: input.grade,
@@ -83,9 +89,15 @@ export async function saveGrade(
       confidence: run?.confidence ?? null,
       gradingRunId: run?.id ?? null,
       savedById: user.id,
+      reason: 'save',
+      rubricVersion: rubric?.version ?? null,
     });
+<<<<<<< HEAD
     await options.withinSave?.(tx, saved);
     return saved;
+=======
+    return { grade, rubric };
+>>>>>>> 02c0867 (Rubric versions and grade audit (issue 12 items 2, 6): every rubric write is a version; an item's points or wording change re-applies to the saved grades tied to it in one transaction (history kept); grades record reason and rubric version; grade-history, rubric-versions and audit.csv routes)
   });
   await requestSuggestionRefresh(ctx, question.id, user.id);
   return { grade, rubric };
@@ -123,9 +135,14 @@ async function staleGrade(db: Db, current: GradeRow | undefined, points: number)
   }
   const saver = await selectUserById(db, current.savedById);
   const name = saver?.name ?? 'Someone';
+  const what =
+    current.reason === 'rubric-change'
+      ? `A rubric change by ${name} (version ${current.rubricVersion}) recomputed this grade to ${current.grade} / ${points} at ${describeMoment(current.createdAt)}, ` +
+        'after you opened it. Reload to see the updated grade before saving yours.'
+      : `${name} saved a grade of ${current.grade} / ${points} for this submission at ${describeMoment(current.createdAt)}, ` +
+        'after you opened it. Reload to see their grade before saving yours.';
   return staleSave(
-    `${name} saved a grade of ${current.grade} / ${points} for this submission at ${describeMoment(current.createdAt)}, ` +
-      'after you opened it. Reload to see their grade before saving yours.',
+    what,
     {
       kind: 'grade',
       id: current.id,

@@ -7,9 +7,13 @@ import type { Db } from '../db/client.ts';
 import { badRequest, staleSave } from '../lib/errors.ts';
 import { describeMoment } from '../lib/timestamps.ts';
 import { rubricLockKey, takeTransactionLock } from '../models/locks.ts';
-import { selectRubricForUpdate, upsertRubric, type RubricRow } from '../models/rubrics.ts';
+import { selectRubricItemIdsEverUsed } from '../models/rubric-versions.ts';
+import { selectRubricForUpdate, type RubricRow } from '../models/rubrics.ts';
 import { selectUserById, type UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { freshItemId } from './rubric-item-ids.ts';
+import { requestSuggestionRefresh } from './refresh-suggestions.ts';
+import { writeRubricVersion, type RubricVersionWrite } from './write-rubric-version.ts';
 
 /** Points are compared to the hundredth: 3.33 + 3.33 + 3.34 is 10. */
 const POINTS_TOLERANCE = 0.005;
@@ -17,7 +21,12 @@ const POINTS_TOLERANCE = 0.005;
 /**
  * PATCH save-rubric: the instructor's edit becomes the question's rubric. The spec's client sends
  * the question and solution texts only, and then the items stay as they are; items sent with the
- * texts replace them and must add up to the question's points. Saved grades are never touched.
+ * texts replace them and must add up to the question's points.
+ *
+ * Every save is a new rubric version (who, when, what changed). An item keeps its identity by its
+ * id; changing an item's points or wording re-applies to every saved grade whose comments are tied
+ * to it, in the same transaction, each grade's previous row kept (services/write-rubric-version.ts,
+ * decision 0022). The answer says how many grades were recomputed.
  *
  * Optimistic concurrency: with `expectedVersion` (the version the editor loaded) the save is
  * refused with 409 when anyone — another instructor's tab, an AI draft — wrote the rubric since.
@@ -29,29 +38,47 @@ export async function saveRubric(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof SaveRubricInput>,
-): Promise<RubricRow> {
+): Promise<RubricVersionWrite> {
   const { question } = requireOwner(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'edit its rubric',
   );
-  const checked = input.items ? checkedItems(input.items, question.points) : undefined;
-  return ctx.db.transaction(async (tx) => {
+  if (input.items) checkItems(input.items, question.points);
+  const written = await ctx.db.transaction(async (tx) => {
     // The advisory lock covers a question without a rubric row yet; the row lock holds off AI drafts.
     await takeTransactionLock(tx, rubricLockKey(question.id));
     const current = await selectRubricForUpdate(tx, question.id);
     if (input.expectedVersion !== undefined && (current?.version ?? null) !== input.expectedVersion) {
       throw await staleRubric(tx, current);
     }
-    return upsertRubric(tx, {
-      questionId: question.id,
-      questionText: input.questionText,
-      solutionText: input.solutionText,
-      items: checked ?? current?.items ?? [],
-      source: 'instructor',
-      generationId: current?.generationId ?? null,
-      updatedById: user.id,
+    const items = input.items
+      ? withIds(input.items, await reservedItemIds(tx, question.id, current))
+      : (current?.items ?? []);
+    return writeRubricVersion(tx, {
+      question,
+      previous: current,
+      rubric: {
+        questionId: question.id,
+        questionText: input.questionText,
+        solutionText: input.solutionText,
+        items,
+        source: 'instructor',
+        generationId: current?.generationId ?? null,
+        updatedById: user.id,
+      },
+      writtenById: user.id,
     });
   });
+  // Re-applied grades are saved grades: pending suggestions learn from them as after any save.
+  if (written.regraded.length > 0) await requestSuggestionRefresh(ctx, question.id, user.id);
+  return written;
+}
+
+/** Ids a new item may not take: every id the question's rubric uses or ever used. */
+async function reservedItemIds(db: Db, questionId: string, current: RubricRow | undefined): Promise<Set<string>> {
+  const ids = await selectRubricItemIdsEverUsed(db, questionId);
+  for (const item of current?.items ?? []) ids.add(item.id);
+  return ids;
 }
 
 async function staleRubric(db: Db, current: RubricRow | undefined) {
@@ -81,7 +108,7 @@ async function staleRubric(db: Db, current: RubricRow | undefined) {
   );
 }
 
-function checkedItems(items: NonNullable<z.output<typeof SaveRubricInput>['items']>, points: number): RubricItem[] {
+function checkItems(items: NonNullable<z.output<typeof SaveRubricInput>['items']>, points: number): void {
   if (items.length === 0) throw badRequest('A rubric needs at least one item.');
   const total = roundToHundredths(items.reduce((sum, item) => sum + item.points, 0));
   if (Math.abs(total - points) > POINTS_TOLERANCE) {
@@ -98,15 +125,17 @@ function checkedItems(items: NonNullable<z.output<typeof SaveRubricInput>['items
       ]);
     seen.add(item.id);
   }
-  // Items sent with their id keep it (comments that judge them stay linked); new ones get a fresh one.
-  let next = 1;
-  const freshId = () => {
-    while (seen.has(`item-${next}`)) next += 1;
-    seen.add(`item-${next}`);
-    return `item-${next}`;
-  };
+}
+
+/**
+ * Items sent with their id keep it (comments that judge them stay linked, and a change to them
+ * reaches those comments); new ones get a fresh `item-N` that no version of this rubric ever used,
+ * so a deleted item's old comments are never tied to a new item that happens to take its place.
+ */
+function withIds(items: NonNullable<z.output<typeof SaveRubricInput>['items']>, reserved: Set<string>): RubricItem[] {
+  const taken = new Set([...reserved, ...items.flatMap((item) => (item.id ? [item.id] : []))]);
   return items.map((item) => ({
-    id: item.id ?? freshId(),
+    id: item.id ?? freshItemId(taken),
     criterion: item.criterion,
     points: item.points,
     guidance: item.guidance,

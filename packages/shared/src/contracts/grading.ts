@@ -113,6 +113,11 @@ export type SaveRubricInput = z.input<typeof SaveRubricInput>;
 export const SaveRubricOutput = z.object({
   message: z.string(),
   autoRubric: AutoRubric,
+  /**
+   * Saved grades this save recomputed: changing an item's points or wording re-applies to every
+   * saved grade whose comments are tied to that item (each grade's previous state is kept).
+   */
+  regradedCount: z.number().int().optional(),
 });
 export type SaveRubricOutput = z.infer<typeof SaveRubricOutput>;
 
@@ -176,6 +181,16 @@ export const GradingOutput = z.object({
    * (0: none yet). Absent for a grade saved without an AI suggestion.
    */
   examplesUsed: z.number().optional(),
+  /** The rubric version the saved grade shown was written under (null: before versions were kept). */
+  rubricVersion: z.number().nullable().optional(),
+  /**
+   * Set when the saved grade shown was recomputed by a rubric change (not by a person): the
+   * screen says "Updated by rubric change on <date> (version N)".
+   */
+  rubricChange: z
+    .object({ version: z.number().nullable(), at: z.string(), by: z.string() })
+    .nullable()
+    .optional(),
 });
 export type GradingOutput = z.infer<typeof GradingOutput>;
 

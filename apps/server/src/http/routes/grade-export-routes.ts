@@ -28,7 +28,7 @@ export function gradeExportRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   };
 }
 
-function sendCsv(reply: FastifyReply, { filename, csv }: GradesCsv) {
+export function sendCsv(reply: FastifyReply, { filename, csv }: GradesCsv) {
   return (
     reply
       .header('Content-Type', 'text/csv; charset=utf-8')

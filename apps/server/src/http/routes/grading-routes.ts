@@ -51,8 +51,12 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: QuestionParams, body: SaveRubricInput, response: { 200: SaveRubricOutput } },
       },
       async (request) => {
-        const rubric = await saveRubric(ctx, currentUser(request), request.params, request.body);
-        return { message: 'Rubric saved successfully!', autoRubric: presentAutoRubric(rubric) };
+        const { rubric, regraded } = await saveRubric(ctx, currentUser(request), request.params, request.body);
+        return {
+          message: 'Rubric saved successfully!',
+          autoRubric: presentAutoRubric(rubric),
+          regradedCount: regraded.length,
+        };
       },
     );
 

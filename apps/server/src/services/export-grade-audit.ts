@@ -1,0 +1,89 @@
+import { AUDIT_CSV_COLUMNS } from '@gradewise/shared/contracts/grade-audit';
+import type { AppContext } from '../context.ts';
+import { toCsv, type CsvCell } from '../lib/csv.ts';
+import { selectAllGradesOfQuestions } from '../models/grades.ts';
+import { selectQuestionsOfAssignment, type QuestionRow } from '../models/questions.ts';
+import { selectPeopleByIds, type UserRow } from '../models/users.ts';
+import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { slug, type GradesCsv } from './export-grades.ts';
+import { buildAuditEntries } from './grade-audit.ts';
+
+const REASONS = { save: 'Saved', group: 'Applied to group', 'rubric-change': 'Rubric change' } as const;
+
+/** GET /api/assignments/:assignmentId/audit.csv: the audit trail of every question of the assignment. */
+export async function exportAssignmentAudit(
+  ctx: AppContext,
+  user: UserRow,
+  params: { assignmentId: string },
+): Promise<GradesCsv> {
+  const { assignment } = requireOwner(
+    await loadVisibleAssignment(ctx.db, user, params.assignmentId),
+    'download the audit trail of its grades',
+  );
+  const questions = await selectQuestionsOfAssignment(ctx.db, assignment.id);
+  return { filename: `${slug(assignment.title, 'assignment')}-audit.csv`, csv: await buildAuditCsv(ctx, questions) };
+}
+
+/** GET .../questions/:questionId/audit.csv: the same for one question. */
+export async function exportQuestionAudit(
+  ctx: AppContext,
+  user: UserRow,
+  params: { assignmentId: string; questionId: string },
+): Promise<GradesCsv> {
+  const { assignment, question } = requireOwner(
+    await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
+    'download the audit trail of its grades',
+  );
+  const filename = `${slug(assignment.title, 'assignment')}-${slug(question.title ?? '', 'question')}-audit.csv`;
+  return { filename, csv: await buildAuditCsv(ctx, [question]) };
+}
+
+/**
+ * One row per saved grade row (every save, group application and rubric re-application), by
+ * question, student, version, then time: who saved what under which rubric version, the AI
+ * suggestion it started from and what was changed. Text cells go through toCsv's formula guard.
+ */
+async function buildAuditCsv(ctx: AppContext, questions: readonly QuestionRow[]): Promise<string> {
+  const rows = await selectAllGradesOfQuestions(
+    ctx.db,
+    questions.map((question) => question.id),
+  );
+  const entries = await buildAuditEntries(
+    ctx,
+    rows.map((row) => row.grade),
+  );
+  const students = await selectPeopleByIds(
+    ctx.db,
+    rows.map((row) => row.studentId),
+  );
+  const titles = new Map(questions.map((question, index) => [question.id, question.title ?? `Question ${index + 1}`]));
+  const points = new Map(questions.map((question) => [question.id, question.points]));
+  const body = rows.map((row, index): CsvCell[] => {
+    const entry = entries[index]!;
+    const student = students.get(row.studentId);
+    const suggestion = entry.aiSuggestion;
+    return [
+      titles.get(row.questionId),
+      student?.name || 'Deleted account',
+      student?.email ?? '',
+      row.submissionVersion,
+      entry.savedAt,
+      entry.savedBy.name,
+      REASONS[entry.reason],
+      entry.rubricVersion,
+      entry.grade,
+      points.get(row.questionId),
+      suggestion ? `${suggestion.grader.kind} (${suggestion.grader.provider})` : null,
+      suggestion?.grader.model,
+      suggestion?.score,
+      suggestion?.confidence,
+      entry.changesFromSuggestion?.summary.join(' '),
+      entry.changesFromPrevious?.summary.join(' '),
+      entry.comments
+        .map((comment) => `${comment.accepted ? '' : '[declined] '}−${comment.pointsDeducted}: ${comment.text}`)
+        .join(' | '),
+      entry.isCurrent ? 'Yes' : 'No',
+    ];
+  });
+  return toCsv([[...AUDIT_CSV_COLUMNS], ...body]);
+}
