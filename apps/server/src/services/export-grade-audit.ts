@@ -44,17 +44,26 @@ export async function exportQuestionAudit(
  * suggestion it started from and what was changed. Text cells go through toCsv's formula guard.
  */
 async function buildAuditCsv(ctx: AppContext, questions: readonly QuestionRow[]): Promise<string> {
-  const rows = await selectAllGradesOfQuestions(
+  const stored = await selectAllGradesOfQuestions(
     ctx.db,
     questions.map((question) => question.id),
+  );
+  const students = await selectPeopleByIds(
+    ctx.db,
+    stored.map((row) => row.studentId),
+  );
+  // Questions in the assignment's order, students by name; a stable sort keeps each answer's rows by version and time.
+  const order = new Map(questions.map((question, index) => [question.id, index]));
+  const nameOf = (id: string) => students.get(id)?.name ?? '';
+  const rows = [...stored].sort(
+    (a, b) =>
+      order.get(a.questionId)! - order.get(b.questionId)! ||
+      nameOf(a.studentId).localeCompare(nameOf(b.studentId), 'en', { sensitivity: 'base' }) ||
+      a.studentId.localeCompare(b.studentId),
   );
   const entries = await buildAuditEntries(
     ctx,
     rows.map((row) => row.grade),
-  );
-  const students = await selectPeopleByIds(
-    ctx.db,
-    rows.map((row) => row.studentId),
   );
   const titles = new Map(questions.map((question, index) => [question.id, question.title ?? `Question ${index + 1}`]));
   const points = new Map(questions.map((question) => [question.id, question.points]));

@@ -1,4 +1,9 @@
-import type { AuditComment, CommentChange, GradeDiff, GradeHistoryEntry } from '@gradewise/shared/contracts/grade-audit';
+import type {
+  AuditComment,
+  CommentChange,
+  GradeDiff,
+  GradeHistoryEntry,
+} from '@gradewise/shared/contracts/grade-audit';
 import type { AppContext } from '../context.ts';
 import type { GradeRow } from '../models/grades.ts';
 import { selectGradingRunsByIds, type GradingRunRow, type StoredComment } from '../models/grading-runs.ts';
@@ -35,7 +40,12 @@ export function diffGrades(from: GradeState, to: GradeState): GradeDiff {
     }
   }
   for (const old of before.values()) changes.push(change('removed', old.id, old.rubricItemId, old, null));
-  return { scoreFrom: from.score, scoreTo: to.score, comments: changes, summary: summarise(from.score, to.score, changes) };
+  return {
+    scoreFrom: from.score,
+    scoreTo: to.score,
+    comments: changes,
+    summary: summarise(from.score, to.score, changes),
+  };
 }
 
 function change(

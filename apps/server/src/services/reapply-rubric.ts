@@ -23,7 +23,8 @@ export function describeItemChanges(
       continue;
     }
     previous.delete(item.id);
-    if (old.points !== item.points) changes.push({ itemId: item.id, kind: 'points', from: old.points, to: item.points });
+    if (old.points !== item.points)
+      changes.push({ itemId: item.id, kind: 'points', from: old.points, to: item.points });
     if (old.criterion !== item.criterion)
       changes.push({ itemId: item.id, kind: 'wording', from: old.criterion, to: item.criterion });
     if (old.guidance !== item.guidance)

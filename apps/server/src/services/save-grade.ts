@@ -141,16 +141,13 @@ async function staleGrade(db: Db, current: GradeRow | undefined, points: number)
         'after you opened it. Reload to see the updated grade before saving yours.'
       : `${name} saved a grade of ${current.grade} / ${points} for this submission at ${describeMoment(current.createdAt)}, ` +
         'after you opened it. Reload to see their grade before saving yours.';
-  return staleSave(
-    what,
-    {
-      kind: 'grade',
-      id: current.id,
-      savedBy: saver ? { _id: saver.id, name: saver.name } : null,
-      savedAt: current.createdAt.toISOString(),
-      grade: current.grade,
-    },
-  );
+  return staleSave(what, {
+    kind: 'grade',
+    id: current.id,
+    savedBy: saver ? { _id: saver.id, name: saver.name } : null,
+    savedAt: current.createdAt.toISOString(),
+    grade: current.grade,
+  });
 }
 
 /**

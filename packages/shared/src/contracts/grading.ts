@@ -187,10 +187,7 @@ export const GradingOutput = z.object({
    * Set when the saved grade shown was recomputed by a rubric change (not by a person): the
    * screen says "Updated by rubric change on <date> (version N)".
    */
-  rubricChange: z
-    .object({ version: z.number().nullable(), at: z.string(), by: z.string() })
-    .nullable()
-    .optional(),
+  rubricChange: z.object({ version: z.number().nullable(), at: z.string(), by: z.string() }).nullable().optional(),
 });
 export type GradingOutput = z.infer<typeof GradingOutput>;
 
