@@ -214,7 +214,8 @@ describe('PATCH save-rubric', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json().autoRubric[0].items).toEqual([
       { id: 'time', criterion: 'Time to fall: t = 2 s', points: 5, guidance: 'Uses h = g t^2 / 2.' },
-      { id: 'item-1', criterion: 'Speed at impact: v = 20 m/s', points: 5, guidance: '' },
+      // The AI draft before used item-1 and item-2: a new item never takes an id an earlier version used.
+      { id: 'item-3', criterion: 'Speed at impact: v = 20 m/s', points: 5, guidance: '' },
     ]);
   });
 
@@ -290,7 +291,7 @@ describe('POST grade / regrade / save-grade', () => {
     expect(body.grader).toEqual({ kind: 'builtin', provider: 'builtin', model: expect.stringContaining('builtin') });
     expect(body.hiddenText).toEqual([]);
     expect(body.isAlreadyGraded).toBe(false);
-    const itemIds = ['time', 'item-1'];
+    const itemIds = ['time', 'item-3'];
     for (const comment of body.gradingResult.comments) {
       expect(comment).toMatchObject({
         _id: expect.any(String),
