@@ -298,7 +298,7 @@ describe('the audit record', () => {
       gradingRunId: suggestion.gradingRunId,
       score: suggestion.gradingResult.totalScore,
       confidence: suggestion.confidenceLevel,
-      grader: { kind: 'builtin', provider: 'builtin', model: suggestion.grader.model },
+      grader: { kind: 'builtin', provider: 'builtin', model: suggestion.grader?.model },
     });
     expect(entry.aiSuggestion.comments.map((comment: any) => comment.id)).toEqual(aiComments.map((c) => c.id));
     const kinds = entry.changesFromSuggestion.comments.map((change: any) => [change.kind, change.commentId]);

@@ -14,6 +14,7 @@ import { useGradingSession } from '../hooks/use-grading-session.ts';
 import { AnswerGroupNotice } from './answer-group-notice.tsx';
 import { GradingDialogActions } from './grading-dialog-actions.tsx';
 import { GRADE_DIALOG_TITLE_ID, GradingDialogHeader } from './grading-dialog-header.tsx';
+import { GradeHistoryButton } from './grade-history-dialog.tsx';
 import { GradeSummary } from './grade-summary.tsx';
 import { GradingNotices } from './grading-notices.tsx';
 import { GraderSummary } from './grader-summary.tsx';
@@ -159,6 +160,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               extraction={{ status: submission.extractionStatus, error: submission.extractionError }}
             />
             <Box>
+              <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
+                <GradeHistoryButton assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
+              </Box>
               <GradingNotices
                 result={result}
                 submission={submission}

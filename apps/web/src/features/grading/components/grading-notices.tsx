@@ -2,6 +2,7 @@ import { Alert, Box, LinearProgress, Typography } from '@mui/material';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
+import { formatDateTime } from '../../../lib/format-date.ts';
 import { GRADING_MESSAGES } from '../api/grading-api.ts';
 import { formatPoints } from '../format.ts';
 
@@ -18,7 +19,8 @@ export interface GradingNoticesProps {
 
 /**
  * What the instructor should know before reviewing: a regrade running, the saved grade they are
- * changing, a save refused because someone else saved first, a grade on an earlier version.
+ * changing, a grade a rubric change recomputed, a save refused because someone else saved first,
+ * a grade on an earlier version.
  */
 export function GradingNotices({
   result,
@@ -42,6 +44,13 @@ export function GradingNotices({
         <Alert severity="info" sx={{ mb: 2 }}>
           Saved grade: {formatPoints(result.gradingResult.totalScore)} / {formatPoints(points)}. Change it below, or ask
           for a fresh suggestion with Regrade With AI; nothing changes until you save.
+        </Alert>
+      ) : null}
+      {result.isAlreadyGraded && result.rubricChange ? (
+        <Alert severity="info" sx={{ mb: 2 }}>
+          Updated by rubric change on {formatDateTime(result.rubricChange.at)}
+          {result.rubricChange.version !== null ? ` (version ${result.rubricChange.version})` : ''}, made by{' '}
+          {result.rubricChange.by}. The grade before it is kept in History.
         </Alert>
       ) : null}
       {staleMessage ? <StaleSaveAlert message={staleMessage} onReload={onReload} isReloading={isReloading} /> : null}
