@@ -568,26 +568,26 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/grade-history',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/submissions/${f.submission._id}/grade-history` }),
-    // The student sees their grade in the report; the record of who changed what is the staff's.
-    expect: ownerOnlyInCourse(200),
+    // The student sees their grade in the report; the record of who changed what is the staff's (TAs too).
+    expect: gradersInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/rubric-versions',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/rubric-versions` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/audit.csv',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/audit.csv` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/audit.csv',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/audit.csv` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
 
   // ---- grading engine (rubrics, AI grading as durable jobs, saved grades)

@@ -147,6 +147,8 @@ export async function selectGradesByIds(db: Db, gradeIds: string[]): Promise<Map
   if (gradeIds.length === 0) return new Map();
   const rows = await db.select().from(grades).where(anyOf(grades.id, gradeIds));
   return new Map(rows.map((row) => [row.id, row as GradeRow]));
+}
+
 /** A saved grade with the answer it grades: whose, which question, which version. */
 export interface GradeOfAnswer {
   grade: GradeRow;

@@ -4,7 +4,7 @@ import { toCsv, type CsvCell } from '../lib/csv.ts';
 import { selectAllGradesOfQuestions } from '../models/grades.ts';
 import { selectQuestionsOfAssignment, type QuestionRow } from '../models/questions.ts';
 import { selectPeopleByIds, type UserRow } from '../models/users.ts';
-import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleAssignment, loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { slug, type GradesCsv } from './export-grades.ts';
 import { buildAuditEntries } from './grade-audit.ts';
 
@@ -16,7 +16,7 @@ export async function exportAssignmentAudit(
   user: UserRow,
   params: { assignmentId: string },
 ): Promise<GradesCsv> {
-  const { assignment } = requireOwner(
+  const { assignment } = requireGrader(
     await loadVisibleAssignment(ctx.db, user, params.assignmentId),
     'download the audit trail of its grades',
   );
@@ -30,7 +30,7 @@ export async function exportQuestionAudit(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<GradesCsv> {
-  const { assignment, question } = requireOwner(
+  const { assignment, question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'download the audit trail of its grades',
   );

@@ -15,13 +15,8 @@ import {
 import type { QuestionRow } from '../models/questions.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
-<<<<<<< HEAD
-import type { UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
-=======
 import { selectUserById, type UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
->>>>>>> 02c0867 (Rubric versions and grade audit (issue 12 items 2, 6): every rubric write is a version; an item's points or wording change re-applies to the saved grades tied to it in one transaction (history kept); grades record reason and rubric version; grade-history, rubric-versions and audit.csv routes)
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { presentRunResult, presentSavedGradeResult } from '../presenters/grading-presenter.ts';
 import { checkProviderQuota, countInteractiveCall, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';

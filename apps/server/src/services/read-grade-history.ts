@@ -6,7 +6,7 @@ import { selectGradeHistory } from '../models/grades.ts';
 import { selectRubricVersions, type RubricItemChange } from '../models/rubric-versions.ts';
 import { selectSubmissionInQuestion } from '../models/submissions.ts';
 import { selectPeopleByIds, type UserRow } from '../models/users.ts';
-import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { buildAuditEntries } from './grade-audit.ts';
 
 /**
@@ -19,7 +19,7 @@ export async function readGradeHistory(
   user: UserRow,
   params: { assignmentId: string; questionId: string; submissionId: string },
 ): Promise<GradeHistoryOutput> {
-  const { question } = requireOwner(
+  const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see the history of its grades',
   );
@@ -38,7 +38,7 @@ export async function readRubricVersions(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<RubricVersionsOutput> {
-  const { question } = requireOwner(
+  const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see the versions of its rubric',
   );

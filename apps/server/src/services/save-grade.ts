@@ -73,14 +73,10 @@ export async function saveGrade(
       const current = await selectCurrentGrade(tx, submission.id);
       if ((current?.id ?? null) !== input.expectedGradeId) throw await staleGrade(tx, current, question.points);
     }
-<<<<<<< HEAD
-    const saved = await insertGrade(tx, {
-=======
     // Read under the answer's lock: a rubric change re-applying to this answer has committed by now,
     // so the version recorded is the one in force when the grade is written.
     const rubric = await selectRubricByQuestionId(tx, question.id);
     const grade = await insertGrade(tx, {
->>>>>>> 02c0867 (Rubric versions and grade audit (issue 12 items 2, 6): every rubric write is a version; an item's points or wording change re-applies to the saved grades tied to it in one transaction (history kept); grades record reason and rubric version; grade-history, rubric-versions and audit.csv routes)
       id: newId(),
       submissionId: submission.id,
       grade: input.grade,
@@ -92,12 +88,8 @@ export async function saveGrade(
       reason: 'save',
       rubricVersion: rubric?.version ?? null,
     });
-<<<<<<< HEAD
-    await options.withinSave?.(tx, saved);
-    return saved;
-=======
+    await options.withinSave?.(tx, grade);
     return { grade, rubric };
->>>>>>> 02c0867 (Rubric versions and grade audit (issue 12 items 2, 6): every rubric write is a version; an item's points or wording change re-applies to the saved grades tied to it in one transaction (history kept); grades record reason and rubric version; grade-history, rubric-versions and audit.csv routes)
   });
   await requestSuggestionRefresh(ctx, question.id, user.id);
   return { grade, rubric };
