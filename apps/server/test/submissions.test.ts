@@ -100,6 +100,8 @@ describe('POST .../submit', () => {
         isGradeOnEarlierVersion: false,
         gradedVersion: null,
         canResubmit: true,
+        // Nothing saved yet, so nothing is held back from the student (grade release, issue 12).
+        gradeWithheld: false,
       },
     ]);
     expect((await detail(classmate, q)).json().submissions.map((s: any) => s.student._id)).toEqual([classmate.id]);
