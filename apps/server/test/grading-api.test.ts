@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq, inArray } from 'drizzle-orm';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
+import { isLeftForGradeAll } from '@gradewise/shared/contracts/grading';
 import { fileExtractions, grades, gradingRuns, rubricGenerations, rubrics } from '../src/db/schema.ts';
 import { buildPdfWithHiddenText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
 import {
@@ -477,6 +478,8 @@ describe('POST grade / regrade / save-grade', () => {
       'comments',
       'extractedText',
       'gradingStatus',
+      'reviewStatus',
+      'suggestedScore',
     ]) {
       expect(mine.submissions[0]).not.toHaveProperty(field);
     }
@@ -658,6 +661,91 @@ describe('grade without a rubric, grade-all and its progress', () => {
       .from(gradingRuns)
       .where(inArray(gradingRuns.submissionId, [latest._id, ...submissions.map((s) => s._id)]));
     expect(succeeded[0]!.n).toBe(3);
+  });
+
+  it('the staff rows say where each answer stands after Grade All, and a second Grade All asks only about what is left', async () => {
+    const assignment = await createAssignment(t.app, world.instructor, world.course._id, { title: 'Rows' });
+    const question = await createQuestion(t.app, world.instructor, assignment._id, { points: '4' });
+    const target = { assignment, question };
+    const graded = await submit(world.student, target, await pdf(['The answer is 4.']));
+    const suggested = await submit(classmate, target, await pdf(['The answer is 4, because 2 + 2 = 4.']));
+    expect(
+      (
+        await post(world.instructor, `${base(target)}/save-grade/${graded._id}`, {
+          grade: 4,
+          feedback: '',
+          comments: [],
+        })
+      ).statusCode,
+    ).toBe(200);
+    const rowsOf = async () => {
+      const rows = (await detail(world.instructor, target)).submissions as any[];
+      return new Map(rows.map((row) => [row._id, row]));
+    };
+    let rows = await rowsOf();
+    expect(rows.get(graded._id)).toMatchObject({ reviewStatus: 'graded', grade: 4, suggestedScore: null });
+    expect(rows.get(suggested._id)).toMatchObject({
+      reviewStatus: 'not-graded',
+      suggestedScore: null,
+      confidenceLevel: null,
+    });
+    expect([...rows.values()].filter((row) => isLeftForGradeAll(row.reviewStatus))).toHaveLength(1);
+
+    const first = (await post(world.instructor, `${base(target)}/grade-all`)).json();
+    expect(first.queued).toBe(1);
+    const [run] = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.batchId, first.batchId));
+    const finished = (await t.ctx.jobs!.waitFor(
+      run!.id,
+      async () => {
+        const [row] = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.id, run!.id));
+        return row && (row.status === 'succeeded' || row.status === 'failed') ? row : undefined;
+      },
+      { timeoutMs: 60_000 },
+    ))!;
+    expect(finished.status).toBe('succeeded');
+
+    // The suggestion is ready: its score and confidence are on the row; nothing is a grade yet.
+    rows = await rowsOf();
+    expect(rows.get(suggested._id)).toMatchObject({
+      reviewStatus: 'needs-review',
+      suggestedScore: finished.totalScore,
+      confidenceLevel: finished.confidence,
+      grade: null,
+      isAlreadyGraded: false,
+    });
+    expect(typeof finished.totalScore).toBe('number');
+    expect([...rows.values()].filter((row) => isLeftForGradeAll(row.reviewStatus))).toHaveLength(0);
+
+    // Nothing is left, so a second Grade All pays for nothing.
+    const second = (await post(world.instructor, `${base(target)}/grade-all`)).json();
+    expect(second).toMatchObject({ queued: 0, batchId: null });
+    const runsNow = await t.ctx.db
+      .select({ n: count() })
+      .from(gradingRuns)
+      .where(inArray(gradingRuns.submissionId, [graded._id, suggested._id]));
+    expect(runsNow[0]!.n).toBe(1);
+
+    // A run in flight (its row as a worker leaves it while it runs) says 'grading', and is not asked twice.
+    await t.ctx.db.update(gradingRuns).set({ status: 'running' }).where(eq(gradingRuns.id, run!.id));
+    expect((await rowsOf()).get(suggested._id)).toMatchObject({ reviewStatus: 'grading', gradingStatus: 'running' });
+    expect((await post(world.instructor, `${base(target)}/grade-all`)).json()).toMatchObject({ queued: 0 });
+
+    // A failed suggestion is left for Grade All again, and the row says it failed.
+    await t.ctx.db.update(gradingRuns).set({ status: 'failed' }).where(eq(gradingRuns.id, run!.id));
+    rows = await rowsOf();
+    expect(rows.get(suggested._id)).toMatchObject({ reviewStatus: 'failed', suggestedScore: null });
+    const third = (await post(world.instructor, `${base(target)}/grade-all`)).json();
+    expect(third.queued).toBe(1);
+    // Let that run end before the test does (its job would meet a closed database otherwise).
+    const [retry] = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.batchId, third.batchId));
+    await t.ctx.jobs!.waitFor(
+      retry!.id,
+      async () => {
+        const [row] = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.id, retry!.id));
+        return row && (row.status === 'succeeded' || row.status === 'failed') ? row : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
   });
 
   it('grade-all and progress: owner only, unknown batch 404', async () => {

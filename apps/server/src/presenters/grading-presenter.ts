@@ -5,6 +5,7 @@ import type {
   GradingOutput,
   GradingProgressOutput,
   HiddenTextFinding,
+  ReviewStatus,
   SavedGrade,
   SubmissionGradingFields,
 } from '@gradewise/shared/contracts/grading';
@@ -141,6 +142,8 @@ export function presentSubmissionGrading(input: {
   latestRun: GradingRunRow | undefined;
   latestSucceededRun: GradingRunRow | undefined;
   gradeRun: GradingRunRow | undefined;
+  /** The grade was saved on an earlier version: it counts, but this version is not reviewed yet. */
+  isGradeOnEarlierVersion: boolean;
   extraction: FileExtractionRow | undefined;
   rubricItems: readonly RubricItem[];
 }): SubmissionGradingFields {
@@ -157,10 +160,36 @@ export function presentSubmissionGrading(input: {
     extractedText: input.extraction?.text ?? '',
     grader: presentGrader(source),
     gradingStatus: input.latestRun?.status ?? 'none',
+    reviewStatus: reviewStatusOf({
+      grade: input.isGradeOnEarlierVersion ? undefined : grade,
+      latestRun: input.latestRun,
+      latestSucceededRun,
+    }),
+    suggestedScore: latestSucceededRun?.totalScore ?? null,
     hasHiddenText: hiddenText.length > 0,
     hiddenText,
     ...presentExtractionState(input.extraction),
   };
+}
+
+/**
+ * Where a latest version stands for the reviewer: one rule for the review queue, the answer groups
+ * and the submissions table. `grade` is a grade saved on this very version.
+ */
+export function reviewStatusOf({
+  grade,
+  latestRun,
+  latestSucceededRun,
+}: {
+  grade: GradeRow | undefined;
+  latestRun: GradingRunRow | undefined;
+  latestSucceededRun: GradingRunRow | undefined;
+}): ReviewStatus {
+  if (grade) return 'graded';
+  if (latestRun && (latestRun.status === 'queued' || latestRun.status === 'running')) return 'grading';
+  if (latestSucceededRun) return 'needs-review';
+  if (latestRun?.status === 'failed') return 'failed';
+  return 'not-graded';
 }
 
 export function presentProgress(

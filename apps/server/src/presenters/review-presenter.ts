@@ -2,7 +2,6 @@ import type {
   GradingReportForStaff,
   GradingReportForStudent,
   ReviewQueueItem,
-  ReviewStatus,
 } from '@gradewise/shared/contracts/review';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
 import type { GradeRow } from '../models/grades.ts';
@@ -12,7 +11,9 @@ import type { SubmissionListRow, SubmissionRow } from '../models/submissions.ts'
 import type { QuestionRow } from '../models/questions.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
-import { presentComments, presentGrader } from './grading-presenter.ts';
+import { presentComments, presentGrader, reviewStatusOf } from './grading-presenter.ts';
+
+export { reviewStatusOf };
 
 /** Review-loop rows -> contract outputs. The student report is built here too, with its own narrow shape. */
 
@@ -21,18 +22,6 @@ export interface ReviewQueueSources {
   grade: GradeRow | undefined;
   latestRun: GradingRunRow | undefined;
   latestSucceededRun: GradingRunRow | undefined;
-}
-
-export function reviewStatusOf({
-  grade,
-  latestRun,
-  latestSucceededRun,
-}: Omit<ReviewQueueSources, 'row'>): ReviewStatus {
-  if (grade) return 'graded';
-  if (latestRun && (latestRun.status === 'queued' || latestRun.status === 'running')) return 'grading';
-  if (latestSucceededRun) return 'needs-review';
-  if (latestRun?.status === 'failed') return 'failed';
-  return 'not-graded';
 }
 
 export function presentReviewQueueItem(sources: ReviewQueueSources, identities: StudentIdentities): ReviewQueueItem {

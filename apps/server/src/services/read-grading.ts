@@ -64,6 +64,7 @@ export async function readQuestionGradingForStaff(
         latestRun: latestRuns.get(submission.id),
         latestSucceededRun: succeededRuns.get(submission.id),
         gradeRun: grade?.gradingRunId ? gradeRuns.get(grade.gradingRunId) : undefined,
+        isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
         extraction: extractions.get(submission.fileId),
         rubricItems: rubric?.items ?? [],
       }),

@@ -92,6 +92,8 @@ export function staffSubmission(overrides: Record<string, unknown> = {}) {
     extractedText: '',
     grader: null,
     gradingStatus: 'none',
+    reviewStatus: 'not-graded',
+    suggestedScore: null,
     hasHiddenText: false,
     hiddenText: [],
     ...overrides,

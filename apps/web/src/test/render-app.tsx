@@ -6,7 +6,8 @@ import { createQueryClient } from '../lib/query-client.ts';
 
 /**
  * Renders the real app (providers, route table, guards, screens) at a path, in memory. Returns the
- * router so tests can check where navigation went and how (PUSH or REPLACE).
+ * router so tests can check where navigation went and how (PUSH or REPLACE), and the query
+ * client, for a test to re-read what the server says now.
  */
 export function renderApp(path: string, routeTable: RouteObject[] = routes) {
   const router = createMemoryRouter(routeTable, { initialEntries: [path] });
@@ -14,10 +15,11 @@ export function renderApp(path: string, routeTable: RouteObject[] = routes) {
   router.subscribe((state) => {
     if (visitedPaths.at(-1) !== state.location.pathname) visitedPaths.push(state.location.pathname);
   });
+  const queryClient = createQueryClient();
   const result = render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>,
   );
-  return { ...result, router, visitedPaths };
+  return { ...result, router, visitedPaths, queryClient };
 }

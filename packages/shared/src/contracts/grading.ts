@@ -312,6 +312,24 @@ export const ReopenSubmissionOutput = z.object({
 export type ReopenSubmissionOutput = z.infer<typeof ReopenSubmissionOutput>;
 
 /**
+ * Where a latest submission stands:
+ * - 'needs-review': the AI suggested a grade, nobody saved one yet;
+ * - 'graded': an instructor saved a grade;
+ * - 'grading': an AI run is queued or running;
+ * - 'failed': the newest AI run failed and nothing is saved;
+ * - 'not-graded': no AI run and no saved grade.
+ */
+export const ReviewStatus = z.enum(['needs-review', 'graded', 'grading', 'failed', 'not-graded']);
+export type ReviewStatus = z.infer<typeof ReviewStatus>;
+
+/**
+ * What Grade All asks the AI about: a latest version with no saved grade of its own, no run in
+ * flight and no finished suggestion (a failed run is tried again). A suggestion that exists is not
+ * paid for again; asking again is Regrade on one answer, or the confirmed re-suggest.
+ */
+export const isLeftForGradeAll = (status: ReviewStatus) => status === 'not-graded' || status === 'failed';
+
+/**
  * Grading fields of one submission row in the staff question detail (includeSubmissions=1).
  * `grade`/`comments` come from the newest saved grade; `confidenceLevel` and `grader` from it or,
  * when nothing is saved yet, from the newest finished AI run.
@@ -327,6 +345,14 @@ export const SubmissionGradingFields = z.object({
   extractedText: z.string(),
   grader: GraderInfo.nullable(),
   gradingStatus: z.enum(['none', 'queued', 'running', 'succeeded', 'failed']),
+  /**
+   * Where this version stands for the reviewer (issue 13): 'needs-review' (an AI suggestion waits),
+   * 'grading' (a run is queued or running), 'failed', 'graded' (its own saved grade) or 'not-graded'.
+   * The same rule as the review queue's status.
+   */
+  reviewStatus: ReviewStatus,
+  /** The score of the newest finished AI suggestion; null when there is none. */
+  suggestedScore: z.number().nullable(),
   hasHiddenText: z.boolean(),
   hiddenText: z.array(HiddenTextFinding),
   ...ExtractionStateFields,

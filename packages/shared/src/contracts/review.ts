@@ -1,7 +1,14 @@
 import { z } from 'zod';
 import { Person, PersonRef } from './courses.ts';
 import { FileUrl } from './files.ts';
-import { GradeLifecycleFields, GraderInfo, GradingComment, RUBRIC_TEXT_MAX, RubricItemInput } from './grading.ts';
+import {
+  GradeLifecycleFields,
+  GraderInfo,
+  GradingComment,
+  ReviewStatus,
+  RUBRIC_TEXT_MAX,
+  RubricItemInput,
+} from './grading.ts';
 import { StudentRegradeState } from './regrades.ts';
 
 /**
@@ -12,16 +19,8 @@ import { StudentRegradeState } from './regrades.ts';
 
 // ---------------------------------------------------------------- review queue
 
-/**
- * Where a latest submission stands:
- * - 'needs-review': the AI suggested a grade, nobody saved one yet;
- * - 'graded': an instructor saved a grade;
- * - 'grading': an AI run is queued or running;
- * - 'failed': the newest AI run failed and nothing is saved;
- * - 'not-graded': no AI run and no saved grade.
- */
-export const ReviewStatus = z.enum(['needs-review', 'graded', 'grading', 'failed', 'not-graded']);
-export type ReviewStatus = z.infer<typeof ReviewStatus>;
+// ReviewStatus lives in grading.ts (the staff submission rows carry it too); re-exported here.
+export { isLeftForGradeAll, ReviewStatus } from './grading.ts';
 
 /** k of "grade these first" when GRADE_FIRST_COUNT is not set. */
 export const GRADE_FIRST_DEFAULT = 5;

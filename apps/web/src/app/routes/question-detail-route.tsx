@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { isLeftForGradeAll, type SubmissionGradingFields } from '@gradewise/shared/contracts/grading';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Button, Container, Typography } from '@mui/material';
 import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
@@ -91,6 +92,8 @@ export function QuestionDetailRoute() {
         <GradeAllPanel
           assignmentId={assignmentId}
           questionId={questionId}
+          leftToGrade={detail.viewer === 'staff' ? leftForGradeAll(detail.submissions ?? []) : 0}
+          submissionCount={submissions.length}
           extraActions={
             <>
               <GradesCsvButton
@@ -136,4 +139,9 @@ export function QuestionDetailRoute() {
       ) : null}
     </Container>
   );
+}
+
+/** How many answers Grade All would ask the AI about now (the rule lives with the contract). */
+function leftForGradeAll(rows: readonly Pick<SubmissionGradingFields, 'reviewStatus'>[]): number {
+  return rows.filter((row) => isLeftForGradeAll(row.reviewStatus)).length;
 }

@@ -32,6 +32,7 @@ export function RubricEditRoute() {
           key={detail.autoRubric[0]?.updatedAt ?? 'none'}
           assignmentId={assignmentId}
           questionId={questionId}
+          questionPoints={detail.points}
           rubric={detail.autoRubric[0]}
         />
       ) : null}

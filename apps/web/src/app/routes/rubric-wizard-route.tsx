@@ -1,8 +1,13 @@
 import { Link as RouterLink, useParams } from 'react-router-dom';
-import { Button, Container } from '@mui/material';
+import { Button, Container, Link, Typography } from '@mui/material';
 import { PageHeader } from '../../components/page-header.tsx';
 import { EmptyMessage, ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
-import { questionPagePath, RUBRIC_MESSAGES, useRubricQuestion } from '../../features/rubrics/api/rubrics-api.ts';
+import {
+  questionPagePath,
+  RUBRIC_MESSAGES,
+  rubricEditPath,
+  useRubricQuestion,
+} from '../../features/rubrics/api/rubrics-api.ts';
 import { RubricWizard } from '../../features/rubrics/components/rubric-wizard.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
@@ -20,9 +25,20 @@ export function RubricWizardRoute() {
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 4 } }}>
       <PageHeader
         title="Rubric Wizard"
-        subtitle={detail ? `${detail.title ?? 'Question Details'} · ${detail.points} points` : undefined}
+        subtitle={detail ? `${detail.title ?? 'Untitled question'} · ${detail.points} points` : undefined}
         back={{ to: questionPage, label: 'Back to the question' }}
       />
+      {/* The wizard drafts and tries a rubric step by step; Edit Rubric changes a saved one in place. */}
+      {rubric ? (
+        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+          Step by step: check the texts, shape the items, try them on answers, then save. To change a saved rubric
+          directly, use{' '}
+          <Link component={RouterLink} to={rubricEditPath(assignmentId, questionId)}>
+            Edit Rubric
+          </Link>
+          .
+        </Typography>
+      ) : null}
       {question.isPending ? <LoadingMessage text="Loading rubric…" /> : null}
       {question.isError ? <ErrorMessage text={RUBRIC_MESSAGES.fetchFailed} /> : null}
       {detail && detail.viewer !== 'staff' ? (

@@ -117,6 +117,7 @@ describe('create assignment', () => {
 
     await user.type(await screen.findByRole('textbox', { name: /Title/ }), 'Homework 1');
     await user.type(screen.getByLabelText(/Deadline/), '2030-03-01T17:00');
+    expect(screen.queryByText(/This deadline has already passed/)).not.toBeInTheDocument();
     const resubmission = screen.getByRole('checkbox', { name: 'Allow resubmission after grading' });
     expect(resubmission).not.toBeChecked();
     expect(resubmission).toHaveAccessibleDescription(/a graded answer is final unless you reopen it/);
@@ -132,6 +133,28 @@ describe('create assignment', () => {
     });
     expect(await screen.findByRole('heading', { level: 1, name: 'Homework 1' })).toBeInTheDocument();
     expect(router.state.location.pathname).toBe(`/assignments/${ASSIGNMENT_ID}`);
+  });
+
+  it('warns about a deadline already gone, and still creates the assignment with it', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'POST /api/assignments': () =>
+        jsonResponse(201, { message: 'Assignment created successfully!', assignment: assignmentDetail('staff') }),
+      [`GET /api/assignments/${ASSIGNMENT_ID}`]: () => jsonResponse(200, assignmentDetail('staff')),
+    });
+    renderCreateAssignmentFromCourse();
+    const user = userEvent.setup({ delay: null });
+
+    await user.type(await screen.findByRole('textbox', { name: /Title/ }), 'Old quiz');
+    await user.type(screen.getByLabelText(/Deadline/), '2020-03-01T17:00');
+    expect(
+      screen.getByText(/This deadline has already passed: every answer submitted will be marked late/),
+    ).toBeInTheDocument();
+    await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
+    expect(await screen.findByText('Assignment created successfully!')).toBeInTheDocument();
+    expect((sent.find((request) => request.method === 'POST')?.body as any).deadline).toBe(
+      new Date('2020-03-01T17:00').toISOString(),
+    );
   });
 
   it('sends a null deadline when none is given, and toasts the fallback when the server gives no message', async () => {

@@ -27,6 +27,8 @@ const row = (name: string, grade: number | null = null) =>
     grade,
     isAlreadyGraded: grade !== null,
     gradingStatus: 'succeeded',
+    reviewStatus: grade === null ? 'needs-review' : 'graded',
+    suggestedScore: 9,
   });
 
 function member(name: string, overrides: Record<string, unknown> = {}) {

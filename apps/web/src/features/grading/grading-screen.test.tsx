@@ -21,6 +21,8 @@ function gradedRow(overrides: Record<string, unknown> = {}) {
     extractedText: '',
     grader: null,
     gradingStatus: 'none',
+    reviewStatus: 'not-graded',
+    suggestedScore: null,
     hasHiddenText: false,
     hiddenText: [],
     ...overrides,
@@ -240,7 +242,13 @@ describe('grading screen', () => {
   );
 
   it('loads a graded submission as stored, without the 90-second message, and replaces everything on Regrade With AI', async () => {
-    const row = gradedRow({ isAlreadyGraded: true, grade: 9, gradingStatus: 'succeeded', confidenceLevel: 80 });
+    const row = gradedRow({
+      isAlreadyGraded: true,
+      grade: 9,
+      gradingStatus: 'succeeded',
+      reviewStatus: 'graded',
+      confidenceLevel: 80,
+    });
     stubNetwork({
       ...signInAs(INSTRUCTOR),
       [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [row] })),
@@ -357,7 +365,7 @@ describe('grading screen', () => {
   });
 
   it('after Regrade With AI, Save Grade names the new run but still the saved grade it loaded', async () => {
-    const row = gradedRow({ isAlreadyGraded: true, grade: 9, gradingStatus: 'succeeded' });
+    const row = gradedRow({ isAlreadyGraded: true, grade: 9, gradingStatus: 'succeeded', reviewStatus: 'graded' });
     const sent = stubNetwork({
       ...signInAs(INSTRUCTOR),
       [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [row] })),

@@ -22,6 +22,8 @@ const submissionRow = {
   extractedText: '',
   grader: null,
   gradingStatus: 'succeeded',
+  reviewStatus: 'needs-review',
+  suggestedScore: 8,
   hasHiddenText: false,
   hiddenText: [],
 };

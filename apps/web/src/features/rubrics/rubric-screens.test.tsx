@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -32,6 +32,8 @@ function gradingFields() {
     extractedText: '',
     grader: null,
     gradingStatus: 'none',
+    reviewStatus: 'not-graded',
+    suggestedScore: null,
     hasHiddenText: false,
     hiddenText: [],
   };
@@ -61,7 +63,7 @@ describe('Edit Rubric', () => {
     expect(preview.querySelectorAll('.katex').length).toBe(3);
 
     await user.clear(questionText);
-    await user.type(questionText, 'Find the **eigenvalues**.');
+    await user.paste('Find the **eigenvalues**.');
     await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
     expect(screen.getByRole('button', { name: 'Saving…' })).toBeDisabled();
     saving.respond(jsonResponse(200, { message: 'Rubric saved successfully!', autoRubric: [rubric()] }));
@@ -70,7 +72,92 @@ describe('Edit Rubric', () => {
     expect(sent.find((request) => request.method === 'PATCH')!.body).toEqual({
       questionText: 'Find the **eigenvalues**.',
       solutionText: 'They are $\\lambda = 2$ and $\\lambda = 3$.',
+      // The items go with the texts as they were loaded, ids kept (comments judging them stay linked).
+      items: [
+        { id: 'item-1', criterion: 'Finds both eigenvalues', points: 6, guidance: '2 and 3' },
+        { id: 'item-2', criterion: 'Shows the characteristic polynomial', points: 4, guidance: '' },
+      ],
     });
+  });
+
+  it(
+    "shows the rubric's items and points; edits, adds, removes and reorders them, checking live that they add up",
+    { timeout: 60_000 },
+    async () => {
+      const sent = stubNetwork({
+        ...signInAs(INSTRUCTOR),
+        [`GET ${QUESTION_API}`]: questionWith([rubric()]),
+        [`PATCH ${QUESTION_API}/save-rubric`]: () =>
+          jsonResponse(200, { message: 'Rubric saved successfully!', autoRubric: [rubric()] }),
+      });
+      renderApp(`${QUESTION_PATH}/rubric`);
+      const user = userEvent.setup({ delay: null });
+
+      const items = await screen.findByRole('list', { name: 'Rubric items' });
+      expect(within(items).getAllByRole('listitem')).toHaveLength(2);
+      expect(screen.getByRole('textbox', { name: 'Criterion of item 1' })).toHaveValue('Finds both eigenvalues');
+      expect(screen.getByRole('textbox', { name: 'Points of item 2' })).toHaveValue('4');
+      expect(screen.getByText('Total: 10 / 10 points')).toBeInTheDocument();
+
+      // 6 + 5 is not the question's 10: said at once, and Save Rubric waits until it is right.
+      const secondPoints = screen.getByRole('textbox', { name: 'Points of item 2' });
+      await user.clear(secondPoints);
+      await user.type(secondPoints, '5');
+      expect(screen.getByText('Total: 11 / 10 points')).toBeInTheDocument();
+      expect(
+        screen.getByText('The items add up to 11 points, but the question is worth 10 points.'),
+      ).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save Rubric' })).toBeDisabled();
+
+      // A third item takes the missing point... after the second gives two back.
+      await user.clear(secondPoints);
+      await user.type(secondPoints, '3');
+      await user.click(screen.getByRole('button', { name: 'Add Item' }));
+      await user.click(screen.getByRole('textbox', { name: 'Criterion of item 3' }));
+      await user.paste('States the method');
+      expect(screen.getByRole('button', { name: 'Save Rubric' })).toBeDisabled();
+      const thirdPoints = screen.getByRole('textbox', { name: 'Points of item 3' });
+      await user.clear(thirdPoints);
+      await user.type(thirdPoints, '1');
+      expect(screen.getByText('Total: 10 / 10 points')).toBeInTheDocument();
+      expect(screen.getByRole('button', { name: 'Save Rubric' })).toBeEnabled();
+
+      // The new item goes first; the polynomial one is removed and its point moves to the method.
+      await user.click(screen.getByRole('button', { name: 'Move item 3 up' }));
+      await user.click(screen.getByRole('button', { name: 'Move item 2 up' }));
+      expect(screen.getByRole('textbox', { name: 'Criterion of item 1' })).toHaveValue('States the method');
+      await user.click(screen.getByRole('button', { name: 'Remove item 3' }));
+      const methodPoints = screen.getByRole('textbox', { name: 'Points of item 1' });
+      await user.clear(methodPoints);
+      await user.type(methodPoints, '4');
+      await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
+
+      expect(await screen.findByText('Rubric saved successfully!')).toBeInTheDocument();
+      expect((sent.find((request) => request.method === 'PATCH')!.body as any).items).toEqual([
+        { criterion: 'States the method', points: 4, guidance: '' },
+        { id: 'item-1', criterion: 'Finds both eigenvalues', points: 6, guidance: '2 and 3' },
+      ]);
+    },
+  );
+
+  it("shows the server's refusal of items that do not add up and keeps the editor open", async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${QUESTION_API}`]: questionWith([rubric()]),
+      [`PATCH ${QUESTION_API}/save-rubric`]: () =>
+        jsonResponse(400, {
+          code: 'BAD_REQUEST',
+          message: 'The rubric items add up to 9 points, but the question is worth 10 points.',
+        }),
+    });
+    const { router } = renderApp(`${QUESTION_PATH}/rubric`);
+    const user = userEvent.setup({ delay: null });
+    await user.click(await screen.findByRole('button', { name: 'Save Rubric' }));
+    expect(
+      await screen.findByText('The rubric items add up to 9 points, but the question is worth 10 points.'),
+    ).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe(`${QUESTION_PATH}/rubric`);
   });
 
   it('a save refused as stale (409) says who saved the newer rubric and when; Reload shows it and the next save names its version', async () => {
@@ -152,8 +239,12 @@ describe('Edit Rubric', () => {
     const { router } = renderApp(`${QUESTION_PATH}/rubric`);
     const user = userEvent.setup({ delay: null });
     expect(await screen.findByText('No AI rubric found. Generate one from the question page.')).toBeInTheDocument();
+    // No items to edit either: saving the texts alone stays possible, as the spec's editor does.
+    expect(screen.getByText(/No items yet/)).toBeInTheDocument();
+    expect(screen.getByRole('button', { name: 'Save Rubric' })).toBeEnabled();
     await user.click(screen.getByRole('button', { name: 'Cancel' }));
-    expect(router.state.location.pathname).toBe(QUESTION_PATH);
+    // The question page's code loads on first visit: wait for the navigation to land.
+    await waitFor(() => expect(router.state.location.pathname).toBe(QUESTION_PATH));
   });
 });
 

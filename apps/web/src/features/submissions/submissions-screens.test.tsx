@@ -25,6 +25,8 @@ const gradingFields = (grade: number | null) => ({
   extractedText: '',
   grader: null,
   gradingStatus: grade === null ? 'none' : 'succeeded',
+  reviewStatus: grade === null ? 'not-graded' : 'graded',
+  suggestedScore: grade,
   hasHiddenText: false,
   hiddenText: [],
 });
@@ -32,6 +34,62 @@ const gradingFields = (grade: number | null) => ({
 const columnHeaders = () => screen.getAllByRole('columnheader').map((header) => header.textContent);
 
 describe('submissions table', () => {
+  it('after Grade All, each row says where its answer stands, and Grade All counts only what is left', async () => {
+    const row = (id: string, name: string, fields: Record<string, unknown>) => ({
+      ...staffSubmission({
+        _id: id,
+        student: { _id: `user-${id}`, name, email: `${id}@example.edu` },
+        uploadedBy: { _id: `user-${id}`, name },
+      }),
+      ...gradingFields(null),
+      ...fields,
+    });
+    let rows = [
+      row('s1', 'Ann Ready', {
+        reviewStatus: 'needs-review',
+        suggestedScore: 7,
+        confidenceLevel: 82,
+        gradingStatus: 'succeeded',
+      }),
+      row('s2', 'Ben Busy', { reviewStatus: 'grading', gradingStatus: 'running' }),
+      row('s3', 'Cy Failed', { reviewStatus: 'failed', gradingStatus: 'failed' }),
+      row('s4', 'Di Done', { ...gradingFields(9), reviewStatus: 'graded' }),
+    ];
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api${QUESTION_PATH}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: rows })),
+      [`GET /api${QUESTION_PATH}/grade-all/progress`]: () =>
+        jsonResponse(200, { batchId: null, total: 0, done: 0, failed: 0, running: 0, remaining: 0, isFinished: true }),
+      [`GET /api${QUESTION_PATH}/review-queue`]: () =>
+        jsonResponse(200, { questionPoints: 10, items: [], remaining: 0 }),
+    });
+    const { queryClient } = renderApp(QUESTION_PATH);
+
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    const rowOf = (name: string) =>
+      within(table)
+        .getByRole('rowheader', { name: new RegExp(name) })
+        .closest('tr')!;
+    expect(within(rowOf('Ann Ready')).getByText('Suggestion ready')).toBeInTheDocument();
+    expect(within(rowOf('Ann Ready')).getByText('7 / 10 · 82% confidence')).toBeInTheDocument();
+    expect(within(rowOf('Ann Ready')).getByText('Not Graded')).toBeInTheDocument();
+    expect(within(rowOf('Ben Busy')).getByText('Grading…')).toBeInTheDocument();
+    expect(within(rowOf('Cy Failed')).getByText('Failed')).toBeInTheDocument();
+    expect(within(rowOf('Di Done')).getByText('Graded')).toBeInTheDocument();
+    expect(within(rowOf('Di Done')).getByText('9 / 10')).toBeInTheDocument();
+    // Only the failed answer is left for Grade All.
+    expect(screen.getByRole('button', { name: 'Grade All (1 left)' })).toBeEnabled();
+
+    // Nothing left: Grade All waits and says why.
+    rows = rows.map((each) =>
+      each._id === 's3' ? { ...each, reviewStatus: 'needs-review', suggestedScore: 4, confidenceLevel: 40 } : each,
+    );
+    await queryClient.invalidateQueries();
+    const gradeAll = await screen.findByRole('button', { name: 'Grade All' });
+    expect(gradeAll).toBeDisabled();
+    expect(gradeAll).toHaveAccessibleDescription(/Nothing left for Grade All/);
+  });
+
   it('shows the instructor Student, File, Late?, Grade and Actions; Grade for ungraded, Regrade with the current grade and a report for graded', async () => {
     stubNetwork({
       ...signInAs(INSTRUCTOR),
@@ -396,6 +454,12 @@ describe('upload on behalf of a student (instructor)', () => {
     renderApp(QUESTION_PATH);
     const user = userEvent.setup({ delay: null });
 
+    // Folded under the table until opened.
+    const opener = await screen.findByRole('button', { name: 'Upload on Behalf of a Student' });
+    expect(opener).toHaveAttribute('aria-expanded', 'false');
+    expect(screen.queryByRole('textbox', { name: /Student Email/ })).not.toBeInTheDocument();
+    await user.click(opener);
+    expect(opener).toHaveAttribute('aria-expanded', 'true');
     await user.click(await screen.findByRole('button', { name: 'Upload' }));
     expect(await screen.findByText("Please enter the student's email.")).toBeInTheDocument();
     expect(screen.getByText('Please select a PDF to upload.')).toBeInTheDocument();
@@ -419,6 +483,7 @@ describe('upload on behalf of a student (instructor)', () => {
     renderApp(QUESTION_PATH);
     const user = userEvent.setup({ delay: null });
 
+    await user.click(await screen.findByRole('button', { name: 'Upload on Behalf of a Student' }));
     await user.type(await screen.findByRole('textbox', { name: /Student Email/ }), ' Kim@Example.edu ');
     const answer = pdf('scan.pdf');
     await user.upload(screen.getByLabelText(/Student's PDF/), answer);

@@ -1,7 +1,7 @@
-import { Controller, useForm } from 'react-hook-form';
+import { Controller, useForm, useWatch } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Button, Checkbox, FormControlLabel, FormHelperText, Stack } from '@mui/material';
+import { Alert, Button, Checkbox, FormControlLabel, FormHelperText, Stack } from '@mui/material';
 import { ASSIGNMENT_TITLE_MAX_LENGTH, CreateAssignmentInput } from '@gradewise/shared/contracts/assignments';
 import { FormTextField } from '../../../components/form-text-field.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
@@ -36,6 +36,16 @@ export function readCreateAssignmentState(state: unknown): CreateAssignmentState
 export const toDeadlineInstant = (localValue: string): string | null =>
   localValue ? new Date(localValue).toISOString() : null;
 
+/**
+ * A deadline already gone is allowed (an assignment entered after the fact), but said: every
+ * answer submitted to it would be marked late (issue 13 item 10).
+ */
+export function isPastDeadline(localValue: string, now = Date.now()): boolean {
+  if (!localValue) return false;
+  const at = new Date(localValue).getTime();
+  return !Number.isNaN(at) && at < now;
+}
+
 /** Create assignment (spec section 2): title (required) and an optional deadline, for one course. */
 export function CreateAssignmentForm({
   courseId,
@@ -65,6 +75,7 @@ export function CreateAssignmentForm({
     }
   });
   const isSaving = formState.isSubmitting;
+  const deadline = useWatch({ control, name: 'deadline' });
 
   return (
     <Stack component="form" noValidate onSubmit={onSubmit} spacing={3} aria-label="Create assignment">
@@ -86,6 +97,12 @@ export function CreateAssignmentForm({
         helperText="In your time zone. Answers submitted after it are marked late."
         slotProps={{ inputLabel: { shrink: true } }}
       />
+      {isPastDeadline(deadline) ? (
+        <Alert severity="warning" role="status" sx={{ mt: -1.5 }}>
+          This deadline has already passed: every answer submitted will be marked late. You can still create the
+          assignment.
+        </Alert>
+      ) : null}
       <Controller
         control={control}
         name="allowsResubmission"

@@ -6,6 +6,7 @@ import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
 import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
 import { messageOf } from '../../../lib/api-client.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { showError, showInfo } from '../../../lib/toasts.tsx';
 import {
   GRADING_MESSAGES,
@@ -19,6 +20,12 @@ import {
 export interface GradeAllPanelProps {
   assignmentId: string;
   questionId: string;
+  /**
+   * How many latest answers Grade All would ask the AI about (no saved grade of their own, no
+   * suggestion, nothing in flight; see isLeftForGradeAll), and how many there are in all.
+   */
+  leftToGrade: number;
+  submissionCount: number;
   /** More buttons for the row (the CSV downloads). */
   extraActions?: ReactNode;
 }
@@ -28,8 +35,15 @@ export interface GradeAllPanelProps {
  * and shows a live progress bar (read from the server, so a reload finds a running batch again);
  * Review then opens the grading screen on the queue (answers to grade first, then lowest confidence first).
  */
-export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeAllPanelProps) {
+export function GradeAllPanel({
+  assignmentId,
+  questionId,
+  leftToGrade,
+  submissionCount,
+  extraActions,
+}: GradeAllPanelProps) {
   const headingId = useId();
+  const whyDisabledId = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const gradeAll = useGradeAll(assignmentId, questionId);
@@ -37,15 +51,34 @@ export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeA
   const queue = useReviewQueue(assignmentId, questionId);
   const isRunning = progress.data ? !progress.data.isFinished : false;
 
-  // When a batch finishes, the table and the queue show the new suggestions.
+  // When a batch finishes, the table and the queue show the new suggestions. While it runs, each
+  // answer settled shows on its row at once (the rows also re-read themselves while any is grading).
   const wasRunning = useRef(false);
   useEffect(() => {
     if (wasRunning.current && !isRunning) void refreshAfterGrading(queryClient, assignmentId, questionId);
     wasRunning.current = isRunning;
   }, [isRunning, queryClient, assignmentId, questionId]);
+  const settled = progress.data ? progress.data.done + progress.data.failed : 0;
+  const lastSettled = useRef(settled);
+  useEffect(() => {
+    if (isRunning && settled !== lastSettled.current) {
+      void queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) });
+    }
+    lastSettled.current = settled;
+  }, [settled, isRunning, queryClient, assignmentId, questionId]);
 
   const firstToReview = queue.data?.items.find((item) => item.status !== 'graded');
   const remaining = queue.data?.remaining ?? 0;
+
+  // Grade All asks only about what is left: with nothing left it waits, and says why, rather than
+  // looking clickable and doing nothing (the server would queue nothing either).
+  const whyDisabled = isRunning
+    ? null
+    : submissionCount === 0
+      ? 'Nothing to grade yet: no submissions.'
+      : leftToGrade === 0
+        ? 'Nothing left for Grade All: every answer has an AI suggestion or a saved grade. Review them, or use Regrade on one answer to ask the AI again.'
+        : null;
 
   const onGradeAll = () =>
     gradeAll.mutate(undefined, {
@@ -59,19 +92,24 @@ export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeA
         Grade with AI
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
-        Grade All asks the AI for a suggestion on every ungraded submission. Review then walks them: first the answers
-        that best represent the class while you have saved few grades, then lowest confidence first; nothing becomes a
-        grade until you save it.
+        Grade All asks the AI to suggest a grade for every answer that has neither a suggestion nor a saved grade.
+        Review walks them (the answers that teach the most first, then lowest confidence); nothing becomes a grade until
+        you save it.
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button
           variant="contained"
           startIcon={<AutoAwesomeIcon />}
           onClick={onGradeAll}
-          disabled={gradeAll.isPending || isRunning}
+          disabled={gradeAll.isPending || isRunning || whyDisabled !== null}
           aria-busy={gradeAll.isPending}
+          aria-describedby={whyDisabled ? whyDisabledId : undefined}
         >
-          {gradeAll.isPending ? 'Starting…' : 'Grade All'}
+          {gradeAll.isPending
+            ? 'Starting…'
+            : leftToGrade > 0 && !isRunning
+              ? `Grade All (${leftToGrade} left)`
+              : 'Grade All'}
         </Button>
         <Button
           variant="outlined"
@@ -86,6 +124,11 @@ export function GradeAllPanel({ assignmentId, questionId, extraActions }: GradeA
         </Button>
         {extraActions}
       </Stack>
+      {whyDisabled ? (
+        <Typography id={whyDisabledId} variant="body2" color="text.secondary" sx={{ mt: 1.5 }}>
+          {whyDisabled}
+        </Typography>
+      ) : null}
       {progress.data && progress.data.batchId ? <GradeAllProgress progress={progress.data} /> : null}
     </Paper>
   );

@@ -48,18 +48,26 @@ export function useQuestion(
         { signal },
       ),
     enabled: Boolean(assignmentId && questionId),
-    // Submitted PDFs are read in the background: while any is waiting or being read, look again
-    // every few seconds, so its state (and Converted Text) appears without a reload.
-    refetchInterval: (query) =>
-      query.state.data?.submissions?.some(
-        (row) => row.extractionStatus === 'queued' || row.extractionStatus === 'reading',
-      )
-        ? EXTRACTION_POLL_MS
-        : false,
+    // Submitted PDFs are read and AI suggestions made in the background (Grade All): while any row
+    // waits for either, look again every few seconds, so its state appears without a reload.
+    refetchInterval: (query) => (hasWorkInFlight(query.state.data) ? BACKGROUND_POLL_MS : false),
   });
 }
 
-const EXTRACTION_POLL_MS = 3_000;
+const BACKGROUND_POLL_MS = 3_000;
+
+function hasWorkInFlight(data: QuestionPageData | undefined): boolean {
+  if (!data) return false;
+  if (data.viewer === 'staff') {
+    return (data.submissions ?? []).some(
+      (row) =>
+        row.extractionStatus === 'queued' || row.extractionStatus === 'reading' || row.reviewStatus === 'grading',
+    );
+  }
+  return (data.submissions ?? []).some(
+    (row) => row.extractionStatus === 'queued' || row.extractionStatus === 'reading',
+  );
+}
 
 export interface CreateQuestionValues {
   title: string | null;

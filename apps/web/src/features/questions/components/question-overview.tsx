@@ -1,6 +1,6 @@
 import type { ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
-import { Button, Stack } from '@mui/material';
+import { Button, Stack, Tooltip } from '@mui/material';
 import AutoFixHighIcon from '@mui/icons-material/AutoFixHigh';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { PdfDialogButton } from '../../../components/pdf-dialog-button.tsx';
@@ -56,14 +56,16 @@ export function QuestionOverview({ question, instructorActions }: QuestionOvervi
           </PdfDialogButton>
         ) : null}
         {hasAutoRubric(question) ? (
-          <Button
-            component={RouterLink}
-            to={`${questionPagePath(question.assignment._id, question._id)}/rubric-wizard`}
-            variant="outlined"
-            startIcon={<AutoFixHighIcon />}
-          >
-            View Rubric Wizard
-          </Button>
+          <Tooltip describeChild title="Draft the rubric step by step and try it on answers before saving">
+            <Button
+              component={RouterLink}
+              to={`${questionPagePath(question.assignment._id, question._id)}/rubric-wizard`}
+              variant="outlined"
+              startIcon={<AutoFixHighIcon />}
+            >
+              View Rubric Wizard
+            </Button>
+          </Tooltip>
         ) : null}
         {isStaff ? instructorActions : null}
       </Stack>

@@ -1,5 +1,5 @@
 import { Link as RouterLink } from 'react-router-dom';
-import { Button } from '@mui/material';
+import { Button, Tooltip } from '@mui/material';
 import EditNoteIcon from '@mui/icons-material/EditNote';
 import { rubricEditPath } from '../api/rubrics-api.ts';
 import { GenerateRubricButton } from './generate-rubric-button.tsx';
@@ -19,13 +19,15 @@ export function RubricActions({
 }) {
   if (!hasRubric) return <GenerateRubricButton assignmentId={assignmentId} questionId={questionId} />;
   return (
-    <Button
-      component={RouterLink}
-      to={rubricEditPath(assignmentId, questionId)}
-      variant="outlined"
-      startIcon={<EditNoteIcon />}
-    >
-      Edit Rubric
-    </Button>
+    <Tooltip describeChild title="Change the saved rubric: its texts, items and points">
+      <Button
+        component={RouterLink}
+        to={rubricEditPath(assignmentId, questionId)}
+        variant="outlined"
+        startIcon={<EditNoteIcon />}
+      >
+        Edit Rubric
+      </Button>
+    </Tooltip>
   );
 }

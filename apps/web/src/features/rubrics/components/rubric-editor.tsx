@@ -1,6 +1,6 @@
 import { useEffect, useId, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
-import { useNavigate } from 'react-router-dom';
-import { Box, Button, Paper, Stack, TextField, Typography } from '@mui/material';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
+import { Alert, Box, Button, Link, Paper, Stack, TextField, Typography } from '@mui/material';
 import type { AutoRubricEntry } from '@gradewise/shared/contracts/grading';
 import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
 import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
@@ -9,9 +9,12 @@ import {
   expectedVersionOf,
   questionPagePath,
   RUBRIC_MESSAGES,
+  rubricWizardPath,
   useReloadRubric,
   useSaveRubric,
 } from '../api/rubrics-api.ts';
+import { checkDrafts, toDrafts, toItemInputs, type ItemDraft } from '../rubric-items.ts';
+import { RubricItemsEditor } from './rubric-items-editor.tsx';
 import { FullscreenButton, RubricPreviewPane } from './rubric-preview-pane.tsx';
 
 type Pane = 'editor' | 'preview';
@@ -19,25 +22,38 @@ type Pane = 'editor' | 'preview';
 export interface RubricEditorProps {
   assignmentId: string;
   questionId: string;
+  /** The question's points: the items must add up to them. */
+  questionPoints: number;
   /** The current rubric; undefined when the question has none yet. */
   rubric: AutoRubricEntry | undefined;
 }
 
 /**
- * Edit Rubric (spec sections 2 and 4): Question Text and Solution Text, Cancel and Save Rubric
- * ('Saving…' and disabled while saving, then back to the question), and the Preview pane. Each
- * pane has a fullscreen toggle; expanding one collapses the other.
+ * Edit Rubric (spec sections 2 and 4): Question Text and Solution Text, the rubric's items
+ * (criterion, points, guidance; add, remove, reorder, with the add-up rule checked as they are
+ * typed), Cancel and Save Rubric ('Saving…' and disabled while saving, then back to the question),
+ * and the Preview pane. Each pane has a fullscreen toggle; expanding one collapses the other.
+ *
+ * This is the one place to change a saved rubric; the Rubric Wizard is for drafting and trying a
+ * rubric on answers before saving it (issue 13 item 4). Both save through save-rubric.
  */
-export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorProps) {
+export function RubricEditor({ assignmentId, questionId, questionPoints, rubric }: RubricEditorProps) {
   const navigate = useNavigate();
   const save = useSaveRubric(assignmentId, questionId);
   const reload = useReloadRubric(assignmentId, questionId);
   const [staleMessage, setStaleMessage] = useState<string | null>(null);
   const [questionText, setQuestionText] = useState(rubric?.questionText ?? '');
   const [solutionText, setSolutionText] = useState(rubric?.solutionText ?? '');
+  const [drafts, setDrafts] = useState<ItemDraft[]>(() => toDrafts(rubric?.items ?? []));
   const [expanded, setExpanded] = useState<Pane | null>(null);
+  // A rubric without items (none generated yet, or the spec's texts-only save) may stay without:
+  // the items are sent, and checked, once there are some or there were some to begin with.
+  const sendsItems = drafts.length > 0 || (rubric?.items.length ?? 0) > 0;
+  const check = checkDrafts(drafts, questionPoints);
+  const canSave = !sendsItems || check.isValid;
   const questionPage = questionPagePath(assignmentId, questionId);
   const headingId = useId();
+  const itemsHeadingId = useId();
 
   // Said once per visit: there is nothing to edit until a rubric is generated.
   const hasWarned = useRef(false);
@@ -54,7 +70,12 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
   });
   const onSave = () =>
     save.mutate(
-      { questionText, solutionText, ...expectedVersionOf(rubric) },
+      {
+        questionText,
+        solutionText,
+        ...(sendsItems ? { items: toItemInputs(drafts) } : {}),
+        ...expectedVersionOf(rubric),
+      },
       {
         onSuccess: (output) => {
           showSuccess(output.message || RUBRIC_MESSAGES.saved);
@@ -94,7 +115,7 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
           value={questionText}
           onChange={(event) => setQuestionText(event.target.value)}
           multiline
-          minRows={8}
+          minRows={6}
           fullWidth
         />
         <TextField
@@ -102,18 +123,42 @@ export function RubricEditor({ assignmentId, questionId, rubric }: RubricEditorP
           value={solutionText}
           onChange={(event) => setSolutionText(event.target.value)}
           multiline
-          minRows={8}
+          minRows={6}
           fullWidth
         />
         <Typography variant="caption" color="text.secondary">
           Markdown and LaTeX math are shown in the preview: $x^2$ inline, or a formula between two lines holding only
           $$.
         </Typography>
-        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end' }}>
+        <Box component="section" aria-labelledby={itemsHeadingId}>
+          <Typography id={itemsHeadingId} variant="subtitle1" component="h3" sx={{ fontWeight: 500 }}>
+            Rubric items
+          </Typography>
+          <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
+            What the grader checks and how many points each is worth; together they make the question&apos;s{' '}
+            {questionPoints} points. To try a rubric on answers before saving it, use the{' '}
+            <Link component={RouterLink} to={rubricWizardPath(assignmentId, questionId)}>
+              Rubric Wizard
+            </Link>
+            .
+          </Typography>
+          {drafts.length === 0 ? (
+            <Alert severity="info" sx={{ mb: 1 }}>
+              No items yet: the grader works from the texts alone. Add items to say what earns the points.
+            </Alert>
+          ) : null}
+          <RubricItemsEditor drafts={drafts} questionPoints={questionPoints} onChange={setDrafts} />
+        </Box>
+        <Stack direction="row" spacing={1} sx={{ justifyContent: 'flex-end', alignItems: 'center' }}>
+          {!canSave ? (
+            <Typography variant="body2" color="warning.light" sx={{ flex: 1 }}>
+              Fix the items above to save.
+            </Typography>
+          ) : null}
           <Button onClick={() => navigate(questionPage)} disabled={save.isPending}>
             Cancel
           </Button>
-          <Button variant="contained" onClick={onSave} disabled={save.isPending}>
+          <Button variant="contained" onClick={onSave} disabled={save.isPending || !canSave}>
             {save.isPending ? RUBRIC_MESSAGES.saving : RUBRIC_MESSAGES.save}
           </Button>
         </Stack>

@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Alert, Box, Button, IconButton, Paper, Stack, TextField, Tooltip, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
@@ -16,8 +17,13 @@ const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
 /**
  * The rubric items: criterion, points and guidance for the grader; add, remove and reorder; and
  * a running total that must equal the question's points before the rubric can be saved.
+ * Memoised: the editor around it re-renders on every key typed in the texts.
  */
-export function RubricItemsEditor({ drafts, questionPoints, onChange }: RubricItemsEditorProps) {
+export const RubricItemsEditor = memo(function RubricItemsEditor({
+  drafts,
+  questionPoints,
+  onChange,
+}: RubricItemsEditorProps) {
   const check = checkDrafts(drafts, questionPoints);
   const update = (index: number, change: Partial<ItemDraft>) =>
     onChange(drafts.map((draft, at) => (at === index ? { ...draft, ...change } : draft)));
@@ -128,4 +134,4 @@ export function RubricItemsEditor({ drafts, questionPoints, onChange }: RubricIt
       </Box>
     </Box>
   );
-}
+});

@@ -1,3 +1,4 @@
+import type { ReviewStatus } from '@gradewise/shared/contracts/grading';
 import type { ExtractionStatus } from '@gradewise/shared/contracts/submissions';
 
 /**
@@ -23,6 +24,11 @@ export interface SubmissionTableRow {
   gradedVersion?: number | null;
   /** Staff view: the instructor reopened the question for this student and nothing was graded since. */
   isReopened?: boolean;
+  /** Staff view: where this version stands for the reviewer (AI suggestion ready, grading, failed...). */
+  reviewStatus?: ReviewStatus;
+  /** Staff view: the score of the newest AI suggestion, and how sure the AI was of it (0..100). */
+  suggestedScore?: number | null;
+  confidenceLevel?: number | null;
   /** Where reading the PDF's text stands (absent for files stored before it was read at submission). */
   extractionStatus?: ExtractionStatus;
   extractionError?: string | null;
@@ -41,3 +47,37 @@ export function gradingPaths(assignmentId: string, questionId: string, submissio
 
 /** Grades are shown as the API sends them, without float noise (7.499999 -> 7.5). */
 export const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
+
+/**
+ * What the staff table says under the Grade column after Grade All (issue 13 item 1): a suggestion
+ * ready with its score and confidence, a run on its way, a failed run, or the saved grade.
+ * Null when the AI has nothing to say about the row.
+ */
+export function reviewStateOf(
+  row: SubmissionTableRow,
+  points: number,
+): { tone: 'info' | 'progress' | 'error' | 'success'; label: string; detail?: string } | null {
+  switch (row.reviewStatus) {
+    case 'needs-review':
+      return {
+        tone: 'info',
+        label: 'Suggestion ready',
+        detail: [
+          row.suggestedScore != null ? `${formatPoints(row.suggestedScore)} / ${formatPoints(points)}` : null,
+          row.confidenceLevel != null ? `${Math.round(row.confidenceLevel)}% confidence` : null,
+        ]
+          .filter(Boolean)
+          .join(' · '),
+      };
+    case 'grading':
+      return { tone: 'progress', label: 'Grading…' };
+    case 'failed':
+      return { tone: 'error', label: 'Failed', detail: 'The AI could not grade it; open it to try again.' };
+    case 'graded':
+      return row.grade !== null
+        ? { tone: 'success', label: 'Graded', detail: `${formatPoints(row.grade)} / ${formatPoints(points)}` }
+        : null;
+    default:
+      return null;
+  }
+}

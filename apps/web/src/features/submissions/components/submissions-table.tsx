@@ -3,6 +3,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import {
   Box,
   Button,
+  CircularProgress,
   Paper,
   Stack,
   Table,
@@ -23,7 +24,7 @@ import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { ReopenSubmissionButton } from './reopen-submission-button.tsx';
 import { SubmissionVersionsButton } from './submission-versions-button.tsx';
-import { formatPoints, gradingPaths, isGraded, type SubmissionTableRow } from './submission-row.ts';
+import { formatPoints, gradingPaths, isGraded, reviewStateOf, type SubmissionTableRow } from './submission-row.ts';
 
 export const NO_SUBMISSIONS_MESSAGE = 'No submissions yet.';
 export const NOT_GRADED = 'Not Graded';
@@ -90,6 +91,7 @@ function SubmissionRows({ rows, isStaff, renderStudentExtra, ...props }: Submiss
               </TableCell>
               <TableCell>
                 <Grade row={row} points={props.questionPoints} />
+                {isStaff ? <ReviewState row={row} points={props.questionPoints} /> : null}
               </TableCell>
               {isStaff ? (
                 <TableCell>
@@ -142,6 +144,7 @@ function SubmissionCards({ rows, isStaff, renderStudentExtra, ...props }: Submis
             <dt>Grade</dt>
             <dd>
               <Grade row={row} points={props.questionPoints} />
+              {isStaff ? <ReviewState row={row} points={props.questionPoints} /> : null}
             </dd>
             {isStaff ? (
               <>
@@ -248,6 +251,32 @@ function Grade({ row, points }: { row: SubmissionTableRow; points: number }) {
         </Typography>
       ) : null}
     </>
+  );
+}
+
+const TONE_COLOR = { info: 'info.light', progress: 'text.secondary', error: 'error.light', success: 'success.light' };
+
+/**
+ * Under the grade, for the instructor: where the AI stands on this answer, updated live while a
+ * Grade All runs (the question page re-reads its rows while any is grading).
+ */
+function ReviewState({ row, points }: { row: SubmissionTableRow; points: number }) {
+  const state = reviewStateOf(row, points);
+  if (!state) return null;
+  // The saved grade is already shown in green just above: 'Graded' names it, without repeating it.
+  const detail = state.tone === 'success' ? undefined : state.detail;
+  return (
+    <Box sx={{ mt: 0.5, display: 'flex', alignItems: 'center', gap: 0.75, flexWrap: 'wrap' }}>
+      {state.tone === 'progress' ? <CircularProgress size={12} aria-hidden /> : null}
+      <Typography variant="body2" component="span" sx={{ color: TONE_COLOR[state.tone], fontWeight: 500 }}>
+        {state.label}
+      </Typography>
+      {detail ? (
+        <Typography variant="caption" component="span" color="text.secondary">
+          {detail}
+        </Typography>
+      ) : null}
+    </Box>
   );
 }
 
