@@ -20,6 +20,11 @@ export interface StoredComment {
 
 export const ACTIVE_STATUSES = ['queued', 'running'] as const;
 
+/** Queued or running: its job has work left to do. */
+export function isActiveRun(run: Pick<GradingRunRow, 'status'>): boolean {
+  return (ACTIVE_STATUSES as readonly string[]).includes(run.status);
+}
+
 export async function selectGradingRunById(db: Db, id: string): Promise<GradingRunRow | undefined> {
   const [row] = await db.select().from(gradingRuns).where(eq(gradingRuns.id, id)).limit(1);
   return row;

@@ -7,6 +7,7 @@ import { selectFileExtraction } from '../models/file-extractions.ts';
 import { selectCurrentGrade, type GradeRow } from '../models/grades.ts';
 import {
   insertGradingRunUnlessActive,
+  isActiveRun,
   selectActiveGradingRun,
   selectGradingRunById,
   selectLatestSucceededRun,
@@ -60,7 +61,8 @@ export async function gradeSubmission(ctx: AppContext, user: UserRow, params: Gr
       }),
       currentGradeId: null,
     };
-  return gradeAsJob(ctx, user, spendScope, question, submission);
+  // A run that succeeds from here on (a job re-sent at boot, another tab) is joined, not doubled.
+  return gradeAsJob(ctx, user, spendScope, question, submission, { joinSucceeded: true });
 }
 
 /** For a saved grade: the rubric version it was written under, and the rubric change that wrote it. */
@@ -103,6 +105,7 @@ async function gradeAsJob(
   spendScope: SpendScope,
   question: QuestionRow,
   submission: SubmissionRow,
+  options: StartOptions = {},
 ): Promise<GradingOutput> {
   const jobs = requireJobs(ctx);
   const needsRubric = !(await selectRubricByQuestionId(ctx.db, question.id));
@@ -110,8 +113,8 @@ async function gradeAsJob(
   await checkProviderQuota(ctx, spendScope, needsRubric ? 2 : 1);
   await countInteractiveCall(ctx, user.id);
   if (needsRubric) await draftRubricAndWait(ctx, question, user.id);
-  const run = await startGradingRun(ctx, submission.id, user.id, null);
-  await jobs.send(JOB_NAMES.gradeSubmission, { id: run.id });
+  const run = await startGradingRun(ctx, submission.id, user.id, null, options);
+  if (isActiveRun(run)) await jobs.send(JOB_NAMES.gradeSubmission, { id: run.id });
   const settled = await waitForRun(ctx, run.id);
   // Read after the run: the saved grade current when this answer is made (a regrade never changes it).
   const current = await selectCurrentGrade(ctx.db, submission.id);
@@ -121,21 +124,41 @@ async function gradeAsJob(
   };
 }
 
-/** Queues a run, or joins the one already in flight for this submission (never two at once). */
+export interface StartOptions {
+  /**
+   * Answer the submission's succeeded run, if it has one, instead of queuing another (grade, not
+   * regrade). Checked in the same transaction as the insert: a caller that saw no succeeded run a
+   * few queries earlier must not start a second, paid run because the first finished meanwhile
+   * (job-recovery.test.ts caught it: a run re-sent at boot finished between the two).
+   */
+  joinSucceeded?: boolean;
+}
+
+/**
+ * Queues a run, or joins the one already in flight for this submission (never two at once), or,
+ * with `joinSucceeded`, the one that already succeeded.
+ */
 export async function startGradingRun(
   ctx: AppContext,
   submissionId: string,
   requestedById: string,
   batchId: string | null,
+  options: StartOptions = {},
 ): Promise<GradingRunRow> {
   for (let attempt = 0; attempt < 3; attempt += 1) {
-    const inserted = await insertGradingRunUnlessActive(ctx.db, {
-      id: newId(),
-      submissionId,
-      batchId,
-      status: 'queued',
-      ...describeConfiguredGrader(ctx.config),
-      requestedById,
+    const inserted = await ctx.db.transaction(async (tx) => {
+      const succeeded = options.joinSucceeded ? await selectLatestSucceededRun(tx, submissionId) : undefined;
+      return (
+        succeeded ??
+        (await insertGradingRunUnlessActive(tx, {
+          id: newId(),
+          submissionId,
+          batchId,
+          status: 'queued',
+          ...describeConfiguredGrader(ctx.config),
+          requestedById,
+        }))
+      );
     });
     if (inserted) return inserted;
     const active = await selectActiveGradingRun(ctx.db, submissionId);
