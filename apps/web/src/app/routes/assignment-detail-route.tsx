@@ -52,7 +52,8 @@ export function AssignmentDetailRoute() {
   }
 
   const detail = assignment.data;
-  const isInstructor = user?.role === 'instructor';
+  // The owner manages the assignment; a TA (staffRole 'ta') only grades it (decision 0021).
+  const isInstructor = user?.role === 'instructor' && detail.staffRole !== 'ta';
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader
@@ -86,7 +87,7 @@ export function AssignmentDetailRoute() {
           </Button>
         ) : null}
       </Stack>
-      {detail.viewer === 'staff' ? <ResubmissionSetting assignment={detail} /> : null}
+      {detail.viewer === 'staff' && isInstructor ? <ResubmissionSetting assignment={detail} /> : null}
       {detail.viewer === 'staff' && detail.staffRole !== 'ta' ? (
         <Box sx={{ mt: 3 }}>
           <GradeReleaseControl

@@ -11,6 +11,7 @@ import { AssignmentList } from '../../features/assignments/components/assignment
 import type { CreateAssignmentState } from '../../features/assignments/components/create-assignment-form.tsx';
 import { COURSE_MESSAGES, useCourse } from '../../features/courses/api/courses-api.ts';
 import { CourseOverview } from '../../features/courses/components/course-overview.tsx';
+import { StaffSection } from '../../features/staff/components/staff-section.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
@@ -52,7 +53,9 @@ export function CourseDetailRoute() {
   }
 
   const detail = course.data;
-  const isOwner = detail.viewer === 'staff';
+  const isStaff = detail.viewer === 'staff';
+  // A TA (staffRole 'ta') sees the course as staff but manages nothing (decision 0021).
+  const isOwner = isStaff && detail.staffRole !== 'ta';
   const state: CreateAssignmentState = { courseId: detail._id, courseTitle: detail.title };
 
   return (
@@ -110,6 +113,7 @@ export function CourseDetailRoute() {
           <AssignmentList assignments={assignments.data} linkStyle="view-button" headingLevel="h3" />
         )}
       </Box>
+      {isStaff ? <StaffSection courseId={detail._id} canManage={isOwner} /> : null}
     </Container>
   );
 }

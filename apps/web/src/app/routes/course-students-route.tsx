@@ -60,7 +60,7 @@ export function CourseStudentsRoute() {
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader title="Students" subtitle={`${detail.title} · ${rosterSummary(detail)}`} actions={backToCourse} />
-      {detail.viewer === 'staff' ? (
+      {detail.viewer === 'staff' && detail.staffRole !== 'ta' ? (
         <Grid container spacing={3} sx={{ mb: 4 }}>
           <Grid size={{ xs: 12, md: 7 }}>
             <AddStudentsByEmailForm courseId={detail._id} onAdded={onAdded} />
@@ -76,7 +76,7 @@ export function CourseStudentsRoute() {
         </Typography>
         <StudentTable students={detail.students} />
       </Box>
-      {detail.viewer === 'staff' ? (
+      {detail.viewer === 'staff' && detail.staffRole !== 'ta' ? (
         <PendingInvitations courseId={detail._id} invitations={detail.pendingStudents} />
       ) : null}
     </Container>

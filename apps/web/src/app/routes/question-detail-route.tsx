@@ -68,6 +68,8 @@ export function QuestionDetailRoute() {
 
   const detail = question.data;
   const isStaff = detail.viewer === 'staff';
+  // A TA grades but does not manage: no rubric editing, grade all, grades CSV or uploads (decision 0021).
+  const canManage = detail.viewer === 'staff' && detail.staffRole !== 'ta';
   const submissions = detail.submissions ?? [];
 
   return (
@@ -75,7 +77,9 @@ export function QuestionDetailRoute() {
       <QuestionOverview
         question={detail}
         instructorActions={
-          <RubricActions assignmentId={assignmentId} questionId={questionId} hasRubric={hasAutoRubric(detail)} />
+          canManage ? (
+            <RubricActions assignmentId={assignmentId} questionId={questionId} hasRubric={hasAutoRubric(detail)} />
+          ) : null
         }
       />
       {/* Staff see Grade with AI and the submissions first; the rarely used upload on behalf of a
@@ -88,7 +92,7 @@ export function QuestionDetailRoute() {
           canResubmit={detail.viewer === 'student' ? (detail.submissions?.[0]?.canResubmit ?? true) : true}
         />
       )}
-      {isStaff ? (
+      {canManage ? (
         <GradeAllPanel
           assignmentId={assignmentId}
           questionId={questionId}
@@ -134,7 +138,7 @@ export function QuestionDetailRoute() {
           <AiQuotaReadout assignmentId={assignmentId} questionId={questionId} />
           <SuggestionsPanel assignmentId={assignmentId} questionId={questionId} />
           <AnswerGroupsPanel assignmentId={assignmentId} questionId={questionId} />
-          <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} />
+          {canManage ? <UploadOnBehalfForm assignmentId={assignmentId} questionId={questionId} /> : null}
         </Box>
       ) : null}
     </Container>

@@ -54,7 +54,7 @@ export function QuestionsRoute() {
         title={heading}
         subtitle={`Total points: ${assignment.data.points}`}
         actions={
-          user?.role === 'instructor' ? (
+          user?.role === 'instructor' && assignment.data.staffRole !== 'ta' ? (
             <Button
               component={RouterLink}
               to={`${assignmentPath}/questions/create`}
