@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState, type RefObject } from 'react';
+import { useEffect, useRef, useState, type ReactNode, type RefObject } from 'react';
 import { Document, Page } from 'react-pdf';
 import 'react-pdf/dist/Page/TextLayer.css';
 import { Alert, Box, Button, Stack, Typography } from '@mui/material';
@@ -18,6 +18,13 @@ export interface PdfViewerProps {
   title: string;
   /** Largest page width in CSS pixels. */
   maxPageWidth?: number;
+  /** The page shown (1-based), when the screen around it decides (comment regions); else the viewer pages itself. */
+  pageNumber?: number;
+  onPageNumberChange?(pageNumber: number): void;
+  /** Drawn over the page, in a box exactly the page's size (comment regions); `null` draws nothing. */
+  renderPageOverlay?(pageNumber: number): ReactNode;
+  /** Shown between the paging controls and the page (what a drawing mode asks of the user). */
+  pageBanner?: ReactNode;
 }
 
 /**
@@ -25,9 +32,26 @@ export interface PdfViewerProps {
  * is drawn on a canvas with a text layer on top, so its text can be selected and read aloud.
  * Give it a `key` of the URL when the document can change, so paging starts again at page 1.
  */
-export function PdfViewer({ url, title, maxPageWidth = PDF_PAGE_WIDTH }: PdfViewerProps) {
+export function PdfViewer({
+  url,
+  title,
+  maxPageWidth = PDF_PAGE_WIDTH,
+  renderPageOverlay,
+  pageBanner,
+  ...paging
+}: PdfViewerProps) {
   const [pageCount, setPageCount] = useState<number | null>(null);
-  const [pageNumber, setPageNumber] = useState(1);
+  const [ownPageNumber, setOwnPageNumber] = useState(1);
+  // The overlay waits for its page to be drawn: until then the box it is laid over has no page's size.
+  const [drawnPage, setDrawnPage] = useState<number | null>(null);
+  const wanted = paging.pageNumber ?? ownPageNumber;
+  // A page asked for before the document loaded (or past its end) shows the nearest one there is.
+  const pageNumber = pageCount ? Math.min(Math.max(1, wanted), pageCount) : Math.max(1, wanted);
+  const setPageNumber = (change: (current: number) => number) => {
+    const next = change(pageNumber);
+    setOwnPageNumber(next);
+    paging.onPageNumberChange?.(next);
+  };
   const [hasFailed, setHasFailed] = useState(false);
   const frameRef = useRef<HTMLDivElement | null>(null);
   const width = useAvailableWidth(frameRef, maxPageWidth);
@@ -62,13 +86,13 @@ export function PdfViewer({ url, title, maxPageWidth = PDF_PAGE_WIDTH }: PdfView
           </Button>
         </Stack>
       ) : null}
+      {pageBanner}
       <Box ref={frameRef} sx={{ width: '100%', display: 'flex', justifyContent: 'center' }}>
         <Document
           file={url}
           options={PDF_DOCUMENT_OPTIONS}
           onLoadSuccess={({ numPages }) => {
             setPageCount(numPages);
-            setPageNumber((current) => Math.min(current, numPages));
           }}
           onLoadError={(error) => {
             console.error(PDF_LOAD_FAILED_MESSAGE, error);
@@ -91,6 +115,8 @@ export function PdfViewer({ url, title, maxPageWidth = PDF_PAGE_WIDTH }: PdfView
                 // The canvas must never push the dialog wider than the phone.
                 maxWidth: '100%',
                 overflow: 'hidden',
+                // The overlay (comment regions) is laid over the page in the same box.
+                position: 'relative',
               }}
             >
               <Page
@@ -99,7 +125,9 @@ export function PdfViewer({ url, title, maxPageWidth = PDF_PAGE_WIDTH }: PdfView
                 renderAnnotationLayer={false}
                 loading={<LoadingMessage text="Loading page…" compact />}
                 error={<Alert severity="error">{PDF_LOAD_FAILED_MESSAGE}</Alert>}
+                onRenderSuccess={() => setDrawnPage(pageNumber)}
               />
+              {renderPageOverlay && drawnPage === pageNumber ? renderPageOverlay(pageNumber) : null}
             </Box>
           ) : null}
         </Document>

@@ -2,6 +2,7 @@ import { lazy, Suspense, useId, useState } from 'react';
 import { Alert, Box, Link, Paper, ToggleButton, ToggleButtonGroup, Typography } from '@mui/material';
 import { ErrorBoundary } from './error-boundary.tsx';
 import { ExtractionState, type ExtractionStateProps } from './extraction-state.tsx';
+import type { PdfViewerProps } from './pdf-viewer.tsx';
 import { LoadingMessage } from './screen-states.tsx';
 
 // pdf.js is large: it loads when a PDF is first shown, not with the screen.
@@ -21,14 +22,32 @@ export interface SubmissionViewerProps {
   defaultView?: SubmissionView;
   /** Where reading the PDF's text stands, shown with the converted text (staff screens). */
   extraction?: ExtractionStateProps;
+  /** The view shown, when the screen around it decides (a comment's region asks for the PDF). */
+  view?: SubmissionView;
+  onViewChange?(view: SubmissionView): void;
+  /** Paging, overlay and banner of the PDF (comment regions); see PdfViewer. */
+  pdf?: Pick<PdfViewerProps, 'pageNumber' | 'onPageNumberChange' | 'renderPageOverlay' | 'pageBanner'>;
 }
 
 /**
  * The left pane of the grading screen and the grading report (spec section 2): the answer as
  * 'Original PDF' (paged viewer) or as 'Converted Text' (what the grader read).
  */
-export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf', extraction }: SubmissionViewerProps) {
-  const [view, setView] = useState<SubmissionView>(defaultView);
+export function SubmissionViewer({
+  fileUrl,
+  text,
+  title,
+  defaultView = 'pdf',
+  extraction,
+  pdf,
+  ...controlled
+}: SubmissionViewerProps) {
+  const [ownView, setOwnView] = useState<SubmissionView>(defaultView);
+  const view = controlled.view ?? ownView;
+  const setView = (next: SubmissionView) => {
+    setOwnView(next);
+    controlled.onViewChange?.(next);
+  };
   const panelId = useId();
   return (
     <Box sx={{ minWidth: 0 }}>
@@ -71,7 +90,7 @@ export function SubmissionViewer({ fileUrl, text, title, defaultView = 'pdf', ex
             }
           >
             <Suspense fallback={<LoadingMessage text="Loading PDF…" compact />}>
-              <PdfViewer url={fileUrl} title={title} />
+              <PdfViewer url={fileUrl} title={title} {...pdf} />
             </Suspense>
           </ErrorBoundary>
         ) : (

@@ -166,6 +166,42 @@ describe('comment editing', () => {
   });
 });
 
+describe('comment regions (issue 13 item 12)', () => {
+  const box = { page: 2, x: 0.1, y: 0.2, width: 0.3, height: 0.1 };
+
+  it('marks a comment on the page and sends the box with the grade, leaving the grade as it was', () => {
+    const state = loaded();
+    const marked = run(state, { type: 'setRegion', tempId: keyOf(state, 'b'), region: box });
+    expect(marked.comments.map((item) => item.region)).toEqual([null, box, null]);
+    expect(finalGradeOf(marked)).toBe(finalGradeOf(state));
+    expect(toSaveGradeComments(marked)[1]).toEqual({
+      _id: 'b',
+      text: 'Comment b',
+      pointsDeducted: 1.5,
+      accepted: true,
+      rubricItemId: null,
+      region: box,
+    });
+    expect(toSaveGradeComments(marked)[0]).not.toHaveProperty('region');
+  });
+
+  it('keeps a loaded box through accept, decline and an edit; removing it sends none', () => {
+    const state = initialCommentsState([{ ...comment('a', 2), region: box }], 10);
+    const key = keyOf(state, 'a');
+    const edited = run(
+      state,
+      { type: 'setAccepted', tempId: key, accepted: false },
+      { type: 'edit', tempId: key },
+      { type: 'change', tempId: key, text: 'Units.' },
+      { type: 'save', tempId: key },
+    );
+    expect(edited.comments[0]?.region).toEqual(box);
+    const removed = run(edited, { type: 'setRegion', tempId: key, region: null });
+    expect(removed.comments[0]?.region).toBeNull();
+    expect(toSaveGradeComments(removed)[0]).not.toHaveProperty('region');
+  });
+});
+
 describe('final grade (shared rule)', () => {
   it.each([
     [10, [], 10],

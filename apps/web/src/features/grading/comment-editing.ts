@@ -9,6 +9,7 @@ import { computeFinalGrade, parsePointsDeducted } from '@gradewise/shared/final-
  *   with Done (keep it) and Cancel (remove it);
  * - Delete removes a comment; Accept All and Decline All set every accepted flag;
  * - points typed are parsed as a decimal, anything non-numeric becomes 0 (spec section 5);
+ * - a comment may be marked on the page (a region) or unmarked, which leaves its points alone;
  * - the final grade is recomputed from the committed comments with the shared rule
  *   (computeFinalGrade): what is still being typed in an editor does not count until saved.
  */
@@ -48,7 +49,8 @@ export type CommentsAction =
   | { type: 'change'; tempId: string; text?: string; points?: string }
   | { type: 'save'; tempId: string }
   | { type: 'cancel'; tempId: string }
-  | { type: 'remove'; tempId: string };
+  | { type: 'remove'; tempId: string }
+  | { type: 'setRegion'; tempId: string; region: GradingComment['region'] };
 
 export function initialCommentsState(comments: readonly GradingComment[] = [], points = 0): CommentsState {
   return commentsReducer({ comments: [], points, nextKey: 1 }, { type: 'load', comments, points });
@@ -127,6 +129,9 @@ export function commentsReducer(state: CommentsState, action: CommentsAction): C
     }
     case 'remove':
       return removeOne(state, action.tempId);
+    case 'setRegion':
+      // Marking a place never changes the grade: only where the comment points.
+      return updateOne(state, action.tempId, (comment) => ({ ...comment, region: action.region ?? null }));
   }
 }
 

@@ -1,4 +1,4 @@
-import { forwardRef, useEffect, useId, useRef, type KeyboardEvent } from 'react';
+import { forwardRef, useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
@@ -21,6 +21,10 @@ export interface CommentCardProps {
   onChange(change: { text?: string; points?: string }): void;
   onSave(): void;
   onCancel(): void;
+  /** The comment's place on the page (comment-regions/), shown under its buttons while viewed. */
+  regionControls?: ReactNode;
+  /** The pointer is over the card (its box on the page stands out) or has left it. */
+  onHoverChange?(isHovered: boolean): void;
 }
 
 /**
@@ -45,6 +49,8 @@ export const CommentCard = forwardRef<HTMLLIElement, CommentCardProps>(function 
       onFocus={(event) => {
         if (event.target === event.currentTarget) props.onFocus();
       }}
+      onMouseEnter={() => props.onHoverChange?.(true)}
+      onMouseLeave={() => props.onHoverChange?.(false)}
       sx={{
         p: 1.5,
         borderLeftWidth: 4,
@@ -67,6 +73,7 @@ function CommentView({
   onDecline,
   onEdit,
   onDelete,
+  regionControls,
   textId,
   statusId,
 }: CommentCardProps & { textId: string; statusId: string }) {
@@ -145,6 +152,7 @@ function CommentView({
           Delete
         </Button>
       </Stack>
+      {regionControls}
     </>
   );
 }

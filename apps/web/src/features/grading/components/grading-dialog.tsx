@@ -3,7 +3,6 @@ import { Alert, Box, Button, Dialog, DialogContent, Typography } from '@mui/mate
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { ExtractionState } from '../../../components/extraction-state.tsx';
 import { LoadingMessage, RETRY_LABEL } from '../../../components/screen-states.tsx';
-import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { GRADING_MESSAGES, questionPagePath } from '../api/grading-api.ts';
@@ -11,7 +10,10 @@ import { isEditingAny } from '../comment-editing.ts';
 import { describeResult, useGradeActions } from '../hooks/use-grade-actions.ts';
 import { useCommentReview } from '../hooks/use-comment-review.ts';
 import { useGradingSession } from '../hooks/use-grading-session.ts';
+import { useRegionMarking } from '../hooks/use-region-marking.ts';
 import { AnswerGroupNotice } from './answer-group-notice.tsx';
+import { CommentRegionControls } from './comment-regions/comment-region-controls.tsx';
+import { MarkableSubmissionViewer } from './comment-regions/markable-submission-viewer.tsx';
 import { GradingDialogActions } from './grading-dialog-actions.tsx';
 import { GRADE_DIALOG_TITLE_ID, GradingDialogHeader } from './grading-dialog-header.tsx';
 import { GradeHistoryButton } from './grade-history-dialog.tsx';
@@ -57,6 +59,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     goBack,
     backState,
   });
+  const marking = useRegionMarking(review);
   const [isHelpOpen, setHelpOpen] = useState(false);
   const { detail, submission, result, position } = session;
   const points = result?.questionPoints ?? detail?.points ?? 0;
@@ -153,7 +156,8 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               alignItems: 'start',
             }}
           >
-            <SubmissionViewer
+            <MarkableSubmissionViewer
+              marking={marking}
               fileUrl={submission.file}
               text={result.submissionText}
               title={`Answer of ${submission.student.name}`}
@@ -184,6 +188,19 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                 addButtonRef={review.addButtonRef}
                 registerCard={review.registerCard}
                 {...review.handlers}
+                onHover={marking.onHover}
+                renderRegionControls={(comment, index) => (
+                  <CommentRegionControls
+                    number={index + 1}
+                    region={comment.region ?? null}
+                    isAccepted={comment.accepted}
+                    isMarking={marking.drawing?.tempId === comment.tempId}
+                    disabled={actions.isBusy}
+                    onMark={() => marking.startMarking(comment.tempId)}
+                    onShow={() => marking.showOnPage(comment.tempId)}
+                    onRemove={() => marking.removeMark(comment.tempId)}
+                  />
+                )}
               />
             </Box>
             {/* A grid item of its own, so it can stay stuck at the bottom alongside the PDF too. */}

@@ -1,4 +1,4 @@
-import type { Ref } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import AddCommentOutlinedIcon from '@mui/icons-material/AddCommentOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
@@ -24,6 +24,10 @@ export interface ReviewCommentsProps {
   onChange(tempId: string, change: { text?: string; points?: string }): void;
   onSave(tempId: string): void;
   onCancel(tempId: string): void;
+  /** A comment's place on the page (comment-regions/), under its buttons. */
+  renderRegionControls?(comment: DraftComment, index: number): ReactNode;
+  /** The pointer entered a comment's card (its tempId) or left it (null). */
+  onHover?(tempId: string | null): void;
 }
 
 /** The right pane of the grading screen (spec section 2): Review Comments and the list (Final Grade and Confidence are GradeSummary). */
@@ -34,6 +38,8 @@ export function ReviewComments({
   disabled,
   addButtonRef,
   registerCard,
+  renderRegionControls,
+  onHover,
   ...on
 }: ReviewCommentsProps) {
   return (
@@ -94,6 +100,8 @@ export function ReviewComments({
               onChange={(change) => on.onChange(comment.tempId, change)}
               onSave={() => on.onSave(comment.tempId)}
               onCancel={() => on.onCancel(comment.tempId)}
+              regionControls={renderRegionControls?.(comment, index)}
+              onHoverChange={(isHovered) => onHover?.(isHovered ? comment.tempId : null)}
             />
           ))}
         </Stack>

@@ -1,4 +1,5 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
+import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import {
   commentsReducer,
@@ -157,6 +158,21 @@ export function useCommentReview() {
     return true;
   };
 
+  /** Marks a comment's place on the page (or removes the mark), said with the page it is on. */
+  const setRegion = (tempId: string, region: CommentRegion | null) => {
+    apply({ type: 'setRegion', tempId, region }, (i, n) =>
+      region
+        ? `Comment ${i + 1} of ${n} marked on page ${region.page}.`
+        : `Mark removed from comment ${i + 1} of ${n}.`,
+    );
+  };
+
+  /** Makes a comment current and puts focus on its card (choosing its box on the page). */
+  const focusComment = (tempId: string) => {
+    setActiveTempId(tempId);
+    cards.current.get(tempId)?.focus();
+  };
+
   const registerCard = (tempId: string, element: HTMLLIElement | null) => {
     if (element) cards.current.set(tempId, element);
     else cards.current.delete(tempId);
@@ -172,6 +188,8 @@ export function useCommentReview() {
     handlers,
     runCommand,
     holdForOpenEditor,
+    setRegion,
+    focusComment,
     registerCard,
     addButtonRef,
   };

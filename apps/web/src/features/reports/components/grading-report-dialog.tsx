@@ -14,16 +14,20 @@ import {
   Typography,
 } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
+import LocationSearchingIcon from '@mui/icons-material/LocationSearching';
 import type { GradingComment } from '@gradewise/shared/contracts/grading';
 import type { GradingReport } from '@gradewise/shared/contracts/review';
 import { EARLIER_VERSION_LABEL } from '@gradewise/shared/resubmission';
 import { LoadFailedMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
+import { describeRegion } from '../../../components/comment-regions/region-geometry.ts';
+import { RegionNumber, RegionOverlay } from '../../../components/comment-regions/region-overlay.tsx';
 import { isNotFound, messageOf } from '../../../lib/api-client.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { REPORT_MESSAGES, useGradingReport } from '../api/reports-api.ts';
 import { RegradeRequestPanel } from './regrade-request-panel.tsx';
+import { useReportRegions, type ReportRegions } from './use-report-regions.ts';
 
 export const REPORT_DIALOG_TITLE = 'Grading Report';
 
@@ -97,6 +101,7 @@ function ReportBody({ report, assignmentId }: { report: GradingReport; assignmen
   const accepted = report.comments.filter((comment) => comment.accepted);
   const declined = report.viewer === 'staff' ? report.comments.filter((comment) => !comment.accepted) : [];
   const points = report.question.points;
+  const regions = useReportRegions(accepted);
   return (
     <Box
       sx={{
@@ -110,7 +115,21 @@ function ReportBody({ report, assignmentId }: { report: GradingReport; assignmen
         fileUrl={report.submission.file}
         text={report.extractedText}
         title={`Answer of ${report.submission.student.name}`}
-        defaultView="pdf"
+        view={regions.view}
+        onViewChange={regions.setView}
+        pdf={{
+          pageNumber: regions.page,
+          onPageNumberChange: regions.setPage,
+          renderPageOverlay: (page) => (
+            <RegionOverlay
+              page={page}
+              marks={regions.marks}
+              highlightedKey={regions.highlightedId}
+              scrollTarget={regions.scrollTarget}
+              onSelect={regions.select}
+            />
+          ),
+        }}
       />
       <Box component="section" aria-labelledby="report-comments-heading">
         <Typography id="report-comments-heading" variant="h6" component="h2" gutterBottom>
@@ -144,7 +163,7 @@ function ReportBody({ report, assignmentId }: { report: GradingReport; assignmen
             No comments yet.
           </Typography>
         ) : (
-          <CommentList comments={accepted} label="Review comments" />
+          <CommentList comments={accepted} label="Review comments" regions={regions} />
         )}
         {declined.length > 0 ? (
           <Box component="details" sx={{ mb: 2 }}>
@@ -172,25 +191,40 @@ function ReportBody({ report, assignmentId }: { report: GradingReport; assignmen
   );
 }
 
+/**
+ * The report's comments. With `regions` (the comments the student is shown) each is numbered as
+ * its box on the PDF is, and one with a box offers Show on page; declined ones get neither.
+ */
 function CommentList({
   comments,
   label,
   isDeclined = false,
+  regions,
 }: {
   comments: GradingComment[];
   label: string;
   isDeclined?: boolean;
+  regions?: ReportRegions;
 }) {
   return (
     <Stack component="ul" spacing={1.5} aria-label={label} sx={{ listStyle: 'none', p: 0, m: 0, mb: 2 }}>
-      {comments.map((comment) => {
+      {comments.map((comment, index) => {
         const takesPoints = comment.pointsDeducted > 0;
+        const isHighlighted = regions?.highlightedId === comment._id;
         return (
           <Paper
             key={comment._id}
             component="li"
             variant="outlined"
+            tabIndex={regions ? -1 : undefined}
+            ref={(element: HTMLLIElement | null) => regions?.registerItem(comment._id, element)}
+            aria-label={regions ? `Comment ${index + 1} of ${comments.length}` : undefined}
+            onMouseEnter={comment.region ? () => regions?.hover(comment._id) : undefined}
+            onMouseLeave={comment.region ? () => regions?.hover(null) : undefined}
             sx={{
+              outline: isHighlighted ? '2px solid' : 'none',
+              outlineColor: 'primary.main',
+              outlineOffset: 2,
               p: 1.5,
               borderLeftWidth: 4,
               borderLeftColor: isDeclined ? 'text.disabled' : takesPoints ? 'error.main' : 'success.main',
@@ -202,6 +236,21 @@ function CommentList({
             }}
           >
             {isDeclined ? <Chip size="small" label="Declined" variant="outlined" sx={{ mb: 1 }} /> : null}
+            {regions ? (
+              <Stack direction="row" spacing={1} useFlexGap sx={{ alignItems: 'center', flexWrap: 'wrap', mb: 0.5 }}>
+                <RegionNumber number={index + 1} placement="inline" isHighlighted={isHighlighted} />
+                {comment.region ? (
+                  <Button
+                    size="small"
+                    startIcon={<LocationSearchingIcon />}
+                    onClick={() => regions.show(comment._id)}
+                    aria-label={`Show comment ${index + 1} on the PDF: ${describeRegion(comment.region)}`}
+                  >
+                    Show on page {comment.region.page}
+                  </Button>
+                ) : null}
+              </Stack>
+            ) : null}
             {comment.rubricItem ? (
               <Typography variant="caption" color="text.secondary" component="p">
                 Rubric: {comment.rubricItem.criterion}
