@@ -36,8 +36,9 @@ export function RegionDrawer({
   const dragStart = useRef<Point | null>(null);
   const onPage = { ...box, page };
 
+  // Focus (and with it the page, scrolled into view: on a phone the PDF is above the comments).
   useEffect(() => {
-    layerRef.current?.focus({ preventScroll: true });
+    layerRef.current?.focus();
   }, []);
 
   const pointIn = (event: PointerEvent<HTMLDivElement>) => {
