@@ -86,7 +86,7 @@ export function CommentRegionControls({
         onClick={onRemove}
         disabled={disabled}
       >
-        Remove mark
+        Remove
       </Button>
     </Stack>
   );
