@@ -96,6 +96,14 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/question-detail-route.tsx')).QuestionDetailRoute }),
           },
           {
+            path: 'assignments/:assignmentId/statistics',
+            lazy: async () => ({ Component: (await import('./routes/statistics-route.tsx')).StatisticsRoute }),
+          },
+          {
+            path: `${QUESTION}/statistics`,
+            lazy: async () => ({ Component: (await import('./routes/statistics-route.tsx')).StatisticsRoute }),
+          },
+          {
             path: `${QUESTION}/rubric`,
             lazy: async () => ({ Component: (await import('./routes/rubric-edit-route.tsx')).RubricEditRoute }),
           },

@@ -2,9 +2,11 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Button, Chip, Container, Stack, Typography } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import ListAltIcon from '@mui/icons-material/ListAlt';
+import BarChartIcon from '@mui/icons-material/BarChart';
 import { PageHeader } from '../../components/page-header.tsx';
 import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES, useAssignment } from '../../features/assignments/api/assignments-api.ts';
+import { AnonymousGradingSetting } from '../../features/assignments/components/anonymous-grading-setting.tsx';
 import { ResubmissionSetting } from '../../features/assignments/components/resubmission-setting.tsx';
 import { GradeReleaseControl } from '../../features/regrades/components/grade-release-control.tsx';
 import { RegradeSettingsForm } from '../../features/regrades/components/regrade-settings-form.tsx';
@@ -86,10 +88,21 @@ export function AssignmentDetailRoute() {
             Create a Question
           </Button>
         ) : null}
+        {detail.viewer === 'staff' ? (
+          <Button
+            component={RouterLink}
+            to={`/assignments/${encodeURIComponent(id)}/statistics`}
+            variant="outlined"
+            startIcon={<BarChartIcon />}
+          >
+            Statistics
+          </Button>
+        ) : null}
       </Stack>
       {detail.viewer === 'staff' && isInstructor ? <ResubmissionSetting assignment={detail} /> : null}
       {detail.viewer === 'staff' && detail.staffRole !== 'ta' ? (
         <Box sx={{ mt: 3 }}>
+          <AnonymousGradingSetting assignment={detail} />
           <GradeReleaseControl
             assignmentId={detail._id}
             isHeld={detail.gradesHeld ?? false}

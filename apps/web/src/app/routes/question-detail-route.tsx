@@ -2,6 +2,7 @@ import { useId } from 'react';
 import { isLeftForGradeAll, type SubmissionGradingFields } from '@gradewise/shared/contracts/grading';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Button, Container, Typography } from '@mui/material';
+import BarChartIcon from '@mui/icons-material/BarChart';
 import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { QUESTION_MESSAGES, useQuestion } from '../../features/questions/api/questions-api.ts';
 import { hasAutoRubric, QuestionOverview } from '../../features/questions/components/question-overview.tsx';
@@ -106,6 +107,14 @@ export function QuestionDetailRoute() {
                 name={`${detail.assignment.title} ${detail.title ?? 'question'}`}
               />
               <GradesCsvButton assignmentId={assignmentId} name={detail.assignment.title} />
+              <Button
+                component={RouterLink}
+                to={`/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/statistics`}
+                variant="outlined"
+                startIcon={<BarChartIcon />}
+              >
+                Statistics
+              </Button>
             </>
           }
         />

@@ -3,8 +3,10 @@ import {
   AssignmentDetail,
   AssignmentList,
   CreateAssignmentOutput,
+  SetAnonymousGradingOutput,
   UpdateAssignmentSettingsOutput,
   type CreateAssignmentInput,
+  type SetAnonymousGradingInput,
   type UpdateAssignmentSettingsInput,
 } from '@gradewise/shared/contracts/assignments';
 import { apiClient } from '../../../lib/api-client.ts';
@@ -18,6 +20,7 @@ export const ASSIGNMENT_MESSAGES = {
   notFound: 'Assignment not found.',
   noCourseId: 'No courseId found. Make sure you navigated from a course.',
   settingsFailed: 'Failed to change the assignment settings.',
+  anonymityFailed: 'Failed to change anonymous grading.',
 } as const;
 
 /**
@@ -73,6 +76,29 @@ export function useUpdateAssignmentSettings(assignmentId: string) {
     onSuccess: (result) => {
       queryClient.setQueryData(queryKeys.assignments.detail(assignmentId), result.assignment);
       return queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] });
+    },
+  });
+}
+
+/**
+ * PUT /api/assignments/:id/anonymous-grading (owning instructor). Every question's cached
+ * submissions carry names or labels, so they are refreshed too.
+ */
+export function useSetAnonymousGrading(assignmentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: SetAnonymousGradingInput) =>
+      apiClient.put(
+        `/assignments/${encodeURIComponent(assignmentId)}/anonymous-grading`,
+        input,
+        SetAnonymousGradingOutput,
+      ),
+    onSuccess: (result) => {
+      queryClient.setQueryData(queryKeys.assignments.detail(assignmentId), result.assignment);
+      return Promise.all([
+        queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.questions.all }),
+      ]);
     },
   });
 }

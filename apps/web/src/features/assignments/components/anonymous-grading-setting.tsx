@@ -1,0 +1,44 @@
+import { FormControlLabel, FormHelperText, Stack, Switch } from '@mui/material';
+import type { AssignmentDetail } from '@gradewise/shared/contracts/assignments';
+import { messageOf } from '../../../lib/api-client.ts';
+import { showError, showSuccess } from '../../../lib/toasts.tsx';
+import { ASSIGNMENT_MESSAGES, useSetAnonymousGrading } from '../api/assignments-api.ts';
+
+export const ANONYMOUS_GRADING_LABEL = 'Anonymous grading';
+
+/**
+ * The owning instructor's switch for anonymous grading: on, everyone grading sees "Student 1…N"
+ * instead of names and emails; the roster, the grades CSV and the grading report stay named.
+ */
+export function AnonymousGradingSetting({ assignment }: { assignment: AssignmentDetail }) {
+  const update = useSetAnonymousGrading(assignment._id);
+  const isOn = assignment.isAnonymous ?? false;
+  return (
+    <Stack sx={{ mt: 2 }}>
+      <FormControlLabel
+        control={
+          <Switch
+            checked={isOn}
+            disabled={update.isPending}
+            slotProps={{ input: { 'aria-describedby': 'anonymous-grading-help' } }}
+            onChange={(event) =>
+              update.mutate(
+                { isAnonymous: event.target.checked },
+                {
+                  onSuccess: (result) => showSuccess(result.message),
+                  onError: (error) => showError(messageOf(error, ASSIGNMENT_MESSAGES.anonymityFailed), error),
+                },
+              )
+            }
+          />
+        }
+        label={ANONYMOUS_GRADING_LABEL}
+      />
+      <FormHelperText id="anonymous-grading-help" sx={{ mt: 0 }}>
+        {isOn
+          ? 'Graders see Student 1…N instead of names and emails. The roster, the grades CSV and the report stay named.'
+          : 'Graders see student names and emails.'}
+      </FormHelperText>
+    </Stack>
+  );
+}

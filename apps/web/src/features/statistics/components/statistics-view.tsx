@@ -1,0 +1,219 @@
+import type { ReactNode } from 'react';
+import {
+  Box,
+  Paper,
+  Stack,
+  Table,
+  TableBody,
+  TableCell,
+  TableContainer,
+  TableHead,
+  TableRow,
+  Typography,
+} from '@mui/material';
+import { BarChart } from '@mui/x-charts/BarChart';
+import type { Agreement, StatisticsOutput } from '@gradewise/shared/contracts/statistics';
+
+/**
+ * The statistics of a question or an assignment: key figures, the grade distribution and the
+ * rubric items' deductions as charts (MUI X Charts), each chart named for screen readers and
+ * followed by the same numbers as a table, then the per-grader table with the AI as one grader.
+ */
+
+const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 1000) / 10}%`);
+const number = (value: number | null) => (value === null ? '—' : String(value));
+
+function Figure({ label, value }: { label: string; value: string }) {
+  return (
+    <Paper variant="outlined" sx={{ p: 2, flex: '1 1 140px', minWidth: 140 }}>
+      <Typography variant="body2" color="text.secondary">
+        {label}
+      </Typography>
+      <Typography variant="h5" component="p">
+        {value}
+      </Typography>
+    </Paper>
+  );
+}
+
+function Section({ id, title, children }: { id: string; title: string; children: ReactNode }) {
+  return (
+    <Box component="section" aria-labelledby={id} sx={{ mt: 4 }}>
+      <Typography id={id} variant="h6" component="h2" gutterBottom>
+        {title}
+      </Typography>
+      {children}
+    </Box>
+  );
+}
+
+function agreementText(agreement: Agreement | null): string {
+  if (!agreement || agreement.compared === 0) return '—';
+  return `${number(agreement.meanAbsoluteDifference)} pts apart · ${percent(agreement.withinTenPercentShare)} within 10% (${agreement.compared})`;
+}
+
+export function StatisticsView({ statistics }: { statistics: StatisticsOutput }) {
+  const { histogram, rubricItems, graders } = statistics;
+  const binLabels = histogram.map((bin) => `${bin.from}–${bin.to}`);
+  const distributionSummary =
+    statistics.graded === 0
+      ? 'No saved grades yet.'
+      : `Grades of ${statistics.graded} students out of ${statistics.points} points: ` +
+        histogram.map((bin, index) => `${binLabels[index]}: ${bin.count}`).join(', ');
+  const itemLabel = (item: (typeof rubricItems)[number]) =>
+    statistics.scope === 'assignment' ? `${item.questionLabel}: ${item.criterion}` : item.criterion;
+
+  return (
+    <Box>
+      <Stack direction="row" useFlexGap spacing={1.5} sx={{ flexWrap: 'wrap' }}>
+        <Figure label="Graded" value={`${statistics.graded} of ${statistics.answered}`} />
+        <Figure label="Mean" value={`${number(statistics.mean)} / ${statistics.points}`} />
+        <Figure label="Median" value={`${number(statistics.median)} / ${statistics.points}`} />
+        <Figure label="Late answers" value={percent(statistics.lateShare)} />
+        <Figure
+          label="Kept within 10% of the AI"
+          value={statistics.aiAgreement.compared === 0 ? '—' : percent(statistics.aiAgreement.withinTenPercentShare)}
+        />
+      </Stack>
+
+      <Section id="statistics-distribution" title="Grade distribution">
+        {statistics.graded === 0 ? (
+          <Typography color="text.secondary">
+            No saved grades yet: the distribution appears once grades are saved.
+          </Typography>
+        ) : (
+          <Box component="figure" sx={{ m: 0 }}>
+            <Box role="img" aria-label={distributionSummary}>
+              <BarChart
+                height={260}
+                xAxis={[{ scaleType: 'band', data: binLabels, label: 'Points' }]}
+                yAxis={[{ label: 'Students', tickMinStep: 1 }]}
+                series={[{ data: histogram.map((bin) => bin.count), label: 'Students' }]}
+                hideLegend
+              />
+            </Box>
+            <Typography component="figcaption" variant="body2" color="text.secondary">
+              Students per band of points (the last band includes the full mark).
+            </Typography>
+          </Box>
+        )}
+        <TableContainer component={Paper} variant="outlined" sx={{ mt: 1 }}>
+          <Table size="small" aria-label="Grade distribution table">
+            <TableHead>
+              <TableRow>
+                <TableCell>Points</TableCell>
+                <TableCell align="right">Students</TableCell>
+              </TableRow>
+            </TableHead>
+            <TableBody>
+              {histogram.map((bin, index) => (
+                <TableRow key={binLabels[index]}>
+                  <TableCell>{binLabels[index]}</TableCell>
+                  <TableCell align="right">{bin.count}</TableCell>
+                </TableRow>
+              ))}
+            </TableBody>
+          </Table>
+        </TableContainer>
+      </Section>
+
+      <Section id="statistics-rubric" title="Deductions per rubric item">
+        {rubricItems.length === 0 ? (
+          <Typography color="text.secondary">No rubric items to count deductions on.</Typography>
+        ) : (
+          <>
+            {statistics.graded > 0 ? (
+              <Box
+                role="img"
+                aria-label={
+                  'Share of graded answers that lost points on each rubric item: ' +
+                  rubricItems.map((item) => `${itemLabel(item)}: ${percent(item.answerShare)}`).join(', ')
+                }
+              >
+                <BarChart
+                  height={Math.max(160, 48 * rubricItems.length + 60)}
+                  layout="horizontal"
+                  yAxis={[{ scaleType: 'band', data: rubricItems.map(itemLabel), width: 140 }]}
+                  xAxis={[{ min: 0, max: 100, label: '% of graded answers' }]}
+                  series={[
+                    {
+                      data: rubricItems.map((item) => Math.round(item.answerShare * 1000) / 10),
+                      label: '% of answers',
+                    },
+                  ]}
+                  hideLegend
+                />
+              </Box>
+            ) : null}
+            <TableContainer component={Paper} variant="outlined" sx={{ mt: 1 }}>
+              <Table size="small" aria-label="Deductions per rubric item table">
+                <TableHead>
+                  <TableRow>
+                    <TableCell>Rubric item</TableCell>
+                    <TableCell align="right">Answers that lost points</TableCell>
+                    <TableCell align="right">Share of points deducted</TableCell>
+                  </TableRow>
+                </TableHead>
+                <TableBody>
+                  {rubricItems.map((item) => (
+                    <TableRow key={`${item.questionId}:${item.itemId}`}>
+                      <TableCell>
+                        {itemLabel(item)} ({item.points} pts)
+                      </TableCell>
+                      <TableCell align="right">
+                        {item.deductedCount} ({percent(item.answerShare)})
+                      </TableCell>
+                      <TableCell align="right">{percent(item.pointsShare)}</TableCell>
+                    </TableRow>
+                  ))}
+                </TableBody>
+              </Table>
+            </TableContainer>
+          </>
+        )}
+      </Section>
+
+      <Section id="statistics-graders" title="Graders">
+        {graders.length === 0 ? (
+          <Typography color="text.secondary">Nobody has graded yet.</Typography>
+        ) : (
+          <TableContainer component={Paper} variant="outlined">
+            <Table size="small" aria-label="Graders table">
+              <TableHead>
+                <TableRow>
+                  <TableCell>Grader</TableCell>
+                  <TableCell align="right">Answers</TableCell>
+                  <TableCell align="right">Mean grade</TableCell>
+                  <TableCell>Agreement with the instructor</TableCell>
+                  <TableCell>Agreement with the AI</TableCell>
+                </TableRow>
+              </TableHead>
+              <TableBody>
+                {graders.map((grader) => (
+                  <TableRow key={grader.graderId}>
+                    <TableCell>
+                      {grader.name}
+                      {grader.isInstructor ? ' (instructor)' : ''}
+                    </TableCell>
+                    <TableCell align="right">{grader.count}</TableCell>
+                    <TableCell align="right">
+                      {grader.meanGrade === null ? '—' : `${grader.meanGrade} (${grader.meanPercent}%)`}
+                    </TableCell>
+                    <TableCell>
+                      {grader.isInstructor ? 'Reference' : agreementText(grader.agreementWithInstructor)}
+                    </TableCell>
+                    <TableCell>{grader.kind === 'ai' ? '—' : agreementText(grader.agreementWithAi)}</TableCell>
+                  </TableRow>
+                ))}
+              </TableBody>
+            </Table>
+          </TableContainer>
+        )}
+        <Typography variant="body2" color="text.secondary" sx={{ mt: 1 }}>
+          Agreement: mean difference in points, and the share of answers within 10% of the points. With the instructor:
+          on answers both graded. With the AI: against the suggestion each grade started from.
+        </Typography>
+      </Section>
+    </Box>
+  );
+}
