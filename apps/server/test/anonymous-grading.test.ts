@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { addStudents, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
+import { addStudents, addTa, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -215,6 +215,28 @@ describe('anonymous grading', () => {
     );
     const reopen = JSON.parse(responses.find(([what]) => what === 'reopen')![1].body);
     expect(reopen.message).toMatch(/^Reopened for Student \d:/);
+  });
+
+  it('a TA grading the anonymous assignment sees labels everywhere, the report and statistics included', async () => {
+    const ta = await registerUser(t.app, { role: 'instructor', name: 'Tessa Assistant' });
+    await addTa(t.app, world.instructor, world.course._id, ta);
+    const asTa = (url: string) => t.app.inject({ method: 'GET', url, headers: ta.auth });
+    const target = submissionOf.get(students[0]!.id);
+    const urls = [
+      `${base()}?includeSubmissions=1`,
+      `${base()}/review-queue`,
+      `${base()}/answer-groups`,
+      `${base()}/grade/${target._id}/report`,
+      `${base()}/statistics`,
+      `/api/assignments/${world.assignment._id}/statistics`,
+    ];
+    for (const url of urls) {
+      const response = await asTa(url);
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(200);
+      expect(leaksOf(response.body), url).toEqual([]);
+    }
+    const report = (await asTa(`${base()}/grade/${target._id}/report`)).json();
+    expect(report.submission.student.name).toMatch(/^Student \d+$/);
   });
 
   it('the roster, the grades CSV and the grading report stay named for the instructor', async () => {

@@ -520,14 +520,14 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/statistics',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `${questionPath(f)}/statistics` }),
-    // Comparing graders and the AI is the course team's business: students 403, strangers 404.
-    expect: ownerOnlyInCourse(200),
+    // Comparing graders and the AI is the course team's business (owner and TAs): students 403, strangers 404.
+    expect: gradersInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/statistics',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/statistics` }),
-    expect: ownerOnlyInCourse(200),
+    expect: gradersInCourse(200),
   },
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/review-queue',

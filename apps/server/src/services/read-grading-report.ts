@@ -15,6 +15,7 @@ import { selectUserById } from '../models/users.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleSubmission, mayGrade } from '../policies/course-access.ts';
 import { presentGradingReportForStaff, presentGradingReportForStudent } from '../presenters/review-presenter.ts';
+import { readStudentIdentities } from './anonymous-grading.ts';
 
 /**
  * GET grade/:submissionId/report. The course owner reads any submission's report; a student reads
@@ -48,9 +49,12 @@ export async function readGradingReport(
     mayGrade(scope.role) ? selectRubricByQuestionId(ctx.db, question.id) : undefined,
     mayGrade(scope.role) && grade?.gradingRunId ? selectGradingRunById(ctx.db, grade.gradingRunId) : undefined,
   ]);
+  // The report stays named for the instructor (issue 12); a TA grading anonymously sees the label.
+  const identities = scope.role === 'ta' ? await readStudentIdentities(ctx, scope.assignment, [student.id]) : undefined;
+  const shown = identities ? identities.person(student) : undefined;
   const sources = {
     submission,
-    student,
+    student: shown ? { id: shown._id, name: shown.name } : student,
     question,
     grade,
     gradedVersion: counting?.gradedVersion ?? null,

@@ -4,7 +4,7 @@ import { selectStatisticsSources } from '../models/grading-statistics.ts';
 import { selectQuestionsOfAssignment, type QuestionRow } from '../models/questions.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleAssignment, loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { computeStatistics, type StatisticsQuestion } from './grade-statistics.ts';
 
 /**
@@ -17,7 +17,7 @@ export async function readQuestionStatistics(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<StatisticsOutput> {
-  const { course, question } = requireOwner(
+  const { course, question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its statistics',
   );
@@ -38,7 +38,7 @@ export async function readAssignmentStatistics(
   user: UserRow,
   params: { assignmentId: string },
 ): Promise<StatisticsOutput> {
-  const { course, assignment } = requireOwner(
+  const { course, assignment } = requireGrader(
     await loadVisibleAssignment(ctx.db, user, params.assignmentId),
     'see its statistics',
   );
