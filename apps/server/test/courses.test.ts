@@ -226,7 +226,12 @@ describe('GET /api/courses/:id', () => {
       { _id: zed.id, name: 'Zed', email: zed.email },
     ]);
     expect(staff.pendingStudents).toEqual([
-      { email: 'pending@example.edu', invitedAt: expect.any(String), registeredName: null },
+      {
+        email: 'pending@example.edu',
+        invitedAt: expect.any(String),
+        registeredName: null,
+        registeredAsInstructor: false,
+      },
     ]);
     expect(staff.instructor).toEqual({ _id: owner.id, name: 'Owner', email: owner.email });
 

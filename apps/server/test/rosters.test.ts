@@ -171,7 +171,12 @@ describe('pending enrolments', () => {
       await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth })
     ).json();
     expect(staff.pendingStudents).toEqual([
-      { email: 'future.student@example.edu', invitedAt: expect.any(String), registeredName: 'Future' },
+      {
+        email: 'future.student@example.edu',
+        invitedAt: expect.any(String),
+        registeredName: 'Future',
+        registeredAsInstructor: false,
+      },
     ]);
 
     const confirmed = await t.app.inject({
@@ -221,6 +226,18 @@ describe('pending enrolments', () => {
     expect(await rosterOf(course._id)).toEqual({ students: [], pending: ['became.prof@example.edu'] });
     const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: prof.auth });
     expect(detail.statusCode).toBe(404);
+    // The owner is told why the invitation waits, and is offered no Confirm (it would be refused).
+    const staff = (
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth })
+    ).json();
+    expect(staff.pendingStudents).toEqual([
+      {
+        email: 'became.prof@example.edu',
+        invitedAt: expect.any(String),
+        registeredName: null,
+        registeredAsInstructor: true,
+      },
+    ]);
   });
 
   it('claims an invitation that raced with registration when a student with a proved email lists their courses', async () => {

@@ -40,19 +40,30 @@ export async function selectRosterOfCourse(db: Db, courseId: string): Promise<Ro
 export interface PendingWithRegistrant extends PendingEnrollmentRow {
   /** The student account registered with this email since, waiting for the instructor's confirmation. */
   registrant: { id: string; name: string } | null;
+  /** The email belongs to an instructor account, which never takes a student seat. */
+  registeredAsInstructor: boolean;
 }
 
-/** Invitations of a course, each with the student account registered with its email, if any. */
+/** Invitations of a course, each with the account registered with its email, if any. */
 export async function selectPendingOfCourse(db: Db, courseId: string): Promise<PendingWithRegistrant[]> {
   const rows = await db
-    .select({ pending: pendingEnrollments, registrantId: users.id, registrantName: users.name })
+    .select({
+      pending: pendingEnrollments,
+      registrantId: users.id,
+      registrantName: users.name,
+      registrantRole: users.role,
+    })
     .from(pendingEnrollments)
-    .leftJoin(users, and(eq(users.email, pendingEnrollments.email), eq(users.role, 'student'), isNull(users.deletedAt)))
+    .leftJoin(users, and(eq(users.email, pendingEnrollments.email), isNull(users.deletedAt)))
     .where(eq(pendingEnrollments.courseId, courseId))
     .orderBy(asc(pendingEnrollments.email));
   return rows.map((row) => ({
     ...row.pending,
-    registrant: row.registrantId && row.registrantName ? { id: row.registrantId, name: row.registrantName } : null,
+    registrant:
+      row.registrantRole === 'student' && row.registrantId && row.registrantName
+        ? { id: row.registrantId, name: row.registrantName }
+        : null,
+    registeredAsInstructor: row.registrantRole === 'instructor',
   }));
 }
 

@@ -62,6 +62,7 @@ export function presentCourseForStaff(
       email: invite.email,
       invitedAt: invite.createdAt.toISOString(),
       registeredName: invite.registrant?.name ?? null,
+      registeredAsInstructor: invite.registeredAsInstructor,
     })),
   };
 }

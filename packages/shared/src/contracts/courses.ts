@@ -57,6 +57,11 @@ export const PendingStudent = z.object({
   invitedAt: z.string(),
   /** The name of the student account registered with this email, waiting for the instructor's confirmation. */
   registeredName: z.string().nullable().default(null),
+  /**
+   * The email has an instructor account: it cannot take a student seat, so the invitation waits
+   * (never dropped) and the instructor is told, to ask the student for another address.
+   */
+  registeredAsInstructor: z.boolean().default(false),
 });
 export type PendingStudent = z.infer<typeof PendingStudent>;
 

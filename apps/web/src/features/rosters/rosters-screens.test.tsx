@@ -175,3 +175,41 @@ describe('course students', () => {
     expect(await screen.findByText('Course not found or access denied.')).toBeInTheDocument();
   });
 });
+
+describe('invited, not enrolled yet (issue 15)', () => {
+  const invitations = [
+    { email: 'kai@example.edu', invitedAt: '2030-01-02T10:00:00.000Z', registeredName: 'Kai Student' },
+    {
+      email: 'prof@example.edu',
+      invitedAt: '2030-01-02T10:00:00.000Z',
+      registeredName: null,
+      registeredAsInstructor: true,
+    },
+    { email: 'later@example.edu', invitedAt: '2030-01-02T10:00:00.000Z', registeredName: null },
+  ];
+
+  it('offers Confirm for a registered student only, says why an instructor account waits, and confirms', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(courseForStaff({ pendingStudents: invitations })),
+      [`POST /api/courses/${COURSE_ID}/confirm-student`]: () =>
+        jsonResponse(200, { message: 'Kai Student (kai@example.edu) is now enrolled in this course.' }),
+    });
+    const user = userEvent.setup();
+    renderApp(STUDENTS_PATH);
+
+    const list = await screen.findByRole('list', { name: 'Invited, not enrolled yet' });
+    expect(within(list).getByText('Kai Student registered, awaiting your confirmation')).toBeInTheDocument();
+    expect(
+      within(list).getByText(/This email has an instructor account, which cannot join as a student/),
+    ).toBeInTheDocument();
+    expect(within(list).getByText(/not registered yet/)).toBeInTheDocument();
+    expect(within(list).getAllByRole('button')).toHaveLength(1);
+
+    await user.click(within(list).getByRole('button', { name: 'Confirm Kai Student (kai@example.edu)' }));
+    expect(
+      await screen.findByText('Kai Student (kai@example.edu) is now enrolled in this course.'),
+    ).toBeInTheDocument();
+    expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ email: 'kai@example.edu' });
+  });
+});

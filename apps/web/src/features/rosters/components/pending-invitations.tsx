@@ -38,7 +38,9 @@ export function PendingInvitations({ courseId, invitations }: { courseId: string
                 secondary={
                   invitation.registeredName
                     ? `${invitation.registeredName} registered, awaiting your confirmation`
-                    : `Invited ${formatDateTime(invitation.invitedAt)}, not registered yet`
+                    : invitation.registeredAsInstructor
+                      ? 'This email has an instructor account, which cannot join as a student: ask the student for another email'
+                      : `Invited ${formatDateTime(invitation.invitedAt)}, not registered yet`
                 }
                 slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
               />
