@@ -50,6 +50,13 @@ describe('POST /api/assignments', () => {
         allowsResubmission: false,
         viewer: 'staff',
         staffRole: 'owner',
+        // Issue 12's per-assignment settings, at their defaults: named, released on save, regrade
+        // requests for 7 days after release, 3 per student.
+        isAnonymous: false,
+        gradesHeld: false,
+        gradesReleasedAt: null,
+        regradeWindowDays: 7,
+        regradeRequestLimit: 3,
       },
     });
   });
