@@ -139,11 +139,11 @@ describe('GET .../review-queue', () => {
     expect(queue.items.at(-1).status).toBe('not-graded');
   });
 
-  it('is for the owning instructor only: a student gets 403, another instructor 404', async () => {
+  it('is for the staff of the course only: a student gets 403, another instructor 404', async () => {
     const student = await readQueue(students[0]!);
     expect(student.statusCode).toBe(403);
     expect(student.json()).toEqual({
-      message: 'Only the instructor of this course can review its submissions.',
+      message: 'Only the staff of this course can review its submissions.',
       code: 'FORBIDDEN',
     });
     const other = await readQueue(otherInstructor);
