@@ -18,4 +18,23 @@ export const PDF_DOCUMENT_OPTIONS = {
   worker: typeof Worker === 'undefined' ? undefined : new pdfjs.PDFWorker(),
 } as const;
 
+/**
+ * Closing a PDF while pdf.js is still opening it (leaving the screen, Next in the queue, a reload)
+ * makes pdf.js reject its own pending open with "Worker was terminated" (or an AbortException
+ * from its cancelled download) after the viewer that asked for it is gone, so nothing is left to
+ * catch it. It is pdf.js tearing down as designed, not a failure the person can act on; anything
+ * else still reaches the console.
+ */
+function isPdfTeardown(reason: unknown): boolean {
+  if (!(reason instanceof Error) && (typeof reason !== 'object' || reason === null)) return false;
+  const { name, message } = reason as { name?: unknown; message?: unknown };
+  return name === 'AbortException' || message === 'Worker was terminated' || message === 'Worker was terminated.';
+}
+
+if (typeof window !== 'undefined') {
+  window.addEventListener('unhandledrejection', (event) => {
+    if (isPdfTeardown(event.reason)) event.preventDefault();
+  });
+}
+
 export { pdfjs };
