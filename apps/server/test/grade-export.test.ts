@@ -7,6 +7,7 @@ import {
   createQuestion,
   submitAnswer,
 } from './support/course-fixtures.ts';
+import { csvRows } from './support/csv.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { saveGrade } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -23,46 +24,13 @@ let homework: any;
 let limits: any;
 let untitled: any;
 
-/** RFC 4180 reader for the assertions: quoted fields, doubled quotes, CRLF rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index]!;
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      index += 1;
-    } else cell += char;
-  }
-  if (cell || row.length) throw new Error('CSV does not end with CRLF');
-  return rows;
-}
-
 const download = (user: TestUser | null, url: string) =>
   t.app.inject({ method: 'GET', url, headers: user ? user.auth : {} });
 const assignmentCsvUrl = (assignmentId: string) => `/api/assignments/${assignmentId}/grades.csv`;
 const questionCsvUrl = (assignmentId: string, questionId: string) =>
   `/api/assignments/${assignmentId}/questions/${questionId}/grades.csv`;
 
-function rowsOf(body: string): string[][] {
-  expect(body.startsWith('\uFEFF')).toBe(true);
-  return parseCsv(body.slice(1));
-}
+const rowsOf = csvRows;
 const rowOf = (rows: string[][], email: string) => rows.find((row) => row[1] === email);
 
 beforeAll(async () => {
