@@ -15,6 +15,8 @@ export default defineConfig({
   root: webRoot,
   // muiPathImports: see its comment; it is what lets lazy screens keep their MUI components.
   plugins: [react(), muiPathImports(), precompress()],
+  // pdf.js starts its worker as a module worker (lib/pdf-worker-entry.ts).
+  worker: { format: 'es' },
   build: {
     outDir: 'dist',
     emptyOutDir: true,
