@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { fileExtractions, submissions } from '../src/db/schema.ts';
+import { selectSavedGradeExamples } from '../src/models/graded-examples.ts';
 import {
   addStudents,
   createAssignment,
@@ -304,6 +305,12 @@ describe('POST .../answer-groups/apply', () => {
     expect((await readGroups()).json().gradeFirst).toEqual({ target: 5, ownGrades: 2, isActive: true });
   });
 
+  it('learns from the grade a group copied, once: the applied copies are not examples', async () => {
+    const examples = await selectSavedGradeExamples(t.ctx.db, questionId);
+    // Own grades: Ann and Cat. Ben and Dan carry Ann's grade applied: not examples of their own.
+    expect(examples.map((example) => nameOf(example.submissionId)).sort()).toEqual(['Ann', 'Cat']);
+  });
+
   it('leaves each applied grade open to review: the grading screen loads it and a new save replaces it alone', async () => {
     const opened = await t.app.inject({
       method: 'POST',
@@ -322,6 +329,9 @@ describe('POST .../answer-groups/apply', () => {
       .groups[0].members.find((member: any) => member.submissionId === submissionOf.get('Dan'));
     // Saved by hand now: the instructor's own grade, no longer an applied one.
     expect(dan).toMatchObject({ grade: 6, appliedFromSubmissionId: null });
+    // Dan's grade is the instructor's own again: an example to learn from.
+    const examples = await selectSavedGradeExamples(t.ctx.db, questionId);
+    expect(examples.map((example) => nameOf(example.submissionId)).sort()).toEqual(['Ann', 'Cat', 'Dan']);
   });
 
   it('refuses an answer that is in no group', async () => {

@@ -26,7 +26,12 @@ export const MAX_GRADED_EXAMPLES = 200;
 /**
  * The current saved grade of every student's current answer to a question, newest first, with the
  * answer's extracted text and the score of the AI suggestion it started from. Answers whose text
- * could not be extracted are left out: there is nothing to compare with.
+ * could not be extracted are left out: there is nothing to compare with. So are grades applied to
+ * an answer group (decision 0012): they copy one decision onto near-identical answers, and as
+ * examples they would count it once per member, outweigh the instructor's other grades among the
+ * nearest answers, and predict each other in the question's leave-one-out record, which would make
+ * the confidence claim a track record the instructor never gave. The grade they were applied from
+ * is the example; a member saved again by hand is one of the instructor's own grades again.
  */
 export async function selectSavedGradeExamples(db: Db, questionId: string): Promise<SavedGradeExample[]> {
   const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
@@ -36,6 +41,7 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
       grade: grades.grade,
       comments: grades.comments,
       gradingRunId: grades.gradingRunId,
+      appliedFromGradeId: grades.appliedFromGradeId,
       createdAt: grades.createdAt,
     })
     .from(grades)
@@ -60,7 +66,12 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
     .innerJoin(submissions, eq(submissions.id, currentGrades.submissionId))
     .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
     .leftJoin(gradingRuns, eq(gradingRuns.id, currentGrades.gradingRunId))
-    .where(or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')))
+    .where(
+      and(
+        isNull(currentGrades.appliedFromGradeId),
+        or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')),
+      ),
+    )
     .orderBy(desc(currentGrades.createdAt), desc(currentGrades.submissionId))
     .limit(MAX_GRADED_EXAMPLES);
   return rows.map((row) => ({
