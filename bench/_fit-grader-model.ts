@@ -268,6 +268,8 @@ mutable.warm = best!.warm;
 // overconfidence. (Leaving a whole data set out instead was too pessimistic: a new domain predicts
 // worse than the course's own kind of question, and the confidence came out too low with grades.)
 const confidenceRows: Row[] = [];
+// Where each confidence row came from, for the held-out calibration report below.
+const confidenceRowOrigins: { set: string; fold: number; withGrades: boolean }[] = [];
 const fullWarm = mutable.warm;
 // Each held-out draw with the warm weights it was predicted by, to fit the prior of the
 // question's own calibration line afterwards (step 4).
@@ -286,6 +288,7 @@ for (let heldFold = 0; heldFold < FOLDS; heldFold++) {
     drawsBySet
       .filter((entry) => wanted(entry.fold))
       .map((entry) => ({
+        set: entry.set,
         weight: entry.draw.weight,
         examples: entry.source.examples.map((example) => ({ ...example, coldLogit: foldLogit(example.features) })),
         targets: entry.source.targets.map((target) => ({ ...target, logit: foldLogit(target.features) })),
@@ -307,6 +310,7 @@ for (let heldFold = 0; heldFold < FOLDS; heldFold++) {
         y: isKept(POINTS, prediction.share, answer.share) ? 1 : 0,
         w: setWeight.get(question.set)!,
       });
+      confidenceRowOrigins.push({ set: question.set, fold: heldFold, withGrades: false });
     }
   }
   for (const draw of foldDraws((fold) => fold === heldFold)) {
@@ -322,6 +326,7 @@ for (let heldFold = 0; heldFold < FOLDS; heldFold++) {
       const inputs = confidenceInputs(POINTS, prediction, draw.examples);
       const kept = isKept(POINTS, prediction.share, target.share);
       confidenceRows.push({ x: inputs, y: kept ? 1 : 0, w: draw.weight });
+      confidenceRowOrigins.push({ set: draw.set, fold: heldFold, withGrades: true });
       held.targets.push({ inputs, isKept: kept });
     }
     heldDraws.push(held);
@@ -329,6 +334,50 @@ for (let heldFold = 0; heldFold < FOLDS; heldFold++) {
 }
 const confidence = fitLogistic(confidenceRows);
 mutable.confidence = confidence;
+reportHeldOutCalibration();
+
+/**
+ * The confidence model's calibration on questions it was not fitted on, per set and with or
+ * without saved grades: each fold's rows predicted by a confidence model fitted on the other folds
+ * (before each question's own record moves it). A pooled figure hides a set the model fits badly
+ * (partial credit, SAF, beside the right-or-wrong SemEval sets), so each set is printed alone.
+ */
+function reportHeldOutCalibration() {
+  const said = new Array<number>(confidenceRows.length);
+  for (let fold = 0; fold < FOLDS; fold++) {
+    const model = fitLogistic(confidenceRows.filter((_, index) => confidenceRowOrigins[index]!.fold !== fold));
+    confidenceRows.forEach((row, index) => {
+      if (confidenceRowOrigins[index]!.fold !== fold) return;
+      said[index] = 1 / (1 + Math.exp(-(model.intercept + model.weights.reduce((s, w, i) => s + w * row.x[i]!, 0))));
+    });
+  }
+  for (const set of new Set(confidenceRowOrigins.map((origin) => origin.set))) {
+    for (const withGrades of [false, true]) {
+      const indices = confidenceRowOrigins.flatMap((origin, index) =>
+        origin.set === set && origin.withGrades === withGrades ? [index] : [],
+      );
+      const bins = Array.from({ length: 10 }, () => ({ said: 0, kept: 0, n: 0 }));
+      let loss = 0;
+      for (const index of indices) {
+        const p = Math.min(1 - 1e-6, Math.max(1e-6, said[index]!));
+        const kept = confidenceRows[index]!.y;
+        loss -= kept ? Math.log(p) : Math.log(1 - p);
+        const bin = bins[Math.min(9, Math.floor(p * 10))]!;
+        bin.said += p;
+        bin.kept += kept;
+        bin.n++;
+      }
+      const ece = bins.reduce((sum, bin) => sum + Math.abs(bin.said - bin.kept), 0) / indices.length;
+      const reliability = bins
+        .filter((bin) => bin.n > 0)
+        .map((bin) => `${Math.round((100 * bin.said) / bin.n)}->${Math.round((100 * bin.kept) / bin.n)}% (${bin.n})`)
+        .join(' ');
+      console.error(
+        `held-out confidence ${set} ${withGrades ? 'with grades' : 'k = 0'}: n ${indices.length} log loss ${(loss / indices.length).toFixed(4)} ECE ${ece.toFixed(4)} | ${reliability}`,
+      );
+    }
+  }
+}
 
 // 4. The prior of each question's own calibration line (suggestion-model.ts, questionRecord): the
 // scales whose lines, fitted on each held-out draw's leave-one-out claims, best predict whether its
