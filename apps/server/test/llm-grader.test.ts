@@ -2,7 +2,12 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import type { GradingInput, RubricItem } from '../src/ai/grader-types.ts';
-import { estimateConfidence, type ConfidenceEvidence } from '../src/ai/llm/confidence.ts';
+import {
+  calibrateToQuestionRecord,
+  estimateConfidence,
+  RECORD_LIMIT,
+  type ConfidenceEvidence,
+} from '../src/ai/llm/confidence.ts';
 import { createLlmGrader } from '../src/ai/llm/llm-grader.ts';
 import type { StoredGradingOutput } from '../src/ai/llm/output-schemas.ts';
 import { PROMPT_VERSION } from '../src/ai/llm/prompts.ts';
@@ -705,6 +710,76 @@ describe('confidence', () => {
       5,
     );
     expect(estimateConfidence({ ...base, selfReported: Number.NaN })).toBeGreaterThanOrEqual(5);
+  });
+});
+
+describe("confidence and the question's record", () => {
+  /** A saved grade on a 10-point question that started from an AI suggestion (or from none). */
+  const graded = (suggestedScore: number | null, score: number) => ({
+    answerText: 'an answer',
+    score,
+    comments: [],
+    suggestedScore,
+  });
+  const keptOnes = (count: number) => Array.from({ length: count }, () => graded(8, 7.5));
+  const changedOnes = (count: number) => Array.from({ length: count }, () => graded(9, 4));
+
+  it('stands alone without saved grades that started from a suggestion', () => {
+    expect(calibrateToQuestionRecord(80, undefined, 10)).toBe(80);
+    expect(calibrateToQuestionRecord(80, [], 10)).toBe(80);
+    expect(calibrateToQuestionRecord(80, [graded(null, 3), graded(null, 10)], 10)).toBe(80);
+  });
+
+  it('moves toward how often this instructor kept the suggestions: within 10% of the points counts as kept', () => {
+    // 10 changed, none kept: a 90 comes down to (0 + 5 * 0.9) / 15 = 30.
+    expect(calibrateToQuestionRecord(90, changedOnes(10), 10)).toBe(30);
+    // 10 kept: a 60 goes up to (10 + 5 * 0.6) / 15 = 87.
+    expect(calibrateToQuestionRecord(60, keptOnes(10), 10)).toBe(87);
+    // 9 against 10 on a 10-point question is kept; 8.9 against 10 is not.
+    expect(calibrateToQuestionRecord(50, [graded(9, 10)], 10)).toBeGreaterThan(50);
+    expect(calibrateToQuestionRecord(50, [graded(8.9, 10)], 10)).toBeLessThan(50);
+  });
+
+  it('keeps the order of the answers of one question, and its bounds', () => {
+    const record = [...keptOnes(3), ...changedOnes(4)];
+    const low = calibrateToQuestionRecord(20, record, 10);
+    const high = calibrateToQuestionRecord(90, record, 10);
+    expect(low).toBeLessThan(high);
+    expect(calibrateToQuestionRecord(95, keptOnes(40), 10)).toBeLessThanOrEqual(95);
+    expect(calibrateToQuestionRecord(5, changedOnes(40), 10)).toBeGreaterThanOrEqual(5);
+  });
+
+  it('counts the most recent suggestions only (the saved grades come newest first)', () => {
+    const recentlyKept = [...keptOnes(RECORD_LIMIT), ...changedOnes(30)];
+    expect(calibrateToQuestionRecord(60, recentlyKept, 10)).toBe(
+      calibrateToQuestionRecord(60, keptOnes(RECORD_LIMIT), 10),
+    );
+  });
+
+  it("is applied to the model's answer: the same reply is less sure on a question whose suggestions were changed", () => {
+    const { grader } = graderFor();
+    const output: StoredGradingOutput = {
+      answer: {
+        items: [{ rubricItemId: 'only', pointsDeducted: 1, comment: 'Nearly.' }],
+        generalComment: '',
+        confidence: 90,
+      },
+      schemaRepairs: 0,
+      pageImagesSent: 0,
+      pagesShown: [],
+    };
+    const input: GradingInput = {
+      questionText: 'Q',
+      solutionText: 'S',
+      rubricItems: [{ id: 'only', criterion: 'Correct', points: 10, guidance: '' }],
+      points: 10,
+      answerText: 'An answer of a few words that says something about the question.',
+    };
+    const alone = grader.interpretGrading(output, input).confidence;
+    const afterChanges = grader.interpretGrading(output, { ...input, examples: changedOnes(10) }).confidence;
+    const afterKeeps = grader.interpretGrading(output, { ...input, examples: keptOnes(10) }).confidence;
+    expect(afterChanges).toBeLessThan(alone);
+    expect(afterKeeps).toBeGreaterThan(alone);
   });
 });
 

@@ -1,3 +1,4 @@
+import { isSuggestionKept } from '@gradewise/shared/kept-suggestion';
 import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type {
   Agreement,
@@ -55,8 +56,6 @@ interface Answer {
 }
 
 export const HISTOGRAM_BINS = 10;
-/** Two gradings "agree" when they are within this share of the question's points. */
-export const AGREEMENT_TOLERANCE = 0.1;
 
 export function computeStatistics(request: StatisticsRequest): StatisticsOutput {
   const answers = collectAnswers(request);
@@ -209,10 +208,7 @@ export function agreement(pairs: readonly Pair[]): Agreement {
     };
   }
   const differences = pairs.map((pair) => Math.abs(pair.a - pair.b));
-  const within = pairs.filter(
-    // A hair of slack for floating point: 9 against 10 on a 10-point question is within 10%.
-    (pair, index) => differences[index]! <= AGREEMENT_TOLERANCE * pair.points + 1e-9,
-  ).length;
+  const within = pairs.filter((pair) => isSuggestionKept(pair.a, pair.b, pair.points)).length;
   return {
     compared: pairs.length,
     meanAbsoluteDifference: round(mean(differences)),

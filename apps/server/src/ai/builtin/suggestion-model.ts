@@ -1,3 +1,4 @@
+import { isSuggestionKept } from '@gradewise/shared/kept-suggestion';
 import { featureVector, type AnswerFeatures } from './answer-features.ts';
 import { FITTED } from './fitted-weights.ts';
 
@@ -232,7 +233,7 @@ export function roundScore(points: number, share: number, snapToEnds = true): nu
 
 /** Kept: the instructor's score within 10% of the points of the suggestion. */
 export function isKept(points: number, suggestedShare: number, humanShare: number): boolean {
-  return Math.abs(roundScore(points, suggestedShare) / points - humanShare) <= 0.1 + 1e-9;
+  return isSuggestionKept(roundScore(points, suggestedShare) / points, humanShare, 1);
 }
 
 /**
@@ -275,7 +276,7 @@ export function questionRecord(points: number, examples: readonly PreparedExampl
   for (const example of examples) {
     if (example.suggestedShare === null || example.suggestedShare === undefined) continue;
     count++;
-    if (Math.abs(example.suggestedShare - example.share) <= 0.1 + 1e-9) kept++;
+    if (isSuggestionKept(example.suggestedShare, example.share, 1)) kept++;
   }
   const probes: { prediction: SharePrediction; others: PreparedExample[]; isKept: boolean }[] = [];
   if (examples.length >= 3) {
@@ -303,7 +304,7 @@ export function questionRecord(points: number, examples: readonly PreparedExampl
     const prediction = { ...predictShare(example.coldLogit, example.vector, others), share: example.suggestedShare };
     claims.push({
       logOdds: confidenceLogOdds(confidenceInputsFor(points, prediction, others, keptRate)),
-      isKept: Math.abs(example.suggestedShare - example.share) <= 0.1 + 1e-9,
+      isKept: isSuggestionKept(example.suggestedShare, example.share, 1),
     });
   });
   const record = {

@@ -1,3 +1,6 @@
+import { isSuggestionKept } from '@gradewise/shared/kept-suggestion';
+import type { GradedExample } from '../grader-types.ts';
+
 /**
  * The confidence shown with an LLM suggestion (0..100). Its one promise: a higher number means a
  * smaller expected disagreement between the suggested score and the score a careful human gives.
@@ -68,6 +71,34 @@ export function estimateConfidence(evidence: ConfidenceEvidence): number {
   if (gradedBlind) confidence = Math.min(confidence, 30);
 
   return Math.round(Math.min(CONFIDENCE_CEILING, Math.max(CONFIDENCE_FLOOR, confidence)));
+}
+
+/**
+ * The confidence above is evidence about one answer; how this question's instructor has treated
+ * the AI's suggestions so far is evidence about all of them. The number shown is the chance they
+ * keep the score (within 10% of the points), so each saved grade that started from an AI suggestion
+ * is one observation of exactly that: kept or changed. The two are blended as a beta-binomial
+ * estimate in which the answer's own confidence counts as RECORD_PRIOR_GRADES grades. With no grades
+ * it stands alone; ten grades of which the instructor kept none bring a 90 down to 30; ten all kept
+ * bring a 60 up to 87. The order between answers of one question is kept (the blend is monotone
+ * in the answer's confidence), so "lowest confidence first" still shows the doubtful ones first.
+ * The most recent suggestions count (RECORD_LIMIT): the instructor's standard, the rubric and the
+ * model may have changed since the early ones. Grades saved without an AI suggestion say nothing of
+ * the AI and are left out. (The built-in grader fits its own record: suggestion-model.ts.)
+ */
+export const RECORD_PRIOR_GRADES = 5;
+export const RECORD_LIMIT = 20;
+
+export function calibrateToQuestionRecord(
+  confidence: number,
+  examples: readonly GradedExample[] | undefined,
+  points: number,
+): number {
+  const judged = (examples ?? []).filter((example) => example.suggestedScore !== null).slice(0, RECORD_LIMIT);
+  if (judged.length === 0 || !(points > 0)) return confidence;
+  const kept = judged.filter((example) => isSuggestionKept(example.suggestedScore!, example.score, points)).length;
+  const blended = (kept + (RECORD_PRIOR_GRADES * confidence) / 100) / (judged.length + RECORD_PRIOR_GRADES);
+  return Math.round(Math.min(CONFIDENCE_CEILING, Math.max(CONFIDENCE_FLOOR, 100 * blended)));
 }
 
 export function countWords(text: string): number {

@@ -29,7 +29,7 @@ import {
 } from '../provider.ts';
 import { apportionPoints } from '../rubric/apportion-points.ts';
 import { sanitizeAnswerRegion } from './answer-regions.ts';
-import { countWords, estimateConfidence } from './confidence.ts';
+import { calibrateToQuestionRecord, countWords, estimateConfidence } from './confidence.ts';
 import {
   buildGradingOutputSchema,
   RubricAnswerSchema,
@@ -307,7 +307,7 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
   // One comment per rubric item plus the general one fits a saved grade (rubrics hold at most
   // RUBRIC_ITEMS_MAX items); the cap only guards that arithmetic.
   comments.splice(GRADE_COMMENTS_MAX);
-  const confidence = estimateConfidence({
+  const answerConfidence = estimateConfidence({
     selfReported: answer.confidence,
     judgements,
     schemaRepairs,
@@ -317,6 +317,7 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
     pageImagesSent,
     scoreFraction: input.points > 0 ? totalScore / input.points : 0,
   });
+  const confidence = calibrateToQuestionRecord(answerConfidence, input.examples, input.points);
   return { comments, totalScore, confidence };
 }
 
