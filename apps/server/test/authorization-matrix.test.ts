@@ -715,6 +715,48 @@ export const MATRIX: MatrixRow[] = [
     expect: ownerOnly(200),
   },
 
+  // ---- work split and open answers (decision 0031): graders read, the owner splits
+  {
+    route: 'GET /api/courses/:id/work-split',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/work-split` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    // The same split each time (the TA grades the question), so only who calls decides.
+    route: 'PUT /api/courses/:id/work-split/questions/:questionId',
+    access: 'user',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/courses/${f.world.course._id}/work-split/questions/${f.world.question._id}`,
+      payload: { graderIds: [] },
+    }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'PUT /api/courses/:id/work-split/students',
+    access: 'user',
+    request: (f) => ({
+      method: 'PUT',
+      url: `/api/courses/${f.world.course._id}/work-split/students`,
+      payload: { students: [{ studentId: f.world.student.id, graderId: null }] },
+    }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    // Open or renew: the owner takes the lease, the TA is told the owner has it (still 200).
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId/lease',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade/${f.submission._id}/lease` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'DELETE /api/assignments/:assignmentId/questions/:questionId/grade/:submissionId/lease',
+    access: 'user',
+    request: (f) => ({ method: 'DELETE', url: `${questionPath(f)}/grade/${f.submission._id}/lease` }),
+    expect: gradersInCourse(200),
+  },
+
   // ---- release of grades and regrade requests (decision 0023)
   {
     route: 'POST /api/assignments/:id/grade-release',

@@ -104,8 +104,13 @@ describe('GET .../review-queue', () => {
       represents: null,
       // "Four. Two plus two makes four." and "The answer is 4 because 2 + 2 = 4." end on the same value.
       groupSize: 2,
+      // Nothing split (decision 0031): every answer is everyone's, and nobody has it open.
+      assignedTo: [],
+      isMine: true,
+      openBy: null,
     });
     expect(queue.gradeFirst).toEqual({ target: 0, ownGrades: 0, isActive: false });
+    expect(queue.share).toEqual({ scope: 'mine', isSplit: false, mine: 4, total: 4 });
   });
 
   it('keeps a saved item with the confidence it was graded at, counts it as done, and keeps every item', async () => {

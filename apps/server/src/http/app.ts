@@ -23,6 +23,7 @@ import { reviewRoutes } from './routes/review-routes.ts';
 import { staffRoutes } from './routes/staff-routes.ts';
 import { suggestionRoutes } from './routes/suggestion-routes.ts';
 import { submissionRoutes } from './routes/submission-routes.ts';
+import { workSplitRoutes } from './routes/work-split-routes.ts';
 import { installStaticSite } from './static-site.ts';
 
 export interface BuildAppOptions {
@@ -93,6 +94,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(staffRoutes(ctx));
   await app.register(regradeRoutes(ctx));
   await app.register(gradeAuditRoutes(ctx));
+  await app.register(workSplitRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app, options.webDistDir);
   return app;

@@ -5,6 +5,7 @@ import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts
 import { compareReviewItems, presentReviewQueueItem } from '../presenters/review-presenter.ts';
 import { readStudentIdentities } from './anonymous-grading.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
+import { readGradingWork } from './work-split.ts';
 
 /**
  * GET review-queue: the latest submission of every student with where it stands, lowest AI
@@ -14,11 +15,15 @@ import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-group
  * grades teach the most. Both orders depend only on the answers' texts and suggestions, never on
  * which ones are graded, so saving a grade does not move anything — until the k-th own grade
  * turns the queue to lowest confidence first.
+ *
+ * With a work split (decision 0031) the queue is the caller's share unless they ask for everyone's
+ * (`share: 'all'`); each item says whose it is and who has it open.
  */
 export async function readReviewQueue(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string },
+  share: 'mine' | 'all' = 'mine',
 ): Promise<ReviewQueueOutput> {
   const { assignment, question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
@@ -30,6 +35,12 @@ export async function readReviewQueue(
     ctx,
     assignment,
     answers.rows.map((row) => row.student.id),
+  );
+  const workOf = await readGradingWork(
+    ctx,
+    { assignment, question },
+    user,
+    answers.rows.map((row) => ({ student: row.student, submissionId: row.submission.id })),
   );
   const gradeFirstRank = new Map(analysis.gradeFirst.map((pick, rank) => [pick.id, { rank, pick }]));
   const items = answers.rows.map((row): ReviewQueueItem => {
@@ -48,6 +59,7 @@ export async function readReviewQueue(
       isGradeFirst: Boolean(first),
       represents: first ? first.pick.represents : null,
       groupSize: analysis.groupOf.get(id)?.members.length ?? null,
+      ...workOf({ studentId: row.student.id, submissionId: id }),
     };
   });
   const rankOf = (item: ReviewQueueItem) => gradeFirstRank.get(item.submissionId)?.rank ?? Number.POSITIVE_INFINITY;
@@ -57,10 +69,18 @@ export async function readReviewQueue(
     if (rankA !== rankB) return rankA < rankB ? -1 : 1;
     return compareReviewItems(a, b);
   });
+  const mine = items.filter((item) => item.isMine);
+  const listed = share === 'mine' ? mine : items;
   return {
     questionPoints: question.points,
-    items,
-    remaining: items.filter((item) => item.status !== 'graded').length,
+    items: listed,
+    remaining: listed.filter((item) => item.status !== 'graded').length,
     gradeFirst: analysis.gradeFirstState,
+    share: {
+      scope: share,
+      isSplit: items.some((item) => (item.assignedTo ?? []).length > 0),
+      mine: mine.length,
+      total: items.length,
+    },
   };
 }

@@ -64,6 +64,10 @@ export const routes: RouteObject[] = [
             lazy: async () => ({ Component: (await import('./routes/regrade-queue-route.tsx')).RegradeQueueRoute }),
           },
           {
+            path: 'courses/:id/work-split',
+            lazy: async () => ({ Component: (await import('./routes/work-split-route.tsx')).WorkSplitRoute }),
+          },
+          {
             path: 'courses/:id/students',
             lazy: async () => ({ Component: (await import('./routes/course-students-route.tsx')).CourseStudentsRoute }),
           },

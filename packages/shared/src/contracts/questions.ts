@@ -5,6 +5,7 @@ import { AutoRubric, SubmissionGradeForStudent, SubmissionGradingFields } from '
 import { QuestionGradeRelease } from './regrades.ts';
 import { SubmissionForStaff, SubmissionForStudent } from './submissions.ts';
 import { StaffRole } from './staff.ts';
+import { GradingWorkFields } from './work-split.ts';
 
 export const DEFAULT_QUESTION_POINTS = 10;
 export const MAX_QUESTION_POINTS = 1000;
@@ -57,8 +58,13 @@ const QuestionDetailBase = QuestionSummary.extend({
   questionFile: FileUrl,
 });
 
-/** A row of the staff submissions table: the submission with its grading fields (grading.ts). */
-export const QuestionSubmissionForStaff = SubmissionForStaff.extend(SubmissionGradingFields.shape);
+/**
+ * A row of the staff submissions table: the submission with its grading fields (grading.ts) and,
+ * beside the spec's fields, whose share it is and who has it open (work-split.ts, decision 0031).
+ */
+export const QuestionSubmissionForStaff = SubmissionForStaff.extend(SubmissionGradingFields.shape).extend(
+  GradingWorkFields.partial().shape,
+);
 export type QuestionSubmissionForStaff = z.infer<typeof QuestionSubmissionForStaff>;
 /** A student's own row: the submission with the grade the instructor saved, if any. */
 export const QuestionSubmissionForStudent = SubmissionForStudent.extend(SubmissionGradeForStudent.shape);

@@ -10,6 +10,7 @@ import {
   RubricItemInput,
 } from './grading.ts';
 import { StudentRegradeState } from './regrades.ts';
+import { GradingWorkFields } from './work-split.ts';
 
 /**
  * Contracts of the instructor's review loop around the grading engine: the review queue of a
@@ -55,6 +56,8 @@ export const ReviewQueueItem = z.object({
   represents: z.number().nullable().optional(),
   /** How many alike answers its group has (itself included); null when it is in no group. */
   groupSize: z.number().nullable().optional(),
+  // The work split and who has it open (decision 0031).
+  ...GradingWorkFields.partial().shape,
 });
 export type ReviewQueueItem = z.infer<typeof ReviewQueueItem>;
 
@@ -65,12 +68,32 @@ export type ReviewQueueItem = z.infer<typeof ReviewQueueItem>;
  * answers to grade first lead, most representative first. The order does not change as grades are
  * saved (until the k-th own grade switches it), so a reviewer walking it keeps their place.
  */
+/** GET .../review-queue?share=mine|all */
+export const ReviewQueueQuery = z.object({
+  share: z.enum(['mine', 'all'], { error: 'share must be "mine" or "all".' }).optional(),
+});
+export type ReviewQueueQuery = z.infer<typeof ReviewQueueQuery>;
+
 export const ReviewQueueOutput = z.object({
   questionPoints: z.number(),
   items: z.array(ReviewQueueItem),
   /** Items without a saved grade: what is left to review. */
   remaining: z.number(),
   gradeFirst: GradeFirstState.optional(),
+  /**
+   * Whose items these are (decision 0031): `mine` (the default) lists the caller's share of the
+   * work split — every item when nothing is split — and `all` every item.
+   */
+  share: z
+    .object({
+      scope: z.enum(['mine', 'all']),
+      /** Some answer of this question belongs to particular graders. */
+      isSplit: z.boolean(),
+      /** Items in the caller's share, and items in all. */
+      mine: z.number(),
+      total: z.number(),
+    })
+    .optional(),
 });
 export type ReviewQueueOutput = z.infer<typeof ReviewQueueOutput>;
 

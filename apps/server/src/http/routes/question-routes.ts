@@ -19,6 +19,7 @@ import { authorizeQuestionCreation, createQuestion } from '../../services/create
 import { readStudentIdentities } from '../../services/anonymous-grading.ts';
 import { readQuestionGradingForStaff, readSubmissionGradesForStudent } from '../../services/read-grading.ts';
 import { listQuestionsFor, loadQuestionDetail } from '../../services/read-questions.ts';
+import { readGradingWork } from '../../services/work-split.ts';
 import { mayGrade } from '../../policies/course-access.ts';
 import { presentQuestionRelease } from '../../presenters/grade-release-presenter.ts';
 import { currentUser } from '../access.ts';
@@ -89,12 +90,21 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             detail.scope.assignment,
             rows.map((row) => row.student.id),
           );
+          const workOf = detail.submissions
+            ? await readGradingWork(
+                ctx,
+                detail.scope,
+                currentUser(request),
+                rows.map((row) => ({ student: row.student, submissionId: row.submission.id })),
+              )
+            : undefined;
           // Rows come by name; an anonymous list goes by label, so its order says nothing of names.
           const ordered = [...rows].sort((a, b) => identities.compare(a.student, b.student));
           const submissions = detail.submissions
             ? ordered.map((row) => ({
                 ...presentSubmissionForStaff(row, ctx.fileUrls, identities),
                 ...grading.bySubmission.get(row.submission.id)!,
+                ...workOf?.({ studentId: row.student.id, submissionId: row.submission.id }),
               }))
             : undefined;
           return {

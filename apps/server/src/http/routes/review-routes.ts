@@ -4,6 +4,7 @@ import { AiQuotaOutput } from '@gradewise/shared/contracts/ai-quota';
 import {
   GradingReport,
   ReviewQueueOutput,
+  ReviewQueueQuery,
   RubricTrialInput,
   RubricTrialOutput,
 } from '@gradewise/shared/contracts/review';
@@ -28,8 +29,11 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       `${BASE}/review-queue`,
-      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: ReviewQueueOutput } } },
-      async (request) => readReviewQueue(ctx, currentUser(request), request.params),
+      {
+        config: { access: 'user' },
+        schema: { params: QuestionParams, querystring: ReviewQueueQuery, response: { 200: ReviewQueueOutput } },
+      },
+      async (request) => readReviewQueue(ctx, currentUser(request), request.params, request.query.share),
     );
 
     app.get(

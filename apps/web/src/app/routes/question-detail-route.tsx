@@ -14,10 +14,13 @@ import { AnswerGroupsPanel } from '../../features/grading/components/answer-grou
 import { GradeAllPanel } from '../../features/grading/components/grade-all-panel.tsx';
 import { SuggestionsPanel } from '../../features/grading/components/suggestions-panel.tsx';
 import { useSubmissionGroupBadges } from '../../features/grading/components/submission-group-badges.tsx';
+import { ReviewSharePanel } from '../../features/grading/components/review-share-panel.tsx';
+import { GradingWorkBadges } from '../../features/staff/components/grading-work-badges.tsx';
 import { GradesCsvButton } from '../../features/reports/components/grades-csv-button.tsx';
 import { GradeReleaseControl } from '../../features/regrades/components/grade-release-control.tsx';
 import { RubricActions } from '../../features/rubrics/components/rubric-actions.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
+import { useSession } from '../../lib/session.tsx';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
 
 /**
@@ -30,7 +33,8 @@ import { useErrorToast } from '../../lib/use-error-toast.ts';
  * - `instructorActions` of <QuestionOverview>: 'Generate Rubric' belongs there, shown when
  *   `!hasAutoRubric(question)` (see features/questions/components/question-overview.tsx);
  * - `renderExtraActions` of <SubmissionsTable>: more per-row instructor actions;
- * - `renderStudentExtra` of <SubmissionsTable>: the answer-group badges under each student.
+ * - `renderStudentExtra` of <SubmissionsTable>: the answer-group badges under each student, and
+ *   whose share the answer is and who has it open (decision 0031).
  */
 export function QuestionDetailRoute() {
   const { assignmentId = '', questionId = '' } = useParams();
@@ -38,6 +42,7 @@ export function QuestionDetailRoute() {
   const question = useQuestion(assignmentId, questionId, { includeSubmissions: true });
   const isStaffView = question.data?.viewer === 'staff';
   const renderGroupBadges = useSubmissionGroupBadges(assignmentId, questionId, isStaffView);
+  const viewerId = useSession().user?._id ?? null;
   useDocumentTitle(question.data?.title ?? 'Question Details');
   useErrorToast(question.error, QUESTION_MESSAGES.fetchFailed);
 
@@ -72,6 +77,7 @@ export function QuestionDetailRoute() {
   // A TA grades but does not manage: no rubric editing, grade all, grades CSV or uploads (decision 0021).
   const canManage = detail.viewer === 'staff' && detail.staffRole !== 'ta';
   const submissions = detail.submissions ?? [];
+  const workOf = new Map(detail.viewer === 'staff' ? (detail.submissions ?? []).map((row) => [row._id, row]) : []);
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
@@ -119,6 +125,9 @@ export function QuestionDetailRoute() {
           }
         />
       ) : null}
+      {isStaff ? (
+        <ReviewSharePanel assignmentId={assignmentId} questionId={questionId} showReview={!canManage} />
+      ) : null}
       <Box component="section" aria-labelledby={submissionsHeadingId}>
         <Typography id={submissionsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
           {isStaff ? 'Submissions' : 'Your Submission'}
@@ -129,7 +138,16 @@ export function QuestionDetailRoute() {
           questionPoints={detail.points}
           rows={submissions}
           isStaff={isStaff}
-          renderStudentExtra={isStaff ? (row) => renderGroupBadges(row._id) : undefined}
+          renderStudentExtra={
+            isStaff
+              ? (row) => (
+                  <>
+                    {renderGroupBadges(row._id)}
+                    <GradingWorkBadges work={workOf.get(row._id) ?? {}} viewerId={viewerId} />
+                  </>
+                )
+              : undefined
+          }
         />
       </Box>
       {isStaff ? (

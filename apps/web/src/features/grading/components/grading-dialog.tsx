@@ -19,6 +19,7 @@ import { GRADE_DIALOG_TITLE_ID, GradingDialogHeader } from './grading-dialog-hea
 import { GradeHistoryButton } from './grade-history-dialog.tsx';
 import { GradeSummary } from './grade-summary.tsx';
 import { GradingNotices } from './grading-notices.tsx';
+import { GradingLeaseNotice } from './grading-lease-notice.tsx';
 import { GraderSummary } from './grader-summary.tsx';
 import { commandForKey, type ShortcutCommand } from './keyboard-shortcuts.tsx';
 import { LearnedFromGrades } from './learned-from-grades.tsx';
@@ -120,6 +121,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       </Box>
 
       <DialogContent sx={{ px: { xs: 1.5, sm: 3 } }}>
+        <GradingLeaseNotice assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
         {session.isLoading ? <LoadingMessage text="Loading grading data…" /> : null}
         {session.failure ? (
           <Alert

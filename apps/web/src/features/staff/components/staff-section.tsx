@@ -1,4 +1,5 @@
 import { useId, useState, type FormEvent } from 'react';
+import { Link as RouterLink } from 'react-router-dom';
 import {
   Box,
   Button,
@@ -14,6 +15,7 @@ import {
   Typography,
 } from '@mui/material';
 import PersonRemoveIcon from '@mui/icons-material/PersonRemove';
+import CallSplitIcon from '@mui/icons-material/CallSplit';
 import { Email } from '@gradewise/shared/contracts/auth';
 import { EmptyMessage, LoadFailedMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
@@ -80,6 +82,15 @@ export function StaffSection({ courseId, canManage }: { courseId: string; canMan
             />
           ) : null}
           {canManage ? <AddTaForm courseId={courseId} /> : null}
+          <Button
+            component={RouterLink}
+            to={`/courses/${encodeURIComponent(courseId)}/work-split`}
+            variant="outlined"
+            startIcon={<CallSplitIcon />}
+            sx={{ mt: 2 }}
+          >
+            {canManage ? 'Split the Grading Work' : 'Work Split'}
+          </Button>
         </>
       )}
     </Paper>

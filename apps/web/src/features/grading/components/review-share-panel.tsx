@@ -1,0 +1,59 @@
+import { useId } from 'react';
+import { useNavigate } from 'react-router-dom';
+import { Button, Paper, Stack, Typography } from '@mui/material';
+import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
+import { gradePagePath, useReviewQueue } from '../api/grading-api.ts';
+
+/**
+ * "Your share" on the question page (decision 0031): how much of the question is the viewer's when
+ * the work is split, and, for a TA (who has no Grade with AI panel), the Review button that walks
+ * their own share of the review queue. Nothing for the owner while nothing is split.
+ */
+export function ReviewSharePanel({
+  assignmentId,
+  questionId,
+  showReview,
+}: {
+  assignmentId: string;
+  questionId: string;
+  showReview: boolean;
+}) {
+  const headingId = useId();
+  const navigate = useNavigate();
+  const queue = useReviewQueue(assignmentId, questionId);
+  const share = queue.data?.share;
+  if (!showReview && !share?.isSplit) return null;
+  const firstToReview = queue.data?.items.find((item) => item.status !== 'graded');
+  const summary = queue.isError
+    ? 'Could not load your share of the answers.'
+    : !queue.data
+      ? 'Loading your share…'
+      : share?.isSplit
+        ? `The grading of this question is split: your share is ${share.mine} of ${share.total} answers, ${queue.data.remaining} left to grade.`
+        : `Every answer is yours to grade: ${queue.data.remaining} of ${queue.data.items.length} left.`;
+  return (
+    <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 2, sm: 2.5 }, mb: 4 }}>
+      <Typography id={headingId} variant="h6" component="h2">
+        Your share
+      </Typography>
+      <Typography variant="body2" color={queue.isError ? 'error' : 'text.secondary'} sx={{ mb: showReview ? 2 : 0 }}>
+        {summary}
+      </Typography>
+      {showReview ? (
+        <Stack direction="row" spacing={1}>
+          <Button
+            variant="contained"
+            startIcon={<RateReviewOutlinedIcon />}
+            disabled={!firstToReview}
+            onClick={() =>
+              firstToReview &&
+              navigate(gradePagePath(assignmentId, questionId, firstToReview.submissionId, { queue: true }))
+            }
+          >
+            Review{queue.data ? ` (${queue.data.remaining} left)` : ''}
+          </Button>
+        </Stack>
+      ) : null}
+    </Paper>
+  );
+}
