@@ -4,11 +4,14 @@ import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
 import { watchPage } from './support.ts';
 
 /**
- * Issue 12's course-team journey, as far as it has landed: the instructor turns anonymous grading
- * on, grades an answer on the grading screen without seeing who wrote it, and the statistics page
- * shows the grade distribution (chart and table) and the graders, the AI among them. The course,
- * question, answers and the other grades are set up through the API; the steps of the journey go
- * through the screens. Screenshots at 1280x900 and 390x844 go to /tmp/shots-i12stats/.
+ * Issue 12's course-team journey: the instructor adds a TA on the course page and splits the
+ * question between the two of them on the work-split page, turns anonymous grading on; the TA
+ * walks their own share of the review queue while the instructor, opening the same answer, is told
+ * the TA has it open; the TA saves the grade without ever seeing a name, and the statistics page
+ * shows the grade distribution and the graders, the TA and the AI among them. (The student's
+ * regrade request and its resolution are regrade-release.spec.ts.) The course, question, answers
+ * and the other grades are set up through the API; the steps of the journey go through the
+ * screens. Screenshots at 1280x900 and 390x844 go to /tmp/shots-i12stats/.
  */
 
 interface Person {
@@ -65,7 +68,7 @@ async function pageFor(browser: Browser, person: Person, viewport = { width: 128
   return context.newPage();
 }
 
-test('the instructor grades an anonymous assignment and reads its statistics', async ({
+test('an instructor and a TA split and grade an anonymous assignment, then read its statistics', async ({
   browser,
   request,
   baseURL,
@@ -133,10 +136,30 @@ test('the instructor grades an anonymous assignment and reads its statistics', a
     submissionIds.push(submission._id);
   }
 
+  const ta = await registerPerson(request, 'Tina Assistant', 'instructor');
   const page = await pageFor(browser, instructor);
   const watcher = watchPage(page, baseURL!);
 
-  // 1. The instructor turns anonymous grading on from the assignment page.
+  // 1. The instructor adds the TA on the course page, by the email of their instructor account.
+  await page.goto(`/courses/${course._id}`);
+  const addTa = page.getByRole('form', { name: 'Add a teaching assistant' });
+  await addTa.getByLabel('TA email').fill(ta.email);
+  await addTa.getByRole('button', { name: 'Add TA' }).click();
+  await expect(page.getByText(`Tina Assistant is now a teaching assistant of ${course.title}.`)).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Course staff' }).getByText('Tina Assistant')).toBeVisible();
+
+  // 2. ...and splits the question between the two of them on the work-split page.
+  await page.getByRole('link', { name: 'Split the Grading Work' }).click();
+  await expect(page).toHaveURL(`/courses/${course._id}/work-split`);
+  const graders = page.getByRole('group', { name: 'Graders of Homework 1: Addition' });
+  await graders.getByRole('checkbox', { name: 'Ada Instructor (instructor)' }).check();
+  await expect(page.getByText('This question has one grader now.')).toBeVisible();
+  await graders.getByRole('checkbox', { name: 'Tina Assistant' }).check();
+  await expect(page.getByText('This question is split among 2 graders now.')).toBeVisible();
+  await expect(graders.getByText('Graded by Ada Instructor (instructor), Tina Assistant.')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/work-split-1280.png`, fullPage: true });
+
+  // 3. The instructor turns anonymous grading on from the assignment page.
   await page.goto(`/assignments/${assignment._id}`);
   const anonymity = page.getByLabel('Anonymous grading');
   await expect(anonymity).not.toBeChecked();
@@ -145,26 +168,47 @@ test('the instructor grades an anonymous assignment and reads its statistics', a
   await expect(anonymity).toBeChecked();
   await page.screenshot({ path: `${SHOTS}/assignment-anonymous-1280.png`, fullPage: true });
 
-  // 2. The question page names nobody: Student 1…N instead of names and emails.
+  // 4. The TA's question page names nobody and holds their share: one of the three answers
+  // (two graders split three students in ranges: the first two go to Ada, the last to Tina).
+  const taPage = await pageFor(browser, ta);
+  const taWatcher = watchPage(taPage, baseURL!);
+  await taPage.goto(questionPath);
+  const taTable = taPage.getByRole('table', { name: 'Submissions' });
+  await expect(taTable.getByRole('row', { name: /Student \d/ })).toHaveCount(3);
+  for (const student of students) {
+    await expect(taPage.getByText(student.name)).toHaveCount(0);
+    await expect(taPage.getByText(student.email)).toHaveCount(0);
+  }
+  const share = taPage.getByRole('region', { name: 'Your share' });
+  await expect(share.getByText(/your share is 1 of 3 answers, 1 left to grade/)).toBeVisible();
+  await expect(taTable.getByText('Your share')).toHaveCount(1);
+  await taPage.screenshot({ path: `${SHOTS}/question-ta-share-1280.png`, fullPage: true });
+
+  // 5. The TA walks their share: the grading screen opens their answer and the AI suggests.
+  await share.getByRole('button', { name: 'Review (1 left)' }).click();
+  const taDialog = taPage.getByRole('dialog', { name: 'Grade Question Submission' });
+  await expect(taDialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
+  await expect(taDialog.getByText(/^Final Grade: [\d.]+ \/ 10$/)).toBeVisible();
+  for (const student of students) await expect(taDialog.getByText(student.name)).toHaveCount(0);
+
+  // 6. Meanwhile the instructor sees that answer marked, and opening it says who has it.
   await page.goto(questionPath);
   const table = page.getByRole('table', { name: 'Submissions' });
-  await expect(table.getByRole('row', { name: /Student \d/ })).toHaveCount(3);
-  for (const student of students) {
-    await expect(page.getByText(student.name)).toHaveCount(0);
-    await expect(page.getByText(student.email)).toHaveCount(0);
-  }
-  await page.screenshot({ path: `${SHOTS}/question-anonymous-1280.png`, fullPage: true });
-
-  // 3. Grading one answer on the grading screen: the AI suggests, the instructor saves.
-  const firstRow = table.getByRole('row', { name: /Student \d/ }).first();
-  const label = /Student \d+/.exec((await firstRow.textContent()) ?? '')![0];
-  await firstRow.getByRole('link', { name: `Grade ${label}` }).click();
+  const taken = table.getByRole('row', { name: /Open by Tina Assistant/ });
+  await expect(taken).toHaveCount(1);
+  await expect(taken.getByText('Share of Tina Assistant')).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/question-open-by-1280.png`, fullPage: true });
+  const label = /Student \d+/.exec((await taken.textContent()) ?? '')![0];
+  await taken.getByRole('link', { name: `Grade ${label}` }).click();
   const dialog = page.getByRole('dialog', { name: 'Grade Question Submission' });
-  await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
-  await expect(dialog.getByText(/^Final Grade: [\d.]+ \/ 10$/)).toBeVisible();
-  for (const student of students) await expect(dialog.getByText(student.name)).toHaveCount(0);
-  await dialog.getByRole('button', { name: 'Save Grade' }).click();
-  await expect(page.getByText('Grade saved successfully!')).toBeVisible();
+  await expect(dialog.getByText(/^Tina Assistant has had this answer open since/)).toBeVisible();
+  await page.screenshot({ path: `${SHOTS}/grading-open-by-1280.png` });
+  await dialog.getByRole('button', { name: 'Close' }).first().click();
+  await expect(page).toHaveURL(questionPath);
+
+  // 7. The TA saves the grade.
+  await taDialog.getByRole('button', { name: 'Save Grade' }).click();
+  await expect(taPage.getByText('Grade saved successfully!')).toBeVisible();
 
   // The others are graded by hand through the API: full marks, and 0 for the wrong answer.
   const listed = await ok<any>(
@@ -187,9 +231,7 @@ test('the instructor grades an anonymous assignment and reads its statistics', a
     );
   }
 
-  // 4. The statistics page shows the distribution (chart and table) and the graders.
-  // Save Grade went back to the question page (in the app: a reload here would cut its PDF worker off).
-  await expect(page).toHaveURL(questionPath);
+  // 8. The statistics page shows the distribution (chart and table) and the graders.
   await page.getByRole('link', { name: 'Statistics' }).click();
   await expect(page).toHaveURL(`${questionPath}/statistics`);
   await expect(page.getByRole('heading', { name: 'Statistics: Addition', level: 1 })).toBeVisible();
@@ -197,9 +239,10 @@ test('the instructor grades an anonymous assignment and reads its statistics', a
   const distribution = page.getByRole('table', { name: 'Grade distribution table' });
   // At least one full mark whoever the grading screen showed first.
   await expect(distribution.getByRole('row', { name: /^9–10 [123]$/ })).toBeVisible();
-  const graders = page.getByRole('table', { name: 'Graders table' });
-  await expect(graders.getByRole('row', { name: /Ada Instructor \(instructor\) 3/ })).toBeVisible();
-  await expect(graders.getByRole('row', { name: /AI suggestions/ })).toBeVisible();
+  const graderTable = page.getByRole('table', { name: 'Graders table' });
+  await expect(graderTable.getByRole('row', { name: /Ada Instructor \(instructor\) 2/ })).toBeVisible();
+  await expect(graderTable.getByRole('row', { name: /Tina Assistant 1/ })).toBeVisible();
+  await expect(graderTable.getByRole('row', { name: /AI suggestions/ })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/question-statistics-1280.png`, fullPage: true });
 
   // The assignment's statistics, on a phone.
@@ -217,6 +260,16 @@ test('the instructor grades an anonymous assignment and reads its statistics', a
   await expect(page.getByRole('img', { name: /^Grades of 3 students/ })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/assignment-statistics-1280.png`, fullPage: true });
 
+  // The work split and the TA's share on a phone.
+  const taPhone = await pageFor(browser, ta, { width: 390, height: 844 });
+  await taPhone.goto(questionPath);
+  await expect(taPhone.getByRole('region', { name: 'Your share' })).toBeVisible();
+  await taPhone.screenshot({ path: `${SHOTS}/question-ta-share-390.png`, fullPage: true });
+  await phone.goto(`/courses/${course._id}/work-split`);
+  await expect(phone.getByRole('group', { name: 'Graders of Homework 1: Addition' })).toBeVisible();
+  await phone.screenshot({ path: `${SHOTS}/work-split-390.png`, fullPage: true });
+
   watcher.assertClean();
+  taWatcher.assertClean();
   phoneWatcher.assertClean();
 });
