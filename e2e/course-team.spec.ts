@@ -7,9 +7,9 @@ import { watchPage } from './support.ts';
  * Issue 12's course-team journey: the instructor adds a TA on the course page and splits the
  * question between the two of them on the work-split page, turns anonymous grading on; the TA
  * walks their own share of the review queue while the instructor, opening the same answer, is told
- * the TA has it open; the TA saves the grade without ever seeing a name, and the statistics page
- * shows the grade distribution and the graders, the TA and the AI among them. (The student's
- * regrade request and its resolution are regrade-release.spec.ts.) The course, question, answers
+ * the TA has it open; the TA saves the grade without ever seeing a name; a student appeals her grade and reads the instructor's reply; the statistics page shows the
+ * grade distribution and the graders, the TA and the AI among them (regrade-release.spec.ts walks
+ * held grades, an item's appeal and the AI re-check). The course, question, answers
  * and the other grades are set up through the API; the steps of the journey go through the
  * screens. Screenshots at 1280x900 and 390x844 go to /tmp/shots-i12stats/.
  */
@@ -152,10 +152,12 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
   await page.getByRole('link', { name: 'Split the Grading Work' }).click();
   await expect(page).toHaveURL(`/courses/${course._id}/work-split`);
   const graders = page.getByRole('group', { name: 'Graders of Homework 1: Addition' });
-  await graders.getByRole('checkbox', { name: 'Ada Instructor (instructor)' }).check();
+  // Each box shows what the server saved: it turns checked once the change is stored.
+  await graders.getByRole('checkbox', { name: 'Ada Instructor (instructor)' }).click();
   await expect(page.getByText('This question has one grader now.')).toBeVisible();
-  await graders.getByRole('checkbox', { name: 'Tina Assistant' }).check();
+  await graders.getByRole('checkbox', { name: 'Tina Assistant' }).click();
   await expect(page.getByText('This question is split among 2 graders now.')).toBeVisible();
+  await expect(graders.getByRole('checkbox', { name: 'Tina Assistant' })).toBeChecked();
   await expect(graders.getByText('Graded by Ada Instructor (instructor), Tina Assistant.')).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/work-split-1280.png`, fullPage: true });
 
@@ -231,7 +233,36 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
     );
   }
 
-  // 8. The statistics page shows the distribution (chart and table) and the graders.
+  // 8. A student appeals: Theodora asks for a regrade of her whole answer, the instructor rejects
+  // it with a reply from the course's regrade queue, and she reads the reply on her report.
+  const appellant = await pageFor(browser, students[2]!);
+  const appellantWatcher = watchPage(appellant, baseURL!);
+  await appellant.goto(`${questionPath}/grade/${submissionIds[2]}/report`);
+  await appellant.getByRole('button', { name: 'Request a regrade' }).click();
+  const ask = appellant.getByRole('dialog', { name: 'Request a regrade' });
+  await ask.getByRole('radio', { name: 'The whole answer' }).check();
+  await ask.getByLabel(/Your reason/).fill('I explained how I found it: I put the twos together.');
+  await ask.getByRole('button', { name: 'Send request' }).click();
+  await expect(ask).toHaveCount(0);
+  const appeals = appellant.getByRole('list', { name: 'Your regrade requests' });
+  await expect(appeals).toContainText('Waiting for a reply');
+
+  await page.goto(`/courses/${course._id}`);
+  await page.getByRole('link', { name: 'Regrade Requests' }).click();
+  const appeal = page.getByRole('listitem').filter({ hasText: 'I put the twos together.' });
+  await appeal.getByRole('button', { name: 'Resolve' }).click();
+  const resolve = page.getByRole('dialog', { name: 'Resolve regrade request' });
+  await resolve.getByRole('radio', { name: 'Reject' }).check();
+  await resolve.getByLabel(/Reply to the student/).fill('2 + 2 is 4, not 22: the grade stands.');
+  await resolve.getByRole('button', { name: 'Reject request' }).click();
+  await expect(resolve).toHaveCount(0);
+  await expect(page.getByText('No open regrade requests.')).toBeVisible();
+  await appellant.reload();
+  await expect(appeals).toContainText('2 + 2 is 4, not 22: the grade stands.');
+  await appellant.screenshot({ path: `${SHOTS}/report-appeal-answered-1280.png`, fullPage: true });
+
+  // 9. The statistics page shows the distribution (chart and table) and the graders.
+  await page.goto(questionPath);
   await page.getByRole('link', { name: 'Statistics' }).click();
   await expect(page).toHaveURL(`${questionPath}/statistics`);
   await expect(page.getByRole('heading', { name: 'Statistics: Addition', level: 1 })).toBeVisible();
@@ -271,5 +302,6 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
 
   watcher.assertClean();
   taWatcher.assertClean();
+  appellantWatcher.assertClean();
   phoneWatcher.assertClean();
 });

@@ -1,13 +1,15 @@
 import { useId } from 'react';
-import { useNavigate } from 'react-router-dom';
+import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Button, Paper, Stack, Typography } from '@mui/material';
+import BarChartIcon from '@mui/icons-material/BarChart';
 import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
 import { gradePagePath, useReviewQueue } from '../api/grading-api.ts';
 
 /**
  * "Your share" on the question page (decision 0031): how much of the question is the viewer's when
  * the work is split, and, for a TA (who has no Grade with AI panel), the Review button that walks
- * their own share of the review queue. Nothing for the owner while nothing is split.
+ * their own share of the review queue, and the question's statistics (the owner has both in Grade
+ * with AI). Nothing for the owner while nothing is split.
  */
 export function ReviewSharePanel({
   assignmentId,
@@ -40,7 +42,7 @@ export function ReviewSharePanel({
         {summary}
       </Typography>
       {showReview ? (
-        <Stack direction="row" spacing={1}>
+        <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button
             variant="contained"
             startIcon={<RateReviewOutlinedIcon />}
@@ -51,6 +53,14 @@ export function ReviewSharePanel({
             }
           >
             Review{queue.data ? ` (${queue.data.remaining} left)` : ''}
+          </Button>
+          <Button
+            component={RouterLink}
+            to={`/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/statistics`}
+            variant="outlined"
+            startIcon={<BarChartIcon />}
+          >
+            Statistics
           </Button>
         </Stack>
       ) : null}

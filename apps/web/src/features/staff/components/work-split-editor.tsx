@@ -231,7 +231,7 @@ function StudentsSection({
                           onChange={(event) => save([{ studentId: student._id, graderId: event.target.value || null }])}
                           inputProps={{ 'aria-label': `Grader of ${student.name}` }}
                         >
-                          <option value="">Nobody in particular</option>
+                          <option value="">Unassigned</option>
                           {split.graders.map((grader) => (
                             <option key={grader._id} value={grader._id}>
                               {graderName(split.graders, grader._id)}
@@ -241,7 +241,7 @@ function StudentsSection({
                       ) : student.graderId ? (
                         graderName(split.graders, student.graderId)
                       ) : (
-                        'Nobody in particular'
+                        'Unassigned'
                       )}
                     </TableCell>
                   </TableRow>
