@@ -268,6 +268,33 @@ describe('sections: students given to graders', () => {
   });
 });
 
+describe('an anonymous assignment', () => {
+  it('splits by label, so a range says nothing about names, and names nobody in a share', async () => {
+    const anonymous = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${assignmentId}/anonymous-grading`,
+      headers: owner.auth,
+      payload: { isAnonymous: true },
+    });
+    expect(anonymous.statusCode, anonymous.body).toBe(200);
+    expect((await setQuestionGraders(owner, [owner.id, tina.id, theo.id])).statusCode).toBe(200);
+    const ranges = [];
+    for (const grader of [owner, tina, theo]) {
+      const share = await queue(grader);
+      expect(share.items).toHaveLength(CLASS_SIZE / 3);
+      expect(JSON.stringify(share)).not.toMatch(/Learner|@example\.edu/);
+      const numbers = share.items.map((item: any) => Number(/^Student (\d+)$/.exec(item.student.name)![1]));
+      ranges.push([Math.min(...numbers), Math.max(...numbers)]);
+    }
+    // Graders go by name (Ada, Theo, Tina); each holds one contiguous run of labels.
+    expect(ranges.sort((a, b) => a[0]! - b[0]!)).toEqual([
+      [1, 100],
+      [101, 200],
+      [201, 300],
+    ]);
+  });
+});
+
 function order(id: string): number {
   return [owner.id, ...[tina, theo].sort((a, b) => a.name.localeCompare(b.name)).map((ta) => ta.id)].indexOf(id);
 }
