@@ -630,6 +630,27 @@ export const MATRIX: MatrixRow[] = [
     expect: gradersInCourse(200),
   },
   {
+    // Each caller undoes a save the owner has just made: only its author may take a save back, so
+    // the course's TA, who may grade, is refused it (403) like the enrolled student.
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/save-grade/:submissionId/undo',
+    access: 'user',
+    request: async (f) => {
+      const saved = await t.app.inject({
+        method: 'POST',
+        url: `${questionPath(f)}/save-grade/${f.submission._id}`,
+        headers: f.world.instructor.auth,
+        payload: { grade: 10, feedback: '', comments: [] },
+      });
+      if (saved.statusCode !== 200) throw new Error(`save grade failed: ${saved.body}`);
+      return {
+        method: 'POST',
+        url: `${questionPath(f)}/save-grade/${f.submission._id}/undo`,
+        payload: { gradeId: saved.json().grade._id },
+      };
+    },
+    expect: ownerOnlyInCourse(200),
+  },
+  {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-all',
     access: 'user',
     request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade-all` }),

@@ -1,8 +1,8 @@
-import { and, desc, eq, lte, max } from 'drizzle-orm';
+import { and, desc, eq, lte, max, or } from 'drizzle-orm';
 import { anyOf } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
-import { grades, submissions } from '../db/schema.ts';
+import { grades, regradeRequests, submissions } from '../db/schema.ts';
 import type { StoredComment } from './grading-runs.ts';
 import { toDate } from '../lib/timestamps.ts';
 
@@ -13,6 +13,30 @@ export type NewGradeRow = typeof grades.$inferInsert & { comments: StoredComment
 export async function insertGrade(db: Db, grade: NewGradeRow): Promise<GradeRow> {
   const [row] = await db.insert(grades).values(grade).returning();
   return row as GradeRow;
+}
+
+/**
+ * Removes one grade row: only "undo" of a save moments after it (services/undo-grade-save.ts, which
+ * checks that nothing was built on the row). Every other change is a new row.
+ */
+export async function deleteGrade(db: Db, gradeId: string): Promise<void> {
+  await db.delete(grades).where(eq(grades.id, gradeId));
+}
+
+/** Whether anything points at this grade: a grade copied from it (Apply to group) or a regrade request. */
+export async function isGradeReferenced(db: Db, gradeId: string): Promise<boolean> {
+  const [copy] = await db
+    .select({ id: grades.id })
+    .from(grades)
+    .where(or(eq(grades.appliedFromGradeId, gradeId), eq(grades.replacesGradeId, gradeId)))
+    .limit(1);
+  if (copy) return true;
+  const [request] = await db
+    .select({ id: regradeRequests.id })
+    .from(regradeRequests)
+    .where(or(eq(regradeRequests.gradeId, gradeId), eq(regradeRequests.resolvedGradeId, gradeId)))
+    .limit(1);
+  return Boolean(request);
 }
 
 export async function selectCurrentGrade(db: Db, submissionId: string): Promise<GradeRow | undefined> {

@@ -259,6 +259,24 @@ export const SaveGradeOutput = z.object({
 });
 export type SaveGradeOutput = z.infer<typeof SaveGradeOutput>;
 
+/**
+ * POST save-grade/:submissionId/undo: takes back the caller's own save moments after it (the
+ * toast's Undo). The answer returns to the grade it had before, or to not graded (decision 0032).
+ */
+export const UndoSaveGradeInput = z.object({
+  gradeId: z.string({ error: 'Say which saved grade to undo.' }).min(1, 'Say which saved grade to undo.').max(64),
+});
+export type UndoSaveGradeInput = z.input<typeof UndoSaveGradeInput>;
+
+export const UndoSaveGradeOutput = z.object({
+  message: z.string(),
+  /** The answer's current grade after the undo: the one before the undone save, or null (not graded). */
+  currentGradeId: z.string().nullable(),
+  /** That grade's points, or null. */
+  grade: z.number().nullable(),
+});
+export type UndoSaveGradeOutput = z.infer<typeof UndoSaveGradeOutput>;
+
 // ---------------------------------------------------------------- grade-all
 
 export const GradeAllOutput = z.object({

@@ -10,6 +10,8 @@ import {
   SaveGradeOutput,
   SaveRubricInput,
   SaveRubricOutput,
+  UndoSaveGradeInput,
+  UndoSaveGradeOutput,
 } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../../context.ts';
 import { presentAutoRubric, presentGrader, presentSavedGrade } from '../../presenters/grading-presenter.ts';
@@ -18,6 +20,7 @@ import { gradeAll, readGradingProgress } from '../../services/grade-all.ts';
 import { gradeSubmission, regradeSubmission } from '../../services/grade-submission.ts';
 import { saveGrade } from '../../services/save-grade.ts';
 import { saveRubric } from '../../services/save-rubric.ts';
+import { undoGradeSave } from '../../services/undo-grade-save.ts';
 import { currentUser } from '../access.ts';
 
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
@@ -82,6 +85,25 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         const { grade, rubric } = await saveGrade(ctx, user, request.params, request.body);
         return { message: 'Grade saved successfully!', grade: presentSavedGrade(grade, user, rubric) };
+      },
+    );
+
+    // Not in the spec: the toast's Undo after a save, by the grader who saved (decision 0032).
+    app.post(
+      `${BASE}/save-grade/:submissionId/undo`,
+      {
+        config: { access: 'user' },
+        schema: { params: SubmissionParams, body: UndoSaveGradeInput, response: { 200: UndoSaveGradeOutput } },
+      },
+      async (request) => {
+        const { current } = await undoGradeSave(ctx, currentUser(request), request.params, request.body.gradeId);
+        return {
+          message: current
+            ? `Grade undone: the answer is back to its earlier grade of ${current.grade}.`
+            : 'Grade undone: the answer is not graded again.',
+          currentGradeId: current?.id ?? null,
+          grade: current?.grade ?? null,
+        };
       },
     );
 
