@@ -1,4 +1,4 @@
-import { GlobalStyles } from '@mui/material';
+import { Box, Button, GlobalStyles } from '@mui/material';
 import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
 // The stylesheet is bundled from node_modules (no CDN); the unstyled entry keeps it from being injected twice.
 import 'react-toastify/ReactToastify.css';
@@ -45,4 +45,60 @@ export function showSuccess(message: string): void {
 
 export function showInfo(message: string): void {
   toast.info(message);
+}
+
+/** How long a toast that offers Undo stays (paused while hovered): longer than the rest, to reach its button. */
+const UNDO_TOAST_MS = 10_000;
+
+/** The Undo of the toast on screen, if any: a keyboard shortcut (U on the grading screen) runs it too. */
+let pendingUndo: (() => void) | null = null;
+
+/**
+ * A success toast with an Undo button (issue 13 item 10: a grade saved with a single key can be
+ * taken back). Undo closes the toast and runs `onUndo` once; the offer ends when the toast closes.
+ */
+export function showSuccessWithUndo(message: string, onUndo: () => void): void {
+  let isUsed = false;
+  const id = toast.success(
+    ({ closeToast }) => {
+      const undo = () => {
+        if (isUsed) return;
+        isUsed = true;
+        closeToast();
+        onUndo();
+      };
+      return (
+        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, width: '100%' }}>
+          <Box component="span" sx={{ flex: 1 }}>
+            {message}
+          </Box>
+          <Button size="small" color="inherit" variant="outlined" onClick={undo} sx={{ flexShrink: 0 }}>
+            Undo
+          </Button>
+        </Box>
+      );
+    },
+    {
+      autoClose: UNDO_TOAST_MS,
+      onClose: () => {
+        if (pendingUndo === runThis) pendingUndo = null;
+      },
+    },
+  );
+  const runThis = () => {
+    if (isUsed) return;
+    isUsed = true;
+    toast.dismiss(id);
+    onUndo();
+  };
+  pendingUndo = runThis;
+}
+
+/** Runs the Undo of the toast on screen; false when there is none (it closed, or was used). */
+export function undoFromToast(): boolean {
+  const undo = pendingUndo;
+  pendingUndo = null;
+  if (!undo) return false;
+  undo();
+  return true;
 }

@@ -4,6 +4,7 @@ import {
   GradingOutput,
   GradingProgressOutput,
   SaveGradeOutput,
+  UndoSaveGradeOutput,
   type SaveGradeInput,
 } from '@gradewise/shared/contracts/grading';
 import { QuestionDetail } from '@gradewise/shared/contracts/questions';
@@ -19,6 +20,7 @@ export const GRADING_MESSAGES = {
   regraded: 'Regrading completed successfully!',
   saveFailed: 'Failed to save grade.',
   saved: 'Grade saved successfully!',
+  undoFailed: 'Failed to undo the grade.',
   fetchFailed: 'Failed to fetch grading data.',
   notFound: 'Submission not found.',
   gradeAllFailed: 'Failed to start grading all submissions.',
@@ -108,6 +110,25 @@ export function useSaveGrade(assignmentId: string, questionId: string, submissio
       ),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
+}
+
+/**
+ * POST save-grade/:submissionId/undo: takes back a save just made (the toast's Undo). A plain
+ * function, not a mutation hook: it runs after the grading screen that saved has closed or moved on.
+ */
+export function useUndoGradeSave(assignmentId: string, questionId: string) {
+  const queryClient = useQueryClient();
+  return async (submissionId: string, gradeId: string) => {
+    const output = await apiClient.post(
+      `${questionPath(assignmentId, questionId)}/save-grade/${encodeURIComponent(submissionId)}/undo`,
+      { gradeId },
+      UndoSaveGradeOutput,
+    );
+    // The answer's screen must read what is saved now, not the undone grade it cached.
+    queryClient.removeQueries({ queryKey: gradingKeys.grading(submissionId) });
+    await refreshAfterGrading(queryClient, assignmentId, questionId);
+    return output;
+  };
 }
 
 /** GET review-queue: latest submissions, lowest AI confidence first. */

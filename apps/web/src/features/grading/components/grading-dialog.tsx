@@ -1,14 +1,16 @@
-import { useState, type KeyboardEvent } from 'react';
+import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Alert, Box, Button, Dialog, DialogContent, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { ExtractionState } from '../../../components/extraction-state.tsx';
 import { LoadingMessage, RETRY_LABEL } from '../../../components/screen-states.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
+import { undoFromToast } from '../../../lib/toasts.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { GRADING_MESSAGES, questionPagePath } from '../api/grading-api.ts';
 import { isEditingAny } from '../comment-editing.ts';
 import { describeResult, useGradeActions } from '../hooks/use-grade-actions.ts';
 import { useCommentReview } from '../hooks/use-comment-review.ts';
+import { useGradingPanels, type GradingPanel, type GradingPanels } from '../hooks/use-grading-panels.ts';
 import { useGradingSession } from '../hooks/use-grading-session.ts';
 import { useRegionMarking } from '../hooks/use-region-marking.ts';
 import { AnswerGroupNotice } from './answer-group-notice.tsx';
@@ -20,6 +22,7 @@ import { GradeHistoryButton } from './grade-history-dialog.tsx';
 import { GradeSummary } from './grade-summary.tsx';
 import { GradingNotices } from './grading-notices.tsx';
 import { GradingLeaseNotice } from './grading-lease-notice.tsx';
+import { GradingPanelTabs, panelIds } from './grading-panel-tabs.tsx';
 import { GraderSummary } from './grader-summary.tsx';
 import { commandForKey, type ShortcutCommand } from './keyboard-shortcuts.tsx';
 import { LearnedFromGrades } from './learned-from-grades.tsx';
@@ -60,7 +63,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     goBack,
     backState,
   });
-  const marking = useRegionMarking(review);
+  const panels = useGradingPanels();
+  const marking = useRegionMarking(review, panels);
+  const contentRef = useRef<HTMLDivElement | null>(null);
   const [isHelpOpen, setHelpOpen] = useState(false);
   const { detail, submission, result, position } = session;
   const points = result?.questionPoints ?? detail?.points ?? 0;
@@ -69,6 +74,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     switch (command) {
       case 'saveGrade':
         return actions.onSaveGrade();
+      case 'undoSave':
+        // The toast's Undo, from the keyboard: the toast sits outside this dialog's focus.
+        return undoFromToast() || review.announce('Nothing to undo: no grade was saved just now.');
       case 'nextSubmission':
         return position?.next && actions.goToQueueItem(position.next);
       case 'previousSubmission':
@@ -76,14 +84,17 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       case 'help':
         return setHelpOpen(true);
       default:
+        // A comment key on a phone's Answer tab turns to the comments, where the card it acts on is.
+        panels.show('comments');
         return review.runCommand(command);
     }
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.defaultPrevented || !result || actions.isBusy) return;
+    if (event.defaultPrevented || actions.isBusy) return;
     const command = commandForKey(event, inQueue);
-    if (!command) return;
+    // Undo works while the next answer in the queue is still loading; the rest need a result.
+    if (!command || (!result && command !== 'undoSave')) return;
     event.preventDefault();
     runCommand(command);
   };
@@ -120,7 +131,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         {review.announcement || (result ? describeResult(result) : '')}
       </Box>
 
-      <DialogContent sx={{ px: { xs: 1.5, sm: 3 } }}>
+      <DialogContent ref={contentRef} sx={{ px: { xs: 1.5, sm: 3 }, pt: { xs: 0, md: 2.5 } }}>
         <GradingLeaseNotice assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
         {session.isLoading ? <LoadingMessage text="Loading grading data…" /> : null}
         {session.failure ? (
@@ -158,14 +169,27 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               alignItems: 'start',
             }}
           >
-            <MarkableSubmissionViewer
-              marking={marking}
-              fileUrl={submission.file}
-              text={result.submissionText}
-              title={`Answer of ${submission.student.name}`}
-              extraction={{ status: submission.extractionStatus, error: submission.extractionError }}
-            />
-            <Box>
+            {panels.isTabbed ? (
+              <GradingPanelTabs
+                panel={panels.panel}
+                commentCount={review.state.comments.length}
+                onChoose={(panel) => {
+                  // A tab chosen by hand starts at its top, not wherever the other one was scrolled to.
+                  contentRef.current?.scrollTo({ top: 0 });
+                  panels.choose(panel);
+                }}
+              />
+            ) : null}
+            <PanelFrame which="answer" panels={panels}>
+              <MarkableSubmissionViewer
+                marking={marking}
+                fileUrl={submission.file}
+                text={result.submissionText}
+                title={`Answer of ${submission.student.name}`}
+                extraction={{ status: submission.extractionStatus, error: submission.extractionError }}
+              />
+            </PanelFrame>
+            <PanelFrame which="comments" panels={panels}>
               <Box sx={{ display: 'flex', justifyContent: 'flex-end', mb: 1 }}>
                 <GradeHistoryButton assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
               </Box>
@@ -204,7 +228,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                   />
                 )}
               />
-            </Box>
+            </PanelFrame>
             {/* A grid item of its own, so it can stay stuck at the bottom alongside the PDF too. */}
             <GradeSummary finalGrade={review.finalGrade} questionPoints={points} confidence={result.confidenceLevel} />
           </Box>
@@ -222,5 +246,25 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         onSaveGrade={actions.onSaveGrade}
       />
     </Dialog>
+  );
+}
+
+/**
+ * One half of the grading screen: side by side a plain grid cell; on a phone a tab panel, kept
+ * mounted while hidden so the PDF keeps its page and the comments their cards.
+ */
+function PanelFrame({ which, panels, children }: { which: GradingPanel; panels: GradingPanels; children: ReactNode }) {
+  if (!panels.isTabbed) return <Box sx={{ minWidth: 0 }}>{children}</Box>;
+  const ids = panelIds(which);
+  return (
+    <Box
+      role="tabpanel"
+      id={ids.panel}
+      aria-labelledby={ids.tab}
+      hidden={!panels.isShown(which)}
+      sx={{ minWidth: 0, pt: 1 }}
+    >
+      {children}
+    </Box>
   );
 }

@@ -10,6 +10,7 @@ export type ShortcutCommand =
   | 'edit'
   | 'addComment'
   | 'saveGrade'
+  | 'undoSave'
   | 'nextSubmission'
   | 'previousSubmission'
   | 'help';
@@ -33,6 +34,7 @@ export const SHORTCUTS: readonly Shortcut[] = [
   { command: 'edit', keys: ['e'], label: 'E', description: 'Edit the current comment' },
   { command: 'addComment', keys: ['c'], label: 'C', description: 'Add a comment' },
   { command: 'saveGrade', keys: ['s'], label: 'S', description: 'Save grade' },
+  { command: 'undoSave', keys: ['u'], label: 'U', description: 'Undo the grade just saved (while its message shows)' },
   {
     command: 'nextSubmission',
     keys: [']'],

@@ -1,15 +1,15 @@
 import { useNavigate } from 'react-router-dom';
-import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { GradingOutput, SavedGrade } from '@gradewise/shared/contracts/grading';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
 import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
-import { showError, showInfo, showSuccess } from '../../../lib/toasts.tsx';
+import { showError, showInfo, showSuccess, showSuccessWithUndo } from '../../../lib/toasts.tsx';
 import type { BackState } from '../../../lib/use-go-back.ts';
-import { GRADING_MESSAGES, gradePagePath, useRegrade, useSaveGrade } from '../api/grading-api.ts';
+import { GRADING_MESSAGES, gradePagePath, useRegrade, useSaveGrade, useUndoGradeSave } from '../api/grading-api.ts';
 import { toSaveGradeComments } from '../comment-editing.ts';
 import { nextToReview } from '../components/review-queue-bar.tsx';
 import { formatPoints } from '../format.ts';
 import type { CommentReview } from './use-comment-review.ts';
-import type { GradingSession } from './use-grading-session.ts';
+import type { GradingSession, RestoredDraft } from './use-grading-session.ts';
 
 export interface GradeActionsOptions {
   assignmentId: string;
@@ -39,6 +39,7 @@ export function useGradeActions({
   const navigate = useNavigate();
   const regrade = useRegrade(assignmentId, questionId, submissionId);
   const save = useSaveGrade(assignmentId, questionId, submissionId);
+  const undoSave = useUndoGradeSave(assignmentId, questionId);
   const isBusy = regrade.isPending || save.isPending;
   const { result } = session;
 
@@ -59,6 +60,27 @@ export function useGradeActions({
     });
   };
 
+  /**
+   * The saved toast's Undo (decision 0032): the save is taken back on the server, and the screen of
+   * this answer opens again with the undone comments as unsaved edits — as it was before the save.
+   * It runs after this screen has closed or moved on in the queue, so it uses nothing of its state.
+   */
+  const offerUndo = (message: string, saved: SavedGrade) =>
+    showSuccessWithUndo(message, () => {
+      undoSave(submissionId, saved._id).then(
+        (output) => {
+          showInfo(output.message);
+          const restoredDraft: RestoredDraft = { submissionId, comments: saved.comments };
+          void navigate(gradePagePath(assignmentId, questionId, submissionId, { queue: inQueue }), {
+            // In the queue the screen was replaced by the next answer: replace it back.
+            replace: inQueue,
+            state: { ...(inQueue ? backState : { canGoBack: true }), restoredDraft },
+          });
+        },
+        (error: unknown) => showError(messageOf(error, GRADING_MESSAGES.undoFailed), error),
+      );
+    });
+
   const onSaveGrade = () => {
     if (!result || isBusy) return;
     if (review.holdForOpenEditor()) return;
@@ -74,7 +96,7 @@ export function useGradeActions({
       },
       {
         onSuccess: (output) => {
-          showSuccess(output.message || GRADING_MESSAGES.saved);
+          offerUndo(output.message || GRADING_MESSAGES.saved, output.grade);
           if (!inQueue) return goBack();
           const next = nextToReview(queueItems, submissionId);
           if (next) return goToQueueItem(next);

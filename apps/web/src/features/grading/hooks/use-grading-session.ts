@@ -1,5 +1,6 @@
-import { useMemo, useState } from 'react';
-import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import { useEffect, useMemo, useState } from 'react';
+import { useLocation, useNavigate } from 'react-router-dom';
+import type { GradingComment, GradingOutput } from '@gradewise/shared/contracts/grading';
 import { isNotFound, messageOf } from '../../../lib/api-client.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
@@ -12,6 +13,15 @@ export interface GradingSessionOptions {
   inQueue: boolean;
   /** Called with every result the screen shows (opening, regrade, reload), to load its comments. */
   onResult(output: GradingOutput): void;
+}
+
+/**
+ * Navigation state of the toast's Undo (decision 0032): the comments of the save just taken back,
+ * shown again as unsaved edits, so the screen is as it was before Save Grade (or the key S).
+ */
+export interface RestoredDraft {
+  submissionId: string;
+  comments: GradingComment[];
 }
 
 /**
@@ -44,6 +54,10 @@ export function useGradingSession({
   // reloads, never by a regrade, so a grade saved by someone else meanwhile is not overwritten unseen.
   const [loadedGradeId, setLoadedGradeId] = useState<string | null | undefined>(undefined);
   const [staleMessage, setStaleMessage] = useState<string | null>(null);
+  const location = useLocation();
+  const navigate = useNavigate();
+  const restoredDraft = (location.state as { restoredDraft?: RestoredDraft } | null)?.restoredDraft;
+  const [hasRestoredDraft, setHasRestoredDraft] = useState(false);
 
   const showResult = (output: GradingOutput) => {
     setResult(output);
@@ -61,7 +75,21 @@ export function useGradingSession({
   if (grading.data && grading.data !== loadedFrom) {
     setLoadedFrom(grading.data);
     takeSaved(grading.data);
+    // Back from an Undo: what the server has now is the starting point (the expected grade), and
+    // the undone save's comments are the edits on top of it, not saved.
+    if (restoredDraft?.submissionId === submissionId && !hasRestoredDraft) {
+      setHasRestoredDraft(true);
+      onResult({ ...grading.data, gradingResult: { ...grading.data.gradingResult, comments: restoredDraft.comments } });
+    }
   }
+  // Used once: a reload of the page starts from what is saved.
+  const { pathname, search, state: locationState } = location;
+  useEffect(() => {
+    if (!hasRestoredDraft || !restoredDraft) return;
+    const rest = { ...(locationState as Record<string, unknown>) };
+    delete rest.restoredDraft;
+    void navigate(`${pathname}${search}`, { replace: true, state: rest });
+  }, [hasRestoredDraft, restoredDraft, locationState, pathname, search, navigate]);
 
   /** After a refused save: load what is saved now (the other person's grade), discarding the edits here. */
   const reload = async (): Promise<GradingOutput | undefined> => {

@@ -5,6 +5,7 @@ import type { SubmissionView } from '../../../components/submission-viewer.tsx';
 import { DEFAULT_REGION } from '../../../components/comment-regions/region-geometry.ts';
 import type { RegionMark } from '../../../components/comment-regions/region-overlay.tsx';
 import type { CommentReview } from './use-comment-review.ts';
+import type { GradingPanels } from './use-grading-panels.ts';
 
 /** A request to bring one box into view; a new nonce asks again for the same box. */
 export interface ScrollTarget {
@@ -17,9 +18,10 @@ export interface ScrollTarget {
  * which comment's box stands out (the one hovered, else the current one), and the drawing of a
  * box for a comment — started with "Mark on page", kept by letting go of a drag or with Enter,
  * cancelled with Escape. The boxes themselves are part of the comments (useCommentReview), so
- * they are saved with the grade through the existing save.
+ * they are saved with the grade through the existing save. On a phone (tabs), marking and showing a
+ * box turn to the answer's tab, and keeping a box or choosing one turns back to its comment.
  */
-export function useRegionMarking(review: CommentReview) {
+export function useRegionMarking(review: CommentReview, panels: Pick<GradingPanels, 'show'>) {
   const [view, setView] = useState<SubmissionView>('pdf');
   const [page, setPage] = useState(1);
   const [hoveredTempId, setHoveredTempId] = useState<string | null>(null);
@@ -71,6 +73,7 @@ export function useRegionMarking(review: CommentReview) {
     const comment = comments[indexOf(tempId)];
     if (!comment) return;
     const startPage = comment.region?.page ?? page;
+    panels.show('answer');
     setView('pdf');
     setPage(startPage);
     setDrawing({ tempId, box: comment.region ?? { page: startPage, ...DEFAULT_REGION } });
@@ -83,6 +86,7 @@ export function useRegionMarking(review: CommentReview) {
     setDrawing(null);
     if (box) review.setRegion(tempId, box);
     else review.announce('Marking cancelled.');
+    panels.show('comments');
     review.focusComment(tempId);
   };
 
@@ -90,6 +94,7 @@ export function useRegionMarking(review: CommentReview) {
   const showOnPage = (tempId: string) => {
     const region = comments[indexOf(tempId)]?.region;
     if (!region) return;
+    panels.show('answer');
     setView('pdf');
     setPage(region.page);
     setHoveredTempId(null);
@@ -113,7 +118,10 @@ export function useRegionMarking(review: CommentReview) {
     cancelMarking: () => finishMarking(null),
     removeMark: (tempId: string) => review.setRegion(tempId, null),
     showOnPage,
-    selectMark: (tempId: string) => review.focusComment(tempId),
+    selectMark: (tempId: string) => {
+      panels.show('comments');
+      review.focusComment(tempId);
+    },
   };
 }
 
