@@ -173,6 +173,10 @@ for (const viewport of VIEWPORTS) {
     await page.goto(`${seeded.questionPath}/grade/${submissionId}`);
     const dialog = page.getByRole('dialog', { name: 'Grade Question Submission' });
     await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
+    // On a phone the answer and the comments are two tabs (item 5); side by side both are shown.
+    const showTab = async (name: 'Answer' | 'Comments') => {
+      if (viewport.label === 'phone') await dialog.getByRole('tab', { name: new RegExp(`^${name}`) }).click();
+    };
 
     // Added at the top: MARKED becomes comment 1, DECLINED comment 2.
     await addComment(dialog, DECLINED);
@@ -192,11 +196,15 @@ for (const viewport of VIEWPORTS) {
     await page.mouse.move(sheet.x + sheet.width * 0.7, sheet.y + sheet.height * 0.4, { steps: 4 });
     await page.mouse.up();
     await expect(drawer).toHaveCount(0);
+    // Kept: back at its comment (on a phone the Comments tab again), which says where the box is.
+    await expect(dialog.getByRole('listitem', { name: /^Comment 1 of/ })).toBeFocused();
+    await expect(dialog.getByText('Marked: page 1, upper centre')).toBeVisible();
+    await showTab('Answer');
     const boxes = dialog.getByRole('list', { name: 'Marked places on page 1' });
     await expect(boxes.getByRole('button', { name: `Comment 1: ${MARKED}` })).toBeVisible();
-    await expect(dialog.getByText('Marked: page 1, upper centre')).toBeVisible();
 
     // Comment 2 from the keyboard: Escape cancels, then arrows move the box and Enter keeps it.
+    await showTab('Comments');
     await dialog.getByRole('button', { name: 'Mark comment 2 on the page' }).click();
     await expect(drawer).toBeFocused();
     await page.keyboard.press('Escape');
@@ -207,10 +215,13 @@ for (const viewport of VIEWPORTS) {
     for (let step = 0; step < 10; step += 1) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Shift+ArrowRight');
     await page.keyboard.press('Enter');
+    await showTab('Answer');
     await expect(boxes.getByRole('button', { name: `Comment 2: ${DECLINED}` })).toBeVisible();
+    await showTab('Comments');
     await dialog.getByRole('button', { name: 'Decline comment 2' }).click();
 
-    // Choosing a box takes the instructor to its comment.
+    // Choosing a box takes the instructor to its comment (on a phone, to the Comments tab).
+    await showTab('Answer');
     await boxes.getByRole('button', { name: `Comment 1: ${MARKED}` }).click();
     await expect(dialog.getByRole('listitem', { name: /^Comment 1 of/ })).toBeFocused();
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/grading-regions-${viewport.label}.png`, fullPage: true });

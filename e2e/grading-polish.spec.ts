@@ -174,9 +174,11 @@ for (const viewport of VIEWPORTS) {
     const finalGrade = dialog.getByText(/^Final Grade: [\d.]+ \/ 10$/);
     const confidence = dialog.getByText(/^Confidence: \d+%$/);
     // Scrolled to the top (the PDF on a phone) and to the last comment, the grade is on screen.
+    if (viewport.label === 'phone') await dialog.getByRole('tab', { name: 'Answer' }).click();
     await dialog.getByRole('button', { name: 'Original PDF' }).scrollIntoViewIfNeeded();
     await expect(finalGrade).toBeInViewport({ ratio: 1 });
     await expect(confidence).toBeInViewport({ ratio: 1 });
+    if (viewport.label === 'phone') await dialog.getByRole('tab', { name: /^Comments/ }).click();
     const comments = dialog.getByRole('list', { name: 'Review comments' }).getByRole('listitem');
     await comments.last().scrollIntoViewIfNeeded();
     await expect(finalGrade).toBeInViewport({ ratio: 1 });
@@ -226,4 +228,126 @@ async function firstQueueItem(request: APIRequestContext, seeded: Seeded): Promi
     'review queue',
   );
   return queue.items[0].submissionId;
+}
+
+/** The staff row of a submission, as the question page reads it. */
+async function staffRow(request: APIRequestContext, seeded: Seeded, submissionId: string) {
+  const detail = await ok(
+    await request.get(`/api${seeded.questionPath}?includeSubmissions=1`, {
+      headers: { Authorization: `Bearer ${seeded.instructor.token}` },
+    }),
+    'question',
+  );
+  return detail.submissions.find((row: { _id: string }) => row._id === submissionId);
+}
+
+const KEPT = 'A remark written before the slip of the S key.';
+
+for (const viewport of VIEWPORTS) {
+  test(`${viewport.label}: the answer and the comments ${viewport.label === 'phone' ? 'are tabs' : 'side by side'}, and Undo after S puts the answer back unsaved with its edits`, async ({
+    browser,
+    request,
+    baseURL,
+  }) => {
+    test.setTimeout(240_000);
+    const seeded = await seedQuestion(request, [
+      { name: 'Sam Student', answer: 'The eigenvalue is 2. I did not find another one.' },
+      { name: 'Kim Student', answer: 'The eigenvalues are 2 and 3, the diagonal entries.' },
+    ]);
+    const queue = await ok(
+      await request.get(`/api${seeded.questionPath}/review-queue`, {
+        headers: { Authorization: `Bearer ${seeded.instructor.token}` },
+      }),
+      'review queue',
+    );
+    const [first, second] = queue.items.map((item: { submissionId: string }) => item.submissionId) as [string, string];
+    const page = await pageFor(browser, seeded.instructor, { width: viewport.width, height: viewport.height });
+    const watcher = watchPage(page, baseURL!);
+    await page.goto(`${seeded.questionPath}/grade/${first}?queue=1`);
+    const dialog = page.getByRole('dialog', { name: 'Grade Question Submission' });
+    const reviewHeading = dialog.getByRole('heading', { name: 'Review Comments' });
+    await expect(reviewHeading).toBeVisible({ timeout: 90_000 });
+    const answer = dialog.getByRole('region', { name: /^Answer of [A-Za-z ]+$/ });
+    const finalGrade = dialog.getByText(/^Final Grade: [\d.]+ \/ 10$/);
+    const confidence = dialog.getByText(/^Confidence: \d+%$/);
+
+    if (viewport.label === 'desk') {
+      // Side by side: no tabs, the answer and the comments both on screen.
+      await expect(dialog.getByRole('tablist')).toHaveCount(0);
+      await expect(answer).toBeInViewport();
+      await expect(reviewHeading).toBeInViewport();
+    } else {
+      // A phone: two tabs, opening on the comments; the grade stays on screen on either tab.
+      const tabs = dialog.getByRole('tablist', { name: 'Answer or comments' });
+      const answerTab = tabs.getByRole('tab', { name: 'Answer' });
+      const commentsTab = tabs.getByRole('tab', { name: /^Comments \(\d+\)$/ });
+      await expect(commentsTab).toHaveAttribute('aria-selected', 'true');
+      await expect(answer).toBeHidden();
+      await answerTab.click();
+      await expect(answer).toBeVisible();
+      await expect(reviewHeading).toBeHidden();
+      // Read down to the bottom of the page: the tabs stay at the top, the grade at the bottom.
+      await dialog
+        .locator('.react-pdf__Page__canvas')
+        .first()
+        .evaluate((canvas) => canvas.scrollIntoView(false));
+      await expect(tabs).toBeInViewport({ ratio: 1 });
+      await expect(finalGrade).toBeInViewport({ ratio: 1 });
+      await expect(confidence).toBeInViewport({ ratio: 1 });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/tabs-answer-${viewport.label}.png` });
+      // Keyboard: arrows move between the tabs and show them; J from the answer goes to comment 1.
+      await answerTab.focus();
+      await page.keyboard.press('ArrowRight');
+      await expect(commentsTab).toBeFocused();
+      await expect(commentsTab).toHaveAttribute('aria-selected', 'true');
+      await expect(reviewHeading).toBeVisible();
+      await page.keyboard.press('ArrowLeft');
+      await expect(answerTab).toHaveAttribute('aria-selected', 'true');
+      await page.keyboard.press('j');
+      await expect(commentsTab).toHaveAttribute('aria-selected', 'true');
+      await expect(dialog.getByRole('listitem', { name: /^Comment 1 of/ })).toBeFocused();
+      await expect(finalGrade).toBeInViewport({ ratio: 1 });
+      if (SHOTS) await page.screenshot({ path: `${SHOTS}/tabs-comments-${viewport.label}.png` });
+    }
+
+    // An edit, then the single key S: saved, and the queue moves on to the next answer.
+    await dialog.getByRole('button', { name: 'Add Comment' }).click();
+    await dialog.getByRole('textbox', { name: 'New comment' }).fill(KEPT);
+    await dialog.getByRole('button', { name: 'Done' }).click();
+    await expect(dialog.getByRole('listitem', { name: /^Comment 1 of/ })).toBeFocused();
+    await page.keyboard.press('s');
+    const savedToast = page.locator('.Toastify__toast').filter({ hasText: 'Grade saved successfully!' });
+    await expect(savedToast.getByRole('button', { name: 'Undo' })).toBeVisible();
+    await expect(page).toHaveURL(new RegExp(`/grade/${second}\\?queue=1$`));
+    baseExpect((await staffRow(request, seeded, first)).isAlreadyGraded).toBe(true);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/undo-offered-${viewport.label}.png` });
+
+    // Undo: from the keyboard at a desk (U), with the toast's button on a phone.
+    if (viewport.label === 'desk') await page.keyboard.press('u');
+    else await savedToast.getByRole('button', { name: 'Undo' }).click();
+    await expect(
+      page.locator('.Toastify__toast').filter({ hasText: 'Grade undone: the answer is not graded again.' }),
+    ).toBeVisible();
+    await expect(savedToast).toBeHidden();
+    // Back on the first answer, with the edit still there and nothing saved.
+    await expect(page).toHaveURL(new RegExp(`/grade/${first}\\?queue=1$`));
+    await expect(dialog.getByText(KEPT)).toBeVisible();
+    await expect(finalGrade).toBeInViewport({ ratio: 1 });
+    baseExpect((await staffRow(request, seeded, first)).isAlreadyGraded).toBe(false);
+    if (SHOTS) await page.screenshot({ path: `${SHOTS}/undone-${viewport.label}.png` });
+
+    // Saved again on purpose: the grade carries the edit.
+    await dialog.getByRole('button', { name: 'Save Grade' }).click();
+    await expect(page).toHaveURL(new RegExp(`/grade/${second}\\?queue=1$`));
+    const saved = await ok(
+      await request.post(`/api${seeded.questionPath}/grade/${first}`, {
+        headers: { Authorization: `Bearer ${seeded.instructor.token}` },
+      }),
+      'grading data',
+    );
+    baseExpect(saved.currentGradeId).toBeTruthy();
+    baseExpect(saved.gradingResult.comments.map((comment: { text: string }) => comment.text)).toContain(KEPT);
+    watcher.assertClean();
+    await page.context().close();
+  });
 }

@@ -1,3 +1,5 @@
+import { useEffect, useState } from 'react';
+import { createPortal } from 'react-dom';
 import { Box, Button, GlobalStyles } from '@mui/material';
 import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
 // The stylesheet is bundled from node_modules (no CDN); the unstyled entry keeps it from being injected twice.
@@ -10,21 +12,48 @@ import 'react-toastify/ReactToastify.css';
  * them; the newest stacks on top and older ones slide down beneath it.
  */
 export function AppToasts() {
+  const layer = useToastLayer();
   return (
     <>
       <GlobalStyles styles={TOAST_OFFSET} />
-      <ToastContainer
-        position="top-right"
-        autoClose={5000}
-        pauseOnHover
-        pauseOnFocusLoss
-        closeOnClick={false}
-        newestOnTop
-        theme="dark"
-        transition={Slide}
-      />
+      {createPortal(
+        <ToastContainer
+          position="top-right"
+          autoClose={5000}
+          pauseOnHover
+          pauseOnFocusLoss
+          closeOnClick={false}
+          newestOnTop
+          theme="dark"
+          transition={Slide}
+        />,
+        layer,
+      )}
     </>
   );
+}
+
+/**
+ * A child of <body> of its own for the toasts. An open MUI dialog (the full-screen grading screen)
+ * sets aria-hidden on every other child of <body>, which would silence the toasts for screen
+ * readers and take their Undo button out of the accessibility tree; this layer keeps itself out of
+ * that, as the announcements it carries are meant to be heard over any dialog.
+ */
+function useToastLayer(): HTMLElement {
+  const [layer] = useState(() => document.createElement('div'));
+  useEffect(() => {
+    layer.dataset.toastLayer = '';
+    document.body.appendChild(layer);
+    const observer = new MutationObserver(() => {
+      if (layer.hasAttribute('aria-hidden')) layer.removeAttribute('aria-hidden');
+    });
+    observer.observe(layer, { attributes: true, attributeFilter: ['aria-hidden'] });
+    return () => {
+      observer.disconnect();
+      layer.remove();
+    };
+  }, [layer]);
+  return layer;
 }
 
 /** Below the tallest top bar (72px desk toolbars; on a phone the queue's own line and badge make the grading toolbar 140px); `body` outranks the stylesheet's own rule. */

@@ -21,6 +21,8 @@ export function GradingPanelTabs({ panel, commentCount, onChoose }: GradingPanel
       value={panel}
       onChange={(_event, value: GradingPanel) => onChoose(value)}
       variant="fullWidth"
+      // Both panels are already laid out, so an arrow key shows its tab at once (automatic activation).
+      selectionFollowsFocus
       aria-label="Answer or comments"
       sx={{
         position: 'sticky',
