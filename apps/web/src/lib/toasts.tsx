@@ -81,12 +81,16 @@ const UNDO_TOAST_MS = 10_000;
 
 /** The Undo of the toast on screen, if any: a keyboard shortcut (U on the grading screen) runs it too. */
 let pendingUndo: (() => void) | null = null;
+/** Only the latest save offers Undo: its toast replaces an earlier one, so U and the button agree. */
+let undoToastId: string | number | null = null;
 
 /**
  * A success toast with an Undo button (issue 13 item 10: a grade saved with a single key can be
- * taken back). Undo closes the toast and runs `onUndo` once; the offer ends when the toast closes.
+ * taken back). Undo closes the toast and runs `onUndo` once; the offer ends when the toast closes
+ * or a newer save replaces it.
  */
 export function showSuccessWithUndo(message: string, onUndo: () => void): void {
+  if (undoToastId !== null) toast.dismiss(undoToastId);
   let isUsed = false;
   const id = toast.success(
     ({ closeToast }) => {
@@ -121,6 +125,7 @@ export function showSuccessWithUndo(message: string, onUndo: () => void): void {
     onUndo();
   };
   pendingUndo = runThis;
+  undoToastId = id;
 }
 
 /** Runs the Undo of the toast on screen; false when there is none (it closed, or was used). */
