@@ -347,6 +347,21 @@ for (const viewport of VIEWPORTS) {
     );
     baseExpect(saved.currentGradeId).toBeTruthy();
     baseExpect(saved.gradingResult.comments.map((comment: { text: string }) => comment.text)).toContain(KEPT);
+
+    // The queue's last answer: saved, the screen closes onto the question page. Undo from there (the
+    // screen that saved is gone) reopens that answer, not graded again; Close goes back to the page.
+    await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
+    await dialog.getByRole('button', { name: 'Save Grade' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page).toHaveURL(seeded.questionPath);
+    const lastToast = page.locator('.Toastify__toast').filter({ hasText: 'Grade saved successfully!' });
+    await expect(lastToast).toHaveCount(1);
+    await lastToast.getByRole('button', { name: 'Undo' }).click();
+    await expect(page).toHaveURL(new RegExp(`/grade/${second}\\?queue=1$`));
+    await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
+    baseExpect((await staffRow(request, seeded, second)).isAlreadyGraded).toBe(false);
+    await dialog.getByRole('button', { name: 'Close' }).click();
+    await expect(page).toHaveURL(seeded.questionPath);
     watcher.assertClean();
     await page.context().close();
   });
