@@ -40,9 +40,12 @@ export function AppToasts() {
  * that, as the announcements it carries are meant to be heard over any dialog.
  */
 function useToastLayer(): HTMLElement {
-  const [layer] = useState(() => document.createElement('div'));
+  const [layer] = useState(() => {
+    const element = document.createElement('div');
+    element.dataset.toastLayer = '';
+    return element;
+  });
   useEffect(() => {
-    layer.dataset.toastLayer = '';
     document.body.appendChild(layer);
     const observer = new MutationObserver(() => {
       if (layer.hasAttribute('aria-hidden')) layer.removeAttribute('aria-hidden');

@@ -1,0 +1,39 @@
+import { render, screen, waitFor } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { describe, expect, it, vi } from 'vitest';
+import { AppToasts, showSuccessWithUndo, undoFromToast } from './toasts.tsx';
+
+describe('a toast that offers Undo', () => {
+  it('runs Undo once from its button, and U has nothing left to undo', async () => {
+    render(<AppToasts />);
+    const onUndo = vi.fn();
+    showSuccessWithUndo('Grade saved successfully!', onUndo);
+    const undo = await screen.findByRole('button', { name: 'Undo' });
+    await userEvent.click(undo);
+    expect(onUndo).toHaveBeenCalledTimes(1);
+    expect(undoFromToast()).toBe(false);
+    expect(onUndo).toHaveBeenCalledTimes(1);
+  });
+
+  it('offers only the latest save: a newer toast replaces the earlier one, and U undoes the newer', async () => {
+    render(<AppToasts />);
+    const first = vi.fn();
+    const second = vi.fn();
+    showSuccessWithUndo('Grade saved successfully!', first);
+    await screen.findByRole('button', { name: 'Undo' });
+    showSuccessWithUndo('Grade saved successfully!', second);
+    await waitFor(() => expect(screen.getAllByRole('button', { name: 'Undo' })).toHaveLength(1));
+    expect(undoFromToast()).toBe(true);
+    expect(second).toHaveBeenCalledTimes(1);
+    expect(first).not.toHaveBeenCalled();
+    expect(undoFromToast()).toBe(false);
+  });
+
+  it('stays in the accessibility tree when a modal hides the rest of the page', async () => {
+    render(<AppToasts />);
+    const layer = document.querySelector<HTMLElement>('[data-toast-layer]');
+    expect(layer?.parentElement).toBe(document.body);
+    layer!.setAttribute('aria-hidden', 'true');
+    await waitFor(() => expect(layer!.hasAttribute('aria-hidden')).toBe(false));
+  });
+});
