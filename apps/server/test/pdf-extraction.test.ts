@@ -176,6 +176,24 @@ describe('hidden text', () => {
     },
   );
 
+  // Identity-H (CID) fonts, what Word, LibreOffice and browsers embed: the glyphs draw other
+  // letters than the ToUnicode map says, or nothing at all, or one full stop claims a sentence.
+  const cidFontCases: [HiddenTextTechnique, HiddenTextReason][] = [
+    ['cid-remapped-other-letters', 'remapped-glyphs'],
+    ['cid-blank-glyphs', 'blank-glyphs'],
+    ['cid-sentence-in-one-glyph', 'remapped-glyphs'],
+  ];
+
+  it.each(cidFontCases)(
+    'text hidden with the %s technique is kept out of the text and reported as %s',
+    async (technique, reason) => {
+      const bytes = await buildPdfWithHiddenText({ visible: VISIBLE, hidden: INJECTION, technique });
+      const result = await extractPdfText(bytes);
+      expect(result.text).toBe(VISIBLE.join('\n\n'));
+      expect(result.hiddenText).toEqual([{ page: 1, text: INJECTION, reason }]);
+    },
+  );
+
   it('text under thick white outlined text is kept out of the text (it used to count) and both are reported', async () => {
     const bytes = await buildPdfWithHiddenText({
       visible: VISIBLE,

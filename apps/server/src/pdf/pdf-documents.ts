@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
 import path from 'node:path';
@@ -12,6 +13,7 @@ import {
   PDFFont,
   PDFHexString,
   PDFName,
+  PDFString,
   PDFPage,
   PDFRawStream,
   PDFRef,
@@ -77,7 +79,11 @@ export type HiddenTextTechnique =
   | 'covered-by-annotation'
   | 'under-white-stroke'
   | 'small'
-  | 'light-grey';
+  | 'light-grey'
+  // An Identity-H (CID) font whose ToUnicode map says other text than its glyphs draw:
+  | 'cid-remapped-other-letters'
+  | 'cid-sentence-in-one-glyph'
+  | 'cid-blank-glyphs';
 
 export interface HiddenTextPdfInput {
   visible: string[];
@@ -171,6 +177,27 @@ export async function buildPdfWithHiddenText(input: HiddenTextPdfInput): Promise
     case 'light-grey':
       page.drawText(hidden, { x: MARGIN, y, size: 11, font, color: rgb(0.8, 0.8, 0.8) });
       break;
+    case 'cid-remapped-other-letters': {
+      // Liberation Sans as an Identity-H font, the way Word, LibreOffice and browsers embed fonts.
+      // The glyphs draw the ROT13 of the sentence (gibberish on the page); the ToUnicode map gives
+      // every glyph its ROT13 partner, so the text layer reads the sentence.
+      const cid = addIdentityHFont(doc, page, 'GwCidRot13', (char) => rot13(char));
+      showCidText(page, cid, rot13(hidden), y);
+      break;
+    }
+    case 'cid-blank-glyphs': {
+      // The ToUnicode map is honest, but the CID-to-glyph map sends every character to the empty
+      // space glyph: the sentence is black, filled, full size, and draws nothing.
+      const cid = addIdentityHFont(doc, page, 'GwCidBlank', (char) => char, { blankGlyphs: true });
+      showCidText(page, cid, hidden, y);
+      break;
+    }
+    case 'cid-sentence-in-one-glyph': {
+      // One full stop on the page; the ToUnicode map says that glyph is the whole sentence.
+      const cid = addIdentityHFont(doc, page, 'GwCidStop', (char) => (char === '.' ? hidden : char));
+      showCidText(page, cid, '.', y);
+      break;
+    }
   }
   writer.cursorY -= 2 * writer.lineHeight;
   for (const paragraph of rest) writer.writeParagraph(paragraph);
@@ -424,7 +451,7 @@ function addRot13RemappedHelvetica(doc: PDFDocument, page: PDFPage): ShowFont {
   return { name: 'GwRemapped', size: 11 };
 }
 
-function toUnicodeCMap(doc: PDFDocument, pairs: [number, string][]): PDFRef {
+function toUnicodeCMap(doc: PDFDocument, pairs: [number, string][], codeBytes = 1): PDFRef {
   const hex = (value: number, digits: number) => value.toString(16).toUpperCase().padStart(digits, '0');
   const utf16 = (text: string) => Array.from(text, (char) => hex(char.charCodeAt(0), 4)).join('');
   const cmap = [
@@ -435,11 +462,17 @@ function toUnicodeCMap(doc: PDFDocument, pairs: [number, string][]): PDFRef {
     '/CMapName /Adobe-Identity-UCS def',
     '/CMapType 2 def',
     '1 begincodespacerange',
-    '<00> <FF>',
+    codeBytes === 1 ? '<00> <FF>' : '<0000> <FFFF>',
     'endcodespacerange',
-    `${pairs.length} beginbfchar`,
-    ...pairs.map(([code, text]) => `<${hex(code, 2)}> <${utf16(text)}>`),
-    'endbfchar',
+    // At most 100 entries a block, as the CMap format asks.
+    ...Array.from({ length: Math.ceil(pairs.length / 100) }, (_, block) => {
+      const entries = pairs.slice(block * 100, block * 100 + 100);
+      return [
+        `${entries.length} beginbfchar`,
+        ...entries.map(([code, text]) => `<${hex(code, 2 * codeBytes)}> <${utf16(text)}>`),
+        'endbfchar',
+      ].join('\n');
+    }),
     'endcmap',
     'CMapName currentdict /CMap defineresource pop',
     'end',
@@ -459,6 +492,164 @@ function showWithFont(page: PDFPage, font: ShowFont, text: string, y: number) {
     endText(),
     popGraphicsState(),
   );
+}
+
+/** A typed page set in an honest Identity-H (CID) font: what Word, LibreOffice and browsers write. */
+export async function buildCidFontPdf(paragraphs: string[]): Promise<Uint8Array> {
+  const doc = await createDocument();
+  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  const font = addIdentityHFont(doc, page, 'GwCid', (char) => char);
+  let y = PAGE_HEIGHT - MARGIN;
+  for (const paragraph of paragraphs) {
+    showCidText(page, font, paragraph, y);
+    y -= 2 * 11 * LINE_HEIGHT_FACTOR;
+  }
+  return saveDocument(doc);
+}
+
+interface CidFont extends ShowFont {
+  glyphs: TrueTypeGlyphs;
+}
+
+/**
+ * Liberation Sans (shipped with pdf.js) embedded whole as a CIDFontType2 with Identity-H encoding
+ * and an identity CID-to-glyph map, so a character code is the glyph id. `textOf` says what the
+ * ToUnicode map claims each drawn character is.
+ */
+function addIdentityHFont(
+  doc: PDFDocument,
+  page: PDFPage,
+  name: string,
+  textOf: (drawn: string) => string,
+  options: { blankGlyphs?: boolean } = {},
+): CidFont {
+  const bytes = readFileSync(path.join(pdfjsRoot(), 'standard_fonts', 'LiberationSans-Regular.ttf'));
+  const glyphs = readTrueTypeGlyphs(bytes);
+  const fontFile = doc.context.flateStream(bytes, { Length1: bytes.length });
+  const descriptor = doc.context.obj({
+    Type: 'FontDescriptor',
+    FontName: 'GWAAAA+LiberationSans',
+    Flags: 32,
+    FontBBox: [-544, -303, 1302, 980],
+    ItalicAngle: 0,
+    Ascent: 905,
+    Descent: -212,
+    CapHeight: 729,
+    StemV: 80,
+    FontFile2: doc.context.register(fontFile),
+  });
+  const drawable = [...glyphs.byChar.keys()].filter((char) => char >= ' ' && char <= '~');
+  const widths: (number | number[])[] = [];
+  for (const char of drawable) {
+    const glyph = glyphs.byChar.get(char)!;
+    widths.push(glyph.id, [glyph.width]);
+  }
+  const descendant = doc.context.obj({
+    Type: 'Font',
+    Subtype: 'CIDFontType2',
+    BaseFont: 'GWAAAA+LiberationSans',
+    CIDSystemInfo: doc.context.obj({
+      Registry: PDFString.of('Adobe'),
+      Ordering: PDFString.of('Identity'),
+      Supplement: 0,
+    }),
+    FontDescriptor: doc.context.register(descriptor),
+    CIDToGIDMap: options.blankGlyphs ? doc.context.register(cidsToSpaceGlyph(doc, glyphs)) : 'Identity',
+    DW: 500,
+    W: widths,
+  });
+  const font = doc.context.obj({
+    Type: 'Font',
+    Subtype: 'Type0',
+    BaseFont: 'GWAAAA+LiberationSans',
+    Encoding: 'Identity-H',
+    DescendantFonts: [doc.context.register(descendant)],
+    ToUnicode: toUnicodeCMap(
+      doc,
+      drawable.map((char) => [glyphs.byChar.get(char)!.id, textOf(char)]),
+      2,
+    ),
+  });
+  page.node.setFontDictionary(PDFName.of(name), doc.context.register(font));
+  return { name, size: 11, glyphs };
+}
+
+/** A CIDToGIDMap that sends every CID up to the largest one used to the font's (empty) space glyph. */
+function cidsToSpaceGlyph(doc: PDFDocument, glyphs: TrueTypeGlyphs) {
+  const space = glyphs.byChar.get(' ')!.id;
+  const count = Math.max(...[...glyphs.byChar.values()].map((glyph) => glyph.id)) + 1;
+  const map = Buffer.alloc(2 * count);
+  for (let cid = 0; cid < count; cid++) map.writeUInt16BE(space, 2 * cid);
+  return doc.context.flateStream(map);
+}
+
+/** Shows `text` in a CID font: two bytes (the glyph id) a character. */
+function showCidText(page: PDFPage, font: CidFont, text: string, y: number) {
+  const codes = Array.from(text, (char) => (font.glyphs.byChar.get(char)?.id ?? 0).toString(16).padStart(4, '0'));
+  page.pushOperators(
+    pushGraphicsState(),
+    beginText(),
+    setFontAndSize(font.name, font.size),
+    moveText(MARGIN, y),
+    showText(PDFHexString.of(codes.join(''))),
+    endText(),
+    popGraphicsState(),
+  );
+}
+
+interface TrueTypeGlyphs {
+  /** Glyph id and advance width (1/1000 em) of each character the font's Unicode cmap maps. */
+  byChar: Map<string, { id: number; width: number }>;
+}
+
+/** Reads a TrueType font's Unicode BMP cmap (format 4) and horizontal metrics: enough to set Latin text. */
+function readTrueTypeGlyphs(font: Buffer): TrueTypeGlyphs {
+  const tables = new Map<string, number>();
+  const tableCount = font.readUInt16BE(4);
+  for (let i = 0; i < tableCount; i++) {
+    const record = 12 + 16 * i;
+    tables.set(font.toString('latin1', record, record + 4), font.readUInt32BE(record + 8));
+  }
+  const table = (tag: string) => {
+    const offset = tables.get(tag);
+    if (offset === undefined) throw new Error(`The font has no ${tag} table.`);
+    return offset;
+  };
+  const unitsPerEm = font.readUInt16BE(table('head') + 18);
+  const metricCount = font.readUInt16BE(table('hhea') + 34);
+  const advanceOf = (id: number) => font.readUInt16BE(table('hmtx') + 4 * Math.min(id, metricCount - 1));
+  const cmap = table('cmap');
+  let subtable = -1;
+  for (let i = 0; i < font.readUInt16BE(cmap + 2); i++) {
+    const record = cmap + 4 + 8 * i;
+    if (font.readUInt16BE(record) === 3 && font.readUInt16BE(record + 2) === 1) {
+      subtable = cmap + font.readUInt32BE(record + 4);
+    }
+  }
+  if (subtable < 0 || font.readUInt16BE(subtable) !== 4) throw new Error('The font has no Unicode cmap (format 4).');
+  const segments = font.readUInt16BE(subtable + 6) / 2;
+  const ends = subtable + 14;
+  const starts = ends + 2 * segments + 2;
+  const deltas = starts + 2 * segments;
+  const rangeOffsets = deltas + 2 * segments;
+  const byChar = new Map<string, { id: number; width: number }>();
+  for (let s = 0; s < segments; s++) {
+    const end = font.readUInt16BE(ends + 2 * s);
+    const start = font.readUInt16BE(starts + 2 * s);
+    const delta = font.readInt16BE(deltas + 2 * s);
+    const rangeOffset = font.readUInt16BE(rangeOffsets + 2 * s);
+    for (let code = start; code <= end && code !== 0xffff; code++) {
+      let id: number;
+      if (rangeOffset === 0) id = (code + delta) & 0xffff;
+      else {
+        const raw = font.readUInt16BE(rangeOffsets + 2 * s + rangeOffset + 2 * (code - start));
+        id = raw === 0 ? 0 : (raw + delta) & 0xffff;
+      }
+      if (id !== 0)
+        byChar.set(String.fromCharCode(code), { id, width: Math.round((advanceOf(id) * 1000) / unitsPerEm) });
+    }
+  }
+  return { byChar };
 }
 
 function rot13(text: string): string {
@@ -541,10 +732,16 @@ let isScanFontRegistered = false;
 /** The scan font ships inside pdfjs-dist, so the image does not depend on the machine's fonts. */
 function registerScanFont() {
   if (isScanFontRegistered) return;
-  const require = createRequire(import.meta.url);
-  const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
-  GlobalFonts.registerFromPath(path.join(pdfjsRoot, 'standard_fonts', 'LiberationSans-Regular.ttf'), SCAN_FONT_FAMILY);
+  GlobalFonts.registerFromPath(
+    path.join(pdfjsRoot(), 'standard_fonts', 'LiberationSans-Regular.ttf'),
+    SCAN_FONT_FAMILY,
+  );
   isScanFontRegistered = true;
+}
+
+function pdfjsRoot(): string {
+  const require = createRequire(import.meta.url);
+  return path.dirname(require.resolve('pdfjs-dist/package.json'));
 }
 
 function wrapForScan(text: string): string[] {
