@@ -136,6 +136,9 @@ describe('text extraction at submission', () => {
       ['under-white-stroke', 'covered-by-text'],
       ['small', 'tiny'],
       ['light-grey', 'low-contrast'],
+      ['cid-remapped-other-letters', 'remapped-glyphs'],
+      ['cid-blank-glyphs', 'blank-glyphs'],
+      ['cid-sentence-in-one-glyph', 'remapped-glyphs'],
     ];
     for (const [technique, reason] of tricks) {
       const pdf = await buildPdfWithHiddenText({ visible, hidden: injection, technique });

@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
 import { createCanvas } from '@napi-rs/canvas';
 import {
@@ -27,6 +30,7 @@ import {
   type HiddenTextReason,
 } from '../src/pdf/extract-text.ts';
 import {
+  buildCidFontPdf,
   buildFlateBombPdf,
   buildPdfWithHiddenText,
   buildScannedPdf,
@@ -43,6 +47,22 @@ const VISIBLE = [
   'Photosynthesis takes place in the chloroplasts of plant cells.',
   'The light reactions produce ATP and NADPH for the Calvin cycle.',
 ];
+
+/** An essay as students print it from a browser: Chromium embeds each font as an Identity-H (CID) TrueType subset. */
+const PRINTED_ESSAY_HTML = `<!doctype html><html><head><meta charset="utf-8"><style>
+body { font-family: "Liberation Serif"; font-size: 12pt; margin: 2cm }
+h1 { font-family: "DejaVu Sans"; font-size: 18pt }
+.mono { font-family: "DejaVu Sans Mono" }
+</style></head><body>
+<h1>Lab report: enzyme activity and temperature</h1>
+<p>The experiment measured how the rate of an enzyme reaction changes with temperature. Each sample was held in
+a water bath for five minutes before the substrate was added; absorbance was recorded every thirty seconds.</p>
+<p><b>Results.</b> The rate rose steadily up to 40 °C and fell sharply above 50 °C. This drop is explained by the
+enzyme losing its shape (<em>denaturation</em>), so the substrate no longer fits the active site.</p>
+<p class="mono">rate = Δabsorbance / Δt = 0.042 s⁻¹</p>
+<p>Repeating each temperature three times kept the random error below 5 %. Quick brown foxes jump over lazy dogs:
+0123456789, “quotes” — and ﬁnal ligatures.</p>
+</body></html>`;
 
 const wordsOf = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}]+/gu) ?? [];
 const collapse = (text: string) => text.replace(/\s+/g, ' ').trim();
@@ -193,6 +213,46 @@ describe('hidden text', () => {
       expect(result.hiddenText).toEqual([{ page: 1, text: INJECTION, reason }]);
     },
   );
+
+  it('does not flag honest text in an Identity-H (CID) font', async () => {
+    const paragraphs = [
+      'Osmosis moves water across a membrane, from the dilute side to the concentrated side.',
+      'Quick brown foxes jump over the lazy dog: 0123456789, JUMPING WIZARDS, 4.2 x 10^3 mol.',
+    ];
+    const result = await extractPdfText(await buildCidFontPdf(paragraphs));
+    expect(result.hiddenText).toEqual([]);
+    expect(result.text).toBe(paragraphs.join('\n\n'));
+  });
+
+  it('does not flag a browser-printed document: five embedded CID fonts (serif, sans bold, italic, mono), ligatures, symbols', async () => {
+    const directory = await mkdtemp(path.join(os.tmpdir(), 'gradewise-print-'));
+    try {
+      const html = path.join(directory, 'essay.html');
+      const pdf = path.join(directory, 'essay.pdf');
+      await writeFile(html, PRINTED_ESSAY_HTML);
+      await promisify(execFile)(process.env.CHROMIUM_PATH || '/usr/bin/chromium', [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--no-pdf-header-footer',
+        `--print-to-pdf=${pdf}`,
+        pathToFileURL(html).href,
+      ]);
+      const result = await extractPdfText(new Uint8Array(await readFile(pdf)));
+      expect(result.hiddenText).toEqual([]);
+      for (const words of [
+        'Lab report: enzyme activity and temperature',
+        'The experiment measured how the rate of an enzyme reaction changes with temperature.',
+        'denaturation',
+        'Repeating each temperature three times kept the random error below 5 %.',
+        'rate = Δabsorbance / Δt = 0.042',
+      ]) {
+        expect(collapse(result.text)).toContain(words);
+      }
+    } finally {
+      await rm(directory, { recursive: true, force: true });
+    }
+  }, 60_000);
 
   it('text under thick white outlined text is kept out of the text (it used to count) and both are reported', async () => {
     const bytes = await buildPdfWithHiddenText({

@@ -105,6 +105,8 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptio
           (properties) => optionalContent.isVisible(properties as never),
           glyphs,
         );
+        // Glyphs no name vouches for (CID fonts' above all) have their shapes read before the analysis.
+        await deadline.race(glyphs.checkShapes());
         const annotations = await deadline.race(annotationAreas(page));
         if (annotations.length > 0) {
           drawing.paints.push(...annotations);

@@ -288,8 +288,8 @@ function fakeGlyphShares(matched: Int32Array, start: number, end: number, drawin
     if (j < 0) continue;
     const shown = drawing.chars[j]!;
     count++;
-    if (shown.isBlank) blank++;
-    else if (shown.isRemapped) remapped++;
+    if (shown.glyph.isBlank) blank++;
+    else if (shown.glyph.isRemapped) remapped++;
   }
   return { blankShare: count ? blank / count : 0, remappedShare: count ? remapped / count : 0 };
 }

@@ -60,6 +60,37 @@ export function recognizeImage(image: Buffer): Promise<OcrResult> {
   return result;
 }
 
+/** One character tesseract found, and where (pixels of the image). */
+export interface OcrSymbol {
+  text: string;
+  confidence: number;
+  box: { x0: number; y0: number; x1: number; y1: number };
+}
+
+/**
+ * The characters of an image, each with its box. The worker reads an image as one uniform block
+ * of text (the tesseract API's default page segmentation, which a grid of glyph specimens needs:
+ * automatic layout analysis finds no text in it).
+ */
+export function recognizeSymbols(image: Buffer): Promise<OcrSymbol[]> {
+  const run = async () => {
+    const worker = await getWorker();
+    const { data } = await worker.recognize(image, {}, { blocks: true, text: false });
+    return (data.blocks ?? []).flatMap((block) =>
+      block.paragraphs.flatMap((paragraph) =>
+        paragraph.lines.flatMap((line) =>
+          line.words.flatMap((word) =>
+            word.symbols.map((symbol) => ({ text: symbol.text, confidence: symbol.confidence, box: symbol.bbox })),
+          ),
+        ),
+      ),
+    );
+  };
+  const result = queue.then(run, run);
+  queue = result.catch(() => {});
+  return result;
+}
+
 /** Ends the shared worker (if any). Safe to call at any time, also twice. */
 export async function closeOcr(): Promise<void> {
   const current = workerPromise;

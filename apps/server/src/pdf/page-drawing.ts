@@ -1,4 +1,4 @@
-import type { GlyphInspector } from './glyph-ink.ts';
+import type { GlyphFacts, GlyphInspector } from './glyph-ink.ts';
 import { OPS, type PDFPageProxy } from './pdfjs.ts';
 
 /**
@@ -41,10 +41,12 @@ export interface ShownChar {
   run: number;
   /** Advance width of the glyph, shared among the characters it expands to. */
   width: number;
-  /** The glyph paints nothing (an empty Type3 procedure or outline). */
-  isBlank: boolean;
-  /** The glyph's name says another character than the text layer (a ToUnicode map that lies). */
-  isRemapped: boolean;
+  /**
+   * What the glyph draws: nothing (an empty Type3 procedure or outline), or another character than
+   * the text layer says (a ToUnicode map that lies). Shared by every showing of the glyph; the
+   * shape check (GlyphInspector.checkShapes) may still mark it remapped after the walk.
+   */
+  glyph: GlyphFacts;
 }
 
 export interface PaintedArea {
@@ -93,6 +95,7 @@ interface GraphicsState {
 }
 
 const IDENTITY: Matrix = [1, 0, 0, 1, 0, 0];
+const NOTHING_KNOWN: GlyphFacts = Object.freeze({ isBlank: false, isRemapped: false });
 const BLACK: Rgb = [0, 0, 0];
 const SHOW_TEXT_OPS = new Set<number>([
   OPS.showText,
@@ -404,8 +407,8 @@ function collectGlyphs(
     text += glyph.unicode;
     const expanded = comparableChars(glyph.unicode);
     if (expanded.length === 0) return;
-    const { isBlank, isRemapped } = glyphs?.inspect(state.fontName, glyph) ?? { isBlank: false, isRemapped: false };
-    for (const char of expanded) chars.push({ char, run, width: glyphWidth / expanded.length, isBlank, isRemapped });
+    const facts = glyphs?.inspect(state.fontName, glyph) ?? NOTHING_KNOWN;
+    for (const char of expanded) chars.push({ char, run, width: glyphWidth / expanded.length, glyph: facts });
   };
   visit(args);
   return { text, advance };
