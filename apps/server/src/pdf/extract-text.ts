@@ -94,10 +94,17 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptio
     for (let pageNumber = 1; pageNumber <= document.numPages; pageNumber++) {
       const page = await deadline.race(document.getPage(pageNumber));
       try {
-        const content = await deadline.race(page.getTextContent({ includeMarkedContent: false }));
+        // Asked for together: pdf.js answers each through its worker's message queue, and a page's
+        // answers need not wait for one another. Annotations are left out of the operator list so
+        // operation indexes match the raster check's renders; their areas are read on their own.
+        const [content, operatorList, annotations] = await deadline.race(
+          Promise.all([
+            page.getTextContent({ includeMarkedContent: false }),
+            page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }),
+            annotationAreas(page),
+          ]),
+        );
         const items = content.items.filter(isTextItem);
-        // Annotations are left out so operation indexes match the raster check's renders.
-        const operatorList = await deadline.race(page.getOperatorList({ annotationMode: AnnotationMode.DISABLE }));
         glyphs ??= GlyphInspector.of(page);
         await deadline.race(glyphs.loadFonts(operatorList));
         const drawing = walkPageDrawing(
@@ -107,7 +114,6 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptio
         );
         // Glyphs no name vouches for (CID fonts' above all) have their shapes read before the analysis.
         await deadline.race(glyphs.checkShapes());
-        const annotations = await deadline.race(annotationAreas(page));
         if (annotations.length > 0) {
           drawing.paints.push(...annotations);
           drawing.needsRaster = true;
