@@ -178,10 +178,15 @@ export class GlyphInspector {
     let facts = this.answers.get(key);
     if (!facts) {
       const outline = font.isType3Font ? null : this.outlineOf(fontName, glyph);
-      const isBlank = font.isType3Font
-        ? isBlankType3Glyph(font, glyph)
-        : // pdf.js paints no glyph the font lacks (an empty outline counts as lacking, in CID fonts).
-          (glyph.isInFont === false && !font.missingFile) || (outline !== null && !drawsAnything(outline));
+      // A glyph that claims no visible text (a space, a NUL or other control code) hides nothing by
+      // drawing nothing: counting it would take the visible letters of its word with it.
+      const claimsNoVisibleText = typeof glyph.unicode === 'string' && !/[^\s\p{Cc}\p{Cf}]/u.test(glyph.unicode);
+      const isBlank =
+        !claimsNoVisibleText &&
+        (font.isType3Font
+          ? isBlankType3Glyph(font, glyph)
+          : // pdf.js paints no glyph the font lacks (an empty outline counts as lacking, in CID fonts).
+            (glyph.isInFont === false && !font.missingFile) || (outline !== null && !drawsAnything(outline)));
       const byName = remappedByName(font, glyph);
       facts = {
         isBlank,
