@@ -220,7 +220,7 @@ describe('job queue (pg-boss on the test database)', () => {
 
   it('fails a row at once on a failure we understand (AppError): no paid retry of a hopeless call', async () => {
     job.behaviour = async () => {
-      throw new AppError('EXTRACTION_FAILED', 422, 'The text of this PDF could not be read.');
+      throw new AppError('EXTRACTION_FAILED', 'The text of this PDF could not be read.');
     };
     const q = await startQueue();
     const id = job.addRow();

@@ -507,7 +507,7 @@ describe('hostile spreadsheets do not hold the server', () => {
     );
     expect(refused).toMatchObject({
       status: 422,
-      code: 'UNSUPPORTED_FILE',
+      code: 'UNPROCESSABLE',
       message:
         'Reading this spreadsheet took longer than 1 ms, so it was stopped. Please save only the sheet with the email addresses as .xlsx and upload it again.',
     });

@@ -24,7 +24,12 @@ export const ERROR_CODES = [
   'RATE_LIMITED',
   'AI_FAILED',
   'EXTRACTION_FAILED',
-  /** Work that stopped its worker again and again (a poison job): given up on, never retried by itself. */
+  /** A request sent in a content type this route does not read (not JSON where JSON is expected). */
+  'UNSUPPORTED_MEDIA_TYPE',
+  /**
+   * Work given up on, never retried by itself: a job that stopped its worker again and again (a
+   * poison job), or a file that could not be read within the time allowed.
+   */
   'UNPROCESSABLE',
   /** The work continues in the background (a long AI job, a restarting server): try again later. */
   'UNAVAILABLE',
@@ -32,6 +37,41 @@ export const ERROR_CODES = [
 ] as const;
 
 export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/**
+ * The HTTP status of each error code: the one place a status is chosen, so a code always answers
+ * with the same status and a new code cannot be added without one.
+ */
+export const HTTP_STATUS_OF: Record<ErrorCode, number> = {
+  BAD_REQUEST: 400,
+  VALIDATION_FAILED: 400,
+  UNAUTHENTICATED: 401,
+  TOKEN_EXPIRED: 401,
+  FORBIDDEN: 403,
+  NOT_FOUND: 404,
+  CONFLICT: 409,
+  EMAIL_TAKEN: 409,
+  INVALID_CREDENTIALS: 401,
+  WEAK_PASSWORD: 400,
+  EMAIL_NOT_VERIFIED: 403,
+  EMAIL_NOT_CONFIGURED: 503,
+  LINK_INVALID: 400,
+  PAYLOAD_TOO_LARGE: 413,
+  // A file we do not take (not a PDF, a PDF with active content, not a spreadsheet) is a bad request.
+  UNSUPPORTED_FILE: 400,
+  UNSUPPORTED_MEDIA_TYPE: 415,
+  UNPROCESSABLE: 422,
+  RATE_LIMITED: 429,
+  AI_FAILED: 502,
+  EXTRACTION_FAILED: 422,
+  UNAVAILABLE: 503,
+  INTERNAL: 500,
+};
+
+/** A code read back from storage (a failed job's row); anything unknown is INTERNAL. */
+export function asErrorCode(value: string | null | undefined): ErrorCode {
+  return (ERROR_CODES as readonly string[]).includes(value ?? '') ? (value as ErrorCode) : 'INTERNAL';
+}
 
 /**
  * A stale save (409 CONFLICT): what was saved since the caller loaded, by whom and when, so the

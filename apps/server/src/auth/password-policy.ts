@@ -53,5 +53,5 @@ export function assertAcceptablePassword(
   field = 'password',
 ): void {
   const problem = passwordProblem(password, account);
-  if (problem) throw new AppError('WEAK_PASSWORD', 400, problem, [{ path: field, message: problem }]);
+  if (problem) throw new AppError('WEAK_PASSWORD', problem, [{ path: field, message: problem }]);
 }

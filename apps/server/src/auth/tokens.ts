@@ -55,7 +55,7 @@ export class TokenService {
     const payload = this.readSignedPayload(token);
     const now = Math.floor(Date.now() / 1000);
     if (typeof payload.exp === 'number' && payload.exp <= now) {
-      throw new AppError('TOKEN_EXPIRED', 401, 'Your session has expired. Please log in again.');
+      throw new AppError('TOKEN_EXPIRED', 'Your session has expired. Please log in again.');
     }
     // A subject that is not a user id cannot name a user: refused here, before any query (a
     // signed token with an odd subject is a leaked secret or our bug, never a 500).
@@ -108,5 +108,5 @@ function parseJsonObject(base64url: string): Record<string, unknown> | undefined
 }
 
 function invalidToken(): AppError {
-  return new AppError('UNAUTHENTICATED', 401, 'Your session is not valid. Please log in again.');
+  return new AppError('UNAUTHENTICATED', 'Your session is not valid. Please log in again.');
 }

@@ -54,7 +54,7 @@ function readToken(ctx: AppContext, request: FastifyRequest): VerifiedToken {
 async function authenticate(ctx: AppContext, token: VerifiedToken): Promise<UserRow> {
   // Signed out everywhere (token version bumped), logged out (this token) or deleted: auth/sessions.ts.
   const user = await loadSessionUser(ctx, token);
-  if (!user) throw new AppError('UNAUTHENTICATED', 401, 'Your session is not valid. Please log in again.');
+  if (!user) throw new AppError('UNAUTHENTICATED', 'Your session is not valid. Please log in again.');
   return user;
 }
 

@@ -1,10 +1,10 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ErrorBody } from '@gradewise/shared/errors';
-import { AppError } from '../lib/errors.ts';
+import { AppError, badRequest, notFound, payloadTooLarge } from '../lib/errors.ts';
 
 /**
- * The one place errors become HTTP answers: always `{ message, code }`. Known failures keep their
- * status; anything unexpected is a generic 500 whose details stay in the log with the request id.
+ * The one place errors become HTTP answers: always `{ message, code }`, the status that of the code
+ * (`HTTP_STATUS_OF`); anything unexpected is a generic 500 whose details stay in the log with the request id.
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
@@ -18,25 +18,26 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 
   app.setNotFoundHandler((request, reply) => {
-    void reply
-      .status(404)
-      .send({ message: `No route for ${request.method} ${request.url.split('?')[0]}.`, code: 'NOT_FOUND' });
+    const { status, body } = toErrorResponse(notFound(`No route for ${request.method} ${request.url.split('?')[0]}.`));
+    void reply.status(status).send(body);
   });
 }
 
 export function toErrorResponse(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
-  if (error instanceof AppError) {
-    return {
-      status: error.status,
-      body: {
-        message: error.message,
-        code: error.code,
-        ...(error.issues ? { issues: error.issues } : {}),
-        ...(error.conflict ? { conflict: error.conflict } : {}),
-      },
-    };
-  }
-  const fastifyError = error as FastifyError;
+  const known = error instanceof AppError ? error : fromFramework(error as FastifyError);
+  return {
+    status: known.status,
+    body: {
+      message: known.message,
+      code: known.code,
+      ...(known.issues ? { issues: known.issues } : {}),
+      ...(known.conflict ? { conflict: known.conflict } : {}),
+    },
+  };
+}
+
+/** Fastify's own failures (schema validation, body parsing, upload limits) in our words and codes. */
+function fromFramework(fastifyError: FastifyError): AppError {
   if (Array.isArray(fastifyError.validation)) {
     const issues = fastifyError.validation.map((item) => ({
       path: (item.instancePath ?? '').replace(/^\//, '').replaceAll('/', '.'),
@@ -44,36 +45,31 @@ export function toErrorResponse(error: FastifyError | AppError | Error): { statu
     }));
     const first = issues[0];
     const message = first ? describeIssue(first.path, first.message) : 'The request is invalid.';
-    return { status: 400, body: { message, code: 'VALIDATION_FAILED', issues } };
+    return new AppError('VALIDATION_FAILED', message, issues);
   }
   switch (fastifyError.code) {
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { status: 400, body: { message: 'The request body is not valid JSON.', code: 'BAD_REQUEST' } };
+      return badRequest('The request body is not valid JSON.');
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
-      return { status: 415, body: { message: 'This content type is not accepted here.', code: 'BAD_REQUEST' } };
+      return new AppError('UNSUPPORTED_MEDIA_TYPE', 'This content type is not accepted here.');
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
     case 'FST_REQ_FILE_TOO_LARGE':
     case 'FST_FILES_LIMIT':
     case 'FST_PARTS_LIMIT':
     case 'FST_FIELDS_LIMIT':
-      return { status: 413, body: { message: 'The upload is too large.', code: 'PAYLOAD_TOO_LARGE' } };
+      return payloadTooLarge('The upload is too large.');
     case 'FST_INVALID_MULTIPART_CONTENT_TYPE':
-      return { status: 400, body: { message: 'Please send this form as multipart/form-data.', code: 'BAD_REQUEST' } };
+      return badRequest('Please send this form as multipart/form-data.');
     default:
       break;
   }
   const status = fastifyError.statusCode;
-  if (status === 429) {
-    return {
-      status,
-      body: { message: 'Too many attempts. Please wait a minute and try again.', code: 'RATE_LIMITED' },
-    };
-  }
-  if (typeof status === 'number' && status >= 400 && status < 500) {
-    return { status, body: { message: fastifyError.message || 'The request is invalid.', code: 'BAD_REQUEST' } };
-  }
-  return { status: 500, body: { message: 'Something went wrong on our side. Please try again.', code: 'INTERNAL' } };
+  if (status === 429) return new AppError('RATE_LIMITED', 'Too many attempts. Please wait a minute and try again.');
+  // Any other client error the framework raises is the caller's malformed request.
+  if (typeof status === 'number' && status >= 400 && status < 500)
+    return badRequest(fastifyError.message || 'The request is invalid.');
+  return new AppError('INTERNAL', 'Something went wrong on our side. Please try again.');
 }
 
 function describeIssue(path: string, message: string): string {

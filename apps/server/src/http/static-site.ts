@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance } from 'fastify';
+import { notFound } from '../lib/errors.ts';
 
 export const WEB_DIST_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../web/dist');
 
@@ -36,7 +37,7 @@ export async function installStaticSite(app: FastifyInstance, distDir = WEB_DIST
   app.get('/*', { config: { access: 'public' } }, async (request, reply) => {
     const pathname = request.url.split('?')[0] ?? '/';
     if (pathname.startsWith('/api/') || pathname === '/api') {
-      return reply.status(404).send({ message: `No route for ${request.method} ${pathname}.`, code: 'NOT_FOUND' });
+      throw notFound(`No route for ${request.method} ${pathname}.`);
     }
     const candidate = path.join(distDir, path.normalize(pathname));
     if (

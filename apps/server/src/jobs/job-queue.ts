@@ -60,7 +60,6 @@ export class JobQueueStoppedError extends AppError {
   constructor() {
     super(
       'UNAVAILABLE',
-      503,
       'The server is restarting. Your request is saved and will finish after the restart; please try again in a minute.',
     );
   }

@@ -10,5 +10,5 @@ export function parseInput<Schema extends z.ZodType>(schema: Schema, value: unkn
   const parsed = schema.safeParse(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((issue) => ({ path: issue.path.join('.'), message: issue.message }));
-  throw new AppError('VALIDATION_FAILED', 400, issues[0]?.message ?? 'The form is invalid.', issues);
+  throw new AppError('VALIDATION_FAILED', issues[0]?.message ?? 'The form is invalid.', issues);
 }

@@ -48,11 +48,7 @@ export class Mailer {
     } catch (error) {
       // The message carries a live link: log that sending failed, never the text.
       this.log.warn({ err: error, subject: email.subject }, 'sending email failed');
-      throw new AppError(
-        'UNAVAILABLE',
-        503,
-        'We could not send the email just now. Please try again in a few minutes.',
-      );
+      throw new AppError('UNAVAILABLE', 'We could not send the email just now. Please try again in a few minutes.');
     }
   }
 

@@ -99,7 +99,6 @@ export async function addStudentsToCourse(
     const first = rejected[0];
     throw new AppError(
       'VALIDATION_FAILED',
-      400,
       rejected.length === 1 && first
         ? `No students were added: ${first.entry} — ${first.reason}`
         : `No students were added: none of the ${rejected.length} entries can be enrolled.`,

@@ -235,7 +235,6 @@ function refusal(window: LimitWindow, used: number, calls: number): AppError {
   const needs = calls > 1 ? `, and this needs ${calls}` : '';
   return new AppError(
     'RATE_LIMITED',
-    429,
     `${window.title} (${window.variable}) is reached: ${used} used, ${left} left${needs}. Nothing was sent. It resets at ${describeMoment(window.resetsAt)}.`,
   );
 }

@@ -87,7 +87,7 @@ async function readAndStore(ctx: AppContext, fileId: string): Promise<FileExtrac
       errorCode: error.code,
     });
     if (isSettledExtraction(row)) return row;
-    throw new AppError('EXTRACTION_FAILED', 422, error.message);
+    throw new AppError('EXTRACTION_FAILED', error.message);
   }
 }
 

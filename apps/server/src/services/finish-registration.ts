@@ -9,7 +9,6 @@ import { insertUser, type UserRow } from '../models/users.ts';
 export const invalidLink = (what: string) =>
   new AppError(
     'LINK_INVALID',
-    400,
     `This ${what} link is not valid any more: it was already used, has expired or was replaced by a newer one.`,
   );
 
@@ -33,8 +32,7 @@ export async function finishRegistration(ctx: AppContext, secret: string): Promi
       emailVerifiedAt: now,
     });
     // Two links for one address, both followed: the first made the account.
-    if (!user)
-      throw new AppError('EMAIL_TAKEN', 409, 'An account with this email already exists. Please log in instead.');
+    if (!user) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists. Please log in instead.');
     if (user.role === 'student') await claimPendingEnrollments(tx, user.id, user.email);
     return user;
   });

@@ -34,8 +34,7 @@ export async function generateRubric(
   await countInteractiveCall(ctx, user.id);
   const generation = await draftRubricAndWait(ctx, scope.question, user.id);
   const rubric = await selectRubricByQuestionId(ctx.db, scope.question.id);
-  if (!rubric)
-    throw new AppError('INTERNAL', 500, 'The rubric was generated but could not be read back. Please try again.');
+  if (!rubric) throw new AppError('INTERNAL', 'The rubric was generated but could not be read back. Please try again.');
   return { rubric, generation };
 }
 
@@ -86,7 +85,6 @@ async function startRubricGeneration(
   }
   throw new AppError(
     'CONFLICT',
-    409,
     'A rubric for this question is being generated right now. Please try again in a moment.',
   );
 }

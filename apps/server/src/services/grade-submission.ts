@@ -164,7 +164,7 @@ export async function startGradingRun(
     const active = await selectActiveGradingRun(ctx.db, submissionId);
     if (active) return active;
   }
-  throw new AppError('CONFLICT', 409, 'This submission is being graded right now. Please try again in a moment.');
+  throw new AppError('CONFLICT', 'This submission is being graded right now. Please try again in a moment.');
 }
 
 async function waitForRun(ctx: AppContext, runId: string): Promise<GradingRunRow> {

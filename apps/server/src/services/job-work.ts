@@ -1,4 +1,4 @@
-import type { ErrorCode } from '@gradewise/shared/errors';
+import { asErrorCode } from '@gradewise/shared/errors';
 import type { AppContext } from '../context.ts';
 import type { JobQueue } from '../jobs/job-queue.ts';
 import { AppError } from '../lib/errors.ts';
@@ -14,32 +14,18 @@ export const RUBRIC_WAIT_MS = 10 * 60_000;
 
 export function requireJobs(ctx: AppContext): JobQueue {
   if (!ctx.jobs)
-    throw new AppError('UNAVAILABLE', 503, 'AI grading is not running in this server process. Please try again later.');
+    throw new AppError('UNAVAILABLE', 'AI grading is not running in this server process. Please try again later.');
   return ctx.jobs;
 }
 
-const STATUS_BY_CODE: Partial<Record<ErrorCode, number>> = {
-  BAD_REQUEST: 400,
-  VALIDATION_FAILED: 400,
-  NOT_FOUND: 404,
-  CONFLICT: 409,
-  EXTRACTION_FAILED: 422,
-  UNPROCESSABLE: 422,
-  RATE_LIMITED: 429,
-  AI_FAILED: 502,
-  UNAVAILABLE: 503,
-};
-
 /** The error a failed work row stands for, as the job recorded it. */
 export function errorOfFailedRow(row: { error: string | null; errorCode: string | null }, fallback: string): AppError {
-  const code = (row.errorCode ?? 'INTERNAL') as ErrorCode;
-  return new AppError(code, STATUS_BY_CODE[code] ?? 500, row.error ?? fallback);
+  return new AppError(asErrorCode(row.errorCode), row.error ?? fallback);
 }
 
 export function stillRunning(what: string): AppError {
   return new AppError(
     'UNAVAILABLE',
-    503,
     `${what} is taking longer than expected. It continues in the background; please check again in a few minutes.`,
   );
 }
@@ -67,7 +53,6 @@ export function refuseWorkStartedTooOften(
   const tried = `It was started ${MAX_JOB_STARTS} times and the server stopped each time before it finished`;
   throw new AppError(
     'UNPROCESSABLE',
-    422,
     what === 'grading'
       ? `Grading this submission was given up: ${tried}. The PDF may be damaged or unusual: open it, then grade it by hand or ask the student to submit it again.`
       : `Drafting this rubric was given up: ${tried}. The question or solution PDF may be damaged or unusual: check them, or write the rubric yourself.`,

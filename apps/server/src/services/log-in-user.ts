@@ -4,7 +4,7 @@ import { AppError } from '../lib/errors.ts';
 import { selectUserByEmail, type UserRow } from '../models/users.ts';
 import { clearLoginAttempts, countLoginAttempt } from './login-throttle.ts';
 
-const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 401, 'Invalid email or password.');
+const invalidCredentials = () => new AppError('INVALID_CREDENTIALS', 'Invalid email or password.');
 
 /** One message for an unknown email and a wrong password: login never says which was wrong. */
 export async function logInUser(ctx: AppContext, email: string, password: string): Promise<UserRow> {

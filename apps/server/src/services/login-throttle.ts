@@ -50,7 +50,6 @@ export async function countLoginAttempt(ctx: AppContext, email: string): Promise
   const seconds = Math.max(1, Math.ceil(((row?.lockedUntil?.getTime() ?? now.getTime()) - now.getTime()) / 1000));
   throw new AppError(
     'RATE_LIMITED',
-    429,
     `Too many failed attempts for this account. Please wait ${describeWait(seconds)} and try again, or reset your password.`,
   );
 }

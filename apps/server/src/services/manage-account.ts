@@ -12,8 +12,9 @@ import { updateUser, type UserRow } from '../models/users.ts';
 import { deleteWorkOfGrader } from '../models/work-split.ts';
 import { checkPassword } from './log-in-user.ts';
 
+// A field of the form that is wrong, not a failed login: a 401 would tell the client the session ended.
 const wrongPassword = (field: string) =>
-  new AppError('INVALID_CREDENTIALS', 400, 'Your current password is not right.', [
+  new AppError('VALIDATION_FAILED', 'Your current password is not right.', [
     { path: field, message: 'Your current password is not right.' },
   ]);
 

@@ -49,7 +49,7 @@ export async function recheckRegradeWithAi(
   if (!submission) throw conflict('The graded submission no longer exists.');
   const extraction = await ensureFileExtraction(ctx, submission.fileId);
   if (extraction.status === 'failed') {
-    throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
+    throw new AppError('EXTRACTION_FAILED', extraction.error ?? 'The text of this PDF could not be read.');
   }
 
   await countInteractiveCall(ctx, user.id);

@@ -73,7 +73,6 @@ export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, a
   if (refresh.attempts > MAX_JOB_STARTS) {
     throw new AppError(
       'UNPROCESSABLE',
-      422,
       `Refreshing the suggestions was given up: it was started ${MAX_JOB_STARTS} times and the server stopped each time before it finished.`,
     );
   }

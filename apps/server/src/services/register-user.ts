@@ -41,8 +41,7 @@ export async function registerUser(ctx: AppContext, input: RegistrationInput): P
     passwordHash,
     role: input.role,
   });
-  if (!user)
-    throw new AppError('EMAIL_TAKEN', 409, 'An account with this email already exists. Please log in instead.');
+  if (!user) throw new AppError('EMAIL_TAKEN', 'An account with this email already exists. Please log in instead.');
   return { kind: 'created', user };
 }
 

@@ -19,7 +19,6 @@ export function requireMailer(ctx: AppContext): Mailer {
   if (!ctx.mailer) {
     throw new AppError(
       'EMAIL_NOT_CONFIGURED',
-      503,
       'Password reset by email is not available: this Gradewise server has no email (SMTP) set up. Ask the person who runs it.',
     );
   }

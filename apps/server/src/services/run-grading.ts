@@ -85,7 +85,7 @@ export async function buildGradingInput(
   const { submission, question, rubric } = target;
   const extraction = await ensureFileExtraction(ctx, submission.fileId);
   if (extraction.status === 'failed') {
-    throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
+    throw new AppError('EXTRACTION_FAILED', extraction.error ?? 'The text of this PDF could not be read.');
   }
   const input: GradingInput = {
     questionText: rubric.questionText,

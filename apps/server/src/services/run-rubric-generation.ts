@@ -82,7 +82,6 @@ async function readPdfText(ctx: AppContext, fileId: string, which: 'question' | 
   if (extraction.status === 'failed') {
     throw new AppError(
       'EXTRACTION_FAILED',
-      422,
       `The ${which} PDF could not be read: ${extraction.error ?? 'no text found.'}`,
     );
   }

@@ -1,10 +1,11 @@
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { PDF_MIME_TYPE } from '@gradewise/shared/contracts/files';
+import { unsupportedFile } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { insertFiles } from '../models/files.ts';
 import { findActiveContent } from '../pdf/active-content.ts';
-import { invalidFile, type CheckedFile } from '../storage/file-content.ts';
+import type { CheckedFile } from '../storage/file-content.ts';
 
 export interface StoredFile extends CheckedFile {
   id: string;
@@ -71,7 +72,7 @@ async function refuseActiveContent(upload: CheckedFile): Promise<void> {
   if (upload.mimeType !== PDF_MIME_TYPE) return;
   const found = await findActiveContent(upload.content);
   if (found.length === 0) return;
-  throw invalidFile(
+  throw unsupportedFile(
     `${upload.originalName ? `"${upload.originalName}"` : 'This PDF'} contains ${joinList(found)}, which a PDF viewer could run or open. ` +
       'Such files are not accepted. Export or print it to a new PDF (for example "Save as PDF" or "Microsoft Print to PDF") and upload that.',
   );

@@ -78,7 +78,7 @@ export async function tryRubric(
       confidenceLevel: Math.round(suggestion.confidence),
     });
   }
-  if (!graderInfo) throw new AppError('INTERNAL', 500, 'The rubric trial produced no result.');
+  if (!graderInfo) throw new AppError('INTERNAL', 'The rubric trial produced no result.');
   return { grader: graderInfo, questionPoints: question.points, results };
 }
 
@@ -120,7 +120,7 @@ async function collectAnswers(
     if (!submission) throw notFound('Submission not found.');
     const extraction = await ensureFileExtraction(ctx, submission.fileId);
     if (extraction.status === 'failed') {
-      throw new AppError('EXTRACTION_FAILED', 422, extraction.error ?? 'The text of this PDF could not be read.');
+      throw new AppError('EXTRACTION_FAILED', extraction.error ?? 'The text of this PDF could not be read.');
     }
     const student = await selectUserById(ctx.db, submission.studentId);
     const identities = await readStudentIdentities(ctx, assignment, [submission.studentId]);

@@ -1,6 +1,6 @@
 import * as XLSX from '@e965/xlsx';
 import { MAX_ROSTER_ENTRIES } from '@gradewise/shared/contracts/courses';
-import { AppError, payloadTooLarge } from '../lib/errors.ts';
+import { payloadTooLarge, unsupportedFile } from '../lib/errors.ts';
 import { checkZipWithinLimits, ZipRejected, type ZipLimits } from './zip-guard.ts';
 
 /**
@@ -30,8 +30,6 @@ export const ROSTER_SPREADSHEET_LIMITS: SpreadsheetLimits = {
   maxCells: 200_000,
 };
 
-const notASpreadsheet = (message: string) => new AppError('UNSUPPORTED_FILE', 400, message);
-
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];
 const hasMagic = (content: Buffer, magic: number[]) => magic.every((byte, index) => content[index] === byte);
@@ -48,7 +46,7 @@ export function readEmailsFromSpreadsheet(
   const isZip = hasMagic(content, ZIP_MAGIC);
   // Checked by content: SheetJS would happily read a text file as CSV, which is not what was asked for.
   if (!isZip && !hasMagic(content, OLE_MAGIC)) {
-    throw notASpreadsheet('This file is not an Excel spreadsheet. Please upload an .xlsx or .xls file.');
+    throw unsupportedFile('This file is not an Excel spreadsheet. Please upload an .xlsx or .xls file.');
   }
   if (isZip) guardZip(content, limits);
 
@@ -69,9 +67,9 @@ export function readEmailsFromSpreadsheet(
   } catch (error) {
     const reason = error instanceof Error ? error.message : '';
     if (/password|encrypt/i.test(reason)) {
-      throw notASpreadsheet('This spreadsheet is password-protected. Please remove the password and upload it again.');
+      throw unsupportedFile('This spreadsheet is password-protected. Please remove the password and upload it again.');
     }
-    throw notASpreadsheet(
+    throw unsupportedFile(
       'The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.',
     );
   }
@@ -122,11 +120,11 @@ function guardZip(content: Buffer, limits: SpreadsheetLimits): void {
           `The spreadsheet has too many filled cells (at most ${limits.maxCells.toLocaleString('en-US')}). Please keep only the columns with email addresses.`,
         );
       case 'encrypted':
-        throw notASpreadsheet(
+        throw unsupportedFile(
           'This spreadsheet is password-protected. Please remove the password and upload it again.',
         );
       case 'damaged':
-        throw notASpreadsheet(
+        throw unsupportedFile(
           'The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.',
         );
     }

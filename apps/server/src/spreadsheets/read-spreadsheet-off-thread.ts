@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { siblingModule, startModuleWorker } from '../lib/module-worker.ts';
-import { AppError, payloadTooLarge } from '../lib/errors.ts';
+import { AppError, payloadTooLarge, unsupportedFile } from '../lib/errors.ts';
 import { ROSTER_SPREADSHEET_LIMITS, type SpreadsheetLimits } from './read-roster-spreadsheet.ts';
 import type { SpreadsheetThreadReply, SpreadsheetThreadRequest } from './spreadsheet-thread.ts';
 
@@ -37,8 +37,7 @@ export const spreadsheetThreadEvents = new EventEmitter();
 
 const tooSlow = (limitMs: number) =>
   new AppError(
-    'UNSUPPORTED_FILE',
-    422,
+    'UNPROCESSABLE',
     `Reading this spreadsheet took longer than ${limitMs >= 1000 ? `${Math.round(limitMs / 1000)} seconds` : `${limitMs} ms`}, so it was stopped. Please save only the sheet with the email addresses as .xlsx and upload it again.`,
   );
 const tooMuchMemory = () =>
@@ -46,9 +45,7 @@ const tooMuchMemory = () =>
     'This spreadsheet needs too much memory to read. Please save only the sheet with the email addresses as .xlsx and upload it again.',
   );
 const unreadable = () =>
-  new AppError(
-    'UNSUPPORTED_FILE',
-    400,
+  unsupportedFile(
     'The spreadsheet could not be read. It may be damaged: please save it again as .xlsx or .xls and retry.',
   );
 
@@ -101,7 +98,7 @@ function readOnThread(
       if (reply.ok) settle({ emails: reply.emails });
       else
         settle({
-          error: reply.error ? new AppError(reply.error.code, reply.error.status, reply.error.message) : unreadable(),
+          error: reply.error ? new AppError(reply.error.code, reply.error.message) : unreadable(),
         });
     });
     worker.on('error', (error: NodeJS.ErrnoException) => {

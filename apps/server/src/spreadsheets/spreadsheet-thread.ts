@@ -13,8 +13,7 @@ export interface SpreadsheetThreadRequest {
 }
 
 export type SpreadsheetThreadReply =
-  | { ok: true; emails: string[] }
-  | { ok: false; error: { code: AppError['code']; status: number; message: string } | null };
+  { ok: true; emails: string[] } | { ok: false; error: { code: AppError['code']; message: string } | null };
 
 const port = parentPort;
 if (!port) throw new Error('spreadsheet-thread.ts runs only as a worker thread (see read-spreadsheet-off-thread.ts).');
@@ -27,7 +26,7 @@ port.once('message', (request: SpreadsheetThreadRequest) => {
   } catch (error) {
     reply = {
       ok: false,
-      error: error instanceof AppError ? { code: error.code, status: error.status, message: error.message } : null,
+      error: error instanceof AppError ? { code: error.code, message: error.message } : null,
     };
   }
   port.postMessage(reply);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { IMAGE_MIME_TYPES, PDF_MIME_TYPE, type ImageMimeType } from '@gradewise/shared/contracts/files';
-import { AppError } from '../lib/errors.ts';
+import { unsupportedFile } from '../lib/errors.ts';
 
 /**
  * Decides what an upload is from its bytes. The client's filename and claimed content type are
@@ -26,8 +26,6 @@ export interface CheckedFile {
   /** Kept as metadata only (shown nowhere as a path); storage keys are random. */
   originalName: string | null;
 }
-
-export const invalidFile = (message: string) => new AppError('UNSUPPORTED_FILE', 400, message);
 
 const startsWith = (content: Buffer, bytes: number[], offset = 0) =>
   content.length >= offset + bytes.length && bytes.every((byte, index) => content[offset + index] === byte);
@@ -63,17 +61,17 @@ function describe(kind: FileKind): string {
 }
 
 export function checkPdf(kind: FileKind, content: Buffer, originalName: string | null): CheckedFile {
-  if (content.length === 0) throw invalidFile(`${describe(kind)} is empty.`);
-  if (!isPdf(content)) throw invalidFile(`${describe(kind)} is not a valid PDF. Please choose a PDF file.`);
+  if (content.length === 0) throw unsupportedFile(`${describe(kind)} is empty.`);
+  if (!isPdf(content)) throw unsupportedFile(`${describe(kind)} is not a valid PDF. Please choose a PDF file.`);
   return toCheckedFile(kind, content, PDF_MIME_TYPE, originalName);
 }
 
 export function checkImage(kind: FileKind, content: Buffer, originalName: string | null): CheckedFile {
-  if (content.length === 0) throw invalidFile(`${describe(kind)} is empty.`);
+  if (content.length === 0) throw unsupportedFile(`${describe(kind)} is empty.`);
   const mimeType = sniffImageType(content);
   // SVG is deliberately not accepted: it can carry scripts.
   if (!mimeType || !IMAGE_MIME_TYPES.includes(mimeType)) {
-    throw invalidFile(`${describe(kind)} must be a PNG, JPEG, WebP or GIF image.`);
+    throw unsupportedFile(`${describe(kind)} must be a PNG, JPEG, WebP or GIF image.`);
   }
   return toCheckedFile(kind, content, mimeType, originalName);
 }

@@ -244,7 +244,7 @@ export function effectiveRubricItems(input: GradingInput): RubricItem[] {
 export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): GradingSuggestion {
   const parsed = StoredGradingOutput.safeParse(rawOutput);
   if (!parsed.success) {
-    throw new AppError('AI_FAILED', 502, 'The stored AI grading for this submission cannot be read. Grade it again.');
+    throw new AppError('AI_FAILED', 'The stored AI grading for this submission cannot be read. Grade it again.');
   }
   const { answer, schemaRepairs, pageImagesSent, pagesShown } = parsed.data;
   const pagesSeen = new Set(pagesShown);
@@ -325,7 +325,7 @@ export function interpretLlmGrading(rawOutput: unknown, input: GradingInput): Gr
 export function interpretLlmRubric(rawOutput: unknown, input: RubricDraftInput): RubricDraft {
   const parsed = StoredRubricOutput.safeParse(rawOutput);
   if (!parsed.success) {
-    throw new AppError('AI_FAILED', 502, 'The stored AI rubric for this question cannot be read. Generate it again.');
+    throw new AppError('AI_FAILED', 'The stored AI rubric for this question cannot be read. Generate it again.');
   }
   // At most what a rubric can hold, so the draft can be saved again as it is.
   const drafted = parsed.data.answer.items.slice(0, RUBRIC_ITEMS_MAX);
@@ -361,7 +361,7 @@ function toFinalError(
   if (signal?.aborted) return signal.reason ?? error;
   if (error instanceof ProviderCallError && error.kind === 'aborted') return error;
   const who = `The AI provider (${client.describe()})`;
-  const fail = (message: string) => new AppError('AI_FAILED', 502, message);
+  const fail = (message: string) => new AppError('AI_FAILED', message);
 
   if (error instanceof RetriesExhaustedError) {
     const tries = `${error.tries} ${error.tries === 1 ? 'try' : 'tries'}`;
