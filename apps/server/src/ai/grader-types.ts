@@ -1,4 +1,5 @@
 import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
+import type { RubricItem } from '@gradewise/shared/contracts/grading';
 
 /**
  * The one shape every grader speaks: the built-in offline grader and the LLM graders both draft
@@ -6,13 +7,8 @@ import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
  * one ran — but every result says which one did (GraderMeta).
  */
 
-export interface RubricItem {
-  /** Stable within a rubric (e.g. "item-1"); comments point at it. */
-  id: string;
-  criterion: string;
-  points: number;
-  guidance: string;
-}
+/** The contract's rubric item; its id (`item-N`, shared/rubric-items.ts) is what comments point at. */
+export type { RubricItem };
 
 export interface GraderMeta {
   graderKind: 'builtin' | 'llm';

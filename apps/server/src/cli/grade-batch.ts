@@ -1,3 +1,4 @@
+import { rubricItemId } from '@gradewise/shared/rubric-items';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { z } from 'zod';
@@ -88,7 +89,7 @@ export async function gradeLine(grader: Grader, raw: unknown, baseDir: string): 
       resolveText(line.answer, baseDir),
     ]);
     const rubricItems: RubricItem[] = line.rubric
-      ? line.rubric.map((item, index) => ({ ...item, id: item.id ?? `item-${index + 1}` }))
+      ? line.rubric.map((item, index) => ({ ...item, id: item.id ?? rubricItemId(index + 1) }))
       : await draftRubric(grader, question.text, solution.text, line.points);
     const input = {
       questionText: question.text,

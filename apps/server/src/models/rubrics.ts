@@ -1,5 +1,5 @@
 import { eq, sql } from 'drizzle-orm';
-import type { RubricItem } from '../ai/grader-types.ts';
+import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type { Db } from '../db/client.ts';
 import { rubrics } from '../db/schema.ts';
 

@@ -1,15 +1,16 @@
-import type {
-  AutoRubric,
-  GraderInfo,
-  GradingComment,
-  GradingOutput,
-  GradingProgressOutput,
-  HiddenTextFinding,
-  ReviewStatus,
-  SavedGrade,
-  SubmissionGradingFields,
+import {
+  DEFAULT_CONFIDENCE,
+  type AutoRubric,
+  type GraderInfo,
+  type GradingComment,
+  type GradingOutput,
+  type GradingProgressOutput,
+  type HiddenTextFinding,
+  type ReviewStatus,
+  type RubricItem,
+  type SavedGrade,
+  type SubmissionGradingFields,
 } from '@gradewise/shared/contracts/grading';
-import type { RubricItem } from '../ai/grader-types.ts';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
 import { presentExtractionState } from './submission-presenter.ts';
 import type { GradeRow } from '../models/grades.ts';
@@ -20,7 +21,6 @@ import type { RubricRow } from '../models/rubrics.ts';
  * Grading rows -> contract outputs, staff only (the student side gets its own narrow fields from
  * presentSubmissionGradeForStudent). The spec's default confidence is 50 when none is known.
  */
-export const DEFAULT_CONFIDENCE = 50;
 
 export function presentAutoRubric(rubric: RubricRow | undefined): AutoRubric {
   if (!rubric) return [];

@@ -1,5 +1,5 @@
 import type { RegradeRequestForStaff, RegradeRequestForStudent } from '@gradewise/shared/contracts/regrades';
-import type { RubricItem } from '../ai/grader-types.ts';
+import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type { GradeRow } from '../models/grades.ts';
 import type { StoredComment } from '../models/grading-runs.ts';
 import type { PersonColumns } from '../models/submissions.ts';

@@ -1,7 +1,7 @@
 import type { SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
 import type { GradingRunRow } from '../models/grading-runs.ts';
 import type { SuggestionRefreshRow } from '../models/suggestion-refreshes.ts';
-import { DEFAULT_CONFIDENCE } from './grading-presenter.ts';
+import { DEFAULT_CONFIDENCE } from '@gradewise/shared/contracts/grading';
 
 /**
  * Confidence is the chance the instructor keeps the suggested score (within 10% of the points), so

@@ -1,10 +1,9 @@
 import { GRADE_COMMENT_TEXT_MAX } from '@gradewise/shared/contracts/grading';
 import { computeFinalGrade, roundToHundredths } from '@gradewise/shared/final-grade';
+import { POINTS_TOLERANCE, isSamePoints } from '@gradewise/shared/points';
 import { badRequest } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { StoredComment } from '../models/grading-runs.ts';
-
-const TOLERANCE = 0.005;
 
 /**
  * The comments that give an accepted regrade's new score, so the grade is saved like any other
@@ -50,14 +49,14 @@ export function adjustCommentsForRegrade(input: {
       .sort((a, b) => b.pointsDeducted - a.pointsDeducted);
     let remaining = delta;
     for (const comment of givingBack) {
-      if (remaining <= TOLERANCE) break;
+      if (remaining <= POINTS_TOLERANCE) break;
       const back = Math.min(comment.pointsDeducted, remaining);
       comment.pointsDeducted = roundToHundredths(comment.pointsDeducted - back);
       remaining = roundToHundredths(remaining - back);
     }
-    if (remaining > TOLERANCE) throw cannotGiveBack(rubricItemId, delta - remaining, target);
+    if (remaining > POINTS_TOLERANCE) throw cannotGiveBack(rubricItemId, delta - remaining, target);
   }
-  if (Math.abs(computeFinalGrade(points, comments) - target) > TOLERANCE) {
+  if (!isSamePoints(computeFinalGrade(points, comments), target)) {
     throw cannotGiveBack(rubricItemId, 0, target);
   }
   return comments;

@@ -1,5 +1,5 @@
 import { computeFinalGrade, roundToHundredths } from '@gradewise/shared/final-grade';
-import type { RubricItem } from '../ai/grader-types.ts';
+import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type { StoredComment } from '../models/grading-runs.ts';
 import type { RubricItemChange } from '../models/rubric-versions.ts';
 

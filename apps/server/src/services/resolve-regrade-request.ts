@@ -1,3 +1,4 @@
+import { isSamePoints } from '@gradewise/shared/points';
 import type { RegradeRequestForStaff, ResolveRegradeInput } from '@gradewise/shared/contracts/regrades';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
@@ -50,7 +51,7 @@ export async function resolveRegradeRequest(
   };
 
   const counting = (await selectCountingGrades(ctx.db, [row.submissionId])).get(row.submissionId);
-  if (newGrade !== null && counting && Math.abs(newGrade - counting.grade.grade) > 0.005) {
+  if (newGrade !== null && counting && !isSamePoints(newGrade, counting.grade.grade)) {
     const current = counting.grade;
     const comments = adjustCommentsForRegrade({
       comments: current.comments,

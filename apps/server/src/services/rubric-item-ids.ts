@@ -1,17 +1,11 @@
-import type { RubricItem } from '../ai/grader-types.ts';
+import type { RubricItem } from '@gradewise/shared/contracts/grading';
+import { freshItemId } from '@gradewise/shared/rubric-items';
 
-/**
+/*
  * Rubric item identity: an item is the same item across versions when it keeps its id, and comments
  * are tied to items by id. A new item therefore never takes an id any version of the question's
- * rubric used before (`taken`), or a deleted item's old comments would be tied to it.
+ * rubric used before, or a deleted item's old comments would be tied to it.
  */
-export function freshItemId(taken: Set<string>): string {
-  let next = 1;
-  while (taken.has(`item-${next}`)) next += 1;
-  const id = `item-${next}`;
-  taken.add(id);
-  return id;
-}
 
 /**
  * An AI draft replaces the whole rubric: its items are new items. Ids it numbered itself that an

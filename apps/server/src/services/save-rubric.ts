@@ -1,7 +1,7 @@
 import type { SaveRubricInput } from '@gradewise/shared/contracts/grading';
-import { roundToHundredths } from '@gradewise/shared/final-grade';
+import { freshItemId, totalOfItems } from '@gradewise/shared/rubric-items';
 import type { z } from 'zod';
-import type { RubricItem } from '../ai/grader-types.ts';
+import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { badRequest, staleSave } from '../lib/errors.ts';
@@ -11,12 +11,8 @@ import { selectRubricItemIdsEverUsed } from '../models/rubric-versions.ts';
 import { selectRubricForUpdate, type RubricRow } from '../models/rubrics.ts';
 import { selectUserById, type UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
-import { freshItemId } from './rubric-item-ids.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
 import { writeRubricVersion, type RubricVersionWrite } from './write-rubric-version.ts';
-
-/** Points are compared to the hundredth: 3.33 + 3.33 + 3.34 is 10. */
-const POINTS_TOLERANCE = 0.005;
 
 /**
  * PATCH save-rubric: the instructor's edit becomes the question's rubric. The spec's client sends
@@ -110,8 +106,11 @@ async function staleRubric(db: Db, current: RubricRow | undefined) {
 
 function checkItems(items: NonNullable<z.output<typeof SaveRubricInput>['items']>, points: number): void {
   if (items.length === 0) throw badRequest('A rubric needs at least one item.');
-  const total = roundToHundredths(items.reduce((sum, item) => sum + item.points, 0));
-  if (Math.abs(total - points) > POINTS_TOLERANCE) {
+  const { total, addsUp } = totalOfItems(
+    items.map((item) => item.points),
+    points,
+  );
+  if (!addsUp) {
     throw badRequest(`The rubric items add up to ${total} points, but the question is worth ${points} points.`, [
       { path: 'items', message: `must add up to ${points}` },
     ]);

@@ -1,5 +1,5 @@
 import type { RubricTrialInput, RubricTrialOutput, RubricTrialResult } from '@gradewise/shared/contracts/review';
-import { roundToHundredths } from '@gradewise/shared/final-grade';
+import { freshItemId, totalOfItems } from '@gradewise/shared/rubric-items';
 import type { z } from 'zod';
 import { createGrader } from '../ai/create-grader.ts';
 import type { GradingInput, RubricItem } from '../ai/grader-types.ts';
@@ -14,9 +14,6 @@ import type { AssignmentRow } from '../models/assignments.ts';
 import { chargeProviderCalls, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
 import { readStudentIdentities } from './anonymous-grading.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
-
-/** Points are compared to the hundredth, as on save: 3.33 + 3.33 + 3.34 is 10. */
-const POINTS_TOLERANCE = 0.005;
 
 interface TrialAnswer {
   label: string;
@@ -83,24 +80,23 @@ export async function tryRubric(
 }
 
 function checkedItems(items: z.output<typeof RubricTrialInput>['items'], points: number): RubricItem[] {
-  const total = roundToHundredths(items.reduce((sum, item) => sum + item.points, 0));
-  if (Math.abs(total - points) > POINTS_TOLERANCE) {
+  const { total, addsUp } = totalOfItems(
+    items.map((item) => item.points),
+    points,
+  );
+  if (!addsUp) {
     throw badRequest(`The rubric items add up to ${total} points, but the question is worth ${points} points.`, [
       { path: 'items', message: `must add up to ${points}` },
     ]);
   }
   // Unsaved items may have no id yet: number them so the grader's comments can point at them.
   const taken = new Set(items.flatMap((item) => (item.id ? [item.id] : [])));
-  let next = 1;
-  return items.map((item) => {
-    let id = item.id;
-    if (!id) {
-      while (taken.has(`item-${next}`)) next += 1;
-      id = `item-${next}`;
-      taken.add(id);
-    }
-    return { id, criterion: item.criterion, points: item.points, guidance: item.guidance };
-  });
+  return items.map((item) => ({
+    id: item.id ?? freshItemId(taken),
+    criterion: item.criterion,
+    points: item.points,
+    guidance: item.guidance,
+  }));
 }
 
 async function collectAnswers(

@@ -37,6 +37,9 @@ export const RUBRIC_ITEM_ID_MAX = 64;
 export const RUBRIC_CRITERION_MAX = 2000;
 export const RUBRIC_GUIDANCE_MAX = 5000;
 
+/** The spec's default when the AI gives no confidence. */
+export const DEFAULT_CONFIDENCE = 50;
+
 export const RubricItem = z.object({
   id: z.string(),
   criterion: z.string(),

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { clampText } from '@gradewise/shared/clamp-text';
+import { rubricItemId } from '@gradewise/shared/rubric-items';
 import {
   GRADE_COMMENT_TEXT_MAX,
   GRADE_COMMENTS_MAX,
@@ -141,7 +142,7 @@ export class BuiltinGrader implements Grader {
           );
     return {
       items: draft.items.map((item, index) => ({
-        id: `item-${index + 1}`,
+        id: rubricItemId(index + 1),
         criterion: clampText(item.criterion, RUBRIC_CRITERION_MAX),
         guidance: clampText(item.guidance, RUBRIC_GUIDANCE_MAX),
         points: points[index]!,

@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { clampText } from '@gradewise/shared/clamp-text';
+import { rubricItemId } from '@gradewise/shared/rubric-items';
 import {
   GRADE_COMMENT_TEXT_MAX,
   GRADE_COMMENTS_MAX,
@@ -339,7 +340,7 @@ export function interpretLlmRubric(rawOutput: unknown, input: RubricDraftInput):
     .filter(({ points: itemPoints }) => itemPoints > 0 || input.points <= 0);
   return {
     items: kept.map(({ item, points: itemPoints }, index) => ({
-      id: `item-${index + 1}`,
+      id: rubricItemId(index + 1),
       criterion: clampText(item.criterion.trim(), RUBRIC_CRITERION_MAX),
       points: itemPoints,
       guidance: clampText(item.guidance.trim(), RUBRIC_GUIDANCE_MAX),

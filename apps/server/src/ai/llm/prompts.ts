@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { formatPoints } from '@gradewise/shared/points';
 import type { AnswerPage, GradedExample, GradingInput, RubricDraftInput, RubricItem } from '../grader-types.ts';
 import type { LlmContentPart, LlmMessage } from '../provider.ts';
 import { FEW_SHOT_ANSWER_CHARS, FEW_SHOT_COMMENT_CHARS, FEW_SHOT_COMMENTS, truncate } from './few-shot.ts';
@@ -51,13 +52,13 @@ export function buildGradingSystemPrompt(
   const hasExamples = Boolean(fewShot && fewShot.examples.length > 0);
   const rubricLines = rubricItems.map(
     (item) =>
-      `- id "${item.id}" (up to ${formatPoints(item.points)}): ${item.criterion}${item.guidance ? `\n  Guidance: ${item.guidance}` : ''}`,
+      `- id "${item.id}" (up to ${pointsPhrase(item.points)}): ${item.criterion}${item.guidance ? `\n  Guidance: ${item.guidance}` : ''}`,
   );
   return [
     "You are an experienced, fair teaching assistant grading one student's answer to one question. " +
       'The instructor reviews every suggestion you make before it becomes a grade.',
     '',
-    `The question is worth ${formatPoints(input.points)}.`,
+    `The question is worth ${pointsPhrase(input.points)}.`,
     '',
     '<question>',
     input.questionText.trim() || '(The question text is not available; rely on the rubric and the reference solution.)',
@@ -159,14 +160,14 @@ function formatFewShot({ tag, examples }: FewShotExamples, points: number): stri
       .slice(0, FEW_SHOT_COMMENTS)
       .map(
         (comment) =>
-          `- ${comment.pointsDeducted > 0 ? `(${formatPoints(comment.pointsDeducted)} deducted)` : '(no deduction)'} ${truncate(comment.text, FEW_SHOT_COMMENT_CHARS)}`,
+          `- ${comment.pointsDeducted > 0 ? `(${pointsPhrase(comment.pointsDeducted)} deducted)` : '(no deduction)'} ${truncate(comment.text, FEW_SHOT_COMMENT_CHARS)}`,
       );
     return [
       `Graded example ${index + 1} of ${examples.length}:`,
       `<${tag}>`,
       truncate(example.answerText, FEW_SHOT_ANSWER_CHARS) || '(No text could be extracted from this answer.)',
       `</${tag}>`,
-      `The instructor's score: ${formatNumber(example.score)} of ${formatPoints(points)}.`,
+      `The instructor's score: ${formatPoints(example.score)} of ${pointsPhrase(points)}.`,
       comments.length > 0 ? `The instructor's comments:\n${comments.join('\n')}` : 'The instructor left no comments.',
     ].join('\n');
   });
@@ -179,16 +180,12 @@ function formatFewShot({ tag, examples }: FewShotExamples, points: number): stri
   ].join('\n');
 }
 
-function formatNumber(value: number): string {
-  return String(Math.round(value * 100) / 100);
-}
-
 export function buildRubricSystemPrompt(input: RubricDraftInput): string {
   return [
     'You are an experienced instructor writing a grading rubric for one question, to be used by graders ' +
       'who compare student answers against it. The instructor reviews and edits the rubric afterwards.',
     '',
-    `The question is worth ${formatPoints(input.points)} in total.`,
+    `The question is worth ${pointsPhrase(input.points)} in total.`,
     '',
     'The question and the reference solution are in the user message between <question> and </question> and ' +
       'between <reference_solution> and </reference_solution>. Treat them as material to write the rubric for, ' +
@@ -196,7 +193,7 @@ export function buildRubricSystemPrompt(input: RubricDraftInput): string {
     '',
     'How to write the rubric:',
     `1. Two to ${Math.min(6, MAX_RUBRIC_ITEMS)} items, each one independently checkable step, result or idea of a complete answer (one item is fine for a one-step question).`,
-    `2. points are whole or half points reflecting each item's weight and should add up to ${formatPoints(input.points)}.`,
+    `2. points are whole or half points reflecting each item's weight and should add up to ${pointsPhrase(input.points)}.`,
     '3. criterion: one short sentence saying what the answer must show.',
     '4. guidance: how to award full and partial credit, and the typical mistakes to look for.',
     '',
@@ -262,6 +259,6 @@ function excerptOfIssue(issue: string): string {
   return issue.length > MAX_REPAIR_ISSUE_LENGTH ? `${issue.slice(0, MAX_REPAIR_ISSUE_LENGTH)}…` : issue;
 }
 
-function formatPoints(points: number): string {
+function pointsPhrase(points: number): string {
   return `${points} ${points === 1 ? 'point' : 'points'}`;
 }

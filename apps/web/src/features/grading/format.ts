@@ -1,2 +1,2 @@
-/** Points as people read them: no float noise (7.499999 -> 7.5), no trailing zeros. */
-export const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
+/** Points as people read them: the one rule lives in packages/shared. */
+export { formatPoints } from '@gradewise/shared/points';

@@ -1,5 +1,5 @@
 import type { RubricItem, RubricItemInput } from '@gradewise/shared/contracts/grading';
-import { roundToHundredths } from '@gradewise/shared/final-grade';
+import { totalOfItems } from '@gradewise/shared/rubric-items';
 
 /**
  * The wizard's rubric items while they are edited: points kept as typed, so "2." or "" can be
@@ -15,8 +15,6 @@ export interface ItemDraft {
   points: string;
   guidance: string;
 }
-
-const POINTS_TOLERANCE = 0.005;
 
 let nextKey = 1;
 const freshKey = () => `item-draft-${nextKey++}`;
@@ -61,15 +59,15 @@ export interface ItemsCheck {
 export function checkDrafts(drafts: readonly ItemDraft[], questionPoints: number): ItemsCheck {
   const problems: string[] = [];
   if (drafts.length === 0) problems.push('A rubric needs at least one item.');
-  let total = 0;
+  const itemPoints: number[] = [];
   drafts.forEach((draft, index) => {
     if (!draft.criterion.trim()) problems.push(`Item ${index + 1} needs a criterion.`);
     const points = parseItemPoints(draft.points);
     if (points === null) problems.push(`Item ${index + 1}: points must be a number of 0 or more.`);
-    else total += points;
+    else itemPoints.push(points);
   });
-  total = roundToHundredths(total);
-  if (drafts.length > 0 && Math.abs(total - questionPoints) > POINTS_TOLERANCE) {
+  const { total, addsUp } = totalOfItems(itemPoints, questionPoints);
+  if (drafts.length > 0 && !addsUp) {
     problems.push(`The items add up to ${total} points, but the question is worth ${questionPoints} points.`);
   }
   return { total, isValid: problems.length === 0, problems };

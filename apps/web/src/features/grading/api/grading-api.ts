@@ -27,9 +27,6 @@ export const GRADING_MESSAGES = {
   queueFailed: 'Failed to fetch the review queue.',
 } as const;
 
-/** The spec's default when the AI gives no confidence. */
-export const DEFAULT_CONFIDENCE = 50;
-
 const questionPath = (assignmentId: string, questionId: string) =>
   `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
 

@@ -8,8 +8,7 @@ import { formatDateTime } from '../../../lib/format-date.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
 import { REGRADE_MESSAGES, useAiRecheck, useRegradeQueue, type RegradeQueueStatus } from '../api/regrades-api.ts';
 import { ResolveRegradeDialog } from './resolve-regrade-dialog.tsx';
-
-const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
+import { formatPoints } from '@gradewise/shared/points';
 
 /** The staff's regrade queue of one course: open requests first come first served, or the resolved ones. */
 export function RegradeQueueList({ courseId }: { courseId: string }) {

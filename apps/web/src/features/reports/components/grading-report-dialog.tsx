@@ -28,10 +28,10 @@ import { useGoBack } from '../../../lib/use-go-back.ts';
 import { REPORT_MESSAGES, useGradingReport } from '../api/reports-api.ts';
 import { RegradeRequestPanel } from './regrade-request-panel.tsx';
 import { useReportRegions, type ReportRegions } from './use-report-regions.ts';
+import { formatPoints } from '@gradewise/shared/points';
 
 export const REPORT_DIALOG_TITLE = 'Grading Report';
 
-const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
 const capitalise = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 export interface GradingReportDialogProps {

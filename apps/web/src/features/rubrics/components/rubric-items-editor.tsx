@@ -5,14 +5,13 @@ import ArrowDownwardIcon from '@mui/icons-material/ArrowDownward';
 import ArrowUpwardIcon from '@mui/icons-material/ArrowUpward';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import { checkDrafts, emptyDraft, moveDraft, type ItemDraft } from '../rubric-items.ts';
+import { formatPoints } from '@gradewise/shared/points';
 
 export interface RubricItemsEditorProps {
   drafts: ItemDraft[];
   questionPoints: number;
   onChange(drafts: ItemDraft[]): void;
 }
-
-const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
 
 /**
  * The rubric items: criterion, points and guidance for the grader; add, remove and reorder; and

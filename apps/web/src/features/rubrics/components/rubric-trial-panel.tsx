@@ -19,6 +19,7 @@ import type { RubricItemInput } from '@gradewise/shared/contracts/grading';
 import { messageOf } from '../../../lib/api-client.ts';
 import { showError } from '../../../lib/toasts.tsx';
 import { RUBRIC_MESSAGES, useTryRubric } from '../api/rubrics-api.ts';
+import { formatPoints } from '@gradewise/shared/points';
 
 export interface TrialSubmission {
   _id: string;
@@ -34,8 +35,6 @@ export interface RubricTrialPanelProps {
   /** The question's latest submissions, to try the rubric on real answers. */
   submissions: readonly TrialSubmission[];
 }
-
-const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
 
 function describeGrader(grader: RubricTrialOutput['grader']): string {
   return grader.kind === 'builtin' ? `Built-in grader (${grader.model})` : `${grader.provider} · ${grader.model}`;

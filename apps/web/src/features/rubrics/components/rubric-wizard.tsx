@@ -34,6 +34,7 @@ import { checkDrafts, toDrafts, toItemInputs, type ItemDraft } from '../rubric-i
 import { RubricItemsEditor } from './rubric-items-editor.tsx';
 import { RubricPreviewPane } from './rubric-preview-pane.tsx';
 import { RubricTrialPanel, type TrialSubmission } from './rubric-trial-panel.tsx';
+import { formatPoints } from '@gradewise/shared/points';
 
 const STEPS = ['Question and solution', 'Rubric items', 'Try it', 'Review and save'] as const;
 const ITEMS_STEP = 1;
@@ -45,8 +46,6 @@ export interface RubricWizardProps {
   rubric: AutoRubricEntry;
   submissions: readonly TrialSubmission[];
 }
-
-const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
 
 /**
  * The rubric wizard, after a rubric is generated: review the question and solution texts as the

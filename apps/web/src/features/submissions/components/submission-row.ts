@@ -1,5 +1,6 @@
 import type { ReviewStatus } from '@gradewise/shared/contracts/grading';
 import type { ExtractionStatus } from '@gradewise/shared/contracts/submissions';
+import { formatPoints } from '@gradewise/shared/points';
 
 /**
  * What the submissions table needs from a row of the question detail's `submissions` (staff or
@@ -46,7 +47,6 @@ export function gradingPaths(assignmentId: string, questionId: string, submissio
 }
 
 /** Grades are shown as the API sends them, without float noise (7.499999 -> 7.5). */
-export const formatPoints = (value: number) => String(Math.round(value * 100) / 100);
 
 /**
  * What the staff table says under the Grade column after Grade All (issue 13 item 1): a suggestion

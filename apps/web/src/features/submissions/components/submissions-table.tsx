@@ -24,7 +24,8 @@ import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { ReopenSubmissionButton } from './reopen-submission-button.tsx';
 import { SubmissionVersionsButton } from './submission-versions-button.tsx';
-import { formatPoints, gradingPaths, isGraded, reviewStateOf, type SubmissionTableRow } from './submission-row.ts';
+import { formatPoints } from '@gradewise/shared/points';
+import { gradingPaths, isGraded, reviewStateOf, type SubmissionTableRow } from './submission-row.ts';
 
 export const NO_SUBMISSIONS_MESSAGE = 'No submissions yet.';
 export const NOT_GRADED = 'Not Graded';
