@@ -1,5 +1,5 @@
 import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
-import type { RubricItem } from '@gradewise/shared/contracts/grading';
+import type { GraderKind, RubricItem } from '@gradewise/shared/contracts/grading';
 
 /**
  * The one shape every grader speaks: the built-in offline grader and the LLM graders both draft
@@ -11,7 +11,7 @@ import type { RubricItem } from '@gradewise/shared/contracts/grading';
 export type { RubricItem };
 
 export interface GraderMeta {
-  graderKind: 'builtin' | 'llm';
+  graderKind: GraderKind;
   /** 'builtin' | 'openai' | 'anthropic' | 'openai-compatible' */
   provider: string;
   model: string;
@@ -99,7 +99,7 @@ export interface RubricCall {
 }
 
 export interface Grader {
-  readonly kind: 'builtin' | 'llm';
+  readonly kind: GraderKind;
   requestGrading(input: GradingInput, signal?: AbortSignal): Promise<GradingCall>;
   /** Pure: turns a stored raw output into a suggestion (clamps, sums, confidence). */
   interpretGrading(rawOutput: unknown, input: GradingInput): GradingSuggestion;

@@ -13,6 +13,17 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { ROLES } from '@gradewise/shared/contracts/auth';
+import { GRADE_REASONS } from '@gradewise/shared/contracts/grade-audit';
+import {
+  GRADER_KINDS,
+  JOB_STATUSES,
+  RUBRIC_SOURCES,
+  type HiddenTextFinding,
+  type RubricItem,
+} from '@gradewise/shared/contracts/grading';
+import { REGRADE_STATUSES, type RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
+import type { ExtractedPage, RubricItemChange, StoredComment } from './json-columns.ts';
 
 /**
  * The whole data model, one PostgreSQL schema for PGlite and PostgreSQL alike.
@@ -26,7 +37,7 @@ export const users = pgTable('users', {
   name: text('name').notNull(),
   email: text('email').notNull().unique(),
   passwordHash: text('password_hash').notNull(),
-  role: text('role', { enum: ['student', 'instructor'] }).notNull(),
+  role: text('role', { enum: ROLES }).notNull(),
   /** Bumped to revoke every token issued before; tokens carry the version they were issued at. */
   tokenVersion: integer('token_version').notNull().default(0),
   /** When the owner followed a verification (or password reset) link: proof they own the address. */
@@ -309,10 +320,12 @@ export const fileExtractions = pgTable('file_extractions', {
   text: text('text').notNull().default(''),
   /** Per page: { page, text, method: 'text-layer' | 'ocr', ocrConfidence? } */
   pages: jsonb('pages')
+    .$type<ExtractedPage[]>()
     .notNull()
     .default(sql`'[]'::jsonb`),
   /** Text a reader cannot see (white, tiny, off-page, covered), kept out of `text`. */
   hiddenText: jsonb('hidden_text')
+    .$type<HiddenTextFinding[]>()
     .notNull()
     .default(sql`'[]'::jsonb`),
   error: text('error'),
@@ -336,9 +349,10 @@ export const rubrics = pgTable('rubrics', {
   solutionText: text('solution_text').notNull(),
   /** [{ id, criterion, points, guidance }], points add up to the question's points. */
   items: jsonb('items')
+    .$type<RubricItem[]>()
     .notNull()
     .default(sql`'[]'::jsonb`),
-  source: text('source', { enum: ['builtin', 'llm', 'instructor'] }).notNull(),
+  source: text('source', { enum: RUBRIC_SOURCES }).notNull(),
   generationId: uuid('generation_id'),
   updatedById: uuid('updated_by_id').references(() => users.id),
   updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
@@ -363,13 +377,15 @@ export const rubricVersions = pgTable(
     solutionText: text('solution_text').notNull(),
     /** [{ id, criterion, points, guidance }] as written in this version. */
     items: jsonb('items')
+      .$type<RubricItem[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
-    source: text('source', { enum: ['builtin', 'llm', 'instructor'] }).notNull(),
+    source: text('source', { enum: RUBRIC_SOURCES }).notNull(),
     generationId: uuid('generation_id'),
     createdById: uuid('created_by_id').references(() => users.id),
     /** [{ itemId, kind: 'added' | 'removed' | 'points' | 'wording' | 'guidance', from?, to? }] */
     changes: jsonb('changes')
+      .$type<RubricItemChange[]>()
       .notNull()
       .default(sql`'[]'::jsonb`),
     /** Saved grades this version recomputed (their comments were tied to a changed item). */
@@ -387,8 +403,8 @@ export const rubricGenerations = pgTable(
     questionId: uuid('question_id')
       .notNull()
       .references(() => questions.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
-    graderKind: text('grader_kind', { enum: ['builtin', 'llm'] }).notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull(),
+    graderKind: text('grader_kind', { enum: GRADER_KINDS }).notNull(),
     provider: text('provider').notNull(),
     model: text('model').notNull(),
     promptVersion: text('prompt_version').notNull(),
@@ -490,14 +506,14 @@ export const gradingRuns = pgTable(
       .notNull()
       .references(() => submissions.id, { onDelete: 'cascade' }),
     batchId: uuid('batch_id').references(() => gradingBatches.id, { onDelete: 'set null' }),
-    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
-    graderKind: text('grader_kind', { enum: ['builtin', 'llm'] }).notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull(),
+    graderKind: text('grader_kind', { enum: GRADER_KINDS }).notNull(),
     provider: text('provider').notNull(),
     model: text('model').notNull(),
     promptVersion: text('prompt_version').notNull(),
     rawOutput: jsonb('raw_output'),
     /** [{ id, text, pointsDeducted, accepted, rubricItemId }] */
-    comments: jsonb('comments'),
+    comments: jsonb('comments').$type<StoredComment[]>(),
     totalScore: doublePrecision('total_score'),
     confidence: integer('confidence'),
     inputTokens: integer('input_tokens'),
@@ -536,7 +552,7 @@ export const grades = pgTable(
       .references(() => submissions.id, { onDelete: 'cascade' }),
     grade: doublePrecision('grade').notNull(),
     feedback: text('feedback').notNull().default(''),
-    comments: jsonb('comments').notNull(),
+    comments: jsonb('comments').$type<StoredComment[]>().notNull(),
     confidence: integer('confidence'),
     gradingRunId: uuid('grading_run_id').references(() => gradingRuns.id, { onDelete: 'set null' }),
     /**
@@ -555,9 +571,7 @@ export const grades = pgTable(
      * group copied it), 'rubric-change' (a rubric edit re-applied its items to the grade it
      * replaces; `savedById` is who edited the rubric). See decision 0022.
      */
-    reason: text('reason', { enum: ['save', 'group', 'rubric-change'] })
-      .notNull()
-      .default('save'),
+    reason: text('reason', { enum: GRADE_REASONS }).notNull().default('save'),
     /** The rubric version in force when the row was written; null for grades saved before versions were kept. */
     rubricVersion: integer('rubric_version'),
     /** For a 'rubric-change' row: the grade it recomputed (still kept, one row older). */
@@ -597,13 +611,13 @@ export const regradeRequests = pgTable(
     rubricItemId: text('rubric_item_id'),
     itemKey: text('item_key').notNull(),
     reason: text('reason').notNull(),
-    status: text('status', { enum: ['open', 'accepted', 'rejected'] }).notNull(),
+    status: text('status', { enum: REGRADE_STATUSES }).notNull(),
     reply: text('reply'),
     resolvedById: uuid('resolved_by_id').references(() => users.id),
     resolvedAt: timestamp('resolved_at', { withTimezone: true }),
     resolvedGradeId: uuid('resolved_grade_id').references(() => grades.id, { onDelete: 'set null' }),
     /** The AI's second look at the disputed item only: a draft for staff, never applied by itself. */
-    aiRecheck: jsonb('ai_recheck'),
+    aiRecheck: jsonb('ai_recheck').$type<RegradeAiRecheck>(),
     createdAt: createdAt(),
   },
   (table) => [
@@ -649,7 +663,7 @@ export const suggestionRefreshes = pgTable(
     questionId: uuid('question_id')
       .notNull()
       .references(() => questions.id, { onDelete: 'cascade' }),
-    status: text('status', { enum: ['queued', 'running', 'succeeded', 'failed'] }).notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull(),
     /** Saved grades the refresh learned from (set when it runs). */
     examplesUsed: integer('examples_used'),
     /** Answers it re-suggested. */

@@ -1,34 +1,22 @@
 import { and, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
 import { anyOf } from './any-of.ts';
-import type { HiddenTextFinding } from '@gradewise/shared/contracts/grading';
 import type { Db } from '../db/client.ts';
 import { fileExtractions } from '../db/schema.ts';
 
-export interface ExtractedPage {
-  page: number;
-  text: string;
-  method: 'text-layer' | 'ocr';
-  ocrConfidence?: number;
-}
+export type { ExtractedPage } from '../db/json-columns.ts';
 
-export type FileExtractionRow = Omit<typeof fileExtractions.$inferSelect, 'pages' | 'hiddenText'> & {
-  pages: ExtractedPage[];
-  hiddenText: HiddenTextFinding[];
-};
-export type NewFileExtractionRow = typeof fileExtractions.$inferInsert & {
-  pages: ExtractedPage[];
-  hiddenText: HiddenTextFinding[];
-};
+export type FileExtractionRow = typeof fileExtractions.$inferSelect;
+export type NewFileExtractionRow = typeof fileExtractions.$inferInsert;
 
 export async function selectFileExtraction(db: Db, fileId: string): Promise<FileExtractionRow | undefined> {
   const [row] = await db.select().from(fileExtractions).where(eq(fileExtractions.fileId, fileId)).limit(1);
-  return row as FileExtractionRow | undefined;
+  return row;
 }
 
 export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionRow>> {
   if (fileIds.length === 0) return new Map();
   const rows = await db.select().from(fileExtractions).where(anyOf(fileExtractions.fileId, fileIds));
-  return new Map(rows.map((row) => [row.fileId, row as FileExtractionRow]));
+  return new Map(rows.map((row) => [row.fileId, row]));
 }
 
 export const UNFINISHED_EXTRACTION_STATUSES = ['queued', 'reading'] as const;

@@ -80,7 +80,7 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
     fileId: row.fileId,
     answerText: row.answerText,
     score: row.grade,
-    comments: (row.comments as StoredComment[] | null) ?? [],
+    comments: row.comments ?? [],
     suggestedScore: row.suggestedScore ?? null,
   }));
 }

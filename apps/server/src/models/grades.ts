@@ -6,13 +6,13 @@ import { grades, regradeRequests, submissions } from '../db/schema.ts';
 import type { StoredComment } from './grading-runs.ts';
 import { toDate } from '../lib/timestamps.ts';
 
-export type GradeRow = Omit<typeof grades.$inferSelect, 'comments'> & { comments: StoredComment[] };
-export type NewGradeRow = typeof grades.$inferInsert & { comments: StoredComment[] };
+export type GradeRow = typeof grades.$inferSelect;
+export type NewGradeRow = typeof grades.$inferInsert;
 
 /** Grades are never updated: each save is a new row and the newest is current (history kept). */
 export async function insertGrade(db: Db, grade: NewGradeRow): Promise<GradeRow> {
   const [row] = await db.insert(grades).values(grade).returning();
-  return row as GradeRow;
+  return row!;
 }
 
 /**
@@ -46,7 +46,7 @@ export async function selectCurrentGrade(db: Db, submissionId: string): Promise<
     .where(eq(grades.submissionId, submissionId))
     .orderBy(desc(grades.createdAt), desc(grades.id))
     .limit(1);
-  return row as GradeRow | undefined;
+  return row;
 }
 
 /** Newest saved grade per submission. */
@@ -57,7 +57,7 @@ export async function selectCurrentGrades(db: Db, submissionIds: string[]): Prom
     .from(grades)
     .where(anyOf(grades.submissionId, submissionIds))
     .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id));
-  return new Map(rows.map((row) => [row.submissionId, row as GradeRow]));
+  return new Map(rows.map((row) => [row.submissionId, row]));
 }
 
 /** Every saved grade of a submission, newest first. */
@@ -67,7 +67,7 @@ export async function selectGradeHistory(db: Db, submissionId: string): Promise<
     .from(grades)
     .where(eq(grades.submissionId, submissionId))
     .orderBy(desc(grades.createdAt), desc(grades.id));
-  return rows as GradeRow[];
+  return rows;
 }
 
 /** The grade that counts for a submission, and the version it was saved on. */
@@ -110,7 +110,7 @@ export async function selectCountingGrades(db: Db, submissionIds: string[]): Pro
     rows.map((row) => [
       row.targetId,
       {
-        grade: row.grade as GradeRow,
+        grade: row.grade,
         gradedSubmissionId: row.grade.submissionId,
         gradedVersion: row.gradedVersion,
         isEarlierVersion: row.gradedVersion < row.targetVersion,
@@ -143,7 +143,7 @@ export async function selectNewestGradeAtOfQuestion(db: Db, questionId: string):
 /** Several grades at once (Apply to group), in the caller's transaction. */
 export async function insertGrades(db: Db, rows: NewGradeRow[]): Promise<GradeRow[]> {
   if (rows.length === 0) return [];
-  return (await db.insert(grades).values(rows).returning()) as GradeRow[];
+  return await db.insert(grades).values(rows).returning();
 }
 
 /** Which of these submissions have any saved grade (read in the caller's transaction). */
@@ -170,7 +170,7 @@ export async function selectSubmissionIdsOfGrades(db: Db, gradeIds: string[]): P
 export async function selectGradesByIds(db: Db, gradeIds: string[]): Promise<Map<string, GradeRow>> {
   if (gradeIds.length === 0) return new Map();
   const rows = await db.select().from(grades).where(anyOf(grades.id, gradeIds));
-  return new Map(rows.map((row) => [row.id, row as GradeRow]));
+  return new Map(rows.map((row) => [row.id, row]));
 }
 
 /** A saved grade with the answer it grades: whose, which question, which version. */
@@ -197,7 +197,7 @@ export async function selectCurrentGradesOfQuestion(db: Db, questionId: string):
     .innerJoin(submissions, eq(submissions.id, grades.submissionId))
     .where(eq(submissions.questionId, questionId))
     .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id));
-  return rows.map((row) => ({ ...row, grade: row.grade as GradeRow }));
+  return rows.map((row) => ({ ...row, grade: row.grade }));
 }
 
 /** The students with any saved grade on the question (whose answers a rubric change may touch). */
@@ -224,5 +224,5 @@ export async function selectAllGradesOfQuestions(db: Db, questionIds: string[]):
     .innerJoin(submissions, eq(submissions.id, grades.submissionId))
     .where(anyOf(submissions.questionId, questionIds))
     .orderBy(submissions.questionId, submissions.studentId, submissions.version, grades.createdAt, grades.id);
-  return rows.map((row) => ({ ...row, grade: row.grade as GradeRow }));
+  return rows.map((row) => ({ ...row, grade: row.grade }));
 }

@@ -1,4 +1,3 @@
-import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import { anyOf } from './any-of.ts';
 import type { Db } from '../db/client.ts';
@@ -7,16 +6,9 @@ import { gradingRuns } from '../db/schema.ts';
 export type GradingRunRow = typeof gradingRuns.$inferSelect;
 export type NewGradingRunRow = typeof gradingRuns.$inferInsert;
 
-/** A comment as a run stores it (the AI's suggestion, before any instructor edit). */
-export interface StoredComment {
-  id: string;
-  text: string;
-  pointsDeducted: number;
-  accepted: boolean;
-  rubricItemId: string | null;
-  /** Where on the answer the comment points; absent in comments stored before regions existed. */
-  region?: CommentRegion | null;
-}
+import type { StoredComment } from '../db/json-columns.ts';
+
+export type { StoredComment };
 
 export const ACTIVE_STATUSES = ['queued', 'running'] as const;
 

@@ -66,7 +66,7 @@ export async function selectStatisticsSources(db: Db, questionIds: string[]): Pr
   ]);
   return {
     submissions: submissionRows,
-    grades: gradeRows.map((row) => ({ ...row, comments: row.comments as StoredComment[] })),
+    grades: gradeRows,
     runs: runRows,
   };
 }

@@ -3,9 +3,7 @@ import type { Db } from '../db/client.ts';
 import { assignments, regradeRequests } from '../db/schema.ts';
 import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
 
-export type RegradeRequestRow = Omit<typeof regradeRequests.$inferSelect, 'aiRecheck'> & {
-  aiRecheck: RegradeAiRecheck | null;
-};
+export type RegradeRequestRow = typeof regradeRequests.$inferSelect;
 export type NewRegradeRequestRow = typeof regradeRequests.$inferInsert;
 
 /** The key of the one-open-request-per-item index: the item id, or '' for the whole answer. */
@@ -13,12 +11,12 @@ export const regradeItemKey = (rubricItemId: string | null) => rubricItemId ?? '
 
 export async function insertRegradeRequest(db: Db, row: NewRegradeRequestRow): Promise<RegradeRequestRow> {
   const [inserted] = await db.insert(regradeRequests).values(row).returning();
-  return inserted as RegradeRequestRow;
+  return inserted!;
 }
 
 export async function selectRegradeRequestById(db: Db, id: string): Promise<RegradeRequestRow | undefined> {
   const [row] = await db.select().from(regradeRequests).where(eq(regradeRequests.id, id)).limit(1);
-  return row as RegradeRequestRow | undefined;
+  return row;
 }
 
 /** Every request (any status) one student made on one assignment: what the limit counts. */
@@ -48,7 +46,7 @@ export async function selectOpenRegradeRequest(
       ),
     )
     .limit(1);
-  return row as RegradeRequestRow | undefined;
+  return row;
 }
 
 /** One student's requests on one question, newest first. */
@@ -62,7 +60,7 @@ export async function selectRegradeRequestsOfStudent(
     .from(regradeRequests)
     .where(and(eq(regradeRequests.questionId, questionId), eq(regradeRequests.studentId, studentId)))
     .orderBy(desc(regradeRequests.createdAt), desc(regradeRequests.id));
-  return rows as RegradeRequestRow[];
+  return rows;
 }
 
 /** A course's requests: open ones oldest first (first come, first served), resolved ones newest first. */
@@ -83,7 +81,7 @@ export async function selectRegradeRequestsOfCourse(
       status === 'open' ? asc(regradeRequests.createdAt) : desc(regradeRequests.createdAt),
       asc(regradeRequests.id),
     );
-  return rows.map((row) => row.request as RegradeRequestRow);
+  return rows.map((row) => row.request);
 }
 
 export async function countRegradeRequestsOfCourse(
@@ -119,7 +117,7 @@ export async function resolveOpenRegradeRequest(
     .set(resolution)
     .where(and(eq(regradeRequests.id, id), eq(regradeRequests.status, 'open')))
     .returning();
-  return row as RegradeRequestRow | undefined;
+  return row;
 }
 
 export async function updateRegradeAiRecheck(
@@ -128,10 +126,10 @@ export async function updateRegradeAiRecheck(
   aiRecheck: RegradeAiRecheck,
 ): Promise<RegradeRequestRow> {
   const [row] = await db.update(regradeRequests).set({ aiRecheck }).where(eq(regradeRequests.id, id)).returning();
-  return row as RegradeRequestRow;
+  return row!;
 }
 
 export async function selectRegradeRequestsByIds(db: Db, ids: string[]): Promise<RegradeRequestRow[]> {
   if (ids.length === 0) return [];
-  return (await db.select().from(regradeRequests).where(inArray(regradeRequests.id, ids))) as RegradeRequestRow[];
+  return await db.select().from(regradeRequests).where(inArray(regradeRequests.id, ids));
 }

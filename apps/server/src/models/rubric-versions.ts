@@ -1,28 +1,17 @@
 import { desc, eq } from 'drizzle-orm';
-import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type { Db } from '../db/client.ts';
 import { rubricVersions } from '../db/schema.ts';
 
-/** What one rubric version changed in one item, compared with the version before it. */
-export type RubricItemChange =
-  | { itemId: string; kind: 'added'; to: RubricItem }
-  | { itemId: string; kind: 'removed'; from: RubricItem }
-  | { itemId: string; kind: 'points'; from: number; to: number }
-  | { itemId: string; kind: 'wording'; from: string; to: string }
-  | { itemId: string; kind: 'guidance'; from: string; to: string };
+export type { RubricItemChange } from '../db/json-columns.ts';
 
-export type RubricVersionRow = Omit<typeof rubricVersions.$inferSelect, 'items' | 'changes'> & {
-  items: RubricItem[];
-  changes: RubricItemChange[];
-};
-export type NewRubricVersionRow = typeof rubricVersions.$inferInsert & {
-  items: RubricItem[];
-  changes: RubricItemChange[];
-};
+export type RubricVersionRow = typeof rubricVersions.$inferSelect;
+/** Items and changes are always written (their column defaults are for old rows). */
+export type NewRubricVersionRow = typeof rubricVersions.$inferInsert &
+  Required<Pick<typeof rubricVersions.$inferInsert, 'items' | 'changes'>>;
 
 export async function insertRubricVersion(db: Db, row: NewRubricVersionRow): Promise<RubricVersionRow> {
   const [inserted] = await db.insert(rubricVersions).values(row).returning();
-  return inserted as RubricVersionRow;
+  return inserted!;
 }
 
 /** Every version of a question's rubric, newest first. */
@@ -32,7 +21,7 @@ export async function selectRubricVersions(db: Db, questionId: string): Promise<
     .from(rubricVersions)
     .where(eq(rubricVersions.questionId, questionId))
     .orderBy(desc(rubricVersions.version));
-  return rows as RubricVersionRow[];
+  return rows;
 }
 
 /** Every item id any version of the question's rubric ever used: a new item never takes one back. */
@@ -41,5 +30,5 @@ export async function selectRubricItemIdsEverUsed(db: Db, questionId: string): P
     .select({ items: rubricVersions.items })
     .from(rubricVersions)
     .where(eq(rubricVersions.questionId, questionId));
-  return new Set(rows.flatMap((row) => (row.items as RubricItem[]).map((item) => item.id)));
+  return new Set(rows.flatMap((row) => row.items.map((item) => item.id)));
 }

@@ -1,20 +1,20 @@
 import { eq, sql } from 'drizzle-orm';
-import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type { Db } from '../db/client.ts';
 import { rubrics } from '../db/schema.ts';
 
-export type RubricRow = Omit<typeof rubrics.$inferSelect, 'items'> & { items: RubricItem[] };
-export type NewRubricRow = typeof rubrics.$inferInsert & { items: RubricItem[] };
+export type RubricRow = typeof rubrics.$inferSelect;
+/** Items are always written (the column default is for old rows). */
+export type NewRubricRow = typeof rubrics.$inferInsert & Required<Pick<typeof rubrics.$inferInsert, 'items'>>;
 
 export async function selectRubricByQuestionId(db: Db, questionId: string): Promise<RubricRow | undefined> {
   const [row] = await db.select().from(rubrics).where(eq(rubrics.questionId, questionId)).limit(1);
-  return row as RubricRow | undefined;
+  return row;
 }
 
 /** The rubric, row-locked until the transaction ends (a save checks its version, then writes). */
 export async function selectRubricForUpdate(db: Db, questionId: string): Promise<RubricRow | undefined> {
   const [row] = await db.select().from(rubrics).where(eq(rubrics.questionId, questionId)).limit(1).for('update');
-  return row as RubricRow | undefined;
+  return row;
 }
 
 /**
@@ -31,5 +31,5 @@ export async function upsertRubric(db: Db, rubric: NewRubricRow): Promise<Rubric
       set: { ...changes, updatedAt: new Date(), version: sql`${rubrics.version} + 1` },
     })
     .returning();
-  return row as RubricRow;
+  return row!;
 }

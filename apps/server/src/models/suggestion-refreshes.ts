@@ -1,10 +1,9 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { suggestionRefreshes } from '../db/schema.ts';
+import { ACTIVE_STATUSES } from './grading-runs.ts';
 
 export type SuggestionRefreshRow = typeof suggestionRefreshes.$inferSelect;
-
-const UNFINISHED = ['queued', 'running'] as const;
 
 /**
  * Queues a refresh of the question's suggestions unless one is already queued (a partial unique
@@ -46,7 +45,7 @@ export async function selectUnfinishedSuggestionRefreshIds(db: Db): Promise<stri
   const rows = await db
     .select({ id: suggestionRefreshes.id })
     .from(suggestionRefreshes)
-    .where(inArray(suggestionRefreshes.status, [...UNFINISHED]))
+    .where(inArray(suggestionRefreshes.status, [...ACTIVE_STATUSES]))
     .orderBy(suggestionRefreshes.createdAt);
   return rows.map((row) => row.id);
 }
@@ -59,7 +58,7 @@ export async function markSuggestionRefreshRunning(db: Db, id: string): Promise<
   const [row] = await db
     .update(suggestionRefreshes)
     .set({ status: 'running', attempts: sql`${suggestionRefreshes.attempts} + 1`, startedAt: new Date() })
-    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...UNFINISHED])))
+    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...ACTIVE_STATUSES])))
     .returning();
   return row;
 }
@@ -89,5 +88,5 @@ export async function recordSuggestionRefreshFailure(
       errorCode: failure.code,
       ...(isFinal ? { status: 'failed' as const, finishedAt: new Date() } : {}),
     })
-    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...UNFINISHED])));
+    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...ACTIVE_STATUSES])));
 }

@@ -77,7 +77,7 @@ export function presentRunResult(input: {
   return {
     submissionText: input.extraction?.text ?? '',
     gradingResult: {
-      comments: presentComments((run.comments as StoredComment[] | null) ?? [], input.rubric?.items ?? []),
+      comments: presentComments(run.comments ?? [], input.rubric?.items ?? []),
       totalScore: run.totalScore ?? 0,
     },
     questionPoints: input.points,
@@ -156,7 +156,7 @@ export function presentSubmissionGrading(input: {
     confidenceLevel: grade ? grade.confidence : (latestSucceededRun?.confidence ?? null),
     comments: grade
       ? presentComments(grade.comments, input.rubricItems)
-      : presentComments((latestSucceededRun?.comments as StoredComment[] | null) ?? [], input.rubricItems),
+      : presentComments(latestSucceededRun?.comments ?? [], input.rubricItems),
     extractedText: input.extraction?.text ?? '',
     grader: presentGrader(source),
     gradingStatus: input.latestRun?.status ?? 'none',

@@ -1,7 +1,7 @@
 import type { SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
 import type { GradingRunRow } from '../models/grading-runs.ts';
 import type { SuggestionRefreshRow } from '../models/suggestion-refreshes.ts';
-import { DEFAULT_CONFIDENCE } from '@gradewise/shared/contracts/grading';
+import { DEFAULT_CONFIDENCE, type GraderKind } from '@gradewise/shared/contracts/grading';
 
 /**
  * Confidence is the chance the instructor keeps the suggested score (within 10% of the points), so
@@ -22,7 +22,7 @@ export function presentSuggestionSummary(input: {
   suggestions: readonly GradingRunRow[];
   withoutSuggestion: number;
   savedGrades: number;
-  grader: { graderKind: 'builtin' | 'llm'; provider: string; model: string };
+  grader: { graderKind: GraderKind; provider: string; model: string };
   refresh: SuggestionRefreshRow | undefined;
   resuggestable: number;
 }): SuggestionSummary {

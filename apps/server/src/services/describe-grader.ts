@@ -1,3 +1,4 @@
+import type { GraderKind } from '@gradewise/shared/contracts/grading';
 import type { Config } from '../config.ts';
 import { resolveModelName } from '../ai/provider.ts';
 
@@ -6,7 +7,7 @@ import { resolveModelName } from '../ai/provider.ts';
  * model. The job overwrites them with what actually answered (model names can differ in detail).
  */
 export function describeConfiguredGrader(config: Config): {
-  graderKind: 'builtin' | 'llm';
+  graderKind: GraderKind;
   provider: string;
   model: string;
   promptVersion: string;

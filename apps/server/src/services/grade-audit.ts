@@ -152,7 +152,7 @@ export async function buildAuditEntries(ctx: AppContext, rows: readonly GradeRow
 }
 
 function suggestionState(run: GradingRunRow): GradeState {
-  return { score: run.totalScore ?? 0, comments: (run.comments as StoredComment[] | null) ?? [] };
+  return { score: run.totalScore ?? 0, comments: run.comments ?? [] };
 }
 
 function presentSuggestion(run: GradingRunRow) {
@@ -161,7 +161,7 @@ function presentSuggestion(run: GradingRunRow) {
     score: run.totalScore,
     confidence: run.confidence,
     grader: presentGrader(run)!,
-    comments: toAuditComments((run.comments as StoredComment[] | null) ?? []),
+    comments: toAuditComments(run.comments ?? []),
     suggestedAt: (run.finishedAt ?? run.createdAt).toISOString(),
   };
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { GraderInfo } from './grading.ts';
+import { GraderInfo, RUBRIC_SOURCES } from './grading.ts';
 
 /**
  * The audit trail of saved grades (issue 12, items 2 and 6): every saved grade of a submission with
@@ -7,7 +7,8 @@ import { GraderInfo } from './grading.ts';
  * rubric version, including grades recomputed by a rubric change. Staff only.
  */
 
-export const GradeReason = z.enum(['save', 'group', 'rubric-change']);
+export const GRADE_REASONS = ['save', 'group', 'rubric-change'] as const;
+export const GradeReason = z.enum(GRADE_REASONS);
 export type GradeReason = z.infer<typeof GradeReason>;
 
 export const AuditComment = z.object({
@@ -85,7 +86,7 @@ export type GradeHistoryOutput = z.infer<typeof GradeHistoryOutput>;
 /** One rubric version: who wrote it, when, and what it changed. */
 export const RubricVersionSummary = z.object({
   version: z.number(),
-  source: z.enum(['builtin', 'llm', 'instructor']),
+  source: z.enum(RUBRIC_SOURCES),
   createdBy: z.object({ _id: z.string(), name: z.string() }).nullable(),
   createdAt: z.string(),
   items: z.array(z.object({ id: z.string(), criterion: z.string(), points: z.number(), guidance: z.string() })),

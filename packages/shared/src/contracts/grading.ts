@@ -11,9 +11,16 @@ import { ExtractionStateFields } from './submissions.ts';
 
 // ---------------------------------------------------------------- who produced a suggestion
 
+/** The two kinds of grader: the built-in offline one and an LLM. */
+export const GRADER_KINDS = ['builtin', 'llm'] as const;
+export type GraderKind = (typeof GRADER_KINDS)[number];
+
+/** Who wrote a rubric (version): one of the graders, or the instructor. */
+export const RUBRIC_SOURCES = [...GRADER_KINDS, 'instructor'] as const;
+
 /** Which grader produced an AI rubric or suggestion: the UI always shows it. */
 export const GraderInfo = z.object({
-  kind: z.enum(['builtin', 'llm']),
+  kind: z.enum(GRADER_KINDS),
   /** 'builtin' | 'openai' | 'anthropic' | 'openai-compatible' */
   provider: z.string(),
   model: z.string(),
@@ -21,7 +28,8 @@ export const GraderInfo = z.object({
 export type GraderInfo = z.infer<typeof GraderInfo>;
 
 /** Work rows (grading runs, rubric generations) move queued -> running -> succeeded | failed. */
-export const JobStatus = z.enum(['queued', 'running', 'succeeded', 'failed']);
+export const JOB_STATUSES = ['queued', 'running', 'succeeded', 'failed'] as const;
+export const JobStatus = z.enum(JOB_STATUSES);
 export type JobStatus = z.infer<typeof JobStatus>;
 
 // ---------------------------------------------------------------- rubrics
@@ -54,7 +62,7 @@ export const AutoRubricEntry = z.object({
   solutionText: z.string(),
   items: z.array(RubricItem),
   /** Who wrote the current version: an AI grader or the instructor. */
-  source: z.enum(['builtin', 'llm', 'instructor']),
+  source: z.enum(RUBRIC_SOURCES),
   updatedAt: z.string(),
   /** Bumped by every write; send it back as save-rubric's `expectedVersion`. */
   version: z.number().int().optional(),

@@ -68,7 +68,8 @@ export type RegradeSettingsOutput = z.infer<typeof RegradeSettingsOutput>;
 
 // ---------------------------------------------------------------- requests
 
-export const RegradeStatus = z.enum(['open', 'accepted', 'rejected']);
+export const REGRADE_STATUSES = ['open', 'accepted', 'rejected'] as const;
+export const RegradeStatus = z.enum(REGRADE_STATUSES);
 export type RegradeStatus = z.infer<typeof RegradeStatus>;
 
 /**
