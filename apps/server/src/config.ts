@@ -50,7 +50,7 @@ const ConfigSchema = z
      */
     AI_TOTAL_TIMEOUT_MS: z.coerce.number().int().min(1000).default(80_000),
     AI_MAX_RETRIES: z.coerce.number().int().min(0).max(10).default(3),
-    /** Whether the model reads page images (handwriting); unset = the provider's default (see ai/provider.ts). */
+    /** Whether the model reads page images (handwriting); unset = the provider's default (see ai/provider/settings.ts). */
     AI_VISION: z
       .enum(['true', 'false'], { message: 'must be true or false' })
       .transform((value) => value === 'true')

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { createGrader } from '../src/ai/create-grader.ts';
-import { acceptsImages, createLanguageModelClient, parseRetryAfterMs, resolveModelName } from '../src/ai/provider.ts';
+import { parseRetryAfterMs } from '../src/ai/provider/call-errors.ts';
+import { createLanguageModelClient } from '../src/ai/provider/create-client.ts';
+import { acceptsImages, resolveModelName } from '../src/ai/provider/settings.ts';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 

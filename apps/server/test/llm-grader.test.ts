@@ -11,7 +11,8 @@ import {
 import { createLlmGrader } from '../src/ai/llm/llm-grader.ts';
 import type { StoredGradingOutput } from '../src/ai/llm/output-schemas.ts';
 import { PROMPT_VERSION } from '../src/ai/llm/prompts.ts';
-import { createLanguageModelClient, type AiConfig } from '../src/ai/provider.ts';
+import { createLanguageModelClient } from '../src/ai/provider/create-client.ts';
+import type { AiConfig } from '../src/ai/provider/settings.ts';
 import { apportionPoints } from '../src/ai/rubric/apportion-points.ts';
 import { loadConfig } from '../src/config.ts';
 import { AppError } from '../src/lib/errors.ts';

@@ -2,7 +2,7 @@ import type { Config } from '../config.ts';
 import { createBuiltinGrader } from './builtin/builtin-grader.ts';
 import type { Grader } from './grader-types.ts';
 import { createLlmGrader, type LlmGraderOptions } from './llm/llm-grader.ts';
-import { createLanguageModelClient, type LanguageModelClientOptions } from './provider.ts';
+import { createLanguageModelClient, type LanguageModelClientOptions } from './provider/create-client.ts';
 
 export interface CreateGraderOptions extends LanguageModelClientOptions {
   /** Retry-policy overrides for the LLM grader (tests and benchmarks). */

@@ -1,6 +1,6 @@
 import type { GraderKind } from '@gradewise/shared/contracts/grading';
 import type { Config } from '../config.ts';
-import { resolveModelName } from '../ai/provider.ts';
+import { resolveModelName } from '../ai/provider/settings.ts';
 
 /**
  * Who will grade, as configured, before any call: a queued row needs a grader kind, provider and

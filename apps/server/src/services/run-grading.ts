@@ -1,7 +1,7 @@
 import type { GradedExample, Grader, GradingInput, GradingSuggestion, RubricItem } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { createGrader } from '../ai/create-grader.ts';
-import { acceptsImages } from '../ai/provider.ts';
+import { acceptsImages } from '../ai/provider/settings.ts';
 import type { AppContext } from '../context.ts';
 import type { JobAttempt } from '../jobs/job-definition.ts';
 import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';

@@ -21,13 +21,8 @@ import type {
   RubricItem,
   SuggestedComment,
 } from '../grader-types.ts';
-import {
-  formatSeconds,
-  ProviderCallError,
-  type LanguageModelClient,
-  type LlmMessage,
-  type TokenUsage,
-} from '../provider.ts';
+import { formatSeconds, ProviderCallError } from '../provider/call-errors.ts';
+import type { LanguageModelClient, LlmMessage, TokenUsage } from '../provider/language-model-client.ts';
 import { apportionPoints } from '../rubric/apportion-points.ts';
 import { sanitizeAnswerRegion } from './answer-regions.ts';
 import { calibrateToQuestionRecord, countWords, estimateConfidence } from './confidence.ts';

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { formatPoints } from '@gradewise/shared/points';
 import type { AnswerPage, GradedExample, GradingInput, RubricDraftInput, RubricItem } from '../grader-types.ts';
-import type { LlmContentPart, LlmMessage } from '../provider.ts';
+import type { LlmContentPart, LlmMessage } from '../provider/language-model-client.ts';
 import { FEW_SHOT_ANSWER_CHARS, FEW_SHOT_COMMENT_CHARS, FEW_SHOT_COMMENTS, truncate } from './few-shot.ts';
 import { MAX_RUBRIC_ITEMS } from './output-schemas.ts';
 

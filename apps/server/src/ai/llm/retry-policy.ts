@@ -1,5 +1,5 @@
 import { setTimeout as sleepFor } from 'node:timers/promises';
-import { ProviderCallError, type ProviderFailureKind } from '../provider.ts';
+import { ProviderCallError, type ProviderFailureKind } from '../provider/call-errors.ts';
 
 /**
  * When and how long we wait before asking the provider again. Explicit here (the SDK's own
