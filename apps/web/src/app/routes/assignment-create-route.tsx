@@ -3,7 +3,7 @@ import { Button, Container, MenuItem, Paper, TextField } from '@mui/material';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorMessage, LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES } from '../../features/assignments/api/assignments-api.ts';
-import { assignmentPath } from '../../features/assignments/components/assignment-list.tsx';
+import { assignmentPath } from '../../lib/paths.ts';
 import {
   CreateAssignmentForm,
   readCreateAssignmentState,

@@ -14,6 +14,7 @@ import { formatDateTime, isPast } from '../../lib/format-date.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
+import { questionCreatePath, questionListPath, statisticsPath } from '../../lib/paths.ts';
 
 /**
  * Assignment detail (spec section 2): title, deadline if set, course title; View Questions for
@@ -25,7 +26,6 @@ export function AssignmentDetailRoute() {
   const assignment = useAssignment(id);
   useDocumentTitle(assignment.data?.title ?? 'Assignment');
   useErrorToast(assignment.error, ASSIGNMENT_MESSAGES.fetchFailed);
-  const questionsPath = `/assignments/${encodeURIComponent(id)}/questions`;
 
   if (assignment.isPending) {
     return (
@@ -80,21 +80,16 @@ export function AssignmentDetailRoute() {
         }
       />
       <Stack direction={{ xs: 'column', sm: 'row' }} spacing={1.5}>
-        <Button component={RouterLink} to={questionsPath} variant="contained" startIcon={<ListAltIcon />}>
+        <Button component={RouterLink} to={questionListPath(id)} variant="contained" startIcon={<ListAltIcon />}>
           View Questions
         </Button>
         {isInstructor ? (
-          <Button component={RouterLink} to={`${questionsPath}/create`} variant="outlined" startIcon={<AddIcon />}>
+          <Button component={RouterLink} to={questionCreatePath(id)} variant="outlined" startIcon={<AddIcon />}>
             Create a Question
           </Button>
         ) : null}
         {detail.viewer === 'staff' ? (
-          <Button
-            component={RouterLink}
-            to={`/assignments/${encodeURIComponent(id)}/statistics`}
-            variant="outlined"
-            startIcon={<BarChartIcon />}
-          >
+          <Button component={RouterLink} to={statisticsPath(id)} variant="outlined" startIcon={<BarChartIcon />}>
             Statistics
           </Button>
         ) : null}

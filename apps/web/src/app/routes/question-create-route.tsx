@@ -4,7 +4,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorMessage } from '../../components/screen-states.tsx';
 import { useAssignment } from '../../features/assignments/api/assignments-api.ts';
 import { CreateQuestionForm } from '../../features/questions/components/create-question-form.tsx';
-import { questionPagePath } from '../../features/questions/components/question-list.tsx';
+import { questionListPath, questionPagePath } from '../../lib/paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
@@ -24,7 +24,7 @@ export function QuestionCreateRoute() {
     <Container maxWidth="sm" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader
         back={{
-          to: `/assignments/${encodeURIComponent(assignmentId)}/questions`,
+          to: questionListPath(assignmentId),
           label: assignment.data ? `Questions for ${assignment.data.title}` : 'Questions',
         }}
         title="Create Question"

@@ -22,6 +22,7 @@ import { RubricActions } from '../../features/rubrics/components/rubric-actions.
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
+import { questionListPath, statisticsPath } from '../../lib/paths.ts';
 
 /**
  * Question detail (spec section 2). Everyone: title, points, View Question PDF, the submissions
@@ -65,7 +66,7 @@ export function QuestionDetailRoute() {
           failedText={QUESTION_MESSAGES.fetchFailed}
           onRetry={() => void question.refetch()}
         />
-        <Button component={RouterLink} to={`/assignments/${encodeURIComponent(assignmentId)}/questions`}>
+        <Button component={RouterLink} to={questionListPath(assignmentId)}>
           Back to Questions
         </Button>
       </Container>
@@ -115,7 +116,7 @@ export function QuestionDetailRoute() {
               <GradesCsvButton assignmentId={assignmentId} name={detail.assignment.title} />
               <Button
                 component={RouterLink}
-                to={`/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/statistics`}
+                to={statisticsPath(assignmentId, questionId)}
                 variant="outlined"
                 startIcon={<BarChartIcon />}
               >

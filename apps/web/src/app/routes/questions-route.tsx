@@ -10,6 +10,7 @@ import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
+import { assignmentPath, questionCreatePath } from '../../lib/paths.ts';
 
 /** Questions list (spec section 2): 'Questions for {assignment title}', Create Question for instructors. */
 export function QuestionsRoute() {
@@ -21,7 +22,6 @@ export function QuestionsRoute() {
   useDocumentTitle(heading);
   useErrorToast(assignment.error, ASSIGNMENT_MESSAGES.fetchFailed);
   useErrorToast(questions.error, QUESTION_MESSAGES.fetchListFailed);
-  const assignmentPath = `/assignments/${encodeURIComponent(assignmentId)}`;
 
   if (assignment.isPending || questions.isPending) {
     return (
@@ -50,14 +50,14 @@ export function QuestionsRoute() {
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader
-        back={{ to: assignmentPath, label: assignment.data.title }}
+        back={{ to: assignmentPath(assignmentId), label: assignment.data.title }}
         title={heading}
         subtitle={`Total points: ${assignment.data.points}`}
         actions={
           user?.role === 'instructor' && assignment.data.staffRole !== 'ta' ? (
             <Button
               component={RouterLink}
-              to={`${assignmentPath}/questions/create`}
+              to={questionCreatePath(assignmentId)}
               variant="contained"
               startIcon={<AddIcon />}
             >

@@ -2,15 +2,11 @@ import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Button, Container, Link, Typography } from '@mui/material';
 import { PageHeader } from '../../components/page-header.tsx';
 import { EmptyMessage, ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
-import {
-  questionPagePath,
-  RUBRIC_MESSAGES,
-  rubricEditPath,
-  useRubricQuestion,
-} from '../../features/rubrics/api/rubrics-api.ts';
+import { RUBRIC_MESSAGES, useRubricQuestion } from '../../features/rubrics/api/rubrics-api.ts';
 import { RubricWizard } from '../../features/rubrics/components/rubric-wizard.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
+import { questionPagePath, rubricEditPath } from '../../lib/paths.ts';
 
 /** .../rubric-wizard — review, shape, try and save the question's rubric (instructor of the course). */
 export function RubricWizardRoute() {

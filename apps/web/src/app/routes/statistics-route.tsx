@@ -6,6 +6,7 @@ import { STATISTICS_MESSAGES, useStatistics } from '../../features/statistics/ap
 import { StatisticsView } from '../../features/statistics/components/statistics-view.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
+import { assignmentPath, questionPagePath } from '../../lib/paths.ts';
 
 /**
  * /assignments/:assignmentId/statistics and .../questions/:questionId/statistics (staff). A lazy
@@ -19,10 +20,10 @@ export function StatisticsRoute() {
   useErrorToast(statistics.error, STATISTICS_MESSAGES.fetchFailed);
   const back = questionId
     ? {
-        to: `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`,
+        to: questionPagePath(assignmentId, questionId),
         label: 'Back to the question',
       }
-    : { to: `/assignments/${encodeURIComponent(assignmentId)}`, label: 'Back to the assignment' };
+    : { to: assignmentPath(assignmentId), label: 'Back to the assignment' };
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader back={back} title={title} />

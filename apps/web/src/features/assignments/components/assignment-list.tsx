@@ -2,6 +2,7 @@ import { Link as RouterLink } from 'react-router-dom';
 import { Box, Button, Link, Paper, Stack, Typography } from '@mui/material';
 import type { AssignmentSummary } from '@gradewise/shared/contracts/assignments';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { assignmentPath } from '../../../lib/paths.ts';
 
 export interface AssignmentListProps {
   assignments: AssignmentSummary[];
@@ -15,8 +16,6 @@ export interface AssignmentListProps {
   /** Heading level of each assignment's title, under the page's own headings. */
   headingLevel?: 'h2' | 'h3';
 }
-
-export const assignmentPath = (assignmentId: string) => `/assignments/${encodeURIComponent(assignmentId)}`;
 
 /** Assignments with their total points (the sum of their questions' points) and deadline. */
 export function AssignmentList({

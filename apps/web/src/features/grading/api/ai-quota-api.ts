@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { AiQuotaOutput } from '@gradewise/shared/contracts/ai-quota';
 import { apiClient } from '../../../lib/api-client.ts';
-import { questionPagePath } from './grading-api.ts';
+import { questionPath } from './grading-api.ts';
 
 export const AI_QUOTA_MESSAGES = {
   loading: 'Checking AI limits…',
@@ -17,7 +17,7 @@ export function useAiQuota(assignmentId: string, questionId: string) {
   return useQuery({
     queryKey: ['grading', 'suggestions', questionId, 'ai-quota'] as const,
     queryFn: ({ signal }) =>
-      apiClient.get(`${questionPagePath(assignmentId, questionId)}/ai-quota`, AiQuotaOutput, { signal }),
+      apiClient.get(`${questionPath(assignmentId, questionId)}/ai-quota`, AiQuotaOutput, { signal }),
     refetchInterval: 30_000,
   });
 }

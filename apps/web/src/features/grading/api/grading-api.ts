@@ -27,7 +27,8 @@ export const GRADING_MESSAGES = {
   queueFailed: 'Failed to fetch the review queue.',
 } as const;
 
-const questionPath = (assignmentId: string, questionId: string) =>
+/** The question's API path; the grading, suggestion and quota calls hang below it. */
+export const questionPath = (assignmentId: string, questionId: string) =>
   `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
 
 export const gradingKeys = {
@@ -169,8 +170,4 @@ export function gradePagePath(
   options: { queue?: boolean } = {},
 ) {
   return `${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}${options.queue ? '?queue=1' : ''}`;
-}
-
-export function questionPagePath(assignmentId: string, questionId: string) {
-  return questionPath(assignmentId, questionId);
 }

@@ -2,7 +2,7 @@ import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ResuggestOutput, SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
 import { apiClient } from '../../../lib/api-client.ts';
-import { questionPagePath, refreshAfterGrading } from './grading-api.ts';
+import { questionPath, refreshAfterGrading } from './grading-api.ts';
 
 export const SUGGESTION_MESSAGES = {
   summaryFailed: 'Could not load the AI suggestions of this question.',
@@ -29,7 +29,7 @@ export function useSuggestionSummary(assignmentId: string, questionId: string) {
   const summary = useQuery({
     queryKey: suggestionKeys.summary(questionId),
     queryFn: ({ signal }) =>
-      apiClient.get(`${questionPagePath(assignmentId, questionId)}/suggestion-summary`, SuggestionSummary, { signal }),
+      apiClient.get(`${questionPath(assignmentId, questionId)}/suggestion-summary`, SuggestionSummary, { signal }),
     refetchInterval: (query) => (isRefreshing(query.state.data) ? REFRESH_POLL_MS : false),
   });
   const refreshing = isRefreshing(summary.data);
@@ -46,7 +46,7 @@ export function useResuggest(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (answers: number) =>
-      apiClient.post(`${questionPagePath(assignmentId, questionId)}/resuggest`, { answers }, ResuggestOutput),
+      apiClient.post(`${questionPath(assignmentId, questionId)}/resuggest`, { answers }, ResuggestOutput),
     onSettled: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }

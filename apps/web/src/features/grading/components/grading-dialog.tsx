@@ -6,7 +6,8 @@ import { LoadingMessage, RETRY_LABEL } from '../../../components/screen-states.t
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { undoFromToast } from '../../../lib/toasts.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
-import { GRADING_MESSAGES, questionPagePath } from '../api/grading-api.ts';
+import { GRADING_MESSAGES } from '../api/grading-api.ts';
+import { questionPagePath } from '../../../lib/paths.ts';
 import { isEditingAny } from '../comment-editing.ts';
 import { describeResult, useGradeActions } from '../hooks/use-grade-actions.ts';
 import { useCommentReview } from '../hooks/use-comment-review.ts';

@@ -2,11 +2,9 @@ import { Link as RouterLink } from 'react-router-dom';
 import { List, ListItem, ListItemButton, ListItemText, Paper } from '@mui/material';
 import ChevronRightIcon from '@mui/icons-material/ChevronRight';
 import type { QuestionSummary } from '@gradewise/shared/contracts/questions';
+import { questionPagePath } from '../../../lib/paths.ts';
 
 export const UNTITLED_QUESTION = 'Untitled Question';
-
-export const questionPagePath = (assignmentId: string, questionId: string) =>
-  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
 
 /** Questions of an assignment, in creation order: title (or 'Untitled Question') and 'Points: {n}'. */
 export function QuestionList({ assignmentId, questions }: { assignmentId: string; questions: QuestionSummary[] }) {

@@ -5,7 +5,7 @@ import AutoFixHighIcon from '@mui/icons-material/AutoFixHigh';
 import { PageHeader } from '../../../components/page-header.tsx';
 import { PdfDialogButton } from '../../../components/pdf-dialog-button.tsx';
 import type { QuestionPageData } from '../api/questions-api.ts';
-import { questionPagePath } from './question-list.tsx';
+import { questionListPath, rubricWizardPath } from '../../../lib/paths.ts';
 
 export const QUESTION_DETAILS_FALLBACK_TITLE = 'Question Details';
 
@@ -33,7 +33,7 @@ export function QuestionOverview({ question, instructorActions }: QuestionOvervi
     <>
       <PageHeader
         back={{
-          to: `/assignments/${encodeURIComponent(question.assignment._id)}/questions`,
+          to: questionListPath(question.assignment._id),
           label: `Questions for ${question.assignment.title}`,
         }}
         title={question.title ?? QUESTION_DETAILS_FALLBACK_TITLE}
@@ -59,7 +59,7 @@ export function QuestionOverview({ question, instructorActions }: QuestionOvervi
           <Tooltip describeChild title="Draft the rubric step by step and try it on answers before saving">
             <Button
               component={RouterLink}
-              to={`${questionPagePath(question.assignment._id, question._id)}/rubric-wizard`}
+              to={rubricWizardPath(question.assignment._id, question._id)}
               variant="outlined"
               startIcon={<AutoFixHighIcon />}
             >

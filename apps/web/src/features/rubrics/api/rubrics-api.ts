@@ -23,12 +23,9 @@ export const RUBRIC_MESSAGES = {
   trialFailed: 'Failed to try the rubric.',
 } as const;
 
-export const questionPagePath = (assignmentId: string, questionId: string) =>
+/** The question's API path (its rubric calls hang below it). */
+const questionPath = (assignmentId: string, questionId: string) =>
   `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
-export const rubricWizardPath = (assignmentId: string, questionId: string) =>
-  `${questionPagePath(assignmentId, questionId)}/rubric-wizard`;
-export const rubricEditPath = (assignmentId: string, questionId: string) =>
-  `${questionPagePath(assignmentId, questionId)}/rubric`;
 
 /** The question with its rubric (`autoRubric`), and its submissions when the wizard wants to try them. */
 export function useRubricQuestion(assignmentId: string, questionId: string, { includeSubmissions = false } = {}) {
@@ -36,7 +33,7 @@ export function useRubricQuestion(assignmentId: string, questionId: string, { in
     queryKey: [...queryKeys.questions.views(assignmentId, questionId), { includeSubmissions, view: 'rubric' }],
     queryFn: ({ signal }) =>
       apiClient.get(
-        `${questionPagePath(assignmentId, questionId)}${includeSubmissions ? '?includeSubmissions=1' : ''}`,
+        `${questionPath(assignmentId, questionId)}${includeSubmissions ? '?includeSubmissions=1' : ''}`,
         QuestionDetail,
         {
           signal,
@@ -49,7 +46,7 @@ export function useGenerateRubric(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiClient.post(`${questionPagePath(assignmentId, questionId)}/generate-rubric`, undefined, GenerateRubricOutput),
+      apiClient.post(`${questionPath(assignmentId, questionId)}/generate-rubric`, undefined, GenerateRubricOutput),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
   });
 }
@@ -58,7 +55,7 @@ export function useSaveRubric(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: SaveRubricInput) =>
-      apiClient.patch(`${questionPagePath(assignmentId, questionId)}/save-rubric`, input, SaveRubricOutput),
+      apiClient.patch(`${questionPath(assignmentId, questionId)}/save-rubric`, input, SaveRubricOutput),
     onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
   });
 }
@@ -82,6 +79,6 @@ export function expectedVersionOf(rubric: { version?: number } | undefined): { e
 export function useTryRubric(assignmentId: string, questionId: string) {
   return useMutation({
     mutationFn: (input: RubricTrialInput) =>
-      apiClient.post(`${questionPagePath(assignmentId, questionId)}/rubric-trial`, input, RubricTrialOutput),
+      apiClient.post(`${questionPath(assignmentId, questionId)}/rubric-trial`, input, RubricTrialOutput),
   });
 }

@@ -5,7 +5,8 @@ import AutoFixHighIcon from '@mui/icons-material/AutoFixHigh';
 import { LoadingIcon } from '../../../components/loading-icon.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
-import { RUBRIC_MESSAGES, rubricWizardPath, useGenerateRubric } from '../api/rubrics-api.ts';
+import { RUBRIC_MESSAGES, useGenerateRubric } from '../api/rubrics-api.ts';
+import { rubricWizardPath } from '../../../lib/paths.ts';
 
 /**
  * Generate Rubric (spec section 4): the button says 'Generating Rubric…' and a blocking dialog

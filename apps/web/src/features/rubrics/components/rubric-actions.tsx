@@ -1,7 +1,7 @@
 import { Link as RouterLink } from 'react-router-dom';
 import { Button, Tooltip } from '@mui/material';
 import EditNoteIcon from '@mui/icons-material/EditNote';
-import { rubricEditPath } from '../api/rubrics-api.ts';
+import { rubricEditPath } from '../../../lib/paths.ts';
 import { GenerateRubricButton } from './generate-rubric-button.tsx';
 
 /**

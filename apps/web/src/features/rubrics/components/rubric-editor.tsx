@@ -5,17 +5,11 @@ import type { AutoRubricEntry } from '@gradewise/shared/contracts/grading';
 import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
 import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo, showSuccess } from '../../../lib/toasts.tsx';
-import {
-  expectedVersionOf,
-  questionPagePath,
-  RUBRIC_MESSAGES,
-  rubricWizardPath,
-  useReloadRubric,
-  useSaveRubric,
-} from '../api/rubrics-api.ts';
+import { expectedVersionOf, RUBRIC_MESSAGES, useReloadRubric, useSaveRubric } from '../api/rubrics-api.ts';
 import { checkDrafts, toDrafts, toItemInputs, type ItemDraft } from '../rubric-items.ts';
 import { RubricItemsEditor } from './rubric-items-editor.tsx';
 import { FullscreenButton, RubricPreviewPane } from './rubric-preview-pane.tsx';
+import { questionPagePath, rubricWizardPath } from '../../../lib/paths.ts';
 
 type Pane = 'editor' | 'preview';
 

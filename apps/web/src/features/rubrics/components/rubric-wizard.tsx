@@ -23,18 +23,13 @@ import type { AutoRubricEntry } from '@gradewise/shared/contracts/grading';
 import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
 import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
-import {
-  expectedVersionOf,
-  questionPagePath,
-  RUBRIC_MESSAGES,
-  useReloadRubric,
-  useSaveRubric,
-} from '../api/rubrics-api.ts';
+import { expectedVersionOf, RUBRIC_MESSAGES, useReloadRubric, useSaveRubric } from '../api/rubrics-api.ts';
 import { checkDrafts, toDrafts, toItemInputs, type ItemDraft } from '../rubric-items.ts';
 import { RubricItemsEditor } from './rubric-items-editor.tsx';
 import { RubricPreviewPane } from './rubric-preview-pane.tsx';
 import { RubricTrialPanel, type TrialSubmission } from './rubric-trial-panel.tsx';
 import { formatPoints } from '@gradewise/shared/points';
+import { questionPagePath } from '../../../lib/paths.ts';
 
 const STEPS = ['Question and solution', 'Rubric items', 'Try it', 'Review and save'] as const;
 const ITEMS_STEP = 1;
