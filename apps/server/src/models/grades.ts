@@ -3,7 +3,6 @@ import { anyOf } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { grades, regradeRequests, submissions } from '../db/schema.ts';
-import type { StoredComment } from './grading-runs.ts';
 import { toDate } from '../lib/timestamps.ts';
 
 export type GradeRow = typeof grades.$inferSelect;
