@@ -1,4 +1,4 @@
-import { and, eq, inArray, notInArray, or, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, inArray, notInArray, or, sql } from 'drizzle-orm';
 import { anyOf } from './any-of.ts';
 import type { Db } from '../db/client.ts';
 import { fileExtractions } from '../db/schema.ts';
@@ -13,10 +13,17 @@ export async function selectFileExtraction(db: Db, fileId: string): Promise<File
   return row;
 }
 
-export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionRow>> {
+/** An extraction as lists show it: without `pages`, the text again page by page, which lists never read. */
+export type FileExtractionListRow = Omit<FileExtractionRow, 'pages'>;
+const { pages: _pages, ...extractionListColumns } = getTableColumns(fileExtractions);
+
+export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionListRow>> {
   if (fileIds.length === 0) return new Map();
-  const rows = await db.select().from(fileExtractions).where(anyOf(fileExtractions.fileId, fileIds));
-  return new Map(rows.map((row) => [row.fileId, row]));
+  const rows = await db
+    .select(extractionListColumns)
+    .from(fileExtractions)
+    .where(anyOf(fileExtractions.fileId, fileIds));
+  return new Map(rows.map((row) => [row.fileId, row as FileExtractionListRow]));
 }
 
 export const UNFINISHED_EXTRACTION_STATUSES = ['queued', 'reading'] as const;

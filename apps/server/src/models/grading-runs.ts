@@ -1,4 +1,4 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { anyOf } from './any-of.ts';
 import type { Db } from '../db/client.ts';
 import { gradingRuns } from '../db/schema.ts';
@@ -9,6 +9,14 @@ export type NewGradingRunRow = typeof gradingRuns.$inferInsert;
 import type { StoredComment } from '../db/json-columns.ts';
 
 export type { StoredComment };
+
+/**
+ * A run as lists show it: every column but `rawOutput`, the provider's whole answer, which only
+ * re-reading a suggestion needs. A question page reads two runs for each of hundreds of answers;
+ * carrying their raw answers through the database and the driver was most of its cost.
+ */
+export type GradingRunListRow = Omit<GradingRunRow, 'rawOutput'>;
+const { rawOutput: _rawOutput, ...runListColumns } = getTableColumns(gradingRuns);
 
 export const ACTIVE_STATUSES = ['queued', 'running'] as const;
 
@@ -73,27 +81,37 @@ export async function selectLatestSucceededRun(db: Db, submissionId: string): Pr
 export async function selectLatestRunsBySubmission(
   db: Db,
   submissionIds: string[],
-): Promise<Map<string, GradingRunRow>> {
-  if (submissionIds.length === 0) return new Map();
-  const rows = await db
-    .selectDistinctOn([gradingRuns.submissionId])
-    .from(gradingRuns)
-    .where(anyOf(gradingRuns.submissionId, submissionIds))
-    .orderBy(gradingRuns.submissionId, desc(gradingRuns.createdAt), desc(gradingRuns.id));
-  return new Map(rows.map((row) => [row.submissionId, row]));
+): Promise<Map<string, GradingRunListRow>> {
+  return selectNewestRunEach(db, submissionIds, sql`true`, sql`r.created_at DESC, r.id DESC`);
 }
 
 /** Newest succeeded run per submission. */
 export async function selectLatestSucceededRunsBySubmission(
   db: Db,
   submissionIds: string[],
-): Promise<Map<string, GradingRunRow>> {
+): Promise<Map<string, GradingRunListRow>> {
+  return selectNewestRunEach(db, submissionIds, sql`r.status = 'succeeded'`, sql`r.finished_at DESC, r.id DESC`);
+}
+
+/**
+ * The newest run of each submission. Runs pile up: every saved grade re-suggests the question's
+ * pending answers (refresh-suggestions), so a class of 300 graded one by one leaves tens of
+ * thousands of runs. A DISTINCT ON over the whole rows sorted all of them, comments and raw
+ * answers included, on each question page (spilling to temporary files past work_mem); here the
+ * sort carries three narrow columns and only the winners' rows are read.
+ */
+async function selectNewestRunEach(
+  db: Db,
+  submissionIds: string[],
+  condition: SQL,
+  order: SQL,
+): Promise<Map<string, GradingRunListRow>> {
   if (submissionIds.length === 0) return new Map();
+  const newest = sql`(SELECT DISTINCT ON (r.submission_id) r.id FROM grading_runs r WHERE r.submission_id = ANY(${sql.param(submissionIds)}::uuid[]) AND ${condition} ORDER BY r.submission_id, ${order})`;
   const rows = await db
-    .selectDistinctOn([gradingRuns.submissionId])
+    .select(runListColumns)
     .from(gradingRuns)
-    .where(and(anyOf(gradingRuns.submissionId, submissionIds), eq(gradingRuns.status, 'succeeded')))
-    .orderBy(gradingRuns.submissionId, desc(gradingRuns.finishedAt), desc(gradingRuns.id));
+    .where(sql`${gradingRuns.id} IN ${newest}`);
   return new Map(rows.map((row) => [row.submissionId, row]));
 }
 
@@ -181,8 +199,8 @@ export async function countBatchRuns(
   return counts;
 }
 
-export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunRow>> {
+export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunListRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select().from(gradingRuns).where(anyOf(gradingRuns.id, ids));
+  const rows = await db.select(runListColumns).from(gradingRuns).where(anyOf(gradingRuns.id, ids));
   return new Map(rows.map((row) => [row.id, row]));
 }

@@ -11,10 +11,10 @@ import {
   type SavedGrade,
   type SubmissionGradingFields,
 } from '@gradewise/shared/contracts/grading';
-import type { FileExtractionRow } from '../models/file-extractions.ts';
+import type { FileExtractionListRow, FileExtractionRow } from '../models/file-extractions.ts';
 import { presentExtractionState } from './submission-presenter.ts';
 import type { GradeRow } from '../models/grades.ts';
-import type { GradingRunRow, StoredComment } from '../models/grading-runs.ts';
+import type { GradingRunListRow, GradingRunRow, StoredComment } from '../models/grading-runs.ts';
 import type { RubricRow } from '../models/rubrics.ts';
 
 /**
@@ -62,7 +62,7 @@ export function presentComments(
   });
 }
 
-export function presentHiddenText(extraction: FileExtractionRow | undefined): HiddenTextFinding[] {
+export function presentHiddenText(extraction: FileExtractionListRow | undefined): HiddenTextFinding[] {
   return extraction?.hiddenText ?? [];
 }
 
@@ -93,10 +93,10 @@ export function presentRunResult(input: {
 /** The instructor's saved grade as the grade call answers it for an already graded submission. */
 export function presentSavedGradeResult(input: {
   grade: GradeRow;
-  run: GradingRunRow | undefined;
+  run: GradingRunListRow | undefined;
   points: number;
   rubric: RubricRow | undefined;
-  extraction: FileExtractionRow | undefined;
+  extraction: FileExtractionListRow | undefined;
 }): GradingOutput {
   return {
     submissionText: input.extraction?.text ?? '',
@@ -139,12 +139,12 @@ export function presentSavedGrade(
  */
 export function presentSubmissionGrading(input: {
   grade: GradeRow | undefined;
-  latestRun: GradingRunRow | undefined;
-  latestSucceededRun: GradingRunRow | undefined;
-  gradeRun: GradingRunRow | undefined;
+  latestRun: GradingRunListRow | undefined;
+  latestSucceededRun: GradingRunListRow | undefined;
+  gradeRun: GradingRunListRow | undefined;
   /** The grade was saved on an earlier version: it counts, but this version is not reviewed yet. */
   isGradeOnEarlierVersion: boolean;
-  extraction: FileExtractionRow | undefined;
+  extraction: FileExtractionListRow | undefined;
   rubricItems: readonly RubricItem[];
 }): SubmissionGradingFields {
   const { grade, latestSucceededRun } = input;
@@ -182,8 +182,8 @@ export function reviewStatusOf({
   latestSucceededRun,
 }: {
   grade: GradeRow | undefined;
-  latestRun: GradingRunRow | undefined;
-  latestSucceededRun: GradingRunRow | undefined;
+  latestRun: GradingRunListRow | undefined;
+  latestSucceededRun: GradingRunListRow | undefined;
 }): ReviewStatus {
   if (grade) return 'graded';
   if (latestRun && (latestRun.status === 'queued' || latestRun.status === 'running')) return 'grading';

@@ -3,9 +3,9 @@ import type {
   GradingReportForStudent,
   ReviewQueueItem,
 } from '@gradewise/shared/contracts/review';
-import type { FileExtractionRow } from '../models/file-extractions.ts';
+import type { FileExtractionListRow } from '../models/file-extractions.ts';
 import type { GradeRow } from '../models/grades.ts';
-import type { GradingRunRow } from '../models/grading-runs.ts';
+import type { GradingRunListRow } from '../models/grading-runs.ts';
 import type { RubricRow } from '../models/rubrics.ts';
 import type { SubmissionListRow, SubmissionRow } from '../models/submissions.ts';
 import type { QuestionRow } from '../models/questions.ts';
@@ -20,8 +20,8 @@ export { reviewStatusOf };
 export interface ReviewQueueSources {
   row: SubmissionListRow;
   grade: GradeRow | undefined;
-  latestRun: GradingRunRow | undefined;
-  latestSucceededRun: GradingRunRow | undefined;
+  latestRun: GradingRunListRow | undefined;
+  latestSucceededRun: GradingRunListRow | undefined;
 }
 
 export function presentReviewQueueItem(sources: ReviewQueueSources, identities: StudentIdentities): ReviewQueueItem {
@@ -58,8 +58,8 @@ export interface GradingReportSources {
   grade: GradeRow | undefined;
   /** The version `grade` was saved on (an earlier one than `submission` when it was resubmitted). */
   gradedVersion: number | null;
-  gradeRun: GradingRunRow | undefined;
-  extraction: FileExtractionRow | undefined;
+  gradeRun: GradingRunListRow | undefined;
+  extraction: FileExtractionListRow | undefined;
   rubric: RubricRow | undefined;
 }
 

@@ -1,5 +1,5 @@
 import type { SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
-import type { GradingRunRow } from '../models/grading-runs.ts';
+import type { GradingRunListRow } from '../models/grading-runs.ts';
 import type { SuggestionRefreshRow } from '../models/suggestion-refreshes.ts';
 import { DEFAULT_CONFIDENCE, type GraderKind } from '@gradewise/shared/contracts/grading';
 
@@ -19,7 +19,7 @@ export function expectedChanges(confidences: readonly (number | null)[]): number
 export function presentSuggestionSummary(input: {
   questionPoints: number;
   /** The newest finished suggestion of every current answer without a saved grade. */
-  suggestions: readonly GradingRunRow[];
+  suggestions: readonly GradingRunListRow[];
   withoutSuggestion: number;
   savedGrades: number;
   grader: { graderKind: GraderKind; provider: string; model: string };

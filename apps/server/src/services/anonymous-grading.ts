@@ -52,10 +52,11 @@ export function isAnonymousNow(
   return assignment.isAnonymous && (assignment.gradesHeld || assignment.gradesReleasedAt === null);
 }
 
+// One collator for every comparison: localeCompare with a locale builds one per call, which
+// sorting a class of 300 did thousands of times per question page.
+const nameCollator = new Intl.Collator('en', { sensitivity: 'base' });
 const byName = (a: StudentColumns, b: StudentColumns) =>
-  a.name.localeCompare(b.name, 'en', { sensitivity: 'base' }) ||
-  a.email.localeCompare(b.email) ||
-  a.id.localeCompare(b.id);
+  nameCollator.compare(a.name, b.name) || a.email.localeCompare(b.email) || a.id.localeCompare(b.id);
 
 const NAMED: StudentIdentities = {
   isAnonymous: false,

@@ -6,7 +6,7 @@ import type {
 } from '@gradewise/shared/contracts/grade-audit';
 import type { AppContext } from '../context.ts';
 import type { GradeRow } from '../models/grades.ts';
-import { selectGradingRunsByIds, type GradingRunRow, type StoredComment } from '../models/grading-runs.ts';
+import { selectGradingRunsByIds, type GradingRunListRow, type StoredComment } from '../models/grading-runs.ts';
 import { selectPeopleByIds } from '../models/users.ts';
 import { presentGrader } from '../presenters/grading-presenter.ts';
 
@@ -151,11 +151,11 @@ export async function buildAuditEntries(ctx: AppContext, rows: readonly GradeRow
   });
 }
 
-function suggestionState(run: GradingRunRow): GradeState {
+function suggestionState(run: GradingRunListRow): GradeState {
   return { score: run.totalScore ?? 0, comments: run.comments ?? [] };
 }
 
-function presentSuggestion(run: GradingRunRow) {
+function presentSuggestion(run: GradingRunListRow) {
   return {
     gradingRunId: run.id,
     score: run.totalScore,

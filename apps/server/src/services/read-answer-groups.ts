@@ -14,7 +14,7 @@ import { selectCurrentGrades, selectSubmissionIdsOfGrades, type GradeRow } from 
 import {
   selectLatestRunsBySubmission,
   selectLatestSucceededRunsBySubmission,
-  type GradingRunRow,
+  type GradingRunListRow,
 } from '../models/grading-runs.ts';
 import { selectLatestSubmissionsPerStudent, type SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
@@ -28,8 +28,8 @@ export interface QuestionAnswers {
   /** By student name, as selectLatestSubmissionsPerStudent orders them: the input order of grouping. */
   rows: SubmissionListRow[];
   grades: Map<string, GradeRow>;
-  latestRuns: Map<string, GradingRunRow>;
-  succeededRuns: Map<string, GradingRunRow>;
+  latestRuns: Map<string, GradingRunListRow>;
+  succeededRuns: Map<string, GradingRunListRow>;
   /** File id -> whether its text was read ('succeeded') or could not be ('failed'); absent: not read yet. */
   extractionStatuses: Map<string, FileExtractionRow['status']>;
   /** Grade id -> submission id of every grade a current grade was applied from. */

@@ -23,6 +23,7 @@ import { readGradingWork } from '../../services/work-split.ts';
 import { mayGrade } from '../../policies/course-access.ts';
 import { presentQuestionRelease } from '../../presenters/grade-release-presenter.ts';
 import { currentUser } from '../access.ts';
+import { fastSerializerCompiler } from '../fast-serializer.ts';
 import { readMultipartForm } from '../multipart.ts';
 
 const AssignmentParams = z.object({ assignmentId: z.string() });
@@ -66,6 +67,8 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'user' },
         schema: { params: QuestionParams, querystring: QuestionDetailQuery, response: { 200: QuestionDetail } },
+        // Hundreds of rows on a big class: fast-json-stringify, not a zod pass over each (issue 11).
+        serializerCompiler: fastSerializerCompiler,
       },
       async (request) => {
         const includeSubmissions =
