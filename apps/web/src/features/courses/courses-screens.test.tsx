@@ -111,7 +111,7 @@ describe('create course', () => {
     stubNetwork({
       ...signInAs(INSTRUCTOR),
       'POST /api/courses': errorResponse(
-        415,
+        400,
         'UNSUPPORTED_FILE',
         'The course image must be a PNG, JPEG, WebP or GIF image.',
       ),

@@ -125,7 +125,7 @@ describe('create question', () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     stubNetwork({
       ...routes(),
-      [`POST /api${QUESTIONS_PATH}`]: errorResponse(415, 'UNSUPPORTED_FILE', 'The question file is not a PDF.'),
+      [`POST /api${QUESTIONS_PATH}`]: errorResponse(400, 'UNSUPPORTED_FILE', 'The question file is not a PDF.'),
     });
     renderApp(`${QUESTIONS_PATH}/create`);
     const user = userEvent.setup({ delay: null });
