@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'react';
 import { createPortal } from 'react-dom';
-import { Box, Button, GlobalStyles } from '@mui/material';
+import CloseIcon from '@mui/icons-material/Close';
+import { Box, Button, GlobalStyles, IconButton } from '@mui/material';
 import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
 // The stylesheet is bundled from node_modules (no CDN); the unstyled entry keeps it from being injected twice.
 import 'react-toastify/ReactToastify.css';
@@ -26,10 +27,28 @@ export function AppToasts() {
           newestOnTop
           theme="dark"
           transition={Slide}
+          closeButton={DismissButton}
         />,
         layer,
       )}
     </>
+  );
+}
+
+/**
+ * The toast's own close button, named for what it does: its default name ("close") is the name of
+ * the grading screen's Close too, and both are on screen at once after a save.
+ */
+function DismissButton({ closeToast }: { closeToast: (reason?: boolean | string) => void }) {
+  return (
+    <IconButton
+      aria-label="Dismiss notification"
+      size="small"
+      onClick={() => closeToast(true)}
+      sx={{ alignSelf: 'flex-start', color: 'inherit', opacity: 0.7 }}
+    >
+      <CloseIcon fontSize="small" />
+    </IconButton>
   );
 }
 
