@@ -3,7 +3,7 @@ import { Button, Container, MenuItem, Paper, TextField } from '@mui/material';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorMessage, LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES } from '../../features/assignments/api/assignments-api.ts';
-import { assignmentPath } from '../../lib/paths.ts';
+import { assignmentPath, coursePath } from '../../lib/paths.ts';
 import {
   CreateAssignmentForm,
   readCreateAssignmentState,
@@ -29,7 +29,7 @@ export function AssignmentCreateRoute() {
   const navigate = useNavigate();
   const target = readCreateAssignmentState(location.state);
   const back = target
-    ? { to: `/courses/${encodeURIComponent(target.courseId)}`, label: target.courseTitle ?? 'Course' }
+    ? { to: coursePath(target.courseId), label: target.courseTitle ?? 'Course' }
     : { to: '/courses', label: 'Courses' };
 
   let content;

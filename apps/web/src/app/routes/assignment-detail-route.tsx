@@ -14,7 +14,7 @@ import { formatDateTime, isPast } from '../../lib/format-date.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
-import { questionCreatePath, questionListPath, statisticsPath } from '../../lib/paths.ts';
+import { coursePath, questionCreatePath, questionListPath, statisticsPath } from '../../lib/paths.ts';
 
 /**
  * Assignment detail (spec section 2): title, deadline if set, course title; View Questions for
@@ -59,7 +59,7 @@ export function AssignmentDetailRoute() {
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader
-        back={{ to: `/courses/${encodeURIComponent(detail.course._id)}`, label: detail.course.title }}
+        back={{ to: coursePath(detail.course._id), label: detail.course.title }}
         title={detail.title}
         subtitle={
           <Stack spacing={0.5}>

@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorMessage } from '../../components/screen-states.tsx';
 import { CreateCourseForm } from '../../features/courses/components/create-course-form.tsx';
 import { useSession } from '../../lib/session.tsx';
+import { coursePath } from '../../lib/paths.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 export const ONLY_INSTRUCTORS_CREATE_COURSES = 'Only instructors can create courses.';
@@ -18,7 +19,7 @@ export function CourseCreateRoute() {
       <PageHeader back={{ to: '/courses', label: 'Courses' }} title="Create Course" />
       {user?.role === 'instructor' ? (
         <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
-          <CreateCourseForm onCreated={(courseId) => navigate(`/courses/${encodeURIComponent(courseId)}`)} />
+          <CreateCourseForm onCreated={(courseId) => navigate(coursePath(courseId))} />
         </Paper>
       ) : (
         <ErrorMessage text={ONLY_INSTRUCTORS_CREATE_COURSES} />

@@ -15,6 +15,7 @@ import { StaffSection } from '../../features/staff/components/staff-section.tsx'
 import { messageOf } from '../../lib/api-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
+import { courseRegradeRequestsPath, courseStudentsPath } from '../../lib/paths.ts';
 
 /**
  * Course detail (spec section 2): title, image, View Syllabus, View Students, the course's
@@ -71,7 +72,7 @@ export function CourseDetailRoute() {
             ) : null}
             <Button
               component={RouterLink}
-              to={`/courses/${encodeURIComponent(detail._id)}/students`}
+              to={courseStudentsPath(detail._id)}
               variant="outlined"
               startIcon={<GroupIcon />}
             >
@@ -80,7 +81,7 @@ export function CourseDetailRoute() {
             {detail.viewer === 'staff' ? (
               <Button
                 component={RouterLink}
-                to={`/courses/${encodeURIComponent(detail._id)}/regrade-requests`}
+                to={courseRegradeRequestsPath(detail._id)}
                 variant="outlined"
                 startIcon={<RateReviewIcon />}
               >

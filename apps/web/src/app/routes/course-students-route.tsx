@@ -13,6 +13,7 @@ import { StudentTable } from '../../features/rosters/components/student-table.ts
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
 import { useNavigateAfter } from '../../lib/use-navigate-after.ts';
+import { coursePath } from '../../lib/paths.ts';
 
 /** Spec section 9: after adding students, back to the course page after 1 second. */
 export const RETURN_AFTER_ADDING_STUDENTS_MS = 1000;
@@ -25,13 +26,13 @@ export function CourseStudentsRoute() {
   const { id = '' } = useParams();
   const rosterHeadingId = useId();
   const course = useCourse(id);
-  const coursePath = `/courses/${encodeURIComponent(id)}`;
+  const coursePage = coursePath(id);
   const returnToCourse = useNavigateAfter(RETURN_AFTER_ADDING_STUDENTS_MS);
   useDocumentTitle(course.data ? `Students of ${course.data.title}` : 'Course Students');
   useErrorToast(course.error, COURSE_MESSAGES.fetchFailed);
 
   const backToCourse = (
-    <Button component={RouterLink} to={coursePath} variant="outlined" startIcon={<ArrowBackIcon />}>
+    <Button component={RouterLink} to={coursePage} variant="outlined" startIcon={<ArrowBackIcon />}>
       Back to Course
     </Button>
   );
@@ -56,7 +57,7 @@ export function CourseStudentsRoute() {
   }
 
   const detail = course.data;
-  const onAdded = () => returnToCourse(coursePath);
+  const onAdded = () => returnToCourse(coursePage);
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader title="Students" subtitle={`${detail.title} · ${rosterSummary(detail)}`} actions={backToCourse} />

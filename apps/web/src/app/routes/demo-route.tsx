@@ -6,6 +6,7 @@ import SchoolIcon from '@mui/icons-material/School';
 import { useCourses } from '../../features/courses/api/courses-api.ts';
 import { markDemoSeen } from '../../lib/browser-storage.ts';
 import { useSession } from '../../lib/session.tsx';
+import { coursePath } from '../../lib/paths.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 /** The product tour page shipped with the app (apps/web/public/tour.html): nothing external. */
@@ -165,7 +166,7 @@ function DemoCourseCard({ courseId, title }: { courseId: string; title: string }
       </Box>
       <Button
         component={RouterLink}
-        to={`/courses/${encodeURIComponent(courseId)}`}
+        to={coursePath(courseId)}
         variant="contained"
         color="secondary"
         size="large"

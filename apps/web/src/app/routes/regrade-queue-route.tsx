@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { COURSE_MESSAGES, useCourse } from '../../features/courses/api/courses-api.ts';
 import { RegradeQueueList } from '../../features/regrades/components/regrade-queue.tsx';
+import { coursePath } from '../../lib/paths.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 
 export const REGRADE_QUEUE_TITLE = 'Regrade requests';
@@ -13,7 +14,7 @@ export function RegradeQueueRoute() {
   const { id = '' } = useParams();
   const course = useCourse(id);
   useDocumentTitle(REGRADE_QUEUE_TITLE);
-  const back = { to: `/courses/${encodeURIComponent(id)}`, label: course.data?.title ?? 'Course' };
+  const back = { to: coursePath(id), label: course.data?.title ?? 'Course' };
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
       <PageHeader back={back} title={REGRADE_QUEUE_TITLE} subtitle={course.data?.title} />

@@ -6,6 +6,7 @@ import type { AnswerGroup, AnswerGroupMember, AnswerGroupsOutput } from '@gradew
 import type { GradeFirstState } from '@gradewise/shared/contracts/review';
 import { EmptyMessage, ErrorMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { gradePagePath } from '../../../lib/paths.ts';
 import {
   ANSWER_GROUP_MESSAGES,
   describeGroupSize,
@@ -13,7 +14,6 @@ import {
   openMembers,
   useAnswerGroups,
 } from '../api/answer-groups-api.ts';
-import { gradePagePath } from '../api/grading-api.ts';
 import { formatPoints } from '../format.ts';
 import { APPLY_TO_GROUP, ApplyToGroupDialog } from './apply-to-group-dialog.tsx';
 import { GroupFlagBadge } from './group-badges.tsx';

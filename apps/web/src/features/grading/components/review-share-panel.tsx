@@ -3,7 +3,8 @@ import { Link as RouterLink, useNavigate } from 'react-router-dom';
 import { Button, Paper, Stack, Typography } from '@mui/material';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
-import { gradePagePath, useReviewQueue } from '../api/grading-api.ts';
+import { gradePagePath, statisticsPath } from '../../../lib/paths.ts';
+import { useReviewQueue } from '../api/grading-api.ts';
 
 /**
  * "Your share" on the question page (decision 0031): how much of the question is the viewer's when
@@ -56,7 +57,7 @@ export function ReviewSharePanel({
           </Button>
           <Button
             component={RouterLink}
-            to={`/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/statistics`}
+            to={statisticsPath(assignmentId, questionId)}
             variant="outlined"
             startIcon={<BarChartIcon />}
           >

@@ -5,6 +5,7 @@ import type { RegradeRequestForStaff } from '@gradewise/shared/contracts/regrade
 import { EmptyMessage, LoadFailedMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { gradePagePath } from '../../../lib/paths.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
 import { REGRADE_MESSAGES, useAiRecheck, useRegradeQueue, type RegradeQueueStatus } from '../api/regrades-api.ts';
 import { ResolveRegradeDialog } from './resolve-regrade-dialog.tsx';
@@ -61,9 +62,9 @@ function RegradeRequestCard({ request }: { request: RegradeRequestForStaff }) {
   const [isResolving, setResolving] = useState(false);
   const recheck = useAiRecheck(request._id);
   const headingId = useId();
-  const gradePath =
-    `/assignments/${encodeURIComponent(request.assignment._id)}/questions/${encodeURIComponent(request.question._id)}` +
-    `/grade/${encodeURIComponent(request.submissionId)}?regrade=true`;
+  const gradePath = gradePagePath(request.assignment._id, request.question._id, request.submissionId, {
+    regrade: true,
+  });
   const disputed = request.rubricItemId
     ? request.comments.filter((comment) => comment.rubricItemId === request.rubricItemId)
     : request.comments;

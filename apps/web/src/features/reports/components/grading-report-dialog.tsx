@@ -23,6 +23,7 @@ import { SubmissionViewer } from '../../../components/submission-viewer.tsx';
 import { describeRegion } from '../../../components/comment-regions/region-geometry.ts';
 import { RegionNumber, RegionOverlay } from '../../../components/comment-regions/region-overlay.tsx';
 import { isNotFound, messageOf } from '../../../lib/api-client.ts';
+import { questionPagePath } from '../../../lib/paths.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { REPORT_MESSAGES, useGradingReport } from '../api/reports-api.ts';
@@ -48,8 +49,7 @@ export interface GradingReportDialogProps {
  * set apart, since those are what the student does not see.
  */
 export function GradingReportDialog({ assignmentId, questionId, submissionId }: GradingReportDialogProps) {
-  const questionPage = `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
-  const { goBack } = useGoBack(questionPage);
+  const { goBack } = useGoBack(questionPagePath(assignmentId, questionId));
   const report = useGradingReport(assignmentId, questionId, submissionId);
   useErrorToast(report.error, isNotFound(report.error) ? REPORT_MESSAGES.notFound : REPORT_MESSAGES.fetchFailed);
   const titleId = useId();

@@ -19,6 +19,7 @@ import CallSplitIcon from '@mui/icons-material/CallSplit';
 import { Email } from '@gradewise/shared/contracts/auth';
 import { EmptyMessage, LoadFailedMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { courseWorkSplitPath } from '../../../lib/paths.ts';
 import { showSuccess } from '../../../lib/toasts.tsx';
 import { STAFF_MESSAGES, useAddTa, useRemoveTa, useStaff } from '../api/staff-api.ts';
 
@@ -84,7 +85,7 @@ export function StaffSection({ courseId, canManage }: { courseId: string; canMan
           {canManage ? <AddTaForm courseId={courseId} /> : null}
           <Button
             component={RouterLink}
-            to={`/courses/${encodeURIComponent(courseId)}/work-split`}
+            to={courseWorkSplitPath(courseId)}
             variant="outlined"
             startIcon={<CallSplitIcon />}
             sx={{ mt: 2 }}

@@ -40,12 +40,6 @@ export function isGraded(row: SubmissionTableRow): boolean {
   return row.isAlreadyGraded && row.grade !== null;
 }
 
-/** Links of the grading screens (spec section 2), relative to nothing: absolute app paths. */
-export function gradingPaths(assignmentId: string, questionId: string, submissionId: string) {
-  const grade = `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/grade/${encodeURIComponent(submissionId)}`;
-  return { grade, regrade: `${grade}?regrade=true`, report: `${grade}/report` };
-}
-
 /** Grades are shown as the API sends them, without float noise (7.499999 -> 7.5). */
 
 /**

@@ -22,10 +22,11 @@ import { ExtractionState } from '../../../components/extraction-state.tsx';
 import { EmptyMessage } from '../../../components/screen-states.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { gradePagePath, gradingReportPath } from '../../../lib/paths.ts';
 import { ReopenSubmissionButton } from './reopen-submission-button.tsx';
 import { SubmissionVersionsButton } from './submission-versions-button.tsx';
 import { formatPoints } from '@gradewise/shared/points';
-import { gradingPaths, isGraded, reviewStateOf, type SubmissionTableRow } from './submission-row.ts';
+import { isGraded, reviewStateOf, type SubmissionTableRow } from './submission-row.ts';
 
 export const NO_SUBMISSIONS_MESSAGE = 'No submissions yet.';
 export const NOT_GRADED = 'Not Graded';
@@ -287,7 +288,6 @@ export function earlierVersionText(row: Pick<SubmissionTableRow, 'gradedVersion'
 }
 
 function Actions({ row, assignmentId, questionId, questionPoints, renderExtraActions }: CellProps) {
-  const paths = gradingPaths(assignmentId, questionId, row._id);
   const graded = isGraded(row) && row.grade !== null;
   return (
     <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
@@ -295,7 +295,7 @@ function Actions({ row, assignmentId, questionId, questionPoints, renderExtraAct
         <>
           <Button
             component={RouterLink}
-            to={paths.regrade}
+            to={gradePagePath(assignmentId, questionId, row._id, { regrade: true })}
             size="small"
             variant="outlined"
             aria-label={`Regrade ${row.student.name}`}
@@ -309,7 +309,7 @@ function Actions({ row, assignmentId, questionId, questionPoints, renderExtraAct
       ) : (
         <Button
           component={RouterLink}
-          to={paths.grade}
+          to={gradePagePath(assignmentId, questionId, row._id)}
           size="small"
           variant="contained"
           aria-label={`Grade ${row.student.name}`}
@@ -337,7 +337,7 @@ function Report({ row, assignmentId, questionId }: CellProps) {
   return (
     <Button
       component={RouterLink}
-      to={gradingPaths(assignmentId, questionId, row._id).report}
+      to={gradingReportPath(assignmentId, questionId, row._id)}
       size="small"
       aria-label={`View Report of ${row.student.name}`}
     >
