@@ -9,6 +9,7 @@ import {
 } from '@gradewise/shared/contracts/auth';
 import { z } from 'zod';
 import { apiClient, type ApiClient } from './api-client.ts';
+import { apiPaths } from './api-paths.ts';
 import { readStoredToken, removeStoredToken, storeToken } from './browser-storage.ts';
 import { findTokenProblem } from './token-expiry.ts';
 
@@ -93,7 +94,7 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
     const controller = new AbortController();
     const { token } = startup;
     client.setToken(token);
-    client.get('/auth/user', UserOutput, { signal: controller.signal }).then(
+    client.get(apiPaths.auth.user, UserOutput, { signal: controller.signal }).then(
       (user) => {
         if (generation.current === checkGeneration) setState({ status: 'authenticated', user, token });
       },
@@ -121,12 +122,12 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
   );
 
   const login = useCallback(
-    async (input: LoginInput) => startSession(await client.post('/auth/login', input, AuthOutput)),
+    async (input: LoginInput) => startSession(await client.post(apiPaths.auth.login, input, AuthOutput)),
     [client, startSession],
   );
   const register = useCallback(
     async (input: RegisterInput) => {
-      const result = await client.post('/auth/register', input, z.union([AuthOutput, RegisterPendingOutput]));
+      const result = await client.post(apiPaths.auth.register, input, z.union([AuthOutput, RegisterPendingOutput]));
       return 'token' in result ? startSession(result) : result;
     },
     [client, startSession],
@@ -134,7 +135,9 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
   const logout = useCallback(() => {
     if (state.status === 'authenticated') {
       // Sent with the token still set; the local session ends at once either way.
-      client.post('/auth/logout', {}, z.unknown()).catch((error: unknown) => console.error('Logout failed:', error));
+      client
+        .post(apiPaths.auth.logout, {}, z.unknown())
+        .catch((error: unknown) => console.error('Logout failed:', error));
     }
     endSession();
   }, [client, endSession, state.status]);

@@ -40,7 +40,7 @@ import { questionListPath, statisticsPath } from '../../lib/paths.ts';
 export function QuestionDetailRoute() {
   const { assignmentId = '', questionId = '' } = useParams();
   const submissionsHeadingId = useId();
-  const question = useQuestion(assignmentId, questionId, { includeSubmissions: true });
+  const question = useQuestion(assignmentId, questionId);
   const isStaffView = question.data?.viewer === 'staff';
   const renderGroupBadges = useSubmissionGroupBadges(assignmentId, questionId, isStaffView);
   const viewerId = useSession().user?._id ?? null;

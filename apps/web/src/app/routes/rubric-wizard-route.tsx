@@ -12,7 +12,7 @@ import { questionPagePath, rubricEditPath } from '../../lib/paths.ts';
 export function RubricWizardRoute() {
   const { assignmentId = '', questionId = '' } = useParams();
   useDocumentTitle('Rubric Wizard');
-  const question = useRubricQuestion(assignmentId, questionId, { includeSubmissions: true });
+  const question = useRubricQuestion(assignmentId, questionId);
   useErrorToast(question.error, RUBRIC_MESSAGES.fetchFailed);
   const detail = question.data;
   const questionPage = questionPagePath(assignmentId, questionId);

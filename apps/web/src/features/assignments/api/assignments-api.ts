@@ -1,7 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  AssignmentDetail,
-  AssignmentList,
   CreateAssignmentOutput,
   SetAnonymousGradingOutput,
   UpdateAssignmentSettingsOutput,
@@ -10,7 +8,8 @@ import {
   type UpdateAssignmentSettingsInput,
 } from '@gradewise/shared/contracts/assignments';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 export const ASSIGNMENT_MESSAGES = {
   fetchListFailed: 'Failed to fetch assignments.',
@@ -28,37 +27,22 @@ export const ASSIGNMENT_MESSAGES = {
  * (the server filters, so a course page does not download every other course's assignments).
  */
 export function useAssignments(courseId?: string, options: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: queryKeys.assignments.list(courseId),
-    queryFn: ({ signal }) =>
-      apiClient.get(
-        courseId ? `/assignments?courseId=${encodeURIComponent(courseId)}` : '/assignments',
-        AssignmentList,
-        {
-          signal,
-        },
-      ),
-    enabled: options.enabled ?? true,
-  });
+  return useQuery({ ...queries.assignments.list(courseId), enabled: options.enabled ?? true });
 }
 
 export function useAssignment(assignmentId: string | undefined) {
-  return useQuery({
-    queryKey: queryKeys.assignments.detail(assignmentId ?? ''),
-    queryFn: ({ signal }) =>
-      apiClient.get(`/assignments/${encodeURIComponent(assignmentId ?? '')}`, AssignmentDetail, { signal }),
-    enabled: Boolean(assignmentId),
-  });
+  return useQuery({ ...queries.assignments.detail(assignmentId ?? ''), enabled: Boolean(assignmentId) });
 }
 
 /** POST /api/assignments (JSON: title, courseId, deadline as ISO 8601 or null). */
 export function useCreateAssignment() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (input: CreateAssignmentInput) => apiClient.post('/assignments', input, CreateAssignmentOutput),
+    mutationFn: (input: CreateAssignmentInput) =>
+      apiClient.post(apiPaths.assignments.create, input, CreateAssignmentOutput),
     onSuccess: (result) => {
       queryClient.setQueryData(queryKeys.assignments.detail(result.assignment._id), result.assignment);
-      return queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.assignments.lists });
     },
   });
 }
@@ -68,14 +52,10 @@ export function useUpdateAssignmentSettings(assignmentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: UpdateAssignmentSettingsInput) =>
-      apiClient.patch(
-        `/assignments/${encodeURIComponent(assignmentId)}/settings`,
-        input,
-        UpdateAssignmentSettingsOutput,
-      ),
+      apiClient.patch(apiPaths.assignments.settings(assignmentId), input, UpdateAssignmentSettingsOutput),
     onSuccess: (result) => {
       queryClient.setQueryData(queryKeys.assignments.detail(assignmentId), result.assignment);
-      return queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.assignments.lists });
     },
   });
 }
@@ -88,15 +68,11 @@ export function useSetAnonymousGrading(assignmentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: SetAnonymousGradingInput) =>
-      apiClient.put(
-        `/assignments/${encodeURIComponent(assignmentId)}/anonymous-grading`,
-        input,
-        SetAnonymousGradingOutput,
-      ),
+      apiClient.put(apiPaths.assignments.anonymousGrading(assignmentId), input, SetAnonymousGradingOutput),
     onSuccess: (result) => {
       queryClient.setQueryData(queryKeys.assignments.detail(assignmentId), result.assignment);
       return Promise.all([
-        queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.assignments.lists }),
         queryClient.invalidateQueries({ queryKey: queryKeys.questions.all }),
       ]);
     },

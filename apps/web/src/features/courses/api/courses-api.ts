@@ -1,12 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  CourseDetail,
-  CourseList,
-  CREATE_COURSE_FILE_FIELDS,
-  CreateCourseOutput,
-} from '@gradewise/shared/contracts/courses';
+import { CREATE_COURSE_FILE_FIELDS, CreateCourseOutput } from '@gradewise/shared/contracts/courses';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 export const COURSE_MESSAGES = {
   fetchListFailed: 'Failed to fetch courses.',
@@ -18,20 +14,12 @@ export const COURSE_MESSAGES = {
 
 /** GET /api/courses: the instructor's own courses, or the student's enrolled ones. */
 export function useCourses(options: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: queryKeys.courses.list(),
-    queryFn: ({ signal }) => apiClient.get('/courses', CourseList, { signal }),
-    enabled: options.enabled ?? true,
-  });
+  return useQuery({ ...queries.courses.list(), enabled: options.enabled ?? true });
 }
 
 /** GET /api/courses/:id: `viewer` says whether the caller owns it ('staff') or is enrolled ('student'). */
 export function useCourse(courseId: string | undefined) {
-  return useQuery({
-    queryKey: queryKeys.courses.detail(courseId ?? ''),
-    queryFn: ({ signal }) => apiClient.get(`/courses/${encodeURIComponent(courseId ?? '')}`, CourseDetail, { signal }),
-    enabled: Boolean(courseId),
-  });
+  return useQuery({ ...queries.courses.detail(courseId ?? ''), enabled: Boolean(courseId) });
 }
 
 export interface CreateCourseValues {
@@ -49,7 +37,7 @@ export function useCreateCourse() {
       form.append('title', title);
       if (courseImage) form.append(CREATE_COURSE_FILE_FIELDS.image, courseImage);
       if (syllabusFile) form.append(CREATE_COURSE_FILE_FIELDS.syllabus, syllabusFile);
-      return apiClient.post('/courses', form, CreateCourseOutput);
+      return apiClient.post(apiPaths.courses.create, form, CreateCourseOutput);
     },
     onSuccess: (result) => {
       queryClient.setQueryData(queryKeys.courses.detail(result.course._id), result.course);

@@ -1,7 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { AiQuotaOutput } from '@gradewise/shared/contracts/ai-quota';
-import { apiClient } from '../../../lib/api-client.ts';
-import { questionPath } from './grading-api.ts';
+import { queries } from '../../../lib/queries.ts';
 
 export const AI_QUOTA_MESSAGES = {
   loading: 'Checking AI limits…',
@@ -14,10 +12,5 @@ export const AI_QUOTA_MESSAGES = {
  * read again every 30 s too, while a batch spends.
  */
 export function useAiQuota(assignmentId: string, questionId: string) {
-  return useQuery({
-    queryKey: ['grading', 'suggestions', questionId, 'ai-quota'] as const,
-    queryFn: ({ signal }) =>
-      apiClient.get(`${questionPath(assignmentId, questionId)}/ai-quota`, AiQuotaOutput, { signal }),
-    refetchInterval: 30_000,
-  });
+  return useQuery({ ...queries.grading.aiQuota(assignmentId, questionId), refetchInterval: 30_000 });
 }

@@ -1,13 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
-  AnswerGroupsOutput,
   ApplyToGroupOutput,
   type AnswerGroup,
   type AnswerGroupFlag,
   type ApplyToGroupInput,
 } from '@gradewise/shared/contracts/answer-groups';
 import { apiClient } from '../../../lib/api-client.ts';
-import { gradingKeys, refreshAfterGrading } from './grading-api.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries } from '../../../lib/queries.ts';
+import { refreshAfterGrading } from './grading-api.ts';
 
 /** Texts of the answer-group screens. */
 export const ANSWER_GROUP_MESSAGES = {
@@ -21,19 +22,12 @@ export const FLAG_TEXTS: Record<AnswerGroupFlag, string> = {
   'less-alike': 'Shares fewer key points with the group',
 };
 
-const groupsPath = (assignmentId: string, questionId: string) =>
-  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/answer-groups`;
-
 /** "Group of 7 alike answers". */
 export const describeGroupSize = (size: number) => `Group of ${size} alike answers`;
 
 /** GET answer-groups (owning instructor): the groups of alike answers, biggest first. */
 export function useAnswerGroups(assignmentId: string, questionId: string, enabled = true) {
-  return useQuery({
-    queryKey: gradingKeys.answerGroups(questionId),
-    queryFn: ({ signal }) => apiClient.get(groupsPath(assignmentId, questionId), AnswerGroupsOutput, { signal }),
-    enabled,
-  });
+  return useQuery({ ...queries.grading.answerGroups(assignmentId, questionId), enabled });
 }
 
 /** POST answer-groups/apply; afterwards everything that shows grades is read again. */
@@ -41,7 +35,7 @@ export function useApplyToGroup(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ApplyToGroupInput) =>
-      apiClient.post(`${groupsPath(assignmentId, questionId)}/apply`, input, ApplyToGroupOutput),
+      apiClient.post(apiPaths.questions.applyToGroup(assignmentId, questionId), input, ApplyToGroupOutput),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }

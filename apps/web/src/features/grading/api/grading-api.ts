@@ -2,15 +2,13 @@ import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tansta
 import {
   GradeAllOutput,
   GradingOutput,
-  GradingProgressOutput,
   SaveGradeOutput,
   UndoSaveGradeOutput,
   type SaveGradeInput,
 } from '@gradewise/shared/contracts/grading';
-import { QuestionDetail } from '@gradewise/shared/contracts/questions';
-import { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 /** Texts of spec sections 4 and 8 for the grading screen. */
 export const GRADING_MESSAGES = {
@@ -27,72 +25,33 @@ export const GRADING_MESSAGES = {
   queueFailed: 'Failed to fetch the review queue.',
 } as const;
 
-/** The question's API path; the grading, suggestion and quota calls hang below it. */
-export const questionPath = (assignmentId: string, questionId: string) =>
-  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
-
-export const gradingKeys = {
-  /** The question with its submissions, parsed with the full shared contract (under the question's views). */
-  question: (assignmentId: string, questionId: string) =>
-    [...queryKeys.questions.views(assignmentId, questionId), { includeSubmissions: true, view: 'grading' }] as const,
-  grading: (submissionId: string) => ['grading', 'result', submissionId] as const,
-  progress: (questionId: string) => ['grading', 'progress', questionId] as const,
-  queue: (questionId: string) => ['grading', 'queue', questionId] as const,
-  answerGroups: (questionId: string) => ['grading', 'answer-groups', questionId] as const,
-};
-
 /** After a grade changes, everything that shows it: the question page, the queue, the progress, reports. */
 export function refreshAfterGrading(queryClient: QueryClient, assignmentId: string, questionId: string) {
   return Promise.all([
-    queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
-    queryClient.invalidateQueries({ queryKey: gradingKeys.queue(questionId) }),
-    queryClient.invalidateQueries({ queryKey: gradingKeys.answerGroups(questionId) }),
-    queryClient.invalidateQueries({ queryKey: gradingKeys.progress(questionId) }),
-    queryClient.invalidateQueries({ queryKey: ['grading', 'suggestions', questionId] }),
-    queryClient.invalidateQueries({ queryKey: ['reports'] }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.questions.detail(assignmentId, questionId) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.grading.queue(questionId) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.grading.answerGroups(questionId) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.grading.progress(questionId) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.grading.suggestions(questionId) }),
+    queryClient.invalidateQueries({ queryKey: queryKeys.reports.all }),
   ]);
 }
 
-/** GET .../questions/:questionId?includeSubmissions=1, staff view expected. */
+/** The question's one cache entry (staff view expected), shared with the question page. */
 export function useGradingQuestion(assignmentId: string, questionId: string) {
-  return useQuery({
-    queryKey: gradingKeys.question(assignmentId, questionId),
-    queryFn: ({ signal }) =>
-      apiClient.get(`${questionPath(assignmentId, questionId)}?includeSubmissions=1`, QuestionDetail, { signal }),
-  });
+  return useQuery(queries.questions.detail(assignmentId, questionId));
 }
 
-/**
- * POST grade/:submissionId when the screen opens: the stored result of a graded submission, else a
- * new AI suggestion (the server waits for it). A query rather than a mutation so it runs once per
- * opening, even when React mounts the screen twice; dropped from the cache when the screen closes,
- * so the next opening reads the latest state.
- */
+/** POST grade/:submissionId when the screen opens (see `queries.grading.result`). */
 export function useGradingResult(assignmentId: string, questionId: string, submissionId: string, enabled: boolean) {
-  return useQuery({
-    queryKey: gradingKeys.grading(submissionId),
-    queryFn: () =>
-      apiClient.post(
-        `${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}`,
-        undefined,
-        GradingOutput,
-      ),
-    enabled,
-    retry: false,
-    staleTime: Number.POSITIVE_INFINITY,
-    gcTime: 0,
-  });
+  return useQuery({ ...queries.grading.result(assignmentId, questionId, submissionId), enabled });
 }
 
 export function useRegrade(assignmentId: string, questionId: string, submissionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiClient.post(
-        `${questionPath(assignmentId, questionId)}/regrade/${encodeURIComponent(submissionId)}`,
-        undefined,
-        GradingOutput,
-      ),
+      apiClient.post(apiPaths.submissions.regrade(assignmentId, questionId, submissionId), undefined, GradingOutput),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }
@@ -101,11 +60,7 @@ export function useSaveGrade(assignmentId: string, questionId: string, submissio
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: SaveGradeInput) =>
-      apiClient.post(
-        `${questionPath(assignmentId, questionId)}/save-grade/${encodeURIComponent(submissionId)}`,
-        input,
-        SaveGradeOutput,
-      ),
+      apiClient.post(apiPaths.submissions.saveGrade(assignmentId, questionId, submissionId), input, SaveGradeOutput),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }
@@ -118,12 +73,12 @@ export function useUndoGradeSave(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return async (submissionId: string, gradeId: string) => {
     const output = await apiClient.post(
-      `${questionPath(assignmentId, questionId)}/save-grade/${encodeURIComponent(submissionId)}/undo`,
+      apiPaths.submissions.undoSave(assignmentId, questionId, submissionId),
       { gradeId },
       UndoSaveGradeOutput,
     );
     // The answer's screen must read what is saved now, not the undone grade it cached.
-    queryClient.removeQueries({ queryKey: gradingKeys.grading(submissionId) });
+    queryClient.removeQueries({ queryKey: queryKeys.grading.result(submissionId) });
     await refreshAfterGrading(queryClient, assignmentId, questionId);
     return output;
   };
@@ -131,12 +86,7 @@ export function useUndoGradeSave(assignmentId: string, questionId: string) {
 
 /** GET review-queue: latest submissions, lowest AI confidence first. */
 export function useReviewQueue(assignmentId: string, questionId: string, enabled = true) {
-  return useQuery({
-    queryKey: gradingKeys.queue(questionId),
-    queryFn: ({ signal }) =>
-      apiClient.get(`${questionPath(assignmentId, questionId)}/review-queue`, ReviewQueueOutput, { signal }),
-    enabled,
-  });
+  return useQuery({ ...queries.grading.queue(assignmentId, questionId), enabled });
 }
 
 /** How often the progress bar asks while a batch runs; it stops asking once the batch is finished. */
@@ -148,9 +98,7 @@ const PROGRESS_POLL_MS = 2000;
  */
 export function useGradeAllProgress(assignmentId: string, questionId: string) {
   return useQuery({
-    queryKey: gradingKeys.progress(questionId),
-    queryFn: ({ signal }) =>
-      apiClient.get(`${questionPath(assignmentId, questionId)}/grade-all/progress`, GradingProgressOutput, { signal }),
+    ...queries.grading.progress(assignmentId, questionId),
     refetchInterval: (query) => (query.state.data && !query.state.data.isFinished ? PROGRESS_POLL_MS : false),
   });
 }
@@ -158,16 +106,7 @@ export function useGradeAllProgress(assignmentId: string, questionId: string) {
 export function useGradeAll(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () => apiClient.post(`${questionPath(assignmentId, questionId)}/grade-all`, undefined, GradeAllOutput),
+    mutationFn: () => apiClient.post(apiPaths.questions.gradeAll(assignmentId, questionId), undefined, GradeAllOutput),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
-}
-
-export function gradePagePath(
-  assignmentId: string,
-  questionId: string,
-  submissionId: string,
-  options: { queue?: boolean } = {},
-) {
-  return `${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}${options.queue ? '?queue=1' : ''}`;
 }

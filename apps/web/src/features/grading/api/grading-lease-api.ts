@@ -1,11 +1,10 @@
 import { useEffect } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { GRADING_LEASE_RENEW_SECONDS, GradingLeaseOutput } from '@gradewise/shared/contracts/work-split';
+import { GRADING_LEASE_RENEW_SECONDS } from '@gradewise/shared/contracts/work-split';
 import { MessageOutput } from '@gradewise/shared/errors';
 import { apiClient } from '../../../lib/api-client.ts';
-
-const leasePath = (assignmentId: string, questionId: string, submissionId: string) =>
-  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/grade/${encodeURIComponent(submissionId)}/lease`;
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries } from '../../../lib/queries.ts';
 
 /**
  * "I have this answer open" while the grading screen shows it (decision 0031): takes the lease on
@@ -13,14 +12,11 @@ const leasePath = (assignmentId: string, questionId: string, submissionId: strin
  * whether someone else had it first. A failure only means the mark is missing: grading goes on.
  */
 export function useGradingLease(assignmentId: string, questionId: string, submissionId: string) {
-  const path = leasePath(assignmentId, questionId, submissionId);
+  const path = apiPaths.submissions.lease(assignmentId, questionId, submissionId);
   const lease = useQuery({
-    queryKey: ['grading', 'lease', submissionId],
-    queryFn: ({ signal }) => apiClient.post(path, undefined, GradingLeaseOutput, { signal }),
+    ...queries.grading.lease(assignmentId, questionId, submissionId),
     refetchInterval: GRADING_LEASE_RENEW_SECONDS * 1000,
     refetchOnWindowFocus: true,
-    retry: false,
-    gcTime: 0,
   });
   useEffect(
     () => () => {

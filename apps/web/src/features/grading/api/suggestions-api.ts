@@ -1,17 +1,15 @@
 import { useEffect, useRef } from 'react';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { ResuggestOutput, SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
+import { ResuggestOutput, type SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
 import { apiClient } from '../../../lib/api-client.ts';
-import { questionPath, refreshAfterGrading } from './grading-api.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries } from '../../../lib/queries.ts';
+import { refreshAfterGrading } from './grading-api.ts';
 
 export const SUGGESTION_MESSAGES = {
   summaryFailed: 'Could not load the AI suggestions of this question.',
   resuggestFailed: 'Failed to re-suggest the answers.',
 } as const;
-
-export const suggestionKeys = {
-  summary: (questionId: string) => ['grading', 'suggestions', questionId] as const,
-};
 
 /** How often the summary asks while a background refresh is queued or running. */
 const REFRESH_POLL_MS = 2000;
@@ -27,9 +25,7 @@ const isRefreshing = (summary: SuggestionSummary | undefined) =>
 export function useSuggestionSummary(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   const summary = useQuery({
-    queryKey: suggestionKeys.summary(questionId),
-    queryFn: ({ signal }) =>
-      apiClient.get(`${questionPath(assignmentId, questionId)}/suggestion-summary`, SuggestionSummary, { signal }),
+    ...queries.grading.suggestionSummary(assignmentId, questionId),
     refetchInterval: (query) => (isRefreshing(query.state.data) ? REFRESH_POLL_MS : false),
   });
   const refreshing = isRefreshing(summary.data);
@@ -46,7 +42,7 @@ export function useResuggest(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (answers: number) =>
-      apiClient.post(`${questionPath(assignmentId, questionId)}/resuggest`, { answers }, ResuggestOutput),
+      apiClient.post(apiPaths.questions.resuggest(assignmentId, questionId), { answers }, ResuggestOutput),
     onSettled: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }

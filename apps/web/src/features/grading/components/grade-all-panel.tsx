@@ -6,11 +6,11 @@ import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
 import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
 import { messageOf } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { gradePagePath } from '../../../lib/paths.ts';
+import { queryKeys } from '../../../lib/queries.ts';
 import { showError, showInfo } from '../../../lib/toasts.tsx';
 import {
   GRADING_MESSAGES,
-  gradePagePath,
   refreshAfterGrading,
   useGradeAll,
   useGradeAllProgress,
@@ -62,7 +62,7 @@ export function GradeAllPanel({
   const lastSettled = useRef(settled);
   useEffect(() => {
     if (isRunning && settled !== lastSettled.current) {
-      void queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.questions.detail(assignmentId, questionId) });
     }
     lastSettled.current = settled;
   }, [settled, isRunning, queryClient, assignmentId, questionId]);

@@ -17,10 +17,11 @@ import HistoryIcon from '@mui/icons-material/History';
 import type { GradeDiff, GradeHistoryEntry } from '@gradewise/shared/contracts/grade-audit';
 import { EmptyMessage, LoadFailedMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
 import { downloadCsv } from '../../../lib/download-csv.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { showError } from '../../../lib/toasts.tsx';
-import { auditCsvPath, GRADE_HISTORY_MESSAGES, useGradeHistory } from '../api/grade-history-api.ts';
+import { GRADE_HISTORY_MESSAGES, useGradeHistory } from '../api/grade-history-api.ts';
 import { formatPoints } from '../format.ts';
 
 const TITLE_ID = 'grade-history-title';
@@ -52,7 +53,7 @@ export function GradeHistoryButton({ assignmentId, questionId, submissionId }: G
   const onDownload = async () => {
     setDownloading(true);
     try {
-      await downloadCsv(auditCsvPath(assignmentId, questionId), 'grade-audit.csv');
+      await downloadCsv(apiPaths.scoped.auditCsv(assignmentId, questionId), 'grade-audit.csv');
     } catch (error) {
       showError(messageOf(error, GRADE_HISTORY_MESSAGES.auditCsvFailed), error);
     } finally {

@@ -40,7 +40,10 @@ export function useGradingSession({
   const detail = question.data;
   const isStaffView = detail?.viewer === 'staff';
   const submission = isStaffView ? detail.submissions?.find((row) => row._id === submissionId) : undefined;
-  const isMissing = question.isSuccess && (!isStaffView || !submission);
+  // The question page's cached copy shows at once, but only the copy read on opening says an answer
+  // is gone: one sent since that copy (a new version, a regrade request's) is not in it yet.
+  const isRead = question.isFetchedAfterMount;
+  const isMissing = isRead && question.isSuccess && (!isStaffView || !submission);
   const grading = useGradingResult(assignmentId, questionId, submissionId, Boolean(submission));
   const queue = useReviewQueue(assignmentId, questionId, inQueue);
 
@@ -118,7 +121,7 @@ export function useGradingSession({
   return {
     detail,
     submission,
-    isLoading: question.isPending,
+    isLoading: question.isPending || (!submission && !isRead),
     /** Grading (or loading a stored grade) on opening, before any result is shown. */
     isGrading: Boolean(submission && !result && grading.isFetching),
     isReloading: grading.isFetching,

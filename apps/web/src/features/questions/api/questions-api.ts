@@ -3,10 +3,10 @@ import {
   CREATE_QUESTION_FILE_FIELDS,
   CreateQuestionOutput,
   QuestionDetail,
-  QuestionList,
 } from '@gradewise/shared/contracts/questions';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 export const QUESTION_MESSAGES = {
   fetchListFailed: 'Failed to fetch questions.',
@@ -20,33 +20,15 @@ export const QUESTION_MESSAGES = {
 export const QuestionPageData = QuestionDetail;
 export type QuestionPageData = QuestionDetail;
 
-const questionsPath = (assignmentId: string) => `/assignments/${encodeURIComponent(assignmentId)}/questions`;
-export const questionPath = (assignmentId: string, questionId: string) =>
-  `${questionsPath(assignmentId)}/${encodeURIComponent(questionId)}`;
-
 /** GET /api/assignments/:assignmentId/questions, in creation order. */
 export function useQuestions(assignmentId: string | undefined) {
-  return useQuery({
-    queryKey: queryKeys.questions.list(assignmentId ?? ''),
-    queryFn: ({ signal }) => apiClient.get(questionsPath(assignmentId ?? ''), QuestionList, { signal }),
-    enabled: Boolean(assignmentId),
-  });
+  return useQuery({ ...queries.questions.list(assignmentId ?? ''), enabled: Boolean(assignmentId) });
 }
 
-/** GET .../questions/:questionId, with the submissions the caller may see when asked (includeSubmissions=1). */
-export function useQuestion(
-  assignmentId: string | undefined,
-  questionId: string | undefined,
-  { includeSubmissions = true }: { includeSubmissions?: boolean } = {},
-) {
+/** GET .../questions/:questionId?includeSubmissions=1: the question's one cache entry, with the submissions the caller may see. */
+export function useQuestion(assignmentId: string | undefined, questionId: string | undefined) {
   return useQuery({
-    queryKey: queryKeys.questions.detail(assignmentId ?? '', questionId ?? '', includeSubmissions),
-    queryFn: ({ signal }) =>
-      apiClient.get(
-        `${questionPath(assignmentId ?? '', questionId ?? '')}${includeSubmissions ? '?includeSubmissions=1' : ''}`,
-        QuestionPageData,
-        { signal },
-      ),
+    ...queries.questions.detail(assignmentId ?? '', questionId ?? ''),
     enabled: Boolean(assignmentId && questionId),
     // Submitted PDFs are read and AI suggestions made in the background (Grade All): while any row
     // waits for either, look again every few seconds, so its state appears without a reload.
@@ -86,7 +68,7 @@ export function useCreateQuestion(assignmentId: string) {
       form.append('points', String(points));
       form.append(CREATE_QUESTION_FILE_FIELDS.question, questionFile);
       if (solutionFile) form.append(CREATE_QUESTION_FILE_FIELDS.solution, solutionFile);
-      return apiClient.post(questionsPath(assignmentId), form, CreateQuestionOutput);
+      return apiClient.post(apiPaths.questions.list(assignmentId), form, CreateQuestionOutput);
     },
     onSuccess: () =>
       Promise.all([

@@ -1,14 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   GradeReleaseOutput,
-  RegradeQueue,
   RegradeRequestOutput,
   RegradeSettingsOutput,
   type RegradeSettingsInput,
   type ResolveRegradeInput,
 } from '@gradewise/shared/contracts/regrades';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys, type RegradeQueueStatus } from '../../../lib/queries.ts';
 
 export const REGRADE_MESSAGES = {
   queueLoading: 'Loading regrade requests…',
@@ -19,22 +19,11 @@ export const REGRADE_MESSAGES = {
   settingsFailed: 'Failed to save the regrade rules.',
 } as const;
 
-export type RegradeQueueStatus = 'open' | 'resolved';
-
-export const regradeKeys = {
-  all: ['regrades'] as const,
-  queue: (courseId: string, status: RegradeQueueStatus) => ['regrades', 'queue', courseId, status] as const,
-};
+export type { RegradeQueueStatus };
 
 /** GET /api/courses/:id/regrade-requests?status= (course staff). */
 export function useRegradeQueue(courseId: string, status: RegradeQueueStatus) {
-  return useQuery({
-    queryKey: regradeKeys.queue(courseId, status),
-    queryFn: ({ signal }) =>
-      apiClient.get(`/courses/${encodeURIComponent(courseId)}/regrade-requests?status=${status}`, RegradeQueue, {
-        signal,
-      }),
-  });
+  return useQuery(queries.regrades.queue(courseId, status));
 }
 
 /**
@@ -45,12 +34,12 @@ export function useResolveRegrade(requestId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: ResolveRegradeInput) =>
-      apiClient.post(`/regrade-requests/${encodeURIComponent(requestId)}/resolve`, input, RegradeRequestOutput),
+      apiClient.post(apiPaths.regradeRequests.resolve(requestId), input, RegradeRequestOutput),
     onSuccess: () =>
       Promise.all([
-        queryClient.invalidateQueries({ queryKey: regradeKeys.all }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.regrades.all }),
         queryClient.invalidateQueries({ queryKey: queryKeys.questions.all }),
-        queryClient.invalidateQueries({ queryKey: ['reports'] }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.reports.all }),
       ]),
   });
 }
@@ -58,19 +47,15 @@ export function useResolveRegrade(requestId: string) {
 export function useAiRecheck(requestId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: () =>
-      apiClient.post(`/regrade-requests/${encodeURIComponent(requestId)}/ai-recheck`, {}, RegradeRequestOutput),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: regradeKeys.all }),
+    mutationFn: () => apiClient.post(apiPaths.regradeRequests.aiRecheck(requestId), {}, RegradeRequestOutput),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.regrades.all }),
   });
 }
 
 /** Hold or release the grades of an assignment (no questionId) or of one question. */
 export function useGradeRelease(scope: { assignmentId: string; questionId?: string }) {
   const queryClient = useQueryClient();
-  const base = `/assignments/${encodeURIComponent(scope.assignmentId)}`;
-  const path = scope.questionId
-    ? `${base}/questions/${encodeURIComponent(scope.questionId)}/grade-release`
-    : `${base}/grade-release`;
+  const path = apiPaths.scoped.gradeRelease(scope.assignmentId, scope.questionId);
   return useMutation({
     mutationFn: (released: boolean) => apiClient.post(path, { released }, GradeReleaseOutput),
     onSuccess: () =>
@@ -85,14 +70,10 @@ export function useRegradeSettings(assignmentId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: RegradeSettingsInput) =>
-      apiClient.patch(
-        `/assignments/${encodeURIComponent(assignmentId)}/regrade-settings`,
-        input,
-        RegradeSettingsOutput,
-      ),
+      apiClient.patch(apiPaths.assignments.regradeSettings(assignmentId), input, RegradeSettingsOutput),
     onSuccess: (result) => {
       queryClient.setQueryData(queryKeys.assignments.detail(assignmentId), result.assignment);
-      return queryClient.invalidateQueries({ queryKey: ['assignments', 'list'] });
+      return queryClient.invalidateQueries({ queryKey: queryKeys.assignments.lists });
     },
   });
 }

@@ -1,8 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { z } from 'zod';
 import { CreateRegradeRequestOutput, type CreateRegradeRequestInput } from '@gradewise/shared/contracts/regrades';
-import { GradingReport } from '@gradewise/shared/contracts/review';
 import { apiClient } from '../../../lib/api-client.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { downloadCsv } from '../../../lib/download-csv.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 /** Texts of spec sections 2 and 8 for the report. */
 export const REPORT_MESSAGES = {
@@ -13,56 +14,16 @@ export const REPORT_MESSAGES = {
   regradeFailed: 'Failed to send the regrade request.',
 } as const;
 
-const questionPath = (assignmentId: string, questionId: string) =>
-  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
-
-export const reportKeys = {
-  report: (submissionId: string) => ['reports', 'grading', submissionId] as const,
-};
-
 /** GET .../grade/:submissionId/report: the staff view, or a student's own latest submission. */
 export function useGradingReport(assignmentId: string, questionId: string, submissionId: string) {
-  return useQuery({
-    queryKey: reportKeys.report(submissionId),
-    queryFn: ({ signal }) =>
-      apiClient.get(
-        `${questionPath(assignmentId, questionId)}/grade/${encodeURIComponent(submissionId)}/report`,
-        GradingReport,
-        {
-          signal,
-        },
-      ),
-  });
+  return useQuery(queries.reports.grading(assignmentId, questionId, submissionId));
 }
 
 export type GradesCsvScope = { assignmentId: string; questionId?: string };
 
-export function gradesCsvPath({ assignmentId, questionId }: GradesCsvScope): string {
-  return questionId
-    ? `${questionPath(assignmentId, questionId)}/grades.csv`
-    : `/assignments/${encodeURIComponent(assignmentId)}/grades.csv`;
-}
-
-/**
- * Downloads a grades CSV. The API needs the bearer token, which a plain link cannot send, so the
- * file is fetched through the API client (a CSV is not JSON, so the client hands back its text)
- * and saved from a temporary object URL.
- */
-export async function downloadGradesCsv(scope: GradesCsvScope, filename: string): Promise<void> {
-  const csv = await apiClient.get(gradesCsvPath(scope), z.string());
-  const url = URL.createObjectURL(new Blob([csv], { type: 'text/csv;charset=utf-8' }));
-  try {
-    const link = document.createElement('a');
-    link.href = url;
-    link.download = filename;
-    link.rel = 'noopener';
-    document.body.append(link);
-    link.click();
-    link.remove();
-  } finally {
-    // The click has handed the blob to the download; the URL is no longer needed.
-    setTimeout(() => URL.revokeObjectURL(url), 0);
-  }
+/** Downloads the grades CSV of an assignment, or of one question (see lib/download-csv.ts). */
+export function downloadGradesCsv({ assignmentId, questionId }: GradesCsvScope, filename: string): Promise<void> {
+  return downloadCsv(apiPaths.scoped.gradesCsv(assignmentId, questionId), filename);
 }
 
 /**
@@ -74,10 +35,10 @@ export function useRequestRegrade(assignmentId: string, questionId: string, subm
   return useMutation({
     mutationFn: (input: Omit<CreateRegradeRequestInput, 'submissionId'>) =>
       apiClient.post(
-        `${questionPath(assignmentId, questionId)}/regrade-requests`,
+        apiPaths.questions.regradeRequests(assignmentId, questionId),
         { ...input, submissionId },
         CreateRegradeRequestOutput,
       ),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: reportKeys.report(submissionId) }),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.reports.grading(submissionId) }),
   });
 }

@@ -2,7 +2,8 @@ import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { ADD_STUDENTS_EXCEL_FILE_FIELD, AddStudentsOutput } from '@gradewise/shared/contracts/courses';
 import { MessageOutput } from '@gradewise/shared/errors';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queryKeys } from '../../../lib/queries.ts';
 
 export const ROSTER_MESSAGES = {
   addFailed: 'Failed to add students.',
@@ -21,7 +22,7 @@ export function useAddStudentsByEmail(courseId: string) {
   const refreshCourse = useRefreshCourse(courseId);
   return useMutation({
     mutationFn: (emails: string[]) =>
-      apiClient.post(`/courses/${encodeURIComponent(courseId)}/add-students`, { emails }, AddStudentsOutput),
+      apiClient.post(apiPaths.courses.addStudents(courseId), { emails }, AddStudentsOutput),
     onSuccess: refreshCourse,
   });
 }
@@ -33,7 +34,7 @@ export function useAddStudentsFromExcel(courseId: string) {
     mutationFn: (excelFile: File) => {
       const form = new FormData();
       form.append(ADD_STUDENTS_EXCEL_FILE_FIELD, excelFile);
-      return apiClient.post(`/courses/${encodeURIComponent(courseId)}/add-students/excel`, form, AddStudentsOutput);
+      return apiClient.post(apiPaths.courses.addStudentsExcel(courseId), form, AddStudentsOutput);
     },
     onSuccess: refreshCourse,
   });
@@ -43,8 +44,7 @@ export function useAddStudentsFromExcel(courseId: string) {
 export function useConfirmStudent(courseId: string) {
   const refreshCourse = useRefreshCourse(courseId);
   return useMutation({
-    mutationFn: (email: string) =>
-      apiClient.post(`/courses/${encodeURIComponent(courseId)}/confirm-student`, { email }, MessageOutput),
+    mutationFn: (email: string) => apiClient.post(apiPaths.courses.confirmStudent(courseId), { email }, MessageOutput),
     onSuccess: refreshCourse,
   });
 }

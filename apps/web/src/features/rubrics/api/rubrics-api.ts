@@ -1,9 +1,9 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient, type QueryClient } from '@tanstack/react-query';
 import { GenerateRubricOutput, SaveRubricOutput, type SaveRubricInput } from '@gradewise/shared/contracts/grading';
-import { QuestionDetail } from '@gradewise/shared/contracts/questions';
 import { RubricTrialOutput, type RubricTrialInput } from '@gradewise/shared/contracts/review';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 /** Texts of spec sections 2, 4 and 8 for rubrics. */
 export const RUBRIC_MESSAGES = {
@@ -23,31 +23,25 @@ export const RUBRIC_MESSAGES = {
   trialFailed: 'Failed to try the rubric.',
 } as const;
 
-/** The question's API path (its rubric calls hang below it). */
-const questionPath = (assignmentId: string, questionId: string) =>
-  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
+/**
+ * The question with its rubric (`autoRubric`) and its submissions (the wizard tries the rubric on
+ * them): the question's one cache entry, shared with the question page and the grading screen.
+ */
+export function useRubricQuestion(assignmentId: string, questionId: string) {
+  return useQuery(queries.questions.detail(assignmentId, questionId));
+}
 
-/** The question with its rubric (`autoRubric`), and its submissions when the wizard wants to try them. */
-export function useRubricQuestion(assignmentId: string, questionId: string, { includeSubmissions = false } = {}) {
-  return useQuery({
-    queryKey: [...queryKeys.questions.views(assignmentId, questionId), { includeSubmissions, view: 'rubric' }],
-    queryFn: ({ signal }) =>
-      apiClient.get(
-        `${questionPath(assignmentId, questionId)}${includeSubmissions ? '?includeSubmissions=1' : ''}`,
-        QuestionDetail,
-        {
-          signal,
-        },
-      ),
-  });
+/** After a rubric changes, the question's one entry is read again (every screen showing it follows). */
+function refreshQuestion(queryClient: QueryClient, assignmentId: string, questionId: string) {
+  return queryClient.invalidateQueries({ queryKey: queryKeys.questions.detail(assignmentId, questionId) });
 }
 
 export function useGenerateRubric(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: () =>
-      apiClient.post(`${questionPath(assignmentId, questionId)}/generate-rubric`, undefined, GenerateRubricOutput),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
+      apiClient.post(apiPaths.questions.generateRubric(assignmentId, questionId), undefined, GenerateRubricOutput),
+    onSuccess: () => refreshQuestion(queryClient, assignmentId, questionId),
   });
 }
 
@@ -55,8 +49,8 @@ export function useSaveRubric(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (input: SaveRubricInput) =>
-      apiClient.patch(`${questionPath(assignmentId, questionId)}/save-rubric`, input, SaveRubricOutput),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) }),
+      apiClient.patch(apiPaths.questions.saveRubric(assignmentId, questionId), input, SaveRubricOutput),
+    onSuccess: () => refreshQuestion(queryClient, assignmentId, questionId),
   });
 }
 
@@ -66,7 +60,7 @@ export function useSaveRubric(assignmentId: string, questionId: string) {
  */
 export function useReloadRubric(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) });
+  return () => refreshQuestion(queryClient, assignmentId, questionId);
 }
 
 /** The version the editor's texts came from, for save-rubric's optimistic check (null: no rubric yet). */
@@ -79,6 +73,6 @@ export function expectedVersionOf(rubric: { version?: number } | undefined): { e
 export function useTryRubric(assignmentId: string, questionId: string) {
   return useMutation({
     mutationFn: (input: RubricTrialInput) =>
-      apiClient.post(`${questionPath(assignmentId, questionId)}/rubric-trial`, input, RubricTrialOutput),
+      apiClient.post(apiPaths.questions.rubricTrial(assignmentId, questionId), input, RubricTrialOutput),
   });
 }

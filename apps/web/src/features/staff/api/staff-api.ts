@@ -1,7 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { AddStaffOutput, StaffList } from '@gradewise/shared/contracts/staff';
+import { AddStaffOutput } from '@gradewise/shared/contracts/staff';
 import { MessageOutput } from '@gradewise/shared/errors';
 import { apiClient } from '../../../lib/api-client.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 export const STAFF_MESSAGES = {
   fetchFailed: 'Could not load the course staff.',
@@ -9,24 +11,18 @@ export const STAFF_MESSAGES = {
   removeFailed: 'Failed to remove the teaching assistant.',
 } as const;
 
-const staffKey = (courseId: string) => ['courses', 'staff', courseId] as const;
-const staffPath = (courseId: string) => `/courses/${encodeURIComponent(courseId)}/staff`;
-
 /** GET /api/courses/:id/staff (owner and TAs). */
 export function useStaff(courseId: string, options: { enabled?: boolean } = {}) {
-  return useQuery({
-    queryKey: staffKey(courseId),
-    queryFn: ({ signal }) => apiClient.get(staffPath(courseId), StaffList, { signal }),
-    enabled: options.enabled ?? true,
-  });
+  return useQuery({ ...queries.courses.staff(courseId), enabled: options.enabled ?? true });
 }
 
 /** POST /api/courses/:id/staff { email, role: 'ta' } (owner). */
 export function useAddTa(courseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (email: string) => apiClient.post(staffPath(courseId), { email, role: 'ta' }, AddStaffOutput),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffKey(courseId) }),
+    mutationFn: (email: string) =>
+      apiClient.post(apiPaths.courses.staff(courseId), { email, role: 'ta' }, AddStaffOutput),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.courses.staff(courseId) }),
   });
 }
 
@@ -34,8 +30,7 @@ export function useAddTa(courseId: string) {
 export function useRemoveTa(courseId: string) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (userId: string) =>
-      apiClient.delete(`${staffPath(courseId)}/${encodeURIComponent(userId)}`, MessageOutput),
-    onSuccess: () => queryClient.invalidateQueries({ queryKey: staffKey(courseId) }),
+    mutationFn: (userId: string) => apiClient.delete(apiPaths.courses.staffMember(courseId, userId), MessageOutput),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: queryKeys.courses.staff(courseId) }),
   });
 }

@@ -1,6 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { WorkSplitChangeOutput, WorkSplitOutput } from '@gradewise/shared/contracts/work-split';
+import { WorkSplitChangeOutput } from '@gradewise/shared/contracts/work-split';
 import { apiClient } from '../../../lib/api-client.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 export const WORK_SPLIT_MESSAGES = {
   fetchFailed: 'Could not load the work split.',
@@ -8,15 +10,9 @@ export const WORK_SPLIT_MESSAGES = {
   saveFailed: 'Failed to save the work split.',
 } as const;
 
-const splitKey = (courseId: string) => ['courses', 'work-split', courseId] as const;
-const splitPath = (courseId: string) => `/courses/${encodeURIComponent(courseId)}/work-split`;
-
 /** GET /api/courses/:id/work-split (owner and TAs). */
 export function useWorkSplit(courseId: string) {
-  return useQuery({
-    queryKey: splitKey(courseId),
-    queryFn: ({ signal }) => apiClient.get(splitPath(courseId), WorkSplitOutput, { signal }),
-  });
+  return useQuery(queries.courses.workSplit(courseId));
 }
 
 /**
@@ -28,8 +24,8 @@ function useSplitChange<Input>(courseId: string, send: (input: Input) => Promise
   return useMutation({
     mutationFn: send,
     onSuccess: (output) => {
-      queryClient.setQueryData(splitKey(courseId), output.split);
-      void queryClient.invalidateQueries({ queryKey: ['grading', 'queue'] });
+      queryClient.setQueryData(queryKeys.courses.workSplit(courseId), output.split);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.grading.queues });
     },
   });
 }
@@ -37,18 +33,14 @@ function useSplitChange<Input>(courseId: string, send: (input: Input) => Promise
 /** PUT /api/courses/:id/work-split/questions/:questionId (owner). */
 export function useSetQuestionGraders(courseId: string) {
   return useSplitChange(courseId, ({ questionId, graderIds }: { questionId: string; graderIds: string[] }) =>
-    apiClient.put(
-      `${splitPath(courseId)}/questions/${encodeURIComponent(questionId)}`,
-      { graderIds },
-      WorkSplitChangeOutput,
-    ),
+    apiClient.put(apiPaths.courses.workSplitQuestion(courseId, questionId), { graderIds }, WorkSplitChangeOutput),
   );
 }
 
 /** PUT /api/courses/:id/work-split/students (owner). */
 export function useSetStudentGraders(courseId: string) {
   return useSplitChange(courseId, (students: { studentId: string; graderId: string | null }[]) =>
-    apiClient.put(`${splitPath(courseId)}/students`, { students }, WorkSplitChangeOutput),
+    apiClient.put(apiPaths.courses.workSplitStudents(courseId), { students }, WorkSplitChangeOutput),
   );
 }
 

@@ -1,6 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { StatisticsOutput } from '@gradewise/shared/contracts/statistics';
-import { apiClient } from '../../../lib/api-client.ts';
+import { queries } from '../../../lib/queries.ts';
 
 export const STATISTICS_MESSAGES = {
   fetchFailed: 'Failed to fetch statistics.',
@@ -15,11 +14,5 @@ export interface StatisticsScope {
 
 /** GET .../questions/:questionId/statistics or GET /api/assignments/:assignmentId/statistics (staff). */
 export function useStatistics({ assignmentId, questionId }: StatisticsScope) {
-  const path = questionId
-    ? `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}/statistics`
-    : `/assignments/${encodeURIComponent(assignmentId)}/statistics`;
-  return useQuery({
-    queryKey: ['statistics', assignmentId, questionId ?? null],
-    queryFn: ({ signal }) => apiClient.get(path, StatisticsOutput, { signal }),
-  });
+  return useQuery(queries.statistics(assignmentId, questionId));
 }

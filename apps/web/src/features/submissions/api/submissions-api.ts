@@ -1,13 +1,13 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   SUBMISSION_FILE_FIELD,
-  SubmissionVersionsOutput,
   SubmitAnswerOutput,
   UploadOnBehalfOutput,
 } from '@gradewise/shared/contracts/submissions';
 import { ReopenSubmissionOutput } from '@gradewise/shared/contracts/grading';
 import { apiClient } from '../../../lib/api-client.ts';
-import { queryKeys } from '../../../lib/query-keys.ts';
+import { apiPaths } from '../../../lib/api-paths.ts';
+import { queries, queryKeys } from '../../../lib/queries.ts';
 
 export const SUBMISSION_MESSAGES = {
   submitFailed: 'Failed to submit answer.',
@@ -17,12 +17,9 @@ export const SUBMISSION_MESSAGES = {
   reopenFailed: 'Failed to reopen the question for this student.',
 } as const;
 
-const basePath = (assignmentId: string, questionId: string) =>
-  `/assignments/${encodeURIComponent(assignmentId)}/questions/${encodeURIComponent(questionId)}`;
-
 function useRefreshQuestion(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
-  return () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.views(assignmentId, questionId) });
+  return () => queryClient.invalidateQueries({ queryKey: queryKeys.questions.detail(assignmentId, questionId) });
 }
 
 /** POST .../submit: a student's own answer PDF (multipart `file`); each upload is a new version. */
@@ -32,7 +29,7 @@ export function useSubmitAnswer(assignmentId: string, questionId: string) {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.append(SUBMISSION_FILE_FIELD, file);
-      return apiClient.post(`${basePath(assignmentId, questionId)}/submit`, form, SubmitAnswerOutput);
+      return apiClient.post(apiPaths.questions.submit(assignmentId, questionId), form, SubmitAnswerOutput);
     },
     onSuccess: refreshQuestion,
   });
@@ -46,7 +43,7 @@ export function useUploadOnBehalf(assignmentId: string, questionId: string) {
       const form = new FormData();
       form.append('studentEmail', studentEmail);
       form.append(SUBMISSION_FILE_FIELD, file);
-      return apiClient.post(`${basePath(assignmentId, questionId)}/upload-submission`, form, UploadOnBehalfOutput);
+      return apiClient.post(apiPaths.questions.uploadSubmission(assignmentId, questionId), form, UploadOnBehalfOutput);
     },
     onSuccess: refreshQuestion,
   });
@@ -59,16 +56,7 @@ export function useSubmissionVersions(
   submissionId: string,
   enabled: boolean,
 ) {
-  return useQuery({
-    queryKey: [...queryKeys.questions.views(assignmentId, questionId), 'versions', submissionId],
-    queryFn: ({ signal }) =>
-      apiClient.get(
-        `${basePath(assignmentId, questionId)}/submissions/${encodeURIComponent(submissionId)}/versions`,
-        SubmissionVersionsOutput,
-        { signal },
-      ),
-    enabled,
-  });
+  return useQuery({ ...queries.questions.versions(assignmentId, questionId, submissionId), enabled });
 }
 
 /**
@@ -80,7 +68,7 @@ export function useReopenSubmission(assignmentId: string, questionId: string) {
   return useMutation({
     mutationFn: (submissionId: string) =>
       apiClient.post(
-        `${basePath(assignmentId, questionId)}/submissions/${encodeURIComponent(submissionId)}/reopen`,
+        apiPaths.submissions.reopen(assignmentId, questionId, submissionId),
         undefined,
         ReopenSubmissionOutput,
       ),
