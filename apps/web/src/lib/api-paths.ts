@@ -5,6 +5,8 @@
  * an API call never takes a page path, and a link never takes an API path.
  */
 
+import { authApiPaths } from './auth-api-paths.ts';
+
 const segment = encodeURIComponent;
 
 const course = (courseId: string) => `/courses/${segment(courseId)}`;
@@ -21,18 +23,7 @@ const saveGrade = (assignmentId: string, questionId: string, submissionId: strin
 const regradeRequest = (requestId: string) => `/regrade-requests/${segment(requestId)}`;
 
 export const apiPaths = {
-  auth: {
-    user: '/auth/user',
-    login: '/auth/login',
-    register: '/auth/register',
-    logout: '/auth/logout',
-    verifyEmail: '/auth/verify-email',
-    forgotPassword: '/auth/forgot-password',
-    resetPassword: '/auth/reset-password',
-    changePassword: '/auth/change-password',
-    logoutEverywhere: '/auth/logout-everywhere',
-    deleteAccount: '/auth/delete-account',
-  },
+  auth: authApiPaths,
 
   courses: {
     list: '/courses',

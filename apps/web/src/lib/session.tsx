@@ -9,7 +9,7 @@ import {
 } from '@gradewise/shared/contracts/auth';
 import { z } from 'zod';
 import { apiClient, type ApiClient } from './api-client.ts';
-import { apiPaths } from './api-paths.ts';
+import { authApiPaths } from './auth-api-paths.ts';
 import { readStoredToken, removeStoredToken, storeToken } from './browser-storage.ts';
 import { findTokenProblem } from './token-expiry.ts';
 
@@ -94,7 +94,7 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
     const controller = new AbortController();
     const { token } = startup;
     client.setToken(token);
-    client.get(apiPaths.auth.user, UserOutput, { signal: controller.signal }).then(
+    client.get(authApiPaths.user, UserOutput, { signal: controller.signal }).then(
       (user) => {
         if (generation.current === checkGeneration) setState({ status: 'authenticated', user, token });
       },
@@ -122,12 +122,12 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
   );
 
   const login = useCallback(
-    async (input: LoginInput) => startSession(await client.post(apiPaths.auth.login, input, AuthOutput)),
+    async (input: LoginInput) => startSession(await client.post(authApiPaths.login, input, AuthOutput)),
     [client, startSession],
   );
   const register = useCallback(
     async (input: RegisterInput) => {
-      const result = await client.post(apiPaths.auth.register, input, z.union([AuthOutput, RegisterPendingOutput]));
+      const result = await client.post(authApiPaths.register, input, z.union([AuthOutput, RegisterPendingOutput]));
       return 'token' in result ? startSession(result) : result;
     },
     [client, startSession],
@@ -136,7 +136,7 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
     if (state.status === 'authenticated') {
       // Sent with the token still set; the local session ends at once either way.
       client
-        .post(apiPaths.auth.logout, {}, z.unknown())
+        .post(authApiPaths.logout, {}, z.unknown())
         .catch((error: unknown) => console.error('Logout failed:', error));
     }
     endSession();

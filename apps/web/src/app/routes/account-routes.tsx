@@ -5,7 +5,7 @@ import { AuthOutput } from '@gradewise/shared/contracts/auth';
 import { MessageOutput } from '@gradewise/shared/errors';
 import { AuthPageFrame } from '../../components/auth-page-frame.tsx';
 import { apiClient, messageOf } from '../../lib/api-client.ts';
-import { apiPaths } from '../../lib/api-paths.ts';
+import { authApiPaths } from '../../lib/auth-api-paths.ts';
 import { useSession } from '../../lib/session.tsx';
 import { showSuccess } from '../../lib/toasts.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -60,7 +60,7 @@ export function VerifyEmailRoute() {
   const { startSession } = useSession();
   const navigate = useNavigate();
   const { pending, outcome, submit } = useSubmit(async () => {
-    const result = await apiClient.post(apiPaths.auth.verifyEmail, { token }, AuthOutput);
+    const result = await apiClient.post(authApiPaths.verifyEmail, { token }, AuthOutput);
     startSession(result);
     // The page is left at once: the message goes with the user, as a toast on their course list.
     showSuccess(result.message);
@@ -106,7 +106,7 @@ export function ForgotPasswordRoute() {
   useDocumentTitle('Forgot password');
   const [email, setEmail] = useState('');
   const { pending, outcome, submit } = useSubmit(
-    async () => (await apiClient.post(apiPaths.auth.forgotPassword, { email }, MessageOutput)).message,
+    async () => (await apiClient.post(authApiPaths.forgotPassword, { email }, MessageOutput)).message,
   );
   return (
     <AuthPageFrame title="Forgot password" footer={toLogin}>
@@ -134,7 +134,7 @@ export function ResetPasswordRoute() {
   const token = params.get('token') ?? '';
   const [password, setPassword] = useState('');
   const { pending, outcome, submit } = useSubmit(async () => {
-    const result = await apiClient.post(apiPaths.auth.resetPassword, { token, password }, MessageOutput);
+    const result = await apiClient.post(authApiPaths.resetPassword, { token, password }, MessageOutput);
     setPassword('');
     return result.message;
   });
@@ -203,14 +203,14 @@ export function AccountRoute() {
   const [newPassword, setNewPassword] = useState('');
   const [deletePassword, setDeletePassword] = useState('');
   const change = useSubmit(async () => {
-    const result = await apiClient.post(apiPaths.auth.changePassword, { currentPassword, newPassword }, AuthOutput);
+    const result = await apiClient.post(authApiPaths.changePassword, { currentPassword, newPassword }, AuthOutput);
     startSession(result);
     setCurrentPassword('');
     setNewPassword('');
     return result.message;
   });
   const everywhere = useSubmit(async () => {
-    const result = await apiClient.post(apiPaths.auth.logoutEverywhere, {}, MessageOutput);
+    const result = await apiClient.post(authApiPaths.logoutEverywhere, {}, MessageOutput);
     // Home, as Logout goes (spec section 2); the private page's guard sends a signed-out visitor there too.
     forget();
     navigate('/');
@@ -218,7 +218,7 @@ export function AccountRoute() {
     return result.message;
   });
   const remove = useSubmit(async () => {
-    const result = await apiClient.post(apiPaths.auth.deleteAccount, { password: deletePassword }, MessageOutput);
+    const result = await apiClient.post(authApiPaths.deleteAccount, { password: deletePassword }, MessageOutput);
     forget();
     navigate('/');
     showSuccess(result.message);
