@@ -189,6 +189,9 @@ for (const viewport of VIEWPORTS) {
     await dialog.getByRole('button', { name: 'Save Grade' }).click();
     const toast = page.locator('.Toastify__toast').filter({ hasText: 'Grade saved successfully!' });
     await expect(toast).toBeVisible();
+    // The pointer on a toast pauses its 5 s timer (pauseOnHover), so on a slow machine it is still
+    // there to be measured once the next answer has loaded; the pointer is then left on it alone.
+    await toast.hover();
     await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
     const queue = dialog.getByRole('navigation', { name: 'Review queue' });
     for (const name of ['Next', 'Previous']) {
@@ -201,6 +204,7 @@ for (const viewport of VIEWPORTS) {
     await dialog.getByRole('button', { name: 'Save Grade' }).click();
     const done = page.locator('.Toastify__toast').filter({ hasText: /Review queue done/ });
     await expect(done).toBeVisible();
+    await done.hover();
     await expect(dialog).toBeHidden();
     const nav = page.getByRole('banner');
     const navTargets =
