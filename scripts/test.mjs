@@ -51,11 +51,37 @@ if (lintStatus !== 0) console.log('Lint failed (npm run lint): see its output ab
 if (typeStatus !== 0) console.log('Type check failed (npm run typecheck): see its output above.');
 if (buildStatus !== 0) console.log('The web app failed to build, so the browser tests did not run.');
 else if (!e2e) console.log('The browser test run wrote no results.');
+// CI keeps only the tail of the output, so the failed tests are named here, beside the count.
+for (const name of failedTestNames(unit, e2e)) console.log(`failed: ${name}`);
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 
 const isGreen =
   lintStatus === 0 && unitStatus === 0 && buildStatus === 0 && e2eStatus === 0 && unit && e2e && failed === 0;
 process.exit(isGreen ? 0 : 1);
+
+function failedTestNames(unitReport, e2eReport) {
+  const names = [];
+  for (const file of unitReport?.testResults ?? []) {
+    const relative = path.relative(root, file.name);
+    for (const test of file.assertionResults ?? []) {
+      if (test.status === 'failed') names.push(`${relative} › ${test.fullName}`);
+    }
+    // A file that fails before its tests run (an import error, a hook) reports no test as failed.
+    if (file.status === 'failed' && !(file.assertionResults ?? []).some((test) => test.status === 'failed')) {
+      names.push(`${relative} › ${file.message || 'the file failed to run'}`);
+    }
+  }
+  const visit = (suite, trail) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === 'unexpected') names.push(`${spec.file} › ${[...trail, spec.title].join(' › ')}`);
+      }
+    }
+    for (const child of suite.suites ?? []) visit(child, [...trail, child.title]);
+  };
+  for (const suite of e2eReport?.suites ?? []) visit(suite, []);
+  return names;
+}
 
 function readJson(file) {
   try {
