@@ -533,7 +533,18 @@ export const gradingRuns = pgTable(
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (table) => [
-    index('grading_runs_submission_idx').on(table.submissionId),
+    // The newest run of each submission straight from the index, no sort (the question page's
+    // DISTINCT ON, models/grading-runs.ts; decision 0040). Its first column serves lookups by
+    // submission too, so it replaces the plain submission_id index.
+    index('grading_runs_submission_newest_idx').on(
+      table.submissionId,
+      table.createdAt.desc().nullsFirst(),
+      table.id.desc().nullsFirst(),
+    ),
+    // The newest succeeded run of each submission, the same way.
+    index('grading_runs_submission_newest_succeeded_idx')
+      .on(table.submissionId, table.finishedAt.desc().nullsFirst(), table.id.desc().nullsFirst())
+      .where(sql`${table.status} = 'succeeded'`),
     index('grading_runs_batch_idx').on(table.batchId),
     // At most one run in flight per submission: grade, regrade and grade-all join it, never double it.
     uniqueIndex('grading_runs_one_active_idx')

@@ -96,9 +96,10 @@ export async function selectLatestSucceededRunsBySubmission(
 /**
  * The newest run of each submission. Runs pile up: every saved grade re-suggests the question's
  * pending answers (refresh-suggestions), so a class of 300 graded one by one leaves tens of
- * thousands of runs. A DISTINCT ON over the whole rows sorted all of them, comments and raw
- * answers included, on each question page (spilling to temporary files past work_mem); here the
- * sort carries three narrow columns and only the winners' rows are read.
+ * thousands of runs. Each submission's newest run is the first entry of its part of an index
+ * (`grading_runs_submission_newest_idx`, or `..._newest_succeeded_idx` for succeeded runs), read
+ * with one LIMIT 1 per submission; a DISTINCT ON read and sorted every run of the class (130 ms
+ * instead of 3 to 9 on 25,200 runs, decision 0040). Only the winners' rows are read in full.
  */
 async function selectNewestRunEach(
   db: Db,
@@ -107,7 +108,7 @@ async function selectNewestRunEach(
   order: SQL,
 ): Promise<Map<string, GradingRunListRow>> {
   if (submissionIds.length === 0) return new Map();
-  const newest = sql`(SELECT DISTINCT ON (r.submission_id) r.id FROM grading_runs r WHERE r.submission_id = ANY(${sql.param(submissionIds)}::uuid[]) AND ${condition} ORDER BY r.submission_id, ${order})`;
+  const newest = sql`(SELECT newest.id FROM unnest(${sql.param(submissionIds)}::uuid[]) AS s(id) CROSS JOIN LATERAL (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id AND ${condition} ORDER BY ${order} LIMIT 1) newest)`;
   const rows = await db
     .select(runListColumns)
     .from(gradingRuns)

@@ -1,0 +1,3 @@
+DROP INDEX "grading_runs_submission_idx";--> statement-breakpoint
+CREATE INDEX "grading_runs_submission_newest_idx" ON "grading_runs" USING btree ("submission_id","created_at" DESC NULLS FIRST,"id" DESC NULLS FIRST);--> statement-breakpoint
+CREATE INDEX "grading_runs_submission_newest_succeeded_idx" ON "grading_runs" USING btree ("submission_id","finished_at" DESC NULLS FIRST,"id" DESC NULLS FIRST) WHERE "grading_runs"."status" = 'succeeded';
