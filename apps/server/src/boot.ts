@@ -5,6 +5,7 @@ import type { AppContext } from './context.ts';
 import { lockDataDir } from './db/data-dir-lock.ts';
 import { adoptLegacyDataDir } from './db/legacy-data-dir.ts';
 import { migrateDatabase, openPglite, openPostgres, type Database } from './db/client.ts';
+import { analyzeStaleTables, startPlannerStatistics } from './db/planner-statistics.ts';
 import { JobQueue } from './jobs/job-queue.ts';
 import { JOB_DEFINITIONS } from './jobs/registry.ts';
 import { createLogger } from './lib/logger.ts';
@@ -43,6 +44,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
       ? openPostgres(config.databaseUrl)
       : await openPglite(path.join(config.dataDir, 'pglite'), { onThread: config.pgliteThread });
     await migrateDatabase(database);
+    // PGlite has no autovacuum: give its planner statistics before the first request (decision 0040).
+    await analyzeStaleTables(database);
   } catch (error) {
     await database?.close().catch(() => {});
     releaseLock();
@@ -66,6 +69,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     releaseLock();
     throw error;
   }
+  // ...and keep them current as tables grow (grade-all, imports), off the request path.
+  const statistics = startPlannerStatistics(database, (error) =>
+    log.warn({ err: error }, 'analysing the database tables failed'),
+  );
   let isShutDown = false;
   return {
     ctx,
@@ -75,6 +82,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
       // Workers first: a running job finishes (or is left for a retry) while the database is open.
       await ctx.jobs?.stop().catch((error) => log.error({ err: error }, 'stopping the job queue failed'));
       ctx.mailer?.close();
+      await statistics.stop();
       await database.close().catch((error) => log.error({ err: error }, 'closing the database failed'));
       releaseLock();
     },
