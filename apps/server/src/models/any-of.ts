@@ -10,3 +10,11 @@ import type { PgColumn } from 'drizzle-orm/pg-core';
 export function anyOf(column: PgColumn, values: readonly unknown[]): SQL {
   return sql`${column} = ANY(${sql.param([...values])}::${sql.raw(column.getSQLType())}[])`;
 }
+
+/**
+ * `anyOf` for a prepared statement (db/prepared.ts): the array is the placeholder `name`, given
+ * when the statement is executed.
+ */
+export function anyOfPlaceholder(column: PgColumn, name: string): SQL {
+  return sql`${column} = ANY(${sql.placeholder(name)}::${sql.raw(column.getSQLType())}[])`;
+}

@@ -1,5 +1,6 @@
-import { and, asc, desc, eq, isNull } from 'drizzle-orm';
+import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { courses, courseStaff, users } from '../db/schema.ts';
 import type { CourseWithInstructor } from './courses.ts';
 
@@ -73,13 +74,19 @@ export async function selectCourseIdsStaffedBy(db: Db, userId: string): Promise<
   return rows.map((row) => row.courseId);
 }
 
-/** The courses a user is a TA of, newest first (with their owning instructor). */
-export async function selectCoursesStaffedBy(db: Db, userId: string): Promise<CourseWithInstructor[]> {
-  return db
+// Run by every instructor's GET /api/courses: prepared (db/prepared.ts, issue 11).
+const coursesStaffedBy = preparedPerDb((db) =>
+  db
     .select({ course: courses, instructor: { id: users.id, name: users.name, email: users.email } })
     .from(courseStaff)
     .innerJoin(courses, eq(courses.id, courseStaff.courseId))
     .innerJoin(users, eq(users.id, courses.instructorId))
-    .where(eq(courseStaff.userId, userId))
-    .orderBy(desc(courses.createdAt), courses.id);
+    .where(eq(courseStaff.userId, sql.placeholder('userId')))
+    .orderBy(desc(courses.createdAt), courses.id)
+    .prepare('courses_staffed_by'),
+);
+
+/** The courses a user is a TA of, newest first (with their owning instructor). */
+export async function selectCoursesStaffedBy(db: Db, userId: string): Promise<CourseWithInstructor[]> {
+  return coursesStaffedBy(db).execute({ userId });
 }

@@ -1,5 +1,6 @@
-import { desc, eq, inArray } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { courses, enrollments, users } from '../db/schema.ts';
 
 export type CourseRow = typeof courses.$inferSelect;
@@ -32,25 +33,36 @@ export async function selectCourseWithInstructor(db: Db, id: string): Promise<Co
   return row;
 }
 
-/** Newest first. */
-export async function selectCoursesOwnedBy(db: Db, instructorId: string): Promise<CourseWithInstructor[]> {
-  return db
+// GET /api/courses runs one of these on every call: prepared (db/prepared.ts, issue 11).
+const coursesOwnedBy = preparedPerDb((db) =>
+  db
     .select({ course: courses, instructor: instructorColumns })
     .from(courses)
     .innerJoin(users, eq(users.id, courses.instructorId))
-    .where(eq(courses.instructorId, instructorId))
-    .orderBy(desc(courses.createdAt), courses.id);
-}
+    .where(eq(courses.instructorId, sql.placeholder('instructorId')))
+    .orderBy(desc(courses.createdAt), courses.id)
+    .prepare('courses_owned_by'),
+);
 
-/** Newest first. */
-export async function selectCoursesEnrolledBy(db: Db, userId: string): Promise<CourseWithInstructor[]> {
-  return db
+const coursesEnrolledBy = preparedPerDb((db) =>
+  db
     .select({ course: courses, instructor: instructorColumns })
     .from(enrollments)
     .innerJoin(courses, eq(courses.id, enrollments.courseId))
     .innerJoin(users, eq(users.id, courses.instructorId))
-    .where(eq(enrollments.userId, userId))
-    .orderBy(desc(courses.createdAt), courses.id);
+    .where(eq(enrollments.userId, sql.placeholder('userId')))
+    .orderBy(desc(courses.createdAt), courses.id)
+    .prepare('courses_enrolled_by'),
+);
+
+/** Newest first. */
+export async function selectCoursesOwnedBy(db: Db, instructorId: string): Promise<CourseWithInstructor[]> {
+  return coursesOwnedBy(db).execute({ instructorId });
+}
+
+/** Newest first. */
+export async function selectCoursesEnrolledBy(db: Db, userId: string): Promise<CourseWithInstructor[]> {
+  return coursesEnrolledBy(db).execute({ userId });
 }
 
 export async function selectCourseIdsOwnedBy(db: Db, instructorId: string): Promise<string[]> {

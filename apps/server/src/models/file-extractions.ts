@@ -1,6 +1,7 @@
 import { and, eq, getTableColumns, inArray, notInArray, or, sql } from 'drizzle-orm';
-import { anyOf } from './any-of.ts';
+import { anyOf, anyOfPlaceholder } from './any-of.ts';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { fileExtractions } from '../db/schema.ts';
 
 export type { ExtractedPage } from '../db/json-columns.ts';
@@ -17,12 +18,18 @@ export async function selectFileExtraction(db: Db, fileId: string): Promise<File
 export type FileExtractionListRow = Omit<FileExtractionRow, 'pages'>;
 const { pages: _pages, ...extractionListColumns } = getTableColumns(fileExtractions);
 
-export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionListRow>> {
-  if (fileIds.length === 0) return new Map();
-  const rows = await db
+// Read by every question page: prepared (db/prepared.ts, issue 11).
+const extractionsOfFiles = preparedPerDb((db) =>
+  db
     .select(extractionListColumns)
     .from(fileExtractions)
-    .where(anyOf(fileExtractions.fileId, fileIds));
+    .where(anyOfPlaceholder(fileExtractions.fileId, 'fileIds'))
+    .prepare('file_extractions_of_files'),
+);
+
+export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionListRow>> {
+  if (fileIds.length === 0) return new Map();
+  const rows = await extractionsOfFiles(db).execute({ fileIds });
   return new Map(rows.map((row) => [row.fileId, row as FileExtractionListRow]));
 }
 

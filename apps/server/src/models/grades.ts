@@ -1,7 +1,8 @@
 import { and, desc, eq, lte, max, or } from 'drizzle-orm';
-import { anyOf } from './any-of.ts';
+import { anyOf, anyOfPlaceholder } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { grades, regradeRequests, submissions } from '../db/schema.ts';
 import { toDate } from '../lib/timestamps.ts';
 
@@ -78,6 +79,31 @@ export interface CountingGrade {
   isEarlierVersion: boolean;
 }
 
+// Read by every question page: prepared (db/prepared.ts, issue 11).
+const countingTarget = alias(submissions, 'target');
+const countingGrades = preparedPerDb((db) =>
+  db
+    .selectDistinctOn([countingTarget.id], {
+      targetId: countingTarget.id,
+      targetVersion: countingTarget.version,
+      gradedVersion: submissions.version,
+      grade: grades,
+    })
+    .from(countingTarget)
+    .innerJoin(
+      submissions,
+      and(
+        eq(submissions.questionId, countingTarget.questionId),
+        eq(submissions.studentId, countingTarget.studentId),
+        lte(submissions.version, countingTarget.version),
+      ),
+    )
+    .innerJoin(grades, eq(grades.submissionId, submissions.id))
+    .where(anyOfPlaceholder(countingTarget.id, 'submissionIds'))
+    .orderBy(countingTarget.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id))
+    .prepare('counting_grades'),
+);
+
 /**
  * Per given submission, the grade that counts for it: its own newest saved grade, else the newest
  * grade saved on the nearest earlier version of the same student's answer. A saved grade belongs to
@@ -85,26 +111,7 @@ export interface CountingGrade {
  */
 export async function selectCountingGrades(db: Db, submissionIds: string[]): Promise<Map<string, CountingGrade>> {
   if (submissionIds.length === 0) return new Map();
-  const target = alias(submissions, 'target');
-  const rows = await db
-    .selectDistinctOn([target.id], {
-      targetId: target.id,
-      targetVersion: target.version,
-      gradedVersion: submissions.version,
-      grade: grades,
-    })
-    .from(target)
-    .innerJoin(
-      submissions,
-      and(
-        eq(submissions.questionId, target.questionId),
-        eq(submissions.studentId, target.studentId),
-        lte(submissions.version, target.version),
-      ),
-    )
-    .innerJoin(grades, eq(grades.submissionId, submissions.id))
-    .where(anyOf(target.id, submissionIds))
-    .orderBy(target.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id));
+  const rows = await countingGrades(db).execute({ submissionIds });
   return new Map(
     rows.map((row) => [
       row.targetId,

@@ -1,6 +1,7 @@
 import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
-import { anyOf } from './any-of.ts';
+import { anyOfPlaceholder } from './any-of.ts';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { gradingRuns } from '../db/schema.ts';
 
 export type GradingRunRow = typeof gradingRuns.$inferSelect;
@@ -82,7 +83,7 @@ export async function selectLatestRunsBySubmission(
   db: Db,
   submissionIds: string[],
 ): Promise<Map<string, GradingRunListRow>> {
-  return selectNewestRunEach(db, submissionIds, sql`true`, sql`r.created_at DESC, r.id DESC`);
+  return selectNewestRunEach(newestRuns(db), submissionIds);
 }
 
 /** Newest succeeded run per submission. */
@@ -90,7 +91,7 @@ export async function selectLatestSucceededRunsBySubmission(
   db: Db,
   submissionIds: string[],
 ): Promise<Map<string, GradingRunListRow>> {
-  return selectNewestRunEach(db, submissionIds, sql`r.status = 'succeeded'`, sql`r.finished_at DESC, r.id DESC`);
+  return selectNewestRunEach(newestSucceededRuns(db), submissionIds);
 }
 
 /**
@@ -101,18 +102,34 @@ export async function selectLatestSucceededRunsBySubmission(
  * with one LIMIT 1 per submission; a DISTINCT ON read and sorted every run of the class (130 ms
  * instead of 3 to 9 on 25,200 runs, decision 0040). Only the winners' rows are read in full.
  */
-async function selectNewestRunEach(
-  db: Db,
-  submissionIds: string[],
-  condition: SQL,
-  order: SQL,
-): Promise<Map<string, GradingRunListRow>> {
-  if (submissionIds.length === 0) return new Map();
-  const newest = sql`(SELECT newest.id FROM unnest(${sql.param(submissionIds)}::uuid[]) AS s(id) CROSS JOIN LATERAL (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id AND ${condition} ORDER BY ${order} LIMIT 1) newest)`;
-  const rows = await db
+function prepareNewestRunEach(db: Db, name: string, condition: SQL, order: SQL) {
+  const newest = sql`(SELECT newest.id FROM unnest(${sql.placeholder('submissionIds')}::uuid[]) AS s(id) CROSS JOIN LATERAL (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id AND ${condition} ORDER BY ${order} LIMIT 1) newest)`;
+  return db
     .select(runListColumns)
     .from(gradingRuns)
-    .where(sql`${gradingRuns.id} IN ${newest}`);
+    .where(sql`${gradingRuns.id} IN ${newest}`)
+    .prepare(name);
+}
+
+// Read by every question page: prepared (db/prepared.ts, issue 11).
+const newestRuns = preparedPerDb((db) =>
+  prepareNewestRunEach(db, 'newest_run_each', sql`true`, sql`r.created_at DESC, r.id DESC`),
+);
+const newestSucceededRuns = preparedPerDb((db) =>
+  prepareNewestRunEach(
+    db,
+    'newest_succeeded_run_each',
+    sql`r.status = 'succeeded'`,
+    sql`r.finished_at DESC, r.id DESC`,
+  ),
+);
+
+async function selectNewestRunEach(
+  query: ReturnType<typeof prepareNewestRunEach>,
+  submissionIds: string[],
+): Promise<Map<string, GradingRunListRow>> {
+  if (submissionIds.length === 0) return new Map();
+  const rows = await query.execute({ submissionIds });
   return new Map(rows.map((row) => [row.submissionId, row]));
 }
 
@@ -200,8 +217,17 @@ export async function countBatchRuns(
   return counts;
 }
 
+// Read by every question page (the runs behind its saved grades): prepared (db/prepared.ts).
+const runsByIds = preparedPerDb((db) =>
+  db
+    .select(runListColumns)
+    .from(gradingRuns)
+    .where(anyOfPlaceholder(gradingRuns.id, 'ids'))
+    .prepare('grading_runs_by_ids'),
+);
+
 export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunListRow>> {
   if (ids.length === 0) return new Map();
-  const rows = await db.select(runListColumns).from(gradingRuns).where(anyOf(gradingRuns.id, ids));
+  const rows = await runsByIds(db).execute({ ids });
   return new Map(rows.map((row) => [row.id, row]));
 }

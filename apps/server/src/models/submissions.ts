@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql } from 'drizzle-orm';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { submissions, users } from '../db/schema.ts';
 
 export type SubmissionRow = typeof submissions.$inferSelect;
@@ -41,8 +42,8 @@ export async function insertSubmission(db: Db, row: NewSubmissionRow): Promise<S
   return inserted!;
 }
 
-/** For staff: the latest version of every student who answered this question, by student name. */
-export async function selectLatestSubmissionsPerStudent(db: Db, questionId: string): Promise<SubmissionListRow[]> {
+// Read by every staff question page: prepared (db/prepared.ts, issue 11).
+const latestSubmissionsPerStudent = preparedPerDb((db) => {
   const ranked = db
     .select({
       id: submissions.id,
@@ -52,9 +53,9 @@ export async function selectLatestSubmissionsPerStudent(db: Db, questionId: stri
       versionCount: sql<number>`(count(*) over (partition by ${submissions.studentId}))::int`.as('version_count'),
     })
     .from(submissions)
-    .where(eq(submissions.questionId, questionId))
+    .where(eq(submissions.questionId, sql.placeholder('questionId')))
     .as('ranked');
-  const rows = await db
+  return db
     .select({
       submission: submissions,
       student: studentColumns,
@@ -66,7 +67,13 @@ export async function selectLatestSubmissionsPerStudent(db: Db, questionId: stri
     .innerJoin(users, eq(users.id, submissions.studentId))
     .innerJoin(uploader, eq(uploader.id, submissions.uploadedById))
     .where(eq(ranked.rank, 1))
-    .orderBy(asc(users.name), asc(users.email));
+    .orderBy(asc(users.name), asc(users.email))
+    .prepare('latest_submissions_per_student');
+});
+
+/** For staff: the latest version of every student who answered this question, by student name. */
+export async function selectLatestSubmissionsPerStudent(db: Db, questionId: string): Promise<SubmissionListRow[]> {
+  const rows = await latestSubmissionsPerStudent(db).execute({ questionId });
   return rows.map((row) => ({ ...row, versionCount: Number(row.versionCount) }));
 }
 
