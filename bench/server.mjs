@@ -55,7 +55,8 @@ console.log(`bare Fastify hello world: ${bareCpu.toFixed(3)} ms CPU per request`
 // ------------------------------------------------------------------ Gradewise on PGlite
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-bench-server-'));
 process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
-const port = 3900 + Math.floor(Math.random() * 90);
+// BENCH_PORT: a port of one's own on a machine shared with other benchmarks.
+const port = Number(process.env.BENCH_PORT) || 3900 + Math.floor(Math.random() * 90);
 const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', AUTH_RATE_LIMIT: '100000' };
 for (const name of ['DATABASE_URL', 'LOG_LEVEL', 'LOG_REQUESTS', 'AI_PROVIDER']) delete env[name];
 const base = `http://127.0.0.1:${port}`;
