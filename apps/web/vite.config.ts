@@ -34,11 +34,15 @@ export default defineConfig({
           // KaTeX is for rubric formulas only: its own chunk, loaded with the screens that show them.
           if (/node_modules\/(katex|rehype-katex|remark-math)\//.test(id)) return 'katex';
           if (/node_modules\/(react|react-dom|react-router|react-router-dom|scheduler)\//.test(id)) return 'react';
-          // The libraries every first page load runs. Named here, not left to Rollup: a library that
-          // pdf.js shares with MUI (clsx) would otherwise be pulled into the 'pdf' chunk, and every
-          // page would load pdf.js to get it.
-          if (loadedWithEntry(getModuleIds, getModuleInfo).has(id))
-            return /node_modules\/(@mui|@emotion)\//.test(id) ? 'mui' : 'vendor';
+          // MUI and emotion are left to Rollup, which places each module by what really uses it:
+          // the components the app shell uses land in the entry chunk, the others with the lazy
+          // screens that use them. (A named 'mui' chunk took every MUI module the entry could reach
+          // through a barrel such as @mui/system's index, MUI's Grid included, decision 0039.)
+          if (/node_modules\/(@mui|@emotion)\//.test(id)) return undefined;
+          // The other libraries every first page load runs. Named here, not left to Rollup: a library
+          // that pdf.js shares with MUI (clsx) would otherwise be pulled into the 'pdf' chunk, and
+          // every page would load pdf.js to get it.
+          if (loadedWithEntry(getModuleIds, getModuleInfo).has(id)) return 'vendor';
           // Everything else (MUI components only a lazy screen uses, markdown…) stays where Rollup
           // puts it: with the lazy screens that use it, off the first route.
           return undefined;
@@ -72,8 +76,18 @@ function loadedWithEntry(
     const id = pending.pop()!;
     if (seen.has(id)) continue;
     seen.add(id);
-    pending.push(...(getModuleInfo(id)?.importedIds ?? []));
+    const info = getModuleInfo(id);
+    // A library's index that only re-exports (@tanstack/react-query's, zod's) leads to every module
+    // of the library, used or not; what the entry uses through it is placed by Rollup instead.
+    if (info && id.includes('node_modules') && onlyReExports(info)) continue;
+    pending.push(...(info?.importedIds ?? []));
   }
   entryClosure = seen;
   return seen;
+}
+
+/** A module with no exports of its own, only `export … from` other modules: a barrel. */
+function onlyReExports(info: Rollup.ModuleInfo): boolean {
+  const sources = Object.keys(info.exportedBindings ?? {});
+  return sources.length > 0 && (info.exportedBindings?.['.'] ?? []).length === 0;
 }

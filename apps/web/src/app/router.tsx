@@ -3,9 +3,7 @@ import { PageLoading } from '../components/loading-icon.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
-import { AccountRoute, ForgotPasswordRoute, ResetPasswordRoute, VerifyEmailRoute } from './routes/account-routes.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
-import { HomeRoute } from './routes/home-route.tsx';
 import { NotFoundRoute } from './routes/not-found-route.tsx';
 
 /**
@@ -17,6 +15,9 @@ import { NotFoundRoute } from './routes/not-found-route.tsx';
  */
 const QUESTION = 'assignments/:assignmentId/questions/:questionId';
 
+/** The account screens share one module (and MUI's TextField, which the first page does without). */
+const accountRoutes = () => import('./routes/account-routes.tsx');
+
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
@@ -24,7 +25,7 @@ export const routes: RouteObject[] = [
     // A screen that throws, or whose lazy chunk is gone after a deploy (route-error-screen.tsx).
     errorElement: <RouteErrorScreen />,
     children: [
-      { index: true, element: <HomeRoute /> },
+      { index: true, lazy: async () => ({ Component: (await import('./routes/home-route.tsx')).HomeRoute }) },
       { path: 'pricing', lazy: async () => ({ Component: (await import('./routes/pricing-route.tsx')).PricingRoute }) },
       { path: 'faqs', lazy: async () => ({ Component: (await import('./routes/faqs-route.tsx')).FaqsRoute }) },
       { path: 'about', lazy: async () => ({ Component: (await import('./routes/about-route.tsx')).AboutRoute }) },
@@ -34,13 +35,13 @@ export const routes: RouteObject[] = [
         lazy: async () => ({ Component: (await import('./routes/register-route.tsx')).RegisterRoute }),
       },
       { path: 'demo', lazy: async () => ({ Component: (await import('./routes/demo-route.tsx')).DemoRoute }) },
-      { path: 'verify-email', element: <VerifyEmailRoute /> },
-      { path: 'forgot-password', element: <ForgotPasswordRoute /> },
-      { path: 'reset-password', element: <ResetPasswordRoute /> },
+      { path: 'verify-email', lazy: async () => ({ Component: (await accountRoutes()).VerifyEmailRoute }) },
+      { path: 'forgot-password', lazy: async () => ({ Component: (await accountRoutes()).ForgotPasswordRoute }) },
+      { path: 'reset-password', lazy: async () => ({ Component: (await accountRoutes()).ResetPasswordRoute }) },
       {
         element: <RequireAuth />,
         children: [
-          { path: 'account', element: <AccountRoute /> },
+          { path: 'account', lazy: async () => ({ Component: (await accountRoutes()).AccountRoute }) },
           {
             // Spec: a logged-in person who has not seen the demo goes to /demo before the courses list.
             element: <RequireSeenDemo />,
