@@ -1,5 +1,5 @@
 import { Link as RouterLink } from 'react-router-dom';
-import { Box, Button, Card, CardActions, CardContent, CardMedia, Typography } from '@mui/material';
+import { Box, Button, Card, CardActions, CardContent, Typography } from '@mui/material';
 import SchoolIcon from '@mui/icons-material/School';
 import type { CourseSummary } from '@gradewise/shared/contracts/courses';
 
@@ -12,11 +12,11 @@ export function CourseCard({ course }: { course: CourseSummary }) {
     <Card variant="outlined" component="article" sx={{ height: '100%', display: 'flex', flexDirection: 'column' }}>
       {course.image ? (
         // Decorative: the title right below names the course.
-        <CardMedia
+        <Box
           component="img"
-          image={course.image}
+          src={course.image}
           alt=""
-          sx={{ height: COURSE_CARD_IMAGE_HEIGHT, objectFit: 'cover' }}
+          sx={{ display: 'block', width: '100%', height: COURSE_CARD_IMAGE_HEIGHT, objectFit: 'cover' }}
         />
       ) : (
         <Box
