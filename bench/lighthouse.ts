@@ -1,0 +1,225 @@
+/**
+ * Lighthouse mobile performance and accessibility of `/`, `/login`, `/courses` and the grading
+ * screen (issue 11), with Debian's Chromium, against the built app on a fresh data directory.
+ *
+ *   npm run build -w @gradewise/web && npx tsx bench/lighthouse.ts [--runs 3]
+ *
+ * The server is the browser journeys' (scripts/e2e-server.mjs): a temporary data directory holding
+ * the demo course, whose instructor has a course, an assignment and graded submissions. `/` and
+ * `/login` are measured signed out, `/courses` and the grading screen signed in (the token is put
+ * in localStorage, as the app does at login). Before every run the browser's cache is emptied, so
+ * each is a first visit. Lighthouse's defaults otherwise: a Moto G Power-sized screen, simulated
+ * slow 4G and a 4x slower CPU. Scores depend on the machine's load: the load average is printed
+ * with them. Nothing is downloaded: lighthouse 12.8.2 and chrome-launcher are devDependencies.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer, { type Page } from 'puppeteer-core';
+
+const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
+const DEMO_INSTRUCTOR = { email: 'instructor@demo.gradewise.local', password: 'gradewise-demo' };
+const runs = Number(argument('--runs') ?? 1);
+
+interface Target {
+  name: string;
+  path: string;
+  signedIn: boolean;
+}
+
+if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html')))
+  throw new Error('The web app is not built: run "npm run build -w @gradewise/web" first.');
+
+const port = await freePort();
+const base = `http://127.0.0.1:${port}`;
+const server = startServer(port);
+let chrome: chromeLauncher.LaunchedChrome | undefined;
+try {
+  await waitForAnswer(`${base}/`, 180_000);
+  const token = await login();
+  const gradingScreen = await gradingScreenPath(token);
+  console.log(`grading screen: ${gradingScreen}`);
+  const targets: Target[] = [
+    { name: '/', path: '/', signedIn: false },
+    { name: '/login', path: '/login', signedIn: false },
+    { name: '/courses', path: '/courses', signedIn: true },
+    { name: 'grading screen', path: gradingScreen, signedIn: true },
+  ];
+
+  chrome = await chromeLauncher.launch({
+    chromePath: CHROMIUM,
+    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
+  });
+  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
+  const page = await browser.newPage();
+  const cdp = await page.createCDPSession();
+
+  const loadAtStart = os.loadavg();
+  const rows: { name: string; performance: number[]; accessibility: number[] }[] = [];
+  for (const target of targets) {
+    const row = { name: target.name, performance: [] as number[], accessibility: [] as number[] };
+    for (let run = 0; run < runs; run += 1) {
+      await setSession(page, target.signedIn ? token : null);
+      await cdp.send('Network.clearBrowserCache');
+      const result = await lighthouse(
+        `${base}${target.path}`,
+        {
+          logLevel: 'error',
+          output: 'json',
+          onlyCategories: ['performance', 'accessibility'],
+          // The session lives in localStorage; the cache is emptied above instead.
+          disableStorageReset: true,
+        },
+        undefined,
+        page,
+      );
+      const categories = result?.lhr.categories;
+      if (categories?.performance?.score == null || categories?.accessibility?.score == null)
+        throw new Error(`Lighthouse gave no scores for ${target.path}: ${result?.lhr.runtimeError?.message ?? ''}`);
+      row.performance.push(categories.performance.score);
+      row.accessibility.push(categories.accessibility.score);
+      const audits = result!.lhr.audits;
+      console.log(
+        `${target.name} run ${run + 1}: performance ${fmt(categories.performance.score)}, accessibility ${fmt(categories.accessibility.score)}` +
+          ` (FCP ${audits['first-contentful-paint']?.displayValue}, LCP ${audits['largest-contentful-paint']?.displayValue},` +
+          ` TBT ${audits['total-blocking-time']?.displayValue}, CLS ${audits['cumulative-layout-shift']?.displayValue})`,
+      );
+    }
+    rows.push(row);
+  }
+  await browser.disconnect();
+  const loadAtEnd = os.loadavg();
+
+  console.log(
+    `\nLighthouse ${lighthouseVersion()} mobile, ${runs} run(s) each, median; load average ` +
+      `${loadAtStart.map((value) => value.toFixed(1)).join(' ')} at start, ` +
+      `${loadAtEnd.map((value) => value.toFixed(1)).join(' ')} at end (1, 5, 15 min), ${os.cpus().length} cores`,
+  );
+  console.log('| page | performance | accessibility | goal |');
+  console.log('|---|---|---|---|');
+  for (const row of rows) {
+    const goal = row.name === 'grading screen' ? '>= 0.8, 1.0' : '>= 0.9, 1.0';
+    console.log(`| ${row.name} | ${fmt(median(row.performance))} | ${fmt(median(row.accessibility))} | ${goal} |`);
+  }
+} finally {
+  await chrome?.kill();
+  await stopServer(server);
+}
+
+function argument(name: string): string | undefined {
+  const index = process.argv.indexOf(name);
+  return index >= 0 ? process.argv[index + 1] : undefined;
+}
+
+function fmt(score: number | null): string {
+  return score === null ? '–' : score.toFixed(2);
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function lighthouseVersion(): string {
+  const manifest = path.join(repoRoot, 'node_modules/lighthouse/package.json');
+  return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
+}
+
+/** The token of a signed-in person goes where the app keeps it; signed out, nothing is stored. */
+async function setSession(page: Page, token: string | null): Promise<void> {
+  await page.goto(`${base}/about`, { waitUntil: 'load' });
+  await page.evaluate((value) => {
+    window.localStorage.clear();
+    if (value) {
+      window.localStorage.setItem('token', value);
+      // The demo has been seen: /courses shows the list instead of sending the instructor to /demo.
+      window.localStorage.setItem('seenDemo', 'true');
+    }
+  }, token);
+  await page.goto('about:blank');
+}
+
+async function login(): Promise<string> {
+  const response = await fetch(`${base}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(DEMO_INSTRUCTOR),
+  });
+  if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { token: string }).token;
+}
+
+/** The grading screen of a graded submission of the demo course (the first submission if none is graded). */
+async function gradingScreenPath(token: string): Promise<string> {
+  const get = async <T>(apiPath: string): Promise<T> => {
+    const response = await fetch(`${base}/api${apiPath}`, { headers: { authorization: `Bearer ${token}` } });
+    if (response.status !== 200) throw new Error(`GET ${apiPath}: ${response.status}`);
+    return (await response.json()) as T;
+  };
+  const [assignment] = await get<{ _id: string }[]>('/assignments');
+  if (!assignment) throw new Error('The demo instructor has no assignment.');
+  const questions = await get<{ _id: string }[]>(`/assignments/${assignment._id}/questions`);
+  let fallback: string | undefined;
+  for (const question of questions) {
+    const page = await get<{ submissions: { _id: string; isAlreadyGraded: boolean }[] }>(
+      `/assignments/${assignment._id}/questions/${question._id}?includeSubmissions=1`,
+    );
+    for (const submission of page.submissions) {
+      const screen = `/assignments/${assignment._id}/questions/${question._id}/grade/${submission._id}`;
+      if (submission.isAlreadyGraded) return screen;
+      fallback ??= screen;
+    }
+  }
+  if (!fallback) throw new Error('The demo course has no submission.');
+  return fallback;
+}
+
+function startServer(serverPort: number): ChildProcess {
+  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.mjs'], {
+    cwd: repoRoot,
+    env: { ...process.env, E2E_PORT: String(serverPort) },
+    stdio: ['ignore', 'ignore', 'inherit'],
+  });
+  child.on('exit', (code) => {
+    if (code) console.error(`The server exited with ${code}.`);
+  });
+  return child;
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
+
+async function waitForAnswer(url: string, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // Not listening yet.
+    }
+    if (Date.now() > deadline) throw new Error(`No answer from ${url} within ${timeoutMs / 1000} s.`);
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = net.createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port: chosen } = probe.address() as net.AddressInfo;
+      probe.close(() => resolve(chosen));
+    });
+  });
+}
