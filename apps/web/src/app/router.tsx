@@ -7,11 +7,11 @@ import { RouteErrorScreen } from './route-error-screen.tsx';
 import { NotFoundRoute } from './routes/not-found-route.tsx';
 
 /**
- * The whole route table of spec section 2. Only the landing page and the not-found page load with
- * the app; every other screen is its own module, loaded on first visit, so forms (react-hook-form)
- * and heavy screens (PDF viewers, the grading dialog) never weigh on the first page (decision
- * 0020: at most 200 KB of gzipped JS). Replace a screen by editing its module in ./routes/; keep
- * its named export.
+ * The whole route table of spec section 2. Only the not-found page loads with the app; every other
+ * screen, the landing page included, is its own module, loaded on first visit, so forms
+ * (react-hook-form) and heavy screens (PDF viewers, the grading dialog) never weigh on the first
+ * page (decisions 0020 and 0039: at most 200 KB of gzipped JS). Replace a screen by editing its
+ * module in ./routes/; keep its named export.
  */
 const QUESTION = 'assignments/:assignmentId/questions/:questionId';
 
