@@ -2,6 +2,7 @@ import {
   DEFAULT_CONFIDENCE,
   type AutoRubric,
   type GraderInfo,
+  type GradeLifecycleFields,
   type GradingComment,
   type GradingOutput,
   type GradingProgressOutput,
@@ -13,9 +14,10 @@ import {
 } from '@gradewise/shared/contracts/grading';
 import type { FileExtractionListRow, FileExtractionRow } from '../models/file-extractions.ts';
 import { presentExtractionState } from './submission-presenter.ts';
-import type { GradeRow } from '../models/grades.ts';
+import type { CountingGrade, GradeRow } from '../models/grades.ts';
 import type { GradingRunListRow, GradingRunRow, StoredComment } from '../models/grading-runs.ts';
 import type { RubricRow } from '../models/rubrics.ts';
+import type { GradingAnswer } from '../services/grade-submission.ts';
 
 /**
  * Grading rows -> contract outputs, staff only (the student side gets its own narrow fields from
@@ -64,6 +66,28 @@ export function presentComments(
 
 export function presentHiddenText(extraction: FileExtractionListRow | undefined): HiddenTextFinding[] {
   return extraction?.hiddenText ?? [];
+}
+
+/**
+ * The grade and regrade calls' answer: a saved grade (with the rubric version it was written under
+ * and the rubric change that wrote it), else the AI run, with the saved grade current now.
+ */
+export function presentGradingAnswer(answer: GradingAnswer): GradingOutput {
+  if (answer.kind === 'run') return { ...presentRunResult(answer), currentGradeId: answer.currentGradeId };
+  const { grade } = answer;
+  return {
+    ...presentSavedGradeResult(answer),
+    currentGradeId: grade.id,
+    rubricVersion: grade.rubricVersion,
+    rubricChange:
+      grade.reason === 'rubric-change'
+        ? {
+            version: grade.rubricVersion,
+            at: grade.createdAt.toISOString(),
+            by: answer.rubricEditor?.name ?? 'Someone',
+          }
+        : null,
+  };
 }
 
 /** A finished AI run as the grade/regrade calls answer it. */
@@ -169,6 +193,14 @@ export function presentSubmissionGrading(input: {
     hasHiddenText: hiddenText.length > 0,
     hiddenText,
     ...presentExtractionState(input.extraction),
+  };
+}
+
+/** Which version the counting grade was saved on, for a row that shows it. */
+export function presentGradeLifecycle(counting: CountingGrade | undefined): Required<GradeLifecycleFields> {
+  return {
+    isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
+    gradedVersion: counting?.gradedVersion ?? null,
   };
 }
 

@@ -1,5 +1,6 @@
-import type { AutoRubric } from '@gradewise/shared/contracts/grading';
+import type { AutoRubric, RubricItem } from '@gradewise/shared/contracts/grading';
 import type {
+  QuestionDetail,
   QuestionForStaff,
   QuestionForStudent,
   QuestionSubmissionForStaff,
@@ -8,7 +9,16 @@ import type {
 } from '@gradewise/shared/contracts/questions';
 import type { QuestionRow } from '../models/questions.ts';
 import { mayGrade, type QuestionScope } from '../policies/course-access.ts';
+import type { QuestionDetailView, StaffQuestionRow, StudentQuestionRow } from '../services/read-questions.ts';
+import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
+import { presentQuestionRelease } from './grade-release-presenter.ts';
+import { presentAutoRubric, presentGradeLifecycle, presentSubmissionGrading } from './grading-presenter.ts';
+import {
+  presentExtractionState,
+  presentSubmissionForStaff,
+  presentSubmissionForStudent,
+} from './submission-presenter.ts';
 
 /**
  * Question rows -> contract outputs. The staff view is the only one that ever signs the solution
@@ -55,4 +65,62 @@ export function presentQuestionForStudent(
   submissions?: QuestionSubmissionForStudent[],
 ): QuestionForStudent {
   return { ...presentQuestionBase(scope, signer), viewer: 'student', ...(submissions ? { submissions } : {}) };
+}
+
+/** GET .../questions/:questionId, for the role the service read it for. */
+export function presentQuestionDetail(detail: QuestionDetailView, signer: FileUrlSigner): QuestionDetail {
+  if (detail.viewer === 'student') {
+    const submissions = detail.submissions?.map((row) => presentStudentQuestionRow(row, signer));
+    return presentQuestionForStudent(detail.scope, signer, submissions);
+  }
+  const rubricItems = detail.rubric?.items ?? [];
+  const submissions = detail.submissions?.map((row) =>
+    presentStaffQuestionRow(row, signer, detail.identities, rubricItems),
+  );
+  const { assignment, question } = detail.scope;
+  return {
+    ...presentQuestionForStaff(detail.scope, signer, submissions, presentAutoRubric(detail.rubric)),
+    gradeRelease: presentQuestionRelease(assignment, question),
+  };
+}
+
+function presentStaffQuestionRow(
+  { row, grading, work }: StaffQuestionRow,
+  signer: FileUrlSigner,
+  identities: StudentIdentities,
+  rubricItems: readonly RubricItem[],
+): QuestionSubmissionForStaff {
+  const { counting } = grading;
+  return {
+    ...presentSubmissionForStaff(row, signer, identities),
+    ...presentSubmissionGrading({
+      grade: counting?.grade,
+      latestRun: grading.latestRun,
+      latestSucceededRun: grading.latestSucceededRun,
+      gradeRun: grading.gradeRun,
+      isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
+      extraction: grading.extraction,
+      rubricItems,
+    }),
+    ...presentGradeLifecycle(counting),
+    isReopened: grading.isReopened,
+    ...work,
+  };
+}
+
+/** Only the saved grade that is released to them, nothing of the AI's draft. */
+function presentStudentQuestionRow(
+  { row, grade }: StudentQuestionRow,
+  signer: FileUrlSigner,
+): QuestionSubmissionForStudent {
+  const { released } = grade;
+  return {
+    ...presentSubmissionForStudent(row, signer),
+    grade: released ? released.grade.grade : null,
+    isAlreadyGraded: Boolean(released),
+    ...presentGradeLifecycle(released),
+    canResubmit: grade.canResubmit,
+    ...presentExtractionState(grade.extraction),
+    gradeWithheld: grade.gradeWithheld,
+  };
 }

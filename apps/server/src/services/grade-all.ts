@@ -1,4 +1,3 @@
-import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../context.ts';
 import { JOB_NAMES } from '../jobs/job-names.ts';
 import { notFound } from '../lib/errors.ts';
@@ -19,7 +18,6 @@ import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader, requireOwner } from '../policies/course-access.ts';
-import { presentProgress } from '../presenters/grading-presenter.ts';
 import { checkProviderQuota, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { draftRubricAndWait } from './generate-rubric.ts';
@@ -97,12 +95,19 @@ export async function queueGradingBatch(
   return { batchId, queued: runIds.length };
 }
 
+/** Where a batch stands: its size and its runs counted by status. */
+export interface GradingProgress {
+  batchId: string | null;
+  total: number;
+  counts: Awaited<ReturnType<typeof countBatchRuns>>;
+}
+
 /** GET grade-all/progress: the given batch of this question, or its latest one. */
 export async function readGradingProgress(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string; batchId?: string },
-): Promise<GradingProgressOutput> {
+): Promise<GradingProgress> {
   const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see grading progress',
@@ -114,6 +119,6 @@ export async function readGradingProgress(
   } else {
     batch = await selectLatestGradingBatch(ctx.db, question.id);
   }
-  if (!batch) return presentProgress(null, 0, { succeeded: 0, failed: 0, running: 0, queued: 0 });
-  return presentProgress(batch.id, batch.total, await countBatchRuns(ctx.db, batch.id));
+  if (!batch) return { batchId: null, total: 0, counts: { succeeded: 0, failed: 0, running: 0, queued: 0 } };
+  return { batchId: batch.id, total: batch.total, counts: await countBatchRuns(ctx.db, batch.id) };
 }

@@ -1,9 +1,8 @@
-import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../context.ts';
 import { JOB_NAMES } from '../jobs/job-names.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
-import { selectFileExtraction } from '../models/file-extractions.ts';
+import { selectFileExtraction, type FileExtractionRow } from '../models/file-extractions.ts';
 import { selectCurrentGrade, type GradeRow } from '../models/grades.ts';
 import {
   insertGradingRunUnlessActive,
@@ -14,11 +13,10 @@ import {
   type GradingRunRow,
 } from '../models/grading-runs.ts';
 import type { QuestionRow } from '../models/questions.ts';
-import { selectRubricByQuestionId } from '../models/rubrics.ts';
+import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
 import { selectUserById, type UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
-import { presentRunResult, presentSavedGradeResult } from '../presenters/grading-presenter.ts';
 import { checkProviderQuota, countInteractiveCall, spendScopeOf, type SpendScope } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { draftRubricAndWait } from './generate-rubric.ts';
@@ -30,52 +28,58 @@ export interface GradeParams {
   submissionId: string;
 }
 
+/** What the grade and regrade calls answer, as read; presenters/grading-presenter.ts presents it. */
+export type GradingAnswer = {
+  points: number;
+  rubric: RubricRow | undefined;
+  extraction: FileExtractionRow | undefined;
+} & (
+  | {
+      kind: 'saved';
+      grade: GradeRow;
+      /** The AI run the saved grade started from. */
+      run: GradingRunRow | undefined;
+      /** Who changed the rubric, for a grade its re-application wrote (`reason: 'rubric-change'`). */
+      rubricEditor: { name: string } | undefined;
+    }
+  | {
+      kind: 'run';
+      run: GradingRunRow;
+      /** The saved grade current when this answer is made (a regrade never changes it). */
+      currentGradeId: string | null;
+    }
+);
+
 /**
  * POST grade/:submissionId. A submission already graded answers what is stored — the saved grade,
  * or the finished AI suggestion — instead of paying for a new one. Otherwise it is graded as a
  * durable job (drafting the rubric first if the question has none) and the call waits for it.
  */
-export async function gradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingOutput> {
+export async function gradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingAnswer> {
   const { question, submission, spendScope } = await loadForGrading(ctx, user, params, 'grade submissions');
   const saved = await selectCurrentGrade(ctx.db, submission.id);
   if (saved) {
     const run = saved.gradingRunId ? await selectGradingRunById(ctx.db, saved.gradingRunId) : undefined;
     return {
-      ...presentSavedGradeResult({
-        grade: saved,
-        run,
-        points: question.points,
-        ...(await readContext(ctx, question, submission)),
-      }),
-      currentGradeId: saved.id,
-      ...(await describeRubricChange(ctx, saved)),
+      kind: 'saved',
+      grade: saved,
+      run,
+      points: question.points,
+      ...(await readContext(ctx, question, submission)),
+      rubricEditor: saved.reason === 'rubric-change' ? await selectUserById(ctx.db, saved.savedById) : undefined,
     };
   }
   const finished = await selectLatestSucceededRun(ctx.db, submission.id);
   if (finished)
     return {
-      ...presentRunResult({
-        run: finished,
-        points: question.points,
-        ...(await readContext(ctx, question, submission)),
-      }),
+      kind: 'run',
+      run: finished,
+      points: question.points,
+      ...(await readContext(ctx, question, submission)),
       currentGradeId: null,
     };
   // A run that succeeds from here on (a job re-sent at boot, another tab) is joined, not doubled.
   return gradeAsJob(ctx, user, spendScope, question, submission, { joinSucceeded: true });
-}
-
-/** For a saved grade: the rubric version it was written under, and the rubric change that wrote it. */
-async function describeRubricChange(
-  ctx: AppContext,
-  grade: GradeRow,
-): Promise<Pick<GradingOutput, 'rubricVersion' | 'rubricChange'>> {
-  if (grade.reason !== 'rubric-change') return { rubricVersion: grade.rubricVersion, rubricChange: null };
-  const editor = await selectUserById(ctx.db, grade.savedById);
-  return {
-    rubricVersion: grade.rubricVersion,
-    rubricChange: { version: grade.rubricVersion, at: grade.createdAt.toISOString(), by: editor?.name ?? 'Someone' },
-  };
 }
 
 /**
@@ -83,7 +87,7 @@ async function describeRubricChange(
  * grade. Saved grades are never touched: they stay in `grades`, newest current, until the
  * instructor saves again.
  */
-export async function regradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingOutput> {
+export async function regradeSubmission(ctx: AppContext, user: UserRow, params: GradeParams): Promise<GradingAnswer> {
   const { question, submission, spendScope } = await loadForGrading(ctx, user, params, 'regrade submissions');
   return gradeAsJob(ctx, user, spendScope, question, submission);
 }
@@ -106,7 +110,7 @@ async function gradeAsJob(
   question: QuestionRow,
   submission: SubmissionRow,
   options: StartOptions = {},
-): Promise<GradingOutput> {
+): Promise<GradingAnswer> {
   const jobs = requireJobs(ctx);
   const needsRubric = !(await selectRubricByQuestionId(ctx.db, question.id));
   // The provider quota first (it counts nothing), then this user's call: a refusal costs nothing.
@@ -119,7 +123,10 @@ async function gradeAsJob(
   // Read after the run: the saved grade current when this answer is made (a regrade never changes it).
   const current = await selectCurrentGrade(ctx.db, submission.id);
   return {
-    ...presentRunResult({ run: settled, points: question.points, ...(await readContext(ctx, question, submission)) }),
+    kind: 'run',
+    run: settled,
+    points: question.points,
+    ...(await readContext(ctx, question, submission)),
     currentGradeId: current?.id ?? null,
   };
 }

@@ -1,12 +1,7 @@
-import type {
-  GradeLifecycleFields,
-  SubmissionGradeForStudent,
-  SubmissionGradingFields,
-} from '@gradewise/shared/contracts/grading';
 import { canResubmit, isReopened } from '@gradewise/shared/resubmission';
 import type { AppContext } from '../context.ts';
 import type { AssignmentRow } from '../models/assignments.ts';
-import { selectFileExtractions } from '../models/file-extractions.ts';
+import { selectFileExtractions, type FileExtractionListRow } from '../models/file-extractions.ts';
 import {
   selectCountingGrades,
   selectNewestGradeAtOfAnswer,
@@ -17,26 +12,40 @@ import {
   selectGradingRunsByIds,
   selectLatestRunsBySubmission,
   selectLatestSucceededRunsBySubmission,
+  type GradingRunListRow,
 } from '../models/grading-runs.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import { selectNewestReopeningAt, selectNewestReopeningsOfQuestion } from '../models/submission-reopenings.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
-import { presentSubmissionGrading } from '../presenters/grading-presenter.ts';
-import { presentExtractionState } from '../presenters/submission-presenter.ts';
 import { isGradeReleased } from '../policies/grade-release.ts';
 
 /**
- * The grading side of a question detail, for the courses API's presenters to merge in: the
- * rubric (`autoRubric`) and, per submission row, its grade, confidence, grader and hidden-text flag.
- * A handful of set-based queries, whatever the number of rows. The grade is the one that counts for
- * the row (its own, else one saved on an earlier version), so a resubmission never blanks it.
+ * The grading side of one staff submission row, as read; presenters/question-presenter.ts turns it
+ * into the row's grade, confidence, grader and hidden-text fields.
+ */
+export interface StaffSubmissionGrading {
+  /** The grade that counts for the row: its own, else one saved on an earlier version. */
+  counting: CountingGrade | undefined;
+  latestRun: GradingRunListRow | undefined;
+  latestSucceededRun: GradingRunListRow | undefined;
+  /** The AI run the counting grade started from. */
+  gradeRun: GradingRunListRow | undefined;
+  extraction: FileExtractionListRow | undefined;
+  isReopened: boolean;
+}
+
+/**
+ * The grading side of a question detail: the rubric and, per submission row, its grade, runs and
+ * extraction. A handful of set-based queries, whatever the number of rows. The grade is the one
+ * that counts for the row (its own, else one saved on an earlier version), so a resubmission never
+ * blanks it.
  */
 export async function readQuestionGradingForStaff(
   ctx: AppContext,
   questionId: string,
   submissions: readonly SubmissionRow[],
-): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, SubmissionGradingFields> }> {
+): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, StaffSubmissionGrading> }> {
   const ids = submissions.map((submission) => submission.id);
   const [rubric, grades, latestRuns, succeededRuns, extractions, newestGrades, reopenings] = await Promise.all([
     selectRubricByQuestionId(ctx.db, questionId),
@@ -54,21 +63,16 @@ export async function readQuestionGradingForStaff(
     .map((counting) => counting.grade.gradingRunId)
     .filter((id): id is string => id !== null);
   const gradeRuns = await selectGradingRunsByIds(ctx.db, gradeRunIds);
-  const bySubmission = new Map<string, SubmissionGradingFields>();
+  const bySubmission = new Map<string, StaffSubmissionGrading>();
   for (const submission of submissions) {
     const counting = grades.get(submission.id);
-    const grade = counting?.grade;
+    const gradingRunId = counting?.grade.gradingRunId;
     bySubmission.set(submission.id, {
-      ...presentSubmissionGrading({
-        grade,
-        latestRun: latestRuns.get(submission.id),
-        latestSucceededRun: succeededRuns.get(submission.id),
-        gradeRun: grade?.gradingRunId ? gradeRuns.get(grade.gradingRunId) : undefined,
-        isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
-        extraction: extractions.get(submission.fileId),
-        rubricItems: rubric?.items ?? [],
-      }),
-      ...lifecycleOf(counting),
+      counting,
+      latestRun: latestRuns.get(submission.id),
+      latestSucceededRun: succeededRuns.get(submission.id),
+      gradeRun: gradingRunId ? gradeRuns.get(gradingRunId) : undefined,
+      extraction: extractions.get(submission.fileId),
       isReopened: isReopened({
         newestGradeAt: newestGrades.get(submission.studentId) ?? null,
         newestReopeningAt: reopenings.get(submission.studentId) ?? null,
@@ -76,6 +80,17 @@ export async function readQuestionGradingForStaff(
     });
   }
   return { rubric, bySubmission };
+}
+
+/** A student's own row, as read; presenters/question-presenter.ts turns it into the row's grade fields. */
+export interface StudentSubmissionGrade {
+  /** The grade that counts for the row, only when it is released to the student. */
+  released: CountingGrade | undefined;
+  /** A grade is saved but held (policies/grade-release.ts): the row reads "not graded". */
+  gradeWithheld: boolean;
+  /** Whether a new version would be accepted now. */
+  canResubmit: boolean;
+  extraction: FileExtractionListRow | undefined;
 }
 
 /**
@@ -87,7 +102,7 @@ export async function readSubmissionGradesForStudent(
   ctx: AppContext,
   scope: { assignment: AssignmentRow; question: QuestionRow },
   submissions: readonly SubmissionRow[],
-): Promise<Map<string, SubmissionGradeForStudent & ReturnType<typeof presentExtractionState>>> {
+): Promise<Map<string, StudentSubmissionGrade>> {
   const [grades, extractions] = await Promise.all([
     selectCountingGrades(
       ctx.db,
@@ -98,35 +113,25 @@ export async function readSubmissionGradesForStudent(
       submissions.map((submission) => submission.fileId),
     ),
   ]);
-  const result = new Map<string, SubmissionGradeForStudent & ReturnType<typeof presentExtractionState>>();
+  const result = new Map<string, StudentSubmissionGrade>();
   // A held grade is not there for its student (policies/grade-release.ts): the row reads "not graded".
   const isReleased = isGradeReleased(scope.assignment, scope.question);
   for (const submission of submissions) {
     const saved = grades.get(submission.id);
-    const counting = isReleased ? saved : undefined;
     const [newestGradeAt, newestReopeningAt] = await Promise.all([
       selectNewestGradeAtOfAnswer(ctx.db, scope.question.id, submission.studentId),
       selectNewestReopeningAt(ctx.db, scope.question.id, submission.studentId),
     ]);
     result.set(submission.id, {
-      grade: counting ? counting.grade.grade : null,
-      isAlreadyGraded: Boolean(counting),
-      ...lifecycleOf(counting),
+      released: isReleased ? saved : undefined,
+      gradeWithheld: Boolean(saved) && !isReleased,
       canResubmit: canResubmit({
         allowsResubmission: scope.assignment.allowsResubmission,
         newestGradeAt,
         newestReopeningAt,
       }),
-      ...presentExtractionState(extractions.get(submission.fileId)),
-      gradeWithheld: Boolean(saved) && !isReleased,
+      extraction: extractions.get(submission.fileId),
     });
   }
   return result;
-}
-
-function lifecycleOf(counting: CountingGrade | undefined): Required<GradeLifecycleFields> {
-  return {
-    isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
-    gradedVersion: counting?.gradedVersion ?? null,
-  };
 }

@@ -14,7 +14,13 @@ import {
   UndoSaveGradeOutput,
 } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../../context.ts';
-import { presentAutoRubric, presentGrader, presentSavedGrade } from '../../presenters/grading-presenter.ts';
+import {
+  presentAutoRubric,
+  presentGrader,
+  presentGradingAnswer,
+  presentProgress,
+  presentSavedGrade,
+} from '../../presenters/grading-presenter.ts';
 import { generateRubric } from '../../services/generate-rubric.ts';
 import { gradeAll, readGradingProgress } from '../../services/grade-all.ts';
 import { gradeSubmission, regradeSubmission } from '../../services/grade-submission.ts';
@@ -66,13 +72,13 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.post(
       `${BASE}/grade/:submissionId`,
       { config: { access: 'user' }, schema: { params: SubmissionParams, response: { 200: GradingOutput } } },
-      async (request) => gradeSubmission(ctx, currentUser(request), request.params),
+      async (request) => presentGradingAnswer(await gradeSubmission(ctx, currentUser(request), request.params)),
     );
 
     app.post(
       `${BASE}/regrade/:submissionId`,
       { config: { access: 'user' }, schema: { params: SubmissionParams, response: { 200: GradingOutput } } },
-      async (request) => regradeSubmission(ctx, currentUser(request), request.params),
+      async (request) => presentGradingAnswer(await regradeSubmission(ctx, currentUser(request), request.params)),
     );
 
     app.post(
@@ -126,8 +132,13 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'user' },
         schema: { params: QuestionParams, querystring: GradingProgressQuery, response: { 200: GradingProgressOutput } },
       },
-      async (request) =>
-        readGradingProgress(ctx, currentUser(request), { ...request.params, batchId: request.query.batchId }),
+      async (request) => {
+        const progress = await readGradingProgress(ctx, currentUser(request), {
+          ...request.params,
+          batchId: request.query.batchId,
+        });
+        return presentProgress(progress.batchId, progress.total, progress.counts);
+      },
     );
   };
 }

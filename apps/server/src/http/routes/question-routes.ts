@@ -9,19 +9,12 @@ import {
 } from '@gradewise/shared/contracts/questions';
 import type { AppContext } from '../../context.ts';
 import {
+  presentQuestionDetail,
   presentQuestionForStaff,
-  presentQuestionForStudent,
   presentQuestionSummary,
 } from '../../presenters/question-presenter.ts';
-import { presentSubmissionForStaff, presentSubmissionForStudent } from '../../presenters/submission-presenter.ts';
-import { presentAutoRubric } from '../../presenters/grading-presenter.ts';
 import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
-import { readStudentIdentities } from '../../services/anonymous-grading.ts';
-import { readQuestionGradingForStaff, readSubmissionGradesForStudent } from '../../services/read-grading.ts';
-import { listQuestionsFor, loadQuestionDetail } from '../../services/read-questions.ts';
-import { readGradingWork } from '../../services/work-split.ts';
-import { mayGrade } from '../../policies/course-access.ts';
-import { presentQuestionRelease } from '../../presenters/grade-release-presenter.ts';
+import { listQuestionsFor, readQuestionDetail } from '../../services/read-questions.ts';
 import { currentUser } from '../access.ts';
 import { fastSerializerCompiler } from '../fast-serializer.ts';
 import { readMultipartForm } from '../multipart.ts';
@@ -74,57 +67,14 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const includeSubmissions =
           request.query.includeSubmissions === '1' || request.query.includeSubmissions === 'true';
         const { assignmentId, questionId } = request.params;
-        const detail = await loadQuestionDetail(
+        const detail = await readQuestionDetail(
           ctx,
           currentUser(request),
           assignmentId,
           questionId,
           includeSubmissions,
         );
-        const rows = detail.submissions ?? [];
-        if (mayGrade(detail.scope.role)) {
-          const grading = await readQuestionGradingForStaff(
-            ctx,
-            detail.scope.question.id,
-            rows.map((row) => row.submission),
-          );
-          const identities = await readStudentIdentities(
-            ctx,
-            detail.scope.assignment,
-            rows.map((row) => row.student.id),
-          );
-          const workOf = detail.submissions
-            ? await readGradingWork(
-                ctx,
-                detail.scope,
-                currentUser(request),
-                rows.map((row) => ({ student: row.student, submissionId: row.submission.id })),
-              )
-            : undefined;
-          // Rows come by name; an anonymous list goes by label, so its order says nothing of names.
-          const ordered = [...rows].sort((a, b) => identities.compare(a.student, b.student));
-          const submissions = detail.submissions
-            ? ordered.map((row) => ({
-                ...presentSubmissionForStaff(row, ctx.fileUrls, identities),
-                ...grading.bySubmission.get(row.submission.id)!,
-                ...workOf?.({ studentId: row.student.id, submissionId: row.submission.id }),
-              }))
-            : undefined;
-          return {
-            ...presentQuestionForStaff(detail.scope, ctx.fileUrls, submissions, presentAutoRubric(grading.rubric)),
-            gradeRelease: presentQuestionRelease(detail.scope.assignment, detail.scope.question),
-          };
-        }
-        const grades = await readSubmissionGradesForStudent(
-          ctx,
-          detail.scope,
-          rows.map((row) => row.submission),
-        );
-        const submissions = detail.submissions?.map((row) => ({
-          ...presentSubmissionForStudent(row, ctx.fileUrls),
-          ...grades.get(row.submission.id)!,
-        }));
-        return presentQuestionForStudent(detail.scope, ctx.fileUrls, submissions);
+        return presentQuestionDetail(detail, ctx.fileUrls);
       },
     );
   };
