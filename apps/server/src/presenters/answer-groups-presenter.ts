@@ -1,15 +1,15 @@
 import type { AnswerGroupFlag, AnswerGroupsOutput } from '@gradewise/shared/contracts/answer-groups';
-import type { AnswerAnalysis, QuestionAnswers } from '../services/read-answer-groups.ts';
+import type { AnswerGroupsView, QuestionAnswers } from '../services/read-answer-groups.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import { reviewStatusOf } from './review-presenter.ts';
 
 /** Answer groups -> the staff contract. There is no student shape: students never see groups. */
-export function presentAnswerGroups(
-  questionPoints: number,
-  answers: QuestionAnswers,
-  analysis: AnswerAnalysis,
-  identities: StudentIdentities,
-): AnswerGroupsOutput {
+export function presentAnswerGroups({
+  questionPoints,
+  answers,
+  analysis,
+  identities,
+}: AnswerGroupsView): AnswerGroupsOutput {
   const rowsById = new Map(answers.rows.map((row) => [row.submission.id, row]));
   return {
     questionPoints,

@@ -1,9 +1,15 @@
-import type { RegradeRequestForStaff, RegradeRequestForStudent } from '@gradewise/shared/contracts/regrades';
-import type { RubricItem } from '@gradewise/shared/contracts/grading';
+import type {
+  RegradeQueue,
+  RegradeRequestForStaff,
+  RegradeRequestForStudent,
+  StudentRegradeState,
+} from '@gradewise/shared/contracts/regrades';
+import type { AssignmentRow } from '../models/assignments.ts';
 import type { GradeRow } from '../models/grades.ts';
 import type { StoredComment } from '../models/grading-runs.ts';
-import type { PersonColumns } from '../models/submissions.ts';
 import type { RegradeRequestRow } from '../models/regrade-requests.ts';
+import type { RegradeQueueView, StaffRegradeSources } from '../services/read-regrade-requests.ts';
+import type { RegradeEligibility } from '../services/regrade-eligibility.ts';
 import { presentComments } from './grading-presenter.ts';
 
 const TARGET_MAX = 140;
@@ -38,20 +44,6 @@ export function presentRegradeRequestForStudent(
   };
 }
 
-export interface StaffRegradeSources {
-  row: RegradeRequestRow;
-  student: PersonColumns;
-  resolvedBy: { id: string; name: string } | undefined;
-  assignment: { id: string; title: string };
-  question: { id: string; title: string | null; points: number };
-  rubricItems: readonly RubricItem[];
-  disputed: GradeRow | undefined;
-  current: GradeRow | undefined;
-  /** The submission the current grade is saved on (an earlier version when the student resubmitted). */
-  gradedSubmissionId: string;
-  resolvedGrade: GradeRow | undefined;
-}
-
 export function presentRegradeRequestForStaff(sources: StaffRegradeSources): RegradeRequestForStaff {
   const { row } = sources;
   const item = row.rubricItemId
@@ -76,5 +68,28 @@ export function presentRegradeRequestForStaff(sources: StaffRegradeSources): Reg
     comments: presentComments(sources.current?.comments ?? sources.disputed?.comments ?? [], sources.rubricItems),
     aiRecheck: row.aiRecheck,
     resolvedGrade: sources.resolvedGrade?.grade ?? null,
+  };
+}
+
+export function presentRegradeQueue(queue: RegradeQueueView): RegradeQueue {
+  return {
+    requests: queue.requests.map(presentRegradeRequestForStaff),
+    openCount: queue.openCount,
+    resolvedCount: queue.resolvedCount,
+  };
+}
+
+/** Whether the student may open another regrade request, as the report shows it. */
+export function presentEligibility(
+  eligibility: RegradeEligibility,
+  assignment: AssignmentRow,
+): Omit<StudentRegradeState, 'requests'> {
+  return {
+    canRequest: eligibility.canRequest,
+    blockedReason: eligibility.blockedReason,
+    windowClosesAt: eligibility.windowClosesAt?.toISOString() ?? null,
+    windowDays: assignment.regradeWindowDays,
+    used: eligibility.used,
+    limit: eligibility.limit,
   };
 }

@@ -1,17 +1,19 @@
 import type {
+  GradingReport,
   GradingReportForStaff,
   GradingReportForStudent,
   ReviewQueueItem,
+  ReviewQueueOutput,
 } from '@gradewise/shared/contracts/review';
-import type { FileExtractionListRow } from '../models/file-extractions.ts';
 import type { GradeRow } from '../models/grades.ts';
 import type { GradingRunListRow } from '../models/grading-runs.ts';
-import type { RubricRow } from '../models/rubrics.ts';
-import type { SubmissionListRow, SubmissionRow } from '../models/submissions.ts';
-import type { QuestionRow } from '../models/questions.ts';
+import type { SubmissionListRow } from '../models/submissions.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
+import type { GradingReportSources, GradingReportView } from '../services/read-grading-report.ts';
+import type { ReviewQueueView } from '../services/read-review-queue.ts';
 import { presentComments, presentGrader, reviewStatusOf } from './grading-presenter.ts';
+import { presentEligibility, presentRegradeRequestForStudent } from './regrade-presenter.ts';
 
 export { reviewStatusOf };
 
@@ -38,6 +40,43 @@ export function presentReviewQueueItem(sources: ReviewQueueSources, identities: 
   };
 }
 
+/**
+ * The review queue (services/read-review-queue.ts): the answers to grade first lead, best first;
+ * then lowest confidence first. Then the caller's share, unless they asked for everyone's.
+ */
+export function presentReviewQueue(view: ReviewQueueView): ReviewQueueOutput {
+  const rankOf = new Map(
+    view.entries.map((entry) => [entry.row.submission.id, entry.gradeFirst?.rank ?? Number.POSITIVE_INFINITY]),
+  );
+  const items = view.entries.map((entry): ReviewQueueItem => ({
+    ...presentReviewQueueItem(entry, view.identities),
+    isGradeFirst: Boolean(entry.gradeFirst),
+    represents: entry.gradeFirst ? entry.gradeFirst.represents : null,
+    groupSize: entry.groupSize,
+    ...entry.work,
+  }));
+  items.sort((a, b) => {
+    const rankA = rankOf.get(a.submissionId)!;
+    const rankB = rankOf.get(b.submissionId)!;
+    if (rankA !== rankB) return rankA < rankB ? -1 : 1;
+    return compareReviewItems(a, b);
+  });
+  const mine = items.filter((item) => item.isMine);
+  const listed = view.share === 'mine' ? mine : items;
+  return {
+    questionPoints: view.questionPoints,
+    items: listed,
+    remaining: listed.filter((item) => item.status !== 'graded').length,
+    gradeFirst: view.gradeFirst,
+    share: {
+      scope: view.share,
+      isSplit: items.some((item) => (item.assignedTo ?? []).length > 0),
+      mine: mine.length,
+      total: items.length,
+    },
+  };
+}
+
 /** Lowest confidence first; items with none go last; then by student, so the order is total and stable. */
 export function compareReviewItems(a: ReviewQueueItem, b: ReviewQueueItem): number {
   const aConfidence = a.confidenceLevel ?? Number.POSITIVE_INFINITY;
@@ -51,16 +90,19 @@ export function compareReviewItems(a: ReviewQueueItem, b: ReviewQueueItem): numb
   );
 }
 
-export interface GradingReportSources {
-  submission: SubmissionRow;
-  student: { id: string; name: string };
-  question: QuestionRow;
-  grade: GradeRow | undefined;
-  /** The version `grade` was saved on (an earlier one than `submission` when it was resubmitted). */
-  gradedVersion: number | null;
-  gradeRun: GradingRunListRow | undefined;
-  extraction: FileExtractionListRow | undefined;
-  rubric: RubricRow | undefined;
+/** GET grade/:submissionId/report, for the role the service read it for. */
+export function presentGradingReport(view: GradingReportView, signer: FileUrlSigner): GradingReport {
+  if (view.viewer === 'staff') return presentGradingReportForStaff(view.sources, signer);
+  return {
+    ...presentGradingReportForStudent(view.sources, signer),
+    gradeWithheld: view.gradeWithheld,
+    // The AI-use note follows the release: only a released grade that started from an AI suggestion.
+    isAiAssisted: Boolean(view.sources.grade?.gradingRunId),
+    regrade: {
+      requests: view.requests.map((request) => presentRegradeRequestForStudent(request.row, request.disputed)),
+      ...presentEligibility(view.eligibility, view.assignment),
+    },
+  };
 }
 
 function presentReportBase(sources: GradingReportSources, signer: FileUrlSigner) {

@@ -1,7 +1,6 @@
 import type { SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
-import type { GradingRunListRow } from '../models/grading-runs.ts';
-import type { SuggestionRefreshRow } from '../models/suggestion-refreshes.ts';
-import { DEFAULT_CONFIDENCE, type GraderKind } from '@gradewise/shared/contracts/grading';
+import { DEFAULT_CONFIDENCE } from '@gradewise/shared/contracts/grading';
+import type { SuggestionState } from '../services/read-suggestion-summary.ts';
 
 /**
  * Confidence is the chance the instructor keeps the suggested score (within 10% of the points), so
@@ -16,16 +15,7 @@ export function expectedChanges(confidences: readonly (number | null)[]): number
   return Math.round(expected);
 }
 
-export function presentSuggestionSummary(input: {
-  questionPoints: number;
-  /** The newest finished suggestion of every current answer without a saved grade. */
-  suggestions: readonly GradingRunListRow[];
-  withoutSuggestion: number;
-  savedGrades: number;
-  grader: { graderKind: GraderKind; provider: string; model: string };
-  refresh: SuggestionRefreshRow | undefined;
-  resuggestable: number;
-}): SuggestionSummary {
+export function presentSuggestionSummary(input: SuggestionState): SuggestionSummary {
   const { refresh } = input;
   return {
     questionPoints: input.questionPoints,

@@ -8,7 +8,6 @@ import type { AppContext } from '../context.ts';
 import type { GradeRow } from '../models/grades.ts';
 import { selectGradingRunsByIds, type GradingRunListRow, type StoredComment } from '../models/grading-runs.ts';
 import { selectPeopleByIds } from '../models/users.ts';
-import { presentGrader } from '../presenters/grading-presenter.ts';
 
 /**
  * The audit record of saved grades (decision 0022), built from rows that are never updated: each
@@ -160,7 +159,7 @@ function presentSuggestion(run: GradingRunListRow) {
     gradingRunId: run.id,
     score: run.totalScore,
     confidence: run.confidence,
-    grader: presentGrader(run)!,
+    grader: { kind: run.graderKind, provider: run.provider, model: run.model },
     comments: toAuditComments(run.comments ?? []),
     suggestedAt: (run.finishedAt ?? run.createdAt).toISOString(),
   };

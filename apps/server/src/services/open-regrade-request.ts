@@ -1,17 +1,21 @@
-import type { CreateRegradeRequestInput, RegradeRequestForStudent } from '@gradewise/shared/contracts/regrades';
+import type { CreateRegradeRequestInput } from '@gradewise/shared/contracts/regrades';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import { currentTime } from '../lib/clock.ts';
 import { badRequest, conflict } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
-import { selectCountingGrades } from '../models/grades.ts';
+import { selectCountingGrades, type GradeRow } from '../models/grades.ts';
 import { takeTransactionLock } from '../models/locks.ts';
-import { insertRegradeRequest, regradeItemKey, selectOpenRegradeRequest } from '../models/regrade-requests.ts';
+import {
+  insertRegradeRequest,
+  regradeItemKey,
+  selectOpenRegradeRequest,
+  type RegradeRequestRow,
+} from '../models/regrade-requests.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectLatestSubmissionOfStudent } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleSubmission, requireStudent } from '../policies/course-access.ts';
-import { presentRegradeRequestForStudent } from '../presenters/regrade-presenter.ts';
 import { readRegradeEligibility } from './regrade-eligibility.ts';
 
 /** One student's requests on one assignment are counted and written one at a time. */
@@ -30,7 +34,7 @@ export async function openRegradeRequest(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
   input: z.output<typeof CreateRegradeRequestInput>,
-): Promise<RegradeRequestForStudent> {
+): Promise<{ row: RegradeRequestRow; disputed: GradeRow | undefined }> {
   const scope = requireStudent(
     await loadVisibleSubmission(ctx.db, user, params.assignmentId, params.questionId, input.submissionId),
     'Only the student whose answer it is can ask for a regrade.',
@@ -80,5 +84,5 @@ export async function openRegradeRequest(
       status: 'open',
     });
   });
-  return presentRegradeRequestForStudent(row, counting?.grade);
+  return { row, disputed: counting?.grade };
 }

@@ -1,4 +1,3 @@
-import type { AnswerGroupsOutput } from '@gradewise/shared/contracts/answer-groups';
 import type { GradeFirstState } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../context.ts';
 import {
@@ -19,8 +18,7 @@ import {
 import { selectLatestSubmissionsPerStudent, type SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
-import { presentAnswerGroups } from '../presenters/answer-groups-presenter.ts';
-import { readStudentIdentities } from './anonymous-grading.ts';
+import { readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
 
 /** The current answers of a question (latest version per student) with where each stands. */
 export interface QuestionAnswers {
@@ -160,12 +158,20 @@ export async function analyseQuestionAnswers(
   };
 }
 
+/** A question's answers and their analysis, as read; presenters/answer-groups-presenter.ts presents them. */
+export interface AnswerGroupsView {
+  questionPoints: number;
+  answers: QuestionAnswers;
+  analysis: AnswerAnalysis;
+  identities: StudentIdentities;
+}
+
 /** GET answer-groups: the groups of alike answers of a question, with each member's standing and flags. */
 export async function readAnswerGroups(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string },
-): Promise<AnswerGroupsOutput> {
+): Promise<AnswerGroupsView> {
   const { assignment, question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its answer groups',
@@ -177,5 +183,5 @@ export async function readAnswerGroups(
     assignment,
     answers.rows.map((row) => row.student.id),
   );
-  return presentAnswerGroups(question.points, answers, analysis, identities);
+  return { questionPoints: question.points, answers, analysis, identities };
 }

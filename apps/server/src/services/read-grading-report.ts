@@ -1,21 +1,47 @@
-import type { GradingReport } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../context.ts';
 import { notFound } from '../lib/errors.ts';
-import { selectFileExtraction } from '../models/file-extractions.ts';
+import { selectFileExtraction, type FileExtractionListRow } from '../models/file-extractions.ts';
 import { currentTime } from '../lib/clock.ts';
-import { selectCountingGrades, selectGradesByIds } from '../models/grades.ts';
-import { selectRegradeRequestsOfStudent } from '../models/regrade-requests.ts';
+import type { AssignmentRow } from '../models/assignments.ts';
+import { selectCountingGrades, selectGradesByIds, type GradeRow } from '../models/grades.ts';
+import { selectRegradeRequestsOfStudent, type RegradeRequestRow } from '../models/regrade-requests.ts';
 import { isGradeReleased } from '../policies/grade-release.ts';
-import { presentRegradeRequestForStudent } from '../presenters/regrade-presenter.ts';
-import { presentEligibility, readRegradeEligibility } from './regrade-eligibility.ts';
-import { selectGradingRunById } from '../models/grading-runs.ts';
-import { selectRubricByQuestionId } from '../models/rubrics.ts';
-import { selectLatestSubmissionOfStudent } from '../models/submissions.ts';
+import { readRegradeEligibility, type RegradeEligibility } from './regrade-eligibility.ts';
+import { selectGradingRunById, type GradingRunListRow } from '../models/grading-runs.ts';
+import type { QuestionRow } from '../models/questions.ts';
+import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
+import { selectLatestSubmissionOfStudent, type SubmissionRow } from '../models/submissions.ts';
 import { selectUserById } from '../models/users.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleSubmission, mayGrade } from '../policies/course-access.ts';
-import { presentGradingReportForStaff, presentGradingReportForStudent } from '../presenters/review-presenter.ts';
 import { readStudentIdentities } from './anonymous-grading.ts';
+
+/** What a grading report shows, for both roles; presenters/review-presenter.ts presents it. */
+export interface GradingReportSources {
+  submission: SubmissionRow;
+  student: { id: string; name: string };
+  question: QuestionRow;
+  /** The grade that counts for this version, as the caller may see it (none while held, for a student). */
+  grade: GradeRow | undefined;
+  /** The version `grade` was saved on (an earlier one than `submission` when it was resubmitted). */
+  gradedVersion: number | null;
+  gradeRun: GradingRunListRow | undefined;
+  extraction: FileExtractionListRow | undefined;
+  rubric: RubricRow | undefined;
+}
+
+/** The report as read for the caller's role: a student's adds their regrade requests and what they may ask. */
+export type GradingReportView =
+  | { viewer: 'staff'; sources: GradingReportSources }
+  | {
+      viewer: 'student';
+      sources: GradingReportSources;
+      /** A grade is saved but held (policies/grade-release.ts). */
+      gradeWithheld: boolean;
+      requests: { row: RegradeRequestRow; disputed: GradeRow | undefined }[];
+      eligibility: RegradeEligibility;
+      assignment: AssignmentRow;
+    };
 
 /**
  * GET grade/:submissionId/report. The course owner reads any submission's report; a student reads
@@ -26,7 +52,7 @@ export async function readGradingReport(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string; submissionId: string },
-): Promise<GradingReport> {
+): Promise<GradingReportView> {
   const scope = await loadVisibleSubmission(ctx.db, user, params.assignmentId, params.questionId, params.submissionId);
   const { submission, question } = scope;
   if (!mayGrade(scope.role)) {
@@ -62,7 +88,7 @@ export async function readGradingReport(
     extraction,
     rubric,
   };
-  if (mayGrade(scope.role)) return presentGradingReportForStaff(sources, ctx.fileUrls);
+  if (mayGrade(scope.role)) return { viewer: 'staff', sources };
   const requests = await selectRegradeRequestsOfStudent(ctx.db, question.id, submission.studentId);
   const disputed = await selectGradesByIds(
     ctx.db,
@@ -70,15 +96,14 @@ export async function readGradingReport(
   );
   const eligibility = await readRegradeEligibility(ctx.db, scope, submission.studentId, saved, currentTime(ctx));
   return {
-    ...presentGradingReportForStudent(sources, ctx.fileUrls),
+    viewer: 'student',
+    sources,
     gradeWithheld: Boolean(saved) && !isReleased,
-    // The AI-use note follows the release: only a released grade that started from an AI suggestion.
-    isAiAssisted: Boolean(grade?.gradingRunId),
-    regrade: {
-      requests: requests.map((request) =>
-        presentRegradeRequestForStudent(request, request.gradeId ? disputed.get(request.gradeId) : undefined),
-      ),
-      ...presentEligibility(eligibility, scope.assignment),
-    },
+    requests: requests.map((request) => ({
+      row: request,
+      disputed: request.gradeId ? disputed.get(request.gradeId) : undefined,
+    })),
+    eligibility,
+    assignment: scope.assignment,
   };
 }

@@ -1,4 +1,4 @@
-import type { RegradeQueue, RegradeRequestForStaff } from '@gradewise/shared/contracts/regrades';
+import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -6,7 +6,7 @@ import { users } from '../db/schema.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { isId } from '../lib/ids.ts';
 import { selectAssignmentById, type AssignmentRow } from '../models/assignments.ts';
-import { selectCountingGrades, selectGradesByIds } from '../models/grades.ts';
+import { selectCountingGrades, selectGradesByIds, type GradeRow } from '../models/grades.ts';
 import { selectQuestionInAssignment, type QuestionRow } from '../models/questions.ts';
 import {
   countRegradeRequestsOfCourse,
@@ -15,6 +15,7 @@ import {
   type RegradeRequestRow,
 } from '../models/regrade-requests.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
+import type { PersonColumns } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import {
   loadVisibleAssignment,
@@ -23,7 +24,6 @@ import {
   type AsGrader,
   type AssignmentScope,
 } from '../policies/course-access.ts';
-import { presentRegradeRequestForStaff } from '../presenters/regrade-presenter.ts';
 
 const requestNotFound = () => notFound('Regrade request not found.');
 
@@ -53,26 +53,53 @@ export async function loadRegradeRequestForStaff(
   return { row, scope: owned, question };
 }
 
+/** One request as staff see it, with what it names; presenters/regrade-presenter.ts presents it. */
+export interface StaffRegradeSources {
+  row: RegradeRequestRow;
+  student: PersonColumns;
+  resolvedBy: { id: string; name: string } | undefined;
+  assignment: { id: string; title: string };
+  question: { id: string; title: string | null; points: number };
+  rubricItems: readonly RubricItem[];
+  disputed: GradeRow | undefined;
+  current: GradeRow | undefined;
+  /** The submission the current grade is saved on (an earlier version when the student resubmitted). */
+  gradedSubmissionId: string;
+  resolvedGrade: GradeRow | undefined;
+}
+
+/** The course's queue, as read: its requests and how many are open and resolved. */
+export interface RegradeQueueView {
+  requests: StaffRegradeSources[];
+  openCount: number;
+  resolvedCount: number;
+}
+
 /** GET /api/courses/:id/regrade-requests: the course's queue, open ones first come first served. */
 export async function readRegradeQueue(
   ctx: AppContext,
   user: UserRow,
   courseId: string,
   status: 'open' | 'resolved' | 'all',
-): Promise<RegradeQueue> {
+): Promise<RegradeQueueView> {
   const { course } = requireGrader(await loadVisibleCourse(ctx.db, user, courseId), 'see its regrade requests');
   const [rows, counts] = await Promise.all([
     selectRegradeRequestsOfCourse(ctx.db, course.id, status),
     countRegradeRequestsOfCourse(ctx.db, course.id),
   ]);
-  return { requests: await presentForStaff(ctx.db, rows), openCount: counts.open, resolvedCount: counts.resolved };
+  return {
+    requests: await loadStaffRegradeSources(ctx.db, rows),
+    openCount: counts.open,
+    resolvedCount: counts.resolved,
+  };
 }
 
 /**
- * Rows -> staff outputs with a handful of set-based reads (people, grades) and one read per
- * distinct question (its assignment and rubric), whatever the number of requests.
+ * What each request names (student, grades, question, rubric) with a handful of set-based reads
+ * (people, grades) and one read per distinct question (its assignment and rubric), whatever the
+ * number of requests.
  */
-export async function presentForStaff(db: Db, rows: RegradeRequestRow[]): Promise<RegradeRequestForStaff[]> {
+export async function loadStaffRegradeSources(db: Db, rows: RegradeRequestRow[]): Promise<StaffRegradeSources[]> {
   if (rows.length === 0) return [];
   const personIds = [
     ...new Set(rows.flatMap((row) => [row.studentId, ...(row.resolvedById ? [row.resolvedById] : [])])),
@@ -110,7 +137,7 @@ export async function presentForStaff(db: Db, rows: RegradeRequestRow[]): Promis
     rows.map(async (row) => {
       const { assignment, question, rubric } = await contextOf(row);
       const current = counting.get(row.submissionId);
-      return presentRegradeRequestForStaff({
+      return {
         row,
         student: personById.get(row.studentId) ?? { id: row.studentId, name: 'Deleted account', email: '' },
         resolvedBy: row.resolvedById ? personById.get(row.resolvedById) : undefined,
@@ -121,7 +148,7 @@ export async function presentForStaff(db: Db, rows: RegradeRequestRow[]): Promis
         current: current?.grade,
         gradedSubmissionId: current?.gradedSubmissionId ?? row.submissionId,
         resolvedGrade: row.resolvedGradeId ? grades.get(row.resolvedGradeId) : undefined,
-      });
+      };
     }),
   );
 }

@@ -1,11 +1,36 @@
-import type { ReviewQueueItem, ReviewQueueOutput } from '@gradewise/shared/contracts/review';
+import type { GradeFirstState } from '@gradewise/shared/contracts/review';
+import type { GradingWorkFields } from '@gradewise/shared/contracts/work-split';
 import type { AppContext } from '../context.ts';
+import type { GradeRow } from '../models/grades.ts';
+import type { GradingRunListRow } from '../models/grading-runs.ts';
+import type { SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
-import { compareReviewItems, presentReviewQueueItem } from '../presenters/review-presenter.ts';
-import { readStudentIdentities } from './anonymous-grading.ts';
+import { readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
 import { readGradingWork } from './work-split.ts';
+
+/** One answer of a question's review queue, with where it stands. */
+export interface ReviewQueueEntry {
+  row: SubmissionListRow;
+  grade: GradeRow | undefined;
+  latestRun: GradingRunListRow | undefined;
+  latestSucceededRun: GradingRunListRow | undefined;
+  /** Its place among the answers to grade first, best first, and how many answers it stands for. */
+  gradeFirst: { rank: number; represents: number } | undefined;
+  /** How many alike answers its group has (itself included); null when it is in no group. */
+  groupSize: number | null;
+  work: GradingWorkFields;
+}
+
+export interface ReviewQueueView {
+  questionPoints: number;
+  share: 'mine' | 'all';
+  /** Every current answer of the question, whatever the share asked for. */
+  entries: ReviewQueueEntry[];
+  gradeFirst: GradeFirstState;
+  identities: StudentIdentities;
+}
 
 /**
  * GET review-queue: the latest submission of every student with where it stands, lowest AI
@@ -17,14 +42,15 @@ import { readGradingWork } from './work-split.ts';
  * turns the queue to lowest confidence first.
  *
  * With a work split (decision 0031) the queue is the caller's share unless they ask for everyone's
- * (`share: 'all'`); each item says whose it is and who has it open.
+ * (`share: 'all'`); each item says whose it is and who has it open. The service reads every answer;
+ * presenters/review-presenter.ts orders them and keeps the share asked for.
  */
 export async function readReviewQueue(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string },
   share: 'mine' | 'all' = 'mine',
-): Promise<ReviewQueueOutput> {
+): Promise<ReviewQueueView> {
   const { assignment, question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'review its submissions',
@@ -42,45 +68,20 @@ export async function readReviewQueue(
     user,
     answers.rows.map((row) => ({ student: row.student, submissionId: row.submission.id })),
   );
-  const gradeFirstRank = new Map(analysis.gradeFirst.map((pick, rank) => [pick.id, { rank, pick }]));
-  const items = answers.rows.map((row): ReviewQueueItem => {
+  const gradeFirstRank = new Map(
+    analysis.gradeFirst.map((pick, rank) => [pick.id, { rank, represents: pick.represents }]),
+  );
+  const entries = answers.rows.map((row): ReviewQueueEntry => {
     const id = row.submission.id;
-    const first = gradeFirstRank.get(id);
     return {
-      ...presentReviewQueueItem(
-        {
-          row,
-          grade: answers.grades.get(id),
-          latestRun: answers.latestRuns.get(id),
-          latestSucceededRun: answers.succeededRuns.get(id),
-        },
-        identities,
-      ),
-      isGradeFirst: Boolean(first),
-      represents: first ? first.pick.represents : null,
+      row,
+      grade: answers.grades.get(id),
+      latestRun: answers.latestRuns.get(id),
+      latestSucceededRun: answers.succeededRuns.get(id),
+      gradeFirst: gradeFirstRank.get(id),
       groupSize: analysis.groupOf.get(id)?.members.length ?? null,
-      ...workOf({ studentId: row.student.id, submissionId: id }),
+      work: workOf({ studentId: row.student.id, submissionId: id }),
     };
   });
-  const rankOf = (item: ReviewQueueItem) => gradeFirstRank.get(item.submissionId)?.rank ?? Number.POSITIVE_INFINITY;
-  items.sort((a, b) => {
-    const rankA = rankOf(a);
-    const rankB = rankOf(b);
-    if (rankA !== rankB) return rankA < rankB ? -1 : 1;
-    return compareReviewItems(a, b);
-  });
-  const mine = items.filter((item) => item.isMine);
-  const listed = share === 'mine' ? mine : items;
-  return {
-    questionPoints: question.points,
-    items: listed,
-    remaining: listed.filter((item) => item.status !== 'graded').length,
-    gradeFirst: analysis.gradeFirstState,
-    share: {
-      scope: share,
-      isSplit: items.some((item) => (item.assignedTo ?? []).length > 0),
-      mine: mine.length,
-      total: items.length,
-    },
-  };
+  return { questionPoints: question.points, share, entries, gradeFirst: analysis.gradeFirstState, identities };
 }

@@ -1,15 +1,26 @@
-import type { SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
+import type { GraderKind } from '@gradewise/shared/contracts/grading';
 import type { AppContext } from '../context.ts';
 import { countCurrentSavedGrades } from '../models/graded-examples.ts';
 import { selectCurrentGrades } from '../models/grades.ts';
-import { selectLatestSucceededRunsBySubmission } from '../models/grading-runs.ts';
+import { selectLatestSucceededRunsBySubmission, type GradingRunListRow } from '../models/grading-runs.ts';
 import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
 import { selectLatestSubmissionsPerStudent } from '../models/submissions.ts';
-import { selectLatestSuggestionRefresh } from '../models/suggestion-refreshes.ts';
+import { selectLatestSuggestionRefresh, type SuggestionRefreshRow } from '../models/suggestion-refreshes.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
-import { presentSuggestionSummary } from '../presenters/suggestion-presenter.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
+
+/** Where a question's suggestions stand, as read; presenters/suggestion-presenter.ts presents it. */
+export interface SuggestionState {
+  questionPoints: number;
+  /** The newest finished suggestion of every current answer without a saved grade. */
+  suggestions: readonly GradingRunListRow[];
+  withoutSuggestion: number;
+  savedGrades: number;
+  grader: { graderKind: GraderKind; provider: string; model: string };
+  refresh: SuggestionRefreshRow | undefined;
+  resuggestable: number;
+}
 
 /**
  * GET suggestion-summary: where the question's AI suggestions stand — how many wait for review,
@@ -20,7 +31,7 @@ export async function readSuggestionSummary(
   ctx: AppContext,
   user: UserRow,
   params: { assignmentId: string; questionId: string },
-): Promise<SuggestionSummary> {
+): Promise<SuggestionState> {
   const { question } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its suggestions',
@@ -39,7 +50,7 @@ export async function readSuggestionSummary(
     const run = succeededRuns.get(id);
     return run ? [run] : [];
   });
-  return presentSuggestionSummary({
+  return {
     questionPoints: question.points,
     suggestions,
     withoutSuggestion: ungraded.length - suggestions.length,
@@ -47,5 +58,5 @@ export async function readSuggestionSummary(
     grader: describeConfiguredGrader(ctx.config),
     refresh,
     resuggestable: resuggestable.length,
-  });
+  };
 }

@@ -1,4 +1,4 @@
-import type { RegradeAiRecheck, RegradeRequestForStaff } from '@gradewise/shared/contracts/regrades';
+import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
 import { createGrader } from '../ai/create-grader.ts';
 import type { GradingInput } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
@@ -11,7 +11,11 @@ import { selectSubmissionInQuestion } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { chargeProviderCalls, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
-import { loadRegradeRequestForStaff, presentForStaff } from './read-regrade-requests.ts';
+import {
+  loadRegradeRequestForStaff,
+  loadStaffRegradeSources,
+  type StaffRegradeSources,
+} from './read-regrade-requests.ts';
 
 /**
  * POST /api/regrade-requests/:id/ai-recheck: the configured grader looks again at ONLY the disputed
@@ -27,7 +31,7 @@ export async function recheckRegradeWithAi(
   ctx: AppContext,
   user: UserRow,
   requestId: string,
-): Promise<RegradeRequestForStaff> {
+): Promise<StaffRegradeSources> {
   const { row, scope, question } = await loadRegradeRequestForStaff(
     ctx,
     user,
@@ -78,6 +82,6 @@ export async function recheckRegradeWithAi(
     createdAt: currentTime(ctx).toISOString(),
   };
   await updateRegradeAiRecheck(ctx.db, row.id, recheck);
-  const [presented] = await presentForStaff(ctx.db, [(await selectRegradeRequestById(ctx.db, row.id))!]);
-  return presented!;
+  const [sources] = await loadStaffRegradeSources(ctx.db, [(await selectRegradeRequestById(ctx.db, row.id))!]);
+  return sources!;
 }

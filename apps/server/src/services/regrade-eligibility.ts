@@ -1,4 +1,3 @@
-import type { StudentRegradeState } from '@gradewise/shared/contracts/regrades';
 import type { Db } from '../db/client.ts';
 import { describeMoment } from '../lib/timestamps.ts';
 import type { AssignmentRow } from '../models/assignments.ts';
@@ -59,18 +58,4 @@ export async function readRegradeEligibility(
     );
   }
   return { canRequest: true, blockedReason: null, windowClosesAt, used, limit };
-}
-
-export function presentEligibility(
-  eligibility: RegradeEligibility,
-  assignment: AssignmentRow,
-): Omit<StudentRegradeState, 'requests'> {
-  return {
-    canRequest: eligibility.canRequest,
-    blockedReason: eligibility.blockedReason,
-    windowClosesAt: eligibility.windowClosesAt?.toISOString() ?? null,
-    windowDays: assignment.regradeWindowDays,
-    used: eligibility.used,
-    limit: eligibility.limit,
-  };
 }

@@ -1,4 +1,3 @@
-import type { GradeReleaseState } from '@gradewise/shared/contracts/regrades';
 import type { AppContext } from '../context.ts';
 import { currentTime } from '../lib/clock.ts';
 import {
@@ -10,7 +9,9 @@ import {
 import { updateQuestionRelease } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
-import { presentRelease } from '../presenters/grade-release-presenter.ts';
+
+/** Whether grades are held and since when they are out, as stored on an assignment or a question. */
+export type ReleaseState = Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'>;
 
 /**
  * Holding and releasing grades (decision 0023). Owner-only: when students learn their grades is the
@@ -22,14 +23,14 @@ export async function setAssignmentRelease(
   user: UserRow,
   assignmentId: string,
   released: boolean,
-): Promise<GradeReleaseState> {
+): Promise<ReleaseState> {
   const { assignment } = requireOwner(
     await loadVisibleAssignment(ctx.db, user, assignmentId),
     'hold or release its grades',
   );
   const change = releaseChange(assignment, released, currentTime(ctx));
   await updateAssignmentGrading(ctx.db, assignment.id, change);
-  return presentRelease({ ...assignment, ...change });
+  return change;
 }
 
 export async function setQuestionRelease(
@@ -37,21 +38,16 @@ export async function setQuestionRelease(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
   released: boolean,
-): Promise<GradeReleaseState> {
+): Promise<ReleaseState> {
   const { question } = requireOwner(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'hold or release its grades',
   );
-  const row = await updateQuestionRelease(ctx.db, question.id, releaseChange(question, released, currentTime(ctx)));
-  return presentRelease(row);
+  return updateQuestionRelease(ctx.db, question.id, releaseChange(question, released, currentTime(ctx)));
 }
 
 /** Releasing what is not held changes nothing (no new window start). */
-function releaseChange(
-  current: Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'>,
-  released: boolean,
-  now: Date,
-): Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'> {
+function releaseChange(current: ReleaseState, released: boolean, now: Date): ReleaseState {
   if (!released) return { gradesHeld: true, gradesReleasedAt: current.gradesReleasedAt };
   return { gradesHeld: false, gradesReleasedAt: current.gradesHeld ? now : current.gradesReleasedAt };
 }

@@ -1,5 +1,5 @@
 import { isSamePoints } from '@gradewise/shared/points';
-import type { RegradeRequestForStaff, ResolveRegradeInput } from '@gradewise/shared/contracts/regrades';
+import type { ResolveRegradeInput } from '@gradewise/shared/contracts/regrades';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
@@ -13,7 +13,11 @@ import {
 } from '../models/regrade-requests.ts';
 import type { UserRow } from '../models/users.ts';
 import { adjustCommentsForRegrade } from './adjust-grade-for-regrade.ts';
-import { loadRegradeRequestForStaff, presentForStaff } from './read-regrade-requests.ts';
+import {
+  loadRegradeRequestForStaff,
+  loadStaffRegradeSources,
+  type StaffRegradeSources,
+} from './read-regrade-requests.ts';
 import { saveGrade } from './save-grade.ts';
 
 const alreadyResolved = () => conflict('This regrade request was already resolved.');
@@ -30,7 +34,7 @@ export async function resolveRegradeRequest(
   user: UserRow,
   requestId: string,
   input: z.output<typeof ResolveRegradeInput>,
-): Promise<RegradeRequestForStaff> {
+): Promise<StaffRegradeSources> {
   const { row, scope, question } = await loadRegradeRequestForStaff(ctx, user, requestId, 'resolve regrade requests');
   if (row.status !== 'open') throw alreadyResolved();
   const newGrade = input.grade ?? null;
@@ -78,6 +82,6 @@ export async function resolveRegradeRequest(
     // Accepted at the grade it has (staff may have regraded it on the grading screen), or rejected.
     await closeWith(ctx.db, null);
   }
-  const [presented] = await presentForStaff(ctx.db, [(await selectRegradeRequestById(ctx.db, row.id))!]);
-  return presented!;
+  const [sources] = await loadStaffRegradeSources(ctx.db, [(await selectRegradeRequestById(ctx.db, row.id))!]);
+  return sources!;
 }

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { AnswerGroupsOutput, ApplyToGroupInput, ApplyToGroupOutput } from '@gradewise/shared/contracts/answer-groups';
 import type { AppContext } from '../../context.ts';
+import { presentAnswerGroups } from '../../presenters/answer-groups-presenter.ts';
 import { applyGradeToGroup } from '../../services/apply-grade-to-group.ts';
 import { readAnswerGroups } from '../../services/read-answer-groups.ts';
 import { currentUser } from '../access.ts';
@@ -19,7 +20,7 @@ export function answerGroupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       BASE,
       { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: AnswerGroupsOutput } } },
-      async (request) => readAnswerGroups(ctx, currentUser(request), request.params),
+      async (request) => presentAnswerGroups(await readAnswerGroups(ctx, currentUser(request), request.params)),
     );
 
     app.post(

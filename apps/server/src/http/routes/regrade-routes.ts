@@ -14,6 +14,12 @@ import {
 } from '@gradewise/shared/contracts/regrades';
 import type { AppContext } from '../../context.ts';
 import { presentAssignmentDetail } from '../../presenters/assignment-presenter.ts';
+import { presentRelease } from '../../presenters/grade-release-presenter.ts';
+import {
+  presentRegradeQueue,
+  presentRegradeRequestForStaff,
+  presentRegradeRequestForStudent,
+} from '../../presenters/regrade-presenter.ts';
 import { openRegradeRequest } from '../../services/open-regrade-request.ts';
 import { readRegradeQueue } from '../../services/read-regrade-requests.ts';
 import { recheckRegradeWithAi } from '../../services/recheck-regrade-with-ai.ts';
@@ -41,7 +47,9 @@ export function regradeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: AssignmentParams, body: GradeReleaseInput, response: { 200: GradeReleaseOutput } },
       },
       async (request) => {
-        const release = await setAssignmentRelease(ctx, currentUser(request), request.params.id, request.body.released);
+        const release = presentRelease(
+          await setAssignmentRelease(ctx, currentUser(request), request.params.id, request.body.released),
+        );
         return {
           message: release.isHeld
             ? "The assignment's grades are held: students see none of them until you release them."
@@ -58,7 +66,9 @@ export function regradeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: QuestionParams, body: GradeReleaseInput, response: { 200: GradeReleaseOutput } },
       },
       async (request) => {
-        const release = await setQuestionRelease(ctx, currentUser(request), request.params, request.body.released);
+        const release = presentRelease(
+          await setQuestionRelease(ctx, currentUser(request), request.params, request.body.released),
+        );
         return {
           message: release.isHeld
             ? "This question's grades are held: students see none of them until you release them."
@@ -98,10 +108,11 @@ export function regradeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         },
       },
       async (request, reply) => {
-        const created = await openRegradeRequest(ctx, currentUser(request), request.params, request.body);
-        return reply
-          .status(201)
-          .send({ message: 'Regrade request sent. You will see the reply on this report.', request: created });
+        const { row, disputed } = await openRegradeRequest(ctx, currentUser(request), request.params, request.body);
+        return reply.status(201).send({
+          message: 'Regrade request sent. You will see the reply on this report.',
+          request: presentRegradeRequestForStudent(row, disputed),
+        });
       },
     );
 
@@ -111,7 +122,10 @@ export function regradeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'user' },
         schema: { params: CourseParams, querystring: RegradeQueueQuery, response: { 200: RegradeQueue } },
       },
-      async (request) => readRegradeQueue(ctx, currentUser(request), request.params.id, request.query.status ?? 'open'),
+      async (request) =>
+        presentRegradeQueue(
+          await readRegradeQueue(ctx, currentUser(request), request.params.id, request.query.status ?? 'open'),
+        ),
     );
 
     app.post(
@@ -121,7 +135,9 @@ export function regradeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         schema: { params: RequestParams, body: ResolveRegradeInput, response: { 200: RegradeRequestOutput } },
       },
       async (request) => {
-        const resolved = await resolveRegradeRequest(ctx, currentUser(request), request.params.id, request.body);
+        const resolved = presentRegradeRequestForStaff(
+          await resolveRegradeRequest(ctx, currentUser(request), request.params.id, request.body),
+        );
         return {
           message:
             resolved.status === 'accepted'
@@ -137,7 +153,9 @@ export function regradeRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { config: { access: 'user' }, schema: { params: RequestParams, response: { 200: RegradeRequestOutput } } },
       async (request) => ({
         message: 'The AI looked at the disputed item again. Nothing changes until you resolve the request.',
-        request: await recheckRegradeWithAi(ctx, currentUser(request), request.params.id),
+        request: presentRegradeRequestForStaff(
+          await recheckRegradeWithAi(ctx, currentUser(request), request.params.id),
+        ),
       }),
     );
   };

@@ -9,6 +9,7 @@ import {
   RubricTrialOutput,
 } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../../context.ts';
+import { presentGradingReport, presentReviewQueue } from '../../presenters/review-presenter.ts';
 import { readAiQuota } from '../../services/ai-spend.ts';
 import { readGradingReport } from '../../services/read-grading-report.ts';
 import { readReviewQueue } from '../../services/read-review-queue.ts';
@@ -33,13 +34,15 @@ export function reviewRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         config: { access: 'user' },
         schema: { params: QuestionParams, querystring: ReviewQueueQuery, response: { 200: ReviewQueueOutput } },
       },
-      async (request) => readReviewQueue(ctx, currentUser(request), request.params, request.query.share),
+      async (request) =>
+        presentReviewQueue(await readReviewQueue(ctx, currentUser(request), request.params, request.query.share)),
     );
 
     app.get(
       `${BASE}/grade/:submissionId/report`,
       { config: { access: 'user' }, schema: { params: SubmissionParams, response: { 200: GradingReport } } },
-      async (request) => readGradingReport(ctx, currentUser(request), request.params),
+      async (request) =>
+        presentGradingReport(await readGradingReport(ctx, currentUser(request), request.params), ctx.fileUrls),
     );
 
     app.post(

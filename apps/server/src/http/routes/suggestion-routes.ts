@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ResuggestInput, ResuggestOutput, SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
 import type { AppContext } from '../../context.ts';
+import { presentSuggestionSummary } from '../../presenters/suggestion-presenter.ts';
 import { readSuggestionSummary } from '../../services/read-suggestion-summary.ts';
 import { resuggestAnswers } from '../../services/resuggest-answers.ts';
 import { currentUser } from '../access.ts';
@@ -19,7 +20,8 @@ export function suggestionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
     app.get(
       `${BASE}/suggestion-summary`,
       { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: SuggestionSummary } } },
-      async (request) => readSuggestionSummary(ctx, currentUser(request), request.params),
+      async (request) =>
+        presentSuggestionSummary(await readSuggestionSummary(ctx, currentUser(request), request.params)),
     );
 
     app.post(
