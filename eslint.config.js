@@ -14,7 +14,8 @@ const boundary = (group, message) => ['error', { patterns: [{ group, message }] 
  * The server's layers (docs/architecture.md): imports run one way, http -> services -> models -> db;
  * policies serve http and services; ai, pdf, storage, mail, spreadsheets and lib are leaves. Each zone
  * forbids files in `target` to import from `from`. These are the boundaries that hold today, made
- * rules so they keep holding; presenters <-> services is the one known exception (issue 14, item 5).
+ * rules so they keep holding. Services return data and routes present it: a presenter may name the
+ * type a service returns, a service never calls a presenter.
  */
 const server = (folder) => `./apps/server/src/${folder}`;
 const UPPER_LAYERS = ['http', 'services', 'presenters', 'policies', 'jobs', 'demo', 'cli'].map(server);
@@ -38,6 +39,11 @@ const serverZones = [
     target: server('presenters'),
     from: ['http', 'jobs', 'demo', 'cli'].map(server),
     message: 'presenters/ turn rows into contract outputs; they never reach http or jobs.',
+  },
+  {
+    target: [server('services'), server('jobs')],
+    from: server('presenters'),
+    message: 'services/ and jobs/ return data; the route that answers the request presents it (presenters/).',
   },
   {
     target: [server('services'), server('jobs'), server('auth')],
