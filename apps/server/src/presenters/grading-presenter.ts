@@ -91,7 +91,7 @@ export function presentGradingAnswer(answer: GradingAnswer): GradingOutput {
 }
 
 /** A finished AI run as the grade/regrade calls answer it. */
-export function presentRunResult(input: {
+function presentRunResult(input: {
   run: GradingRunRow;
   points: number;
   rubric: RubricRow | undefined;
@@ -115,7 +115,7 @@ export function presentRunResult(input: {
 }
 
 /** The instructor's saved grade as the grade call answers it for an already graded submission. */
-export function presentSavedGradeResult(input: {
+function presentSavedGradeResult(input: {
   grade: GradeRow;
   run: GradingRunListRow | undefined;
   points: number;

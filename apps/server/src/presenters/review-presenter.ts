@@ -19,14 +19,14 @@ export { reviewStatusOf };
 
 /** Review-loop rows -> contract outputs. The student report is built here too, with its own narrow shape. */
 
-export interface ReviewQueueSources {
+interface ReviewQueueSources {
   row: SubmissionListRow;
   grade: GradeRow | undefined;
   latestRun: GradingRunListRow | undefined;
   latestSucceededRun: GradingRunListRow | undefined;
 }
 
-export function presentReviewQueueItem(sources: ReviewQueueSources, identities: StudentIdentities): ReviewQueueItem {
+function presentReviewQueueItem(sources: ReviewQueueSources, identities: StudentIdentities): ReviewQueueItem {
   const { row, grade, latestSucceededRun } = sources;
   return {
     submissionId: row.submission.id,
@@ -78,7 +78,7 @@ export function presentReviewQueue(view: ReviewQueueView): ReviewQueueOutput {
 }
 
 /** Lowest confidence first; items with none go last; then by student, so the order is total and stable. */
-export function compareReviewItems(a: ReviewQueueItem, b: ReviewQueueItem): number {
+function compareReviewItems(a: ReviewQueueItem, b: ReviewQueueItem): number {
   const aConfidence = a.confidenceLevel ?? Number.POSITIVE_INFINITY;
   const bConfidence = b.confidenceLevel ?? Number.POSITIVE_INFINITY;
   if (aConfidence !== bConfidence) return aConfidence < bConfidence ? -1 : 1;
@@ -124,7 +124,7 @@ function presentReportBase(sources: GradingReportSources, signer: FileUrlSigner)
   };
 }
 
-export function presentGradingReportForStaff(
+function presentGradingReportForStaff(
   sources: GradingReportSources,
   signer: FileUrlSigner,
 ): GradingReportForStaff {
@@ -142,7 +142,7 @@ export function presentGradingReportForStaff(
  * Only what the instructor decided: the accepted comments and the grade. Comments keep their
  * rubric item id but not the item itself — the rubric is the instructor's, like the solution.
  */
-export function presentGradingReportForStudent(
+function presentGradingReportForStudent(
   sources: GradingReportSources,
   signer: FileUrlSigner,
 ): GradingReportForStudent {

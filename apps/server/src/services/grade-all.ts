@@ -96,7 +96,7 @@ export async function queueGradingBatch(
 }
 
 /** Where a batch stands: its size and its runs counted by status. */
-export interface GradingProgress {
+interface GradingProgress {
   batchId: string | null;
   total: number;
   counts: Awaited<ReturnType<typeof countBatchRuns>>;

@@ -11,7 +11,7 @@ import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-group
 import { readGradingWork } from './work-split.ts';
 
 /** One answer of a question's review queue, with where it stands. */
-export interface ReviewQueueEntry {
+interface ReviewQueueEntry {
   row: SubmissionListRow;
   grade: GradeRow | undefined;
   latestRun: GradingRunListRow | undefined;

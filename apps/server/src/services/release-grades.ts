@@ -11,7 +11,7 @@ import type { UserRow } from '../models/users.ts';
 import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 
 /** Whether grades are held and since when they are out, as stored on an assignment or a question. */
-export type ReleaseState = Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'>;
+type ReleaseState = Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'>;
 
 /**
  * Holding and releasing grades (decision 0023). Owner-only: when students learn their grades is the
