@@ -124,10 +124,7 @@ function presentReportBase(sources: GradingReportSources, signer: FileUrlSigner)
   };
 }
 
-function presentGradingReportForStaff(
-  sources: GradingReportSources,
-  signer: FileUrlSigner,
-): GradingReportForStaff {
+function presentGradingReportForStaff(sources: GradingReportSources, signer: FileUrlSigner): GradingReportForStaff {
   const { grade } = sources;
   return {
     ...presentReportBase(sources, signer),
@@ -142,10 +139,7 @@ function presentGradingReportForStaff(
  * Only what the instructor decided: the accepted comments and the grade. Comments keep their
  * rubric item id but not the item itself — the rubric is the instructor's, like the solution.
  */
-function presentGradingReportForStudent(
-  sources: GradingReportSources,
-  signer: FileUrlSigner,
-): GradingReportForStudent {
+function presentGradingReportForStudent(sources: GradingReportSources, signer: FileUrlSigner): GradingReportForStudent {
   const accepted = sources.grade?.comments.filter((comment) => comment.accepted) ?? [];
   return { ...presentReportBase(sources, signer), viewer: 'student', comments: presentComments(accepted, []) };
 }
