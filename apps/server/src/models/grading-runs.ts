@@ -1,8 +1,17 @@
-import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
 import { anyOfPlaceholder } from './any-of.ts';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { gradingRuns } from '../db/schema.ts';
+import {
+  ACTIVE_STATUSES,
+  claimedValues,
+  isUnfinished,
+  recordWorkRowFailure,
+  selectUnfinishedWorkRowIds,
+  succeededValues,
+  whileUnfinished,
+} from './work-rows.ts';
 
 export type GradingRunRow = typeof gradingRuns.$inferSelect;
 export type NewGradingRunRow = typeof gradingRuns.$inferInsert;
@@ -18,8 +27,6 @@ export type { StoredComment };
  */
 export type GradingRunListRow = Omit<GradingRunRow, 'rawOutput'>;
 const { rawOutput: _rawOutput, ...runListColumns } = getTableColumns(gradingRuns);
-
-export const ACTIVE_STATUSES = ['queued', 'running'] as const;
 
 /** Queued or running: its job has work left to do. */
 export function isActiveRun(run: Pick<GradingRunRow, 'status'>): boolean {
@@ -63,7 +70,7 @@ export async function selectActiveGradingRun(db: Db, submissionId: string): Prom
   const [row] = await db
     .select()
     .from(gradingRuns)
-    .where(and(eq(gradingRuns.submissionId, submissionId), inArray(gradingRuns.status, [...ACTIVE_STATUSES])))
+    .where(and(eq(gradingRuns.submissionId, submissionId), isUnfinished(gradingRuns)))
     .limit(1);
   return row;
 }
@@ -134,20 +141,15 @@ async function selectNewestRunEach(
 }
 
 export async function selectUnfinishedGradingRunIds(db: Db): Promise<string[]> {
-  const rows = await db
-    .select({ id: gradingRuns.id })
-    .from(gradingRuns)
-    .where(inArray(gradingRuns.status, [...ACTIVE_STATUSES]))
-    .orderBy(gradingRuns.createdAt);
-  return rows.map((row) => row.id);
+  return selectUnfinishedWorkRowIds(db, gradingRuns);
 }
 
 /** Claims an unfinished run for an attempt; answers undefined when it already finished. */
 export async function markGradingRunRunning(db: Db, id: string): Promise<GradingRunRow | undefined> {
   const [row] = await db
     .update(gradingRuns)
-    .set({ status: 'running', attempts: sql`${gradingRuns.attempts} + 1` })
-    .where(and(eq(gradingRuns.id, id), inArray(gradingRuns.status, [...ACTIVE_STATUSES])))
+    .set(claimedValues(gradingRuns))
+    .where(whileUnfinished(gradingRuns, id))
     .returning();
   return row;
 }
@@ -179,8 +181,8 @@ export async function markGradingRunSucceeded(
 ): Promise<GradingRunRow | undefined> {
   const [row] = await db
     .update(gradingRuns)
-    .set({ ...result, status: 'succeeded', error: null, errorCode: null, finishedAt: new Date() })
-    .where(and(eq(gradingRuns.id, id), inArray(gradingRuns.status, [...ACTIVE_STATUSES])))
+    .set({ ...result, ...succeededValues() })
+    .where(whileUnfinished(gradingRuns, id))
     .returning();
   return row;
 }
@@ -192,14 +194,7 @@ export async function recordGradingRunFailure(
   failure: { code: string; message: string },
   isFinal: boolean,
 ): Promise<void> {
-  await db
-    .update(gradingRuns)
-    .set({
-      error: failure.message,
-      errorCode: failure.code,
-      ...(isFinal ? { status: 'failed' as const, finishedAt: new Date() } : {}),
-    })
-    .where(and(eq(gradingRuns.id, id), inArray(gradingRuns.status, [...ACTIVE_STATUSES])));
+  await recordWorkRowFailure(db, gradingRuns, id, failure, isFinal);
 }
 
 /** Progress of a grade-all batch, counted from its runs. */

@@ -1,7 +1,14 @@
-import { and, eq, inArray, sql } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { rubricGenerations } from '../db/schema.ts';
-import { ACTIVE_STATUSES } from './grading-runs.ts';
+import {
+  claimedValues,
+  isUnfinished,
+  recordWorkRowFailure,
+  selectUnfinishedWorkRowIds,
+  succeededValues,
+  whileUnfinished,
+} from './work-rows.ts';
 
 export type RubricGenerationRow = typeof rubricGenerations.$inferSelect;
 export type NewRubricGenerationRow = typeof rubricGenerations.$inferInsert;
@@ -27,26 +34,21 @@ export async function selectActiveRubricGeneration(
   const [row] = await db
     .select()
     .from(rubricGenerations)
-    .where(and(eq(rubricGenerations.questionId, questionId), inArray(rubricGenerations.status, [...ACTIVE_STATUSES])))
+    .where(and(eq(rubricGenerations.questionId, questionId), isUnfinished(rubricGenerations)))
     .limit(1);
   return row;
 }
 
 export async function selectUnfinishedRubricGenerationIds(db: Db): Promise<string[]> {
-  const rows = await db
-    .select({ id: rubricGenerations.id })
-    .from(rubricGenerations)
-    .where(inArray(rubricGenerations.status, [...ACTIVE_STATUSES]))
-    .orderBy(rubricGenerations.createdAt);
-  return rows.map((row) => row.id);
+  return selectUnfinishedWorkRowIds(db, rubricGenerations);
 }
 
 /** Claims an unfinished draft for an attempt, counting the start; answers undefined when it already finished. */
 export async function markRubricGenerationRunning(db: Db, id: string): Promise<RubricGenerationRow | undefined> {
   const [row] = await db
     .update(rubricGenerations)
-    .set({ status: 'running', attempts: sql`${rubricGenerations.attempts} + 1` })
-    .where(and(eq(rubricGenerations.id, id), inArray(rubricGenerations.status, [...ACTIVE_STATUSES])))
+    .set(claimedValues(rubricGenerations))
+    .where(whileUnfinished(rubricGenerations, id))
     .returning();
   return row;
 }
@@ -69,24 +71,18 @@ export async function markRubricGenerationSucceeded(
 ): Promise<RubricGenerationRow | undefined> {
   const [row] = await db
     .update(rubricGenerations)
-    .set({ status: 'succeeded', result, error: null, errorCode: null, finishedAt: new Date() })
-    .where(and(eq(rubricGenerations.id, id), inArray(rubricGenerations.status, [...ACTIVE_STATUSES])))
+    .set({ result, ...succeededValues() })
+    .where(whileUnfinished(rubricGenerations, id))
     .returning();
   return row;
 }
 
+/** Final: marks the draft failed. Not final: notes the error and leaves it for its retry. */
 export async function recordRubricGenerationFailure(
   db: Db,
   id: string,
   failure: { code: string; message: string },
   isFinal: boolean,
 ): Promise<void> {
-  await db
-    .update(rubricGenerations)
-    .set({
-      error: failure.message,
-      errorCode: failure.code,
-      ...(isFinal ? { status: 'failed' as const, finishedAt: new Date() } : {}),
-    })
-    .where(and(eq(rubricGenerations.id, id), inArray(rubricGenerations.status, [...ACTIVE_STATUSES])));
+  await recordWorkRowFailure(db, rubricGenerations, id, failure, isFinal);
 }

@@ -1,7 +1,13 @@
-import { and, desc, eq, inArray, sql } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { suggestionRefreshes } from '../db/schema.ts';
-import { ACTIVE_STATUSES } from './grading-runs.ts';
+import {
+  claimedValues,
+  recordWorkRowFailure,
+  selectUnfinishedWorkRowIds,
+  succeededValues,
+  whileUnfinished,
+} from './work-rows.ts';
 
 export type SuggestionRefreshRow = typeof suggestionRefreshes.$inferSelect;
 
@@ -42,12 +48,7 @@ export async function selectLatestSuggestionRefresh(
 }
 
 export async function selectUnfinishedSuggestionRefreshIds(db: Db): Promise<string[]> {
-  const rows = await db
-    .select({ id: suggestionRefreshes.id })
-    .from(suggestionRefreshes)
-    .where(inArray(suggestionRefreshes.status, [...ACTIVE_STATUSES]))
-    .orderBy(suggestionRefreshes.createdAt);
-  return rows.map((row) => row.id);
+  return selectUnfinishedWorkRowIds(db, suggestionRefreshes);
 }
 
 /**
@@ -57,8 +58,8 @@ export async function selectUnfinishedSuggestionRefreshIds(db: Db): Promise<stri
 export async function markSuggestionRefreshRunning(db: Db, id: string): Promise<SuggestionRefreshRow | undefined> {
   const [row] = await db
     .update(suggestionRefreshes)
-    .set({ status: 'running', attempts: sql`${suggestionRefreshes.attempts} + 1`, startedAt: new Date() })
-    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...ACTIVE_STATUSES])))
+    .set({ ...claimedValues(suggestionRefreshes), startedAt: new Date() })
+    .where(whileUnfinished(suggestionRefreshes, id))
     .returning();
   return row;
 }
@@ -70,7 +71,7 @@ export async function markSuggestionRefreshSucceeded(
 ): Promise<void> {
   await db
     .update(suggestionRefreshes)
-    .set({ ...result, status: 'succeeded', error: null, errorCode: null, finishedAt: new Date() })
+    .set({ ...result, ...succeededValues() })
     .where(and(eq(suggestionRefreshes.id, id), eq(suggestionRefreshes.status, 'running')));
 }
 
@@ -81,12 +82,5 @@ export async function recordSuggestionRefreshFailure(
   failure: { code: string; message: string },
   isFinal: boolean,
 ): Promise<void> {
-  await db
-    .update(suggestionRefreshes)
-    .set({
-      error: failure.message,
-      errorCode: failure.code,
-      ...(isFinal ? { status: 'failed' as const, finishedAt: new Date() } : {}),
-    })
-    .where(and(eq(suggestionRefreshes.id, id), inArray(suggestionRefreshes.status, [...ACTIVE_STATUSES])));
+  await recordWorkRowFailure(db, suggestionRefreshes, id, failure, isFinal);
 }
