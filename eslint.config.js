@@ -41,14 +41,31 @@ const serverZones = [
     message: 'presenters/ turn rows into contract outputs; they never reach http or jobs.',
   },
   {
-    target: [server('services'), server('jobs')],
+    target: server('services'),
     from: server('presenters'),
-    message: 'services/ and jobs/ return data; the route that answers the request presents it (presenters/).',
+    message: 'services/ return data; the route that answers the request presents it (presenters/).',
   },
   {
-    target: [server('services'), server('jobs'), server('auth')],
+    target: [server('services'), server('auth')],
     from: [server('http'), server('demo'), server('cli')],
-    message: 'services, jobs and auth never import http, demo or cli.',
+    message: 'services and auth never import http, demo or cli.',
+  },
+  {
+    // Each job is defined beside the service that does its work and listed in job-registry.ts;
+    // the queue only runs the definitions it is given, so it never reaches into the layers.
+    target: server('jobs'),
+    from: [
+      ...['http', 'services', 'presenters', 'policies', 'demo', 'cli', 'models', 'auth'],
+      ...['ai', 'pdf', 'storage', 'mail', 'spreadsheets', 'grouping', 'db'],
+    ].map(server),
+    message: 'jobs/ is the queue: it runs the definitions it is given and imports only lib (and the context type).',
+  },
+  {
+    // The registry imports every job's service: a layer importing it (or boot) would import itself.
+    target: ['http', 'services', 'presenters', 'policies', 'jobs', 'models'].map(server),
+    from: ['job-registry.ts', 'boot.ts', 'main.ts', 'worker.ts'].map(server),
+    message:
+      'Only the entry points (boot, main, worker, cli, demo) compose the app: no layer imports the job registry.',
   },
 ];
 

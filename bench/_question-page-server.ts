@@ -16,7 +16,7 @@ import { openRuntime } from '../apps/server/src/boot.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { analyzeStaleTables } from '../apps/server/src/db/planner-statistics.ts';
 import { buildApp } from '../apps/server/src/http/app.ts';
-import { JOB_NAMES } from '../apps/server/src/jobs/job-names.ts';
+import { JOB_DEFINITIONS } from '../apps/server/src/job-registry.ts';
 import { insertUser } from '../apps/server/src/models/users.ts';
 import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
 
@@ -146,7 +146,7 @@ await waitFor(async () => {
   );
 });
 await waitFor(async () => {
-  const open = await Promise.all(Object.values(JOB_NAMES).map((name) => runtime.ctx.jobs!.countOpenJobs(name)));
+  const open = await Promise.all(JOB_DEFINITIONS.map((job) => runtime.ctx.jobs!.countOpenJobs(job.name)));
   return open.every((count) => count === 0);
 });
 

@@ -29,7 +29,7 @@ import { openRuntime } from '../apps/server/src/boot.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { DEMO_QUESTIONS } from '../apps/server/src/demo/demo-content.ts';
 import { DEMO_INSTRUCTOR } from '../apps/server/src/demo/load-demo.ts';
-import { JOB_NAMES } from '../apps/server/src/jobs/registry.ts';
+import { gradeSubmissionJob } from '../apps/server/src/services/run-grading.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 /** How often the script asks whether the server answers, and for progress (the web app asks every 2 s). */
@@ -268,7 +268,7 @@ async function explainFromRows(dataDir: string, results: QuestionResult[]): Prom
            LEFT JOIN pgboss.job j ON j.id = r.id AND j.name = $2
           WHERE r.batch_id = $1
           ORDER BY j.started_on`,
-        [result.batchId, JOB_NAMES.gradeSubmission],
+        [result.batchId, gradeSubmissionJob.name],
       );
       console.log(`\n"${result.title}": ${seconds(result.wallMs)} from the grade-all request to done`);
       const draft = drafts[0];

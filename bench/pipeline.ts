@@ -34,8 +34,8 @@ import { openRuntime, type Runtime } from '../apps/server/src/boot.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { buildCourseFixture } from '../apps/server/src/demo/course-fixture.ts';
 import { buildApp } from '../apps/server/src/http/app.ts';
-import { JOB_NAMES } from '../apps/server/src/jobs/registry.ts';
 import { closeOcr } from '../apps/server/src/pdf/extract-text.ts';
+import { gradeSubmissionJob } from '../apps/server/src/services/run-grading.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from '../apps/server/test/support/fake-llm-server.ts';
 
 interface Options {
@@ -171,7 +171,7 @@ async function readRunTimelines(runtime: Runtime, batchId: string): Promise<RunT
        LEFT JOIN file_extractions fe ON fe.file_id = s.file_id
        LEFT JOIN pgboss.job j ON j.id = r.id AND j.name = $2
       WHERE r.batch_id = $1`,
-    [batchId, JOB_NAMES.gradeSubmission],
+    [batchId, gradeSubmissionJob.name],
   );
   return rows.map((row) => ({
     status: String(row.status),

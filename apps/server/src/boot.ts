@@ -7,7 +7,7 @@ import { adoptLegacyDataDir } from './db/legacy-data-dir.ts';
 import { migrateDatabase, openPglite, openPostgres, type Database } from './db/client.ts';
 import { analyzeStaleTables, startPlannerStatistics } from './db/planner-statistics.ts';
 import { JobQueue } from './jobs/job-queue.ts';
-import { JOB_DEFINITIONS } from './jobs/registry.ts';
+import { JOB_DEFINITIONS } from './job-registry.ts';
 import { createLogger } from './lib/logger.ts';
 import { createMailer } from './mail/mailer.ts';
 import { LocalDiskStorage } from './storage/file-storage.ts';

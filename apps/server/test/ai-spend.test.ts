@@ -1,9 +1,9 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradingRuns } from '../src/db/schema.ts';
-import { JOB_NAMES } from '../src/jobs/job-names.ts';
 import { chargeProviderCalls } from '../src/services/ai-spend.ts';
 import { startGradingRun } from '../src/services/grade-submission.ts';
+import { gradeSubmissionJob } from '../src/services/run-grading.ts';
 import {
   addStudents,
   createAssignment,
@@ -294,7 +294,7 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
     await chargeProviderCalls(t.ctx, { courseId: world.course._id, instructorId: world.instructor.id }, 4);
     const before = fake.chatRequests().length;
     const run = await startGradingRun(t.ctx, submissions[0]!._id, world.instructor.id, null);
-    await t.ctx.jobs!.send(JOB_NAMES.gradeSubmission, { id: run.id });
+    await t.ctx.jobs!.send(gradeSubmissionJob, { id: run.id });
     await expect
       .poll(async () => (await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.id, run.id)))[0]!.status, {
         timeout: 30_000,

@@ -171,9 +171,9 @@ describe('job queue (pg-boss on the test database)', () => {
   it('runs a row once however often it is sent: the job id is the row id', async () => {
     const q = await startQueue();
     const id = job.addRow();
-    await Promise.all([q.send('test-job', { id }), q.send('test-job', { id }), q.send('test-job', { id })]);
+    await Promise.all([q.send(job.definition, { id }), q.send(job.definition, { id }), q.send(job.definition, { id })]);
     await job.until(() => job.row(id).status === 'succeeded');
-    await q.send('test-job', { id }); // a late re-send of a finished job is a no-op too
+    await q.send(job.definition, { id }); // a late re-send of a finished job is a no-op too
     await q.stop();
     expect(job.row(id).attempts).toEqual([1]);
     await expectJobState(ctx, id, 'completed');
@@ -181,8 +181,13 @@ describe('job queue (pg-boss on the test database)', () => {
 
   it('refuses a payload that does not match the job schema', async () => {
     const q = await startQueue(false);
-    await expect(q.send('test-job', { id: 'not-a-uuid' })).rejects.toThrow();
-    await expect(q.send('no-such-job', { id: randomUUID() })).rejects.toThrow(/Unknown job/);
+    await expect(q.send(job.definition, { id: 'not-a-uuid' })).rejects.toThrow();
+    await expect(q.send({ ...job.definition, name: 'no-such-job' }, { id: randomUUID() })).rejects.toThrow(
+      /Unknown job/,
+    );
+    // A job is sent by its definition: a payload of another shape does not compile.
+    // @ts-expect-error the test job's payload is { id }
+    await expect(q.send(job.definition, { runId: randomUUID() })).rejects.toThrow();
   });
 
   it('never runs more jobs at once than the configured concurrency', async () => {
@@ -193,7 +198,7 @@ describe('job queue (pg-boss on the test database)', () => {
     };
     const q = await startQueue();
     const ids = Array.from({ length: 5 }, () => job.addRow());
-    for (const id of ids) await q.send('test-job', { id });
+    for (const id of ids) await q.send(job.definition, { id });
     await job.until(() => job.active === 2);
     release.open();
     await job.until(() => ids.every((id) => job.row(id).status === 'succeeded'));
@@ -208,7 +213,7 @@ describe('job queue (pg-boss on the test database)', () => {
     };
     const q = await startQueue();
     const id = job.addRow();
-    await q.send('test-job', { id });
+    await q.send(job.definition, { id });
     const settled = await q.waitFor(id, async () => (job.row(id).status === 'succeeded' ? job.row(id) : undefined), {
       timeoutMs: 30_000,
       pollMs: 100,
@@ -224,7 +229,7 @@ describe('job queue (pg-boss on the test database)', () => {
     };
     const q = await startQueue();
     const id = job.addRow();
-    await q.send('test-job', { id });
+    await q.send(job.definition, { id });
     await job.until(() => job.row(id).status === 'failed');
     expect(job.row(id).attempts).toEqual([1]);
     expect(job.row(id).failure).toEqual({
@@ -242,7 +247,7 @@ describe('job queue (pg-boss on the test database)', () => {
     };
     const q = await startQueue();
     const id = job.addRow();
-    await q.send('test-job', { id });
+    await q.send(job.definition, { id });
     await job.until(() => job.row(id).status === 'failed');
     // retry limit 2: three attempts in all
     expect(job.row(id).attempts).toEqual([1, 2, 3]);
@@ -255,7 +260,7 @@ describe('job queue (pg-boss on the test database)', () => {
     const worker = await JobQueue.start(ctx, [job.definition], { runWorkers: true, pollingIntervalSeconds: 0.5 });
     try {
       const id = job.addRow();
-      await api.send('test-job', { id });
+      await api.send(job.definition, { id });
       // The worker's "settled" event is in another JobQueue (as in another process): the API side
       // learns it from the row.
       const settled = await api.waitFor(
@@ -273,7 +278,7 @@ describe('job queue (pg-boss on the test database)', () => {
     const q1 = await startQueue(false);
     const neverSent = job.addRow();
     const sent = job.addRow();
-    await q1.send('test-job', { id: sent });
+    await q1.send(job.definition, { id: sent });
     await q1.stop();
     await expectJobState(ctx, neverSent, undefined);
 
@@ -287,7 +292,7 @@ describe('job queue (pg-boss on the test database)', () => {
     job.behaviour = async () => 'leave-unfinished';
     const q1 = await startQueue();
     const id = job.addRow();
-    await q1.send('test-job', { id });
+    await q1.send(job.definition, { id });
     await job.until(() => job.row(id).attempts.length === 1 && job.active === 0);
     await q1.stop();
     await expectJobState(ctx, id, 'completed');
@@ -302,7 +307,7 @@ describe('job queue (pg-boss on the test database)', () => {
   it("at start, takes over jobs left active by a dead process (embedded mode) but not a live worker's (PostgreSQL)", async () => {
     const q1 = await startQueue(false);
     const id = job.addRow();
-    await q1.send('test-job', { id });
+    await q1.send(job.definition, { id });
     await q1.stop();
     // What a process killed mid-job leaves behind: pg-boss still calls the job active.
     await ctx.database.executeSql(
@@ -330,7 +335,7 @@ describe('job queue (pg-boss on the test database)', () => {
       );
     const q = await startQueue(true, 1_000);
     const id = job.addRow();
-    await q.send('test-job', { id });
+    await q.send(job.definition, { id });
     await job.until(() => job.active === 1);
     const waiting = q
       .waitFor(id, async () => (job.row(id).status === 'succeeded' ? true : undefined), { timeoutMs: 60_000 })
@@ -350,7 +355,7 @@ describe('job queue (pg-boss on the test database)', () => {
   it("hands a dead worker's job back once its lease goes quiet, and a live worker runs it", async () => {
     const q1 = await startQueue(false);
     const id = job.addRow();
-    await q1.send('test-job', { id });
+    await q1.send(job.definition, { id });
     await q1.stop();
     // What a worker killed mid-job leaves behind: pg-boss calls the job active, and the lease the
     // worker took when it started stopped being renewed a while ago.
@@ -377,7 +382,7 @@ describe('job queue (pg-boss on the test database)', () => {
   it('hands back a job whose worker died between fetching it and taking its lease', async () => {
     const q1 = await startQueue(false);
     const id = job.addRow();
-    await q1.send('test-job', { id });
+    await q1.send(job.definition, { id });
     await q1.stop();
     await ctx.database.executeSql(
       `UPDATE pgboss.job SET state = 'active', started_on = now() - interval '1 minute' WHERE name = 'test-job' AND id = $1`,
@@ -409,7 +414,7 @@ describe('job queue (pg-boss on the test database)', () => {
     });
     try {
       const id = job.addRow();
-      await worker.send('test-job', { id });
+      await worker.send(job.definition, { id });
       await job.until(() => job.active === 1);
       // Meanwhile a dead worker's job appears (active for a minute, no lease): the sweepers are
       // working, and they hand it back, and a free slot runs it to the end.

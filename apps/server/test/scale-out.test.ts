@@ -8,7 +8,7 @@ import { loadConfig } from '../src/config.ts';
 import type { AppContext } from '../src/context.ts';
 import { MIGRATIONS_DIR, migrateDatabase, openPostgres } from '../src/db/client.ts';
 import { JobQueue } from '../src/jobs/job-queue.ts';
-import { JOB_DEFINITIONS } from '../src/jobs/registry.ts';
+import { JOB_DEFINITIONS } from '../src/job-registry.ts';
 import { createLogger } from '../src/lib/logger.ts';
 import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';

@@ -22,8 +22,13 @@ export interface JobFailure {
  * A job: its payload is always `{ id }`, the id of the work row in our own table that holds the
  * state users see (the row id is also the pg-boss job id). Handlers must be idempotent: after a
  * crash or a retry they run again on a row that may be half done.
+ *
+ * Each job is defined beside the service function that does its work (`defineJob` in
+ * `services/run-grading.ts`, ...), and sent by that definition: `ctx.jobs.send(gradeSubmissionJob,
+ * { id })`, so the payload is checked against the definition's type. `job-registry.ts` lists them all.
  */
 export interface JobDefinition<Payload extends { id: string }> {
+  /** The pg-boss queue name, stored with every job: renaming one strands the jobs already queued. */
   name: string;
   payload: z.ZodType<Payload>;
   retry: { limit: number; delaySeconds: number; backoff: boolean };
@@ -36,4 +41,9 @@ export interface JobDefinition<Payload extends { id: string }> {
   recordFailure(ctx: AppContext, payload: Payload, failure: JobFailure, isFinal: boolean): Promise<void>;
   /** Ids of rows still queued or running: re-sent at boot. */
   listUnfinished(ctx: AppContext): Promise<string[]>;
+}
+
+/** A job definition whose payload type is the one its schema reads, so sends and handlers agree with it. */
+export function defineJob<Payload extends { id: string }>(definition: JobDefinition<Payload>): JobDefinition<Payload> {
+  return definition;
 }

@@ -89,7 +89,11 @@ export class JobQueue {
     definitions: readonly AnyJobDefinition[],
     private readonly options: JobQueueOptions,
   ) {
-    for (const definition of definitions) this.definitions.set(definition.name, definition);
+    for (const definition of definitions) {
+      // One queue per name: a second definition would silently replace the first one's handler.
+      if (this.definitions.has(definition.name)) throw new Error(`Two jobs are named ${definition.name}`);
+      this.definitions.set(definition.name, definition);
+    }
     this.lease = options.lease ?? DEFAULT_LEASE_TIMING;
     // Waiters come and go per request; many at once is normal, not a leak.
     this.events.setMaxListeners(0);
@@ -149,12 +153,14 @@ export class JobQueue {
    * (PGlite has one connection: sending inside the transaction would wait on itself). Safe to call
    * again for the same row: the job id is the row id, so a second send is a no-op while the job
    * exists, and a finished job is replaced only if the row is still unfinished (boot sweep).
+   * The job is named by its definition, so a payload of another shape does not compile; a job
+   * this queue was not started with is refused.
    */
-  async send(name: string, payload: { id: string }): Promise<void> {
-    const definition = this.definitionOf(name);
+  async send<Payload extends { id: string }>(job: JobDefinition<Payload>, payload: NoInfer<Payload>): Promise<void> {
+    const definition = this.definitionOf(job.name);
     const data = definition.payload.parse(payload);
-    await this.boss.send(name, data, { id: data.id, singletonKey: data.id });
-    this.wakeLocalWorkers(name);
+    await this.boss.send(definition.name, data, { id: data.id, singletonKey: data.id });
+    this.wakeLocalWorkers(definition.name);
   }
 
   /**

@@ -1,10 +1,14 @@
+import { z } from 'zod';
 import type { AnswerPage } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
+import { defineJob } from '../jobs/job-definition.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import {
   claimFileExtraction,
   finishFileExtraction,
+  recordFileExtractionFailure,
   selectFileExtraction,
+  selectUnfinishedFileExtractionIds,
   type FileExtractionRow,
 } from '../models/file-extractions.ts';
 import { selectFileById, type FileRow } from '../models/files.ts';
@@ -38,6 +42,28 @@ export function isSettledExtraction(row: FileExtractionRow): boolean {
   if (row.status !== 'failed') return false;
   return row.errorCode === null || FILE_FAULTS.has(row.errorCode as ExtractionErrorCode);
 }
+
+/**
+ * Reads the text of a submitted PDF as soon as it is stored, so Converted Text and the extraction
+ * state are there before anyone grades: the payload names a file_extractions row (by file id).
+ * The grading job then finds the text stored and reuses it.
+ */
+export const extractTextJob = defineJob({
+  name: 'extract-text',
+  payload: z.object({ id: z.uuid() }),
+  // A file's own faults (timeouts included) are stored, not retried; these retries cover crashes
+  // and database or storage hiccups.
+  retry: { limit: 2, delaySeconds: 5, backoff: true },
+  // Reading one PDF is bounded by EXTRACTION_TIMEOUT_MS (120 s by default), OCR included.
+  expireInSeconds: 15 * 60,
+  // The extraction threads are the real limit: more slots would only wait for a thread.
+  concurrency: (config) => config.extractionThreads,
+  handle: async (ctx, payload) => {
+    await ensureFileExtraction(ctx, payload.id);
+  },
+  recordFailure: (ctx, payload, failure, isFinal) => recordFileExtractionFailure(ctx.db, payload.id, failure, isFinal),
+  listUnfinished: (ctx) => selectUnfinishedFileExtractionIds(ctx.db),
+});
 
 /** Reads in progress in this process, by file: the extract-text job and a grading job share one. */
 const readsInProgress = new Map<string, Promise<FileExtractionRow>>();

@@ -1,5 +1,4 @@
 import type { AppContext } from '../context.ts';
-import { JOB_NAMES } from '../jobs/job-names.ts';
 import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import type { QuestionRow } from '../models/questions.ts';
@@ -15,6 +14,7 @@ import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts'
 import { checkProviderQuota, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { errorOfFailedRow, requireJobs, RUBRIC_WAIT_MS, stillRunning } from './job-work.ts';
+import { generateRubricJob } from './run-rubric-generation.ts';
 
 /**
  * POST generate-rubric: drafts the question's rubric from its question and solution PDFs as a
@@ -49,7 +49,7 @@ export async function draftRubricAndWait(
 ): Promise<RubricGenerationRow> {
   const jobs = requireJobs(ctx);
   const generation = await startRubricGeneration(ctx, question.id, requestedById);
-  await jobs.send(JOB_NAMES.generateRubric, { id: generation.id });
+  await jobs.send(generateRubricJob, { id: generation.id });
   const settled = await jobs.waitFor(
     generation.id,
     async () => {

@@ -1,5 +1,4 @@
 import type { AppContext } from '../context.ts';
-import { JOB_NAMES } from '../jobs/job-names.ts';
 import { notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
 import {
@@ -22,6 +21,7 @@ import { checkProviderQuota, spendScopeOf, type SpendScope } from './ai-spend.ts
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { draftRubricAndWait } from './generate-rubric.ts';
 import { requireJobs } from './job-work.ts';
+import { gradeSubmissionJob } from './run-grading.ts';
 
 /**
  * POST grade-all: queues an AI run for the latest submission of every student that has no saved
@@ -91,7 +91,7 @@ export async function queueGradingBatch(
     if (ids.length !== candidates.length) await updateGradingBatchTotal(tx, batch.id, ids.length);
     return { batchId: batch.id, runIds: ids };
   });
-  for (const id of runIds) await jobs.send(JOB_NAMES.gradeSubmission, { id });
+  for (const id of runIds) await jobs.send(gradeSubmissionJob, { id });
   return { batchId, queued: runIds.length };
 }
 

@@ -1,5 +1,4 @@
 import type { AppContext } from '../context.ts';
-import { JOB_NAMES } from '../jobs/job-names.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
 import { selectFileExtraction, type FileExtractionRow } from '../models/file-extractions.ts';
@@ -21,6 +20,7 @@ import { checkProviderQuota, countInteractiveCall, spendScopeOf, type SpendScope
 import { describeConfiguredGrader } from './describe-grader.ts';
 import { draftRubricAndWait } from './generate-rubric.ts';
 import { errorOfFailedRow, GRADING_WAIT_MS, requireJobs, stillRunning } from './job-work.ts';
+import { gradeSubmissionJob } from './run-grading.ts';
 
 export interface GradeParams {
   assignmentId: string;
@@ -118,7 +118,7 @@ async function gradeAsJob(
   await countInteractiveCall(ctx, user.id);
   if (needsRubric) await draftRubricAndWait(ctx, question, user.id);
   const run = await startGradingRun(ctx, submission.id, user.id, null, options);
-  if (isActiveRun(run)) await jobs.send(JOB_NAMES.gradeSubmission, { id: run.id });
+  if (isActiveRun(run)) await jobs.send(gradeSubmissionJob, { id: run.id });
   const settled = await waitForRun(ctx, run.id);
   // Read after the run: the saved grade current when this answer is made (a regrade never changes it).
   const current = await selectCurrentGrade(ctx.db, submission.id);

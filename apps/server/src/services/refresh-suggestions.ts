@@ -1,6 +1,6 @@
+import { z } from 'zod';
 import type { AppContext } from '../context.ts';
-import type { JobAttempt } from '../jobs/job-definition.ts';
-import { JOB_NAMES } from '../jobs/job-names.ts';
+import { defineJob, type JobAttempt } from '../jobs/job-definition.ts';
 import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
@@ -12,6 +12,8 @@ import {
   insertSuggestionRefreshUnlessQueued,
   markSuggestionRefreshRunning,
   markSuggestionRefreshSucceeded,
+  recordSuggestionRefreshFailure,
+  selectUnfinishedSuggestionRefreshIds,
 } from '../models/suggestion-refreshes.ts';
 import { MAX_JOB_STARTS } from './job-work.ts';
 import { buildGradingInput, readSavedGradeExamples, storedSuggestion } from './run-grading.ts';
@@ -39,7 +41,7 @@ export async function requestSuggestionRefresh(
   try {
     const refresh = await insertSuggestionRefreshUnlessQueued(ctx.db, { id: newId(), questionId, requestedById });
     // Without a queue in this process the row waits for the next boot sweep of a process with one.
-    if (refresh && ctx.jobs) await ctx.jobs.send(JOB_NAMES.refreshSuggestions, { id: refresh.id });
+    if (refresh && ctx.jobs) await ctx.jobs.send(refreshSuggestionsJob, { id: refresh.id });
   } catch (error) {
     ctx.log.error({ err: error, questionId }, 'could not queue a refresh of the suggestions');
   }
@@ -51,6 +53,26 @@ export class RefreshBusyError extends Error {
     super('Another refresh of this question is running; this one runs after it.');
   }
 }
+
+/**
+ * Re-suggests a question's pending answers with the built-in grader after a grade was saved: the
+ * payload names a suggestion_refreshes row.
+ */
+export const refreshSuggestionsJob = defineJob({
+  name: 'refresh-suggestions',
+  payload: z.object({ id: z.uuid() }),
+  // Retries cover crashes and a refresh of the same question still running (RefreshBusyError).
+  retry: { limit: 5, delaySeconds: 5, backoff: true },
+  // A class of a few hundred answers, graded locally, with OCR already done by Grade All.
+  expireInSeconds: 15 * 60,
+  // One at a time per process: refreshes are cheap, and the grading workers stay free for
+  // the instructor's own requests.
+  concurrency: () => 1,
+  handle: (ctx, payload, attempt) => runSuggestionRefresh(ctx, payload.id, attempt),
+  recordFailure: (ctx, payload, failure, isFinal) =>
+    recordSuggestionRefreshFailure(ctx.db, payload.id, failure, isFinal),
+  listUnfinished: (ctx) => selectUnfinishedSuggestionRefreshIds(ctx.db),
+});
 
 /**
  * The refresh job's work. Claims the row (one running per question, by a partial unique index),

@@ -1,9 +1,10 @@
+import { z } from 'zod';
 import type { GradedExample, Grader, GradingInput, GradingSuggestion, RubricItem } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { createGrader } from '../ai/create-grader.ts';
 import { acceptsImages } from '../ai/provider/settings.ts';
 import type { AppContext } from '../context.ts';
-import type { JobAttempt } from '../jobs/job-definition.ts';
+import { defineJob, type JobAttempt } from '../jobs/job-definition.ts';
 import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
@@ -13,6 +14,8 @@ import type { FileExtractionRow } from '../models/file-extractions.ts';
 import {
   markGradingRunRunning,
   markGradingRunSucceeded,
+  recordGradingRunFailure,
+  selectUnfinishedGradingRunIds,
   storeGradingRunOutput,
   type GradingRunRow,
   type StoredComment,
@@ -23,6 +26,21 @@ import type { SubmissionRow } from '../models/submissions.ts';
 import { chargeProviderCallOfWork } from './ai-spend.ts';
 import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
+
+/** Grades one submission: the payload names a grading_runs row. */
+export const gradeSubmissionJob = defineJob({
+  name: 'grade-submission',
+  payload: z.object({ id: z.uuid() }),
+  // The grader already retries provider failures with backoff; these retries cover crashes,
+  // database hiccups and other surprises.
+  retry: { limit: 3, delaySeconds: 5, backoff: true },
+  // Extraction with OCR plus an LLM call with its own retries (at most AI_TOTAL_TIMEOUT_MS) fits well within.
+  expireInSeconds: 15 * 60,
+  concurrency: (config) => config.gradingConcurrency,
+  handle: (ctx, payload, attempt) => runGrading(ctx, payload.id, attempt),
+  recordFailure: (ctx, payload, failure, isFinal) => recordGradingRunFailure(ctx.db, payload.id, failure, isFinal),
+  listUnfinished: (ctx) => selectUnfinishedGradingRunIds(ctx.db),
+});
 
 /**
  * The grading job's work, idempotent step by step:
@@ -60,7 +78,7 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
       examplesUsed: input.examples?.length ?? 0,
     });
     rawOutput = call.rawOutput;
-    await holdAfterStoringOutputForTests(ctx, { job: 'grade-submission', id: runId }, attempt.signal);
+    await holdAfterStoringOutputForTests(ctx, { job: gradeSubmissionJob.name, id: runId }, attempt.signal);
   }
 
   const suggestion = grader.interpretGrading(rawOutput, input);

@@ -1,16 +1,19 @@
 import { clampText } from '@gradewise/shared/clamp-text';
 import { RUBRIC_TEXT_MAX } from '@gradewise/shared/contracts/grading';
+import { z } from 'zod';
 import type { Grader, RubricDraftInput } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { createGrader } from '../ai/create-grader.ts';
 import type { AppContext } from '../context.ts';
-import type { JobAttempt } from '../jobs/job-definition.ts';
+import { defineJob, type JobAttempt } from '../jobs/job-definition.ts';
 import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { selectQuestionById } from '../models/grading-targets.ts';
 import {
   markRubricGenerationRunning,
   markRubricGenerationSucceeded,
+  recordRubricGenerationFailure,
+  selectUnfinishedRubricGenerationIds,
   storeRubricGenerationOutput,
   type RubricGenerationRow,
 } from '../models/rubric-generations.ts';
@@ -22,6 +25,20 @@ import { ensureFileExtraction } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
 import { withUnusedIds } from './rubric-item-ids.ts';
 import { writeRubricVersion } from './write-rubric-version.ts';
+
+/** Drafts a question's rubric from its question and solution PDFs: the payload names a rubric_generations row. */
+export const generateRubricJob = defineJob({
+  name: 'generate-rubric',
+  payload: z.object({ id: z.uuid() }),
+  retry: { limit: 3, delaySeconds: 5, backoff: true },
+  expireInSeconds: 15 * 60,
+  // Drafting a rubric is rare and interactive: one at a time per process, beside the grading slots.
+  concurrency: () => 1,
+  handle: (ctx, payload, attempt) => runRubricGeneration(ctx, payload.id, attempt),
+  recordFailure: (ctx, payload, failure, isFinal) =>
+    recordRubricGenerationFailure(ctx.db, payload.id, failure, isFinal),
+  listUnfinished: (ctx) => selectUnfinishedRubricGenerationIds(ctx.db),
+});
 
 /**
  * The rubric job's work, with the same idempotent steps as grading: claim, extract the question
@@ -47,7 +64,7 @@ export async function runRubricGeneration(ctx: AppContext, generationId: string,
     const call = await grader.requestRubric(input, attempt.signal);
     await storeRubricGenerationOutput(ctx.db, generationId, { rawOutput: call.rawOutput, ...call.meta });
     rawOutput = call.rawOutput;
-    await holdAfterStoringOutputForTests(ctx, { job: 'generate-rubric', id: generationId }, attempt.signal);
+    await holdAfterStoringOutputForTests(ctx, { job: generateRubricJob.name, id: generationId }, attempt.signal);
   }
 
   const draft = grader.interpretRubric(rawOutput, input);

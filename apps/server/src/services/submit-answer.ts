@@ -8,7 +8,6 @@ import { parseInput } from '../lib/parse-input.ts';
 import { selectNewestGradeAtOfAnswer } from '../models/grades.ts';
 import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
 import { selectNewestReopeningAt } from '../models/submission-reopenings.ts';
-import { JOB_NAMES } from '../jobs/job-names.ts';
 import { insertQueuedFileExtraction } from '../models/file-extractions.ts';
 import { insertSubmission, selectNextVersion, type SubmissionListRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
@@ -22,6 +21,7 @@ import {
 } from '../policies/course-access.ts';
 import { checkPdf, type CheckedFile, type UploadedFile } from '../storage/file-content.ts';
 import { findEnrolledStudentByEmail } from './add-students.ts';
+import { extractTextJob } from './ensure-file-extraction.ts';
 import { storeFilesThen } from './store-files.ts';
 
 export interface QuestionPath {
@@ -175,7 +175,7 @@ function refuseVersionBeyondCap(ctx: AppContext, nextVersion: number, student: U
 async function startTextExtraction(ctx: AppContext, fileId: string): Promise<void> {
   if (!ctx.jobs) return;
   try {
-    await ctx.jobs.send(JOB_NAMES.extractText, { id: fileId });
+    await ctx.jobs.send(extractTextJob, { id: fileId });
   } catch (error) {
     ctx.log.warn({ err: error, fileId }, 'could not send the extract-text job; it is sent again at the next start');
   }

@@ -61,7 +61,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
   if (options.withJobs) {
     // Loaded only when asked: API-only tests do not pull in the graders and the PDF stack.
     const { JobQueue } = await import('../../src/jobs/job-queue.ts');
-    const { JOB_DEFINITIONS } = await import('../../src/jobs/registry.ts');
+    const { JOB_DEFINITIONS } = await import('../../src/job-registry.ts');
     ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, {
       runWorkers: options.runWorkers ?? true,
       shutdownGraceMs: 5_000,
