@@ -16,13 +16,22 @@ import type { AiConfig } from '../src/ai/provider/settings.ts';
 import { apportionPoints } from '../src/ai/rubric/apportion-points.ts';
 import { loadConfig } from '../src/config.ts';
 import { AppError } from '../src/lib/errors.ts';
-import { imageUrls, messageText, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
+import {
+  imageUrls,
+  messageText,
+  startFakeLlmServer,
+  type ChatContentPart,
+  type FakeLlmServer,
+} from './support/fake-llm-server.ts';
 
 /**
  * The LLM grader through a real HTTP round trip: the real AI SDK talks to a fake
  * OpenAI-compatible server that plays the model. Retry delays go through an injected sleep that
  * records what it was asked to wait and returns at once (no timing in these tests).
  */
+
+/** A text part of a chat message (the answer's text around its page images). */
+type TextPart = Extract<ChatContentPart, { type: 'text' }>;
 
 let fake: FakeLlmServer;
 
@@ -145,13 +154,13 @@ describe('LLM grading', () => {
     expect(request?.body.model).toBe('fake-grader-1');
     // The schema the model is held to is built from the rubric: only these ids exist.
     expect(request?.body.response_format.type).toBe('json_schema');
-    const schema = request?.body.response_format.json_schema.schema;
-    expect(schema.properties.items.items.properties.rubricItemId.enum).toEqual(['item-1', 'item-2', 'item-3']);
+    const schema = request!.body.response_format.json_schema.schema;
+    expect(schema.properties!.items!.items!.properties!.rubricItemId!.enum).toEqual(['item-1', 'item-2', 'item-3']);
     // Limits travel as words (not every provider accepts minimum/maxItems); zod enforces them here.
-    expect(schema.properties.items.minItems).toBeUndefined();
-    expect(schema.properties.items.description).toContain('at least this many entries: 3');
-    expect(schema.properties.items.items.properties.pointsDeducted.maximum).toBeUndefined();
-    expect(schema.properties.items.items.additionalProperties).toBe(false);
+    expect(schema.properties!.items!.minItems).toBeUndefined();
+    expect(schema.properties!.items!.description).toContain('at least this many entries: 3');
+    expect(schema.properties!.items!.items!.properties!.pointsDeducted!.maximum).toBeUndefined();
+    expect(schema.properties!.items!.items!.additionalProperties).toBe(false);
   });
 
   it('records provider, model, prompt version, tokens and latency in meta', async () => {
@@ -492,10 +501,10 @@ describe('page images', () => {
       `data:image/png;base64,${png.toString('base64')}`,
       `data:image/png;base64,${Buffer.concat([png, Buffer.from([1])]).toString('base64')}`,
     ]);
-    const parts = request.body.messages.find((message: any) => message.role === 'user').content as any[];
+    const parts = request.body.messages.find((message) => message.role === 'user')!.content as TextPart[];
     const tag = /<(student_answer_[0-9a-f]{16})>/.exec(systemText(0))?.[1];
-    expect(parts[0].text.startsWith(`<${tag}>`)).toBe(true);
-    expect(parts.at(-1).text).toContain(`</${tag}>`);
+    expect(parts[0]!.text.startsWith(`<${tag}>`)).toBe(true);
+    expect(parts.at(-1)!.text).toContain(`</${tag}>`);
     expect((call.rawOutput as StoredGradingOutput).pageImagesSent).toBe(2);
   });
 
@@ -536,7 +545,7 @@ describe('page images', () => {
     const call = await grader.requestGrading(withPages);
 
     const request = fake.chatRequests()[0]!;
-    const judgement = request.body.response_format.json_schema.schema.properties.items.items;
+    const judgement = request.body.response_format.json_schema.schema.properties!.items!.items!;
     expect(judgement.required).toContain('region');
     expect(systemText(0)).toContain('region is the place on one page image (pages 1, 2)');
     expect((call.rawOutput as StoredGradingOutput).pagesShown).toEqual([1, 2]);
@@ -594,8 +603,8 @@ describe('page images', () => {
   it('asks for no region from a model that sees no page images', async () => {
     const { grader } = graderFor();
     await grader.requestGrading(withPages);
-    const judgement = fake.chatRequests()[0]!.body.response_format.json_schema.schema.properties.items.items;
-    expect(Object.keys(judgement.properties)).not.toContain('region');
+    const judgement = fake.chatRequests()[0]!.body.response_format.json_schema.schema.properties!.items!.items!;
+    expect(Object.keys(judgement.properties!)).not.toContain('region');
     expect(systemText(0)).not.toContain('"region"');
   });
 });

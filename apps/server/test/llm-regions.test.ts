@@ -78,7 +78,7 @@ describe('regions from a model that reads page images', () => {
     // Both pages were sent as images, and the model was asked for regions on them.
     const request = fake.chatRequests().at(-1)!;
     expect(imageUrls(request)).toHaveLength(2);
-    expect(request.body.response_format.json_schema.schema.properties.items.items.required).toContain('region');
+    expect(request.body.response_format.json_schema.schema.properties!.items!.items!.required).toContain('region');
 
     const comments = response.json().gradingResult.comments as { text: string; region: unknown }[];
     const regionOf = (text: string) => comments.find((comment) => comment.text === text)?.region;

@@ -2,8 +2,9 @@ import type { AssignmentDetail } from '@gradewise/shared/contracts/assignments';
 import type { AddStudentsOutput, CourseForStaff } from '@gradewise/shared/contracts/courses';
 import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
 import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import { registerUser, type TestUser } from './http.ts';
+import type { AddStaffOutput } from '@gradewise/shared/contracts/staff';
+import type { FastifyInstance } from 'fastify';
+import { expectStatus, registerUser, type TestUser } from './http.ts';
 import { makePdf } from './files.ts';
 import { multipart, pdfPart, type FormValue } from './multipart.ts';
 
@@ -11,11 +12,6 @@ import { multipart, pdfPart, type FormValue } from './multipart.ts';
  * Course-world helpers that go through the real HTTP API (no shortcuts into the database), so
  * every test starts from a state the product itself can produce.
  */
-function expectStatus<T>(response: LightMyRequestResponse, status: number, what: string): T {
-  if (response.statusCode !== status) throw new Error(`${what} failed: ${response.statusCode} ${response.body}`);
-  return response.json() as T;
-}
-
 export async function createCourse(
   app: FastifyInstance,
   instructor: TestUser,
@@ -47,14 +43,19 @@ export async function addStudents(
 }
 
 /** The owner makes an (instructor) account a teaching assistant of the course. */
-export async function addTa(app: FastifyInstance, owner: TestUser, courseId: string, ta: TestUser): Promise<any> {
+export async function addTa(
+  app: FastifyInstance,
+  owner: TestUser,
+  courseId: string,
+  ta: TestUser,
+): Promise<AddStaffOutput> {
   const response = await app.inject({
     method: 'POST',
     url: `/api/courses/${courseId}/staff`,
     headers: owner.auth,
     payload: { email: ta.email, role: 'ta' },
   });
-  return expectStatus(response, 201, 'add TA');
+  return expectStatus<AddStaffOutput>(response, 201, 'add TA');
 }
 
 export async function createAssignment(

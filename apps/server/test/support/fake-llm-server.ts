@@ -29,14 +29,61 @@ export type FakeBehaviour =
   /** A valid answer built from the request's JSON schema, optionally after a fixed latency. */
   | { kind: 'smart'; latencyMs?: number };
 
+/**
+ * A JSON schema as a client sends it in `response_format`: only the keywords this fake and the
+ * tests read are named.
+ */
+export interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  items?: JsonSchema;
+  required?: string[];
+  enum?: unknown[];
+  const?: unknown;
+  anyOf?: JsonSchema[];
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: number;
+  minItems?: number;
+  maxItems?: number;
+  [keyword: string]: unknown;
+}
+
+/** One part of a chat message's content (OpenAI Chat Completions). */
+export type ChatContentPart = { type: 'text'; text: string } | { type: 'image_url'; image_url: { url: string } };
+
+export interface ChatMessage {
+  role: 'system' | 'user' | 'assistant' | 'tool';
+  content: string | ChatContentPart[];
+}
+
+/**
+ * The body of a Chat Completions request, as the AI SDK's OpenAI and OpenAI-compatible providers
+ * send it. The app makes one kind of call (`generateJson` in ai/provider/create-client.ts), which
+ * always asks for a JSON object by schema, so `response_format` is always there.
+ */
+export interface ChatRequestBody {
+  model: string;
+  messages: ChatMessage[];
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  response_format: { type: 'json_schema'; json_schema: { name: string; schema: JsonSchema; strict?: boolean } };
+  [field: string]: unknown;
+}
+
 export interface RecordedRequest {
   method: string;
   /** Path without the query, e.g. /v1/chat/completions. */
   path: string;
   headers: http.IncomingHttpHeaders;
   /** Parsed JSON body, or the raw text when it was not JSON; null without a body. */
-  body: any;
+  body: unknown;
   behaviour: FakeBehaviour['kind'] | 'none';
+}
+
+/** A request to POST /v1/chat/completions, whose JSON body the client built as a chat request. */
+export interface ChatRequest extends RecordedRequest {
+  body: ChatRequestBody;
 }
 
 export interface FakeLlmServer {
@@ -47,7 +94,7 @@ export interface FakeLlmServer {
   enqueue(...behaviours: FakeBehaviour[]): void;
   setDefaultBehaviour(behaviour: FakeBehaviour): void;
   /** Requests to POST /v1/chat/completions only. */
-  chatRequests(): RecordedRequest[];
+  chatRequests(): ChatRequest[];
   /** Resolves once at least `count` chat requests arrived (event-driven, no polling). */
   waitForChatRequests(count: number): Promise<void>;
   /** Forget requests and scripted behaviours (between tests). */
@@ -64,8 +111,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const waiters: { count: number; resolve: () => void }[] = [];
   let completionCounter = 0;
 
-  const chatRequests = () =>
-    requests.filter((request) => request.method === 'POST' && request.path.endsWith('/chat/completions'));
+  const chatRequests = () => requests.filter(isChatRequest);
   const notifyWaiters = () => {
     const received = chatRequests().length;
     for (const waiter of [...waiters]) {
@@ -82,7 +128,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
     req.on('end', () => {
       const path = (req.url ?? '/').split('?')[0] ?? '/';
       const text = Buffer.concat(chunks).toString('utf8');
-      let body: any = null;
+      let body: unknown = null;
       if (text.length > 0) {
         try {
           body = JSON.parse(text);
@@ -113,7 +159,8 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       const behaviour = queue.shift() ?? defaultBehaviour;
       record.behaviour = behaviour.kind;
       notifyWaiters();
-      respondToChat(behaviour, body, req, res, () => `chatcmpl-fake-${++completionCounter}`);
+      // Read as a chat request; a body that is not (text, none) only lacks the fields read with ?.
+      respondToChat(behaviour, body as ChatRequestBody | null, req, res, () => `chatcmpl-fake-${++completionCounter}`);
     });
   });
 
@@ -148,9 +195,14 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   };
 }
 
+/** A POST to the chat endpoint; its clients (the AI SDK's providers) send a chat request body. */
+function isChatRequest(request: RecordedRequest): request is ChatRequest {
+  return request.method === 'POST' && request.path.endsWith('/chat/completions');
+}
+
 function respondToChat(
   behaviour: FakeBehaviour,
-  body: any,
+  body: ChatRequestBody | null,
   req: http.IncomingMessage,
   res: http.ServerResponse,
   nextId: () => string,
@@ -209,7 +261,7 @@ function afterLatency(latencyMs: number | undefined, req: http.IncomingMessage, 
 
 function sendCompletion(
   res: http.ServerResponse,
-  body: any,
+  body: ChatRequestBody | null,
   content: string,
   id: string,
   usage?: { promptTokens: number; completionTokens: number },
@@ -272,13 +324,13 @@ export function estimateTokens(text: string): number {
 }
 
 /** A valid answer for whatever JSON schema the request carried (response_format json_schema). */
-export function smartAnswer(body: any): unknown {
+export function smartAnswer(body: ChatRequestBody | null): unknown {
   const schema = body?.response_format?.json_schema?.schema;
   if (!schema) return { answer: 'ok' };
   return exampleFor(schema, '', 0);
 }
 
-function exampleFor(schema: any, name: string, index: number): unknown {
+function exampleFor(schema: JsonSchema | undefined, name: string, index: number): unknown {
   if (schema === null || typeof schema !== 'object') return null;
   if (Array.isArray(schema.anyOf) && schema.anyOf.length > 0) return exampleFor(schema.anyOf[0], name, index);
   if (schema.const !== undefined) return schema.const;
@@ -287,7 +339,7 @@ function exampleFor(schema: any, name: string, index: number): unknown {
   switch (type) {
     case 'object': {
       const result: Record<string, unknown> = {};
-      for (const [key, property] of Object.entries<any>(schema.properties ?? {}))
+      for (const [key, property] of Object.entries(schema.properties ?? {}))
         result[key] = exampleFor(property, key, index);
       return result;
     }
@@ -312,14 +364,12 @@ function exampleFor(schema: any, name: string, index: number): unknown {
  * Arrays of objects with an enum property (rubric item ids) get one element per enum value, so a
  * grading answer judges every item; other arrays get three elements (within minItems/maxItems).
  */
-function exampleArray(schema: any, name: string): unknown[] {
+function exampleArray(schema: JsonSchema, name: string): unknown[] {
   const items = schema.items ?? {};
-  const enumProperty = Object.entries<any>(items.properties ?? {}).find(([, property]) =>
-    Array.isArray(property?.enum),
-  );
+  const enumProperty = Object.entries(items.properties ?? {}).find(([, property]) => Array.isArray(property?.enum));
   if (enumProperty) {
     const [key, property] = enumProperty;
-    return property.enum.map((value: unknown, index: number) => ({
+    return (property.enum ?? []).map((value, index) => ({
       ...(exampleFor(items, name, index) as object),
       [key]: value,
     }));
@@ -328,7 +378,7 @@ function exampleArray(schema: any, name: string): unknown[] {
   return Array.from({ length: count }, (_, index) => exampleFor(items, name, index));
 }
 
-function exampleNumber(schema: any, name: string, index: number): number {
+function exampleNumber(schema: JsonSchema, name: string, index: number): number {
   const min =
     typeof schema.minimum === 'number'
       ? schema.minimum
@@ -341,22 +391,19 @@ function exampleNumber(schema: any, name: string, index: number): number {
 }
 
 /** The text of a chat message, whatever its content shape (string or parts). */
-export function messageText(message: any): string {
+export function messageText(message: ChatMessage | undefined): string {
   if (typeof message?.content === 'string') return message.content;
   if (Array.isArray(message?.content)) {
-    return message.content.map((part: any) => (part?.type === 'text' ? part.text : '')).join('');
+    return message.content.map((part) => (part.type === 'text' ? part.text : '')).join('');
   }
   return '';
 }
 
 /** Data URLs of the image parts of a recorded chat request. */
-export function imageUrls(request: RecordedRequest): string[] {
-  const messages: any[] = request.body?.messages ?? [];
-  return messages.flatMap((message) =>
-    Array.isArray(message?.content)
-      ? message.content
-          .filter((part: any) => part?.type === 'image_url')
-          .map((part: any) => String(part.image_url?.url ?? ''))
+export function imageUrls(request: ChatRequest): string[] {
+  return request.body.messages.flatMap((message) =>
+    Array.isArray(message.content)
+      ? message.content.flatMap((part) => (part.type === 'image_url' ? [String(part.image_url.url)] : []))
       : [],
   );
 }

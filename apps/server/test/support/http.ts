@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { Role } from '@gradewise/shared/contracts/auth';
+import type { AuthOutput, Role } from '@gradewise/shared/contracts/auth';
 
 export interface TestUser {
   id: string;
@@ -26,11 +26,20 @@ export async function registerUser(
     role: overrides.role ?? 'student',
   };
   const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
-  if (response.statusCode !== 201) throw new Error(`register failed: ${response.statusCode} ${response.body}`);
-  const { token, user } = response.json();
+  const { token, user } = expectStatus<AuthOutput>(response, 201, 'register');
   return { ...body, email: user.email, id: user._id, token, auth: { authorization: `Bearer ${token}` } };
 }
 
-export function json<T = any>(response: LightMyRequestResponse): T {
-  return response.json() as T;
+/**
+ * The JSON body of a response, read as the contract type `T` the route declares (the server
+ * serialises through that schema, so a test names it instead of reading an untyped value).
+ */
+export function json<T>(response: LightMyRequestResponse): T {
+  return response.json<T>();
+}
+
+/** The body as `T` when the status is the expected one; otherwise throws with the server's answer. */
+export function expectStatus<T>(response: LightMyRequestResponse, status: number, what: string): T {
+  if (response.statusCode !== status) throw new Error(`${what} failed: ${response.statusCode} ${response.body}`);
+  return json<T>(response);
 }

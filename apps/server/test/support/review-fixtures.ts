@@ -1,16 +1,11 @@
 import type { GradingOutput, SaveGradeOutput, SaveRubricOutput } from '@gradewise/shared/contracts/grading';
-import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { TestUser } from './http.ts';
+import type { FastifyInstance } from 'fastify';
+import { expectStatus, type TestUser } from './http.ts';
 
 /**
  * Review-loop helpers over the real grading API (save-rubric, grade, save-grade), so the review
  * queue, report and CSV tests start from states the product itself produces.
  */
-function expectOk<T>(response: LightMyRequestResponse, what: string): T {
-  if (response.statusCode !== 200) throw new Error(`${what} failed: ${response.statusCode} ${response.body}`);
-  return response.json() as T;
-}
-
 export const questionPath = (assignmentId: string, questionId: string) =>
   `/api/assignments/${assignmentId}/questions/${questionId}`;
 
@@ -37,7 +32,7 @@ export async function saveGrade(
     headers: instructor.auth,
     payload: { grade: Math.max(0, target.points - deducted), feedback: '', comments },
   });
-  return expectOk<SaveGradeOutput>(response, 'save grade').grade;
+  return expectStatus<SaveGradeOutput>(response, 200, 'save grade').grade;
 }
 
 /** Asks the AI (the built-in grader in tests) for a suggestion; the call waits for the job. */
@@ -51,7 +46,7 @@ export async function gradeWithAi(
     url: `${questionPath(target.assignmentId, target.questionId)}/grade/${target.submissionId}`,
     headers: instructor.auth,
   });
-  return expectOk<GradingOutput>(response, 'grade');
+  return expectStatus<GradingOutput>(response, 200, 'grade');
 }
 
 export async function saveRubric(
@@ -70,5 +65,5 @@ export async function saveRubric(
     headers: instructor.auth,
     payload: rubric,
   });
-  return expectOk<SaveRubricOutput>(response, 'save rubric').autoRubric[0]!;
+  return expectStatus<SaveRubricOutput>(response, 200, 'save rubric').autoRubric[0]!;
 }
