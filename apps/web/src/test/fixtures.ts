@@ -1,13 +1,22 @@
+import type { AssignmentDetail, AssignmentSummary } from '@gradewise/shared/contracts/assignments';
+import type { UserOutput } from '@gradewise/shared/contracts/auth';
+import type { CourseForStaff, CourseForStudent, CourseSummary } from '@gradewise/shared/contracts/courses';
+import type { ErrorCode } from '@gradewise/shared/errors';
+import type {
+  QuestionForStaff,
+  QuestionForStudent,
+  QuestionSubmissionForStaff,
+} from '@gradewise/shared/contracts/questions';
 import { INSTRUCTOR, jsonResponse, nowSeconds, STUDENT, tokenExpiringAt, type Responder } from './network.ts';
 
 /**
- * Payloads shaped like the server's answers (the shared contracts), for screens that read
- * courses, assignments, questions and submissions.
+ * Payloads typed by the server's answers (the shared contracts), for screens that read courses,
+ * assignments, questions and submissions. Overrides are checked against the same contract, so a
+ * fixture cannot drift from what the server sends.
  */
-type User = typeof INSTRUCTOR | typeof STUDENT;
 
 /** A stored, unexpired token and a seen demo; returns the route that answers the session check. */
-export function signInAs(user: User): Record<string, Responder> {
+export function signInAs(user: UserOutput): Record<string, Responder> {
   localStorage.setItem('token', tokenExpiringAt(nowSeconds() + 3600));
   localStorage.setItem('seenDemo', 'true');
   return { 'GET /api/auth/user': () => jsonResponse(200, user) };
@@ -19,7 +28,7 @@ export const COURSE_ID = 'course-1';
 export const ASSIGNMENT_ID = 'assignment-1';
 export const QUESTION_ID = 'question-1';
 
-export function courseSummary(overrides: Record<string, unknown> = {}) {
+export function courseSummary(overrides: Partial<CourseSummary> = {}): CourseSummary {
   return {
     _id: COURSE_ID,
     title: 'Linear Algebra',
@@ -30,7 +39,7 @@ export function courseSummary(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function courseForStaff(overrides: Record<string, unknown> = {}) {
+export function courseForStaff(overrides: Partial<CourseForStaff> = {}): CourseForStaff {
   return {
     _id: COURSE_ID,
     title: 'Linear Algebra',
@@ -40,12 +49,19 @@ export function courseForStaff(overrides: Record<string, unknown> = {}) {
     students: [{ _id: STUDENT._id, name: STUDENT.name, email: STUDENT.email }],
     createdAt: '2030-01-01T10:00:00.000Z',
     viewer: 'staff',
-    pendingStudents: [{ email: 'newcomer@example.edu', invitedAt: '2030-01-02T10:00:00.000Z' }],
+    pendingStudents: [
+      {
+        email: 'newcomer@example.edu',
+        invitedAt: '2030-01-02T10:00:00.000Z',
+        registeredName: null,
+        registeredAsInstructor: false,
+      },
+    ],
     ...overrides,
   };
 }
 
-export function courseForStudent(overrides: Record<string, unknown> = {}) {
+export function courseForStudent(overrides: Partial<CourseForStudent> = {}): CourseForStudent {
   // The student view carries names only (no emails), like the server's CourseForStudent.
   const { pendingStudents: _pending, ...course } = courseForStaff();
   return {
@@ -57,7 +73,7 @@ export function courseForStudent(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function assignmentSummary(overrides: Record<string, unknown> = {}) {
+export function assignmentSummary(overrides: Partial<AssignmentSummary> = {}): AssignmentSummary {
   return {
     _id: ASSIGNMENT_ID,
     title: 'Homework 1',
@@ -70,11 +86,14 @@ export function assignmentSummary(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function assignmentDetail(viewer: 'staff' | 'student', overrides: Record<string, unknown> = {}) {
+export function assignmentDetail(
+  viewer: AssignmentDetail['viewer'],
+  overrides: Partial<AssignmentDetail> = {},
+): AssignmentDetail {
   return { ...assignmentSummary(), viewer, ...overrides };
 }
 
-export function staffSubmission(overrides: Record<string, unknown> = {}) {
+export function staffSubmission(overrides: Partial<QuestionSubmissionForStaff> = {}): QuestionSubmissionForStaff {
   return {
     _id: 'submission-1',
     file: fileUrl('answer-1'),
@@ -100,7 +119,7 @@ export function staffSubmission(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function questionForStaff(overrides: Record<string, unknown> = {}) {
+export function questionForStaff(overrides: Partial<QuestionForStaff> = {}): QuestionForStaff {
   return {
     _id: QUESTION_ID,
     title: 'Eigenvalues',
@@ -117,10 +136,10 @@ export function questionForStaff(overrides: Record<string, unknown> = {}) {
   };
 }
 
-export function questionForStudent(overrides: Record<string, unknown> = {}) {
+export function questionForStudent(overrides: Partial<QuestionForStudent> = {}): QuestionForStudent {
   const { solutionFile: _solution, autoRubric: _rubric, ...question } = questionForStaff();
   return { ...question, viewer: 'student', ...overrides };
 }
 
-export const errorResponse = (status: number, code: string, message: string) => () =>
+export const errorResponse = (status: number, code: ErrorCode, message: string) => () =>
   jsonResponse(status, { code, message });

@@ -1,6 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -11,7 +12,7 @@ configure({ asyncUtilTimeout: 5000 });
 const QUESTION_API = `/api/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
 const GRADE_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/submission-1`;
 
-function gradedRow(overrides: Record<string, unknown> = {}) {
+function gradedRow(overrides: Partial<QuestionSubmissionForStaff> = {}): QuestionSubmissionForStaff {
   return {
     ...staffSubmission(),
     grade: null,

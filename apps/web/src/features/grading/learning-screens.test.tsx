@@ -1,6 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -13,7 +14,7 @@ const QUESTION_API = `/api${QUESTION_PATH}`;
 const GRADE_PATH = `${QUESTION_PATH}/grade/submission-1`;
 const DEFINITION = 'Confidence is the chance that you keep the suggested score within 10% of the points.';
 
-const submissionRow = {
+const submissionRow: QuestionSubmissionForStaff = {
   ...staffSubmission(),
   grade: null,
   isAlreadyGraded: false,

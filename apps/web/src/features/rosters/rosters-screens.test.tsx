@@ -1,6 +1,7 @@
 import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { PendingStudent } from '@gradewise/shared/contracts/courses';
 import { COURSE_ID, courseForStaff, courseForStudent, errorResponse, signInAs } from '../../test/fixtures.ts';
 import { INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -177,15 +178,25 @@ describe('course students', () => {
 });
 
 describe('invited, not enrolled yet (issue 15)', () => {
-  const invitations = [
-    { email: 'kai@example.edu', invitedAt: '2030-01-02T10:00:00.000Z', registeredName: 'Kai Student' },
+  const invitations: PendingStudent[] = [
+    {
+      email: 'kai@example.edu',
+      invitedAt: '2030-01-02T10:00:00.000Z',
+      registeredName: 'Kai Student',
+      registeredAsInstructor: false,
+    },
     {
       email: 'prof@example.edu',
       invitedAt: '2030-01-02T10:00:00.000Z',
       registeredName: null,
       registeredAsInstructor: true,
     },
-    { email: 'later@example.edu', invitedAt: '2030-01-02T10:00:00.000Z', registeredName: null },
+    {
+      email: 'later@example.edu',
+      invitedAt: '2030-01-02T10:00:00.000Z',
+      registeredName: null,
+      registeredAsInstructor: false,
+    },
   ];
 
   it('offers Confirm for a registered student only, says why an instructor account waits, and confirms', async () => {

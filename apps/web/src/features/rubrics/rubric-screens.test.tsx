@@ -1,6 +1,8 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { AutoRubric } from '@gradewise/shared/contracts/grading';
+import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -11,7 +13,7 @@ configure({ asyncUtilTimeout: 5000 });
 const QUESTION_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
 const QUESTION_API = `/api${QUESTION_PATH}`;
 
-const rubric = (overrides: Record<string, unknown> = {}) => ({
+const rubric = (overrides: Partial<AutoRubric[number]> = {}): AutoRubric[number] => ({
   questionText: 'Find the eigenvalues of $A$.',
   solutionText: 'They are $\\lambda = 2$ and $\\lambda = 3$.',
   items: [
@@ -23,7 +25,7 @@ const rubric = (overrides: Record<string, unknown> = {}) => ({
   ...overrides,
 });
 
-function gradingFields() {
+function gradingFields(): Partial<QuestionSubmissionForStaff> {
   return {
     grade: null,
     isAlreadyGraded: false,
@@ -39,7 +41,7 @@ function gradingFields() {
   };
 }
 
-const questionWith = (autoRubric: unknown[]) => () =>
+const questionWith = (autoRubric: AutoRubric) => () =>
   jsonResponse(200, questionForStaff({ autoRubric, submissions: [{ ...staffSubmission(), ...gradingFields() }] }));
 
 describe('Edit Rubric', () => {

@@ -1,6 +1,7 @@
 import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import {
   ASSIGNMENT_ID,
   errorResponse,
@@ -17,7 +18,7 @@ const QUESTION_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
 const pdf = (name: string) => new File(['%PDF-1.7 test'], name, { type: 'application/pdf' });
 
 /** The grading fields the server adds to each staff row. */
-const gradingFields = (grade: number | null) => ({
+const gradingFields = (grade: number | null): Partial<QuestionSubmissionForStaff> => ({
   grade,
   isAlreadyGraded: grade !== null,
   confidenceLevel: grade === null ? null : 80,
@@ -35,7 +36,11 @@ const columnHeaders = () => screen.getAllByRole('columnheader').map((header) => 
 
 describe('submissions table', () => {
   it('after Grade All, each row says where its answer stands, and Grade All counts only what is left', async () => {
-    const row = (id: string, name: string, fields: Record<string, unknown>) => ({
+    const row = (
+      id: string,
+      name: string,
+      fields: Partial<QuestionSubmissionForStaff>,
+    ): QuestionSubmissionForStaff => ({
       ...staffSubmission({
         _id: id,
         student: { _id: `user-${id}`, name, email: `${id}@example.edu` },
@@ -266,7 +271,7 @@ describe('grade lifecycle in the table', () => {
 });
 
 describe('text extraction state in the submissions table', () => {
-  const rowOf = (id: string, name: string, state: object) => ({
+  const rowOf = (id: string, name: string, state: Partial<QuestionSubmissionForStaff>): QuestionSubmissionForStaff => ({
     ...staffSubmission({ _id: id, student: { _id: `user-${id}`, name, email: `${id}@example.edu` } }),
     ...gradingFields(null),
     ...state,
@@ -310,7 +315,7 @@ describe('text extraction state in the submissions table', () => {
       ...signInAs(INSTRUCTOR),
       [`GET /api${QUESTION_PATH}`]: () => {
         calls += 1;
-        const state =
+        const state: Partial<QuestionSubmissionForStaff> =
           calls === 1
             ? { extractionStatus: 'reading', extractionError: null }
             : { extractionStatus: 'done', extractionError: null };
