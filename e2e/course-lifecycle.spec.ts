@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { PDFDocument, StandardFonts, rgb } from 'pdf-lib';
+import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
 import { watchPage } from './support.ts';
 
 /**
@@ -15,13 +15,8 @@ import { watchPage } from './support.ts';
 
 /** A one-page PDF with a heading and a line of text, as a person would upload. */
 async function writePdf(dir: string, name: string, heading: string, body: string): Promise<string> {
-  const pdf = await PDFDocument.create();
-  const font = await pdf.embedFont(StandardFonts.Helvetica);
-  const page = pdf.addPage([595, 842]);
-  page.drawText(heading, { x: 56, y: 760, size: 22, font, color: rgb(0.1, 0.1, 0.3) });
-  page.drawText(body, { x: 56, y: 720, size: 12, font });
   const filePath = path.join(dir, name);
-  fs.writeFileSync(filePath, await pdf.save());
+  fs.writeFileSync(filePath, await buildTextPdf({ title: heading, paragraphs: [body] }));
   return filePath;
 }
 

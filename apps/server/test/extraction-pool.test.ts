@@ -2,13 +2,18 @@ import { execFile } from 'node:child_process';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { PDFDocument, PDFName } from 'pdf-lib';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { closeOcr, ExtractionError, extractPdfText, renderPdfPages } from '../src/pdf/extract-text.ts';
 import { extractionTimeoutError } from '../src/pdf/extraction-error.ts';
 import { ExtractionPool } from '../src/pdf/extraction-pool.ts';
-import { buildFlateBombPdf, buildPdfWithHiddenText, buildScannedPdf, buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import {
+  buildFlateBombPdf,
+  buildHugeContentStreamPdf,
+  buildPdfWithHiddenText,
+  buildScannedPdf,
+  buildTextPdf,
+} from '../src/pdf/pdf-documents.ts';
 
 // Two threads, shared by the tests below; each test that must watch a thread die uses its own pool.
 const pool = new ExtractionPool({ threads: 2 });
@@ -32,19 +37,6 @@ async function rejection(work: Promise<unknown>): Promise<ExtractionError> {
   );
   expect(error).toBeInstanceOf(ExtractionError);
   return error as ExtractionError;
-}
-
-/**
- * A few kilobytes of PDF whose one page draws a line a million times. pdf.js turns the whole
- * content stream into an operator list without ever yielding to a timer (many seconds, hundreds
- * of MB of heap): on the server's thread this froze every request, and no deadline could stop it.
- */
-async function buildPdfWithHugeContentStream(operations: number): Promise<Uint8Array> {
-  const doc = await PDFDocument.create({ updateMetadata: false });
-  const page = doc.addPage([612, 792]);
-  const content = new TextEncoder().encode('0 0 m 1 1 l S\n'.repeat(operations));
-  page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
-  return doc.save({ useObjectStreams: false });
 }
 
 describe('ExtractionPool gives what extractPdfText gives', () => {
@@ -164,7 +156,7 @@ describe('ExtractionPool.warm', () => {
 
 describe('ExtractionPool with input that stalls or kills a thread', () => {
   it('ends a thread stuck past the time limit, refuses that call with a timeout, and serves the next', async () => {
-    const bomb = await buildPdfWithHugeContentStream(1_000_000);
+    const bomb = await buildHugeContentStreamPdf(1_000_000);
     const replacedBefore = pool.stats().replaced;
     const error = await rejection(pool.extractPdfText(bomb, { timeoutMs: 200 }));
     expect(error.code).toBe('timeout');
@@ -183,7 +175,7 @@ describe('ExtractionPool with input that stalls or kills a thread', () => {
       const direct = await extractPdfText(typed);
       expect(await small.extractPdfText(typed.slice())).toEqual(direct);
 
-      const error = await rejection(small.extractPdfText(await buildPdfWithHugeContentStream(1_000_000)));
+      const error = await rejection(small.extractPdfText(await buildHugeContentStreamPdf(1_000_000)));
       expect(error.code).toBe('out-of-memory');
       expect(error.message).toBe(
         'Reading this PDF needed more memory than allowed (256 MB), so it was stopped. Please export it again as a simpler PDF or upload a smaller file.',

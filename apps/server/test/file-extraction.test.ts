@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { PDFDocument, PDFName } from 'pdf-lib';
 import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
 import { configureExtractionPool, extractionPoolStats } from '../src/pdf/extraction-pool.ts';
 import {
+  buildHugeContentStreamPdf,
   buildOperatorBombPdf,
   buildPdfWithHiddenText,
   buildTextPdf,
@@ -158,10 +158,7 @@ describe('text extraction at submission', () => {
 
   it('stores a thread that died of its memory limit as a file fault; the thread is replaced and the next file is read', async () => {
     // pdf.js builds this page's operator list (a million operations) far past 256 MB of heap.
-    const content = new TextEncoder().encode('0 0 m 1 1 l S\n'.repeat(1_000_000));
-    const doc = await PDFDocument.create({ updateMetadata: false });
-    doc.addPage([612, 792]).node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
-    const memoryBomb = await doc.save({ useObjectStreams: false });
+    const memoryBomb = await buildHugeContentStreamPdf(1_000_000);
 
     const replacedBefore = extractionPoolStats().replaced;
     const bomb = await submit(t, world, memoryBomb);

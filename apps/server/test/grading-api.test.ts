@@ -3,7 +3,7 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import { isLeftForGradeAll } from '@gradewise/shared/contracts/grading';
 import { fileExtractions, grades, gradingRuns, rubricGenerations, rubrics } from '../src/db/schema.ts';
-import { buildPdfWithHiddenText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildPdfShapedBytes, buildPdfWithHiddenText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
 import {
   addStudents,
   createAssignment,
@@ -154,9 +154,7 @@ describe('POST generate-rubric', () => {
     const form = await multipart({
       points: '5',
       // A PDF header (so the upload is accepted) with nothing readable behind it.
-      questionFile: pdfPart(
-        Buffer.concat([Buffer.from('%PDF-1.7\n'), Buffer.alloc(2000, 0x41), Buffer.from('\n%%EOF\n')]),
-      ),
+      questionFile: pdfPart(buildPdfShapedBytes(2000)),
     });
     const created = await t.app.inject({
       method: 'POST',
@@ -513,7 +511,7 @@ describe('hidden text and extraction failures', () => {
   it('a submission whose PDF cannot be read fails with EXTRACTION_FAILED, a failed run and no suggestion', async () => {
     const student = await registerUser(t.app, { name: 'Bea Broken' });
     await addStudents(t.app, world.instructor, world.course._id, [student.email]);
-    const broken = Buffer.concat([Buffer.from('%PDF-1.4\n'), Buffer.alloc(1000, 0x42), Buffer.from('\n%%EOF\n')]);
+    const broken = buildPdfShapedBytes(1000, { version: '1.4', fill: 0x42 });
     const submission = await submit(student, world, broken);
     const response = await post(world.instructor, `${base(world)}/grade/${submission._id}`);
     expect(response.statusCode).toBe(422);

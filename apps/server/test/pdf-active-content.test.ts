@@ -1,8 +1,9 @@
 import { and, eq } from 'drizzle-orm';
-import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, questions, submissions } from '../src/db/schema.ts';
 import { findActiveContent } from '../src/pdf/active-content.ts';
+import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
 import { FILE_CSP } from '../src/http/routes/file-routes.ts';
 import { createCourseWorld, fetchFile, type CourseWorld } from './support/course-fixtures.ts';
 import { makePdf } from './support/files.ts';
@@ -31,14 +32,7 @@ async function answerPdf(
   change: (document: PDFDocument) => void | Promise<void>,
   options: { useObjectStreams?: boolean } = {},
 ): Promise<Buffer> {
-  const document = await PDFDocument.create();
-  const page = document.addPage([595, 842]);
-  page.drawText('My answer is 4.', {
-    x: 50,
-    y: 780,
-    size: 12,
-    font: await document.embedFont(StandardFonts.Helvetica),
-  });
+  const document = await PDFDocument.load(await buildTextPdf({ paragraphs: ['My answer is 4.'] }));
   await change(document);
   return Buffer.from(await document.save({ useObjectStreams: options.useObjectStreams ?? true }));
 }

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { files, questions } from '../src/db/schema.ts';
 import { addStudents, createAssignment, createCourse, createQuestion, fetchFile } from './support/course-fixtures.ts';
-import { makeOversizedPdf, makePdf } from './support/files.ts';
+import { buildPdfShapedBytes } from '../src/pdf/pdf-documents.ts';
+import { makePdf } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -119,7 +120,7 @@ describe('POST /api/assignments/:assignmentId/questions', () => {
       const prof = await registerUser(small.app, { role: 'instructor' });
       const course = await createCourse(small.app, prof);
       const homework = await createAssignment(small.app, prof, course._id);
-      const form = await multipart({ questionFile: pdfPart(makeOversizedPdf(1024 * 1024 + 100)) });
+      const form = await multipart({ questionFile: pdfPart(buildPdfShapedBytes(1024 * 1024 + 100)) });
       const response = await small.app.inject({
         method: 'POST',
         url: `/api/assignments/${homework._id}/questions`,

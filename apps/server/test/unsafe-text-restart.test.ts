@@ -5,12 +5,12 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client.ts';
 import { fileExtractions, gradingRuns } from '../src/db/schema.ts';
-import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildPdfWithNulInText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
 import { MAX_JOB_STARTS } from '../src/services/job-work.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
-import { holdsUnstorableText, makePdfWithNulInText } from './support/unsafe-text.ts';
+import { holdsUnstorableText } from './support/unsafe-text.ts';
 
 /**
  * The real server as a child process, fed PDFs whose text layer holds a NUL (the input that used
@@ -111,8 +111,8 @@ describe('PDFs with a NUL in their text layer, on the real server', () => {
             token: instructor.token,
             form: {
               points: '10',
-              questionFile: pdfPart(makePdfWithNulInText('A ball falls 20 m.', ' How long does it take?')),
-              solutionFile: pdfPart(makePdfWithNulInText('t = sqrt(2 h / g)', ' = 2 s')),
+              questionFile: pdfPart(buildPdfWithNulInText('A ball falls 20 m.', ' How long does it take?')),
+              solutionFile: pdfPart(buildPdfWithNulInText('t = sqrt(2 h / g)', ' = 2 s')),
             },
           }),
           201,
@@ -128,7 +128,7 @@ describe('PDFs with a NUL in their text layer, on the real server', () => {
       for (const [index, student] of students.entries()) {
         const answer =
           index === 0
-            ? makePdfWithNulInText('h = g t^2 / 2', ' so t = 2 s.')
+            ? buildPdfWithNulInText('h = g t^2 / 2', ' so t = 2 s.')
             : Buffer.from(await buildTextPdf({ paragraphs: ['About 2 s.'] }));
         submissionIds.push(
           (

@@ -2,13 +2,14 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileExtractions, gradingRuns, rubricGenerations, submissions } from '../src/db/schema.ts';
+import { buildPdfWithNulInText } from '../src/pdf/pdf-documents.ts';
 import { MAX_JOB_STARTS } from '../src/services/job-work.ts';
 import { createAssignment, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
 import { makePdf, makeWorkbook, tinyPng } from './support/files.ts';
 import { registerUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
-import { holdsUnstorableText, LONE_SURROGATE, makePdfWithNulInText, NUL, poisoned } from './support/unsafe-text.ts';
+import { holdsUnstorableText, LONE_SURROGATE, NUL, poisoned } from './support/unsafe-text.ts';
 
 /**
  * Text PostgreSQL refuses — NUL (22021 in text, 22P05 in jsonb) and lone surrogates — sent into
@@ -358,7 +359,7 @@ describe('PDFs whose text layer holds a NUL', () => {
       headers: world.instructor.auth,
       payload: { emails: [student.email] },
     });
-    const form = await multipart({ file: pdfPart(makePdfWithNulInText('The answer', ' is 4.')) });
+    const form = await multipart({ file: pdfPart(buildPdfWithNulInText('The answer', ' is 4.')) });
     const submitted = await t.app.inject({
       method: 'POST',
       url: `${base()}/submit`,
@@ -392,8 +393,8 @@ describe('PDFs whose text layer holds a NUL', () => {
     const form = await multipart({
       title: 'NUL question',
       points: '10',
-      questionFile: pdfPart(makePdfWithNulInText('Compute', ' 2 + 2 and explain.')),
-      solutionFile: pdfPart(makePdfWithNulInText('2 + 2', ' = 4')),
+      questionFile: pdfPart(buildPdfWithNulInText('Compute', ' 2 + 2 and explain.')),
+      solutionFile: pdfPart(buildPdfWithNulInText('2 + 2', ' = 4')),
     });
     const created = await t.app.inject({
       method: 'POST',

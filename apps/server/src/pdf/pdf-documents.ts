@@ -712,6 +712,59 @@ export async function buildOperatorBombPdf(depth: number): Promise<Uint8Array> {
   return saveDocument(doc);
 }
 
+/**
+ * A line drawn `operations` times on one page, flat (no nesting): a few kilobytes that pdf.js turns
+ * into an operator list without ever yielding to a timer. A million takes far more than 256 MB of
+ * heap (the extraction thread's memory limit) and many seconds.
+ */
+export async function buildHugeContentStreamPdf(operations: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  const content = new TextEncoder().encode('0 0 m 1 1 l S\n'.repeat(operations));
+  page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
+  return saveDocument(doc);
+}
+
+/**
+ * Bytes that start like a PDF (header, `bytes` of padding, end marker) and are nothing more: for
+ * size limits, where an upload is refused while streaming, and for files pdf.js cannot read.
+ */
+export function buildPdfShapedBytes(bytes: number, options: { version?: string; fill?: number } = {}): Buffer {
+  return Buffer.concat([
+    Buffer.from(`%PDF-${options.version ?? '1.7'}\n`),
+    Buffer.alloc(bytes, options.fill ?? 0x41),
+    Buffer.from('\n%%EOF\n'),
+  ]);
+}
+
+/**
+ * A one-page PDF whose text layer holds `before`, a NUL character (byte 0 in a Helvetica string:
+ * pdf.js extracts it as U+0000), then `after`: text PostgreSQL refuses to store. pdf-lib refuses
+ * to encode NUL, so this one is written by hand.
+ */
+export function buildPdfWithNulInText(before: string, after: string): Buffer {
+  const escape = (text: string) => text.replace(/[\\()]/g, (char) => `\\${char}`);
+  const content = `BT /F1 12 Tf 50 780 Td (${escape(before)}\\000${escape(after)}) Tj ET`;
+  const objects = [
+    '<< /Type /Catalog /Pages 2 0 R >>',
+    '<< /Type /Pages /Kids [3 0 R] /Count 1 >>',
+    '<< /Type /Page /Parent 2 0 R /MediaBox [0 0 595 842] /Resources << /Font << /F1 5 0 R >> >> /Contents 4 0 R >>',
+    `<< /Length ${Buffer.byteLength(content, 'latin1')} >>\nstream\n${content}\nendstream`,
+    '<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica >>',
+  ];
+  let pdf = '%PDF-1.4\n';
+  const offsets: number[] = [];
+  objects.forEach((body, index) => {
+    offsets.push(Buffer.byteLength(pdf, 'latin1'));
+    pdf += `${index + 1} 0 obj\n${body}\nendobj\n`;
+  });
+  const xref = Buffer.byteLength(pdf, 'latin1');
+  pdf += `xref\n0 ${objects.length + 1}\n0000000000 65535 f \n`;
+  for (const offset of offsets) pdf += `${String(offset).padStart(10, '0')} 00000 n \n`;
+  pdf += `trailer\n<< /Size ${objects.length + 1} /Root 1 0 R >>\nstartxref\n${xref}\n%%EOF\n`;
+  return Buffer.from(pdf, 'latin1');
+}
+
 async function saveDocument(doc: PDFDocument): Promise<Uint8Array> {
   return doc.save({ useObjectStreams: false });
 }

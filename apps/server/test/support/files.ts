@@ -1,24 +1,16 @@
 import { deflateRawSync } from 'node:zlib';
 import { crc32 } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
-import { PDFDocument, StandardFonts } from 'pdf-lib';
-
-/** Real documents for upload tests, built in memory. */
-
-export async function makePdf(text = 'Question 1: prove that 1 + 1 = 2.'): Promise<Buffer> {
-  const document = await PDFDocument.create();
-  const page = document.addPage([595, 842]);
-  const font = await document.embedFont(StandardFonts.Helvetica);
-  page.drawText(text, { x: 50, y: 780, size: 12, font });
-  return Buffer.from(await document.save());
-}
+import { buildTextPdf } from '../../src/pdf/pdf-documents.ts';
 
 /**
- * PDF-shaped bytes (header, comment padding, end marker) just over `bytes` long: for size-limit
- * tests, where the upload is refused while streaming, before its content matters.
+ * Real documents for upload tests, built in memory. Every PDF comes from one writer,
+ * src/pdf/pdf-documents.ts (shared with the demo data and the benchmarks).
  */
-export function makeOversizedPdf(bytes: number): Buffer {
-  return Buffer.concat([Buffer.from('%PDF-1.7\n%'), Buffer.alloc(bytes, 0x41), Buffer.from('\n%%EOF\n')]);
+
+/** A typed one-paragraph PDF, the everyday upload of these tests. */
+export async function makePdf(text = 'Question 1: prove that 1 + 1 = 2.'): Promise<Buffer> {
+  return Buffer.from(await buildTextPdf({ paragraphs: [text] }));
 }
 
 /** The smallest valid PNG: one transparent pixel. */
