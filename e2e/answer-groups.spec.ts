@@ -1,6 +1,5 @@
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
-import { watchPage } from './support.ts';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ok, pageFor, pdf, registerPerson, unique, watchPage } from './support.ts';
 
 /**
  * Answer groups (issue 9) in a real browser against the real server with the built-in grader:
@@ -25,37 +24,12 @@ const ANSWERS = [
 ];
 const ALIKE_NAMES = ['Ann Archer', 'Ben Baker', 'Cat Cole', 'Dan Diaz'];
 
-let counter = 0;
-const unique = () => `${Date.now()}-${(counter += 1)}`;
-
-async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
-  if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function pdf(title: string, paragraphs: string[]) {
-  return {
-    name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`,
-    mimeType: 'application/pdf',
-    buffer: Buffer.from(await buildTextPdf({ title, paragraphs })),
-  };
-}
-
-async function register(request: APIRequestContext, name: string, role: 'student' | 'instructor') {
-  const email = `${name.split(' ')[0]!.toLowerCase()}-${unique()}@example.edu`;
-  const body = await ok(
-    await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }),
-    'register',
-  );
-  return { name, email, token: body.token as string };
-}
-
 /** A course, a 10-point question with a rubric, six answers, and an AI suggestion for each (Grade All). */
 async function seed(request: APIRequestContext) {
-  const instructor = await register(request, 'Ada Instructor', 'instructor');
+  const instructor = await registerPerson(request, 'Ada Instructor', 'instructor');
   const auth = { Authorization: `Bearer ${instructor.token}` };
   const students = [];
-  for (const { name } of ANSWERS) students.push(await register(request, name, 'student'));
+  for (const { name } of ANSWERS) students.push(await registerPerson(request, name, 'student'));
   const { course } = await ok(
     await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }),
     'create course',
@@ -122,15 +96,6 @@ async function seed(request: APIRequestContext) {
   return { instructor, questionPath };
 }
 
-async function pageFor(browser: Browser, token: string, viewport: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript((stored) => {
-    if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', stored);
-    window.localStorage.setItem('seenDemo', 'true');
-  }, token);
-  return context.newPage();
-}
-
 test('alike answers form a group; the instructor grades one, confirms the members and applies it; each stays open to change', async ({
   browser,
   request,
@@ -142,7 +107,7 @@ test('alike answers form a group; the instructor grades one, confirms the member
     page.screenshot({ path: testInfo.outputPath(`${name}.png`), fullPage: true });
 
   // ---- a phone, 390 px: the panel, the badges and the dialog fit
-  const phone = await pageFor(browser, instructor.token, { width: 390, height: 844 });
+  const phone = await pageFor(browser, instructor, { width: 390, height: 844 });
   await phone.goto(questionPath);
   const phonePanel = phone.getByRole('region', { name: 'Alike answers' });
   await expect(phonePanel.getByText(/^Group of 4 alike answers, like /)).toBeVisible();
@@ -159,7 +124,7 @@ test('alike answers form a group; the instructor grades one, confirms the member
   await phone.context().close();
 
   // ---- a laptop, 1280 px
-  const page = await pageFor(browser, instructor.token, { width: 1280, height: 900 });
+  const page = await pageFor(browser, instructor, { width: 1280, height: 900 });
   const watcher = watchPage(page, baseURL!);
   await page.goto(questionPath);
   const panel = page.getByRole('region', { name: 'Alike answers' });
@@ -206,7 +171,7 @@ test('alike answers form a group; the instructor grades one, confirms the member
   await expect(page).toHaveURL(questionPath);
 
   // On a phone the confirmation takes the whole screen and still names every member.
-  const phoneAgain = await pageFor(browser, instructor.token, { width: 390, height: 844 });
+  const phoneAgain = await pageFor(browser, instructor, { width: 390, height: 844 });
   await phoneAgain.goto(questionPath);
   const phoneGroups = phoneAgain.getByRole('region', { name: 'Alike answers' });
   await phoneGroups.getByRole('button', { name: /^Group of 4 alike answers, like / }).click();

@@ -1,6 +1,5 @@
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
-import { watchPage } from './support.ts';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
+import { ok, pageFor, seedQuestion, watchPage } from './support.ts';
 
 /**
  * Issue 13 item 12 at a desk (1280x900) and on a phone (390x844): the instructor marks a comment's
@@ -8,133 +7,15 @@ import { watchPage } from './support.ts';
  * keeps), declines the second, saves; the student's report shows the first box where it was drawn,
  * numbered like its comment, and nothing of the declined one. Set up through the API.
  *
- * (Helpers below as in grading-polish.spec.ts.) Issue 13, items 5, 6 and 10 at a desk (1280x900) and on a phone (390x844): the grading screen
+ * (Set-up helpers in support.ts, shared with grading-polish.spec.ts.) Issue 13, items 5, 6 and 10 at a desk (1280x900) and on a phone (390x844): the grading screen
  * keeps Final Grade and Confidence in view with many comments and while the PDF is read, a toast
  * never covers the nav's Courses / Logout or the review queue's Next, and an untitled question's
  * rubric page is not called "Question Details". Set up through the API, as in review-loop.spec.ts.
  */
 
-interface Person {
-  name: string;
-  email: string;
-  token: string;
-}
-
-interface Seeded {
-  instructor: Person;
-  students: Person[];
-  assignmentId: string;
-  questionId: string;
-  questionPath: string;
-  assignmentTitle: string;
-}
-
-const QUESTION = 'Find the eigenvalues of the matrix A = [[2, 0], [0, 3]] and explain how you found them.';
-const SOLUTION =
-  'The matrix is diagonal, so its eigenvalues are its diagonal entries: 2 and 3. The characteristic polynomial (2 - x)(3 - x) = 0 gives x = 2 and x = 3.';
-
 // These journeys run AI grading and PDF extraction on the server between screens: on a small
 // machine a screen can take longer than the default 5 seconds to settle.
 const expect = baseExpect.configure({ timeout: 15_000 });
-
-let counter = 0;
-const unique = () => `${Date.now()}-${(counter += 1)}`;
-
-async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
-  if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function pdf(title: string, paragraphs: string[]) {
-  return {
-    name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`,
-    mimeType: 'application/pdf',
-    buffer: Buffer.from(await buildTextPdf({ title, paragraphs })),
-  };
-}
-
-async function registerPerson(
-  request: APIRequestContext,
-  name: string,
-  role: 'student' | 'instructor',
-): Promise<Person> {
-  const email = `${name.split(' ')[0]!.toLowerCase()}-${unique()}@example.edu`;
-  const body = await ok(
-    await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }),
-    'register',
-  );
-  return { name, email, token: body.token };
-}
-
-/** An instructor's course with the given students, one assignment and one 10-point question; each student submits their answer. */
-async function seedQuestion(request: APIRequestContext, answers: { name: string; answer: string }[]): Promise<Seeded> {
-  const instructor = await registerPerson(request, 'Ada Instructor', 'instructor');
-  const auth = { Authorization: `Bearer ${instructor.token}` };
-  const students = [];
-  for (const { name } of answers) students.push(await registerPerson(request, name, 'student'));
-  const { course } = await ok(
-    await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }),
-    'create course',
-  );
-  await ok(
-    await request.post(`/api/courses/${course._id}/add-students`, {
-      headers: auth,
-      data: { emails: students.map((student) => student.email) },
-    }),
-    'add students',
-  );
-  const assignmentTitle = 'Homework 1';
-  const { assignment } = await ok(
-    await request.post('/api/assignments', {
-      headers: auth,
-      data: { title: assignmentTitle, courseId: course._id, deadline: null },
-    }),
-    'create assignment',
-  );
-  const { question } = await ok(
-    await request.post(`/api/assignments/${assignment._id}/questions`, {
-      headers: auth,
-      multipart: {
-        title: 'Eigenvalues',
-        points: '10',
-        questionFile: await pdf('Question 1', [QUESTION]),
-        solutionFile: await pdf('Solution 1', [SOLUTION]),
-      },
-    }),
-    'create question',
-  );
-  const questionPath = `/assignments/${assignment._id}/questions/${question._id}`;
-  for (const [index, student] of students.entries()) {
-    await ok(
-      await request.post(`/api${questionPath}/submit`, {
-        headers: { Authorization: `Bearer ${student.token}` },
-        multipart: { file: await pdf(`Answer of ${student.name}`, [answers[index]!.answer]) },
-      }),
-      'submit',
-    );
-  }
-  return {
-    instructor,
-    students,
-    assignmentId: assignment._id,
-    questionId: question._id,
-    questionPath,
-    assignmentTitle,
-  };
-}
-
-/** A browser page signed in as this person: the session starts from the stored token, as after a login. */
-async function pageFor(browser: Browser, person: Person, viewport?: { width: number; height: number }): Promise<Page> {
-  const context = await browser.newContext({
-    viewport: viewport ?? { width: 1366, height: 900 },
-    acceptDownloads: true,
-  });
-  await context.addInitScript((token) => {
-    if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', token);
-    window.localStorage.setItem('seenDemo', 'true');
-  }, person.token);
-  return context.newPage();
-}
 
 const SHOTS = process.env.SHOTS_DIR;
 const VIEWPORTS = [

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
-import { watchPage } from './support.ts';
+import { expect as baseExpect, test } from '@playwright/test';
+import { ok, pageFor, pdf, registerPerson, unique, watchPage, type Person } from './support.ts';
 
 /**
  * Issue 12's course-team journey: the instructor adds a TA on the course page and splits the
@@ -14,13 +13,8 @@ import { watchPage } from './support.ts';
  * screens. Screenshots at 1280x900 and 390x844 go to /tmp/shots-i12stats/.
  */
 
-interface Person {
-  name: string;
-  email: string;
-  token: string;
-}
-
 const expect = baseExpect.configure({ timeout: 15_000 });
+const DESK = { width: 1280, height: 900 };
 const SHOTS = '/tmp/shots-i12stats';
 const QUESTION = 'What is 2 + 2? Explain how you found it.';
 const SOLUTION = '2 + 2 = 4: adding two and two gives four.';
@@ -29,44 +23,6 @@ const CLASS = [
   { name: 'Rosalind Fernsby', answer: 'It is 4.' },
   { name: 'Theodora Pickwick', answer: 'I think it is 22 because you put the twos together.' },
 ];
-
-let counter = 0;
-const unique = () => `${Date.now()}-${(counter += 1)}`;
-
-async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
-  if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function pdf(title: string, paragraphs: string[]) {
-  return {
-    name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`,
-    mimeType: 'application/pdf',
-    buffer: Buffer.from(await buildTextPdf({ title, paragraphs })),
-  };
-}
-
-async function registerPerson(
-  request: APIRequestContext,
-  name: string,
-  role: 'student' | 'instructor',
-): Promise<Person> {
-  const email = `${name.split(' ')[0]!.toLowerCase()}-${unique()}@example.edu`;
-  const body = await ok(
-    await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }),
-    'register',
-  );
-  return { name, email, token: body.token };
-}
-
-async function pageFor(browser: Browser, person: Person, viewport = { width: 1280, height: 900 }): Promise<Page> {
-  const context = await browser.newContext({ viewport });
-  await context.addInitScript((token) => {
-    if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', token);
-    window.localStorage.setItem('seenDemo', 'true');
-  }, person.token);
-  return context.newPage();
-}
 
 test('an instructor and a TA split and grade an anonymous assignment, then read its statistics', async ({
   browser,
@@ -137,7 +93,7 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
   }
 
   const ta = await registerPerson(request, 'Tina Assistant', 'instructor');
-  const page = await pageFor(browser, instructor);
+  const page = await pageFor(browser, instructor, DESK);
   const watcher = watchPage(page, baseURL!);
 
   // 1. The instructor adds the TA on the course page, by the email of their instructor account.
@@ -172,7 +128,7 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
 
   // 4. The TA's question page names nobody and holds their share: one of the three answers
   // (two graders split three students in ranges: the first two go to Ada, the last to Tina).
-  const taPage = await pageFor(browser, ta);
+  const taPage = await pageFor(browser, ta, DESK);
   const taWatcher = watchPage(taPage, baseURL!);
   await taPage.goto(questionPath);
   const taTable = taPage.getByRole('table', { name: 'Submissions' });
@@ -235,7 +191,7 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
 
   // 8. A student appeals: Theodora asks for a regrade of her whole answer, the instructor rejects
   // it with a reply from the course's regrade queue, and she reads the reply on her report.
-  const appellant = await pageFor(browser, students[2]!);
+  const appellant = await pageFor(browser, students[2]!, DESK);
   const appellantWatcher = watchPage(appellant, baseURL!);
   await appellant.goto(`${questionPath}/grade/${submissionIds[2]}/report`);
   await appellant.getByRole('button', { name: 'Request a regrade' }).click();

@@ -1,7 +1,6 @@
 import fs from 'node:fs';
-import { expect as baseExpect, test, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
-import { watchPage } from './support.ts';
+import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
+import { ok, pageFor, pdf, registerPerson, unique, watchPage } from './support.ts';
 
 /**
  * Release of grades and regrade requests (issue 12 items 3 and 5) in a real browser: the instructor
@@ -15,37 +14,6 @@ const expect = baseExpect.configure({ timeout: 20_000 });
 const SHOTS = process.env.SHOTS_DIR ?? '/tmp/shots-i12regrade';
 const WIDE = { width: 1280, height: 900 };
 const PHONE = { width: 390, height: 844 };
-
-interface Person {
-  name: string;
-  email: string;
-  token: string;
-}
-
-let counter = 0;
-const unique = () => `${Date.now()}-${(counter += 1)}`;
-
-async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
-  if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
-  return (await response.json()) as T;
-}
-
-async function pdf(title: string, paragraphs: string[]) {
-  return {
-    name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`,
-    mimeType: 'application/pdf',
-    buffer: Buffer.from(await buildTextPdf({ title, paragraphs })),
-  };
-}
-
-async function registerPerson(request: APIRequestContext, name: string, role: 'student' | 'instructor') {
-  const email = `${name.split(' ')[0]!.toLowerCase()}-${unique()}@example.edu`;
-  const body = await ok(
-    await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }),
-    'register',
-  );
-  return { name, email, token: body.token } satisfies Person;
-}
 
 /** A course with one student whose answer to a 10-point, two-item question is graded 7 / 10. */
 async function seed(request: APIRequestContext) {
@@ -121,15 +89,6 @@ async function seed(request: APIRequestContext) {
   };
 }
 
-async function pageFor(browser: Browser, person: Person): Promise<Page> {
-  const context = await browser.newContext({ viewport: WIDE });
-  await context.addInitScript((token) => {
-    if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', token);
-    window.localStorage.setItem('seenDemo', 'true');
-  }, person.token);
-  return context.newPage();
-}
-
 /** Full-page screenshots at both widths, then back to the wide one. */
 async function shoot(page: Page, name: string) {
   for (const [label, viewport] of [
@@ -150,8 +109,8 @@ test('an instructor holds and releases grades; a student asks for a regrade; sta
   test.setTimeout(240_000);
   fs.mkdirSync(SHOTS, { recursive: true });
   const world = await seed(request);
-  const staff = await pageFor(browser, world.instructor);
-  const student = await pageFor(browser, world.student);
+  const staff = await pageFor(browser, world.instructor, WIDE);
+  const student = await pageFor(browser, world.student, WIDE);
   const staffWatch = watchPage(staff, baseURL!);
   const studentWatch = watchPage(student, baseURL!);
 

@@ -1,4 +1,9 @@
-import { expect, type Page } from '@playwright/test';
+import type { CreateAssignmentOutput } from '@gradewise/shared/contracts/assignments';
+import type { AuthOutput } from '@gradewise/shared/contracts/auth';
+import type { CreateCourseOutput } from '@gradewise/shared/contracts/courses';
+import type { CreateQuestionOutput } from '@gradewise/shared/contracts/questions';
+import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
+import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
 
 /**
  * Watches a page for what must never happen in this app: a request to another origin (everything
@@ -34,3 +39,136 @@ export function expiredToken(): string {
 }
 
 export const storedToken = (page: Page) => page.evaluate(() => window.localStorage.getItem('token'));
+
+// ---------------------------------------------------------------------------------------------
+// Setting a journey up through the API (what happens before its first screen)
+
+/** A registered account and its session token. */
+export interface Person {
+  name: string;
+  email: string;
+  token: string;
+}
+
+let counter = 0;
+/** Unique per call in this run: course titles and emails of journeys that share one server. */
+export const unique = () => `${Date.now()}-${(counter += 1)}`;
+
+/**
+ * The JSON body of an answer that must be a success; otherwise fails naming the step. Name `T`
+ * (a contract output) to type the body; the journeys' other reads are left untyped.
+ */
+export async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
+  if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+/** A typed PDF to upload (the title becomes its file name), from the project's one PDF writer. */
+export async function pdf(title: string, paragraphs: string[]) {
+  return {
+    name: `${title.replace(/\W+/g, '-').toLowerCase()}.pdf`,
+    mimeType: 'application/pdf',
+    buffer: Buffer.from(await buildTextPdf({ title, paragraphs })),
+  };
+}
+
+export async function registerPerson(
+  request: APIRequestContext,
+  name: string,
+  role: 'student' | 'instructor',
+): Promise<Person> {
+  const email = `${name.split(' ')[0]!.toLowerCase()}-${unique()}@example.edu`;
+  const body = await ok<AuthOutput>(
+    await request.post('/api/auth/register', { data: { name, email, password: 'correct horse battery', role } }),
+    'register',
+  );
+  return { name, email, token: body.token };
+}
+
+export interface SeededQuestion {
+  instructor: Person;
+  students: Person[];
+  assignmentId: string;
+  questionId: string;
+  questionPath: string;
+  assignmentTitle: string;
+}
+
+export const EIGENVALUES_QUESTION =
+  'Find the eigenvalues of the matrix A = [[2, 0], [0, 3]] and explain how you found them.';
+export const EIGENVALUES_SOLUTION =
+  'The matrix is diagonal, so its eigenvalues are its diagonal entries: 2 and 3. The characteristic polynomial (2 - x)(3 - x) = 0 gives x = 2 and x = 3.';
+
+/** An instructor's course with the given students, one assignment and one 10-point question; each student submits their answer. */
+export async function seedQuestion(
+  request: APIRequestContext,
+  answers: { name: string; answer: string }[],
+): Promise<SeededQuestion> {
+  const instructor = await registerPerson(request, 'Ada Instructor', 'instructor');
+  const auth = { Authorization: `Bearer ${instructor.token}` };
+  const students = [];
+  for (const { name } of answers) students.push(await registerPerson(request, name, 'student'));
+  const { course } = await ok<CreateCourseOutput>(
+    await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }),
+    'create course',
+  );
+  await ok(
+    await request.post(`/api/courses/${course._id}/add-students`, {
+      headers: auth,
+      data: { emails: students.map((student) => student.email) },
+    }),
+    'add students',
+  );
+  const assignmentTitle = 'Homework 1';
+  const { assignment } = await ok<CreateAssignmentOutput>(
+    await request.post('/api/assignments', {
+      headers: auth,
+      data: { title: assignmentTitle, courseId: course._id, deadline: null },
+    }),
+    'create assignment',
+  );
+  const { question } = await ok<CreateQuestionOutput>(
+    await request.post(`/api/assignments/${assignment._id}/questions`, {
+      headers: auth,
+      multipart: {
+        title: 'Eigenvalues',
+        points: '10',
+        questionFile: await pdf('Question 1', [EIGENVALUES_QUESTION]),
+        solutionFile: await pdf('Solution 1', [EIGENVALUES_SOLUTION]),
+      },
+    }),
+    'create question',
+  );
+  const questionPath = `/assignments/${assignment._id}/questions/${question._id}`;
+  for (const [index, student] of students.entries()) {
+    await ok(
+      await request.post(`/api${questionPath}/submit`, {
+        headers: { Authorization: `Bearer ${student.token}` },
+        multipart: { file: await pdf(`Answer of ${student.name}`, [answers[index]!.answer]) },
+      }),
+      'submit',
+    );
+  }
+  return {
+    instructor,
+    students,
+    assignmentId: assignment._id,
+    questionId: question._id,
+    questionPath,
+    assignmentTitle,
+  };
+}
+
+/** A browser page signed in as this person: the session starts from the stored token, as after a login. */
+export async function pageFor(
+  browser: Browser,
+  person: Person,
+  viewport: { width: number; height: number } = { width: 1366, height: 900 },
+): Promise<Page> {
+  const context = await browser.newContext({ viewport, acceptDownloads: true });
+  await context.addInitScript((token) => {
+    if (!window.localStorage.getItem('token')) window.localStorage.setItem('token', token);
+    window.localStorage.setItem('seenDemo', 'true');
+  }, person.token);
+  return context.newPage();
+}
