@@ -15,37 +15,26 @@
 //   node bench/question-page.mjs --quick                # fewer requests, a shorter fixed-rate run
 //   node bench/question-page.mjs --students 100         # another class size
 import { Buffer } from 'node:buffer';
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import {
+  cpuPerRequest as cpuPerRequestOf,
+  loadAverage,
+  readBenchArgs,
+  startBareFastify,
+  startChild,
+  stop,
+} from './_server-measure.mjs';
 
 /* global fetch */
 
-const args = process.argv.slice(2);
-const flag = (name) => {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? args[index + 1] : undefined;
-};
-const quick = args.includes('--quick');
-const root = path.resolve(flag('root') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const { flag, quick, root } = readBenchArgs();
 const STUDENTS = Number(flag('students') ?? 300);
 const REQUESTS = quick ? 150 : 500;
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-const children = new Set();
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-bench-question-'));
-process.on('exit', () => {
-  // Each child leads its own process group (tsx runs the server in a node child of its own).
-  for (const child of children) process.kill(-child.pid, 'SIGKILL');
-  fs.rmSync(dataDir, { recursive: true, force: true });
-});
-const loadAverage = () =>
-  os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ');
+process.on('exit', () => fs.rmSync(dataDir, { recursive: true, force: true }));
 
 console.log(`checkout: ${root}`);
 console.log(`load average at start: ${loadAverage()} (${os.availableParallelism()} cores)`);
@@ -53,6 +42,7 @@ console.log(`load average at start: ${loadAverage()} (${os.availableParallelism(
 // ------------------------------------------------------------------ Gradewise, seeded
 console.log(`seeding ${STUDENTS} submissions through the API (a minute or more on a busy machine)...`);
 const server = await startChild(
+  root,
   path.join(root, 'node_modules/.bin/tsx'),
   [path.join(root, 'bench/_question-page-server.ts')],
   { DATA_DIR: dataDir, HOST: '127.0.0.1', AUTH_RATE_LIMIT: '100000', BENCH_STUDENTS: String(STUDENTS) },
@@ -70,25 +60,8 @@ fs.writeFileSync(bodyFile, body);
 console.log(`question page: ${STUDENTS} submissions, ${(Buffer.byteLength(body) / 1024).toFixed(1)} KB of JSON`);
 
 // ------------------------------------------------------------------ references
-const fastifyUrl = new URL(`file://${path.join(root, 'node_modules/fastify/fastify.js')}`).href;
-const bare = await startChild(
-  process.execPath,
-  [
-    '--input-type=module',
-    '-e',
-    `import Fastify from ${JSON.stringify(fastifyUrl)};
-import fs from 'node:fs';
-const page = JSON.parse(fs.readFileSync(${JSON.stringify(bodyFile)}, 'utf8'));
-const app = Fastify();
-app.get('/', async () => ({ hello: 'world' }));
-app.get('/page', async () => page);
-await app.listen({ port: 0, host: '127.0.0.1' });
-console.log('PORT ' + app.server.address().port);`,
-  ],
-  {},
-  /PORT (\d+)/,
-);
-const bareBase = `http://127.0.0.1:${bare.match[1]}`;
+const bare = await startBareFastify(root, { bodyFile });
+const bareBase = bare.base;
 
 // Interleaved: reference, Gradewise, reference again, so a change in the machine's load shows.
 const helloCpu = await cpuPerRequest(bare.pid, `${bareBase}/`, {}, REQUESTS * 10);
@@ -130,63 +103,7 @@ process.exit(0);
 
 // ------------------------------------------------------------------ helpers
 
-/**
- * Server CPU (all threads) per request over a fixed number of requests, 4 connections, after a
- * warm-up. The timeout is long: on a busy machine a slow page must be measured, not dropped.
- */
-async function cpuPerRequest(pid, target, requestHeaders, amount) {
-  const load = { url: target, headers: requestHeaders, connections: 4, timeout: 120 };
-  await autocannon({ ...load, amount: Math.max(20, amount / 5) });
-  const before = cpuTicks(pid);
-  const result = await autocannon({ ...load, amount });
-  const ticks = cpuTicks(pid) - before;
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${target}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return ((ticks / CLOCK_TICKS) * 1000) / amount;
-}
-
-function cpuTicks(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
-/** Starts a child; resolves when a line of its stdout matches `ready`, with the pid of the node process doing the work. */
-async function startChild(program, programArgs, extraEnv, ready) {
-  const env = { ...process.env, ...extraEnv };
-  for (const name of ['DATABASE_URL', 'LOG_LEVEL', 'LOG_REQUESTS', 'AI_PROVIDER']) delete env[name];
-  const child = spawn(program, programArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'], detached: true });
-  children.add(child);
-  let output = '';
-  const match = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      output += String(chunk);
-      const found = ready.exec(output);
-      if (found) resolve(found);
-    });
-    child.on('exit', (code) => reject(new Error(`${path.basename(program)} exited (${code}) before it was ready`)));
-  });
-  return { child, match, pid: workerPid(child.pid) };
-}
-
-/** tsx runs the script in a node child of its own: the deepest node descendant is the one to measure. */
-function workerPid(rootPid) {
-  let pid = rootPid;
-  for (;;) {
-    const next = fs
-      .readdirSync(`/proc/${pid}/task`)
-      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(' '))
-      .filter(Boolean)
-      .map(Number)
-      .find((candidate) => /(^|\/)node\0/.test(fs.readFileSync(`/proc/${candidate}/cmdline`, 'utf8')));
-    if (next === undefined) return pid;
-    pid = next;
-  }
-}
-
-async function stop(running) {
-  const done = new Promise((resolve) => running.child.on('exit', resolve));
-  process.kill(-running.child.pid, 'SIGTERM');
-  await done;
-  children.delete(running.child);
+/** 4 connections: the page is heavy, and on a busy machine it must be measured, not time out. */
+function cpuPerRequest(pid, target, requestHeaders, amount) {
+  return cpuPerRequestOf(pid, target, requestHeaders, { amount, connections: 4, timeout: 120 });
 }

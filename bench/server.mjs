@@ -13,43 +13,34 @@
 //   node bench/server.mjs --quick                # fewer requests
 //
 // The PGlite server runs on a temporary data directory, with the default logging.
-import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
-import { fileURLToPath } from 'node:url';
 import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
+import {
+  cpuPerRequest as cpuPerRequestOf,
+  loadAverage,
+  readBenchArgs,
+  rssMb,
+  spawnTracked,
+  startBareFastify,
+  stop,
+} from './_server-measure.mjs';
 
 /* global fetch, FormData */
 
-const args = process.argv.slice(2);
-const flag = (name) => {
-  const index = args.indexOf(`--${name}`);
-  return index >= 0 ? args[index + 1] : undefined;
-};
-const quick = args.includes('--quick');
-const root = path.resolve(flag('root') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+const { quick, root } = readBenchArgs();
 const REQUESTS = quick ? 1000 : 3000;
-const CLOCK_TICKS = 100; // USER_HZ on Linux
-const children = new Set();
-process.on('exit', () => {
-  for (const child of children) child.kill('SIGKILL');
-});
 
 console.log(`checkout: ${root}`);
-console.log(
-  `load average at start: ${os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')} (${os.availableParallelism()} cores)`,
-);
+console.log(`load average at start: ${loadAverage()} (${os.availableParallelism()} cores)`);
 
 // ------------------------------------------------------------------ reference: bare Fastify
-const bare = await startBareFastify();
-const bareCpu = await cpuPerRequest(bare.pid, `http://127.0.0.1:${bare.port}/`, {});
-bare.child.kill('SIGTERM');
+const bare = await startBareFastify(root);
+const bareCpu = await cpuPerRequest(bare.pid, `${bare.base}/`, {});
+await stop(bare);
 console.log(`bare Fastify hello world: ${bareCpu.toFixed(3)} ms CPU per request`);
 
 // ------------------------------------------------------------------ Gradewise on PGlite
@@ -63,7 +54,7 @@ const base = `http://127.0.0.1:${port}`;
 
 // A first start builds whatever is not current, and creates the database; the second is measured.
 let server = await startGradewise(env, base);
-await stopGradewise(server);
+await stop(server);
 server = await startGradewise(env, base);
 console.log(`npm start to first answer (build current): ${(server.startMs / 1000).toFixed(2)} s`);
 
@@ -96,13 +87,8 @@ await sleep(5000);
 const rss = rssMb(server.pid);
 const parentsRss = server.npmPid ? rssMb(server.npmPid) : 0;
 console.log(`idle RSS: server ${rss.toFixed(0)} MB, npm parent ${parentsRss.toFixed(0)} MB`);
-await stopGradewise(server);
-console.log(
-  `load average at end: ${os
-    .loadavg()
-    .map((value) => value.toFixed(2))
-    .join(' ')}`,
-);
+await stop(server);
+console.log(`load average at end: ${loadAverage()}`);
 
 console.log('\n| figure | value | reference |');
 console.log('|---|---|---|');
@@ -117,62 +103,14 @@ process.exit(0);
 // ------------------------------------------------------------------ helpers
 
 /** Server CPU (all threads) per request over a fixed number of requests, 10 connections. */
-async function cpuPerRequest(pid, url, requestHeaders) {
-  await autocannon({ url, headers: requestHeaders, connections: 10, amount: Math.round(REQUESTS / 5) }); // warm-up
-  const before = cpuTicks(pid);
-  const result = await autocannon({ url, headers: requestHeaders, connections: 10, amount: REQUESTS });
-  const ticks = cpuTicks(pid) - before;
-  if (result.non2xx > 0 || result.errors > 0)
-    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
-  return ((ticks / CLOCK_TICKS) * 1000) / REQUESTS;
-}
-
-function cpuTicks(pid) {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-  return Number(fields[11]) + Number(fields[12]); // utime + stime
-}
-
-function rssMb(pid) {
-  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
-  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
-}
-
-async function startBareFastify() {
-  const fastifyUrl = pathToFileUrl(path.join(root, 'node_modules/fastify/fastify.js'));
-  const source = `import Fastify from ${JSON.stringify(fastifyUrl)};
-const app = Fastify();
-app.get('/', async () => ({ hello: 'world' }));
-await app.listen({ port: 0, host: '127.0.0.1' });
-console.log('PORT ' + app.server.address().port);`;
-  const child = spawn(process.execPath, ['--input-type=module', '-e', source], {
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  children.add(child);
-  const port = await new Promise((resolve, reject) => {
-    child.stdout.on('data', (chunk) => {
-      const match = /PORT (\d+)/.exec(String(chunk));
-      if (match) resolve(Number(match[1]));
-    });
-    child.on('exit', (code) => reject(new Error(`bare Fastify exited (${code})`)));
-  });
-  return { child, pid: child.pid, port };
-}
-
-function pathToFileUrl(file) {
-  return new URL(`file://${file}`).href;
+function cpuPerRequest(pid, url, requestHeaders) {
+  return cpuPerRequestOf(pid, url, requestHeaders, { amount: REQUESTS, connections: 10 });
 }
 
 /** `npm start` in the checkout; resolves at the first HTTP answer, with the node server's pid. */
 async function startGradewise(environment, url) {
   const started = performance.now();
-  const child = spawn('npm', ['start'], {
-    cwd: root,
-    env: environment,
-    stdio: ['ignore', 'ignore', 'inherit'],
-    detached: true,
-  });
-  children.add(child);
+  const child = spawnTracked('npm', ['start'], { cwd: root, env: environment, stdio: ['ignore', 'ignore', 'inherit'] });
   let exited = false;
   child.on('exit', () => (exited = true));
   for (;;) {
@@ -206,13 +144,6 @@ function serverPid(rootPid) {
     }
   }
   throw new Error('server process not found');
-}
-
-async function stopGradewise(running) {
-  const done = new Promise((resolve) => running.child.on('exit', resolve));
-  process.kill(-running.child.pid, 'SIGTERM');
-  await done;
-  children.delete(running.child);
 }
 
 async function register(url, role) {

@@ -1,0 +1,134 @@
+// What bench/server.mjs and bench/question-page.mjs share: their command line, the server CPU of
+// a process read from /proc (every thread, PGlite's included, so ratios hold on a busy machine
+// where times do not), and starting and stopping the processes they measure.
+import { spawn } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const CLOCK_TICKS = 100; // USER_HZ on Linux
+
+/** `--name value` flags, `--quick`, and `--root` (the checkout to measure; this one by default). */
+export function readBenchArgs(argv = process.argv.slice(2)) {
+  const flag = (name) => {
+    const index = argv.indexOf(`--${name}`);
+    return index >= 0 ? argv[index + 1] : undefined;
+  };
+  const root = path.resolve(flag('root') ?? path.join(path.dirname(fileURLToPath(import.meta.url)), '..'));
+  return { flag, quick: argv.includes('--quick'), root };
+}
+
+export const loadAverage = () =>
+  os
+    .loadavg()
+    .map((value) => value.toFixed(2))
+    .join(' ');
+
+/**
+ * Server CPU (all threads of `pid`) per request over `amount` requests, after a warm-up of a fifth
+ * as many. A long `timeout` keeps a slow answer on a busy machine measured instead of dropped.
+ */
+export async function cpuPerRequest(pid, url, requestHeaders, { amount, connections, timeout }) {
+  const load = { url, headers: requestHeaders, connections, ...(timeout ? { timeout } : {}) };
+  await autocannon({ ...load, amount: Math.max(20, Math.round(amount / 5)) });
+  const before = cpuTicks(pid);
+  const result = await autocannon({ ...load, amount });
+  const ticks = cpuTicks(pid) - before;
+  if (result.non2xx > 0 || result.errors > 0)
+    throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+  return ((ticks / CLOCK_TICKS) * 1000) / amount;
+}
+
+function cpuTicks(pid) {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return Number(fields[11]) + Number(fields[12]); // utime + stime
+}
+
+export function rssMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
+}
+
+// Every child leads its own process group (npm and tsx run the server in a node child of their
+// own), so the whole group goes when the bench exits, however it exits.
+const children = new Set();
+process.on('exit', () => {
+  for (const child of children) process.kill(-child.pid, 'SIGKILL');
+});
+
+/** Spawns `program` as the leader of a process group that is killed when the bench exits. */
+export function spawnTracked(program, programArgs, options) {
+  const child = spawn(program, programArgs, { ...options, detached: true });
+  children.add(child);
+  return child;
+}
+
+/**
+ * Starts a child in `root` without the settings that would change what is measured; resolves when
+ * a line of its stdout matches `ready`, with the pid of the node process doing the work.
+ */
+export async function startChild(root, program, programArgs, extraEnv, ready) {
+  const env = { ...process.env, ...extraEnv };
+  for (const name of ['DATABASE_URL', 'LOG_LEVEL', 'LOG_REQUESTS', 'AI_PROVIDER']) delete env[name];
+  const child = spawnTracked(program, programArgs, { cwd: root, env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let output = '';
+  const match = await new Promise((resolve, reject) => {
+    child.stdout.on('data', (chunk) => {
+      output += String(chunk);
+      const found = ready.exec(output);
+      if (found) resolve(found);
+    });
+    child.on('exit', (code) => reject(new Error(`${path.basename(program)} exited (${code}) before it was ready`)));
+  });
+  return { child, match, pid: workerPid(child.pid) };
+}
+
+/**
+ * Bare Fastify from `root`'s node_modules, in a Node of its own: `/` answers hello world and, given
+ * `bodyFile`, `/page` answers that JSON (parsed once, sent with Fastify's default serialiser).
+ */
+export async function startBareFastify(root, { bodyFile } = {}) {
+  const fastifyUrl = new URL(`file://${path.join(root, 'node_modules/fastify/fastify.js')}`).href;
+  const source = [
+    `import Fastify from ${JSON.stringify(fastifyUrl)};`,
+    `import fs from 'node:fs';`,
+    `const app = Fastify();`,
+    `app.get('/', async () => ({ hello: 'world' }));`,
+    ...(bodyFile
+      ? [
+          `const page = JSON.parse(fs.readFileSync(${JSON.stringify(bodyFile)}, 'utf8'));`,
+          `app.get('/page', async () => page);`,
+        ]
+      : []),
+    `await app.listen({ port: 0, host: '127.0.0.1' });`,
+    `console.log('PORT ' + app.server.address().port);`,
+  ].join('\n');
+  const running = await startChild(root, process.execPath, ['--input-type=module', '-e', source], {}, /PORT (\d+)/);
+  return { ...running, base: `http://127.0.0.1:${running.match[1]}` };
+}
+
+/** tsx runs the script in a node child of its own: the deepest node descendant is the one to measure. */
+function workerPid(rootPid) {
+  let pid = rootPid;
+  for (;;) {
+    const next = fs
+      .readdirSync(`/proc/${pid}/task`)
+      .flatMap((task) => fs.readFileSync(`/proc/${pid}/task/${task}/children`, 'utf8').trim().split(' '))
+      .filter(Boolean)
+      .map(Number)
+      .find((candidate) => /(^|\/)node\0/.test(fs.readFileSync(`/proc/${candidate}/cmdline`, 'utf8')));
+    if (next === undefined) return pid;
+    pid = next;
+  }
+}
+
+/** Stops a child started here (its whole process group) and waits for it to exit. */
+export async function stop(running) {
+  const done = new Promise((resolve) => running.child.on('exit', resolve));
+  process.kill(-running.child.pid, 'SIGTERM');
+  await done;
+  children.delete(running.child);
+}
