@@ -16,7 +16,7 @@ import { watchPage } from './support.ts';
 /** A one-page PDF with a heading and a line of text, as a person would upload. */
 async function writePdf(dir: string, name: string, heading: string, body: string): Promise<string> {
   const filePath = path.join(dir, name);
-  fs.writeFileSync(filePath, await buildTextPdf({ title: heading, paragraphs: [body] }));
+  fs.writeFileSync(filePath, await buildTextPdf({ title: heading, paragraphs: [body], pageSize: 'a4' }));
   return filePath;
 }
 

@@ -39,6 +39,7 @@ import {
 
 const PAGE_WIDTH = 612; // US Letter, in points
 const PAGE_HEIGHT = 792;
+const PAGE_SIZES = { letter: [PAGE_WIDTH, PAGE_HEIGHT], a4: [595, 842] } as const;
 const MARGIN = 72;
 const LINE_HEIGHT_FACTOR = 1.35;
 
@@ -49,12 +50,14 @@ export interface TextPdfInput {
   /** Or: explicit pages, each a list of paragraphs (a page break between them). */
   pages?: string[][];
   fontSize?: number;
+  /** US Letter unless asked (a journey that checks how the viewer draws an A4 page). */
+  pageSize?: keyof typeof PAGE_SIZES;
 }
 
 /** A typed document: real text layer, wrapped lines, a blank line between paragraphs. */
 export async function buildTextPdf(input: TextPdfInput): Promise<Uint8Array> {
   const doc = await createDocument(input.title);
-  const writer = await TextWriter.create(doc, input.fontSize ?? 11);
+  const writer = await TextWriter.create(doc, input.fontSize ?? 11, PAGE_SIZES[input.pageSize ?? 'letter']);
   if (input.title) writer.writeParagraph(input.title, { bold: true, sizeFactor: 1.4 });
   const pages = input.pages ?? [input.paragraphs ?? []];
   pages.forEach((paragraphs, index) => {
@@ -257,14 +260,15 @@ class TextWriter {
     readonly regular: PDFFont,
     private readonly bold: PDFFont,
     private readonly fontSize: number,
+    private readonly pageSize: readonly [number, number],
   ) {
     this.newPage();
   }
 
-  static async create(doc: PDFDocument, fontSize: number) {
+  static async create(doc: PDFDocument, fontSize: number, pageSize: readonly [number, number] = PAGE_SIZES.letter) {
     const regular = await doc.embedFont(StandardFonts.Helvetica);
     const bold = await doc.embedFont(StandardFonts.HelveticaBold);
-    return new TextWriter(doc, regular, bold, fontSize);
+    return new TextWriter(doc, regular, bold, fontSize, pageSize);
   }
 
   get lineHeight() {
@@ -272,15 +276,16 @@ class TextWriter {
   }
 
   newPage() {
-    this.page = this.doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
-    this.cursorY = PAGE_HEIGHT - MARGIN;
+    const [width, height] = this.pageSize;
+    this.page = this.doc.addPage([width, height]);
+    this.cursorY = height - MARGIN;
   }
 
   writeParagraph(text: string, style: { bold?: boolean; sizeFactor?: number; color?: RGB } = {}) {
     const font = style.bold ? this.bold : this.regular;
     const size = this.fontSize * (style.sizeFactor ?? 1);
     const lineHeight = size * LINE_HEIGHT_FACTOR;
-    for (const line of wrapText(toEncodable(font, text), font, size, PAGE_WIDTH - 2 * MARGIN)) {
+    for (const line of wrapText(toEncodable(font, text), font, size, this.pageSize[0] - 2 * MARGIN)) {
       if (this.cursorY - size < MARGIN) this.newPage();
       this.cursorY -= size;
       this.page.drawText(line, { x: MARGIN, y: this.cursorY, size, font, color: style.color ?? rgb(0, 0, 0) });

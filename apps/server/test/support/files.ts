@@ -8,9 +8,9 @@ import { buildTextPdf } from '../../src/pdf/pdf-documents.ts';
  * src/pdf/pdf-documents.ts (shared with the demo data and the benchmarks).
  */
 
-/** A typed one-paragraph PDF, the everyday upload of these tests. */
+/** A typed one-paragraph A4 PDF, the everyday upload of these tests. */
 export async function makePdf(text = 'Question 1: prove that 1 + 1 = 2.'): Promise<Buffer> {
-  return Buffer.from(await buildTextPdf({ paragraphs: [text] }));
+  return Buffer.from(await buildTextPdf({ paragraphs: [text], pageSize: 'a4' }));
 }
 
 /** The smallest valid PNG: one transparent pixel. */
