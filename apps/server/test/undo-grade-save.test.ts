@@ -1,4 +1,6 @@
+import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { gradingRuns, suggestionRefreshes } from '../src/db/schema.ts';
 import {
   addStudents,
   addTa,
@@ -76,6 +78,45 @@ function undo(answer: Answer, gradeId: unknown, user: TestUser = world.instructo
   });
 }
 
+/**
+ * Waits (event-driven, as learning-from-grades does) until the suggestion refreshes that the
+ * question's saves and undos queued have finished: each re-suggests the pending answers, so what
+ * an answer shows is only settled once they have run.
+ */
+async function refreshesSettled(answer: Answer): Promise<void> {
+  const unfinished = await t.ctx.db
+    .select({ id: suggestionRefreshes.id })
+    .from(suggestionRefreshes)
+    .where(
+      and(
+        eq(suggestionRefreshes.questionId, answer.questionId),
+        inArray(suggestionRefreshes.status, ['queued', 'running']),
+      ),
+    );
+  for (const { id } of unfinished) {
+    const settled = await t.ctx.jobs!.waitFor(
+      id,
+      async () => {
+        const [row] = await t.ctx.db.select().from(suggestionRefreshes).where(eq(suggestionRefreshes.id, id));
+        return row && (row.status === 'succeeded' || row.status === 'failed') ? row : undefined;
+      },
+      { timeoutMs: 120_000, pollMs: 200 },
+    );
+    if (!settled) throw new Error(`refresh ${id} did not finish`);
+  }
+}
+
+/** The submission's newest finished AI suggestion (the one the grading screen shows). */
+async function newestFinishedRunId(answer: Answer): Promise<string | undefined> {
+  const [run] = await t.ctx.db
+    .select({ id: gradingRuns.id })
+    .from(gradingRuns)
+    .where(and(eq(gradingRuns.submissionId, answer.submissionId), eq(gradingRuns.status, 'succeeded')))
+    .orderBy(desc(gradingRuns.createdAt), desc(gradingRuns.id))
+    .limit(1);
+  return run?.id;
+}
+
 async function staffRow(answer: Answer): Promise<any> {
   const response = await t.app.inject({
     method: 'GET',
@@ -113,9 +154,17 @@ describe('undo a saved grade', () => {
     const row = await staffRow(answer);
     expect(row.isAlreadyGraded).toBe(false);
     expect(row.grade ?? null).toBeNull();
+    // The undo queued a refresh of the question's pending suggestions, this answer now among them:
+    // once it has run, the answer shows the newest suggestion (the refresh's, or the first one if
+    // the refresh ran before the undo), never the taken-back grade.
+    // Opening it again shows that suggestion; it is not graded afresh.
+    await refreshesSettled(answer);
+    const shown = await newestFinishedRunId(answer);
+    expect(suggestion.gradingRunId).toBeTruthy();
+    expect(shown).toBeTruthy();
     const reopened = await gradeWithAi(t.app, world.instructor, answer);
     expect(reopened.currentGradeId).toBeNull();
-    expect(reopened.gradingRunId).toBe(suggestion.gradingRunId);
+    expect(reopened.gradingRunId).toBe(shown);
     expect(await history(answer)).toEqual([]);
   });
 
