@@ -2,7 +2,7 @@ import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client.ts';
 import { fileExtractions, gradingRuns } from '../src/db/schema.ts';
 import { buildPdfWithNulInText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
@@ -68,6 +68,12 @@ async function expectOk<T = any>(promise: ReturnType<typeof api>, status = 200):
 beforeAll(async () => {
   fake = await startFakeLlmServer();
   dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-nul-'));
+});
+
+// A scenario that failed half-way leaves its server up; the next one must not meet its data-dir lock.
+afterEach(async () => {
+  await server?.kill();
+  server = undefined;
 });
 
 afterAll(async () => {

@@ -164,6 +164,10 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
     });
   });
 
+  // Hosted providers keep an idle connection open for a minute or more; Node's default of 5 s let a
+  // loaded machine's client reuse a connection just as this server closed it (UND_ERR_SOCKET), which
+  // a test that allows no retry (AI_MAX_RETRIES=0) reported as a failed grade.
+  server.keepAliveTimeout = 65_000;
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
 
