@@ -1,4 +1,4 @@
-import { act, screen } from '@testing-library/react';
+import { act, screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../test/render-app.tsx';
@@ -60,7 +60,12 @@ describe('private route guard', () => {
     const assignments = await screen.findByRole('link', { name: 'Assignments' });
     expect(assignments).toHaveAttribute('href', '/login?next=%2Fassignments');
     await user.click(assignments);
-    await user.type(await screen.findByLabelText(/Email/), INSTRUCTOR.email);
+    const email = await screen.findByLabelText(/Email/);
+    // On the login page only Login is the current page: Assignments passes through it.
+    const nav = screen.getByRole('navigation', { name: 'Main' });
+    expect(within(nav).getByRole('link', { name: 'Login' })).toHaveAttribute('aria-current', 'page');
+    expect(within(nav).getByRole('link', { name: 'Assignments' })).not.toHaveAttribute('aria-current');
+    await user.type(email, INSTRUCTOR.email);
     await user.type(screen.getByLabelText(/Password/), 'a-long-password');
     await user.click(screen.getByRole('button', { name: 'Login' }));
 

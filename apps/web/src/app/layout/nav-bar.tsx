@@ -12,6 +12,8 @@ export interface NavItem {
   label: string;
   to?: string;
   onSelect?: () => void;
+  /** False for a link that only passes through another page (signed-out Assignments goes to Login). */
+  marksActive?: boolean;
 }
 
 export const CHECKING_SESSION_LABEL = 'Checking sign-in…';
@@ -30,7 +32,10 @@ function useNavItems(): NavItem[] {
     { label: 'About', to: '/about' },
     { label: 'FAQs', to: '/faqs' },
     { label: 'Pricing', to: '/pricing' },
-    { label: 'Assignments', to: isAuthenticated || loading ? '/assignments' : loginPathFor('/assignments') },
+    isAuthenticated || loading
+      ? { label: 'Assignments', to: '/assignments' }
+      : // Not marked active on /login: there it would underline beside Login, two current pages.
+        { label: 'Assignments', to: loginPathFor('/assignments'), marksActive: false },
   ];
   if (loading) return common;
   if (isAuthenticated) {
@@ -97,7 +102,13 @@ export function NavBar() {
         <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, alignItems: 'center' }}>
           {items.map((item) =>
             item.to ? (
-              <Button key={item.label} component={NavLink} to={item.to} color="inherit" sx={activeLinkStyle}>
+              <Button
+                key={item.label}
+                component={item.marksActive === false ? RouterLink : NavLink}
+                to={item.to}
+                color="inherit"
+                sx={activeLinkStyle}
+              >
                 {item.label}
               </Button>
             ) : (

@@ -1,4 +1,4 @@
-import { NavLink } from 'react-router-dom';
+import { NavLink, Link as RouterLink } from 'react-router-dom';
 import { Menu, MenuItem } from '@mui/material';
 import type { NavItem } from './nav-bar.tsx';
 
@@ -22,7 +22,13 @@ export function NavMenu({ id, anchor, items, onClose }: NavMenuProps) {
     >
       {items.map((item) =>
         item.to ? (
-          <MenuItem key={item.label} component={NavLink} to={item.to} onClick={onClose} sx={{ minWidth: 180 }}>
+          <MenuItem
+            key={item.label}
+            component={item.marksActive === false ? RouterLink : NavLink}
+            to={item.to}
+            onClick={onClose}
+            sx={{ minWidth: 180 }}
+          >
             {item.label}
           </MenuItem>
         ) : (
