@@ -14,6 +14,9 @@ globalThis.jest = { advanceTimersByTime: (ms) => vi.advanceTimersByTime(ms) };
 // can take longer than Testing Library's default 1 s for findBy* queries.
 configure({ asyncUtilTimeout: 5000 });
 
+// jsdom lays nothing out and has no scrolling; the router's ScrollRestoration calls scrollTo on navigation.
+window.scrollTo = () => {};
+
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {
   cleanup();

@@ -1,4 +1,4 @@
-import { Outlet } from 'react-router-dom';
+import { Outlet, ScrollRestoration } from 'react-router-dom';
 import { Box } from '@mui/material';
 import { NavBar } from './nav-bar.tsx';
 import { SiteFooter } from './site-footer.tsx';
@@ -28,6 +28,8 @@ export function AppLayout() {
         <Outlet />
       </Box>
       <SiteFooter />
+      {/* A new screen opens at its top (the demo's Skip left /courses scrolled down); Back returns to where it was. */}
+      <ScrollRestoration />
     </Box>
   );
 }

@@ -9,7 +9,8 @@ import {
 } from '@gradewise/shared/contracts/assignments';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { assignmentQueries } from '../../../lib/queries/assignments.ts';
 
 export const ASSIGNMENT_MESSAGES = {
   fetchListFailed: 'Failed to fetch assignments.',
@@ -27,11 +28,11 @@ export const ASSIGNMENT_MESSAGES = {
  * (the server filters, so a course page does not download every other course's assignments).
  */
 export function useAssignments(courseId?: string, options: { enabled?: boolean } = {}) {
-  return useQuery({ ...queries.assignments.list(courseId), enabled: options.enabled ?? true });
+  return useQuery({ ...assignmentQueries.list(courseId), enabled: options.enabled ?? true });
 }
 
 export function useAssignment(assignmentId: string | undefined) {
-  return useQuery({ ...queries.assignments.detail(assignmentId ?? ''), enabled: Boolean(assignmentId) });
+  return useQuery({ ...assignmentQueries.detail(assignmentId ?? ''), enabled: Boolean(assignmentId) });
 }
 
 /** POST /api/assignments (JSON: title, courseId, deadline as ISO 8601 or null). */

@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { CREATE_COURSE_FILE_FIELDS, CreateCourseOutput } from '@gradewise/shared/contracts/courses';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { courseQueries } from '../../../lib/queries/courses.ts';
 
 export const COURSE_MESSAGES = {
   fetchListFailed: 'Failed to fetch courses.',
@@ -14,12 +15,12 @@ export const COURSE_MESSAGES = {
 
 /** GET /api/courses: the instructor's own courses, or the student's enrolled ones. */
 export function useCourses(options: { enabled?: boolean } = {}) {
-  return useQuery({ ...queries.courses.list(), enabled: options.enabled ?? true });
+  return useQuery({ ...courseQueries.list(), enabled: options.enabled ?? true });
 }
 
 /** GET /api/courses/:id: `viewer` says whether the caller owns it ('staff') or is enrolled ('student'). */
 export function useCourse(courseId: string | undefined) {
-  return useQuery({ ...queries.courses.detail(courseId ?? ''), enabled: Boolean(courseId) });
+  return useQuery({ ...courseQueries.detail(courseId ?? ''), enabled: Boolean(courseId) });
 }
 
 export interface CreateCourseValues {

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { queries } from '../../../lib/queries.ts';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
 
 export const AI_QUOTA_MESSAGES = {
   loading: 'Checking AI limits…',
@@ -12,5 +12,5 @@ export const AI_QUOTA_MESSAGES = {
  * read again every 30 s too, while a batch spends.
  */
 export function useAiQuota(assignmentId: string, questionId: string) {
-  return useQuery({ ...queries.grading.aiQuota(assignmentId, questionId), refetchInterval: 30_000 });
+  return useQuery({ ...gradingQueries.aiQuota(assignmentId, questionId), refetchInterval: 30_000 });
 }

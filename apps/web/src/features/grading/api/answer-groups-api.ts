@@ -7,7 +7,7 @@ import {
 } from '@gradewise/shared/contracts/answer-groups';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries } from '../../../lib/queries.ts';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
 import { refreshAfterGrading } from './grading-api.ts';
 
 /** Texts of the answer-group screens. */
@@ -27,7 +27,7 @@ export const describeGroupSize = (size: number) => `Group of ${size} alike answe
 
 /** GET answer-groups (owning instructor): the groups of alike answers, biggest first. */
 export function useAnswerGroups(assignmentId: string, questionId: string, enabled = true) {
-  return useQuery({ ...queries.grading.answerGroups(assignmentId, questionId), enabled });
+  return useQuery({ ...gradingQueries.answerGroups(assignmentId, questionId), enabled });
 }
 
 /** POST answer-groups/apply; afterwards everything that shows grades is read again. */

@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { queries } from '../../../lib/queries.ts';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
 
 export const GRADE_HISTORY_MESSAGES = {
   fetchFailed: 'Failed to fetch the grade history.',
@@ -10,5 +10,5 @@ export const GRADE_HISTORY_MESSAGES = {
 
 /** GET .../submissions/:submissionId/grade-history, read when the History dialog opens (always fresh). */
 export function useGradeHistory(assignmentId: string, questionId: string, submissionId: string, enabled: boolean) {
-  return useQuery({ ...queries.grading.history(assignmentId, questionId, submissionId), enabled });
+  return useQuery({ ...gradingQueries.history(assignmentId, questionId, submissionId), enabled });
 }

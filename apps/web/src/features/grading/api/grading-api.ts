@@ -8,7 +8,9 @@ import {
 } from '@gradewise/shared/contracts/grading';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
+import { questionQueries } from '../../../lib/queries/questions.ts';
 
 /** Texts of spec sections 4 and 8 for the grading screen. */
 export const GRADING_MESSAGES = {
@@ -39,12 +41,12 @@ export function refreshAfterGrading(queryClient: QueryClient, assignmentId: stri
 
 /** The question's one cache entry (staff view expected), shared with the question page. */
 export function useGradingQuestion(assignmentId: string, questionId: string) {
-  return useQuery(queries.questions.detail(assignmentId, questionId));
+  return useQuery(questionQueries.detail(assignmentId, questionId));
 }
 
-/** POST grade/:submissionId when the screen opens (see `queries.grading.result`). */
+/** POST grade/:submissionId when the screen opens (see `gradingQueries.result`). */
 export function useGradingResult(assignmentId: string, questionId: string, submissionId: string, enabled: boolean) {
-  return useQuery({ ...queries.grading.result(assignmentId, questionId, submissionId), enabled });
+  return useQuery({ ...gradingQueries.result(assignmentId, questionId, submissionId), enabled });
 }
 
 export function useRegrade(assignmentId: string, questionId: string, submissionId: string) {
@@ -86,7 +88,7 @@ export function useUndoGradeSave(assignmentId: string, questionId: string) {
 
 /** GET review-queue: latest submissions, lowest AI confidence first. */
 export function useReviewQueue(assignmentId: string, questionId: string, enabled = true) {
-  return useQuery({ ...queries.grading.queue(assignmentId, questionId), enabled });
+  return useQuery({ ...gradingQueries.queue(assignmentId, questionId), enabled });
 }
 
 /** How often the progress bar asks while a batch runs; it stops asking once the batch is finished. */
@@ -98,7 +100,7 @@ const PROGRESS_POLL_MS = 2000;
  */
 export function useGradeAllProgress(assignmentId: string, questionId: string) {
   return useQuery({
-    ...queries.grading.progress(assignmentId, questionId),
+    ...gradingQueries.progress(assignmentId, questionId),
     refetchInterval: (query) => (query.state.data && !query.state.data.isFinished ? PROGRESS_POLL_MS : false),
   });
 }

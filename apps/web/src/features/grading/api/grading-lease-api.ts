@@ -4,7 +4,7 @@ import { GRADING_LEASE_RENEW_SECONDS } from '@gradewise/shared/contracts/work-sp
 import { MessageOutput } from '@gradewise/shared/errors';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries } from '../../../lib/queries.ts';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
 
 /**
  * "I have this answer open" while the grading screen shows it (decision 0031): takes the lease on
@@ -14,7 +14,7 @@ import { queries } from '../../../lib/queries.ts';
 export function useGradingLease(assignmentId: string, questionId: string, submissionId: string) {
   const path = apiPaths.submissions.lease(assignmentId, questionId, submissionId);
   const lease = useQuery({
-    ...queries.grading.lease(assignmentId, questionId, submissionId),
+    ...gradingQueries.lease(assignmentId, questionId, submissionId),
     refetchInterval: GRADING_LEASE_RENEW_SECONDS * 1000,
     refetchOnWindowFocus: true,
   });

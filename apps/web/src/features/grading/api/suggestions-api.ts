@@ -3,7 +3,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { ResuggestOutput, type SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries } from '../../../lib/queries.ts';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
 import { refreshAfterGrading } from './grading-api.ts';
 
 export const SUGGESTION_MESSAGES = {
@@ -25,7 +25,7 @@ const isRefreshing = (summary: SuggestionSummary | undefined) =>
 export function useSuggestionSummary(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   const summary = useQuery({
-    ...queries.grading.suggestionSummary(assignmentId, questionId),
+    ...gradingQueries.suggestionSummary(assignmentId, questionId),
     refetchInterval: (query) => (isRefreshing(query.state.data) ? REFRESH_POLL_MS : false),
   });
   const refreshing = isRefreshing(summary.data);

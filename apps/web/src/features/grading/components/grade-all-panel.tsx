@@ -7,7 +7,7 @@ import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
 import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
 import { messageOf } from '../../../lib/api-client.ts';
 import { gradePagePath } from '../../../lib/paths.ts';
-import { queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 import { showError, showInfo } from '../../../lib/toasts.tsx';
 import {
   GRADING_MESSAGES,

@@ -6,7 +6,8 @@ import {
 } from '@gradewise/shared/contracts/questions';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { questionQueries } from '../../../lib/queries/questions.ts';
 
 export const QUESTION_MESSAGES = {
   fetchListFailed: 'Failed to fetch questions.',
@@ -22,13 +23,13 @@ export type QuestionPageData = QuestionDetail;
 
 /** GET /api/assignments/:assignmentId/questions, in creation order. */
 export function useQuestions(assignmentId: string | undefined) {
-  return useQuery({ ...queries.questions.list(assignmentId ?? ''), enabled: Boolean(assignmentId) });
+  return useQuery({ ...questionQueries.list(assignmentId ?? ''), enabled: Boolean(assignmentId) });
 }
 
 /** GET .../questions/:questionId?includeSubmissions=1: the question's one cache entry, with the submissions the caller may see. */
 export function useQuestion(assignmentId: string | undefined, questionId: string | undefined) {
   return useQuery({
-    ...queries.questions.detail(assignmentId ?? '', questionId ?? ''),
+    ...questionQueries.detail(assignmentId ?? '', questionId ?? ''),
     enabled: Boolean(assignmentId && questionId),
     // Submitted PDFs are read and AI suggestions made in the background (Grade All): while any row
     // waits for either, look again every few seconds, so its state appears without a reload.

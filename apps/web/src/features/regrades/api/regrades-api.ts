@@ -8,7 +8,8 @@ import {
 } from '@gradewise/shared/contracts/regrades';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys, type RegradeQueueStatus } from '../../../lib/queries.ts';
+import { queryKeys, type RegradeQueueStatus } from '../../../lib/query-keys.ts';
+import { regradeQueries } from '../../../lib/queries/regrades.ts';
 
 export const REGRADE_MESSAGES = {
   queueLoading: 'Loading regrade requests…',
@@ -23,7 +24,7 @@ export type { RegradeQueueStatus };
 
 /** GET /api/courses/:id/regrade-requests?status= (course staff). */
 export function useRegradeQueue(courseId: string, status: RegradeQueueStatus) {
-  return useQuery(queries.regrades.queue(courseId, status));
+  return useQuery(regradeQueries.queue(courseId, status));
 }
 
 /**

@@ -3,7 +3,8 @@ import { CreateRegradeRequestOutput, type CreateRegradeRequestInput } from '@gra
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
 import { downloadCsv } from '../../../lib/download-csv.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { reportQueries } from '../../../lib/queries/reports.ts';
 
 /** Texts of spec sections 2 and 8 for the report. */
 export const REPORT_MESSAGES = {
@@ -16,7 +17,7 @@ export const REPORT_MESSAGES = {
 
 /** GET .../grade/:submissionId/report: the staff view, or a student's own latest submission. */
 export function useGradingReport(assignmentId: string, questionId: string, submissionId: string) {
-  return useQuery(queries.reports.grading(assignmentId, questionId, submissionId));
+  return useQuery(reportQueries.grading(assignmentId, questionId, submissionId));
 }
 
 export type GradesCsvScope = { assignmentId: string; questionId?: string };

@@ -3,7 +3,7 @@ import { ADD_STUDENTS_EXCEL_FILE_FIELD, AddStudentsOutput } from '@gradewise/sha
 import { MessageOutput } from '@gradewise/shared/errors';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
 
 export const ROSTER_MESSAGES = {
   addFailed: 'Failed to add students.',

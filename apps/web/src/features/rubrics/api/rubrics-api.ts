@@ -3,7 +3,8 @@ import { GenerateRubricOutput, SaveRubricOutput, type SaveRubricInput } from '@g
 import { RubricTrialOutput, type RubricTrialInput } from '@gradewise/shared/contracts/review';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { questionQueries } from '../../../lib/queries/questions.ts';
 
 /** Texts of spec sections 2, 4 and 8 for rubrics. */
 export const RUBRIC_MESSAGES = {
@@ -28,7 +29,7 @@ export const RUBRIC_MESSAGES = {
  * them): the question's one cache entry, shared with the question page and the grading screen.
  */
 export function useRubricQuestion(assignmentId: string, questionId: string) {
-  return useQuery(queries.questions.detail(assignmentId, questionId));
+  return useQuery(questionQueries.detail(assignmentId, questionId));
 }
 
 /** After a rubric changes, the question's one entry is read again (every screen showing it follows). */

@@ -3,7 +3,8 @@ import { AddStaffOutput } from '@gradewise/shared/contracts/staff';
 import { MessageOutput } from '@gradewise/shared/errors';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { staffQueries } from '../../../lib/queries/staff.ts';
 
 export const STAFF_MESSAGES = {
   fetchFailed: 'Could not load the course staff.',
@@ -13,7 +14,7 @@ export const STAFF_MESSAGES = {
 
 /** GET /api/courses/:id/staff (owner and TAs). */
 export function useStaff(courseId: string, options: { enabled?: boolean } = {}) {
-  return useQuery({ ...queries.courses.staff(courseId), enabled: options.enabled ?? true });
+  return useQuery({ ...staffQueries.staff(courseId), enabled: options.enabled ?? true });
 }
 
 /** POST /api/courses/:id/staff { email, role: 'ta' } (owner). */

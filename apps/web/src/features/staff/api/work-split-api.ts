@@ -2,7 +2,8 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { WorkSplitChangeOutput } from '@gradewise/shared/contracts/work-split';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { staffQueries } from '../../../lib/queries/staff.ts';
 
 export const WORK_SPLIT_MESSAGES = {
   fetchFailed: 'Could not load the work split.',
@@ -12,7 +13,7 @@ export const WORK_SPLIT_MESSAGES = {
 
 /** GET /api/courses/:id/work-split (owner and TAs). */
 export function useWorkSplit(courseId: string) {
-  return useQuery(queries.courses.workSplit(courseId));
+  return useQuery(staffQueries.workSplit(courseId));
 }
 
 /**

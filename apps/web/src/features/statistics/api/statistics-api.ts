@@ -1,5 +1,5 @@
 import { useQuery } from '@tanstack/react-query';
-import { queries } from '../../../lib/queries.ts';
+import { statisticsQuery } from '../../../lib/queries/statistics.ts';
 
 export const STATISTICS_MESSAGES = {
   fetchFailed: 'Failed to fetch statistics.',
@@ -14,5 +14,5 @@ export interface StatisticsScope {
 
 /** GET .../questions/:questionId/statistics or GET /api/assignments/:assignmentId/statistics (staff). */
 export function useStatistics({ assignmentId, questionId }: StatisticsScope) {
-  return useQuery(queries.statistics(assignmentId, questionId));
+  return useQuery(statisticsQuery(assignmentId, questionId));
 }

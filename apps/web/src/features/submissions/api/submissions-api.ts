@@ -7,7 +7,8 @@ import {
 import { ReopenSubmissionOutput } from '@gradewise/shared/contracts/grading';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
-import { queries, queryKeys } from '../../../lib/queries.ts';
+import { queryKeys } from '../../../lib/query-keys.ts';
+import { questionQueries } from '../../../lib/queries/questions.ts';
 
 export const SUBMISSION_MESSAGES = {
   submitFailed: 'Failed to submit answer.',
@@ -56,7 +57,7 @@ export function useSubmissionVersions(
   submissionId: string,
   enabled: boolean,
 ) {
-  return useQuery({ ...queries.questions.versions(assignmentId, questionId, submissionId), enabled });
+  return useQuery({ ...questionQueries.versions(assignmentId, questionId, submissionId), enabled });
 }
 
 /**
