@@ -18,7 +18,7 @@ import { analyzeStaleTables } from '../apps/server/src/db/planner-statistics.ts'
 import { buildApp } from '../apps/server/src/http/app.ts';
 import { JOB_DEFINITIONS } from '../apps/server/src/job-registry.ts';
 import { insertUser } from '../apps/server/src/models/users.ts';
-import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../apps/server/src/demo/pdf-documents.ts';
 
 const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 300);
 

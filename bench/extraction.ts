@@ -22,7 +22,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { closeOcr, extractPdfText } from '../apps/server/src/pdf/extract-text.ts';
-import { buildPdfWithHiddenText, buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
+import { buildPdfWithHiddenText, buildTextPdf } from '../apps/server/src/demo/pdf-documents.ts';
 
 const PDFTOTEXT = '/usr/bin/pdftotext';
 const run = promisify(execFile);

@@ -36,7 +36,7 @@ import {
   configureExtractionPool,
   ExtractionPool,
 } from '../apps/server/src/pdf/extraction-pool.ts';
-import { buildFlateBombPdf, buildOperatorBombPdf, buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
+import { buildFlateBombPdf, buildOperatorBombPdf, buildTextPdf } from '../apps/server/src/demo/pdf-documents.ts';
 import {
   readEmailsFromSpreadsheet,
   ROSTER_SPREADSHEET_LIMITS,

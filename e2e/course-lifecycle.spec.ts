@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { expect, test, type Page } from '@playwright/test';
-import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../apps/server/src/demo/pdf-documents.ts';
 import { watchPage } from './support.ts';
 
 /**

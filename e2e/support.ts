@@ -3,7 +3,7 @@ import type { AuthOutput } from '@gradewise/shared/contracts/auth';
 import type { CreateCourseOutput } from '@gradewise/shared/contracts/courses';
 import type { CreateQuestionOutput } from '@gradewise/shared/contracts/questions';
 import { expect, type APIRequestContext, type Browser, type Page } from '@playwright/test';
-import { buildTextPdf } from '../apps/server/src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../apps/server/src/demo/pdf-documents.ts';
 
 /**
  * Watches a page for what must never happen in this app: a request to another origin (everything

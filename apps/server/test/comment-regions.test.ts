@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { createCourseWorld, type CourseWorld } from './support/course-fixtures.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
 import { questionPath } from './support/review-fixtures.ts';

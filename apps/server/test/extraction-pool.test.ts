@@ -13,7 +13,7 @@ import {
   buildPdfWithHiddenText,
   buildScannedPdf,
   buildTextPdf,
-} from '../src/pdf/pdf-documents.ts';
+} from '../src/demo/pdf-documents.ts';
 
 // Two threads, shared by the tests below; each test that must watch a thread die uses its own pool.
 const pool = new ExtractionPool({ threads: 2 });
@@ -220,7 +220,7 @@ describe('ExtractionPool recycles threads that hold memory after a large file', 
 describe('closeExtractionPool', () => {
   it('ends the threads and their OCR workers, and the process exits by itself', async () => {
     const poolModule = fileURLToPath(new URL('../src/pdf/extraction-pool.ts', import.meta.url));
-    const documentsModule = fileURLToPath(new URL('../src/pdf/pdf-documents.ts', import.meta.url));
+    const documentsModule = fileURLToPath(new URL('../src/demo/pdf-documents.ts', import.meta.url));
     // The OS's count of this process's threads: the pool's threads and their tesseract workers show up there.
     const script = [
       "import fs from 'node:fs';",

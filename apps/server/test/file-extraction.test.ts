@@ -8,7 +8,7 @@ import {
   buildPdfWithHiddenText,
   buildTextPdf,
   type HiddenTextTechnique,
-} from '../src/pdf/pdf-documents.ts';
+} from '../src/demo/pdf-documents.ts';
 import { createCourseWorld, type CourseWorld } from './support/course-fixtures.ts';
 import type { TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';

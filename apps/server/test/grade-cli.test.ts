@@ -5,7 +5,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildPdfWithHiddenText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildPdfWithHiddenText, buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 
 const run = promisify(execFile);

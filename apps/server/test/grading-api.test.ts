@@ -3,7 +3,7 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import { isLeftForGradeAll } from '@gradewise/shared/contracts/grading';
 import { fileExtractions, grades, gradingRuns, rubricGenerations, rubrics } from '../src/db/schema.ts';
-import { buildPdfShapedBytes, buildPdfWithHiddenText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildPdfShapedBytes, buildPdfWithHiddenText, buildTextPdf } from '../src/demo/pdf-documents.ts';
 import {
   addStudents,
   createAssignment,

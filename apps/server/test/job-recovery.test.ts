@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite, type Database } from '../src/db/client.ts';
 import { gradingRuns, rubricGenerations } from '../src/db/schema.ts';
-import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';

@@ -3,7 +3,7 @@ import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, questions, submissions } from '../src/db/schema.ts';
 import { findActiveContent } from '../src/pdf/active-content.ts';
-import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { FILE_CSP } from '../src/http/routes/file-routes.ts';
 import { createCourseWorld, fetchFile, type CourseWorld } from './support/course-fixtures.ts';
 import { makePdf } from './support/files.ts';

@@ -36,7 +36,7 @@ import {
   buildScannedPdf,
   buildTextPdf,
   type HiddenTextTechnique,
-} from '../src/pdf/pdf-documents.ts';
+} from '../src/demo/pdf-documents.ts';
 
 afterAll(async () => {
   await closeOcr();

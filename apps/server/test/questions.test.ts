@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { count, eq } from 'drizzle-orm';
 import { files, questions } from '../src/db/schema.ts';
 import { addStudents, createAssignment, createCourse, createQuestion, fetchFile } from './support/course-fixtures.ts';
-import { buildPdfShapedBytes } from '../src/pdf/pdf-documents.ts';
+import { buildPdfShapedBytes } from '../src/demo/pdf-documents.ts';
 import { makePdf } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';

@@ -10,7 +10,7 @@ import { MIGRATIONS_DIR, migrateDatabase, openPostgres } from '../src/db/client.
 import { JobQueue } from '../src/jobs/job-queue.ts';
 import { JOB_DEFINITIONS } from '../src/job-registry.ts';
 import { createLogger } from '../src/lib/logger.ts';
-import { buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { withDatabase } from './support/global-setup.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';

@@ -5,7 +5,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openPglite } from '../src/db/client.ts';
 import { fileExtractions, gradingRuns } from '../src/db/schema.ts';
-import { buildPdfWithNulInText, buildTextPdf } from '../src/pdf/pdf-documents.ts';
+import { buildPdfWithNulInText, buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { MAX_JOB_STARTS } from '../src/services/job-work.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';

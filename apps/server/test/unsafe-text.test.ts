@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fileExtractions, gradingRuns, rubricGenerations, submissions } from '../src/db/schema.ts';
-import { buildPdfWithNulInText } from '../src/pdf/pdf-documents.ts';
+import { buildPdfWithNulInText } from '../src/demo/pdf-documents.ts';
 import { MAX_JOB_STARTS } from '../src/services/job-work.ts';
 import { createAssignment, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
 import { makePdf, makeWorkbook, tinyPng } from './support/files.ts';

@@ -7,7 +7,7 @@ import { insertEnrollments } from '../models/enrollments.ts';
 import { insertQuestion, type QuestionRow } from '../models/questions.ts';
 import { insertSubmission, type SubmissionRow } from '../models/submissions.ts';
 import { insertUser, selectUserByEmail, type UserRow } from '../models/users.ts';
-import { buildPdfWithHiddenText, buildScannedPdf, buildTextPdf } from '../pdf/pdf-documents.ts';
+import { buildPdfWithHiddenText, buildScannedPdf, buildTextPdf } from './pdf-documents.ts';
 import { storeFilesThen } from '../services/store-files.ts';
 import { checkPdf } from '../storage/file-content.ts';
 import {

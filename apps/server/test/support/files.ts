@@ -1,11 +1,11 @@
 import { deflateRawSync } from 'node:zlib';
 import { crc32 } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
-import { buildTextPdf } from '../../src/pdf/pdf-documents.ts';
+import { buildTextPdf } from '../../src/demo/pdf-documents.ts';
 
 /**
  * Real documents for upload tests, built in memory. Every PDF comes from one writer,
- * src/pdf/pdf-documents.ts (shared with the demo data and the benchmarks).
+ * src/demo/pdf-documents.ts (shared with the demo data and the benchmarks).
  */
 
 /** A typed one-paragraph A4 PDF, the everyday upload of these tests. */
