@@ -273,14 +273,21 @@ test('Grade All suggests grades for a class of ten, the review queue walks the a
   // best represent the class, and keeps its order; the 5th grade turns it to lowest confidence
   // first, where the walk goes on.
   const K = 5;
+  let previous = '';
   for (let step = 0; step < 10; step += 1) {
     const position = step < K ? String(step + 1) : '\\d+';
     await expect(dialog.getByText(new RegExp(`^Review queue: ${position} of 10 · ${10 - step} left$`))).toBeVisible({
       timeout: 60_000,
     });
     isGradeFirst.push((await queueBar.getByText('Grade first').count()) > 0);
+    // The queue moves on to another student: wait until the screen names them, so a name read in
+    // the moment the previous answer is still drawn is never counted twice (a queue that showed the
+    // same answer again would time out here and fail).
+    const header = dialog.getByText(/ · Eigenvalues · 10 points$/);
+    if (previous) await expect(header).not.toHaveText(`${previous} · Eigenvalues · 10 points`);
     await expect(dialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible();
-    const who = (await dialog.getByText(/ · Eigenvalues · 10 points$/).textContent())!.split(' · ')[0]!;
+    const who = (await header.textContent())!.split(' · ')[0]!;
+    previous = who;
     confidences.push(Number(/Confidence: (\d+)%/.exec((await dialog.getByText(/^Confidence: /).textContent())!)![1]));
     // The third one is checked by hand: every AI deduction declined. The fifth is saved from the keyboard.
     if (step === 2) await dialog.getByRole('button', { name: 'Decline All' }).click();
