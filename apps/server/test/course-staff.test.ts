@@ -87,6 +87,27 @@ describe('adding a teaching assistant', () => {
   });
 });
 
+describe('the course list of an instructor who also assists', () => {
+  it('lists the courses they own, newest first, then those they assist, newest first, and no other', async () => {
+    const teacher = await registerUser(t.app, { role: 'instructor', name: 'Both Roles' });
+    const colleague = await registerUser(t.app, { role: 'instructor', name: 'Colleague' });
+    const ownedOld = await createCourse(t.app, teacher, { title: 'Owned, older' });
+    const assistedOld = await createCourse(t.app, colleague, { title: 'Assisted, older' });
+    const ownedNew = await createCourse(t.app, teacher, { title: 'Owned, newer' });
+    const assistedNew = await createCourse(t.app, colleague, { title: 'Assisted, newer' });
+    await createCourse(t.app, colleague, { title: 'Not theirs' });
+    await addTa(t.app, colleague, assistedOld._id, teacher);
+    await addTa(t.app, colleague, assistedNew._id, teacher);
+
+    const list = await t.app.inject({ method: 'GET', url: '/api/courses', headers: teacher.auth });
+    expect(list.statusCode).toBe(200);
+    const courses = list.json() as { _id: string; instructor: { _id: string; name: string } }[];
+    expect(courses.map((course) => course._id)).toEqual([ownedNew._id, ownedOld._id, assistedNew._id, assistedOld._id]);
+    // Each course names its own instructor, not the caller.
+    expect(courses.map((course) => course.instructor.name)).toEqual(['Both Roles', 'Both Roles', 'Colleague', 'Colleague']);
+  });
+});
+
 describe('what a TA may do', () => {
   let ta: TestUser;
   let submission: { _id: string };

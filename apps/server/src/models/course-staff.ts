@@ -1,8 +1,6 @@
-import { and, asc, desc, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { preparedPerDb } from '../db/prepared.ts';
-import { courses, courseStaff, users } from '../db/schema.ts';
-import type { CourseWithInstructor } from './courses.ts';
+import { courseStaff, users } from '../db/schema.ts';
 
 export type CourseStaffRow = typeof courseStaff.$inferSelect;
 export type StaffRole = CourseStaffRow['role'];
@@ -72,21 +70,4 @@ export async function selectCourseIdsStaffedBy(db: Db, userId: string): Promise<
     .from(courseStaff)
     .where(eq(courseStaff.userId, userId));
   return rows.map((row) => row.courseId);
-}
-
-// Run by every instructor's GET /api/courses: prepared (db/prepared.ts, issue 11).
-const coursesStaffedBy = preparedPerDb((db) =>
-  db
-    .select({ course: courses, instructor: { id: users.id, name: users.name, email: users.email } })
-    .from(courseStaff)
-    .innerJoin(courses, eq(courses.id, courseStaff.courseId))
-    .innerJoin(users, eq(users.id, courses.instructorId))
-    .where(eq(courseStaff.userId, sql.placeholder('userId')))
-    .orderBy(desc(courses.createdAt), courses.id)
-    .prepare('courses_staffed_by'),
-);
-
-/** The courses a user is a TA of, newest first (with their owning instructor). */
-export async function selectCoursesStaffedBy(db: Db, userId: string): Promise<CourseWithInstructor[]> {
-  return coursesStaffedBy(db).execute({ userId });
 }

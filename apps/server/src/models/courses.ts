@@ -1,7 +1,8 @@
 import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
-import { courses, enrollments, users } from '../db/schema.ts';
+import { courses, courseStaff, enrollments, users } from '../db/schema.ts';
 
 export type CourseRow = typeof courses.$inferSelect;
 export type NewCourseRow = typeof courses.$inferInsert;
@@ -34,15 +35,36 @@ export async function selectCourseWithInstructor(db: Db, id: string): Promise<Co
 }
 
 // GET /api/courses runs one of these on every call: prepared (db/prepared.ts, issue 11).
-const coursesOwnedBy = preparedPerDb((db) =>
-  db
-    .select({ course: courses, instructor: instructorColumns })
+
+/**
+ * An instructor's courses: those they own, then those they are a TA of, each newest first. One
+ * statement (UNION ALL of two index reads) rather than two: on PGlite every statement costs about
+ * half a millisecond of CPU before it reads a row, as much as the rest of the request.
+ */
+const coursesTaughtBy = preparedPerDb((db) => {
+  const userId = sql.placeholder('userId');
+  // A UNION's ORDER BY names output columns, and "id" is there twice (course, instructor): the
+  // sort keys get names of their own.
+  const sortKeys = (isOwner: boolean) => ({
+    isOwner: sql<boolean>`${sql.raw(isOwner ? 'true' : 'false')}`.as('sort_is_owner'),
+    createdAt: sql<Date>`${courses.createdAt}`.as('sort_created_at'),
+    id: sql<string>`${courses.id}`.as('sort_id'),
+  });
+  const owned = db
+    .select({ course: courses, instructor: instructorColumns, sort: sortKeys(true) })
     .from(courses)
     .innerJoin(users, eq(users.id, courses.instructorId))
-    .where(eq(courses.instructorId, sql.placeholder('instructorId')))
-    .orderBy(desc(courses.createdAt), courses.id)
-    .prepare('courses_owned_by'),
-);
+    .where(eq(courses.instructorId, userId));
+  const staffed = db
+    .select({ course: courses, instructor: instructorColumns, sort: sortKeys(false) })
+    .from(courseStaff)
+    .innerJoin(courses, eq(courses.id, courseStaff.courseId))
+    .innerJoin(users, eq(users.id, courses.instructorId))
+    .where(eq(courseStaff.userId, userId));
+  return unionAll(owned, staffed)
+    .orderBy(sql`sort_is_owner desc`, sql`sort_created_at desc`, sql`sort_id`)
+    .prepare('courses_taught_by');
+});
 
 const coursesEnrolledBy = preparedPerDb((db) =>
   db
@@ -55,9 +77,10 @@ const coursesEnrolledBy = preparedPerDb((db) =>
     .prepare('courses_enrolled_by'),
 );
 
-/** Newest first. */
-export async function selectCoursesOwnedBy(db: Db, instructorId: string): Promise<CourseWithInstructor[]> {
-  return coursesOwnedBy(db).execute({ instructorId });
+/** The courses an instructor owns, newest first, then those they are a TA of, newest first. */
+export async function selectCoursesTaughtBy(db: Db, userId: string): Promise<CourseWithInstructor[]> {
+  const rows = await coursesTaughtBy(db).execute({ userId });
+  return rows.map(({ course, instructor }) => ({ course, instructor }));
 }
 
 /** Newest first. */

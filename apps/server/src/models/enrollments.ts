@@ -1,5 +1,6 @@
-import { and, asc, eq, inArray, isNull } from 'drizzle-orm';
+import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { enrollments, pendingEnrollments, users } from '../db/schema.ts';
 
 export interface RosterStudent {
@@ -113,6 +114,21 @@ export async function insertPendingEnrollments(
 }
 
 /** Turns every pending enrolment for this email into a real one for this user. Idempotent. */
+// A verified student's GET /api/courses asks this on every call: prepared (db/prepared.ts, issue 11).
+const pendingForEmail = preparedPerDb((db) =>
+  db
+    .select({ courseId: pendingEnrollments.courseId })
+    .from(pendingEnrollments)
+    .where(eq(pendingEnrollments.email, sql.placeholder('email')))
+    .limit(1)
+    .prepare('pending_enrollment_for_email'),
+);
+
+/** Whether any invitation waits for this email (one index read; claiming is a write transaction). */
+export async function hasPendingEnrollments(db: Db, email: string): Promise<boolean> {
+  return (await pendingForEmail(db).execute({ email })).length > 0;
+}
+
 export async function claimPendingEnrollments(db: Db, userId: string, email: string): Promise<number> {
   const pending = await db.delete(pendingEnrollments).where(eq(pendingEnrollments.email, email)).returning();
   if (pending.length === 0) return 0;

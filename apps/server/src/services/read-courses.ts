@@ -1,18 +1,18 @@
 import type { AppContext } from '../context.ts';
 import {
   selectCoursesEnrolledBy,
-  selectCoursesOwnedBy,
+  selectCoursesTaughtBy,
   selectCourseWithInstructor,
   type CourseWithInstructor,
 } from '../models/courses.ts';
 import {
   claimPendingEnrollments,
+  hasPendingEnrollments,
   selectPendingOfCourse,
   selectRosterOfCourse,
   type PendingWithRegistrant,
   type RosterStudent,
 } from '../models/enrollments.ts';
-import { selectCoursesStaffedBy } from '../models/course-staff.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleCourse, type CourseScope } from '../policies/course-access.ts';
 
@@ -22,19 +22,18 @@ import { loadVisibleCourse, type CourseScope } from '../policies/course-access.t
  * For a student whose address is proved (they followed an email link) it first claims any
  * invitation still pending for their email. Finishing registration does that already; this catches
  * the one race it cannot: an instructor adding the email while the account is being created (each
- * transaction misses the other's uncommitted row). It is one indexed delete that finds nothing in
- * the normal case. An unproved address never claims anything (decision 0014).
+ * transaction misses the other's uncommitted row). In the normal case it is one index read that
+ * finds nothing; only a found invitation opens the claiming transaction (a read costs a fraction of
+ * a write transaction on every call, issue 11). An unproved address never claims anything (decision 0014).
  */
 export async function listCoursesFor(ctx: AppContext, user: UserRow): Promise<CourseWithInstructor[]> {
   if (user.role === 'instructor') {
     // Owned courses, then those the instructor is a TA of, each newest first.
-    const [owned, staffed] = await Promise.all([
-      selectCoursesOwnedBy(ctx.db, user.id),
-      selectCoursesStaffedBy(ctx.db, user.id),
-    ]);
-    return [...owned, ...staffed];
+    return selectCoursesTaughtBy(ctx.db, user.id);
   }
-  if (user.emailVerifiedAt) await ctx.db.transaction((tx) => claimPendingEnrollments(tx, user.id, user.email));
+  if (user.emailVerifiedAt && (await hasPendingEnrollments(ctx.db, user.email))) {
+    await ctx.db.transaction((tx) => claimPendingEnrollments(tx, user.id, user.email));
+  }
   return selectCoursesEnrolledBy(ctx.db, user.id);
 }
 
