@@ -1,12 +1,13 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite } from '@electric-sql/pglite';
+import { PGlite, type QueryOptions } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { PgliteStatements } from './pglite-statements.ts';
 import { PgliteThreadClient } from './pglite-thread-client.ts';
 import * as schema from './schema.ts';
 import { toStorableParameters } from './storable-text.ts';
@@ -109,18 +110,22 @@ export async function openPglite(
 }
 
 /**
- * PGlite in this process with every query's parameters cleaned (the thread client cleans its own):
- * `query`, and `query` inside `transaction`. Other members pass through, bound to the real instance
- * (PGlite keeps private state).
+ * PGlite in this process as the server queries it (the thread does the same on its side): every
+ * `query`, in and out of `transaction`, has its parameters cleaned and runs as a named statement
+ * (db/pglite-statements.ts). Other members pass through, bound to the real instance (PGlite keeps
+ * private state).
  */
 function withStorableParameters(client: PGlite): PGlite {
   type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
+  const statements = new PgliteStatements(client);
   const cleanTransaction = (tx: Transaction): Transaction =>
     new Proxy(tx, {
       get(target, property) {
         if (property === 'query') {
-          return (text: string, values?: unknown[], options?: unknown) =>
-            target.query(text, toStorableParameters(values), options as never);
+          return (text: string, values?: unknown[], options?: QueryOptions) => {
+            if (target.closed) throw new Error('Transaction is closed');
+            return statements.query(text, toStorableParameters(values), options, true);
+          };
         }
         const member = Reflect.get(target, property, target);
         return typeof member === 'function' ? member.bind(target) : member;
@@ -129,8 +134,8 @@ function withStorableParameters(client: PGlite): PGlite {
   return new Proxy(client, {
     get(target, property) {
       if (property === 'query') {
-        return (text: string, values?: unknown[], options?: unknown) =>
-          target.query(text, toStorableParameters(values), options as never);
+        return (text: string, values?: unknown[], options?: QueryOptions) =>
+          statements.query(text, toStorableParameters(values), options, false);
       }
       if (property === 'transaction') {
         return <T>(callback: (tx: Transaction) => Promise<T>) =>

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type ParserOptions, type Transaction } from '@electric-sql/pglite';
+import { PgliteStatements } from './pglite-statements.ts';
 import {
   serializeError,
   type PgliteRequest,
@@ -24,6 +25,9 @@ const pg = options.loadDataDirFrom
   : options.dataDir
     ? new PGlite(options.dataDir)
     : new PGlite();
+
+/** Every query runs as a named statement (db/pglite-statements.ts). */
+const statements = new PgliteStatements(pg);
 
 /** Open transactions: PGlite's own `transaction()` callbacks, held open until the server ends them. */
 const transactions = new Map<number, { tx: Transaction; end: (commit: boolean) => void; settled: Promise<void> }>();
@@ -95,10 +99,14 @@ class RollbackRequested extends Error {}
 async function handle(request: PgliteRequest): Promise<unknown> {
   switch (request.op) {
     case 'query': {
-      const result = await runnerOf(request.tx).query(request.text, request.params, {
-        rowMode: request.rowMode,
-        parsers: textParsers(request.textTypes),
-      });
+      const runner = runnerOf(request.tx);
+      if (runner !== pg && (runner as Transaction).closed) throw new Error('Transaction is closed');
+      const result = await statements.query(
+        request.text,
+        request.params,
+        { rowMode: request.rowMode, parsers: textParsers(request.textTypes) },
+        runner !== pg,
+      );
       return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
     }
     case 'exec': {

@@ -1,0 +1,175 @@
+import { parse, protocol, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
+
+/**
+ * PGlite's `query()` sends a statement as six separate calls into its WebAssembly (Parse,
+ * Describe, Bind, Describe, Execute, Sync) and has PostgreSQL parse and plan the text every time:
+ * it keeps no statement cache, and ignores the names drizzle gives prepared queries. On a cheap
+ * request that is most of the cost (issue 11: a 20-row join took 1.1-1.5 ms of CPU, of which about
+ * 0.35 ms planning). Here each query text is parsed once into a named statement of the one
+ * PostgreSQL session PGlite holds, and every later call sends Bind, Describe, Execute and Sync in
+ * one call (0.6 ms for the same join; PostgreSQL switches to a generic plan once it proves no
+ * worse). Used for every `query` of the server's PGlite, in this process (db/client.ts) and on its
+ * thread (db/pglite-thread.ts). Decision 0045.
+ *
+ * Correctness rests on what PGlite's own `query` does, kept here: the same locks (a query outside
+ * a transaction waits for an open transaction to end; one inside runs under it), parameters
+ * serialised by the types PostgreSQL infers, results parsed by PGlite's own parser and parsers,
+ * errors raised as PGlite raises them. A statement is planned again by PostgreSQL itself when a
+ * table it reads changes; a change of its result's shape (only a migration does that, before the
+ * server serves) fails once with "cached plan must not change result type": outside a transaction
+ * the statement is then parsed afresh and the query run again.
+ */
+
+/** More distinct query texts than the server has (drizzle's are fixed, `IN` lists use `= ANY`): a bound, not a tuning. */
+export const MAX_STATEMENTS = 500;
+
+interface Statement {
+  name: string;
+  /** Parameter type ids, as PostgreSQL inferred them (they choose each value's serialiser). */
+  paramTypes: number[];
+}
+
+/** The members of PGlite this uses that its typings leave out (stable in 0.3.x; pinned in the lockfile). */
+interface PgliteLocks {
+  _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
+}
+
+const { serialize } = protocol;
+
+export class PgliteStatements {
+  private readonly statements = new Map<string, Statement>();
+  /** Statements evicted from the map, closed with the next round trip. */
+  private readonly toClose: string[] = [];
+  private nextName = 1;
+
+  constructor(
+    private readonly pg: PGlite,
+    private readonly maxStatements = MAX_STATEMENTS,
+  ) {}
+
+  /**
+   * Runs one statement as `pg.query` would. `inTransaction`: the caller is inside `pg.transaction`
+   * (which holds the transaction lock); otherwise this waits for any open transaction to end.
+   */
+  query<Row>(
+    text: string,
+    params: unknown[] = [],
+    options: QueryOptions = {},
+    inTransaction = false,
+  ): Promise<Results<Row>> {
+    // Options this path does not implement go the library's way (none of ours sets them).
+    if (options.paramTypes || options.blob || options.serializers) {
+      return this.pg.query<Row>(text, params, options);
+    }
+    const run = () => this.pg.runExclusive(() => this.runStatement<Row>(text, params, options, !inTransaction));
+    return inTransaction ? run() : (this.pg as unknown as PgliteLocks)._runExclusiveTransaction(run);
+  }
+
+  private async runStatement<Row>(
+    text: string,
+    params: unknown[],
+    options: QueryOptions,
+    mayRetry: boolean,
+  ): Promise<Results<Row>> {
+    const statement = await this.prepared(text);
+    try {
+      return await this.execute<Row>(statement, params, options);
+    } catch (error) {
+      if (!isStaleResultType(error)) throw withQuery(error, text, params, options);
+      // A migration changed what the statement returns: forget it, and (outside a transaction,
+      // which the failure would have aborted) parse it afresh and run it once more.
+      this.forget(text);
+      if (!mayRetry) throw withQuery(error, text, params, options);
+      return this.runStatement(text, params, options, false);
+    }
+  }
+
+  /** The named statement for this text, parsed now if it is new (and the least recently used closed beyond the bound). */
+  private async prepared(text: string): Promise<Statement> {
+    const known = this.statements.get(text);
+    if (known) {
+      // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
+      this.statements.delete(text);
+      this.statements.set(text, known);
+      return known;
+    }
+    const name = `gw_${this.nextName++}`;
+    let messages;
+    try {
+      ({ messages } = await this.pg.execProtocol(
+        concat([
+          ...this.closing(),
+          serialize.parse({ name, text }),
+          serialize.describe({ type: 'S', name }),
+          serialize.sync(),
+        ]),
+      ));
+    } catch (error) {
+      throw withQuery(error, text, [], {});
+    }
+    const statement = { name, paramTypes: parse.parseDescribeStatementResults(messages) };
+    this.statements.set(text, statement);
+    if (this.statements.size > this.maxStatements) {
+      const [oldest] = this.statements.keys();
+      this.forget(oldest!);
+    }
+    return statement;
+  }
+
+  private async execute<Row>(statement: Statement, params: unknown[], options: QueryOptions): Promise<Results<Row>> {
+    const values = params.map((value, index) => {
+      if (value === null || value === undefined) return null;
+      const serializer = this.pg.serializers[statement.paramTypes[index]!];
+      return serializer ? serializer(value) : String(value);
+    });
+    const { messages } = await this.pg.execProtocol(
+      concat([
+        ...this.closing(),
+        serialize.bind({ statement: statement.name, values }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.sync(),
+      ]),
+    );
+    return parse.parseResults(messages, this.pg.parsers, options)[0] as Results<Row>;
+  }
+
+  private forget(text: string): void {
+    const statement = this.statements.get(text);
+    if (!statement) return;
+    this.statements.delete(text);
+    this.toClose.push(statement.name);
+  }
+
+  /** Close messages for the evicted statements, sent ahead of the next round trip's own. */
+  private closing(): Uint8Array[] {
+    return this.toClose.splice(0).map((name) => serialize.close({ type: 'S', name }));
+  }
+}
+
+function concat(parts: Uint8Array[]): Uint8Array {
+  const out = new Uint8Array(parts.reduce((length, part) => length + part.length, 0));
+  let offset = 0;
+  for (const part of parts) {
+    out.set(part, offset);
+    offset += part.length;
+  }
+  return out;
+}
+
+/** PostgreSQL's refusal to run a prepared statement whose result columns changed (SQLSTATE 0A000). */
+function isStaleResultType(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    (error as { code?: string }).code === '0A000' &&
+    error.message.includes('cached plan must not change result type')
+  );
+}
+
+/** PGlite's own query errors carry the statement and its values; so do these. */
+function withQuery(error: unknown, query: string, params: unknown[], queryOptions: QueryOptions): unknown {
+  if (error instanceof Error && (error as { severity?: string }).severity !== undefined) {
+    Object.assign(error, { query, params, queryOptions });
+  }
+  return error;
+}

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PGlite } from '@electric-sql/pglite';
+import { PgliteStatements } from '../src/db/pglite-statements.ts';
+
+/**
+ * Named statements on PGlite (db/pglite-statements.ts, decision 0045): each query text is parsed
+ * once per session and answers exactly what PGlite's own `query` answers, errors included.
+ */
+let pg: PGlite;
+let statements: PgliteStatements;
+const preparedCount = async () =>
+  Number(
+    (await pg.query<{ n: number }>(`select count(*)::int as n from pg_prepared_statements where name like 'gw_%'`))
+      .rows[0]!.n,
+  );
+
+beforeAll(async () => {
+  pg = new PGlite();
+  await pg.waitReady;
+  statements = new PgliteStatements(pg, 3);
+  await pg.exec(
+    `create table notes (id int primary key, body text not null, at timestamptz not null default '2026-01-02T03:04:05Z', tags jsonb)`,
+  );
+  await pg.exec(
+    `insert into notes (id, body, tags) values (1, 'one', '["a"]'), (2, 'two', null), (3, 'three', '{"k": 1}')`,
+  );
+});
+afterAll(async () => {
+  await pg?.close();
+});
+
+describe('PgliteStatements', () => {
+  it('answers what PGlite answers, in object and array row modes, with the same parsers', async () => {
+    const text = 'select id, body, at, tags from notes where id >= $1 order by id';
+    for (const options of [
+      {},
+      { rowMode: 'array' as const },
+      { rowMode: 'array' as const, parsers: { 1184: (v: string) => `raw ${v}` } },
+    ]) {
+      const ours = await statements.query(text, [2], options);
+      const theirs = await pg.query(text, [2], options);
+      expect(ours.rows).toEqual(theirs.rows);
+      expect(ours.fields).toEqual(theirs.fields);
+      expect(ours.affectedRows).toEqual(theirs.affectedRows);
+    }
+    const write = await statements.query('update notes set body = body where id = any($1)', [[1, 2]]);
+    expect(write.affectedRows).toBe(2);
+  });
+
+  it('parses a text once and reuses its statement, and closes the least recently used beyond its bound', async () => {
+    const before = await preparedCount();
+    await statements.query('select $1::int + 1 as n', [1]);
+    await statements.query('select $1::int + 1 as n', [2]);
+    expect(await preparedCount()).toBe(before + 1);
+
+    const texts = ['select 1 as a', 'select 2 as b', 'select 3 as c', 'select 4 as d'];
+    for (const text of texts) await statements.query(text);
+    // The bound is 3: the closes are sent with the next round trip.
+    await statements.query('select 4 as d');
+    expect(await preparedCount()).toBe(3);
+    expect((await statements.query<{ a: number }>('select 1 as a')).rows).toEqual([{ a: 1 }]);
+  });
+
+  it('raises PostgreSQL errors as PGlite does, with the statement, and keeps working after them', async () => {
+    const failure = await statements
+      .query('insert into notes (id, body) values ($1, $2)', [1, 'again'])
+      .catch((error: unknown) => error);
+    expect(failure).toMatchObject({
+      code: '23505',
+      query: 'insert into notes (id, body) values ($1, $2)',
+      params: [1, 'again'],
+    });
+    const syntax = await statements.query('selec 1').catch((error: unknown) => error);
+    expect(syntax).toMatchObject({ code: '42601' });
+    expect((await statements.query<{ n: number }>('select count(*)::int as n from notes')).rows).toEqual([{ n: 3 }]);
+  });
+
+  it('runs inside a transaction under its lock, and a query outside waits for the transaction to end', async () => {
+    const order: string[] = [];
+    let outside: Promise<unknown> | undefined;
+    await pg.transaction(async () => {
+      await statements.query('insert into notes (id, body) values ($1, $2)', [10, 'in a transaction'], {}, true);
+      outside = statements.query('select count(*)::int as n from notes').then((result) => {
+        order.push(`outside saw ${(result.rows[0] as { n: number }).n}`);
+      });
+      // Give the outside query every chance to run early: it must not.
+      await statements.query('select pg_sleep(0)', [], {}, true);
+      order.push('transaction ends');
+    });
+    await outside;
+    expect(order).toEqual(['transaction ends', 'outside saw 4']);
+  });
+
+  it('a rolled-back transaction leaves its statements usable and its writes undone', async () => {
+    await pg
+      .transaction(async () => {
+        await statements.query('insert into notes (id, body) values ($1, $2)', [11, 'rolled back'], {}, true);
+        throw new Error('undo');
+      })
+      .catch(() => undefined);
+    expect(
+      (await statements.query<{ n: number }>('select count(*)::int as n from notes where id = $1', [11])).rows,
+    ).toEqual([{ n: 0 }]);
+    expect((await statements.query('insert into notes (id, body) values ($1, $2)', [12, 'kept'])).affectedRows).toBe(1);
+  });
+
+  it('parses a statement afresh when a migration changed what it returns', async () => {
+    await pg.exec('create table shapes (id int)');
+    await pg.exec('insert into shapes values (1)');
+    expect((await statements.query('select * from shapes')).rows).toEqual([{ id: 1 }]);
+    await pg.exec(`alter table shapes add column label text default 'new'`);
+    expect((await statements.query('select * from shapes')).rows).toEqual([{ id: 1, label: 'new' }]);
+  });
+});
