@@ -4,7 +4,8 @@
 //   - server CPU per authenticated GET /api/courses (20 courses), read from the server process
 //     itself (/proc/PID/stat: every thread, PGlite's included), against a bare Fastify hello world
 //     run the same way in the same Node: on a busy machine the ratio holds where times do not;
-//   - p99 latency of GET /api/courses at a fixed rate (autocannon, 100 connections, 500 req/s);
+//   - p99 latency of GET /api/courses at a fixed rate (autocannon, 100 connections, 500 req/s), for
+//     the instructor and for a student enrolled in the same 20 courses;
 //   - idle RSS of the server process after the load (and of its npm parent);
 //   - `npm start` to the first HTTP answer, with the build current (a first start builds).
 //
@@ -59,29 +60,33 @@ server = await startGradewise(env, base);
 console.log(`npm start to first answer (build current): ${(server.startMs / 1000).toFixed(2)} s`);
 
 const instructor = await register(base, 'instructor');
-for (let index = 0; index < 20; index += 1) await createCourse(base, instructor, `Course ${index + 1}`);
+const student = await register(base, 'student');
+for (let index = 0; index < 20; index += 1) {
+  const courseId = await createCourse(base, instructor, `Course ${index + 1}`);
+  await addStudent(base, instructor, courseId, student);
+}
 const headers = { authorization: `Bearer ${instructor}` };
+const studentHeaders = { authorization: `Bearer ${student.token}` };
 const coursesUrl = `${base}/api/courses`;
 const check = await fetch(coursesUrl, { headers });
 if (check.status !== 200 || (await check.json()).length !== 20)
   throw new Error('GET /api/courses did not answer 20 courses');
+const studentCheck = await fetch(coursesUrl, { headers: studentHeaders });
+if (studentCheck.status !== 200 || (await studentCheck.json()).length !== 20)
+  throw new Error("GET /api/courses did not answer the student's 20 courses");
 
 const coursesCpu = await cpuPerRequest(server.pid, coursesUrl, headers);
 console.log(
   `GET /api/courses: ${coursesCpu.toFixed(3)} ms CPU per request = ${(coursesCpu / bareCpu).toFixed(1)} x bare Fastify`,
 );
 
-const fixed = await autocannon({
-  url: coursesUrl,
-  headers,
-  connections: 100,
-  overallRate: 500,
-  duration: quick ? 5 : 10,
-});
+const studentCpu = await cpuPerRequest(server.pid, coursesUrl, studentHeaders);
 console.log(
-  `GET /api/courses at 500 req/s, 100 connections: p99 ${fixed.latency.p99} ms, p50 ${fixed.latency.p50} ms, ` +
-    `${fixed.requests.total} requests, ${fixed.non2xx} non-2xx, ${fixed.errors} errors`,
+  `GET /api/courses as a student: ${studentCpu.toFixed(3)} ms CPU per request = ${(studentCpu / bareCpu).toFixed(1)} x bare Fastify`,
 );
+
+const fixed = await fixedRate('instructor', headers);
+const fixedStudent = await fixedRate('student', studentHeaders);
 
 await sleep(5000);
 const rss = rssMb(server.pid);
@@ -95,12 +100,33 @@ console.log('|---|---|---|');
 console.log(
   `| server CPU per GET /api/courses, 20 courses, PGlite | ${coursesCpu.toFixed(3)} ms (${(coursesCpu / bareCpu).toFixed(1)} x) | bare Fastify ${bareCpu.toFixed(3)} ms |`,
 );
-console.log(`| p99 at 500 req/s, 100 connections | ${fixed.latency.p99} ms | goal 50 ms |`);
+console.log(
+  `| same, as a student enrolled in the 20 courses | ${studentCpu.toFixed(3)} ms (${(studentCpu / bareCpu).toFixed(1)} x) | bare Fastify ${bareCpu.toFixed(3)} ms |`,
+);
+console.log(
+  `| p99 at 500 req/s, 100 connections (instructor / student) | ${fixed.latency.p99} ms / ${fixedStudent.latency.p99} ms | goal 50 ms |`,
+);
 console.log(`| idle RSS (server process) | ${rss.toFixed(0)} MB (+${parentsRss.toFixed(0)} MB npm) | goal 300 MB |`);
 console.log(`| npm start to first answer, build current | ${(server.startMs / 1000).toFixed(2)} s | goal 3 s |`);
 process.exit(0);
 
 // ------------------------------------------------------------------ helpers
+
+/** GET /api/courses at a fixed 500 req/s over 100 connections (autocannon), printed. */
+async function fixedRate(who, requestHeaders) {
+  const result = await autocannon({
+    url: coursesUrl,
+    headers: requestHeaders,
+    connections: 100,
+    overallRate: 500,
+    duration: quick ? 5 : 10,
+  });
+  console.log(
+    `GET /api/courses as the ${who} at 500 req/s, 100 connections: p99 ${result.latency.p99} ms, p50 ${result.latency.p50} ms, ` +
+      `${result.requests.total} requests, ${result.non2xx} non-2xx, ${result.errors} errors`,
+  );
+  return result;
+}
 
 /** Server CPU (all threads) per request over a fixed number of requests, 10 connections. */
 function cpuPerRequest(pid, url, requestHeaders) {
@@ -146,19 +172,31 @@ function serverPid(rootPid) {
   throw new Error('server process not found');
 }
 
+/** Registers an account; an instructor is returned as its token, a student as { token, email }. */
 async function register(url, role) {
   const response = await fetch(`${url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({
-      name: 'Bench Instructor',
-      email: `bench-${Date.now()}@example.edu`,
+      name: role === 'student' ? 'Bench Student' : 'Bench Instructor',
+      email: `bench-${role}-${Date.now()}@example.edu`,
       password: 'bench-password-1',
       role,
     }),
   });
   if (response.status !== 201) throw new Error(`register: ${response.status} ${await response.text()}`);
-  return (await response.json()).token;
+  const body = await response.json();
+  return role === 'student' ? { token: body.token, email: body.user.email } : body.token;
+}
+
+/** Enrols an already registered student (enrolled at once, no invitation). */
+async function addStudent(url, token, courseId, who) {
+  const response = await fetch(`${url}/api/courses/${courseId}/add-students`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ emails: [who.email] }),
+  });
+  if (response.status !== 200) throw new Error(`add student: ${response.status} ${await response.text()}`);
 }
 
 async function createCourse(url, token, title) {
@@ -170,4 +208,5 @@ async function createCourse(url, token, title) {
     body: form,
   });
   if (response.status !== 201) throw new Error(`create course: ${response.status} ${await response.text()}`);
+  return (await response.json()).course._id;
 }
