@@ -9,6 +9,7 @@ import { analyzeStaleTables, startPlannerStatistics } from './db/planner-statist
 import { JobQueue } from './jobs/job-queue.ts';
 import { JOB_DEFINITIONS } from './job-registry.ts';
 import { createLogger } from './lib/logger.ts';
+import { Slots } from './lib/slots.ts';
 import { createMailer } from './mail/mailer.ts';
 import { LocalDiskStorage } from './storage/file-storage.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
@@ -59,6 +60,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     tokens: new TokenService(secret, config.tokenTtlSeconds),
     storage: new LocalDiskStorage(config.filesDir),
     fileUrls: new FileUrlSigner(secret),
+    gradingCalls: new Slots(config.gradingConcurrency),
     mailer: createMailer(config, log),
     log,
   };

@@ -3,6 +3,7 @@ import type { TokenService } from './auth/tokens.ts';
 import type { Config } from './config.ts';
 import type { Database, Db } from './db/client.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
+import type { Slots } from './lib/slots.ts';
 import type { Mailer } from './mail/mailer.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { FileUrlSigner } from './storage/file-url-signer.ts';
@@ -24,6 +25,12 @@ export interface AppContext {
    * services that need it answer 503 then. Whether this process also runs workers is its choice.
    */
   jobs?: JobQueue;
+  /**
+   * The grader calls this process makes at once: GRADING_CONCURRENCY slots, each held for one
+   * call only (services/run-grading.ts), so the AI provider never sees more than that many calls
+   * from one process, while more grading jobs read their answers ahead (decision 0041).
+   */
+  gradingCalls: Slots;
   /** The time, for rules that count per minute, hour or day (AI spend); tests set it to let time pass. Default: the system clock (lib/clock.ts). */
   clock?: () => Date;
 }

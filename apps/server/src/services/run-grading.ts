@@ -36,7 +36,10 @@ export const gradeSubmissionJob = defineJob({
   retry: { limit: 3, delaySeconds: 5, backoff: true },
   // Extraction with OCR plus an LLM call with its own retries (at most AI_TOTAL_TIMEOUT_MS) fits well within.
   expireInSeconds: 15 * 60,
-  concurrency: (config) => config.gradingConcurrency,
+  // GRADING_CONCURRENCY bounds the grader calls (ctx.gradingCalls), not the jobs: twice as many run,
+  // so while C calls are in flight up to C more runs claim their row and read their PDF on the
+  // extraction threads, and a call slot that frees finds an answer ready (decision 0041).
+  concurrency: (config) => 2 * config.gradingConcurrency,
   handle: (ctx, payload, attempt) => runGrading(ctx, payload.id, attempt),
   recordFailure: (ctx, payload, failure, isFinal) => recordGradingRunFailure(ctx.db, payload.id, failure, isFinal),
   listUnfinished: (ctx) => selectUnfinishedGradingRunIds(ctx.db),
@@ -47,7 +50,9 @@ export const gradeSubmissionJob = defineJob({
  *  1. claim the run (a finished run is left alone: a duplicate delivery does nothing);
  *  2. extract the answer's text (stored per file and reused);
  *  3. ask the grader — unless the run already holds the provider's answer from an earlier try,
- *     which is stored BEFORE it is interpreted, so a retry never pays for the same call twice;
+ *     which is stored BEFORE it is interpreted, so a retry never pays for the same call twice.
+ *     Only the call itself holds one of the process's GRADING_CONCURRENCY call slots: reading the
+ *     PDF (text, page images) happens before, while other runs' calls are in flight;
  *  4. interpret the stored answer (pure) and finish the run.
  */
 export async function runGrading(ctx: AppContext, runId: string, attempt: JobAttempt): Promise<void> {
@@ -66,12 +71,13 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   let rawOutput = run.rawOutput;
   let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, run);
   if (rawOutput === null || !grader) {
-    grader = createGrader(ctx.config);
-    if (grader.kind === 'llm') await chargeProviderCallOfWork(ctx, question.id, runId);
-    if (grader.kind === 'llm' && acceptsImages(ctx.config.ai)) {
+    const asked = createGrader(ctx.config);
+    grader = asked;
+    if (asked.kind === 'llm') await chargeProviderCallOfWork(ctx, question.id, runId);
+    if (asked.kind === 'llm' && acceptsImages(ctx.config.ai)) {
       input.answerPages = await renderAnswerPages(ctx, submission.fileId, extraction);
     }
-    const call = await grader.requestGrading(input, attempt.signal);
+    const call = await ctx.gradingCalls.run(() => asked.requestGrading(input, attempt.signal), attempt.signal);
     await storeGradingRunOutput(ctx.db, runId, {
       rawOutput: call.rawOutput,
       ...call.meta,

@@ -26,8 +26,11 @@ export type FakeBehaviour =
   | { kind: 'status'; status: number; retryAfterSeconds?: number; message?: string }
   /** Never answer; the request stays open until the client aborts or the server closes. */
   | { kind: 'hang' }
-  /** A valid answer built from the request's JSON schema, optionally after a fixed latency. */
-  | { kind: 'smart'; latencyMs?: number };
+  /**
+   * A valid answer built from the request's JSON schema, optionally after a fixed latency, and
+   * not before `until` settles (a test holds calls open, then lets them all answer).
+   */
+  | { kind: 'smart'; latencyMs?: number; until?: Promise<unknown> };
 
 /**
  * A JSON schema as a client sends it in `response_format`: only the keywords this fake and the
@@ -97,6 +100,10 @@ export interface FakeLlmServer {
   chatRequests(): ChatRequest[];
   /** Resolves once at least `count` chat requests arrived (event-driven, no polling). */
   waitForChatRequests(count: number): Promise<void>;
+  /** Chat requests received and not yet answered (or given up by the client) now. */
+  chatRequestsInFlight(): number;
+  /** The most chat requests in flight at once since the start (or the last reset). */
+  mostChatRequestsInFlight(): number;
   /** Forget requests and scripted behaviours (between tests). */
   reset(): void;
   close(): Promise<void>;
@@ -110,6 +117,8 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
   const requests: RecordedRequest[] = [];
   const waiters: { count: number; resolve: () => void }[] = [];
   let completionCounter = 0;
+  let inFlight = 0;
+  let mostInFlight = 0;
 
   const chatRequests = () => requests.filter(isChatRequest);
   const notifyWaiters = () => {
@@ -158,6 +167,12 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       }
       const behaviour = queue.shift() ?? defaultBehaviour;
       record.behaviour = behaviour.kind;
+      // In flight until the answer is sent or the connection closes (a client that gave up).
+      inFlight += 1;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      res.once('close', () => {
+        inFlight -= 1;
+      });
       notifyWaiters();
       // Read as a chat request; a body that is not (text, none) only lacks the fields read with ?.
       respondToChat(behaviour, body as ChatRequestBody | null, req, res, () => `chatcmpl-fake-${++completionCounter}`);
@@ -185,9 +200,12 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
         waiters.push({ count, resolve });
         notifyWaiters();
       }),
+    chatRequestsInFlight: () => inFlight,
+    mostChatRequestsInFlight: () => mostInFlight,
     reset: () => {
       queue.length = 0;
       requests.length = 0;
+      mostInFlight = inFlight;
       defaultBehaviour = { kind: 'smart' };
     },
     close: () =>
@@ -240,11 +258,19 @@ function respondToChat(
       afterLatency(behaviour.latencyMs, req, () => sendCompletion(res, body, content, nextId(), behaviour.usage));
       return;
     }
-    case 'smart':
-      afterLatency(behaviour.latencyMs, req, () =>
-        sendCompletion(res, body, JSON.stringify(smartAnswer(body)), nextId()),
-      );
+    case 'smart': {
+      const answer = () =>
+        afterLatency(behaviour.latencyMs, req, () =>
+          sendCompletion(res, body, JSON.stringify(smartAnswer(body)), nextId()),
+        );
+      // A client that gave up while the call was held gets nothing.
+      const answerUnlessGone = () => {
+        if (!res.destroyed) answer();
+      };
+      if (!behaviour.until) answer();
+      else behaviour.until.then(answerUnlessGone, answerUnlessGone);
       return;
+    }
   }
 }
 

@@ -11,6 +11,7 @@ import type { AppContext } from '../../src/context.ts';
 import { openPglite, openPostgres, type Database } from '../../src/db/client.ts';
 import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/lib/logger.ts';
+import { Slots } from '../../src/lib/slots.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
 import { LocalDiskStorage } from '../../src/storage/file-storage.ts';
 import { FileUrlSigner } from '../../src/storage/file-url-signer.ts';
@@ -54,6 +55,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     tokens: new TokenService(secret, config.tokenTtlSeconds),
     storage: new LocalDiskStorage(config.filesDir),
     fileUrls: new FileUrlSigner(secret),
+    gradingCalls: new Slots(config.gradingConcurrency),
     mailer: createMailer(config, createLogger('silent')),
     clock: options.clock,
     log: createLogger('silent'),
