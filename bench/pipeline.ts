@@ -316,6 +316,11 @@ async function main(): Promise<number> {
       `${rubricCalls + gradingCalls} = ${rubricCalls} rubric + ${gradingCalls} grading (N = ${n})`,
     );
     line('runs succeeded / attempts', `${succeeded.length} / ${attempts}`);
+    // GRADING_CONCURRENCY is the process's bound on grader calls in flight (decision 0041).
+    const mostInFlight = fake.mostChatRequestsInFlight();
+    if (mostInFlight > concurrency)
+      problems.push(`the fake model had ${mostInFlight} calls in flight at once (C = ${concurrency})`);
+    line('most model calls in flight at once', `${mostInFlight} (C = ${concurrency}, the bound)`);
     // This one process holds the app, PGlite (WebAssembly, same thread), the workers and the fake
     // model: its CPU per submission is the cost that does not depend on how loaded the machine is.
     line(
@@ -343,11 +348,15 @@ async function main(): Promise<number> {
       line('  queue wait (queued -> worker took it)', stats(queueWait));
       line('  extraction (taken -> text stored)', stats(extraction));
       line('  model call (latency_ms the app recorded)', `${stats(model)} (L = ${latencyMs} ms)`);
-      line('  the rest (store, interpret, finish)', stats(rest));
-      line('  worker slot busy (taken -> finished)', stats(busy));
+      line('  the rest (slot wait, store, finish)', stats(rest));
+      line('  job busy (taken -> finished)', stats(busy));
       line(
-        '  slot utilisation',
-        `${((100 * sum(busy)) / (concurrency * wallMs)).toFixed(0)}% (sum of busy / (C x wall))`,
+        '  call slot utilisation',
+        `${((100 * sum(model)) / (concurrency * wallMs)).toFixed(0)}% (sum of model calls / (C x wall))`,
+      );
+      line(
+        '  job busy / (C x wall)',
+        `${((100 * sum(busy)) / (concurrency * wallMs)).toFixed(0)}% (was "slot utilisation" while C jobs ran)`,
       );
       line(
         '  wall with any extraction in progress',
@@ -356,6 +365,16 @@ async function main(): Promise<number> {
       line(
         '  wall with any model call in flight',
         `${seconds(modelWall)} = ${((100 * modelWall) / batchSpan).toFixed(0)}% of the batch`,
+      );
+      // The fake runs in this process: its share of each call (timer lateness included) is
+      // bench overhead only in part, a busy event loop delays the app's own reading of replies too.
+      const fakeSide = fake
+        .chatRequests()
+        .slice(rubricCalls)
+        .flatMap((request) => (request.answeredAt === undefined ? [] : [request.answeredAt - request.receivedAt]));
+      line(
+        '  model call, inside the fake',
+        `${stats(fakeSide)} (received -> answer written; the app's latency_ms minus this is its client side)`,
       );
       line(
         '  extraction, summed over runs',

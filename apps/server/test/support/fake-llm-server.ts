@@ -82,6 +82,12 @@ export interface RecordedRequest {
   /** Parsed JSON body, or the raw text when it was not JSON; null without a body. */
   body: unknown;
   behaviour: FakeBehaviour['kind'] | 'none';
+  /**
+   * performance.now() when the whole request had arrived, and when the answer was written (or the
+   * client gave up): the fake's own share of a call, timer lateness included (bench/pipeline.ts).
+   */
+  receivedAt: number;
+  answeredAt?: number;
 }
 
 /** A request to POST /v1/chat/completions, whose JSON body the client built as a chat request. */
@@ -151,6 +157,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
         headers: req.headers,
         body,
         behaviour: 'none',
+        receivedAt: performance.now(),
       };
       requests.push(record);
 
@@ -172,6 +179,7 @@ export async function startFakeLlmServer(): Promise<FakeLlmServer> {
       mostInFlight = Math.max(mostInFlight, inFlight);
       res.once('close', () => {
         inFlight -= 1;
+        record.answeredAt = performance.now();
       });
       notifyWaiters();
       // Read as a chat request; a body that is not (text, none) only lacks the fields read with ?.
