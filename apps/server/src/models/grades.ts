@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, max, or } from 'drizzle-orm';
+import { and, desc, eq, lte, max, or, sql } from 'drizzle-orm';
 import { anyOf, anyOfPlaceholder } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
@@ -144,6 +144,21 @@ export async function selectNewestGradeAtOfQuestion(db: Db, questionId: string):
     .where(eq(submissions.questionId, questionId))
     .groupBy(submissions.studentId);
   return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
+}
+
+/**
+ * Whether any version of any answer to the question has a saved grade: then some latest answer has
+ * a grade that counts (its own, or one saved on an earlier version), which is what the question
+ * page's Grading Report column asks of the whole list.
+ */
+export async function hasGradeOnQuestion(db: Db, questionId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ one: sql<number>`1` })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(eq(submissions.questionId, questionId))
+    .limit(1);
+  return Boolean(row);
 }
 
 /** Several grades at once (Apply to group), in the caller's transaction. */

@@ -6,10 +6,16 @@ import type {
   QuestionSubmissionForStaff,
   QuestionSubmissionForStudent,
   QuestionSummary,
+  SubmissionsPage,
 } from '@gradewise/shared/contracts/questions';
 import type { QuestionRow } from '../models/questions.ts';
 import { mayGrade, type QuestionScope } from '../policies/course-access.ts';
-import type { QuestionDetailView, StaffQuestionRow, StudentQuestionRow } from '../services/read-questions.ts';
+import type {
+  QuestionDetailView,
+  StaffQuestionRow,
+  StudentQuestionRow,
+  SubmissionsPageView,
+} from '../services/read-questions.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 import { presentQuestionRelease } from './grade-release-presenter.ts';
@@ -71,7 +77,7 @@ export function presentQuestionForStudent(
 export function presentQuestionDetail(detail: QuestionDetailView, signer: FileUrlSigner): QuestionDetail {
   if (detail.viewer === 'student') {
     const submissions = detail.submissions?.map((row) => presentStudentQuestionRow(row, signer));
-    return presentQuestionForStudent(detail.scope, signer, submissions);
+    return { ...presentQuestionForStudent(detail.scope, signer, submissions), ...presentPage(detail.page) };
   }
   const rubricItems = detail.rubric?.items ?? [];
   const submissions = detail.submissions?.map((row) =>
@@ -81,7 +87,13 @@ export function presentQuestionDetail(detail: QuestionDetailView, signer: FileUr
   return {
     ...presentQuestionForStaff(detail.scope, signer, submissions, presentAutoRubric(detail.rubric)),
     gradeRelease: presentQuestionRelease(assignment, question),
+    ...presentPage(detail.page),
   };
+}
+
+/** `submissionsPage` only on a paged read: the spec's unpaged answer keeps its fields as they were. */
+function presentPage(page: SubmissionsPageView | undefined): { submissionsPage?: SubmissionsPage } {
+  return page ? { submissionsPage: { ...page } } : {};
 }
 
 function presentStaffQuestionRow(

@@ -41,10 +41,18 @@ export async function gradeAll(
     'grade submissions',
   );
   const { question } = scope;
-  const ungraded = await selectUngradedLatestSubmissionIds(ctx.db, question.id);
-  const suggested = await selectLatestSucceededRunsBySubmission(ctx.db, ungraded);
-  const candidates = ungraded.filter((id) => !suggested.has(id));
+  const candidates = await selectGradeAllCandidates(ctx, question.id);
   return queueGradingBatch(ctx, user, spendScopeOf(scope), question, candidates);
+}
+
+/**
+ * What Grade All would ask the AI about now: latest answers with no saved grade, no run in flight
+ * and no suggestion yet. The question page's "Grade All (N left)" counts the same list.
+ */
+export async function selectGradeAllCandidates(ctx: AppContext, questionId: string): Promise<string[]> {
+  const ungraded = await selectUngradedLatestSubmissionIds(ctx.db, questionId);
+  const suggested = await selectLatestSucceededRunsBySubmission(ctx.db, ungraded);
+  return ungraded.filter((id) => !suggested.has(id));
 }
 
 /**

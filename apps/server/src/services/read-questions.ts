@@ -14,11 +14,14 @@ import {
   loadVisibleQuestion,
   loadVisibleSubmission,
   mayGrade,
+  mayManage,
   requireGrader,
   type QuestionScope,
   type SubmissionScope,
 } from '../policies/course-access.ts';
+import { hasGradeOnQuestion } from '../models/grades.ts';
 import { readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
+import { selectGradeAllCandidates } from './grade-all.ts';
 import {
   readQuestionGradingForStaff,
   readSubmissionGradesForStudent,
@@ -59,9 +62,22 @@ export interface StudentQuestionRow {
   grade: StudentSubmissionGrade;
 }
 
+/** One page of the submissions list: `limit` rows from `offset`, in the table's order. */
+export interface SubmissionsPaging {
+  offset: number;
+  limit: number;
+}
+
+/** What a paged read says beside its page (contract: SubmissionsPage). */
+export interface SubmissionsPageView extends SubmissionsPaging {
+  total: number;
+  anyGraded: boolean;
+  leftForGradeAll?: number;
+}
+
 /**
  * What GET .../questions/:questionId answers, as read for the caller's role; the route presents it
- * (presenters/question-presenter.ts). `submissions` only when asked for.
+ * (presenters/question-presenter.ts). `submissions` only when asked for; `page` only when paged.
  */
 export type QuestionDetailView =
   | {
@@ -71,57 +87,88 @@ export type QuestionDetailView =
       identities: StudentIdentities;
       /** In the order staff lists use (by name, or by label when anonymous). */
       submissions?: StaffQuestionRow[];
+      page?: SubmissionsPageView;
     }
-  | { viewer: 'student'; scope: QuestionScope; submissions?: StudentQuestionRow[] };
+  | { viewer: 'student'; scope: QuestionScope; submissions?: StudentQuestionRow[]; page?: SubmissionsPageView };
 
+/**
+ * `includeSubmissions`: the whole list, or with `paging` one page of it. A page costs only its own
+ * rows' grading reads (runs, grades, extractions, leases): the order and the total need every
+ * student's latest submission, which is one narrow query; whether any is graded and what Grade All
+ * has left are read for the whole question, since the table shows them whatever the page.
+ */
 export async function readQuestionDetail(
   ctx: AppContext,
   user: UserRow,
   assignmentId: string,
   questionId: string,
   includeSubmissions: boolean,
+  paging?: SubmissionsPaging,
 ): Promise<QuestionDetailView> {
   const scope = await loadVisibleQuestion(ctx.db, user, assignmentId, questionId);
   const listed = includeSubmissions ? await loadQuestionSubmissions(ctx, user, scope) : undefined;
-  const rows = listed ?? [];
+  const all = listed ?? [];
   if (mayGrade(scope.role)) {
-    const grading = await readQuestionGradingForStaff(
-      ctx,
-      scope.question.id,
-      rows.map((row) => row.submission),
-    );
     const identities = await readStudentIdentities(
       ctx,
       scope.assignment,
-      rows.map((row) => row.student.id),
+      all.map((row) => row.student.id),
     );
-    const workOf = listed
-      ? await readGradingWork(
-          ctx,
-          scope,
-          user,
-          rows.map((row) => ({ student: row.student, submissionId: row.submission.id })),
-        )
-      : undefined;
     // Rows come by name; an anonymous list goes by label, so its order says nothing of names.
+    const ordered = [...all].sort((a, b) => identities.compare(a.student, b.student));
+    const rows = paging ? ordered.slice(paging.offset, paging.offset + paging.limit) : ordered;
+    const [grading, workOf, page] = await Promise.all([
+      readQuestionGradingForStaff(
+        ctx,
+        scope.question.id,
+        rows.map((row) => row.submission),
+      ),
+      // Whose share an answer is depends on the whole class (work-split.ts): every row's student.
+      listed
+        ? readGradingWork(
+            ctx,
+            scope,
+            user,
+            ordered.map((row) => ({ student: row.student, submissionId: row.submission.id })),
+          )
+        : undefined,
+      paging ? readStaffPageSummary(ctx, scope, paging, ordered.length) : undefined,
+    ]);
     const submissions = workOf
-      ? [...rows]
-          .sort((a, b) => identities.compare(a.student, b.student))
-          .map((row) => ({
-            row,
-            grading: grading.bySubmission.get(row.submission.id)!,
-            work: workOf({ studentId: row.student.id, submissionId: row.submission.id }),
-          }))
+      ? rows.map((row) => ({
+          row,
+          grading: grading.bySubmission.get(row.submission.id)!,
+          work: workOf({ studentId: row.student.id, submissionId: row.submission.id }),
+        }))
       : undefined;
-    return { viewer: 'staff', scope, rubric: grading.rubric, identities, submissions };
+    return { viewer: 'staff', scope, rubric: grading.rubric, identities, submissions, page };
   }
+  // A student's list is their own latest submission or nothing: a page of it is the list itself.
+  const rows = paging ? all.slice(paging.offset, paging.offset + paging.limit) : all;
   const grades = await readSubmissionGradesForStudent(
     ctx,
     scope,
-    rows.map((row) => row.submission),
+    all.map((row) => row.submission),
   );
-  const submissions = listed?.map((row) => ({ row, grade: grades.get(row.submission.id)! }));
-  return { viewer: 'student', scope, submissions };
+  const submissions = listed ? rows.map((row) => ({ row, grade: grades.get(row.submission.id)! })) : undefined;
+  const page = paging
+    ? { ...paging, total: all.length, anyGraded: all.some((row) => Boolean(grades.get(row.submission.id)?.released)) }
+    : undefined;
+  return { viewer: 'student', scope, submissions, page };
+}
+
+async function readStaffPageSummary(
+  ctx: AppContext,
+  scope: QuestionScope,
+  paging: SubmissionsPaging,
+  total: number,
+): Promise<SubmissionsPageView> {
+  const [anyGraded, leftForGradeAll] = await Promise.all([
+    hasGradeOnQuestion(ctx.db, scope.question.id),
+    // Only the owner has Grade All (decision 0021); a TA's page does not pay for the count.
+    mayManage(scope.role) ? selectGradeAllCandidates(ctx, scope.question.id) : undefined,
+  ]);
+  return { ...paging, total, anyGraded, ...(leftForGradeAll ? { leftForGradeAll: leftForGradeAll.length } : {}) };
 }
 
 /** Staff only: every version of the student's answer that `submissionId` belongs to, newest first. */

@@ -47,10 +47,58 @@ export const QuestionList = z.array(QuestionSummary);
 export type QuestionList = z.infer<typeof QuestionList>;
 
 /** GET .../questions/:questionId?includeSubmissions=1 adds `submissions`. */
-export const QuestionDetailQuery = z.object({
-  includeSubmissions: z.enum(['0', '1', 'true', 'false']).optional(),
+/** The most rows one page of the question page's submissions may ask for. */
+export const MAX_SUBMISSIONS_PAGE_SIZE = 100;
+
+/** A count in a query string: digits only, so '1e3', '-1', '' and '0x10' are refused rather than guessed at. */
+const QueryCount = (name: string, min: number, max: number) =>
+  z
+    .string()
+    .regex(/^\d{1,7}$/, `The ${name} must be a whole number.`)
+    .transform(Number)
+    .refine((value) => value >= min && value <= max, `The ${name} must be between ${min} and ${max}.`);
+
+/**
+ * includeSubmissions=1 alone: every submission the caller may see (the spec's API). With `limit`
+ * (and optionally `offset`, default 0): one page of that list in the table's order, and
+ * `submissionsPage` says what the table needs to page (decision 0042).
+ */
+export const QuestionDetailQuery = z
+  .object({
+    includeSubmissions: z.enum(['0', '1', 'true', 'false']).optional(),
+    offset: QueryCount('offset', 0, 1_000_000).optional(),
+    limit: QueryCount('limit', 1, MAX_SUBMISSIONS_PAGE_SIZE).optional(),
+  })
+  .refine((query) => query.offset === undefined || query.limit !== undefined, {
+    message: 'An offset needs a limit: say how many submissions a page holds.',
+    path: ['limit'],
+  })
+  .refine((query) => query.limit === undefined || isTrueFlag(query.includeSubmissions), {
+    message: 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.',
+    path: ['includeSubmissions'],
+  });
+export type QuestionDetailQuery = z.input<typeof QuestionDetailQuery>;
+
+/** includeSubmissions=1 or =true. */
+export function isTrueFlag(flag: string | undefined): boolean {
+  return flag === '1' || flag === 'true';
+}
+
+/**
+ * With a paged request: where the page sits in the whole list, and what the table shows from the
+ * whole list rather than the page (decision 0042).
+ */
+export const SubmissionsPage = z.object({
+  offset: z.number(),
+  limit: z.number(),
+  /** Every submission the caller may see (staff: one latest per student). */
+  total: z.number(),
+  /** Any of them has a grade that counts (the Grading Report column is shown for all pages). */
+  anyGraded: z.boolean(),
+  /** Staff only: how many Grade All would ask the AI about now (the button's "N left"). */
+  leftForGradeAll: z.number().optional(),
 });
-export type QuestionDetailQuery = z.infer<typeof QuestionDetailQuery>;
+export type SubmissionsPage = z.infer<typeof SubmissionsPage>;
 
 const QuestionDetailBase = QuestionSummary.extend({
   assignment: z.object({ _id: z.string(), title: z.string() }),
@@ -84,6 +132,7 @@ export const QuestionForStaff = QuestionDetailBase.extend({
   /** Whether students see this question's grades now, and what holds them (decision 0023). */
   gradeRelease: QuestionGradeRelease.optional(),
   submissions: z.array(QuestionSubmissionForStaff).optional(),
+  submissionsPage: SubmissionsPage.optional(),
 });
 export type QuestionForStaff = z.infer<typeof QuestionForStaff>;
 
@@ -91,6 +140,7 @@ export type QuestionForStaff = z.infer<typeof QuestionForStaff>;
 export const QuestionForStudent = QuestionDetailBase.extend({
   viewer: z.literal('student'),
   submissions: z.array(QuestionSubmissionForStudent).optional(),
+  submissionsPage: SubmissionsPage.optional(),
 });
 export type QuestionForStudent = z.infer<typeof QuestionForStudent>;
 

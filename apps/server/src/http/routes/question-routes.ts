@@ -6,6 +6,7 @@ import {
   QuestionDetail,
   QuestionDetailQuery,
   QuestionList,
+  isTrueFlag,
 } from '@gradewise/shared/contracts/questions';
 import type { AppContext } from '../../context.ts';
 import {
@@ -64,15 +65,17 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         serializerCompiler: fastSerializerCompiler,
       },
       async (request) => {
-        const includeSubmissions =
-          request.query.includeSubmissions === '1' || request.query.includeSubmissions === 'true';
+        const { includeSubmissions, offset, limit } = request.query;
         const { assignmentId, questionId } = request.params;
+        // The schema refuses offset or limit without includeSubmissions=1, and offset without limit.
+        const paging = limit === undefined ? undefined : { offset: offset ?? 0, limit };
         const detail = await readQuestionDetail(
           ctx,
           currentUser(request),
           assignmentId,
           questionId,
-          includeSubmissions,
+          isTrueFlag(includeSubmissions),
+          paging,
         );
         return presentQuestionDetail(detail, ctx.fileUrls);
       },

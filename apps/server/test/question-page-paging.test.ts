@@ -1,0 +1,163 @@
+import { beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { isLeftForGradeAll } from '@gradewise/shared/contracts/grading';
+import type { QuestionForStaff, QuestionForStudent } from '@gradewise/shared/contracts/questions';
+import {
+  addStudents,
+  addTa,
+  createAssignment,
+  createCourse,
+  createQuestion,
+  submitAnswer,
+} from './support/course-fixtures.ts';
+import { expectStatus, registerUser, type TestUser } from './support/http.ts';
+import { gradeWithAi, questionPath, saveGrade } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * GET .../questions/:q?includeSubmissions=1&limit=&offset= (decision 0042): one page of the
+ * submissions table in the table's order, with what the table needs from the whole list.
+ */
+let t: TestApp;
+let owner: TestUser;
+let ta: TestUser;
+let students: TestUser[];
+let assignmentId: string;
+let questionId: string;
+const NAMES = ['Eve', 'alice', 'Dan', 'Carol', 'Bob'];
+
+beforeAll(async () => {
+  t = await createTestApp({}, { withJobs: true });
+  owner = await registerUser(t.app, { role: 'instructor', name: 'Prof Ada' });
+  ta = await registerUser(t.app, { role: 'instructor', name: 'Tess TA' });
+  students = [];
+  for (const name of NAMES) students.push(await registerUser(t.app, { name }));
+  const course = await createCourse(t.app, owner);
+  await addStudents(
+    t.app,
+    owner,
+    course._id,
+    students.map((student) => student.email),
+  );
+  await addTa(t.app, owner, course._id, ta);
+  const assignment = await createAssignment(t.app, owner, course._id);
+  assignmentId = assignment._id;
+  questionId = (await createQuestion(t.app, owner, assignmentId))._id;
+  for (const student of students) await submitAnswer(t.app, student, assignmentId, questionId, `Answer of ${student.name}`);
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function read<T>(user: TestUser, query: string): Promise<T> {
+  const response = await t.app.inject({
+    method: 'GET',
+    url: `${questionPath(assignmentId, questionId)}?${query}`,
+    headers: user.auth,
+  });
+  return expectStatus<T>(response, 200, `GET question ?${query}`);
+}
+
+const namesOf = (question: { submissions?: { student: { name: string } }[] }) =>
+  (question.submissions ?? []).map((row) => row.student.name);
+
+describe('the question page, paged', () => {
+  it('without paging still answers the whole list with the same fields, and no page summary', async () => {
+    const whole = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    expect(namesOf(whole)).toEqual(['alice', 'Bob', 'Carol', 'Dan', 'Eve']);
+    expect(whole).not.toHaveProperty('submissionsPage');
+    const paged = await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=2&offset=0');
+    // A page's rows are the very rows of the whole list: same fields, same values (file links are
+    // signed per time window, so only their path is compared).
+    const unsigned = (rows: QuestionForStaff['submissions']) =>
+      rows!.map((row) => ({ ...row, file: row.file.split('?')[0] }));
+    expect(unsigned(paged.submissions)).toEqual(unsigned(whole.submissions!.slice(0, 2)));
+  });
+
+  it('pages in the table order and gives the total of the whole list', async () => {
+    const pages = [];
+    for (const offset of [0, 2, 4]) {
+      const page = await read<QuestionForStaff>(owner, `includeSubmissions=1&limit=2&offset=${offset}`);
+      expect(page.submissionsPage).toMatchObject({ offset, limit: 2, total: 5 });
+      pages.push(namesOf(page));
+    }
+    expect(pages).toEqual([['alice', 'Bob'], ['Carol', 'Dan'], ['Eve']]);
+    const pastTheEnd = await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=2&offset=10');
+    expect(pastTheEnd.submissions).toEqual([]);
+    expect(pastTheEnd.submissionsPage).toMatchObject({ total: 5 });
+    // offset defaults to 0.
+    expect(namesOf(await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=1'))).toEqual(['alice']);
+  });
+
+  it('says whether any submission is graded and what Grade All has left, whatever the page', async () => {
+    const before = await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=1&offset=0');
+    expect(before.submissionsPage).toMatchObject({ anyGraded: false, leftForGradeAll: 5 });
+
+    const whole = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    const rowOf = (name: string) => whole.submissions!.find((row) => row.student.name === name)!;
+    // Eve (last page) gets a saved grade, Dan an AI suggestion: neither is left for Grade All.
+    await saveGrade(t.app, owner, { assignmentId, questionId, submissionId: rowOf('Eve')._id, points: 10 });
+    await gradeWithAi(t.app, owner, { assignmentId, questionId, submissionId: rowOf('Dan')._id });
+
+    const firstPage = await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=2&offset=0');
+    expect(namesOf(firstPage)).toEqual(['alice', 'Bob']);
+    expect(firstPage.submissions!.some((row) => row.isAlreadyGraded)).toBe(false);
+    expect(firstPage.submissionsPage).toMatchObject({ anyGraded: true, leftForGradeAll: 3 });
+    // The count is the same rule the whole list's rows show.
+    const after = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    expect(after.submissions!.filter((row) => isLeftForGradeAll(row.reviewStatus))).toHaveLength(3);
+  });
+
+  it('gives a TA the same page, without the Grade All count (only the owner has Grade All)', async () => {
+    const asOwner = await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=3&offset=1');
+    const asTa = await read<QuestionForStaff>(ta, 'includeSubmissions=1&limit=3&offset=1');
+    expect(namesOf(asTa)).toEqual(namesOf(asOwner));
+    expect(asTa.submissionsPage).toMatchObject({ total: 5, anyGraded: true });
+    expect(asTa.submissionsPage).not.toHaveProperty('leftForGradeAll');
+  });
+
+  it('gives a student only their own submission, paged or not', async () => {
+    const eve = students[0]!;
+    const page = await read<QuestionForStudent>(eve, 'includeSubmissions=1&limit=10');
+    expect(page.viewer).toBe('student');
+    expect(namesOf(page)).toEqual(['Eve']);
+    expect(page.submissionsPage).toEqual({ offset: 0, limit: 10, total: 1, anyGraded: true });
+    expect(page.submissionsPage).not.toHaveProperty('leftForGradeAll');
+    const past = await read<QuestionForStudent>(eve, 'includeSubmissions=1&limit=10&offset=1');
+    expect(past.submissions).toEqual([]);
+    // Bob's answer is not graded: his own page says so, whatever is graded for his classmates.
+    const bob = await read<QuestionForStudent>(students[4]!, 'includeSubmissions=1&limit=10');
+    expect(namesOf(bob)).toEqual(['Bob']);
+    expect(bob.submissionsPage).toMatchObject({ total: 1, anyGraded: false });
+  });
+
+  it.each([
+    ['includeSubmissions=1&limit=0', 'The limit must be between 1 and 100.'],
+    ['includeSubmissions=1&limit=101', 'The limit must be between 1 and 100.'],
+    ['includeSubmissions=1&limit=abc', 'The limit must be a whole number.'],
+    ['includeSubmissions=1&limit=1e2', 'The limit must be a whole number.'],
+    ['includeSubmissions=1&limit=-1', 'The limit must be a whole number.'],
+    ['includeSubmissions=1&limit=10&offset=-5', 'The offset must be a whole number.'],
+    ['includeSubmissions=1&limit=10&offset=', 'The offset must be a whole number.'],
+    ['includeSubmissions=1&offset=10', 'An offset needs a limit: say how many submissions a page holds.'],
+    ['limit=10', 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.'],
+    ['includeSubmissions=0&limit=10', 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.'],
+  ])('refuses ?%s with a 400 that says why', async (query, message) => {
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${questionPath(assignmentId, questionId)}?${query}`,
+      headers: owner.auth,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toBe(message);
+  });
+
+  it('keeps the route closed to callers outside the course, paged or not', async () => {
+    const outsider = await registerUser(t.app);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${questionPath(assignmentId, questionId)}?includeSubmissions=1&limit=2`,
+      headers: outsider.auth,
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});
