@@ -42,7 +42,8 @@ beforeAll(async () => {
   const assignment = await createAssignment(t.app, owner, course._id);
   assignmentId = assignment._id;
   questionId = (await createQuestion(t.app, owner, assignmentId))._id;
-  for (const student of students) await submitAnswer(t.app, student, assignmentId, questionId, `Answer of ${student.name}`);
+  for (const student of students)
+    await submitAnswer(t.app, student, assignmentId, questionId, `Answer of ${student.name}`);
 });
 afterAll(async () => {
   await t?.close();
@@ -140,7 +141,10 @@ describe('the question page, paged', () => {
     ['includeSubmissions=1&limit=10&offset=', 'The offset must be a whole number.'],
     ['includeSubmissions=1&offset=10', 'An offset needs a limit: say how many submissions a page holds.'],
     ['limit=10', 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.'],
-    ['includeSubmissions=0&limit=10', 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.'],
+    [
+      'includeSubmissions=0&limit=10',
+      'A limit or offset pages the submissions: ask for them with includeSubmissions=1.',
+    ],
   ])('refuses ?%s with a 400 that says why', async (query, message) => {
     const response = await t.app.inject({
       method: 'GET',

@@ -68,6 +68,9 @@ export const apiPaths = {
     list: (assignmentId: string) => `${assignment(assignmentId)}/questions`,
     /** The question with the submissions the caller may see (the one way the web reads a question). */
     detail: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}?includeSubmissions=1`,
+    /** One page of the question's submissions, with the counts the table pages by (decision 0042). */
+    detailPage: (assignmentId: string, questionId: string, page: { offset: number; limit: number }) =>
+      `${question(assignmentId, questionId)}?includeSubmissions=1&offset=${page.offset}&limit=${page.limit}`,
     generateRubric: (assignmentId: string, questionId: string) =>
       `${question(assignmentId, questionId)}/generate-rubric`,
     saveRubric: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/save-rubric`,

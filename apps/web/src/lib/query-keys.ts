@@ -26,6 +26,11 @@ export const queryKeys = {
     detail: (assignmentId: string, questionId: string) => ['questions', 'detail', assignmentId, questionId] as const,
     versions: (assignmentId: string, questionId: string, submissionId: string) =>
       [...queryKeys.questions.detail(assignmentId, questionId), 'versions', submissionId] as const,
+    /** One page of the question page's table: under `detail`, so refreshing the question refreshes it. */
+    pages: (assignmentId: string, questionId: string) =>
+      [...queryKeys.questions.detail(assignmentId, questionId), 'page'] as const,
+    page: (assignmentId: string, questionId: string, offset: number, limit: number) =>
+      [...queryKeys.questions.pages(assignmentId, questionId), offset, limit] as const,
   },
   grading: {
     result: (submissionId: string) => ['grading', 'result', submissionId] as const,

@@ -4,6 +4,8 @@ import { vi } from 'vitest';
 export interface SentRequest {
   method: string;
   path: string;
+  /** The query string as sent ('' when none); routes are matched on the path alone. */
+  search: string;
   headers: Headers;
   body: unknown;
 }
@@ -22,6 +24,7 @@ export function stubNetwork(routes: Record<string, Responder>): SentRequest[] {
     const request: SentRequest = {
       method: init.method ?? 'GET',
       path: url.pathname,
+      search: url.search,
       headers: new Headers(init.headers),
       body,
     };

@@ -1,13 +1,18 @@
-import { useId } from 'react';
-import { isLeftForGradeAll, type SubmissionGradingFields } from '@gradewise/shared/contracts/grading';
+import { useId, useState } from 'react';
 import { Link as RouterLink, useParams } from 'react-router-dom';
 import { Box, Button, Container, Typography } from '@mui/material';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
-import { QUESTION_MESSAGES, useQuestion } from '../../features/questions/api/questions-api.ts';
+import {
+  DEFAULT_SUBMISSIONS_PAGE_SIZE,
+  QUESTION_MESSAGES,
+  SUBMISSIONS_PAGE_SIZES,
+  useQuestionPage,
+} from '../../features/questions/api/questions-api.ts';
 import { hasAutoRubric, QuestionOverview } from '../../features/questions/components/question-overview.tsx';
 import { SubmissionsTable } from '../../features/submissions/components/submissions-table.tsx';
 import { SubmitAnswerForm } from '../../features/submissions/components/submit-answer-form.tsx';
+import { submissionsSummaryOf } from '../../features/submissions/submissions-summary.ts';
 import { UploadOnBehalfForm } from '../../features/submissions/components/upload-on-behalf-form.tsx';
 import { AiQuotaReadout } from '../../features/grading/components/ai-quota-readout.tsx';
 import { AnswerGroupsPanel } from '../../features/grading/components/answer-groups-panel.tsx';
@@ -40,7 +45,10 @@ import { questionListPath, statisticsPath } from '../../lib/paths.ts';
 export function QuestionDetailRoute() {
   const { assignmentId = '', questionId = '' } = useParams();
   const submissionsHeadingId = useId();
-  const question = useQuestion(assignmentId, questionId);
+  // The table shows one page of the submissions (decision 0042): a class of hundreds is read a page at a time.
+  const [page, setPage] = useState(0);
+  const [rowsPerPage, setRowsPerPage] = useState<number>(DEFAULT_SUBMISSIONS_PAGE_SIZE);
+  const question = useQuestionPage(assignmentId, questionId, { offset: page * rowsPerPage, limit: rowsPerPage });
   const isStaffView = question.data?.viewer === 'staff';
   const renderGroupBadges = useSubmissionGroupBadges(assignmentId, questionId, isStaffView);
   const viewerId = useSession().user?._id ?? null;
@@ -78,6 +86,10 @@ export function QuestionDetailRoute() {
   // A TA grades but does not manage: no rubric editing, grade all, grades CSV or uploads (decision 0021).
   const canManage = detail.viewer === 'staff' && detail.staffRole !== 'ta';
   const submissions = detail.submissions ?? [];
+  const summary = submissionsSummaryOf(detail);
+  // Fewer submissions than before (a page emptied from under us): show the last page there is.
+  const lastPage = Math.max(0, Math.ceil(summary.total / rowsPerPage) - 1);
+  if (page > lastPage) setPage(lastPage);
   const workOf = new Map(detail.viewer === 'staff' ? (detail.submissions ?? []).map((row) => [row._id, row]) : []);
 
   return (
@@ -96,7 +108,7 @@ export function QuestionDetailRoute() {
         <SubmitAnswerForm
           assignmentId={assignmentId}
           questionId={questionId}
-          hasSubmitted={submissions.length > 0}
+          hasSubmitted={summary.total > 0}
           canResubmit={detail.viewer === 'student' ? (detail.submissions?.[0]?.canResubmit ?? true) : true}
         />
       )}
@@ -104,8 +116,8 @@ export function QuestionDetailRoute() {
         <GradeAllPanel
           assignmentId={assignmentId}
           questionId={questionId}
-          leftToGrade={detail.viewer === 'staff' ? leftForGradeAll(detail.submissions ?? []) : 0}
-          submissionCount={submissions.length}
+          leftToGrade={summary.leftForGradeAll}
+          submissionCount={summary.total}
           extraActions={
             <>
               <GradesCsvButton
@@ -139,6 +151,19 @@ export function QuestionDetailRoute() {
           questionPoints={detail.points}
           rows={submissions}
           isStaff={isStaff}
+          paging={{
+            total: summary.total,
+            anyGraded: summary.anyGraded,
+            page,
+            rowsPerPage,
+            rowsPerPageOptions: SUBMISSIONS_PAGE_SIZES,
+            onPageChange: setPage,
+            onRowsPerPageChange: (size) => {
+              setRowsPerPage(size);
+              setPage(0);
+            },
+            isLoading: question.isPlaceholderData,
+          }}
           renderStudentExtra={
             isStaff
               ? (row) => (
@@ -171,9 +196,4 @@ export function QuestionDetailRoute() {
       ) : null}
     </Container>
   );
-}
-
-/** How many answers Grade All would ask the AI about now (the rule lives with the contract). */
-function leftForGradeAll(rows: readonly Pick<SubmissionGradingFields, 'reviewStatus'>[]): number {
-  return rows.filter((row) => isLeftForGradeAll(row.reviewStatus)).length;
 }

@@ -14,14 +14,27 @@ export const questionQueries = {
       queryFn: ({ signal }) => apiClient.get(apiPaths.questions.list(assignmentId), QuestionList, { signal }),
     }),
   /**
-   * The question with the submissions the caller may see: the question page, the grading screen
-   * and the rubric screens all read this one entry, so a save refreshes it once for all of them.
+   * The question with every submission the caller may see: the grading screen and the rubric
+   * screens read this one entry; the question page reads pages of it (`page`, under this key), so
+   * a save refreshes all of them at once.
    */
   detail: (assignmentId: string, questionId: string) =>
     queryOptions({
       queryKey: queryKeys.questions.detail(assignmentId, questionId),
       queryFn: ({ signal }) =>
         apiClient.get(apiPaths.questions.detail(assignmentId, questionId), QuestionDetail, { signal }),
+    }),
+  /**
+   * The question with one page of its submissions (the question page's table, decision 0042): a
+   * class of hundreds is not sent whole to show 25 rows. The grading and rubric screens read `detail`.
+   */
+  page: (assignmentId: string, questionId: string, offset: number, limit: number) =>
+    queryOptions({
+      queryKey: queryKeys.questions.page(assignmentId, questionId, offset, limit),
+      queryFn: ({ signal }) =>
+        apiClient.get(apiPaths.questions.detailPage(assignmentId, questionId, { offset, limit }), QuestionDetail, {
+          signal,
+        }),
     }),
   /** Every upload of one student, newest first. */
   versions: (assignmentId: string, questionId: string, submissionId: string) =>

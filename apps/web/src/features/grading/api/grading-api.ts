@@ -6,6 +6,7 @@ import {
   UndoSaveGradeOutput,
   type SaveGradeInput,
 } from '@gradewise/shared/contracts/grading';
+import type { QuestionDetail } from '@gradewise/shared/contracts/questions';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -39,9 +40,27 @@ export function refreshAfterGrading(queryClient: QueryClient, assignmentId: stri
   ]);
 }
 
-/** The question's one cache entry (staff view expected), shared with the question page. */
-export function useGradingQuestion(assignmentId: string, questionId: string) {
-  return useQuery(questionQueries.detail(assignmentId, questionId));
+/**
+ * The question with every submission (staff view expected), shared with the rubric screens. Until
+ * it arrives, the question page's cached page that holds this submission stands in for it, so the
+ * screen opened from the table shows at once (the session tells a stand-in from the copy read on
+ * opening before it says a submission is missing).
+ */
+export function useGradingQuestion(assignmentId: string, questionId: string, submissionId: string) {
+  const queryClient = useQueryClient();
+  return useQuery({
+    ...questionQueries.detail(assignmentId, questionId),
+    placeholderData: () => cachedPageWith(queryClient, assignmentId, questionId, submissionId),
+  });
+}
+
+function cachedPageWith(queryClient: QueryClient, assignmentId: string, questionId: string, submissionId: string) {
+  const pages = queryClient.getQueriesData<QuestionDetail>({
+    queryKey: queryKeys.questions.pages(assignmentId, questionId),
+  });
+  return pages
+    .map(([, data]) => data)
+    .find((data) => data?.viewer === 'staff' && data.submissions?.some((row) => row._id === submissionId));
 }
 
 /** POST grade/:submissionId when the screen opens (see `gradingQueries.result`). */

@@ -36,7 +36,7 @@ export function useGradingSession({
   inQueue,
   onResult,
 }: GradingSessionOptions) {
-  const question = useGradingQuestion(assignmentId, questionId);
+  const question = useGradingQuestion(assignmentId, questionId, submissionId);
   const detail = question.data;
   const isStaffView = detail?.viewer === 'staff';
   const submission = isStaffView ? detail.submissions?.find((row) => row._id === submissionId) : undefined;

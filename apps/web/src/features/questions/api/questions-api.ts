@@ -1,4 +1,4 @@
-import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
   CREATE_QUESTION_FILE_FIELDS,
   CreateQuestionOutput,
@@ -26,13 +26,25 @@ export function useQuestions(assignmentId: string | undefined) {
   return useQuery({ ...questionQueries.list(assignmentId ?? ''), enabled: Boolean(assignmentId) });
 }
 
-/** GET .../questions/:questionId?includeSubmissions=1: the question's one cache entry, with the submissions the caller may see. */
-export function useQuestion(assignmentId: string | undefined, questionId: string | undefined) {
+/** Rows per page of the question page's table: the choices its pager offers, and the first one shown. */
+export const SUBMISSIONS_PAGE_SIZES = [25, 50, 100] as const;
+export const DEFAULT_SUBMISSIONS_PAGE_SIZE = SUBMISSIONS_PAGE_SIZES[0];
+
+/**
+ * GET .../questions/:questionId?includeSubmissions=1&offset=&limit=: the question with one page of
+ * the submissions the caller may see (decision 0042). The page shown stays while the next one loads.
+ */
+export function useQuestionPage(
+  assignmentId: string | undefined,
+  questionId: string | undefined,
+  page: { offset: number; limit: number },
+) {
   return useQuery({
-    ...questionQueries.detail(assignmentId ?? '', questionId ?? ''),
+    ...questionQueries.page(assignmentId ?? '', questionId ?? '', page.offset, page.limit),
     enabled: Boolean(assignmentId && questionId),
+    placeholderData: keepPreviousData,
     // Submitted PDFs are read and AI suggestions made in the background (Grade All): while any row
-    // waits for either, look again every few seconds, so its state appears without a reload.
+    // shown waits for either, look again every few seconds, so its state appears without a reload.
     refetchInterval: (query) => (hasWorkInFlight(query.state.data) ? BACKGROUND_POLL_MS : false),
   });
 }

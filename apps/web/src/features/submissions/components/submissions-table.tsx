@@ -11,6 +11,7 @@ import {
   TableCell,
   TableContainer,
   TableHead,
+  TablePagination,
   TableRow,
   Typography,
   useMediaQuery,
@@ -46,7 +47,27 @@ export interface SubmissionsTableProps {
   renderExtraActions?: (row: SubmissionTableRow) => ReactNode;
   /** More about a row under the student's name (staff: the answer-group badges). Return null for none. */
   renderStudentExtra?: (row: SubmissionTableRow) => ReactNode;
+  /**
+   * When `rows` is one page of the list: whether any submission of the whole list is graded (the
+   * Grading Report column is the list's, not the page's), and the pager. Without it, `rows` is the list.
+   */
+  paging?: SubmissionsPaging;
 }
+
+export interface SubmissionsPaging {
+  total: number;
+  anyGraded: boolean;
+  /** Zero-based. */
+  page: number;
+  rowsPerPage: number;
+  rowsPerPageOptions: readonly number[];
+  onPageChange(page: number): void;
+  onRowsPerPageChange(rowsPerPage: number): void;
+  /** The next page is on its way: the rows shown are still the previous page's. */
+  isLoading?: boolean;
+}
+
+export const SUBMISSIONS_PAGER_LABEL = 'Submission pages';
 
 /**
  * Spec section 2, question detail: Student, File (View PDF), Late? (Yes/No), Grade ('Not Graded'
@@ -58,12 +79,46 @@ export interface SubmissionsTableProps {
 export function SubmissionsTable(props: SubmissionsTableProps) {
   const theme = useTheme();
   const isPhone = useMediaQuery(theme.breakpoints.down('md'));
-  if (props.rows.length === 0) return <EmptyMessage text={NO_SUBMISSIONS_MESSAGE} />;
-  return isPhone ? <SubmissionCards {...props} /> : <SubmissionRows {...props} />;
+  const total = props.paging ? props.paging.total : props.rows.length;
+  if (total === 0) return <EmptyMessage text={NO_SUBMISSIONS_MESSAGE} />;
+  const hasReportColumn = props.paging ? props.paging.anyGraded : props.rows.some(isGraded);
+  return (
+    <Box aria-busy={props.paging?.isLoading ?? false}>
+      {isPhone ? (
+        <SubmissionCards {...props} hasReportColumn={hasReportColumn} />
+      ) : (
+        <SubmissionRows {...props} hasReportColumn={hasReportColumn} />
+      )}
+      {props.paging ? <SubmissionsPager {...props.paging} /> : null}
+    </Box>
+  );
 }
 
-function SubmissionRows({ rows, isStaff, renderStudentExtra, ...props }: SubmissionsTableProps) {
-  const hasReportColumn = rows.some(isGraded);
+/**
+ * Below the table once the list is longer than the smallest page: MUI's pager (buttons and a
+ * rows-per-page select, all reachable by keyboard), named for screen readers.
+ */
+function SubmissionsPager({ total, page, rowsPerPage, rowsPerPageOptions, ...handlers }: SubmissionsPaging) {
+  if (total <= Math.min(...rowsPerPageOptions)) return null;
+  return (
+    <Box component="nav" aria-label={SUBMISSIONS_PAGER_LABEL}>
+      <TablePagination
+        component="div"
+        count={total}
+        page={page}
+        rowsPerPage={rowsPerPage}
+        rowsPerPageOptions={[...rowsPerPageOptions]}
+        labelRowsPerPage="Submissions per page:"
+        onPageChange={(_event, next) => handlers.onPageChange(next)}
+        onRowsPerPageChange={(event) => handlers.onRowsPerPageChange(Number(event.target.value))}
+      />
+    </Box>
+  );
+}
+
+type ListProps = SubmissionsTableProps & { hasReportColumn: boolean };
+
+function SubmissionRows({ rows, isStaff, renderStudentExtra, hasReportColumn, ...props }: ListProps) {
   return (
     <TableContainer component={Paper} variant="outlined">
       <Table aria-label="Submissions">
@@ -113,8 +168,7 @@ function SubmissionRows({ rows, isStaff, renderStudentExtra, ...props }: Submiss
   );
 }
 
-function SubmissionCards({ rows, isStaff, renderStudentExtra, ...props }: SubmissionsTableProps) {
-  const hasReportColumn = rows.some(isGraded);
+function SubmissionCards({ rows, isStaff, renderStudentExtra, hasReportColumn, ...props }: ListProps) {
   return (
     <Stack component="ul" spacing={1.5} aria-label="Submissions" sx={{ listStyle: 'none', p: 0, m: 0 }}>
       {rows.map((row) => (
@@ -171,7 +225,9 @@ function SubmissionCards({ rows, isStaff, renderStudentExtra, ...props }: Submis
   );
 }
 
-type CellProps = Omit<SubmissionsTableProps, 'rows' | 'isStaff' | 'renderStudentExtra'> & { row: SubmissionTableRow };
+type CellProps = Omit<SubmissionsTableProps, 'rows' | 'isStaff' | 'renderStudentExtra' | 'paging'> & {
+  row: SubmissionTableRow;
+};
 
 function StudentCell({ row, isStaff, extra }: { row: SubmissionTableRow; isStaff: boolean; extra?: ReactNode }) {
   const isOnBehalf = row.uploadedBy && row.uploadedBy._id !== row.student._id;
