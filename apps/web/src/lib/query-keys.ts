@@ -22,7 +22,7 @@ export const queryKeys = {
   questions: {
     all: ['questions'] as const,
     list: (assignmentId: string) => ['questions', 'list', assignmentId] as const,
-    /** The one cache entry of a question: every screen reads it with its submissions. */
+    /** A question with all its submissions (grading, rubric screens); its pages and versions sit under it. */
     detail: (assignmentId: string, questionId: string) => ['questions', 'detail', assignmentId, questionId] as const,
     versions: (assignmentId: string, questionId: string, submissionId: string) =>
       [...queryKeys.questions.detail(assignmentId, questionId), 'versions', submissionId] as const,
