@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { QuestionForStaff, QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
@@ -44,6 +44,8 @@ function stubQuestionPage(respond: (request: SentRequest) => Response | Promise<
     [`GET /api${QUESTION_PATH}/grade-all/progress`]: () =>
       jsonResponse(200, { batchId: null, total: 0, done: 0, failed: 0, running: 0, remaining: 0, isFinished: true }),
     [`GET /api${QUESTION_PATH}/review-queue`]: () => jsonResponse(200, { questionPoints: 10, items: [], remaining: 0 }),
+    // The grading screen's AI result: never answered here, only its asking is looked at.
+    [`POST /api${QUESTION_PATH}/grade/s2`]: () => new Promise<Response>(() => undefined),
   });
 }
 
@@ -157,5 +159,20 @@ describe('the question page pager', () => {
     renderApp(QUESTION_PATH);
     expect(await screen.findByText('No submissions yet.')).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Submissions' })).not.toBeInTheDocument();
+  });
+  it('opens the grading screen from a page at once: the cached page stands in until the whole list arrives', async () => {
+    const wholeList = deferredResponse();
+    const sent = stubQuestionPage((request) =>
+      request.search.includes('limit=') ? jsonResponse(200, pageOf(request)) : wholeList.responder(request),
+    );
+    renderApp(QUESTION_PATH);
+    const table = await screen.findByRole('table', { name: 'Submissions' });
+    await userEvent.click(within(table).getByRole('link', { name: 'Grade Student 02' }));
+
+    // The grading screen asks for the AI's result of this answer before the whole list has come.
+    await waitFor(() => expect(sent.some((request) => request.path.endsWith('/grade/s2'))).toBe(true));
+    expect(questionReads(sent)).toContain('?includeSubmissions=1');
+    expect(screen.queryByText('Submission not found.')).not.toBeInTheDocument();
+    wholeList.respond(jsonResponse(200, questionForStaff({ submissions: CLASS })));
   });
 });
