@@ -92,10 +92,11 @@ export type QuestionDetailView =
   | { viewer: 'student'; scope: QuestionScope; submissions?: StudentQuestionRow[]; page?: SubmissionsPageView };
 
 /**
- * `includeSubmissions`: the whole list, or with `paging` one page of it. A page costs only its own
- * rows' grading reads (runs, grades, extractions, leases): the order and the total need every
- * student's latest submission, which is one narrow query; whether any is graded and what Grade All
- * has left are read for the whole question, since the table shows them whatever the page.
+ * `includeSubmissions`: the whole list, or with `paging` one page of it (decision 0042). The grading
+ * reads (grades, runs, extractions) and the presenting are for the page's rows only. Still read for
+ * the whole question: every student's latest submission (the order and the total), whose share
+ * each answer is (the work split), whether any is graded and what Grade All has left, since the
+ * table shows those whatever the page.
  */
 export async function readQuestionDetail(
   ctx: AppContext,
