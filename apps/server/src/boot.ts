@@ -43,7 +43,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
   try {
     database = config.databaseUrl
       ? openPostgres(config.databaseUrl)
-      : await openPglite(path.join(config.dataDir, 'pglite'), { onThread: config.pgliteThread });
+      : await openPglite(path.join(config.dataDir, 'pglite'), {
+          onThread: config.pgliteThread,
+          sharedBuffersMb: config.pgliteSharedBuffersMb,
+        });
     await migrateDatabase(database);
     // PGlite has no autovacuum: give its planner statistics before the first request (decision 0040).
     await analyzeStaleTables(database);

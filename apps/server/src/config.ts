@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GRADE_FIRST_DEFAULT } from '@gradewise/shared/contracts/review';
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, MAX_PGLITE_SHARED_BUFFERS_MB } from './db/pglite-memory.ts';
 
 /**
  * Environment, validated once at boot. A bad value stops the process with a sentence that names
@@ -107,6 +108,16 @@ const ConfigSchema = z
       .enum(['true', 'false'], { message: 'must be true or false' })
       .default('false')
       .transform((value) => value === 'true'),
+    /**
+     * PostgreSQL's page cache in the embedded database, in MB (db/pglite-memory.ts): all of it is
+     * resident from the start, so it is most of an idle server's memory.
+     */
+    PGLITE_SHARED_BUFFERS_MB: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .max(MAX_PGLITE_SHARED_BUFFERS_MB)
+      .default(DEFAULT_PGLITE_SHARED_BUFFERS_MB),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     NODE_ENV: z.string().default('production'),
   })
@@ -202,6 +213,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     logLevel: env.LOG_LEVEL,
     logRequests: env.LOG_REQUESTS,
     pgliteThread: env.PGLITE_THREAD,
+    pgliteSharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB,
     isProduction: env.NODE_ENV === 'production',
   };
 }

@@ -7,6 +7,7 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
+import { pgliteModule } from './pglite-memory.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import { PgliteThreadClient } from './pglite-thread-client.ts';
 import * as schema from './schema.ts';
@@ -93,20 +94,25 @@ export function wrapPostgres(pool: pg.Pool): Database {
 }
 
 /**
- * Opens the embedded database on its own thread: `dataDir` on disk, or in memory when undefined
- * (tests), optionally loaded from a dump file. Callers hold the data-directory lock (boot.ts).
+ * Opens the embedded database: `dataDir` on disk, or in memory when undefined (tests), optionally
+ * loaded from a dump file; with `sharedBuffersMb` of page cache (PGLITE_SHARED_BUFFERS_MB, default
+ * in db/pglite-memory.ts). Callers hold the data-directory lock (boot.ts).
  */
 export async function openPglite(
   dataDir: string | undefined,
-  options: { loadDataDirFrom?: string; onThread?: boolean } = {},
+  options: { loadDataDirFrom?: string; onThread?: boolean; sharedBuffersMb?: number } = {},
 ): Promise<Database> {
+  const { sharedBuffersMb } = options;
   // In this process unless asked for the thread (PGLITE_THREAD) or loading a dump (the tests' template).
   if (!options.onThread && !options.loadDataDirFrom) {
-    const client = dataDir ? new PGlite(dataDir) : new PGlite();
+    const { wasmModule } = await pgliteModule(sharedBuffersMb);
+    const client = new PGlite({ dataDir, wasmModule });
     await client.waitReady;
     return wrapPglite(withStorableParameters(client) as unknown as PgliteConnection);
   }
-  return wrapPglite(await PgliteThreadClient.open({ dataDir, loadDataDirFrom: options.loadDataDirFrom }));
+  return wrapPglite(
+    await PgliteThreadClient.open({ dataDir, loadDataDirFrom: options.loadDataDirFrom, sharedBuffersMb }),
+  );
 }
 
 /**

@@ -8,6 +8,8 @@ export interface PgliteThreadOptions {
   dataDir?: string;
   /** In memory, starting from a `dumpDataDir()` archive written to this file (tests' template). */
   loadDataDirFrom?: string;
+  /** PostgreSQL's shared_buffers in MB (db/pglite-memory.ts); undefined: the default there. */
+  sharedBuffersMb?: number;
 }
 
 export type PgliteRequest =

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type ParserOptions, type Transaction } from '@electric-sql/pglite';
+import { pgliteModule } from './pglite-memory.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import {
   serializeError,
@@ -20,11 +21,10 @@ import {
 const options = workerData as PgliteThreadOptions;
 const port = parentPort!;
 
+const { wasmModule } = await pgliteModule(options.sharedBuffersMb);
 const pg = options.loadDataDirFrom
-  ? new PGlite({ loadDataDir: new Blob([fs.readFileSync(options.loadDataDirFrom)]) })
-  : options.dataDir
-    ? new PGlite(options.dataDir)
-    : new PGlite();
+  ? new PGlite({ loadDataDir: new Blob([fs.readFileSync(options.loadDataDirFrom)]), wasmModule })
+  : new PGlite({ dataDir: options.dataDir, wasmModule });
 
 /** Every query runs as a named statement (db/pglite-statements.ts). */
 const statements = new PgliteStatements(pg);

@@ -5,6 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateDatabase, wrapPglite } from '../../src/db/client.ts';
+import { pgliteModule } from '../../src/db/pglite-memory.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -38,7 +39,8 @@ export default async function setup(project: TestProject) {
     };
   }
 
-  const client = new PGlite();
+  // The server's settings (shared_buffers), so the dump is made as the server would make it.
+  const client = new PGlite({ wasmModule: (await pgliteModule()).wasmModule });
   const database_ = wrapPglite(client);
   await migrateDatabase(database_);
   const dump = await client.dumpDataDir('none');
