@@ -1,6 +1,10 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import type { PGliteOptions } from '@electric-sql/pglite';
+
+/** A compiled WebAssembly.Module, named through PGlite: the server's TypeScript libraries do not declare WebAssembly. */
+type WasmModule = NonNullable<PGliteOptions['wasmModule']>;
 
 /**
  * The embedded database's shared buffers, and the WebAssembly module that gives them to it.
@@ -29,7 +33,7 @@ export const MAX_PGLITE_SHARED_BUFFERS_MB = 999;
 
 export interface PgliteModule {
   /** For PGlite's `wasmModule` option; undefined: PGlite's own module (the argument was not found). */
-  wasmModule: WebAssembly.Module | undefined;
+  wasmModule: WasmModule | undefined;
   /** shared_buffers as PostgreSQL will run with it, in MB. */
   sharedBuffersMb: number;
 }
@@ -59,8 +63,8 @@ async function compileWithSharedBuffers(sharedBuffersMb: number): Promise<Pglite
   return { wasmModule: await wasm.compile(bytes), sharedBuffersMb };
 }
 
-/** Node's WebAssembly object: the server's TypeScript libraries declare its types, not the global itself. */
-const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WebAssembly.Module> } })
+/** Node's WebAssembly object, which the server's TypeScript libraries do not declare. */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
   .WebAssembly;
 
 /**
