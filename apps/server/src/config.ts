@@ -63,6 +63,11 @@ const ConfigSchema = z
     EXTRACTION_THREADS: z.coerce.number().int().min(1).max(32).default(defaultExtractionThreads),
     /** Heap limit of each PDF-reading thread, in MB: a file that needs more is refused (and stored as a file fault). */
     EXTRACTION_MEMORY_MB: z.coerce.number().int().min(128).max(16_384).default(DEFAULT_EXTRACTION_MEMORY_MB),
+    /**
+     * A PDF-reading thread with no file for this long ends, and its memory (pdf.js, OCR: about
+     * 65 MB) returns to the system; the next file starts a new one (a second's wait). 0: threads stay.
+     */
+    EXTRACTION_IDLE_MS: z.coerce.number().int().min(0).max(86_400_000).default(60_000),
     /** How long reading one PDF may take; a file that runs over is refused (and stored as a file fault). */
     EXTRACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
     /** 'in-process' (default): `npm start` also runs job workers; 'off': an API-only process on PostgreSQL. */
@@ -191,6 +196,8 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     extractionThreads: env.EXTRACTION_THREADS,
     extractionMemoryMb: env.EXTRACTION_MEMORY_MB,
     extractionTimeoutMs: env.EXTRACTION_TIMEOUT_MS,
+    /** undefined: threads stay (EXTRACTION_IDLE_MS=0). */
+    extractionIdleMs: env.EXTRACTION_IDLE_MS === 0 ? undefined : env.EXTRACTION_IDLE_MS,
     /** Whether `main.ts` runs job workers beside HTTP (worker.ts always does). */
     runsJobWorkers: env.JOB_WORKERS === 'in-process',
     /** Login and register attempts per client address per minute. */

@@ -11,7 +11,12 @@ import { closeExtractionPool, configureExtractionPool } from './pdf/extraction-p
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  configureExtractionPool({ threads: config.extractionThreads, heapLimitMb: config.extractionMemoryMb, warm: true });
+  configureExtractionPool({
+    threads: config.extractionThreads,
+    heapLimitMb: config.extractionMemoryMb,
+    idleMs: config.extractionIdleMs,
+    warm: true,
+  });
   const runtime = await openRuntime(config, { jobs: config.runsJobWorkers ? 'workers' : 'send-only' });
   const app = await buildApp(runtime.ctx, { serveWebApp: true });
 

@@ -10,7 +10,12 @@ import { closeExtractionPool, configureExtractionPool } from './pdf/extraction-p
  */
 async function main(): Promise<void> {
   const config = loadConfig();
-  configureExtractionPool({ threads: config.extractionThreads, heapLimitMb: config.extractionMemoryMb, warm: true });
+  configureExtractionPool({
+    threads: config.extractionThreads,
+    heapLimitMb: config.extractionMemoryMb,
+    idleMs: config.extractionIdleMs,
+    warm: true,
+  });
   const runtime = await openRuntime(config, { jobs: 'workers' });
   let isStopping = false;
   const stop = async (signal: string) => {

@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { closeOcr, ExtractionError, extractPdfText, renderPdfPages } from '../src/pdf/extract-text.ts';
 import { extractionTimeoutError } from '../src/pdf/extraction-error.ts';
-import { ExtractionPool } from '../src/pdf/extraction-pool.ts';
+import { ExtractionPool, type IdleTimer } from '../src/pdf/extraction-pool.ts';
 import {
   buildFlateBombPdf,
   buildHugeContentStreamPdf,
@@ -151,6 +151,83 @@ describe('ExtractionPool.warm', () => {
       await warmed.close();
     }
     expect(warmed.stats().threads).toBe(0);
+  });
+});
+
+/** Idle timers the test fires by hand: it decides when "idleMs later" has come. */
+function handFiredTimers() {
+  const armed = new Set<{ onIdle: () => void; ms: number }>();
+  const set: IdleTimer = (onIdle, ms) => {
+    const timer = { onIdle, ms };
+    armed.add(timer);
+    return () => armed.delete(timer);
+  };
+  return {
+    set,
+    /** The delays of the timers set and not cancelled. */
+    pending: () => [...armed].map((timer) => timer.ms),
+    /** The callbacks of the timers now set, kept even once cancelled (to fire one late). */
+    callbacks: () => [...armed].map((timer) => timer.onIdle),
+    fireAll() {
+      const due = [...armed];
+      armed.clear();
+      for (const timer of due) timer.onIdle();
+    },
+  };
+}
+
+describe('ExtractionPool with idleMs', () => {
+  it('ends a thread that waited past idleMs, and the next call runs once, on a new thread', async () => {
+    const timers = handFiredTimers();
+    const idle = new ExtractionPool({ threads: 1, idleMs: 30_000, idleTimer: timers.set });
+    try {
+      idle.warm();
+      expect(timers.pending()).toEqual([30_000]);
+      timers.fireAll();
+      expect(idle.stats()).toMatchObject({ threads: 0, idled: 1 });
+
+      const bytes = await buildTextPdf({ paragraphs: VISIBLE });
+      expect(await idle.extractPdfText(bytes.slice())).toEqual(await extractPdfText(bytes));
+      expect(idle.stats()).toMatchObject({ threads: 1, busy: 0, calls: 1, idled: 1, replaced: 0 });
+      // Idle again after its call: the new thread waits for its own idle time.
+      expect(timers.pending()).toEqual([30_000]);
+      timers.fireAll();
+      expect(idle.stats()).toMatchObject({ threads: 0, idled: 2 });
+    } finally {
+      await idle.close();
+    }
+  });
+
+  it('never ends a thread during a call: the call cancels the timer, and one firing late changes nothing', async () => {
+    const timers = handFiredTimers();
+    const idle = new ExtractionPool({ threads: 1, idleMs: 30_000, idleTimer: timers.set });
+    try {
+      idle.warm();
+      const [late] = timers.callbacks();
+      const bytes = await buildTextPdf({ paragraphs: VISIBLE });
+      const reading = idle.extractPdfText(bytes.slice());
+      expect(idle.stats()).toMatchObject({ threads: 1, busy: 1 });
+      expect(timers.pending()).toEqual([]);
+      late!();
+      expect(idle.stats()).toMatchObject({ threads: 1, busy: 1, idled: 0 });
+      expect(await reading).toEqual(await extractPdfText(bytes));
+      expect(idle.stats()).toMatchObject({ threads: 1, busy: 0, calls: 1, idled: 0, replaced: 0 });
+    } finally {
+      await idle.close();
+    }
+    expect(timers.pending()).toEqual([]);
+  });
+
+  it('keeps threads without idleMs (the CLIs), and EXTRACTION_IDLE_MS sets it for servers', () => {
+    const timers = handFiredTimers();
+    const staying = new ExtractionPool({ threads: 1, idleTimer: timers.set });
+    staying.warm();
+    expect(timers.pending()).toEqual([]);
+    void staying.close();
+    expect(loadConfig({}).extractionIdleMs).toBe(60_000);
+    expect(loadConfig({ EXTRACTION_IDLE_MS: '5000' }).extractionIdleMs).toBe(5_000);
+    expect(loadConfig({ EXTRACTION_IDLE_MS: '0' }).extractionIdleMs).toBeUndefined();
+    expect(() => loadConfig({ EXTRACTION_IDLE_MS: '-1' })).toThrow(/EXTRACTION_IDLE_MS/);
   });
 });
 

@@ -29,8 +29,9 @@ import type { ThreadMemory, ThreadReply, ThreadRequest, SerializedError } from '
  * ends a call holding more than `recycleAboveMb` outside its heap is ended too, and its memory returns to the
  * system (bench/hostile-files.ts measures it).
  *
- * Threads start on demand, up to `threads`, and stay for the next calls; `close()` ends them (and
- * their OCR workers) for a graceful shutdown. A busy thread keeps the process alive until its call
+ * Threads start on demand, up to `threads`, and stay for the next calls; a thread with no call for
+ * `idleMs` ends (pdf.js and its OCR worker hold about 65 MB that an idle server does not need) and
+ * the next call starts a new one; `close()` ends them (and their OCR workers) for a graceful shutdown. A busy thread keeps the process alive until its call
  * is answered; an idle one does not, so a forgotten close() never leaves a command hanging.
  */
 
@@ -44,7 +45,20 @@ export interface ExtractionPoolOptions {
    * call is ended and replaced, so a hostile file's memory does not stay (default 64).
    */
   recycleAboveMb?: number;
+  /** A thread with no call for this long ends, and the next call starts a new one (default: threads stay). */
+  idleMs?: number;
+  /** Sets an idle thread's timer; returns its cancel (default: an unreferenced setTimeout). Tests pass their own. */
+  idleTimer?: IdleTimer;
 }
+
+/** Calls `onIdle` after `ms`, unless the returned function is called first. */
+export type IdleTimer = (onIdle: () => void, ms: number) => () => void;
+
+const unreferencedTimer: IdleTimer = (onIdle, ms) => {
+  const timer = setTimeout(onIdle, Math.min(ms, MAX_TIMER_MS));
+  timer.unref(); // An idle thread's timer never keeps the process alive either.
+  return () => clearTimeout(timer);
+};
 
 export interface ExtractionPoolStats {
   /** Threads running now (busy or idle). */
@@ -55,6 +69,8 @@ export interface ExtractionPoolStats {
   replaced: number;
   /** Threads ended after a call because they held more than `recycleAboveMb`. */
   recycled: number;
+  /** Threads ended because they had no call for `idleMs`. */
+  idled: number;
   /** Calls handed to a thread so far. */
   calls: number;
 }
@@ -105,6 +121,8 @@ interface Thread {
   isOutdated: boolean;
   /** Resolves when the thread has exited, whatever the reason. */
   exited: Promise<void>;
+  /** Cancels the idle timer of a thread waiting for a call (see `idleMs`). */
+  cancelIdle: (() => void) | null;
 }
 
 export class ExtractionPool {
@@ -113,13 +131,16 @@ export class ExtractionPool {
   private nextId = 1;
   private replaced = 0;
   private recycled = 0;
+  private idled = 0;
   private calls = 0;
   private maxThreads: number;
   private heapLimitMb: number | undefined;
+  private idleMs: number | undefined;
 
   constructor(private readonly options: ExtractionPoolOptions) {
     this.maxThreads = validThreadCount(options.threads);
     this.heapLimitMb = options.heapLimitMb;
+    this.idleMs = options.idleMs;
   }
 
   /**
@@ -143,7 +164,9 @@ export class ExtractionPool {
    */
   warm() {
     if (this.threads.size > 0) return;
-    this.startThread().worker.unref();
+    const thread = this.startThread();
+    thread.worker.unref();
+    this.waitIdle(thread);
   }
 
   /** Changes the number of threads; extra idle threads end now, extra busy ones after their call. */
@@ -163,6 +186,11 @@ export class ExtractionPool {
     }
   }
 
+  /** Changes how long a thread may wait for a call before it ends (undefined: it stays); from each thread's next wait on. */
+  setIdleTime(idleMs: number | undefined) {
+    this.idleMs = idleMs;
+  }
+
   stats(): ExtractionPoolStats {
     const busy = [...this.threads].filter((thread) => thread.task).length;
     return {
@@ -171,6 +199,7 @@ export class ExtractionPool {
       queued: this.queue.length,
       replaced: this.replaced,
       recycled: this.recycled,
+      idled: this.idled,
       calls: this.calls,
     };
   }
@@ -220,6 +249,7 @@ export class ExtractionPool {
     const timer = setTimeout(() => {
       this.fail(thread, extractionTimeoutError(task.timeoutMs));
     }, task.timeoutMs);
+    this.stopWaitingIdle(thread);
     thread.task = { id, task, timer };
     this.calls += 1;
     thread.worker.ref();
@@ -245,6 +275,7 @@ export class ExtractionPool {
       task: null,
       isClosing: false,
       isOutdated: false,
+      cancelIdle: null,
       exited: new Promise((resolve) => worker.once('exit', () => resolve())),
     };
     this.threads.add(thread);
@@ -287,8 +318,29 @@ export class ExtractionPool {
       // What a hostile file made the thread allocate goes with the thread; a fresh one takes the next call.
       this.recycled += 1;
       this.retire(thread);
-    } else if (!this.retireIfSurplus(thread)) thread.worker.unref(); // An idle thread does not keep the process alive.
+    } else if (!this.retireIfSurplus(thread)) {
+      thread.worker.unref(); // An idle thread does not keep the process alive.
+      this.waitIdle(thread);
+    }
     this.dispatch();
+  }
+
+  /** Starts the idle timer of a thread that has no call (if `idleMs` is set): when it fires, the thread ends. */
+  private waitIdle(thread: Thread) {
+    if (this.idleMs === undefined) return;
+    this.stopWaitingIdle(thread);
+    thread.cancelIdle = (this.options.idleTimer ?? unreferencedTimer)(() => {
+      thread.cancelIdle = null;
+      // Still idle and still ours: a call given to it in the meantime cancelled this timer.
+      if (thread.task || !this.threads.has(thread)) return;
+      this.idled += 1;
+      this.retire(thread);
+    }, this.idleMs);
+  }
+
+  private stopWaitingIdle(thread: Thread) {
+    thread.cancelIdle?.();
+    thread.cancelIdle = null;
   }
 
   /** The heap needs no such check: its limit bounds it, and the next call's garbage collection reclaims it. */
@@ -300,6 +352,7 @@ export class ExtractionPool {
   private fail(thread: Thread, error: Error) {
     if (!this.threads.has(thread)) return;
     this.threads.delete(thread);
+    this.stopWaitingIdle(thread);
     const current = thread.task;
     thread.task = null;
     if (current) {
@@ -320,6 +373,7 @@ export class ExtractionPool {
   /** Asks an idle thread to finish (OCR worker first); terminates it if it does not. */
   private retire(thread: Thread) {
     if (!this.threads.delete(thread)) return;
+    this.stopWaitingIdle(thread);
     thread.worker.ref();
     thread.worker.postMessage({ kind: 'close' } satisfies ThreadRequest);
     const timer = setTimeout(() => void thread.worker.terminate().catch(() => {}), CLOSE_GRACE_MS);
@@ -332,23 +386,32 @@ export class ExtractionPool {
 
 let sharedThreads = defaultExtractionThreads();
 let sharedHeapLimitMb: number | undefined = DEFAULT_EXTRACTION_MEMORY_MB;
+let sharedIdleMs: number | undefined;
 let shared: ExtractionPool | null = null;
 
 /**
- * Sets the shared pool's size (EXTRACTION_THREADS) and each thread's heap limit
- * (EXTRACTION_MEMORY_MB); main.ts, worker.ts and the CLIs call it at start. `warm`: start one
+ * Sets the shared pool's size (EXTRACTION_THREADS), each thread's heap limit
+ * (EXTRACTION_MEMORY_MB) and how long an idle thread stays (EXTRACTION_IDLE_MS; undefined: for
+ * good, as in the CLIs); main.ts, worker.ts and the CLIs call it at start. `warm`: start one
  * thread now (servers), rather than on the first PDF.
  */
-export function configureExtractionPool(options: { threads: number; heapLimitMb?: number; warm?: boolean }) {
+export function configureExtractionPool(options: {
+  threads: number;
+  heapLimitMb?: number;
+  idleMs?: number;
+  warm?: boolean;
+}) {
   sharedThreads = validThreadCount(options.threads);
   if (options.heapLimitMb !== undefined) sharedHeapLimitMb = options.heapLimitMb;
+  sharedIdleMs = options.idleMs;
   shared?.setThreads(sharedThreads);
   shared?.setHeapLimit(sharedHeapLimitMb);
+  shared?.setIdleTime(sharedIdleMs);
   if (options.warm) sharedPool().warm();
 }
 
 function sharedPool(): ExtractionPool {
-  shared ??= new ExtractionPool({ threads: sharedThreads, heapLimitMb: sharedHeapLimitMb });
+  shared ??= new ExtractionPool({ threads: sharedThreads, heapLimitMb: sharedHeapLimitMb, idleMs: sharedIdleMs });
   return shared;
 }
 
