@@ -1,7 +1,8 @@
 import * as XLSX from '@e965/xlsx';
 import { MAX_ROSTER_ENTRIES } from '@gradewise/shared/contracts/courses';
 import { payloadTooLarge, unsupportedFile } from '../lib/errors.ts';
-import { checkZipWithinLimits, ZipRejected, type ZipLimits } from './zip-guard.ts';
+import { ROSTER_SPREADSHEET_LIMITS, type SpreadsheetLimits } from './spreadsheet-limits.ts';
+import { checkZipWithinLimits, ZipRejected } from './zip-guard.ts';
 
 /**
  * Reads the email addresses out of a roster spreadsheet (.xlsx or .xls): every cell of every sheet
@@ -16,19 +17,7 @@ import { checkZipWithinLimits, ZipRejected, type ZipLimits } from './zip-guard.t
  * This is CPU work on untrusted input: the server runs it on a thread of its own, with a time and
  * memory limit (read-spreadsheet-off-thread.ts), never on the thread that answers requests.
  */
-export interface SpreadsheetLimits extends ZipLimits {
-  maxFileBytes: number;
-}
-
-export const ROSTER_SPREADSHEET_LIMITS: SpreadsheetLimits = {
-  maxFileBytes: 5 * 1024 * 1024,
-  maxUncompressedBytes: 20 * 1024 * 1024,
-  maxEntries: 200,
-  maxRows: 10_000,
-  // Excel 2003's own width (column IV): far more than any roster, and 10,000 rows of it are cheap to read.
-  maxColumns: 256,
-  maxCells: 200_000,
-};
+export { ROSTER_SPREADSHEET_LIMITS, type SpreadsheetLimits } from './spreadsheet-limits.ts';
 
 const ZIP_MAGIC = [0x50, 0x4b, 0x03, 0x04];
 const OLE_MAGIC = [0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1];

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { siblingModule, startModuleWorker } from '../lib/module-worker.ts';
 import { AppError, payloadTooLarge, unsupportedFile } from '../lib/errors.ts';
-import { ROSTER_SPREADSHEET_LIMITS, type SpreadsheetLimits } from './read-roster-spreadsheet.ts';
+import { ROSTER_SPREADSHEET_LIMITS, type SpreadsheetLimits } from './spreadsheet-limits.ts';
 import type { SpreadsheetThreadReply, SpreadsheetThreadRequest } from './spreadsheet-thread.ts';
 
 /**

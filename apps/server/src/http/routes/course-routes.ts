@@ -23,7 +23,7 @@ import {
 import { addStudentsToCourse, authorizeRosterChange, confirmInvitedStudent } from '../../services/add-students.ts';
 import { createCourse } from '../../services/create-course.ts';
 import { listCoursesFor, loadCourseDetail } from '../../services/read-courses.ts';
-import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/read-roster-spreadsheet.ts';
+import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/spreadsheet-limits.ts';
 import { readEmailsFromSpreadsheetOffThread } from '../../spreadsheets/read-spreadsheet-off-thread.ts';
 import { mayGrade } from '../../policies/course-access.ts';
 import { currentUser } from '../access.ts';
