@@ -1,6 +1,3 @@
-import { createAnthropic } from '@ai-sdk/anthropic';
-import { createOpenAI } from '@ai-sdk/openai';
-import { createOpenAICompatible } from '@ai-sdk/openai-compatible';
 import {
   generateText,
   NoObjectGeneratedError,
@@ -42,7 +39,8 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
   const provider = ai.provider;
   const model = resolveModelName(ai);
   const baseUrl = (ai.baseUrl ?? DEFAULT_BASE_URLS[provider] ?? '').replace(/\/+$/, '');
-  const languageModel = buildLanguageModel(provider, model, ai, options);
+  // Built at the first call: the provider's SDK is loaded only by a process that calls a model.
+  let languageModel: Promise<LanguageModel> | undefined;
   const timeoutMs = ai.timeoutMs;
 
   return {
@@ -56,9 +54,11 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
       const requestTimeoutMs = Math.max(1, Math.round(Math.min(timeoutMs, request.timeoutMs ?? timeoutMs)));
       const timeoutSignal = AbortSignal.timeout(requestTimeoutMs);
       const abortSignal = request.signal ? AbortSignal.any([request.signal, timeoutSignal]) : timeoutSignal;
+      languageModel ??= buildLanguageModel(provider, model, ai, options);
+      const sdkModel = await languageModel;
       try {
         const result = await generateText({
-          model: languageModel,
+          model: sdkModel,
           system: request.system,
           messages: request.messages.map(toModelMessage),
           output: Output.object({ schema: toPortableSchema(request.schema), name: request.schemaName }),
@@ -94,20 +94,30 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
   };
 }
 
-function buildLanguageModel(
+/**
+ * The provider's SDK is imported here, not at the top: each provider package brings its own copy
+ * of the SDK's utilities (about 5 MB of heap each, all three loaded at start before), and a server
+ * on the built-in grader never needs any of them (docs/decisions/0043-…).
+ */
+async function buildLanguageModel(
   provider: LlmProvider,
   model: string,
   ai: AiConfig,
   options: LanguageModelClientOptions,
-): LanguageModel {
+): Promise<LanguageModel> {
   switch (provider) {
-    case 'openai':
+    case 'openai': {
+      const { createOpenAI } = await import('@ai-sdk/openai');
       // `.chat`: the Chat Completions API, which OpenAI-compatible gateways also speak; the
       // default `openai(model)` would call the Responses API.
       return createOpenAI({ apiKey: ai.apiKey, baseURL: ai.baseUrl, fetch: options.fetch }).chat(model);
-    case 'anthropic':
+    }
+    case 'anthropic': {
+      const { createAnthropic } = await import('@ai-sdk/anthropic');
       return createAnthropic({ apiKey: ai.apiKey, baseURL: ai.baseUrl, fetch: options.fetch })(model);
-    case 'openai-compatible':
+    }
+    case 'openai-compatible': {
+      const { createOpenAICompatible } = await import('@ai-sdk/openai-compatible');
       return createOpenAICompatible({
         name: 'openai-compatible',
         baseURL: ai.baseUrl ?? '',
@@ -118,6 +128,7 @@ function buildLanguageModel(
         // for servers that ignore the schema.
         supportsStructuredOutputs: true,
       }).chatModel(model);
+    }
   }
 }
 
