@@ -2,7 +2,12 @@
  * Lighthouse mobile performance and accessibility of `/`, `/login`, `/courses` and the grading
  * screen (issue 11), with Debian's Chromium, against the built app on a fresh data directory.
  *
- *   npm run build -w @gradewise/web && npx tsx bench/lighthouse.ts [--runs 3]
+ *   npm run build -w @gradewise/web && npx tsx bench/lighthouse.ts [--runs 3] [--root DIR] [--save DIR]
+ *
+ * --root measures another checkout's build and server (a "before" worktree of main, built there),
+ * with this script and this checkout's Lighthouse, so the two are measured the same way.
+ * --save writes each run's Lighthouse report (JSON) into DIR, to read what a score is made of
+ * (render-blocking resources, the request chain, layout-shift elements, main-thread work).
  *
  * The server is the browser journeys' (scripts/e2e-server.mjs): a temporary data directory holding
  * the demo course, whose instructor has a course, an assignment and submissions; one is graded here
@@ -23,7 +28,9 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import puppeteer, { type CDPSession, type Page } from 'puppeteer-core';
 
-const repoRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const scriptRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const repoRoot = path.resolve(argument('--root') ?? scriptRoot);
+const saveDir = argument('--save');
 const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
 const DEMO_INSTRUCTOR = { email: 'instructor@demo.gradewise.local', password: 'gradewise-demo' };
 const runs = Number(argument('--runs') ?? 1);
@@ -67,6 +74,11 @@ try {
     const row = { name: target.name, performance: [] as number[], accessibility: [] as number[] };
     for (let run = 0; run < runs; run += 1) {
       const result = await measure(page, cdp, target, token);
+      if (saveDir) {
+        fs.mkdirSync(saveDir, { recursive: true });
+        const file = `${target.name.replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '') || 'home'}-${run + 1}.json`;
+        fs.writeFileSync(path.join(saveDir, file), JSON.stringify(result.lhr));
+      }
       const categories = result.lhr.categories;
       row.performance.push(categories.performance!.score ?? 0);
       row.accessibility.push(categories.accessibility!.score ?? 0);
@@ -82,6 +94,7 @@ try {
   await browser.disconnect();
   const loadAtEnd = os.loadavg();
 
+  console.log(`\nbuild and server of ${repoRoot}`);
   console.log(
     `\nLighthouse ${lighthouseVersion()} mobile, ${runs} run(s) each, median; load average ` +
       `${loadAtStart.map((value) => value.toFixed(1)).join(' ')} at start, ` +
@@ -142,7 +155,7 @@ function median(values: number[]): number {
 }
 
 function lighthouseVersion(): string {
-  const manifest = path.join(repoRoot, 'node_modules/lighthouse/package.json');
+  const manifest = path.join(scriptRoot, 'node_modules/lighthouse/package.json');
   return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
 }
 
