@@ -22,8 +22,11 @@ export default defineConfig({
     emptyOutDir: true,
     // dist/.vite/manifest.json: which chunks each screen loads, read by bench/first-route-js.ts.
     manifest: true,
-    // Fonts are self-hosted files; small ones may be inlined, which the CSP allows (font-src data:).
-    assetsInlineLimit: 4096,
+    // Small images may be inlined; fonts never are. Roboto's Greek-extended files (under 4 KB) were
+    // inlined as base64, woff2 and woff, for four weights: 28 KB of the stylesheet every first page
+    // waits for, for glyphs almost no page shows. As files, the browser fetches a subset only when
+    // a page uses a character of its unicode-range (decision 0044).
+    assetsInlineLimit: (filePath) => (/\.(woff2?|ttf|otf|eot)$/.test(filePath) ? false : undefined),
     rollupOptions: {
       output: {
         // Libraries change less often than our code: separate chunks stay cached across releases.
