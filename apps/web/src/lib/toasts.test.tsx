@@ -37,3 +37,14 @@ describe('a toast that offers Undo', () => {
     await waitFor(() => expect(layer!.hasAttribute('aria-hidden')).toBe(false));
   });
 });
+
+describe('toasts before their library has loaded', () => {
+  it('shows a toast asked for while react-toastify is still loading, once it has loaded', async () => {
+    // A fresh copy of the module: the test setup has loaded the library for every other test.
+    vi.resetModules();
+    const fresh = await import('./toasts.tsx');
+    render(<fresh.AppToasts />);
+    fresh.showError('Failed to fetch courses.');
+    expect(await screen.findByText('Failed to fetch courses.')).toBeInTheDocument();
+  });
+});

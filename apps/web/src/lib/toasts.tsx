@@ -1,55 +1,76 @@
-import { useEffect, useState } from 'react';
+import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
-import CloseIcon from '@mui/icons-material/Close';
-import { Box, Button, GlobalStyles, IconButton } from '@mui/material';
-import { Slide, ToastContainer, toast } from 'react-toastify/unstyled';
-// The stylesheet is bundled from node_modules (no CDN); the unstyled entry keeps it from being injected twice.
-import 'react-toastify/ReactToastify.css';
+import { Box, Button, GlobalStyles } from '@mui/material';
 
 /**
- * Toast settings of spec section 9: top right, 5 seconds, paused on hover and on focus loss.
- * Pushed down below the top bar (the nav's Courses / Logout, and the grading screen's toolbar
- * with the review queue's Next, which wraps to a second line on a phone), so a toast never covers
- * them; the newest stacks on top and older ones slide down beneath it.
+ * The app's toasts (spec sections 8 and 9). react-toastify and its stylesheet (about 7 KB gzip of
+ * script and the largest part of the first page's stylesheet) are not on the first page: they load
+ * when the browser is idle after the first paint, or with the first toast if it comes sooner
+ * (decision 0044). Loading them early rather than only with the first toast keeps a failed request
+ * able to say so when the network is gone. Until they are loaded, toasts wait in order; once loaded,
+ * every toast is shown at once, as before.
+ */
+type ToastModule = typeof import('./toast-container.tsx');
+
+let toastModule: ToastModule | null = null;
+let loading: Promise<ToastModule> | null = null;
+const loadListeners = new Set<() => void>();
+
+/** Starts loading react-toastify (once; every caller gets the same promise). Tests await it first. */
+export function loadToasts(): Promise<ToastModule> {
+  loading ??= import('./toast-container.tsx').then(
+    (loaded) => {
+      toastModule = loaded;
+      loadListeners.forEach((listener) => listener());
+      return loaded;
+    },
+    (error: unknown) => {
+      // A later toast tries again (the chunk may be back with the network).
+      loading = null;
+      throw error;
+    },
+  );
+  return loading;
+}
+
+function withToast(show: (toast: ToastModule['toast']) => void): void {
+  if (toastModule) return show(toastModule.toast);
+  loadToasts().then(
+    (loaded) => show(loaded.toast),
+    (error: unknown) => console.error('The notifications could not be loaded.', error),
+  );
+}
+
+function subscribeToLoad(listener: () => void): () => void {
+  loadListeners.add(listener);
+  return () => loadListeners.delete(listener);
+}
+
+/**
+ * Where the toasts appear: top right, below the top bar (the nav's Courses / Logout, and the
+ * grading screen's toolbar with the review queue's Next, which wraps to a second line on a phone),
+ * so a toast never covers them; the newest stacks on top and older ones slide down beneath it.
  */
 export function AppToasts() {
   const layer = useToastLayer();
+  const loaded = useSyncExternalStore(subscribeToLoad, () => toastModule);
+  useEffect(() => whenIdle(() => loadToasts().catch(() => undefined)), []);
   return (
     <>
       <GlobalStyles styles={TOAST_OFFSET} />
-      {createPortal(
-        <ToastContainer
-          position="top-right"
-          autoClose={5000}
-          pauseOnHover
-          pauseOnFocusLoss
-          closeOnClick={false}
-          newestOnTop
-          theme="dark"
-          transition={Slide}
-          closeButton={DismissButton}
-        />,
-        layer,
-      )}
+      {createPortal(loaded ? <loaded.AppToastContainer /> : null, layer)}
     </>
   );
 }
 
-/**
- * The toast's own close button, named for what it does: its default name ("close") is the name of
- * the grading screen's Close too, and both are on screen at once after a save.
- */
-function DismissButton({ closeToast }: { closeToast: (reason?: boolean | string) => void }) {
-  return (
-    <IconButton
-      aria-label="Dismiss notification"
-      size="small"
-      onClick={() => closeToast(true)}
-      sx={{ alignSelf: 'flex-start', color: 'inherit', opacity: 0.7 }}
-    >
-      <CloseIcon fontSize="small" />
-    </IconButton>
-  );
+/** Runs `run` once the browser has nothing more urgent to do (after the first page has painted). */
+function whenIdle(run: () => void): () => void {
+  if (typeof window.requestIdleCallback === 'function') {
+    const handle = window.requestIdleCallback(run, { timeout: 5000 });
+    return () => window.cancelIdleCallback(handle);
+  }
+  const handle = window.setTimeout(run, 2000);
+  return () => window.clearTimeout(handle);
 }
 
 /**
@@ -85,17 +106,22 @@ const TOAST_OFFSET = {
 } as const;
 
 /** Failures are logged for the developer and shown to the person (spec section 8). */
-export function showError(message: string, error?: unknown): void {
+export function showError(message: ReactNode, error?: unknown): void {
   if (error !== undefined) console.error(message, error);
-  toast.error(message);
+  withToast((toast) => toast.error(message));
 }
 
-export function showSuccess(message: string): void {
-  toast.success(message);
+/** An error toast shown once however often it is asked for while on screen: `key` names the failure. */
+export function showErrorOnce(message: string, key: string): void {
+  withToast((toast) => toast.error(message, { toastId: key }));
+}
+
+export function showSuccess(message: ReactNode): void {
+  withToast((toast) => toast.success(message));
 }
 
 export function showInfo(message: string): void {
-  toast.info(message);
+  withToast((toast) => toast.info(message));
 }
 
 /** How long a toast that offers Undo stays (paused while hovered): longer than the rest, to reach its button. */
@@ -104,7 +130,9 @@ const UNDO_TOAST_MS = 10_000;
 /** The Undo of the toast on screen, if any: a keyboard shortcut (U on the grading screen) runs it too. */
 let pendingUndo: (() => void) | null = null;
 /** Only the latest save offers Undo: its toast replaces an earlier one, so U and the button agree. */
-let undoToastId: string | number | null = null;
+let undoToastId: string | null = null;
+/** Undo toasts are named here, not by react-toastify, so the name is known before the toast is shown. */
+let undoToastCount = 0;
 
 /**
  * A success toast with an Undo button (issue 13 item 10: a grade saved with a single key can be
@@ -112,42 +140,47 @@ let undoToastId: string | number | null = null;
  * or a newer save replaces it.
  */
 export function showSuccessWithUndo(message: string, onUndo: () => void): void {
-  if (undoToastId !== null) toast.dismiss(undoToastId);
+  const earlier = undoToastId;
+  const id = `undo-${(undoToastCount += 1)}`;
   let isUsed = false;
-  const id = toast.success(
-    ({ closeToast }) => {
-      const undo = () => {
-        if (isUsed) return;
-        isUsed = true;
-        closeToast();
-        onUndo();
-      };
-      return (
-        <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, width: '100%' }}>
-          <Box component="span" sx={{ flex: 1 }}>
-            {message}
-          </Box>
-          <Button size="small" color="inherit" variant="outlined" onClick={undo} sx={{ flexShrink: 0 }}>
-            Undo
-          </Button>
-        </Box>
-      );
-    },
-    {
-      autoClose: UNDO_TOAST_MS,
-      onClose: () => {
-        if (pendingUndo === runThis) pendingUndo = null;
-      },
-    },
-  );
   const runThis = () => {
     if (isUsed) return;
     isUsed = true;
-    toast.dismiss(id);
+    withToast((toast) => toast.dismiss(id));
     onUndo();
   };
   pendingUndo = runThis;
   undoToastId = id;
+  withToast((toast) => {
+    if (earlier !== null) toast.dismiss(earlier);
+    toast.success(
+      ({ closeToast }) => {
+        const undo = () => {
+          if (isUsed) return;
+          isUsed = true;
+          closeToast();
+          onUndo();
+        };
+        return (
+          <Box sx={{ display: 'flex', alignItems: 'center', gap: 1, width: '100%' }}>
+            <Box component="span" sx={{ flex: 1 }}>
+              {message}
+            </Box>
+            <Button size="small" color="inherit" variant="outlined" onClick={undo} sx={{ flexShrink: 0 }}>
+              Undo
+            </Button>
+          </Box>
+        );
+      },
+      {
+        toastId: id,
+        autoClose: UNDO_TOAST_MS,
+        onClose: () => {
+          if (pendingUndo === runThis) pendingUndo = null;
+        },
+      },
+    );
+  });
 }
 
 /** Runs the Undo of the toast on screen; false when there is none (it closed, or was used). */

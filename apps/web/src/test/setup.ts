@@ -1,6 +1,7 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup, configure } from '@testing-library/react';
-import { afterEach, vi } from 'vitest';
+import { afterEach, beforeAll, vi } from 'vitest';
+import { loadToasts } from '../lib/toasts.tsx';
 
 declare global {
   var jest: { advanceTimersByTime(ms: number): void } | undefined;
@@ -16,6 +17,12 @@ configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lays nothing out and has no scrolling; the router's ScrollRestoration calls scrollTo on navigation.
 window.scrollTo = () => {};
+
+// In the app the toasts' library loads when the browser is first idle, long before anyone acts
+// (lib/toasts.tsx); screens' tests start with it loaded, as a person finds it.
+beforeAll(async () => {
+  await loadToasts();
+});
 
 // Vitest runs without globals, so Testing Library cannot register its own cleanup.
 afterEach(() => {

@@ -1,7 +1,7 @@
-import { toast } from 'react-toastify/unstyled';
 import { Box, Typography } from '@mui/material';
 import type { AddStudentsOutput } from '@gradewise/shared/contracts/courses';
 import { ApiError, messageOf } from '../../../lib/api-client.ts';
+import { showError, showSuccess } from '../../../lib/toasts.tsx';
 
 /** Long lists stay readable in a toast; the count of the rest is given. */
 const MAX_LISTED = 8;
@@ -29,7 +29,7 @@ function EntryList({ entries }: { entries: { entry: string; reason: string }[] }
  * rejected entries are listed with their reason, so the instructor can fix them.
  */
 export function showRosterOutcome(result: AddStudentsOutput, fallback: string): void {
-  toast.success(
+  showSuccess(
     <Box>
       <Typography variant="body2">{result.message || fallback}</Typography>
       {result.rejected.length > 0 ? (
@@ -48,7 +48,7 @@ export function showRosterOutcome(result: AddStudentsOutput, fallback: string): 
 export function showRosterError(error: unknown, fallback: string): void {
   console.error(fallback, error);
   const issues = error instanceof ApiError ? error.issues : [];
-  toast.error(
+  showError(
     <Box>
       <Typography variant="body2">{messageOf(error, fallback)}</Typography>
       {issues.length > 1 ? (
