@@ -104,7 +104,12 @@ describe('the course list of an instructor who also assists', () => {
     const courses = list.json() as { _id: string; instructor: { _id: string; name: string } }[];
     expect(courses.map((course) => course._id)).toEqual([ownedNew._id, ownedOld._id, assistedNew._id, assistedOld._id]);
     // Each course names its own instructor, not the caller.
-    expect(courses.map((course) => course.instructor.name)).toEqual(['Both Roles', 'Both Roles', 'Colleague', 'Colleague']);
+    expect(courses.map((course) => course.instructor.name)).toEqual([
+      'Both Roles',
+      'Both Roles',
+      'Colleague',
+      'Colleague',
+    ]);
   });
 });
 
