@@ -45,6 +45,10 @@ describe('PgliteStatements', () => {
     }
     const write = await statements.query('update notes set body = body where id = any($1)', [[1, 2]]);
     expect(write.affectedRows).toBe(2);
+    // Options it does not implement are refused, never silently dropped.
+    await expect(statements.query('select $1 as n', [1], { paramTypes: [23] })).rejects.toThrow(
+      'does not take paramTypes',
+    );
   });
 
   it('parses a text once and reuses its statement, and closes the least recently used beyond its bound', async () => {

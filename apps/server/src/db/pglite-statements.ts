@@ -57,9 +57,9 @@ export class PgliteStatements {
     options: QueryOptions = {},
     inTransaction = false,
   ): Promise<Results<Row>> {
-    // Options this path does not implement go the library's way (none of ours sets them).
+    // Options this path does not implement (none of ours sets them): refused, not silently ignored.
     if (options.paramTypes || options.blob || options.serializers) {
-      return this.pg.query<Row>(text, params, options);
+      return Promise.reject(new Error('PgliteStatements does not take paramTypes, blob or serializers.'));
     }
     const run = () => this.pg.runExclusive(() => this.runStatement<Row>(text, params, options, !inTransaction));
     return inTransaction ? run() : (this.pg as unknown as PgliteLocks)._runExclusiveTransaction(run);
