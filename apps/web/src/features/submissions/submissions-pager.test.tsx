@@ -91,6 +91,27 @@ describe('the question page pager', () => {
     expect(within(pager).getByRole('button', { name: 'Go to next page' })).toBeDisabled();
   });
 
+  it('brings the top of the list back into view after turning a page read from below the list', async () => {
+    stubQuestionPage((request) => jsonResponse(200, pageOf(request)));
+    renderApp(QUESTION_PATH);
+    const pager = await screen.findByRole('navigation', { name: 'Submission pages' });
+    const list = pager.parentElement!;
+    const scrolled: unknown[] = [];
+    // jsdom lays nothing out: the list's top is put above the viewport, as after scrolling to the pager.
+    list.getBoundingClientRect = () => ({ top: -900 }) as DOMRect;
+    list.scrollIntoView = (options) => scrolled.push(options);
+
+    await userEvent.click(within(pager).getByRole('button', { name: 'Go to next page' }));
+    await within(pager).findByText('26–50 of 60');
+    expect(scrolled).toEqual([{ block: 'start' }]);
+
+    // With the list's top in view, turning a page moves nothing.
+    list.getBoundingClientRect = () => ({ top: 120 }) as DOMRect;
+    await userEvent.click(within(pager).getByRole('button', { name: 'Go to previous page' }));
+    await within(pager).findByText('1–25 of 60');
+    expect(scrolled).toHaveLength(1);
+  });
+
   it('changes how many rows a page holds, back to the first page', async () => {
     const sent = stubQuestionPage((request) => jsonResponse(200, pageOf(request)));
     renderApp(QUESTION_PATH);

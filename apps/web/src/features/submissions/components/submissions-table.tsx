@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useRef, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   Box,
@@ -79,17 +79,37 @@ export const SUBMISSIONS_PAGER_LABEL = 'Submission pages';
 export function SubmissionsTable(props: SubmissionsTableProps) {
   const theme = useTheme();
   const isPhone = useMediaQuery(theme.breakpoints.down('md'));
+  const listTop = useRef<HTMLDivElement>(null);
   const total = props.paging ? props.paging.total : props.rows.length;
   if (total === 0) return <EmptyMessage text={NO_SUBMISSIONS_MESSAGE} />;
   const hasReportColumn = props.paging ? props.paging.anyGraded : props.rows.some(isGraded);
+  // The pager sits below the list: after turning a page, the new page's first row is what the
+  // reader wants, not whatever now lies under the pager (a shorter last page left them below the list).
+  const showListTop = () => {
+    const top = listTop.current;
+    if (top && top.getBoundingClientRect().top < 0) top.scrollIntoView?.({ block: 'start' });
+  };
   return (
-    <Box aria-busy={props.paging?.isLoading ?? false}>
+    // scroll-margin keeps the list's top clear of the sticky navigation bar.
+    <Box ref={listTop} aria-busy={props.paging?.isLoading ?? false} sx={{ scrollMarginTop: 80 }}>
       {isPhone ? (
         <SubmissionCards {...props} hasReportColumn={hasReportColumn} />
       ) : (
         <SubmissionRows {...props} hasReportColumn={hasReportColumn} />
       )}
-      {props.paging ? <SubmissionsPager {...props.paging} /> : null}
+      {props.paging ? (
+        <SubmissionsPager
+          {...props.paging}
+          onPageChange={(page) => {
+            props.paging!.onPageChange(page);
+            showListTop();
+          }}
+          onRowsPerPageChange={(rowsPerPage) => {
+            props.paging!.onRowsPerPageChange(rowsPerPage);
+            showListTop();
+          }}
+        />
+      ) : null}
     </Box>
   );
 }
@@ -111,6 +131,12 @@ function SubmissionsPager({ total, page, rowsPerPage, rowsPerPageOptions, ...han
         labelRowsPerPage="Submissions per page:"
         onPageChange={(_event, next) => handlers.onPageChange(next)}
         onRowsPerPageChange={(event) => handlers.onRowsPerPageChange(Number(event.target.value))}
+        // On a phone the label, the select, the range and the arrows do not fit one line: they wrap
+        // (the arrows were cut off at 390 px).
+        sx={{
+          '& .MuiTablePagination-toolbar': { flexWrap: 'wrap', rowGap: 0.5, pl: { xs: 0, sm: 2 } },
+          '& .MuiTablePagination-spacer': { display: { xs: 'none', sm: 'block' } },
+        }}
       />
     </Box>
   );
