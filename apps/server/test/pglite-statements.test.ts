@@ -108,6 +108,16 @@ describe('PgliteStatements', () => {
     expect((await statements.query('insert into notes (id, body) values ($1, $2)', [12, 'kept'])).affectedRows).toBe(1);
   });
 
+  it('waits for a PGlite that is still starting, as its own query does', async () => {
+    const starting = new PGlite();
+    try {
+      const early = new PgliteStatements(starting);
+      expect((await early.query<{ n: number }>('select $1::int as n', [7])).rows).toEqual([{ n: 7 }]);
+    } finally {
+      await starting.close();
+    }
+  });
+
   it('parses a statement afresh when a migration changed what it returns', async () => {
     await pg.exec('create table shapes (id int)');
     await pg.exec('insert into shapes values (1)');

@@ -62,7 +62,10 @@ export class PgliteStatements {
       return Promise.reject(new Error('PgliteStatements does not take paramTypes, blob or serializers.'));
     }
     const run = () => this.pg.runExclusive(() => this.runStatement<Row>(text, params, options, !inTransaction));
-    return inTransaction ? run() : (this.pg as unknown as PgliteLocks)._runExclusiveTransaction(run);
+    // As PGlite's own query does, wait until the database has started (already so at both call sites).
+    return this.pg.waitReady.then(() =>
+      inTransaction ? run() : (this.pg as unknown as PgliteLocks)._runExclusiveTransaction(run),
+    );
   }
 
   private async runStatement<Row>(
