@@ -1,4 +1,4 @@
-import { screen } from '@testing-library/react';
+import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
@@ -251,7 +251,7 @@ describe('assignment detail', () => {
     renderApp('/assignments/nope');
 
     // Once in place, once in the toast (the server's message happens to be the same words).
-    expect(await screen.findAllByText('Assignment not found.')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Assignment not found.')).toHaveLength(2));
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -47,7 +47,7 @@ describe('courses list', () => {
     stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses': () => new Response('oops', { status: 404 }) });
     renderApp('/courses');
 
-    expect(await screen.findAllByText('Failed to fetch courses.')).toHaveLength(2); // toast and in place
+    await waitFor(() => expect(screen.getAllByText('Failed to fetch courses.')).toHaveLength(2)); // toast and in place
   });
 });
 

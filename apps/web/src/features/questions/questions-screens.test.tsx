@@ -1,4 +1,4 @@
-import { screen, within } from '@testing-library/react';
+import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -193,7 +193,7 @@ describe('question detail', () => {
       [`GET /api${QUESTIONS_PATH}/nope`]: errorResponse(404, 'NOT_FOUND', 'Question not found.'),
     });
     renderApp(`${QUESTIONS_PATH}/nope`);
-    expect(await screen.findAllByText('Question not found.')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Question not found.')).toHaveLength(2));
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 

@@ -1,4 +1,4 @@
-import { configure, screen, within } from '@testing-library/react';
+import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ASSIGNMENT_ID, fileUrl, QUESTION_ID, signInAs } from '../../test/fixtures.ts';
@@ -125,12 +125,12 @@ describe('grading report', () => {
       [`GET ${REPORT_API}`]: () => jsonResponse(404, { code: 'NOT_FOUND', message: 'Submission not found.' }),
     });
     renderApp(REPORT_PATH);
-    expect(await screen.findAllByText('Submission not found.')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Submission not found.')).toHaveLength(2));
   });
 
   it("falls back to 'Failed to fetch grading report data.' when the server gives no message", async () => {
     stubNetwork({ ...signInAs(STUDENT), [`GET ${REPORT_API}`]: () => new Response('oops', { status: 500 }) });
     renderApp(REPORT_PATH);
-    expect(await screen.findAllByText('Failed to fetch grading report data.')).toHaveLength(2);
+    await waitFor(() => expect(screen.getAllByText('Failed to fetch grading report data.')).toHaveLength(2));
   });
 });
