@@ -33,14 +33,8 @@ import {
   type PreparedExample,
 } from '../apps/server/src/ai/builtin/suggestion-model.ts';
 import type { GradingInput } from '../apps/server/src/ai/grader-types.ts';
-import {
-  dataFolderFromArgs,
-  hashSeed,
-  loadDatasets,
-  seededRandom,
-  shuffled,
-  solutionTextOf,
-} from './_grading-datasets.ts';
+import { hashSeed, seededRandom } from '../apps/server/src/lib/seeded-random.ts';
+import { dataFolderFromArgs, loadDatasets, shuffled, solutionTextOf } from './_grading-datasets.ts';
 
 const POINTS = 5;
 const grader = createBuiltinGrader();

@@ -156,18 +156,6 @@ export function solutionTextOf(question: DatasetQuestion): string {
   return question.referenceAnswers.join('\nOr: ');
 }
 
-/** A small deterministic generator (mulberry32), so every run picks the same examples. */
-export function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 export function shuffled<T>(items: readonly T[], random: () => number): T[] {
   const copy = [...items];
   for (let index = copy.length - 1; index > 0; index--) {
@@ -175,10 +163,4 @@ export function shuffled<T>(items: readonly T[], random: () => number): T[] {
     [copy[index], copy[other]] = [copy[other]!, copy[index]!];
   }
   return copy;
-}
-
-export function hashSeed(text: string): number {
-  let hash = 2166136261;
-  for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 16777619);
-  return hash >>> 0;
 }

@@ -27,11 +27,10 @@ import { baselineCosineScore, pearson } from '../apps/server/src/ai/builtin/agre
 import { createBuiltinGrader } from '../apps/server/src/ai/builtin/builtin-grader.ts';
 import { contentTerms } from '../apps/server/src/ai/builtin/text-analysis.ts';
 import type { GradedExample, GradingInput, RubricItem } from '../apps/server/src/ai/grader-types.ts';
+import { hashSeed, seededRandom } from '../apps/server/src/lib/seeded-random.ts';
 import {
   dataFolderFromArgs,
-  hashSeed,
   loadDatasets,
-  seededRandom,
   shuffled,
   solutionTextOf,
   type DatasetAnswer,

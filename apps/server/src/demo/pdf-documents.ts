@@ -30,6 +30,7 @@ import {
   TextRenderingMode,
   type RGB,
 } from 'pdf-lib';
+import { hashSeed, seededRandom } from '../lib/seeded-random.ts';
 
 /**
  * PDF builders for tests, the demo data generator and the benchmarks. Each returns the bytes of a
@@ -823,7 +824,7 @@ function renderScanImage(lines: string[], pageIndex: number): Buffer {
   registerScanFont();
   const width = Math.round(PAGE_WIDTH * SCAN_SCALE);
   const height = Math.round(PAGE_HEIGHT * SCAN_SCALE);
-  const random = seededRandom(hashString(`${pageIndex}\n${lines.join('\n')}`));
+  const random = seededRandom(hashSeed(`${pageIndex}\n${lines.join('\n')}`));
   const canvas = createCanvas(width, height);
   const ctx = canvas.getContext('2d');
   ctx.fillStyle = '#f3f1ec';
@@ -871,25 +872,4 @@ function coverImagePng(width: number, height: number): Buffer {
 
 function clampByte(value: number) {
   return value < 0 ? 0 : value > 255 ? 255 : value;
-}
-
-function hashString(text: string): number {
-  let hash = 0x811c9dc5;
-  for (let i = 0; i < text.length; i++) {
-    hash ^= text.charCodeAt(i);
-    hash = Math.imul(hash, 0x01000193);
-  }
-  return hash >>> 0;
-}
-
-/** mulberry32: small, fast and reproducible. */
-function seededRandom(seed: number): () => number {
-  let state = seed;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
