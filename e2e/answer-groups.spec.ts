@@ -1,3 +1,7 @@
+import type { CreateAssignmentOutput } from '@gradewise/shared/contracts/assignments';
+import type { CreateCourseOutput } from '@gradewise/shared/contracts/courses';
+import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
+import type { CreateQuestionOutput } from '@gradewise/shared/contracts/questions';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ok, pageFor, pdf, registerPerson, unique, watchPage } from './support.ts';
 
@@ -30,7 +34,7 @@ async function seed(request: APIRequestContext) {
   const auth = { Authorization: `Bearer ${instructor.token}` };
   const students = [];
   for (const { name } of ANSWERS) students.push(await registerPerson(request, name, 'student'));
-  const { course } = await ok(
+  const { course } = await ok<CreateCourseOutput>(
     await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }),
     'create course',
   );
@@ -41,14 +45,14 @@ async function seed(request: APIRequestContext) {
     }),
     'add students',
   );
-  const { assignment } = await ok(
+  const { assignment } = await ok<CreateAssignmentOutput>(
     await request.post('/api/assignments', {
       headers: auth,
       data: { title: 'Homework 1', courseId: course._id, deadline: null },
     }),
     'create assignment',
   );
-  const { question } = await ok(
+  const { question } = await ok<CreateQuestionOutput>(
     await request.post(`/api/assignments/${assignment._id}/questions`, {
       headers: auth,
       multipart: {
@@ -88,8 +92,12 @@ async function seed(request: APIRequestContext) {
   await expect
     .poll(
       async () =>
-        (await ok(await request.get(`/api${questionPath}/grade-all/progress`, { headers: auth }), 'progress'))
-          .isFinished,
+        (
+          await ok<GradingProgressOutput>(
+            await request.get(`/api${questionPath}/grade-all/progress`, { headers: auth }),
+            'progress',
+          )
+        ).isFinished,
       { timeout: 180_000, intervals: [1000] },
     )
     .toBe(true);

@@ -1,5 +1,7 @@
+import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
 import { expect as baseExpect, test, type Page } from '@playwright/test';
-import { ok, pageFor, seedQuestion, watchPage } from './support.ts';
+import { found, ok, pageFor, seedQuestion, watchPage } from './support.ts';
 
 /**
  * Issue 13 item 12 at a desk (1280x900) and on a phone (390x844): the instructor marks a comment's
@@ -42,13 +44,13 @@ for (const viewport of VIEWPORTS) {
     const seeded = await seedQuestion(request, [
       { name: 'Sam Student', answer: 'The eigenvalue is 2 metres. I did not find another one.' },
     ]);
-    const queue = await ok(
+    const queue = await ok<ReviewQueueOutput>(
       await request.get(`/api${seeded.questionPath}/review-queue`, {
         headers: { Authorization: `Bearer ${seeded.instructor.token}` },
       }),
       'review queue',
     );
-    const submissionId: string = queue.items[0].submissionId;
+    const submissionId = found(queue.items[0], 'first answer of the review queue').submissionId;
     const page = await pageFor(browser, seeded.instructor, { width: viewport.width, height: viewport.height });
     const watcher = watchPage(page, baseURL!);
     await page.goto(`${seeded.questionPath}/grade/${submissionId}`);
@@ -114,15 +116,21 @@ for (const viewport of VIEWPORTS) {
     await page.context().close();
 
     // What was saved: the drawn box in fractions of the page.
-    const saved = await ok(
+    const saved = await ok<GradingOutput>(
       await request.post(`/api${seeded.questionPath}/grade/${submissionId}`, {
         headers: { Authorization: `Bearer ${seeded.instructor.token}` },
       }),
       'grading data',
     );
-    const region = saved.gradingResult.comments.find((comment: { text: string }) => comment.text === MARKED).region;
+    const region = found(
+      saved.gradingResult.comments.find((comment) => comment.text === MARKED)?.region,
+      'region of the marked comment',
+    );
     baseExpect(region.page).toBe(1);
-    for (const [key, value] of Object.entries({ x: 0.2, y: 0.2, width: 0.5, height: 0.2 }))
+    for (const [key, value] of Object.entries({ x: 0.2, y: 0.2, width: 0.5, height: 0.2 }) as [
+      keyof typeof region,
+      number,
+    ][])
       baseExpect(Math.abs(region[key] - value), key).toBeLessThan(0.02);
 
     // The student: the box where it was drawn, numbered 1 like its comment; none for the declined one.

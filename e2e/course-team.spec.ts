@@ -1,6 +1,10 @@
+import type { CreateAssignmentOutput } from '@gradewise/shared/contracts/assignments';
+import type { CreateCourseOutput } from '@gradewise/shared/contracts/courses';
+import type { CreateQuestionOutput, QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import type { SubmitAnswerOutput } from '@gradewise/shared/contracts/submissions';
 import fs from 'node:fs';
 import { expect as baseExpect, test } from '@playwright/test';
-import { ok, pageFor, pdf, registerPerson, unique, watchPage, type Person } from './support.ts';
+import { found, ok, pageFor, pdf, registerPerson, unique, watchPage, type Person } from './support.ts';
 
 /**
  * Issue 12's course-team journey: the instructor adds a TA on the course page and splits the
@@ -35,7 +39,7 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
   const auth = { Authorization: `Bearer ${instructor.token}` };
   const students: Person[] = [];
   for (const { name } of CLASS) students.push(await registerPerson(request, name, 'student'));
-  const { course } = await ok(
+  const { course } = await ok<CreateCourseOutput>(
     await request.post('/api/courses', { headers: auth, multipart: { title: `Arithmetic ${unique()}` } }),
     'create course',
   );
@@ -46,14 +50,14 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
     }),
     'add students',
   );
-  const { assignment } = await ok(
+  const { assignment } = await ok<CreateAssignmentOutput>(
     await request.post('/api/assignments', {
       headers: auth,
       data: { title: 'Homework 1', courseId: course._id, deadline: null },
     }),
     'create assignment',
   );
-  const { question } = await ok(
+  const { question } = await ok<CreateQuestionOutput>(
     await request.post(`/api/assignments/${assignment._id}/questions`, {
       headers: auth,
       multipart: {
@@ -82,7 +86,7 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
   );
   const submissionIds: string[] = [];
   for (const [index, student] of students.entries()) {
-    const { submission } = await ok(
+    const { submission } = await ok<SubmitAnswerOutput>(
       await request.post(`/api${questionPath}/submit`, {
         headers: { Authorization: `Bearer ${student.token}` },
         multipart: { file: await pdf('My answer', [CLASS[index]!.answer]) },
@@ -169,12 +173,16 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
   await expect(taPage.getByText('Grade saved successfully!')).toBeVisible();
 
   // The others are graded by hand through the API: full marks, and 0 for the wrong answer.
-  const listed = await ok<any>(
+  const listed = await ok<QuestionForStaff>(
     await request.get(`/api${questionPath}?includeSubmissions=1`, { headers: auth }),
     'read',
   );
   for (const [index, submissionId] of submissionIds.entries()) {
-    if (listed.submissions.find((entry: any) => entry._id === submissionId).isAlreadyGraded) continue;
+    const row = found(
+      listed.submissions?.find((entry) => entry._id === submissionId),
+      `row of ${submissionId}`,
+    );
+    if (row.isAlreadyGraded) continue;
     const isWrong = index === 2;
     await ok(
       await request.post(`/api${questionPath}/save-grade/${submissionId}`, {

@@ -1,5 +1,8 @@
+import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import type { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { ok, pageFor, seedQuestion, watchPage, type SeededQuestion as Seeded } from './support.ts';
+import { found, ok, pageFor, seedQuestion, watchPage, type SeededQuestion as Seeded } from './support.ts';
 
 /**
  * Issue 13, items 5, 6 and 10 at a desk (1280x900) and on a phone (390x844): the grading screen
@@ -106,24 +109,27 @@ for (const viewport of VIEWPORTS) {
 
 /** The first submission of the question's review queue. */
 async function firstQueueItem(request: APIRequestContext, seeded: Seeded): Promise<string> {
-  const queue = await ok(
+  const queue = await ok<ReviewQueueOutput>(
     await request.get(`/api${seeded.questionPath}/review-queue`, {
       headers: { Authorization: `Bearer ${seeded.instructor.token}` },
     }),
     'review queue',
   );
-  return queue.items[0].submissionId;
+  return found(queue.items[0], 'first answer of the review queue').submissionId;
 }
 
 /** The staff row of a submission, as the question page reads it. */
 async function staffRow(request: APIRequestContext, seeded: Seeded, submissionId: string) {
-  const detail = await ok(
+  const detail = await ok<QuestionForStaff>(
     await request.get(`/api${seeded.questionPath}?includeSubmissions=1`, {
       headers: { Authorization: `Bearer ${seeded.instructor.token}` },
     }),
     'question',
   );
-  return detail.submissions.find((row: { _id: string }) => row._id === submissionId);
+  return found(
+    detail.submissions?.find((row) => row._id === submissionId),
+    `row of ${submissionId}`,
+  );
 }
 
 const KEPT = 'A remark written before the slip of the S key.';
@@ -139,7 +145,7 @@ for (const viewport of VIEWPORTS) {
       { name: 'Sam Student', answer: 'The eigenvalue is 2. I did not find another one.' },
       { name: 'Kim Student', answer: 'The eigenvalues are 2 and 3, the diagonal entries.' },
     ]);
-    const queue = await ok(
+    const queue = await ok<ReviewQueueOutput>(
       await request.get(`/api${seeded.questionPath}/review-queue`, {
         headers: { Authorization: `Bearer ${seeded.instructor.token}` },
       }),
@@ -224,7 +230,7 @@ for (const viewport of VIEWPORTS) {
     // Saved again on purpose: the grade carries the edit.
     await dialog.getByRole('button', { name: 'Save Grade' }).click();
     await expect(page).toHaveURL(new RegExp(`/grade/${second}\\?queue=1$`));
-    const saved = await ok(
+    const saved = await ok<GradingOutput>(
       await request.post(`/api${seeded.questionPath}/grade/${first}`, {
         headers: { Authorization: `Bearer ${seeded.instructor.token}` },
       }),

@@ -1,3 +1,7 @@
+import type { CreateAssignmentOutput } from '@gradewise/shared/contracts/assignments';
+import type { CreateCourseOutput } from '@gradewise/shared/contracts/courses';
+import type { CreateQuestionOutput } from '@gradewise/shared/contracts/questions';
+import type { SubmitAnswerOutput } from '@gradewise/shared/contracts/submissions';
 import fs from 'node:fs';
 import { expect as baseExpect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ok, pageFor, pdf, registerPerson, unique, watchPage } from './support.ts';
@@ -20,7 +24,7 @@ async function seed(request: APIRequestContext) {
   const instructor = await registerPerson(request, 'Ada Instructor', 'instructor');
   const student = await registerPerson(request, 'Sam Student', 'student');
   const auth = { Authorization: `Bearer ${instructor.token}` };
-  const { course } = await ok(
+  const { course } = await ok<CreateCourseOutput>(
     await request.post('/api/courses', { headers: auth, multipart: { title: `Linear Algebra ${unique()}` } }),
     'create course',
   );
@@ -28,11 +32,11 @@ async function seed(request: APIRequestContext) {
     await request.post(`/api/courses/${course._id}/add-students`, { headers: auth, data: { emails: [student.email] } }),
     'add students',
   );
-  const { assignment } = await ok(
+  const { assignment } = await ok<CreateAssignmentOutput>(
     await request.post('/api/assignments', { headers: auth, data: { title: 'Homework 1', courseId: course._id } }),
     'create assignment',
   );
-  const { question } = await ok(
+  const { question } = await ok<CreateQuestionOutput>(
     await request.post(`/api/assignments/${assignment._id}/questions`, {
       headers: auth,
       multipart: {
@@ -58,7 +62,7 @@ async function seed(request: APIRequestContext) {
     }),
     'save rubric',
   );
-  const { submission } = await ok(
+  const { submission } = await ok<SubmitAnswerOutput>(
     await request.post(`/api${questionPath}/submit`, {
       headers: { Authorization: `Bearer ${student.token}` },
       multipart: { file: await pdf('Answer', ['The eigenvalues are 2 and 3 because A is diagonal.']) },

@@ -58,9 +58,18 @@ export const unique = () => `${Date.now()}-${(counter += 1)}`;
  * The JSON body of an answer that must be a success; otherwise fails naming the step. Name `T`
  * (a contract output) to type the body; the journeys' other reads are left untyped.
  */
-export async function ok<T = any>(response: Awaited<ReturnType<APIRequestContext['get']>>, what: string): Promise<T> {
+export async function ok<T = unknown>(
+  response: Awaited<ReturnType<APIRequestContext['get']>>,
+  what: string,
+): Promise<T> {
   if (!response.ok()) throw new Error(`${what} failed: ${response.status()} ${await response.text()}`);
   return (await response.json()) as T;
+}
+
+/** A value the journey needs from an API answer, or a failure that names what was missing. */
+export function found<T>(value: T | null | undefined, what: string): T {
+  if (value === null || value === undefined) throw new Error(`${what}: not in the answer`);
+  return value;
 }
 
 /** A typed PDF to upload (the title becomes its file name), from the project's one PDF writer. */
