@@ -4,7 +4,9 @@
  *   npx tsx bench/pipeline.ts [--n 300] [--latency 200] [--concurrency 8] [--quick] [--postgres]
  *
  * N students hand in a generated two-page answer (the course fixture builder the demo and tests
- * use). A fake OpenAI-compatible model on loopback answers every call after a fixed latency L. The
+ * use). A fake OpenAI-compatible model on loopback answers every call after a fixed latency L; it
+ * runs in a child process (bench/_fake-model.ts), as a remote model would, so that neither its CPU
+ * nor its timers are counted as the server's or wait for the server's event loop. The
  * real runtime (openRuntime: migrations, pg-boss queue and its workers, GRADING_CONCURRENCY=C) runs
  * behind the real HTTP app on a temporary data directory, and the benchmark drives it the way an
  * instructor does: log in, generate the rubric, start grade-all, poll its progress until every run
@@ -36,7 +38,8 @@ import { buildCourseFixture } from '../apps/server/src/demo/course-fixture.ts';
 import { buildApp } from '../apps/server/src/http/app.ts';
 import { closeOcr } from '../apps/server/src/pdf/extract-text.ts';
 import { gradeSubmissionJob } from '../apps/server/src/services/run-grading.ts';
-import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from '../apps/server/test/support/fake-llm-server.ts';
+import { FAKE_MODEL_ID } from '../apps/server/test/support/fake-llm-server.ts';
+import { startFakeModelProcess, type FakeModelProcess } from './_fake-model.ts';
 
 interface Options {
   n: number;
@@ -218,8 +221,7 @@ async function main(): Promise<number> {
   const { n, latencyMs, concurrency } = options;
   const problems: string[] = [];
 
-  const fake: FakeLlmServer = await startFakeLlmServer();
-  fake.setDefaultBehaviour({ kind: 'smart', latencyMs });
+  const fake: FakeModelProcess = await startFakeModelProcess(latencyMs);
   const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-bench-pipeline-'));
   const database = options.postgres ? await createTemporaryDatabase(process.env.DATABASE_URL!) : undefined;
   let runtime: Runtime | undefined;
@@ -269,10 +271,12 @@ async function main(): Promise<number> {
     started = performance.now();
     await api.call('POST', `${base}/generate-rubric`);
     const rubricMs = performance.now() - started;
-    const rubricCalls = fake.chatRequests().length;
+    const rubricCalls = (await fake.stats()).chatCalls;
     line('generate-rubric (2 PDFs + 1 model call)', `${ms(rubricMs)}, ${rubricCalls} model call(s)`);
 
+    const fakeAtStart = await fake.stats();
     started = performance.now();
+    const hrStart = process.hrtime.bigint() / 1000n;
     const cpuAtStart = process.cpuUsage();
     const loopAtStart = performance.eventLoopUtilization();
     const { batchId, queued } = await api.call<{ batchId: string | null; queued: number }>('POST', `${base}/grade-all`);
@@ -285,13 +289,17 @@ async function main(): Promise<number> {
       await new Promise((resolve) => setTimeout(resolve, PROGRESS_POLL_MS));
     }
     const wallMs = performance.now() - started;
+    // For a --cpu-prof of this process: grade-all's samples lie between these (µs, the profile's clock).
+    if (process.env.BENCH_PRINT_WINDOW)
+      console.log(`grade-all window in µs: ${hrStart} ${process.hrtime.bigint() / 1000n}`);
     const cpu = process.cpuUsage(cpuAtStart);
     const cpuMs = (cpu.user + cpu.system) / 1000;
     const loopBusy = performance.eventLoopUtilization(loopAtStart).utilization;
+    const fakeAtEnd = await fake.stats();
 
     const idealMs = (n * latencyMs) / concurrency;
     const ratio = wallMs / idealMs;
-    const gradingCalls = fake.chatRequests().length - rubricCalls;
+    const gradingCalls = fakeAtEnd.chatCalls - rubricCalls;
     const runs = await readRunTimelines(runtime, batchId);
     const succeeded = runs.filter((run) => run.status === 'succeeded');
     if (progress.failed > 0) problems.push(`${progress.failed} run(s) failed`);
@@ -317,16 +325,19 @@ async function main(): Promise<number> {
     );
     line('runs succeeded / attempts', `${succeeded.length} / ${attempts}`);
     // GRADING_CONCURRENCY is the process's bound on grader calls in flight (decision 0041).
-    const mostInFlight = fake.mostChatRequestsInFlight();
+    const mostInFlight = fakeAtEnd.mostInFlight;
     if (mostInFlight > concurrency)
       problems.push(`the fake model had ${mostInFlight} calls in flight at once (C = ${concurrency})`);
     line('most model calls in flight at once', `${mostInFlight} (C = ${concurrency}, the bound)`);
-    // This one process holds the app, PGlite (WebAssembly, same thread), the workers and the fake
-    // model: its CPU per submission is the cost that does not depend on how loaded the machine is.
+    // This process holds the app, PGlite (WebAssembly, same thread unless PGLITE_THREAD), the
+    // workers and this script's progress polling; the fake model is another process. Its CPU per
+    // submission is the cost that does not depend on how loaded the machine is.
     line(
-      'process CPU during grade-all',
+      'server process CPU during grade-all',
       `${seconds(cpuMs)} = ${ms(cpuMs / n)} per submission, ${((100 * cpuMs) / wallMs).toFixed(0)}% of one core`,
     );
+    const fakeCpuMs = fakeAtEnd.cpuMs - fakeAtStart.cpuMs;
+    line('fake model process CPU (not the server)', `${seconds(fakeCpuMs)} = ${ms(fakeCpuMs / n)} per submission`);
     line('event loop busy during grade-all', `${(100 * loopBusy).toFixed(0)}%`);
     line('load average (1 min) at the end', `${os.loadavg()[0]!.toFixed(1)} on ${os.cpus().length} cores`);
 
@@ -366,12 +377,9 @@ async function main(): Promise<number> {
         '  wall with any model call in flight',
         `${seconds(modelWall)} = ${((100 * modelWall) / batchSpan).toFixed(0)}% of the batch`,
       );
-      // The fake runs in this process: its share of each call (timer lateness included) is
-      // bench overhead only in part, a busy event loop delays the app's own reading of replies too.
-      const fakeSide = fake
-        .chatRequests()
-        .slice(rubricCalls)
-        .flatMap((request) => (request.answeredAt === undefined ? [] : [request.answeredAt - request.receivedAt]));
+      // The fake's share of each call (its own timer's lateness included) as it saw it; the rest of
+      // the app's latency_ms is the client side: prompt, SDK, sockets, reply parsing, the loop.
+      const fakeSide = fakeAtEnd.insideFakeMs.slice(rubricCalls).filter(Number.isFinite);
       line(
         '  model call, inside the fake',
         `${stats(fakeSide)} (received -> answer written; the app's latency_ms minus this is its client side)`,
