@@ -1,4 +1,4 @@
-import { APICallError } from 'ai';
+import type { APICallError } from 'ai';
 import type { TokenUsage } from './language-model-client.ts';
 
 /**
@@ -44,9 +44,25 @@ export class ProviderCallError extends Error {
   }
 }
 
+/**
+ * The AI SDK's own test for its APICallError (`APICallError.isInstance`): the SDK marks its errors
+ * with a registered symbol, so the check holds across copies of the SDK. It is repeated here
+ * rather than imported because importing `ai` for it loaded the whole SDK (about 6 MB of heap) into
+ * every server at start, also on the built-in grader; the SDK now loads at the first model call
+ * (create-client.ts, docs/decisions/0047-…). The tests' 429, 5xx, 401 and network failures come from
+ * the real SDK, so a change of marker fails them.
+ */
+const API_CALL_ERROR_MARKER = Symbol.for('vercel.ai.error.AI_APICallError');
+
+function isApiCallError(error: unknown): error is APICallError {
+  return (
+    typeof error === 'object' && error !== null && (error as Record<symbol, unknown>)[API_CALL_ERROR_MARKER] === true
+  );
+}
+
 /** The SDK's or fetch's failure as a ProviderCallError. */
 export function classifyCallError(error: unknown): ProviderCallError {
-  if (APICallError.isInstance(error)) {
+  if (isApiCallError(error)) {
     const statusCode = error.statusCode;
     const detail = providerMessage(error);
     if (statusCode === undefined) {

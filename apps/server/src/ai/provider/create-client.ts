@@ -1,11 +1,5 @@
-import {
-  generateText,
-  NoObjectGeneratedError,
-  NoOutputGeneratedError,
-  Output,
-  type LanguageModel,
-  type ModelMessage,
-} from 'ai';
+import type * as AiSdk from 'ai';
+import type { LanguageModel, ModelMessage } from 'ai';
 import { classifyCallError, formatSeconds, ProviderCallError } from './call-errors.ts';
 import type {
   GenerateJsonRequest,
@@ -39,8 +33,8 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
   const provider = ai.provider;
   const model = resolveModelName(ai);
   const baseUrl = (ai.baseUrl ?? DEFAULT_BASE_URLS[provider] ?? '').replace(/\/+$/, '');
-  // Built at the first call: the provider's SDK is loaded only by a process that calls a model.
-  let languageModel: Promise<LanguageModel> | undefined;
+  // Built at the first call: the SDK and the provider's package are loaded only by a process that calls a model.
+  let loaded: Promise<LoadedSdk> | undefined;
   const timeoutMs = ai.timeoutMs;
 
   return {
@@ -54,14 +48,14 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
       const requestTimeoutMs = Math.max(1, Math.round(Math.min(timeoutMs, request.timeoutMs ?? timeoutMs)));
       const timeoutSignal = AbortSignal.timeout(requestTimeoutMs);
       const abortSignal = request.signal ? AbortSignal.any([request.signal, timeoutSignal]) : timeoutSignal;
-      languageModel ??= buildLanguageModel(provider, model, ai, options);
-      const sdkModel = await languageModel;
+      loaded ??= loadSdk(provider, model, ai, options);
+      const { sdk, languageModel } = await loaded;
       try {
-        const result = await generateText({
-          model: sdkModel,
+        const result = await sdk.generateText({
+          model: languageModel,
           system: request.system,
           messages: request.messages.map(toModelMessage),
-          output: Output.object({ schema: toPortableSchema(request.schema), name: request.schemaName }),
+          output: sdk.Output.object({ schema: toPortableSchema(request.schema, sdk), name: request.schemaName }),
           // Grading must be repeatable; the same answer should get the same suggestion.
           temperature: 0,
           maxOutputTokens: request.maxOutputTokens,
@@ -78,10 +72,10 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
             cause: error,
           });
         }
-        if (NoObjectGeneratedError.isInstance(error)) {
+        if (sdk.NoObjectGeneratedError.isInstance(error)) {
           return salvageOrReject(error.text ?? '', request.schema, toTokenUsage(error.usage), error);
         }
-        if (NoOutputGeneratedError.isInstance(error)) {
+        if (sdk.NoOutputGeneratedError.isInstance(error)) {
           throw new ProviderCallError('invalid-output', 'the model returned no answer', {
             issues: ['the answer was empty'],
             answerText: '',
@@ -94,11 +88,27 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
   };
 }
 
+interface LoadedSdk {
+  sdk: typeof AiSdk;
+  languageModel: LanguageModel;
+}
+
 /**
- * The provider's SDK is imported here, not at the top: each provider package brings its own copy
- * of the SDK's utilities (about 5 MB of heap each, all three loaded at start before), and a server
- * on the built-in grader never needs any of them (docs/decisions/0043-…).
+ * The AI SDK and the provider's package are imported here, not at the top: each provider package
+ * brings its own copy of the SDK's utilities (about 5 MB of heap each, all three loaded at start
+ * before, docs/decisions/0043-…), the SDK itself about 6 MB more (decision 0047), and a server on
+ * the built-in grader never needs any of them.
  */
+async function loadSdk(
+  provider: LlmProvider,
+  model: string,
+  ai: AiConfig,
+  options: LanguageModelClientOptions,
+): Promise<LoadedSdk> {
+  const [sdk, languageModel] = await Promise.all([import('ai'), buildLanguageModel(provider, model, ai, options)]);
+  return { sdk, languageModel };
+}
+
 async function buildLanguageModel(
   provider: LlmProvider,
   model: string,

@@ -1,4 +1,5 @@
-import { jsonSchema, zodSchema, type JSONSchema7 } from 'ai';
+import type { JSONSchema7 } from 'ai';
+import type * as AiSdk from 'ai';
 import type { z } from 'zod';
 
 /**
@@ -8,10 +9,11 @@ import type { z } from 'zod';
  * Anthropic refuses numeric limits), and a 400 there would fail EVERY call, so they move into the
  * field's description. The full zod schema still validates the answer here, and a violation gets
  * the repair prompt — a limit costs at worst one extra call, never an outage.
+ * `sdk`: the AI SDK, which create-client.ts loads at the first model call.
  */
-export function toPortableSchema<T>(schema: z.ZodType<T>) {
-  const full = zodSchema(schema);
-  return jsonSchema<T>(async () => stripLimits(await full.jsonSchema) as JSONSchema7, { validate: full.validate });
+export function toPortableSchema<T>(schema: z.ZodType<T>, sdk: Pick<typeof AiSdk, 'jsonSchema' | 'zodSchema'>) {
+  const full = sdk.zodSchema(schema);
+  return sdk.jsonSchema<T>(async () => stripLimits(await full.jsonSchema) as JSONSchema7, { validate: full.validate });
 }
 
 const LIMIT_KEYWORDS: Record<string, string> = {
