@@ -1,4 +1,5 @@
-import { PDFArray, PDFDict, PDFDocument, PDFName, PDFRawStream, PDFRef, PDFStream, type PDFObject } from 'pdf-lib';
+import type * as PdfLib from 'pdf-lib';
+import type { PDFDocument, PDFName, PDFObject } from 'pdf-lib';
 import { checkDecodedStreamSizes } from './stream-guard.ts';
 
 /**
@@ -18,6 +19,9 @@ import { checkDecodedStreamSizes } from './stream-guard.ts';
  * Names are compared decoded (/J#61vaScript is /JavaScript). A file pdf-lib cannot parse is
  * searched for the same names in its raw bytes instead; an encrypted file whose objects sit in
  * encrypted object streams cannot be checked at all and is refused.
+ *
+ * pdf-lib is imported at the first check, not at start (about 3.5 MB of heap an idle server does
+ * not need, docs/decisions/0047-…); its classes are passed down to the walk.
  */
 
 export type ActiveContent =
@@ -44,12 +48,13 @@ const SUBTYPE_KINDS: Record<string, ActiveContent> = {
 
 /** What active content the PDF holds, in a stable order; empty when it holds none. */
 export async function findActiveContent(bytes: Uint8Array): Promise<ActiveContent[]> {
+  const lib = await import('pdf-lib');
   const found = new Set<ActiveContent>();
   let document: PDFDocument | undefined;
   try {
     // A flate bomb in an object stream would unpack on this thread: such files are only scanned.
     checkDecodedStreamSizes(bytes);
-    document = await PDFDocument.load(bytes, {
+    document = await lib.PDFDocument.load(bytes, {
       ignoreEncryption: true,
       updateMetadata: false,
       throwOnInvalidObject: false,
@@ -65,43 +70,44 @@ export async function findActiveContent(bytes: Uint8Array): Promise<ActiveConten
   if (context.trailerInfo.Encrypt && hasRawName(bytes, 'ObjStm'))
     found.add('encrypted contents that cannot be checked');
   const catalog = context.lookup(context.trailerInfo.Root);
-  if (catalog instanceof PDFDict) {
-    const openAction = context.lookup(catalog.get(PDFName.of('OpenAction')));
-    if (openAction instanceof PDFDict && nameOf(openAction.get(PDFName.of('S'))) !== 'GoTo') {
+  if (catalog instanceof lib.PDFDict) {
+    const openAction = context.lookup(catalog.get(lib.PDFName.of('OpenAction')));
+    if (openAction instanceof lib.PDFDict && nameOf(lib, openAction.get(lib.PDFName.of('S'))) !== 'GoTo') {
       found.add('an automatic action when the file opens (OpenAction)');
     }
   }
-  for (const [, object] of context.enumerateIndirectObjects()) visit(object, found, 0);
+  for (const [, object] of context.enumerateIndirectObjects()) visit(lib, object, found, 0);
   return ordered(found);
 }
 
-function visit(object: PDFObject, found: Set<ActiveContent>, depth: number): void {
+function visit(lib: typeof PdfLib, object: PDFObject, found: Set<ActiveContent>, depth: number): void {
   // Direct objects nest only as deep as the file says; a hostile file could nest very deep.
   if (depth > 64) return;
-  if (object instanceof PDFStream || object instanceof PDFRawStream) {
-    visit(object.dict, found, depth + 1);
+  if (object instanceof lib.PDFStream || object instanceof lib.PDFRawStream) {
+    visit(lib, object.dict, found, depth + 1);
     return;
   }
-  if (object instanceof PDFArray) {
-    for (const item of object.asArray()) visit(item, found, depth + 1);
+  if (object instanceof lib.PDFArray) {
+    for (const item of object.asArray()) visit(lib, item, found, depth + 1);
     return;
   }
-  if (!(object instanceof PDFDict)) return;
+  if (!(object instanceof lib.PDFDict)) return;
   for (const [key, value] of object.entries()) {
     const name = decodedName(key);
     if (name === 'JS' || name === 'JavaScript') found.add('JavaScript');
     else if (name === 'AA') found.add('additional actions (AA)');
     else if (name === 'EmbeddedFiles' || name === 'EF') found.add('embedded files');
     else if (name === 'XFA') found.add('an XFA form');
-    else if (name === 'S' && ACTION_KINDS[nameOf(value) ?? '']) found.add(ACTION_KINDS[nameOf(value)!]!);
-    else if (name === 'Subtype' && SUBTYPE_KINDS[nameOf(value) ?? '']) found.add(SUBTYPE_KINDS[nameOf(value)!]!);
-    else if (name === 'Type' && nameOf(value) === 'EmbeddedFile') found.add('embedded files');
-    if (!(value instanceof PDFRef)) visit(value, found, depth + 1);
+    else if (name === 'S' && ACTION_KINDS[nameOf(lib, value) ?? '']) found.add(ACTION_KINDS[nameOf(lib, value)!]!);
+    else if (name === 'Subtype' && SUBTYPE_KINDS[nameOf(lib, value) ?? ''])
+      found.add(SUBTYPE_KINDS[nameOf(lib, value)!]!);
+    else if (name === 'Type' && nameOf(lib, value) === 'EmbeddedFile') found.add('embedded files');
+    if (!(value instanceof lib.PDFRef)) visit(lib, value, found, depth + 1);
   }
 }
 
-function nameOf(value: PDFObject | undefined): string | undefined {
-  return value instanceof PDFName ? decodedName(value) : undefined;
+function nameOf(lib: typeof PdfLib, value: PDFObject | undefined): string | undefined {
+  return value instanceof lib.PDFName ? decodedName(value) : undefined;
 }
 
 /** pdf-lib decodes #XX escapes in upper case only; a viewer accepts any case. */
