@@ -96,7 +96,7 @@ interface LoadedSdk {
 /**
  * The AI SDK and the provider's package are imported here, not at the top: each provider package
  * brings its own copy of the SDK's utilities (about 5 MB of heap each, all three loaded at start
- * before, docs/decisions/0043-…), the SDK itself about 6 MB more (decision 0047), and a server on
+ * before, docs/decisions/0043-…), the SDK itself 3 MB more (decision 0047), and a server on
  * the built-in grader never needs any of them.
  */
 async function loadSdk(
