@@ -52,6 +52,17 @@ export function rssMb(pid) {
   return Number(/VmRSS:\s+(\d+)/.exec(status)[1]) / 1024;
 }
 
+/**
+ * What the RSS is made of: anonymous memory (heaps, WebAssembly memory, thread stacks: the
+ * process's own) and file-backed pages (the node binary, native addons: shared with every other
+ * process that maps the same files, and the first the kernel reclaims).
+ */
+export function rssPartsMb(pid) {
+  const status = fs.readFileSync(`/proc/${pid}/status`, 'utf8');
+  const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0) / 1024;
+  return { anonymous: field('RssAnon'), file: field('RssFile') + field('RssShmem') };
+}
+
 // Every child leads its own process group (npm and tsx run the server in a node child of their
 // own), so the whole group goes when the bench exits, however it exits.
 const children = new Set();

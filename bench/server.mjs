@@ -7,7 +7,8 @@
 //   - p99 latency of GET /api/courses at a fixed rate (autocannon, 100 connections, 500 req/s), for
 //     the instructor and for a student enrolled in the same 20 courses;
 //   - idle RSS of the server process after the load (and of its npm parent), and again once the
-//     server has had a quiet minute (an idle PDF-reading thread ends after EXTRACTION_IDLE_MS, 1 min);
+//     server has had a quiet minute (an idle PDF-reading thread ends after EXTRACTION_IDLE_MS, 1 min),
+//     each split into anonymous memory (the process's own) and file-backed pages (shared);
 //   - `npm start` to the first HTTP answer, with the build current (a first start builds).
 //
 //   npm run bench -- server                      # this checkout
@@ -26,6 +27,7 @@ import {
   loadAverage,
   readBenchArgs,
   rssMb,
+  rssPartsMb,
   spawnTracked,
   startBareFastify,
   stop,
@@ -92,11 +94,13 @@ const fixedStudent = await fixedRate('student', studentHeaders);
 await sleep(5000);
 const rss = rssMb(server.pid);
 const parentsRss = server.npmPid ? rssMb(server.npmPid) : 0;
-console.log(`idle RSS: server ${rss.toFixed(0)} MB, npm parent ${parentsRss.toFixed(0)} MB`);
-// The warm PDF thread started with the server and has read nothing: it ends a minute after that.
+console.log(
+  `idle RSS: server ${rss.toFixed(0)} MB (${describeParts(server.pid)}), npm parent ${parentsRss.toFixed(0)} MB`,
+);
+// A PDF thread (none here unless the server warms one at start) ends after a quiet minute.
 await sleep(Math.max(0, server.answeredAt + 65_000 - performance.now()));
 const quietRss = rssMb(server.pid);
-console.log(`idle RSS after a quiet minute: server ${quietRss.toFixed(0)} MB`);
+console.log(`idle RSS after a quiet minute: server ${quietRss.toFixed(0)} MB (${describeParts(server.pid)})`);
 await stop(server);
 console.log(`load average at end: ${loadAverage()}`);
 
@@ -117,6 +121,11 @@ console.log(`| npm start to first answer, build current | ${(server.startMs / 10
 process.exit(0);
 
 // ------------------------------------------------------------------ helpers
+
+function describeParts(pid) {
+  const parts = rssPartsMb(pid);
+  return `${parts.anonymous.toFixed(0)} MB anonymous, ${parts.file.toFixed(0)} MB file-backed`;
+}
 
 /** GET /api/courses at a fixed 500 req/s over 100 connections (autocannon), printed. */
 async function fixedRate(who, requestHeaders) {

@@ -14,7 +14,8 @@ async function main(): Promise<void> {
     threads: config.extractionThreads,
     heapLimitMb: config.extractionMemoryMb,
     idleMs: config.extractionIdleMs,
-    warm: true,
+    // No thread is warmed at start: an idle server does not hold pdf.js (about 25 MB); the first
+    // PDF waits for its thread to start instead (docs/decisions/0047-…).
   });
   const runtime = await openRuntime(config, { jobs: 'workers' });
   let isStopping = false;
