@@ -9,7 +9,9 @@ import {
   createQuestion,
   submitAnswer,
 } from './support/course-fixtures.ts';
+import { makePdf } from './support/files.ts';
 import { expectStatus, registerUser, type TestUser } from './support/http.ts';
+import { multipart, pdfPart } from './support/multipart.ts';
 import { gradeWithAi, questionPath, saveGrade } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -145,6 +147,15 @@ describe('the question page, paged', () => {
       'includeSubmissions=0&limit=10',
       'A limit or offset pages the submissions: ask for them with includeSubmissions=1.',
     ],
+    ['includeSubmissions=1&submissionId=abc', 'The submissionId must be the id of a submission.'],
+    [
+      'submissionId=00000000-0000-4000-8000-000000000000',
+      'A submissionId picks one of the submissions: ask for them with includeSubmissions=1.',
+    ],
+    [
+      'includeSubmissions=1&limit=10&submissionId=00000000-0000-4000-8000-000000000000',
+      'Ask for one submission or for a page of them, not both.',
+    ],
   ])('refuses ?%s with a 400 that says why', async (query, message) => {
     const response = await t.app.inject({
       method: 'GET',
@@ -160,6 +171,81 @@ describe('the question page, paged', () => {
     const response = await t.app.inject({
       method: 'GET',
       url: `${questionPath(assignmentId, questionId)}?includeSubmissions=1&limit=2`,
+      headers: outsider.auth,
+    });
+    expect(response.statusCode).toBe(404);
+  });
+});
+
+/** The grading screen's read (decision 0046): the list narrowed to one submission. */
+describe('the question page, one submission', () => {
+  it('answers the very row the whole list has for it, and no page summary', async () => {
+    const whole = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    const unsigned = (row: NonNullable<QuestionForStaff['submissions']>[number]) => ({
+      ...row,
+      file: row.file.split('?')[0],
+    });
+    for (const row of whole.submissions!) {
+      for (const viewer of [owner, ta]) {
+        const one = await read<QuestionForStaff>(viewer, `includeSubmissions=1&submissionId=${row._id}`);
+        expect(one.submissions!.map(unsigned)).toEqual([unsigned(row)]);
+        expect(one).not.toHaveProperty('submissionsPage');
+      }
+    }
+    // The question's own fields are the whole list's.
+    const one = await read<QuestionForStaff>(owner, `includeSubmissions=1&submissionId=${whole.submissions![0]!._id}`);
+    expect({ ...one, submissions: undefined, questionFile: undefined, solutionFile: undefined }).toEqual({
+      ...whole,
+      submissions: undefined,
+      questionFile: undefined,
+      solutionFile: undefined,
+    });
+  });
+
+  it("answers no row for an id that is not in the list: unknown, or a student's earlier version", async () => {
+    const unknown = await read<QuestionForStaff>(
+      owner,
+      'includeSubmissions=1&submissionId=00000000-0000-4000-8000-000000000000',
+    );
+    expect(unknown.submissions).toEqual([]);
+
+    const carol = students[3]!;
+    const before = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    const earlier = before.submissions!.find((row) => row.student.name === 'Carol')!;
+    const form = await multipart({ studentEmail: carol.email, file: pdfPart(await makePdf('Carol, second version')) });
+    const upload = await t.app.inject({
+      method: 'POST',
+      url: `${questionPath(assignmentId, questionId)}/upload-submission`,
+      headers: { ...owner.auth, ...form.headers },
+      payload: form.payload,
+    });
+    expectStatus(upload, 201, 'upload a second version');
+    const old = await read<QuestionForStaff>(owner, `includeSubmissions=1&submissionId=${earlier._id}`);
+    expect(old.submissions).toEqual([]);
+    const latest = (await read<QuestionForStaff>(owner, 'includeSubmissions=1')).submissions!.find(
+      (row) => row.student.name === 'Carol',
+    )!;
+    const now = await read<QuestionForStaff>(owner, `includeSubmissions=1&submissionId=${latest._id.toUpperCase()}`);
+    expect(now.submissions!.map((row) => [row._id, row.versions])).toEqual([[latest._id, 2]]);
+  });
+
+  it("gives a student their own submission only: a classmate's id answers no row", async () => {
+    const whole = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    const idOf = (name: string) => whole.submissions!.find((row) => row.student.name === name)!._id;
+    const eve = students[0]!;
+    const own = await read<QuestionForStudent>(eve, `includeSubmissions=1&submissionId=${idOf('Eve')}`);
+    expect(own.viewer).toBe('student');
+    expect(namesOf(own)).toEqual(['Eve']);
+    const classmate = await read<QuestionForStudent>(eve, `includeSubmissions=1&submissionId=${idOf('Bob')}`);
+    expect(classmate.submissions).toEqual([]);
+  });
+
+  it('keeps the route closed to callers outside the course', async () => {
+    const whole = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    const outsider = await registerUser(t.app);
+    const response = await t.app.inject({
+      method: 'GET',
+      url: `${questionPath(assignmentId, questionId)}?includeSubmissions=1&submissionId=${whole.submissions![0]!._id}`,
       headers: outsider.auth,
     });
     expect(response.statusCode).toBe(404);

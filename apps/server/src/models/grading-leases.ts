@@ -1,6 +1,7 @@
-import { and, eq, gt, inArray, sql } from 'drizzle-orm';
+import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { gradingLeases, users } from '../db/schema.ts';
+import { anyOf } from './any-of.ts';
 
 export interface ActiveLease {
   submissionId: string;
@@ -29,7 +30,7 @@ export async function selectActiveLeases(
     .select(activeLeaseColumns)
     .from(gradingLeases)
     .innerJoin(users, eq(users.id, gradingLeases.graderId))
-    .where(and(inArray(gradingLeases.submissionId, [...submissionIds]), gt(gradingLeases.expiresAt, now)));
+    .where(and(anyOf(gradingLeases.submissionId, submissionIds), gt(gradingLeases.expiresAt, now)));
   return new Map(rows.map((row) => [row.submissionId, row]));
 }
 

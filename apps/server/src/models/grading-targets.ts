@@ -1,5 +1,6 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { grades, gradingRuns, questions, submissions } from '../db/schema.ts';
 import type { QuestionRow } from './questions.ts';
 import type { SubmissionRow } from './submissions.ts';
@@ -59,4 +60,55 @@ export async function selectUngradedLatestSubmissionIds(db: Db, questionId: stri
     .where(and(inArray(gradingRuns.submissionId, ids), inArray(gradingRuns.status, ['queued', 'running'])));
   const skip = new Set([...graded, ...active].map((row) => row.id));
   return ids.filter((id) => !skip.has(id));
+}
+
+/**
+ * Grade All's candidates, the one home of the rule (services/grade-all.ts queues them, the
+ * question page's "Grade All (N left)" counts them): the latest submission of every student with
+ * no saved grade, no run in flight and no suggestion yet (a succeeded run). One statement, so
+ * counting a class reads no row into JavaScript (decision 0046).
+ */
+function gradeAllCandidates(db: Db) {
+  const latest = db
+    .selectDistinctOn([submissions.studentId], { id: submissions.id, studentId: submissions.studentId })
+    .from(submissions)
+    .where(eq(submissions.questionId, sql.placeholder('questionId')))
+    .orderBy(submissions.studentId, desc(submissions.version))
+    .as('latest');
+  const isLeft = and(
+    sql`not exists (select 1 from ${grades} where ${grades.submissionId} = ${latest.id})`,
+    sql`not exists (select 1 from ${gradingRuns} where ${gradingRuns.submissionId} = ${latest.id} and ${gradingRuns.status} in ('queued', 'running', 'succeeded'))`,
+  );
+  return { latest, isLeft };
+}
+
+const gradeAllCandidateIds = preparedPerDb((db) => {
+  const { latest, isLeft } = gradeAllCandidates(db);
+  return db
+    .select({ id: latest.id })
+    .from(latest)
+    .where(isLeft)
+    .orderBy(latest.studentId)
+    .prepare('grade_all_candidate_ids');
+});
+
+const gradeAllCandidateCount = preparedPerDb((db) => {
+  const { latest, isLeft } = gradeAllCandidates(db);
+  return db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(latest)
+    .where(isLeft)
+    .prepare('grade_all_candidate_count');
+});
+
+/** What Grade All would ask the AI about now, by student id (the order it queues them in). */
+export async function selectGradeAllCandidateIds(db: Db, questionId: string): Promise<string[]> {
+  const rows = await gradeAllCandidateIds(db).execute({ questionId });
+  return rows.map((row) => row.id);
+}
+
+/** How many Grade All would ask the AI about now: the question page's "Grade All (N left)". */
+export async function countGradeAllCandidates(db: Db, questionId: string): Promise<number> {
+  const [row] = await gradeAllCandidateCount(db).execute({ questionId });
+  return Number(row?.count ?? 0);
 }

@@ -3,6 +3,7 @@ import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { submissions, users } from '../db/schema.ts';
+import { anyOfPlaceholder } from './any-of.ts';
 
 export type SubmissionRow = typeof submissions.$inferSelect;
 export type NewSubmissionRow = typeof submissions.$inferInsert;
@@ -75,6 +76,73 @@ const latestSubmissionsPerStudent = preparedPerDb((db) => {
 export async function selectLatestSubmissionsPerStudent(db: Db, questionId: string): Promise<SubmissionListRow[]> {
   const rows = await latestSubmissionsPerStudent(db).execute({ questionId });
   return rows.map((row) => ({ ...row, versionCount: Number(row.versionCount) }));
+}
+
+/** Who answered a question, and with which latest submission: what a page's order and total need. */
+export interface LatestAnswerKey {
+  submissionId: string;
+  student: PersonColumns;
+}
+
+// Read by every paged staff question page: prepared (db/prepared.ts, issue 11).
+const latestAnswerKeys = preparedPerDb((db) =>
+  db
+    .selectDistinctOn([submissions.studentId], {
+      submissionId: submissions.id,
+      student: studentColumns,
+    })
+    .from(submissions)
+    .innerJoin(users, eq(users.id, submissions.studentId))
+    .where(eq(submissions.questionId, sql.placeholder('questionId')))
+    .orderBy(submissions.studentId, desc(submissions.version))
+    .prepare('latest_answer_keys'),
+);
+
+/**
+ * For staff: the latest submission id of every student who answered, with the student's name and
+ * email and nothing else: enough to order and count a class (decision 0046), whose full rows are
+ * then read for one page only (`selectSubmissionListRowsByIds`). In no particular order.
+ */
+export async function selectLatestAnswerKeys(db: Db, questionId: string): Promise<LatestAnswerKey[]> {
+  return latestAnswerKeys(db).execute({ questionId });
+}
+
+// Read by every paged staff question page and the grading screen: prepared (db/prepared.ts).
+const submissionRowsByIds = preparedPerDb((db) => {
+  // The student's other versions of the same answer (the unique question/student/version index).
+  const ofSameAnswer = sql`from submissions v where v.question_id = ${submissions.questionId} and v.student_id = ${submissions.studentId}`;
+  return db
+    .select({
+      submission: submissions,
+      student: studentColumns,
+      uploadedBy: uploaderColumns,
+      versionCount: sql<number>`(select count(*) ${ofSameAnswer})::int`,
+      latestVersion: sql<number>`(select max(v.version) ${ofSameAnswer})::int`,
+    })
+    .from(submissions)
+    .innerJoin(users, eq(users.id, submissions.studentId))
+    .innerJoin(uploader, eq(uploader.id, submissions.uploadedById))
+    .where(and(eq(submissions.questionId, sql.placeholder('questionId')), anyOfPlaceholder(submissions.id, 'ids')))
+    .prepare('submission_rows_by_ids');
+});
+
+/**
+ * These submissions of this question, as `selectLatestSubmissionsPerStudent` lists them
+ * (versionCount included), each saying whether it is still its student's latest version; in no
+ * particular order. Ids of other questions are left out.
+ */
+export async function selectSubmissionListRowsByIds(
+  db: Db,
+  questionId: string,
+  ids: readonly string[],
+): Promise<(SubmissionListRow & { isLatest: boolean })[]> {
+  if (ids.length === 0) return [];
+  const rows = await submissionRowsByIds(db).execute({ questionId, ids: [...ids] });
+  return rows.map(({ latestVersion, ...row }) => ({
+    ...row,
+    versionCount: Number(row.versionCount),
+    isLatest: row.submission.version === Number(latestVersion),
+  }));
 }
 
 /** For a student: their own latest version, if any. */

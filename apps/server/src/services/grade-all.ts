@@ -7,12 +7,8 @@ import {
   selectLatestGradingBatch,
   updateGradingBatchTotal,
 } from '../models/grading-batches.ts';
-import {
-  countBatchRuns,
-  insertGradingRunUnlessActive,
-  selectLatestSucceededRunsBySubmission,
-} from '../models/grading-runs.ts';
-import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
+import { countBatchRuns, insertGradingRunUnlessActive } from '../models/grading-runs.ts';
+import { selectGradeAllCandidateIds } from '../models/grading-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
@@ -41,18 +37,9 @@ export async function gradeAll(
     'grade submissions',
   );
   const { question } = scope;
-  const candidates = await selectGradeAllCandidates(ctx, question.id);
+  // The one home of the candidate rule (the question page's "Grade All (N left)" counts the same).
+  const candidates = await selectGradeAllCandidateIds(ctx.db, question.id);
   return queueGradingBatch(ctx, user, spendScopeOf(scope), question, candidates);
-}
-
-/**
- * What Grade All would ask the AI about now: latest answers with no saved grade, no run in flight
- * and no suggestion yet. The question page's "Grade All (N left)" counts the same list.
- */
-export async function selectGradeAllCandidates(ctx: AppContext, questionId: string): Promise<string[]> {
-  const ungraded = await selectUngradedLatestSubmissionIds(ctx.db, questionId);
-  const suggested = await selectLatestSucceededRunsBySubmission(ctx.db, ungraded);
-  return ungraded.filter((id) => !suggested.has(id));
 }
 
 /**

@@ -2,8 +2,10 @@ import type { GradingWorkFields } from '@gradewise/shared/contracts/work-split';
 import type { AppContext } from '../context.ts';
 import { selectQuestionsOfAssignment, type QuestionRow } from '../models/questions.ts';
 import {
+  selectLatestAnswerKeys,
   selectLatestSubmissionOfStudent,
   selectLatestSubmissionsPerStudent,
+  selectSubmissionListRowsByIds,
   selectSubmissionVersions,
   type SubmissionListRow,
 } from '../models/submissions.ts';
@@ -20,8 +22,8 @@ import {
   type SubmissionScope,
 } from '../policies/course-access.ts';
 import { hasGradeOnQuestion } from '../models/grades.ts';
+import { countGradeAllCandidates } from '../models/grading-targets.ts';
 import { readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
-import { selectGradeAllCandidates } from './grade-all.ts';
 import {
   readQuestionGradingForStaff,
   readSubmissionGradesForStudent,
@@ -35,18 +37,72 @@ export async function listQuestionsFor(ctx: AppContext, user: UserRow, assignmen
   return selectQuestionsOfAssignment(ctx.db, assignment.id);
 }
 
+/** Which of the caller's submissions a read answers: all, one page of them, or one by id. */
+export interface SubmissionsSelection {
+  paging?: SubmissionsPaging;
+  /** The grading screen's own submission (decision 0046): the list narrowed to that one row. */
+  submissionId?: string;
+}
+
 /**
- * Only when asked for. Staff (owner and TAs) get the latest submission of every student; a student gets
- * only their own latest one (spec section 5), never a classmate's.
+ * Staff see the latest submission of every student who answered, in the order staff lists use (by
+ * name, or by label when anonymous: its order says nothing of names). A page orders and counts the
+ * class from its keys alone and reads full rows for the page only; one submission by id is read
+ * alone, and only while it is its student's latest version (as it would appear in the list).
  */
-async function loadQuestionSubmissions(
+async function loadStaffRows(
+  ctx: AppContext,
+  scope: QuestionScope,
+  selection: SubmissionsSelection,
+): Promise<{ rows: SubmissionListRow[]; identities: StudentIdentities; total: number }> {
+  const { assignment, question } = scope;
+  if (selection.submissionId !== undefined) {
+    const found = await selectSubmissionListRowsByIds(ctx.db, question.id, [selection.submissionId]);
+    const rows = found.filter((row) => row.isLatest);
+    const identities = await readStudentIdentities(
+      ctx,
+      assignment,
+      rows.map((row) => row.student.id),
+    );
+    return { rows, identities, total: rows.length };
+  }
+  if (selection.paging) {
+    const { offset, limit } = selection.paging;
+    const keys = await selectLatestAnswerKeys(ctx.db, question.id);
+    const identities = await readStudentIdentities(
+      ctx,
+      assignment,
+      keys.map((key) => key.student.id),
+    );
+    const pageIds = keys
+      .sort((a, b) => identities.compare(a.student, b.student))
+      .slice(offset, offset + limit)
+      .map((key) => key.submissionId);
+    // A version uploaded between the two reads shows on the next read; this one shows the row it ordered.
+    const byId = new Map(
+      (await selectSubmissionListRowsByIds(ctx.db, question.id, pageIds)).map((row) => [row.submission.id, row]),
+    );
+    return { rows: pageIds.flatMap((id) => byId.get(id) ?? []), identities, total: keys.length };
+  }
+  const all = await selectLatestSubmissionsPerStudent(ctx.db, question.id);
+  const identities = await readStudentIdentities(
+    ctx,
+    assignment,
+    all.map((row) => row.student.id),
+  );
+  return { rows: all.sort((a, b) => identities.compare(a.student, b.student)), identities, total: all.length };
+}
+
+/** A student sees only their own latest submission (spec section 5), never a classmate's. */
+async function loadOwnRows(
   ctx: AppContext,
   user: UserRow,
   scope: QuestionScope,
+  selection: SubmissionsSelection,
 ): Promise<SubmissionListRow[]> {
-  if (mayGrade(scope.role)) return selectLatestSubmissionsPerStudent(ctx.db, scope.question.id);
   const own = await selectLatestSubmissionOfStudent(ctx.db, scope.question.id, user.id);
-  return own ? [own] : [];
+  if (!own || (selection.submissionId !== undefined && own.submission.id !== selection.submissionId)) return [];
+  return [own];
 }
 
 /** One staff row of the question page: the submission, its grading and whose share it is. */
@@ -92,11 +148,11 @@ export type QuestionDetailView =
   | { viewer: 'student'; scope: QuestionScope; submissions?: StudentQuestionRow[]; page?: SubmissionsPageView };
 
 /**
- * `includeSubmissions`: the whole list, or with `paging` one page of it (decision 0042). The grading
- * reads (grades, runs, extractions) and the presenting are for the page's rows only. Still read for
- * the whole question: every student's latest submission (the order and the total), whose share
- * each answer is (the work split), whether any is graded and what Grade All has left, since the
- * table shows those whatever the page.
+ * `includeSubmissions`: the whole list, or with `paging` one page of it (decision 0042), or with
+ * `submissionId` that one row (decision 0046). The grading reads (grades, runs, extractions), the
+ * work split's leases and the presenting are for the rows answered only. A page still orders and
+ * counts the whole class (from its keys), and says whether any answer is graded and what Grade All
+ * has left, since the table shows those whatever the page.
  */
 export async function readQuestionDetail(
   ctx: AppContext,
@@ -104,36 +160,29 @@ export async function readQuestionDetail(
   assignmentId: string,
   questionId: string,
   includeSubmissions: boolean,
-  paging?: SubmissionsPaging,
+  selection: SubmissionsSelection = {},
 ): Promise<QuestionDetailView> {
   const scope = await loadVisibleQuestion(ctx.db, user, assignmentId, questionId);
-  const listed = includeSubmissions ? await loadQuestionSubmissions(ctx, user, scope) : undefined;
-  const all = listed ?? [];
+  const { paging } = selection;
   if (mayGrade(scope.role)) {
-    const identities = await readStudentIdentities(
-      ctx,
-      scope.assignment,
-      all.map((row) => row.student.id),
-    );
-    // Rows come by name; an anonymous list goes by label, so its order says nothing of names.
-    const ordered = [...all].sort((a, b) => identities.compare(a.student, b.student));
-    const rows = paging ? ordered.slice(paging.offset, paging.offset + paging.limit) : ordered;
+    const { rows, identities, total } = includeSubmissions
+      ? await loadStaffRows(ctx, scope, selection)
+      : { rows: [], identities: await readStudentIdentities(ctx, scope.assignment, []), total: 0 };
     const [grading, workOf, page] = await Promise.all([
       readQuestionGradingForStaff(
         ctx,
         scope.question.id,
         rows.map((row) => row.submission),
       ),
-      // Whose share an answer is depends on the whole class (work-split.ts): every row's student.
-      listed
+      includeSubmissions
         ? readGradingWork(
             ctx,
             scope,
             user,
-            ordered.map((row) => ({ student: row.student, submissionId: row.submission.id })),
+            rows.map((row) => ({ submissionId: row.submission.id })),
           )
         : undefined,
-      paging ? readStaffPageSummary(ctx, scope, paging, ordered.length) : undefined,
+      paging ? readStaffPageSummary(ctx, scope, paging, total) : undefined,
     ]);
     const submissions = workOf
       ? rows.map((row) => ({
@@ -144,6 +193,8 @@ export async function readQuestionDetail(
       : undefined;
     return { viewer: 'staff', scope, rubric: grading.rubric, identities, submissions, page };
   }
+  const listed = includeSubmissions ? await loadOwnRows(ctx, user, scope, selection) : undefined;
+  const all = listed ?? [];
   // A student's list is their own latest submission or nothing: a page of it is the list itself.
   const rows = paging ? all.slice(paging.offset, paging.offset + paging.limit) : all;
   const grades = await readSubmissionGradesForStudent(
@@ -167,9 +218,9 @@ async function readStaffPageSummary(
   const [anyGraded, leftForGradeAll] = await Promise.all([
     hasGradeOnQuestion(ctx.db, scope.question.id),
     // Only the owner has Grade All (decision 0021); a TA's page does not pay for the count.
-    mayManage(scope.role) ? selectGradeAllCandidates(ctx, scope.question.id) : undefined,
+    mayManage(scope.role) ? countGradeAllCandidates(ctx.db, scope.question.id) : undefined,
   ]);
-  return { ...paging, total, anyGraded, ...(leftForGradeAll ? { leftForGradeAll: leftForGradeAll.length } : {}) };
+  return { ...paging, total, anyGraded, ...(leftForGradeAll === undefined ? {} : { leftForGradeAll }) };
 }
 
 /** Staff only: every version of the student's answer that `submissionId` belongs to, newest first. */

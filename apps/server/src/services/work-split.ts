@@ -14,6 +14,7 @@ import { selectStaffOfCourse } from '../models/course-staff.ts';
 import { selectCourseWithInstructor } from '../models/courses.ts';
 import { selectRosterOfCourse } from '../models/enrollments.ts';
 import { selectActiveLeases } from '../models/grading-leases.ts';
+import { selectLatestAnswerKeys } from '../models/submissions.ts';
 import { selectPeopleByIds, type UserRow } from '../models/users.ts';
 import {
   replaceQuestionGraders,
@@ -73,34 +74,29 @@ export function assignAnswers(input: {
 
 /**
  * For a staff list of one question (question page rows, review queue): each answer's graders,
- * whether it is in the viewer's share, and who has it open right now.
+ * whether it is in the viewer's share, and who has it open right now. `answers` are the rows shown
+ * (a page of the question page is enough): whose share an answer is depends on the whole class, so
+ * when the question has graders of its own the class (roster and everyone who answered) is read here.
  */
 export async function readGradingWork(
   ctx: AppContext,
   scope: { assignment: AssignmentRow; question: { id: string } },
   viewer: UserRow,
-  answers: readonly { student: StudentColumns; submissionId: string }[],
+  answers: readonly { submissionId: string }[],
 ): Promise<(answer: { studentId: string; submissionId: string }) => GradingWorkFields> {
   const { assignment, question } = scope;
-  const [questionGraderIds, studentGraders, roster, leases] = await Promise.all([
+  const [questionGraderIds, studentGraders, leases] = await Promise.all([
     selectGraderIdsOfQuestion(ctx.db, question.id),
     selectStudentGradersOfCourse(ctx.db, assignment.courseId),
-    selectRosterOfCourse(ctx.db, assignment.courseId),
     selectActiveLeases(
       ctx.db,
       answers.map((answer) => answer.submissionId),
       currentTime(ctx),
     ),
   ]);
-  const students = new Map<string, StudentColumns>(roster.map((student) => [student.id, student]));
-  for (const { student } of answers) students.set(student.id, student);
   const people = await selectPeopleByIds(ctx.db, [...questionGraderIds, ...studentGraders.values()]);
   const graderIds = [...questionGraderIds].sort((a, b) => byPerson(people.get(a), people.get(b)) || a.localeCompare(b));
-  let studentsInOrder: string[] = [];
-  if (graderIds.length > 0) {
-    const identities = await readStudentIdentities(ctx, assignment, [...students.keys()]);
-    studentsInOrder = [...students.values()].sort(identities.compare).map((student) => student.id);
-  }
+  const studentsInOrder = graderIds.length > 0 ? await readClassInOrder(ctx, assignment, question.id) : [];
   const gradersOf = assignAnswers({ questionGraderIds: graderIds, studentsInOrder, studentGraders });
   const personRef = (id: string): PersonRef => ({ _id: id, name: people.get(id)?.name ?? 'Former grader' });
   return ({ studentId, submissionId }) => {
@@ -112,6 +108,18 @@ export async function readGradingWork(
       openBy: lease ? { _id: lease.graderId, name: lease.graderName, since: lease.startedAt.toISOString() } : null,
     };
   };
+}
+
+/** Every student who may answer (the roster, and anyone who answered), in the order of staff lists. */
+async function readClassInOrder(ctx: AppContext, assignment: AssignmentRow, questionId: string): Promise<string[]> {
+  const [roster, answered] = await Promise.all([
+    selectRosterOfCourse(ctx.db, assignment.courseId),
+    selectLatestAnswerKeys(ctx.db, questionId),
+  ]);
+  const students = new Map<string, StudentColumns>(roster.map((student) => [student.id, student]));
+  for (const { student } of answered) students.set(student.id, student);
+  const identities = await readStudentIdentities(ctx, assignment, [...students.keys()]);
+  return [...students.values()].sort(identities.compare).map((student) => student.id);
 }
 
 const byPerson = (a: { name: string } | undefined, b: { name: string } | undefined) =>

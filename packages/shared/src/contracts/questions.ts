@@ -61,13 +61,23 @@ const QueryCount = (name: string, min: number, max: number) =>
 /**
  * includeSubmissions=1 alone: every submission the caller may see (the spec's API). With `limit`
  * (and optionally `offset`, default 0): one page of that list in the table's order, and
- * `submissionsPage` says what the table needs to page (decision 0042).
+ * `submissionsPage` says what the table needs to page (decision 0042). With `submissionId`: that
+ * list narrowed to the one submission (none when it is not in the list, e.g. an earlier version):
+ * what the grading screen reads (decision 0046).
  */
 export const QuestionDetailQuery = z
   .object({
     includeSubmissions: z.enum(['0', '1', 'true', 'false']).optional(),
     offset: QueryCount('offset', 0, 1_000_000).optional(),
     limit: QueryCount('limit', 1, MAX_SUBMISSIONS_PAGE_SIZE).optional(),
+    submissionId: z
+      .string()
+      .regex(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+        'The submissionId must be the id of a submission.',
+      )
+      .transform((id) => id.toLowerCase())
+      .optional(),
   })
   .refine((query) => query.offset === undefined || query.limit !== undefined, {
     message: 'An offset needs a limit: say how many submissions a page holds.',
@@ -76,6 +86,14 @@ export const QuestionDetailQuery = z
   .refine((query) => query.limit === undefined || isTrueFlag(query.includeSubmissions), {
     message: 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.',
     path: ['includeSubmissions'],
+  })
+  .refine((query) => query.submissionId === undefined || isTrueFlag(query.includeSubmissions), {
+    message: 'A submissionId picks one of the submissions: ask for them with includeSubmissions=1.',
+    path: ['includeSubmissions'],
+  })
+  .refine((query) => query.submissionId === undefined || query.limit === undefined, {
+    message: 'Ask for one submission or for a page of them, not both.',
+    path: ['submissionId'],
   });
 export type QuestionDetailQuery = z.input<typeof QuestionDetailQuery>;
 

@@ -65,9 +65,10 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         serializerCompiler: fastSerializerCompiler,
       },
       async (request) => {
-        const { includeSubmissions, offset, limit } = request.query;
+        const { includeSubmissions, offset, limit, submissionId } = request.query;
         const { assignmentId, questionId } = request.params;
-        // The schema refuses offset or limit without includeSubmissions=1, and offset without limit.
+        // The schema refuses offset, limit or submissionId without includeSubmissions=1, offset
+        // without limit, and a page together with a submissionId.
         const paging = limit === undefined ? undefined : { offset: offset ?? 0, limit };
         const detail = await readQuestionDetail(
           ctx,
@@ -75,7 +76,7 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           assignmentId,
           questionId,
           isTrueFlag(includeSubmissions),
-          paging,
+          { paging, submissionId },
         );
         return presentQuestionDetail(detail, ctx.fileUrls);
       },
