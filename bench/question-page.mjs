@@ -1,9 +1,10 @@
 #!/usr/bin/env node
 // The question page of a big class (issue 11): server CPU per authenticated
 // GET /api/assignments/:a/questions/:q?includeSubmissions=1 with 300 submissions (a third graded),
-// and its p99 at a fixed 50 req/s, twice: as the web screen asks for it (the table's first page,
-// &offset=0&limit=25, decision 0042) and the whole list (the spec's API), each beside references
-// measured in the same run:
+// and its p99 at a fixed 50 req/s, three times: as the web screen asks for it (the table's first
+// page, &offset=0&limit=25, decision 0042), the whole list (the spec's API, still read by the rubric
+// screens) and the grading screen's read of its one submission (&submissionId=, decision 0046), each
+// beside references measured in the same run:
 //
 //   - bare Fastify hello world (what Fastify itself costs per request);
 //   - bare Fastify sending the very body Gradewise answered (parsed once, sent with Fastify's
@@ -64,6 +65,11 @@ const pageUrl = `${url}&offset=0&limit=${PAGE_SIZE}`;
 const full = await readBody(fullUrl, STUDENTS);
 const page = await readBody(pageUrl);
 const isPaged = Boolean(page.parsed.submissionsPage);
+// The grading screen's read (decision 0046): the question with its one submission. A checkout
+// without it ignores submissionId and answers the whole list: its grading screen read that.
+const gradingUrl = `${url}&submissionId=${full.parsed.submissions[Math.floor(STUDENTS / 2)]._id}`;
+const grading = await readBody(gradingUrl);
+const isNarrowed = grading.parsed.submissions.length === 1;
 if (isPaged && page.parsed.submissionsPage.total !== STUDENTS)
   throw new Error(`the first page says ${page.parsed.submissionsPage.total} submissions, not ${STUDENTS}`);
 console.log(`whole list: ${STUDENTS} submissions, ${kb(full.body)} KB of JSON`);
@@ -72,28 +78,45 @@ console.log(
     ? `first page (what the web screen reads): ${page.parsed.submissions.length} submissions, ${kb(page.body)} KB of JSON`
     : 'this checkout does not page: its question page reads the whole list',
 );
+console.log(
+  isNarrowed
+    ? `grading screen's read: 1 submission, ${kb(grading.body)} KB of JSON`
+    : 'this checkout has no submissionId: its grading screen reads the whole list',
+);
 
 // ------------------------------------------------------------------ references
 const bareFull = await startBareFastify(root, { bodyFile: writeBody('whole-list.json', full.body) });
 const barePage = isPaged ? await startBareFastify(root, { bodyFile: writeBody('first-page.json', page.body) }) : null;
+const bareGrading = isNarrowed
+  ? await startBareFastify(root, { bodyFile: writeBody('grading-screen.json', grading.body) })
+  : null;
 
 // Interleaved: reference, Gradewise, reference again, so a change in the machine's load shows.
 const helloCpu = await cpuPerRequest(bareFull.pid, `${bareFull.base}/`, {}, REQUESTS * 10);
 console.log(`bare Fastify hello world: ${helloCpu.toFixed(3)} ms CPU per request`);
 const fullFigure = await measureAgainstSameBody('whole list', bareFull, fullUrl);
 const pageFigure = barePage ? await measureAgainstSameBody('first page', barePage, pageUrl) : fullFigure;
+const gradingFigure = bareGrading
+  ? await measureAgainstSameBody("grading screen's read", bareGrading, gradingUrl)
+  : fullFigure;
 
 const fullP99 = await fixedRate('whole list', fullUrl);
 const pageP99 = isPaged ? await fixedRate('first page', pageUrl) : fullP99;
+const gradingP99 = isNarrowed ? await fixedRate("grading screen's read", gradingUrl) : fullP99;
 console.log(`load average at end: ${loadAverage()}`);
 
-console.log('\n| figure | question page as the web screen reads it | whole list (includeSubmissions=1) |');
-console.log('|---|---|---|');
-console.log(`| request | ${isPaged ? `first page, limit=${PAGE_SIZE}` : 'whole list (no paging)'} | whole list |`);
-console.log(`| JSON | ${kb(page.body)} KB | ${kb(full.body)} KB |`);
-console.log(`| server CPU per request, PGlite | ${cell(pageFigure)} | ${cell(fullFigure)} |`);
-console.log(`| p99 at 50 req/s (goal 100 ms) | ${pageP99} ms | ${fullP99} ms |`);
-console.log(`| bare Fastify hello world | ${helloCpu.toFixed(3)} ms | |`);
+console.log(
+  "\n| figure | question page as the web screen reads it | whole list (includeSubmissions=1) | grading screen's read |",
+);
+console.log('|---|---|---|---|');
+console.log(
+  `| request | ${isPaged ? `first page, limit=${PAGE_SIZE}` : 'whole list (no paging)'} | whole list | ` +
+    `${isNarrowed ? 'one submission, submissionId=' : 'whole list (no submissionId)'} |`,
+);
+console.log(`| JSON | ${kb(page.body)} KB | ${kb(full.body)} KB | ${kb(grading.body)} KB |`);
+console.log(`| server CPU per request, PGlite | ${cell(pageFigure)} | ${cell(fullFigure)} | ${cell(gradingFigure)} |`);
+console.log(`| p99 at 50 req/s (goal 100 ms) | ${pageP99} ms | ${fullP99} ms | ${gradingP99} ms |`);
+console.log(`| bare Fastify hello world | ${helloCpu.toFixed(3)} ms | | |`);
 await stop(server);
 process.exit(0);
 

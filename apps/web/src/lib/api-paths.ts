@@ -71,6 +71,9 @@ export const apiPaths = {
     /** One page of the question's submissions, with the counts the table pages by (decision 0042). */
     detailPage: (assignmentId: string, questionId: string, page: { offset: number; limit: number }) =>
       `${question(assignmentId, questionId)}?includeSubmissions=1&offset=${page.offset}&limit=${page.limit}`,
+    /** The question with one of its submissions, as the list shows it: the grading screen's read (decision 0046). */
+    detailSubmission: (assignmentId: string, questionId: string, submissionId: string) =>
+      `${question(assignmentId, questionId)}?includeSubmissions=1&submissionId=${encodeURIComponent(submissionId)}`,
     generateRubric: (assignmentId: string, questionId: string) =>
       `${question(assignmentId, questionId)}/generate-rubric`,
     saveRubric: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/save-rubric`,

@@ -31,6 +31,9 @@ export const queryKeys = {
       [...queryKeys.questions.detail(assignmentId, questionId), 'page'] as const,
     page: (assignmentId: string, questionId: string, offset: number, limit: number) =>
       [...queryKeys.questions.pages(assignmentId, questionId), offset, limit] as const,
+    /** The question with one submission (the grading screen): under `detail` too. */
+    submission: (assignmentId: string, questionId: string, submissionId: string) =>
+      [...queryKeys.questions.detail(assignmentId, questionId), 'submission', submissionId] as const,
   },
   grading: {
     result: (submissionId: string) => ['grading', 'result', submissionId] as const,

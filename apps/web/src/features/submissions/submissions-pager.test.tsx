@@ -181,19 +181,21 @@ describe('the question page pager', () => {
     expect(await screen.findByText('No submissions yet.')).toBeInTheDocument();
     expect(screen.queryByRole('table', { name: 'Submissions' })).not.toBeInTheDocument();
   });
-  it('opens the grading screen from a page at once: the cached page stands in until the whole list arrives', async () => {
-    const wholeList = deferredResponse();
+  it('opens the grading screen from a page at once: the cached page stands in until its own read arrives', async () => {
+    const ownRead = deferredResponse();
     const sent = stubQuestionPage((request) =>
-      request.search.includes('limit=') ? jsonResponse(200, pageOf(request)) : wholeList.responder(request),
+      request.search.includes('limit=') ? jsonResponse(200, pageOf(request)) : ownRead.responder(request),
     );
     renderApp(QUESTION_PATH);
     const table = await screen.findByRole('table', { name: 'Submissions' });
     await userEvent.click(within(table).getByRole('link', { name: 'Grade Student 02' }));
 
-    // The grading screen asks for the AI's result of this answer before the whole list has come.
+    // The grading screen asks for the AI's result of this answer before its own read has come; that
+    // read is of its one submission, not the whole class (decision 0046).
     await waitFor(() => expect(sent.some((request) => request.path.endsWith('/grade/s2'))).toBe(true));
-    expect(questionReads(sent)).toContain('?includeSubmissions=1');
+    expect(questionReads(sent)).toContain('?includeSubmissions=1&submissionId=s2');
+    expect(questionReads(sent)).not.toContain('?includeSubmissions=1');
     expect(screen.queryByText('Submission not found.')).not.toBeInTheDocument();
-    wholeList.respond(jsonResponse(200, questionForStaff({ submissions: CLASS })));
+    ownRead.respond(jsonResponse(200, questionForStaff({ submissions: CLASS.filter((row) => row._id === 's2') })));
   });
 });

@@ -14,9 +14,9 @@ export const questionQueries = {
       queryFn: ({ signal }) => apiClient.get(apiPaths.questions.list(assignmentId), QuestionList, { signal }),
     }),
   /**
-   * The question with every submission the caller may see: the grading screen and the rubric
-   * screens read this one entry; the question page reads pages of it (`page`, under this key), so
-   * a save refreshes all of them at once.
+   * The question with every submission the caller may see: the rubric screens read this one entry;
+   * the question page reads pages of it (`page`) and the grading screen its one submission
+   * (`submission`), both under this key, so a save refreshes all of them at once.
    */
   detail: (assignmentId: string, questionId: string) =>
     queryOptions({
@@ -26,13 +26,25 @@ export const questionQueries = {
     }),
   /**
    * The question with one page of its submissions (the question page's table, decision 0042): a
-   * class of hundreds is not sent whole to show 25 rows. The grading and rubric screens read `detail`.
+   * class of hundreds is not sent whole to show 25 rows. The rubric screens read `detail`.
    */
   page: (assignmentId: string, questionId: string, offset: number, limit: number) =>
     queryOptions({
       queryKey: queryKeys.questions.page(assignmentId, questionId, offset, limit),
       queryFn: ({ signal }) =>
         apiClient.get(apiPaths.questions.detailPage(assignmentId, questionId, { offset, limit }), QuestionDetail, {
+          signal,
+        }),
+    }),
+  /**
+   * The question with one submission, with the same fields as a row of the list (none when it is
+   * not in the list): the grading screen shows one answer and reads only that (decision 0046).
+   */
+  submission: (assignmentId: string, questionId: string, submissionId: string) =>
+    queryOptions({
+      queryKey: queryKeys.questions.submission(assignmentId, questionId, submissionId),
+      queryFn: ({ signal }) =>
+        apiClient.get(apiPaths.questions.detailSubmission(assignmentId, questionId, submissionId), QuestionDetail, {
           signal,
         }),
     }),

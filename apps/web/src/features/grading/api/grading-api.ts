@@ -41,24 +41,25 @@ export function refreshAfterGrading(queryClient: QueryClient, assignmentId: stri
 }
 
 /**
- * The question with every submission (staff view expected), shared with the rubric screens. Until
- * it arrives, the question page's cached page that holds this submission stands in for it, so the
- * screen opened from the table shows at once (the session tells a stand-in from the copy read on
- * opening before it says a submission is missing).
+ * The question with this one submission (staff view expected; decision 0046). Until it arrives, a
+ * cached copy of the question that holds the submission (a page of the question page's table, or
+ * the rubric screens' whole list) stands in for it, so the screen opened from the table shows at
+ * once (the session tells a stand-in from the copy read on opening before it says a submission is
+ * missing).
  */
 export function useGradingQuestion(assignmentId: string, questionId: string, submissionId: string) {
   const queryClient = useQueryClient();
   return useQuery({
-    ...questionQueries.detail(assignmentId, questionId),
-    placeholderData: () => cachedPageWith(queryClient, assignmentId, questionId, submissionId),
+    ...questionQueries.submission(assignmentId, questionId, submissionId),
+    placeholderData: () => cachedCopyWith(queryClient, assignmentId, questionId, submissionId),
   });
 }
 
-function cachedPageWith(queryClient: QueryClient, assignmentId: string, questionId: string, submissionId: string) {
-  const pages = queryClient.getQueriesData<QuestionDetail>({
-    queryKey: queryKeys.questions.pages(assignmentId, questionId),
+function cachedCopyWith(queryClient: QueryClient, assignmentId: string, questionId: string, submissionId: string) {
+  const copies = queryClient.getQueriesData<QuestionDetail>({
+    queryKey: queryKeys.questions.detail(assignmentId, questionId),
   });
-  return pages
+  return copies
     .map(([, data]) => data)
     .find((data) => data?.viewer === 'staff' && data.submissions?.some((row) => row._id === submissionId));
 }
