@@ -62,7 +62,8 @@ try {
     { name: '/courses', path: '/courses', signedIn: true },
     { name: 'grading screen', path: gradingScreen, signedIn: true },
   ].filter((target) => !only || target.name === only);
-  if (targets.length === 0) throw new Error(`--only takes '/', '/login', '/courses' or 'grading screen', not '${only}'.`);
+  if (targets.length === 0)
+    throw new Error(`--only takes '/', '/login', '/courses' or 'grading screen', not '${only}'.`);
 
   chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
