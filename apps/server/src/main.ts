@@ -16,7 +16,7 @@ async function main(): Promise<void> {
     heapLimitMb: config.extractionMemoryMb,
     idleMs: config.extractionIdleMs,
     // No thread is warmed at start: an idle server does not hold pdf.js (about 25 MB); the first
-    // PDF waits for its thread to start instead (docs/decisions/0047-…).
+    // PDF waits for its thread to start instead (docs/decisions/0047-idle-server-loads-on-first-use.md).
   });
   const runtime = await openRuntime(config, { jobs: config.runsJobWorkers ? 'workers' : 'send-only' });
   const app = await buildApp(runtime.ctx, { serveWebApp: true });

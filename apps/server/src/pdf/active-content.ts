@@ -21,7 +21,7 @@ import { checkDecodedStreamSizes } from './stream-guard.ts';
  * encrypted object streams cannot be checked at all and is refused.
  *
  * pdf-lib is imported at the first check, not at start (about 3.5 MB of heap an idle server does
- * not need, docs/decisions/0047-…); its classes are passed down to the walk.
+ * not need, docs/decisions/0047-idle-server-loads-on-first-use.md); its classes are passed down to the walk.
  */
 
 export type ActiveContent =

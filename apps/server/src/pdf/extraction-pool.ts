@@ -394,7 +394,8 @@ let shared: ExtractionPool | null = null;
  * (EXTRACTION_MEMORY_MB) and how long an idle thread stays (EXTRACTION_IDLE_MS; undefined: for
  * good, as in the CLIs); main.ts, worker.ts and the CLIs call it at start. `warm`: start one
  * thread now rather than on the first PDF (the hostile-files benchmark measures from a warm
- * thread); the servers do not, so that an idle server holds no pdf.js (docs/decisions/0047-…).
+ * thread); the servers do not, so that an idle server holds no pdf.js
+ * (docs/decisions/0047-idle-server-loads-on-first-use.md).
  */
 export function configureExtractionPool(options: {
   threads: number;

@@ -46,11 +46,11 @@ export class ProviderCallError extends Error {
 
 /**
  * The AI SDK's own test for its APICallError (`APICallError.isInstance`): the SDK marks its errors
- * with a registered symbol, so the check holds across copies of the SDK. It is repeated here
- * rather than imported because importing `ai` for it loaded the whole SDK (3 MB of heap, 4 MB of RSS) into
+ * with a registered symbol, so the check holds across copies of the SDK. It is repeated here rather
+ * than imported because importing `ai` for it loaded the whole SDK (3 MB of heap, 4 MB of RSS) into
  * every server at start, also on the built-in grader; the SDK now loads at the first model call
- * (create-client.ts, docs/decisions/0047-…). The tests' 429, 5xx, 401 and network failures come from
- * the real SDK, so a change of marker fails them.
+ * (create-client.ts, docs/decisions/0047-idle-server-loads-on-first-use.md). The tests' 429, 5xx,
+ * 401 and network failures come from the real SDK, so a change of marker fails them.
  */
 const API_CALL_ERROR_MARKER = Symbol.for('vercel.ai.error.AI_APICallError');
 
