@@ -1,6 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import { PageLoading } from '../components/loading-icon.tsx';
 import { AppLayout } from './layout/app-layout.tsx';
-import { AppLoading } from './layout/app-loading.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
@@ -21,8 +21,7 @@ const accountRoutes = () => import('./routes/account-routes.tsx');
 export const routes: RouteObject[] = [
   {
     element: <AppLayout />,
-    // While the first screen's module loads (index.html's first paint looks the same).
-    HydrateFallback: AppLoading,
+    HydrateFallback: () => <PageLoading />,
     // A screen that throws, or whose lazy chunk is gone after a deploy (route-error-screen.tsx).
     errorElement: <RouteErrorScreen />,
     children: [
