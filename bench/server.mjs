@@ -37,6 +37,8 @@ import {
 
 const { quick, root } = readBenchArgs();
 const REQUESTS = quick ? 1000 : 3000;
+// --quick: half the warm-up and measured CPU of a full run (_server-measure.mjs).
+const QUICK_CPU = quick ? { warmMs: 750, measureMs: 1500 } : {};
 
 console.log(`checkout: ${root}`);
 console.log(`load average at start: ${loadAverage()} (${os.availableParallelism()} cores)`);
@@ -145,7 +147,7 @@ async function fixedRate(who, requestHeaders) {
 
 /** Server CPU (all threads) per request over a fixed number of requests, 10 connections. */
 function cpuPerRequest(pid, url, requestHeaders) {
-  return cpuPerRequestOf(pid, url, requestHeaders, { amount: REQUESTS, connections: 10 });
+  return cpuPerRequestOf(pid, url, requestHeaders, { amount: REQUESTS, connections: 10, ...QUICK_CPU });
 }
 
 /** `npm start` in the checkout; resolves at the first HTTP answer, with the node server's pid. */
