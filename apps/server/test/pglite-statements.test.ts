@@ -31,7 +31,9 @@ afterAll(async () => {
 
 describe('PgliteStatements', () => {
   it('answers what PGlite answers, in object and array row modes, with the same parsers', async () => {
-    const text = 'select id, body, at, tags from notes where id >= $1 order by id';
+    // Types with parsers of their own (int, text, timestamptz, jsonb, bool, arrays, numeric, bytea) and nulls.
+    const text = `select id, body, at, tags, id > 2 as big, array[id, id] as pair, null::text as nothing,
+      1.5::numeric as half, '\\x00ff'::bytea as bin from notes where id >= $1 order by id`;
     for (const options of [
       {},
       { rowMode: 'array' as const },
@@ -124,5 +126,14 @@ describe('PgliteStatements', () => {
     expect((await statements.query('select * from shapes')).rows).toEqual([{ id: 1 }]);
     await pg.exec(`alter table shapes add column label text default 'new'`);
     expect((await statements.query('select * from shapes')).rows).toEqual([{ id: 1, label: 'new' }]);
+  });
+
+  it('counts written rows and answers an empty result as PGlite does', async () => {
+    const inserted = await statements.query(`insert into notes (id, body) values (20, 'twenty'), (21, 'twenty-one')`);
+    expect(inserted).toEqual({ rows: [], fields: [], affectedRows: 2 });
+    expect((await statements.query('delete from notes where id >= 20')).affectedRows).toBe(2);
+    expect(await statements.query('select id, body from notes where false')).toEqual(
+      await pg.query('select id, body from notes where false'),
+    );
   });
 });
