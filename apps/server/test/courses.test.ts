@@ -194,9 +194,11 @@ describe('GET /api/courses', () => {
       title: 'Second',
       image: expect.stringMatching(/^\/api\/files\//),
       instructor: { _id: owner.id, name: owner.name },
-      createdAt: expect.any(String),
+      // The list's time is the one the course was created with, to the millisecond, in UTC.
+      createdAt: second.createdAt,
     });
     expect(ownerList[1]._id).toBe(first._id);
+    expect(ownerList[1].createdAt).toBe(first.createdAt);
 
     const studentList = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
     expect(studentList.map((course: any) => course._id)).toEqual([second._id]);

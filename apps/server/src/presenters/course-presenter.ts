@@ -1,5 +1,5 @@
 import type { CourseForStaff, CourseForStudent, CourseSummary } from '@gradewise/shared/contracts/courses';
-import type { CourseWithInstructor } from '../models/courses.ts';
+import type { CourseSummaryRow, CourseWithInstructor } from '../models/courses.ts';
 import type { PendingWithRegistrant, RosterStudent } from '../models/enrollments.ts';
 import type { GraderRole } from '../policies/course-access.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
@@ -19,14 +19,14 @@ const personByName = (row: { id: string; name: string }) => ({ _id: row.id, name
 const demoFlag = (course: { isDemo: boolean }) => (course.isDemo ? { isDemo: true } : {});
 const signedOrNull = (signer: FileUrlSigner, fileId: string | null) => (fileId ? signer.urlFor(fileId) : null);
 
-export function presentCourseSummary(row: CourseWithInstructor, signer: FileUrlSigner): CourseSummary {
+export function presentCourseSummary(row: CourseSummaryRow, signer: FileUrlSigner): CourseSummary {
   return {
-    _id: row.course.id,
-    title: row.course.title,
-    image: signedOrNull(signer, row.course.imageFileId),
+    _id: row.id,
+    title: row.title,
+    image: signedOrNull(signer, row.imageFileId),
     instructor: { _id: row.instructor.id, name: row.instructor.name },
-    createdAt: row.course.createdAt.toISOString(),
-    ...demoFlag(row.course),
+    createdAt: row.createdAt.toISOString(),
+    ...demoFlag(row),
   };
 }
 

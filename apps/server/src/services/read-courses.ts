@@ -1,8 +1,9 @@
 import type { AppContext } from '../context.ts';
 import {
-  selectCoursesEnrolledBy,
-  selectCoursesTaughtBy,
+  selectCourseSummariesEnrolledBy,
+  selectCourseSummariesTaughtBy,
   selectCourseWithInstructor,
+  type CourseSummaryRow,
   type CourseWithInstructor,
 } from '../models/courses.ts';
 import {
@@ -26,15 +27,15 @@ import { loadVisibleCourse, type CourseScope } from '../policies/course-access.t
  * finds nothing; only a found invitation opens the claiming transaction (a read costs a fraction of
  * a write transaction on every call, issue 11). An unproved address never claims anything (decision 0014).
  */
-export async function listCoursesFor(ctx: AppContext, user: UserRow): Promise<CourseWithInstructor[]> {
+export async function listCoursesFor(ctx: AppContext, user: UserRow): Promise<CourseSummaryRow[]> {
   if (user.role === 'instructor') {
     // Owned courses, then those the instructor is a TA of, each newest first.
-    return selectCoursesTaughtBy(ctx.db, user.id);
+    return selectCourseSummariesTaughtBy(ctx.db, user.id);
   }
   if (user.emailVerifiedAt && (await hasPendingEnrollments(ctx.db, user.email))) {
     await ctx.db.transaction((tx) => claimPendingEnrollments(tx, user.id, user.email));
   }
-  return selectCoursesEnrolledBy(ctx.db, user.id);
+  return selectCourseSummariesEnrolledBy(ctx.db, user.id);
 }
 
 export interface CourseDetail {

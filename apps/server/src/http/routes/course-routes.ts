@@ -27,6 +27,7 @@ import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/spreadsheet-limits
 import { readEmailsFromSpreadsheetOffThread } from '../../spreadsheets/read-spreadsheet-off-thread.ts';
 import { mayGrade } from '../../policies/course-access.ts';
 import { currentUser } from '../access.ts';
+import { fastSerializerCompiler } from '../fast-serializer.ts';
 import { readMultipartForm } from '../multipart.ts';
 
 const CourseParams = z.object({ id: z.string() });
@@ -35,7 +36,12 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     app.get(
       '/api/courses',
-      { config: { access: 'user' }, schema: { response: { 200: CourseList } } },
+      {
+        config: { access: 'user' },
+        schema: { response: { 200: CourseList } },
+        // Every screen's first call: fast-json-stringify, not a zod pass over each course (issue 11).
+        serializerCompiler: fastSerializerCompiler,
+      },
       async (request) => {
         const rows = await listCoursesFor(ctx, currentUser(request));
         return rows.map((row) => presentCourseSummary(row, ctx.fileUrls));
