@@ -2,11 +2,13 @@
 // a process read from /proc (every thread, PGlite's included, so ratios hold on a busy machine
 // where times do not), and starting and stopping the processes they measure.
 import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import pg from 'pg';
 
 const CLOCK_TICKS = 100; // USER_HZ on Linux
 
@@ -168,4 +170,25 @@ export async function stop(running) {
   process.kill(-running.child.pid, 'SIGTERM');
   await done;
   children.delete(running.child);
+}
+
+/**
+ * A new, empty database on the PostgreSQL server of `serverUrl` (DATABASE_URL), for one run: its
+ * URL, and `drop()` to remove it (with FORCE: a killed server may still hold connections).
+ */
+export async function createTemporaryDatabase(serverUrl) {
+  const name = `gradewise_bench_${randomBytes(6).toString('hex')}`;
+  const admin = async (sql) => {
+    const client = new pg.Client({ connectionString: serverUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  await admin(`CREATE DATABASE ${name}`);
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
 }

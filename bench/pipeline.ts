@@ -25,13 +25,11 @@
  * --postgres runs on a fresh temporary database created on the server of DATABASE_URL (dropped at
  * the end) instead of PGlite.
  */
-import { randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
-import pg from 'pg';
 import { openRuntime, type Runtime } from '../apps/server/src/boot.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { buildCourseFixture } from '../apps/server/src/demo/course-fixture.ts';
@@ -40,6 +38,7 @@ import { closeOcr } from '../apps/server/src/pdf/extract-text.ts';
 import { gradeSubmissionJob } from '../apps/server/src/services/run-grading.ts';
 import { FAKE_MODEL_ID } from '../apps/server/test/support/fake-llm-server.ts';
 import { startFakeModelProcess, type FakeModelProcess } from './_fake-model.ts';
+import { createTemporaryDatabase } from './_server-measure.mjs';
 
 interface Options {
   n: number;
@@ -99,23 +98,6 @@ function readOptions(): Options {
 }
 
 /** A throwaway database on the DATABASE_URL server, so the run never touches real data. */
-async function createTemporaryDatabase(serverUrl: string): Promise<{ url: string; drop(): Promise<void> }> {
-  const name = `gradewise_bench_${randomBytes(6).toString('hex')}`;
-  const admin = async (sql: string) => {
-    const client = new pg.Client({ connectionString: serverUrl });
-    await client.connect();
-    try {
-      await client.query(sql);
-    } finally {
-      await client.end();
-    }
-  };
-  await admin(`CREATE DATABASE ${name}`);
-  const url = new URL(serverUrl);
-  url.pathname = `/${name}`;
-  return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
-}
-
 class Api {
   private token = '';
   constructor(private readonly baseUrl: string) {}

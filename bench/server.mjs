@@ -14,6 +14,7 @@
 //   npm run bench -- server                      # this checkout
 //   node bench/server.mjs --root /path/to/other  # another checkout (e.g. main before a change)
 //   node bench/server.mjs --quick                # fewer requests
+//   node bench/server.mjs --postgres             # also on a fresh database of DATABASE_URL's server
 //
 // The PGlite server runs on a temporary data directory, with the default logging.
 import fs from 'node:fs';
@@ -24,6 +25,7 @@ import { performance } from 'node:perf_hooks';
 import autocannon from 'autocannon';
 import {
   cpuPerRequest as cpuPerRequestOf,
+  createTemporaryDatabase,
   loadAverage,
   readBenchArgs,
   rssMb,
@@ -36,6 +38,11 @@ import {
 /* global fetch, FormData */
 
 const { quick, root } = readBenchArgs();
+const postgresFlag = process.argv.includes('--postgres');
+if (postgresFlag && !process.env.DATABASE_URL) {
+  console.error('--postgres needs DATABASE_URL (a PostgreSQL server where it may create a database).');
+  process.exit(2);
+}
 const REQUESTS = quick ? 1000 : 3000;
 // --quick: half the warm-up and measured CPU of a full run (_server-measure.mjs).
 const QUICK_CPU = quick ? { warmMs: 750, measureMs: 1500 } : {};
@@ -57,34 +64,20 @@ const port = Number(process.env.BENCH_PORT) || 3900 + Math.floor(Math.random() *
 const env = { ...process.env, DATA_DIR: dataDir, PORT: String(port), HOST: '127.0.0.1', AUTH_RATE_LIMIT: '100000' };
 for (const name of ['DATABASE_URL', 'LOG_LEVEL', 'LOG_REQUESTS', 'AI_PROVIDER']) delete env[name];
 const base = `http://127.0.0.1:${port}`;
+const coursesUrl = `${base}/api/courses`;
 
 // A first start builds whatever is not current, and creates the database; the second is measured.
 let server = await startGradewise(env, base);
 await stop(server);
 server = await startGradewise(env, base);
-console.log(`npm start to first answer (build current): ${(server.startMs / 1000).toFixed(2)} s`);
+const startMs = server.startMs;
+console.log(`npm start to first answer (build current): ${(startMs / 1000).toFixed(2)} s`);
 
-const instructor = await register(base, 'instructor');
-const student = await register(base, 'student');
-for (let index = 0; index < 20; index += 1) {
-  const courseId = await createCourse(base, instructor, `Course ${index + 1}`);
-  await addStudent(base, instructor, courseId, student);
-}
-const headers = { authorization: `Bearer ${instructor}` };
-const studentHeaders = { authorization: `Bearer ${student.token}` };
-const coursesUrl = `${base}/api/courses`;
-const check = await fetch(coursesUrl, { headers });
-if (check.status !== 200 || (await check.json()).length !== 20)
-  throw new Error('GET /api/courses did not answer 20 courses');
-const studentCheck = await fetch(coursesUrl, { headers: studentHeaders });
-if (studentCheck.status !== 200 || (await studentCheck.json()).length !== 20)
-  throw new Error("GET /api/courses did not answer the student's 20 courses");
-
+const { headers, studentHeaders } = await seedCourses();
 const coursesCpu = await cpuPerRequest(server.pid, coursesUrl, headers);
 console.log(
   `GET /api/courses: ${coursesCpu.toFixed(3)} ms CPU per request = ${(coursesCpu / bareCpu).toFixed(1)} x bare Fastify`,
 );
-
 const studentCpu = await cpuPerRequest(server.pid, coursesUrl, studentHeaders);
 console.log(
   `GET /api/courses as a student: ${studentCpu.toFixed(3)} ms CPU per request = ${(studentCpu / bareCpu).toFixed(1)} x bare Fastify`,
@@ -104,22 +97,49 @@ await sleep(Math.max(0, server.answeredAt + 65_000 - performance.now()));
 const quietRss = rssMb(server.pid);
 console.log(`idle RSS after a quiet minute: server ${quietRss.toFixed(0)} MB (${describeParts(server.pid)})`);
 await stop(server);
+
+// ------------------------------------------------------------------ Gradewise on PostgreSQL
+// --postgres: the same requests on a fresh database of DATABASE_URL's server. The CPU is the Node
+// process's only (PostgreSQL's backends are other processes), as the issue's figure is.
+let postgres;
+if (postgresFlag) {
+  const database = await createTemporaryDatabase(process.env.DATABASE_URL);
+  try {
+    server = await startGradewise({ ...env, DATABASE_URL: database.url }, base);
+    const seeded = await seedCourses();
+    const instructorCpu = await cpuPerRequest(server.pid, coursesUrl, seeded.headers);
+    const studentOnPostgres = await cpuPerRequest(server.pid, coursesUrl, seeded.studentHeaders);
+    postgres = { instructorCpu, studentCpu: studentOnPostgres };
+    console.log(
+      `PostgreSQL, GET /api/courses (Node process only): instructor ${instructorCpu.toFixed(3)} ms = ` +
+        `${(instructorCpu / bareCpu).toFixed(1)} x bare Fastify, student ${studentOnPostgres.toFixed(3)} ms`,
+    );
+    await stop(server);
+  } finally {
+    await database.drop();
+  }
+}
 console.log(`load average at end: ${loadAverage()}`);
 
 console.log('\n| figure | value | reference |');
 console.log('|---|---|---|');
 console.log(
-  `| server CPU per GET /api/courses, 20 courses, PGlite | ${coursesCpu.toFixed(3)} ms (${(coursesCpu / bareCpu).toFixed(1)} x) | bare Fastify ${bareCpu.toFixed(3)} ms |`,
+  `| server CPU per GET /api/courses, 20 courses, PGlite | ${coursesCpu.toFixed(3)} ms (${(coursesCpu / bareCpu).toFixed(1)} x) | bare Fastify ${bareCpu.toFixed(3)} ms; goal 0.4 ms |`,
 );
 console.log(
   `| same, as a student enrolled in the 20 courses | ${studentCpu.toFixed(3)} ms (${(studentCpu / bareCpu).toFixed(1)} x) | bare Fastify ${bareCpu.toFixed(3)} ms |`,
 );
+if (postgres) {
+  console.log(
+    `| same on PostgreSQL (Node process only), instructor / student | ${postgres.instructorCpu.toFixed(3)} ms (${(postgres.instructorCpu / bareCpu).toFixed(1)} x) / ${postgres.studentCpu.toFixed(3)} ms | goal 0.25 ms |`,
+  );
+}
 console.log(
   `| p99 at 500 req/s, 100 connections (instructor / student) | ${fixed.latency.p99} ms / ${fixedStudent.latency.p99} ms | goal 50 ms |`,
 );
 console.log(`| idle RSS (server process) | ${rss.toFixed(0)} MB (+${parentsRss.toFixed(0)} MB npm) | goal 300 MB |`);
 console.log(`| idle RSS after a quiet minute | ${quietRss.toFixed(0)} MB | goal 300 MB |`);
-console.log(`| npm start to first answer, build current | ${(server.startMs / 1000).toFixed(2)} s | goal 3 s |`);
+console.log(`| npm start to first answer, build current | ${(startMs / 1000).toFixed(2)} s | goal 3 s |`);
 process.exit(0);
 
 // ------------------------------------------------------------------ helpers
@@ -127,6 +147,29 @@ process.exit(0);
 function describeParts(pid) {
   const parts = rssPartsMb(pid);
   return `${parts.anonymous.toFixed(0)} MB anonymous, ${parts.file.toFixed(0)} MB file-backed`;
+}
+
+/** An instructor with 20 courses and a student enrolled in all of them; checks both lists; their headers. */
+async function seedCourses() {
+  const instructor = await register(base, 'instructor');
+  const student = await register(base, 'student');
+  for (let index = 0; index < 20; index += 1) {
+    const courseId = await createCourse(base, instructor, `Course ${index + 1}`);
+    await addStudent(base, instructor, courseId, student);
+  }
+  const seeded = {
+    headers: { authorization: `Bearer ${instructor}` },
+    studentHeaders: { authorization: `Bearer ${student.token}` },
+  };
+  for (const [who, requestHeaders] of [
+    ['instructor', seeded.headers],
+    ['student', seeded.studentHeaders],
+  ]) {
+    const check = await fetch(coursesUrl, { headers: requestHeaders });
+    if (check.status !== 200 || (await check.json()).length !== 20)
+      throw new Error(`GET /api/courses did not answer the ${who}'s 20 courses`);
+  }
+  return seeded;
 }
 
 /** GET /api/courses at a fixed 500 req/s over 100 connections (autocannon), printed. */
