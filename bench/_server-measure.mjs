@@ -4,8 +4,11 @@
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { setTimeout } from 'node:timers';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import pg from 'pg';
@@ -191,4 +194,56 @@ export async function createTemporaryDatabase(serverUrl) {
   const url = new URL(serverUrl);
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => admin(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`) };
+}
+
+/**
+ * Latency at a fixed arrival rate, open loop, as wrk2 measures it: request i is due at
+ * start + i / rate and sent when due over up to `connections` keep-alive connections, and its
+ * latency counts from when it was due, so a server that stalls is charged for every request it
+ * kept waiting (no coordinated omission). autocannon's `overallRate` is not a fixed rate: each of
+ * its connections sends its share back to back at the start of every second (100 connections:
+ * 100 requests at once), and it then fills its histogram with made-up samples at 1 ms intervals.
+ * Both are printed by the benchmarks; this one is the issue's "fixed 500 req/s".
+ */
+export async function fixedRateLatency(url, requestHeaders, { rate, connections, seconds }) {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: connections });
+  const total = Math.round(rate * seconds);
+  const latencies = [];
+  let non2xx = 0;
+  let errors = 0;
+  const start = performance.now() + 20;
+  await new Promise((resolve) => {
+    let sent = 0;
+    let finished = 0;
+    const finish = () => {
+      finished += 1;
+      if (finished === total) resolve();
+    };
+    const sendDue = () => {
+      const now = performance.now();
+      while (sent < total && start + (sent * 1000) / rate <= now) {
+        const due = start + (sent * 1000) / rate;
+        sent += 1;
+        const request = http.get(url, { agent, headers: requestHeaders }, (response) => {
+          if (response.statusCode < 200 || response.statusCode >= 300) non2xx += 1;
+          response.resume();
+          response.on('end', () => {
+            latencies.push(performance.now() - due);
+            finish();
+          });
+        });
+        request.on('error', () => {
+          errors += 1;
+          finish();
+        });
+      }
+      // A timer's 1 ms granularity may send a request up to a millisecond late: charged to the server.
+      if (sent < total) setTimeout(sendDue, 0);
+    };
+    sendDue();
+  });
+  agent.destroy();
+  latencies.sort((a, b) => a - b);
+  const at = (share) => latencies[Math.min(latencies.length - 1, Math.floor(share * latencies.length))] ?? NaN;
+  return { p50: at(0.5), p99: at(0.99), max: latencies.at(-1) ?? NaN, requests: latencies.length, non2xx, errors };
 }
