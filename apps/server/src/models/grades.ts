@@ -135,13 +135,21 @@ export async function selectNewestGradeAtOfAnswer(db: Db, questionId: string, st
   return toDate(row?.at);
 }
 
-/** Per student of the question: when their newest grade (on any version) was saved. */
-export async function selectNewestGradeAtOfQuestion(db: Db, questionId: string): Promise<Map<string, Date>> {
+/**
+ * Per student of the question among `studentIds` (the rows a page shows): when their newest grade
+ * (on any version) was saved. Only those students' answers are read, not the whole class's (issue 11).
+ */
+export async function selectNewestGradeAtOfStudents(
+  db: Db,
+  questionId: string,
+  studentIds: readonly string[],
+): Promise<Map<string, Date>> {
+  if (studentIds.length === 0) return new Map();
   const rows = await db
     .select({ studentId: submissions.studentId, at: max(grades.createdAt) })
     .from(grades)
     .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .where(eq(submissions.questionId, questionId))
+    .where(and(eq(submissions.questionId, questionId), anyOf(submissions.studentId, [...studentIds])))
     .groupBy(submissions.studentId);
   return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
 }

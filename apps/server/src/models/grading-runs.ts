@@ -28,6 +28,27 @@ export type { StoredComment };
 export type GradingRunListRow = Omit<GradingRunRow, 'rawOutput'>;
 const { rawOutput: _rawOutput, ...runListColumns } = getTableColumns(gradingRuns);
 
+/**
+ * A run as a submissions row shows it: its state, its suggestion and the grader that made it, not
+ * its tokens, timings, errors or attempts. The question page reads three runs per row shown; on
+ * PGlite every column of every row costs a copy and a decode in its protocol parser (issue 11).
+ */
+export type GradingRunSummary = Pick<
+  GradingRunRow,
+  'id' | 'submissionId' | 'status' | 'confidence' | 'comments' | 'totalScore' | 'graderKind' | 'provider' | 'model'
+>;
+const runSummaryColumns = {
+  id: gradingRuns.id,
+  submissionId: gradingRuns.submissionId,
+  status: gradingRuns.status,
+  confidence: gradingRuns.confidence,
+  comments: gradingRuns.comments,
+  totalScore: gradingRuns.totalScore,
+  graderKind: gradingRuns.graderKind,
+  provider: gradingRuns.provider,
+  model: gradingRuns.model,
+};
+
 /** Queued or running: its job has work left to do. */
 export function isActiveRun(run: Pick<GradingRunRow, 'status'>): boolean {
   return (ACTIVE_STATUSES as readonly string[]).includes(run.status);
@@ -109,35 +130,59 @@ export async function selectLatestSucceededRunsBySubmission(
  * with one LIMIT 1 per submission; a DISTINCT ON read and sorted every run of the class (130 ms
  * instead of 3 to 9 on 25,200 runs, decision 0040). Only the winners' rows are read in full.
  */
-function prepareNewestRunEach(db: Db, name: string, condition: SQL, order: SQL) {
+function prepareNewestRunEach<Columns extends typeof runListColumns | typeof runSummaryColumns>(
+  db: Db,
+  name: string,
+  columns: Columns,
+  condition: SQL,
+  order: SQL,
+) {
   const newest = sql`(SELECT newest.id FROM unnest(${sql.placeholder('submissionIds')}::uuid[]) AS s(id) CROSS JOIN LATERAL (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id AND ${condition} ORDER BY ${order} LIMIT 1) newest)`;
   return db
-    .select(runListColumns)
+    .select(columns)
     .from(gradingRuns)
     .where(sql`${gradingRuns.id} IN ${newest}`)
     .prepare(name);
 }
 
-// Read by every question page: prepared (db/prepared.ts, issue 11).
+const ANY_RUN = sql`true`;
+const NEWEST_FIRST = sql`r.created_at DESC, r.id DESC`;
+const SUCCEEDED = sql`r.status = 'succeeded'`;
+const NEWEST_FINISHED_FIRST = sql`r.finished_at DESC, r.id DESC`;
+
+// Read by every question page and list of answers: prepared (db/prepared.ts, issue 11).
 const newestRuns = preparedPerDb((db) =>
-  prepareNewestRunEach(db, 'newest_run_each', sql`true`, sql`r.created_at DESC, r.id DESC`),
+  prepareNewestRunEach(db, 'newest_run_each', runListColumns, ANY_RUN, NEWEST_FIRST),
 );
 const newestSucceededRuns = preparedPerDb((db) =>
-  prepareNewestRunEach(
-    db,
-    'newest_succeeded_run_each',
-    sql`r.status = 'succeeded'`,
-    sql`r.finished_at DESC, r.id DESC`,
-  ),
+  prepareNewestRunEach(db, 'newest_succeeded_run_each', runListColumns, SUCCEEDED, NEWEST_FINISHED_FIRST),
+);
+const newestRunSummaries = preparedPerDb((db) =>
+  prepareNewestRunEach(db, 'newest_run_summary_each', runSummaryColumns, ANY_RUN, NEWEST_FIRST),
+);
+const newestSucceededRunSummaries = preparedPerDb((db) =>
+  prepareNewestRunEach(db, 'newest_succeeded_run_summary_each', runSummaryColumns, SUCCEEDED, NEWEST_FINISHED_FIRST),
 );
 
-async function selectNewestRunEach(
-  query: ReturnType<typeof prepareNewestRunEach>,
+async function selectNewestRunEach<Row extends { submissionId: string }>(
+  query: { execute(values: { submissionIds: string[] }): Promise<Row[]> },
   submissionIds: string[],
-): Promise<Map<string, GradingRunListRow>> {
+): Promise<Map<string, Row>> {
   if (submissionIds.length === 0) return new Map();
   const rows = await query.execute({ submissionIds });
   return new Map(rows.map((row) => [row.submissionId, row]));
+}
+
+/** `selectLatestRunsBySubmission` and `selectLatestSucceededRunsBySubmission` as a submissions row shows them. */
+export async function selectLatestRunSummaries(
+  db: Db,
+  submissionIds: string[],
+): Promise<{ latest: Map<string, GradingRunSummary>; latestSucceeded: Map<string, GradingRunSummary> }> {
+  const [latest, latestSucceeded] = await Promise.all([
+    selectNewestRunEach(newestRunSummaries(db), submissionIds),
+    selectNewestRunEach(newestSucceededRunSummaries(db), submissionIds),
+  ]);
+  return { latest, latestSucceeded };
 }
 
 export async function selectUnfinishedGradingRunIds(db: Db): Promise<string[]> {
@@ -212,7 +257,6 @@ export async function countBatchRuns(
   return counts;
 }
 
-// Read by every question page (the runs behind its saved grades): prepared (db/prepared.ts).
 const runsByIds = preparedPerDb((db) =>
   db
     .select(runListColumns)
@@ -220,6 +264,21 @@ const runsByIds = preparedPerDb((db) =>
     .where(anyOfPlaceholder(gradingRuns.id, 'ids'))
     .prepare('grading_runs_by_ids'),
 );
+// Read by every question page (the runs behind its saved grades): prepared (db/prepared.ts).
+const runSummariesByIds = preparedPerDb((db) =>
+  db
+    .select(runSummaryColumns)
+    .from(gradingRuns)
+    .where(anyOfPlaceholder(gradingRuns.id, 'ids'))
+    .prepare('grading_run_summaries_by_ids'),
+);
+
+/** `selectGradingRunsByIds` as a submissions row shows them. */
+export async function selectGradingRunSummariesByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunSummary>> {
+  if (ids.length === 0) return new Map();
+  const rows = await runSummariesByIds(db).execute({ ids });
+  return new Map(rows.map((row) => [row.id, row]));
+}
 
 export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunListRow>> {
   if (ids.length === 0) return new Map();

@@ -2,6 +2,7 @@ import { and, eq, max } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { submissionReopenings } from '../db/schema.ts';
 import { toDate } from '../lib/timestamps.ts';
+import { anyOf } from './any-of.ts';
 
 export type SubmissionReopeningRow = typeof submissionReopenings.$inferSelect;
 
@@ -22,12 +23,17 @@ export async function selectNewestReopeningAt(db: Db, questionId: string, studen
   return toDate(row?.at);
 }
 
-/** Per student of the question: when it was last reopened for them. */
-export async function selectNewestReopeningsOfQuestion(db: Db, questionId: string): Promise<Map<string, Date>> {
+/** Per student of the question among `studentIds` (the rows a page shows): when it was last reopened for them. */
+export async function selectNewestReopeningsOfStudents(
+  db: Db,
+  questionId: string,
+  studentIds: readonly string[],
+): Promise<Map<string, Date>> {
+  if (studentIds.length === 0) return new Map();
   const rows = await db
     .select({ studentId: submissionReopenings.studentId, at: max(submissionReopenings.createdAt) })
     .from(submissionReopenings)
-    .where(eq(submissionReopenings.questionId, questionId))
+    .where(and(eq(submissionReopenings.questionId, questionId), anyOf(submissionReopenings.studentId, [...studentIds])))
     .groupBy(submissionReopenings.studentId);
   return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
 }

@@ -15,7 +15,7 @@ import {
 import type { FileExtractionListRow, FileExtractionRow } from '../models/file-extractions.ts';
 import { presentExtractionState } from './submission-presenter.ts';
 import type { CountingGrade, GradeRow } from '../models/grades.ts';
-import type { GradingRunListRow, GradingRunRow, StoredComment } from '../models/grading-runs.ts';
+import type { GradingRunListRow, GradingRunRow, GradingRunSummary, StoredComment } from '../models/grading-runs.ts';
 import type { RubricRow } from '../models/rubrics.ts';
 import type { GradingAnswer } from '../services/grade-submission.ts';
 
@@ -163,9 +163,9 @@ export function presentSavedGrade(
  */
 export function presentSubmissionGrading(input: {
   grade: GradeRow | undefined;
-  latestRun: GradingRunListRow | undefined;
-  latestSucceededRun: GradingRunListRow | undefined;
-  gradeRun: GradingRunListRow | undefined;
+  latestRun: GradingRunSummary | undefined;
+  latestSucceededRun: GradingRunSummary | undefined;
+  gradeRun: GradingRunSummary | undefined;
   /** The grade was saved on an earlier version: it counts, but this version is not reviewed yet. */
   isGradeOnEarlierVersion: boolean;
   extraction: FileExtractionListRow | undefined;
@@ -214,8 +214,8 @@ export function reviewStatusOf({
   latestSucceededRun,
 }: {
   grade: GradeRow | undefined;
-  latestRun: GradingRunListRow | undefined;
-  latestSucceededRun: GradingRunListRow | undefined;
+  latestRun: Pick<GradingRunSummary, 'status'> | undefined;
+  latestSucceededRun: GradingRunSummary | undefined;
 }): ReviewStatus {
   if (grade) return 'graded';
   if (latestRun && (latestRun.status === 'queued' || latestRun.status === 'running')) return 'grading';

@@ -5,17 +5,16 @@ import { selectFileExtractions, type FileExtractionListRow } from '../models/fil
 import {
   selectCountingGrades,
   selectNewestGradeAtOfAnswer,
-  selectNewestGradeAtOfQuestion,
+  selectNewestGradeAtOfStudents,
   type CountingGrade,
 } from '../models/grades.ts';
 import {
-  selectGradingRunsByIds,
-  selectLatestRunsBySubmission,
-  selectLatestSucceededRunsBySubmission,
-  type GradingRunListRow,
+  selectGradingRunSummariesByIds,
+  selectLatestRunSummaries,
+  type GradingRunSummary,
 } from '../models/grading-runs.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
-import { selectNewestReopeningAt, selectNewestReopeningsOfQuestion } from '../models/submission-reopenings.ts';
+import { selectNewestReopeningAt, selectNewestReopeningsOfStudents } from '../models/submission-reopenings.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { isGradeReleased } from '../policies/grade-release.ts';
@@ -27,10 +26,10 @@ import { isGradeReleased } from '../policies/grade-release.ts';
 export interface StaffSubmissionGrading {
   /** The grade that counts for the row: its own, else one saved on an earlier version. */
   counting: CountingGrade | undefined;
-  latestRun: GradingRunListRow | undefined;
-  latestSucceededRun: GradingRunListRow | undefined;
+  latestRun: GradingRunSummary | undefined;
+  latestSucceededRun: GradingRunSummary | undefined;
   /** The AI run the counting grade started from. */
-  gradeRun: GradingRunListRow | undefined;
+  gradeRun: GradingRunSummary | undefined;
   extraction: FileExtractionListRow | undefined;
   isReopened: boolean;
 }
@@ -47,30 +46,30 @@ export async function readQuestionGradingForStaff(
   submissions: readonly SubmissionRow[],
 ): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, StaffSubmissionGrading> }> {
   const ids = submissions.map((submission) => submission.id);
-  const [rubric, grades, latestRuns, succeededRuns, extractions, newestGrades, reopenings] = await Promise.all([
+  const studentIds = submissions.map((submission) => submission.studentId);
+  const [rubric, grades, runs, extractions, newestGrades, reopenings] = await Promise.all([
     selectRubricByQuestionId(ctx.db, questionId),
     selectCountingGrades(ctx.db, ids),
-    selectLatestRunsBySubmission(ctx.db, ids),
-    selectLatestSucceededRunsBySubmission(ctx.db, ids),
+    selectLatestRunSummaries(ctx.db, ids),
     selectFileExtractions(
       ctx.db,
       submissions.map((submission) => submission.fileId),
     ),
-    selectNewestGradeAtOfQuestion(ctx.db, questionId),
-    selectNewestReopeningsOfQuestion(ctx.db, questionId),
+    selectNewestGradeAtOfStudents(ctx.db, questionId, studentIds),
+    selectNewestReopeningsOfStudents(ctx.db, questionId, studentIds),
   ]);
   const gradeRunIds = [...grades.values()]
     .map((counting) => counting.grade.gradingRunId)
     .filter((id): id is string => id !== null);
-  const gradeRuns = await selectGradingRunsByIds(ctx.db, gradeRunIds);
+  const gradeRuns = await selectGradingRunSummariesByIds(ctx.db, gradeRunIds);
   const bySubmission = new Map<string, StaffSubmissionGrading>();
   for (const submission of submissions) {
     const counting = grades.get(submission.id);
     const gradingRunId = counting?.grade.gradingRunId;
     bySubmission.set(submission.id, {
       counting,
-      latestRun: latestRuns.get(submission.id),
-      latestSucceededRun: succeededRuns.get(submission.id),
+      latestRun: runs.latest.get(submission.id),
+      latestSucceededRun: runs.latestSucceeded.get(submission.id),
       gradeRun: gradingRunId ? gradeRuns.get(gradingRunId) : undefined,
       extraction: extractions.get(submission.fileId),
       isReopened: isReopened({
