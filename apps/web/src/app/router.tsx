@@ -1,6 +1,6 @@
 import { createBrowserRouter, type RouteObject } from 'react-router-dom';
 import { PageLoading } from '../components/loading-icon.tsx';
-import { AppLayout } from './layout/app-layout.tsx';
+import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
@@ -118,12 +118,14 @@ export const routes: RouteObject[] = [
           },
           {
             path: `${QUESTION}/grade/:submissionId`,
+            handle: FULL_SCREEN,
             lazy: async () => ({
               Component: (await import('./routes/grade-submission-route.tsx')).GradeSubmissionRoute,
             }),
           },
           {
             path: `${QUESTION}/grade/:submissionId/report`,
+            handle: FULL_SCREEN,
             lazy: async () => ({ Component: (await import('./routes/grading-report-route.tsx')).GradingReportRoute }),
           },
         ],

@@ -92,6 +92,15 @@ describe('grading screen', () => {
     expect(screen.getByText('Suggested by the built-in grader (builtin-v1)')).toBeInTheDocument();
   });
 
+  it('draws no page footer behind the full-screen dialog, where nobody would see it', async () => {
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
+    renderApp(GRADE_PATH);
+    await screen.findByRole('heading', { name: 'Review Comments' });
+    // Hidden from assistive technology behind the dialog either way; not drawn at all now.
+    expect(screen.queryByRole('contentinfo', { hidden: true })).not.toBeInTheDocument();
+    expect(screen.getByRole('navigation', { name: 'Main', hidden: true })).toBeInTheDocument();
+  });
+
   it('shows the converted text, or says there is none', async () => {
     stubNetwork(routes(() => jsonResponse(200, gradingOutput({ submissionText: '' }))));
     renderApp(GRADE_PATH);

@@ -111,6 +111,11 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       aria-labelledby={GRADE_DIALOG_TITLE_ID}
       aria-describedby="grade-dialog-help"
       onKeyDown={onKeyDown}
+      // Shown at once, not faded in: it is a whole screen, and text still fading in from opacity 0
+      // is not painted as far as Chromium's LCP is concerned. No backdrop either: the screen covers
+      // it, and its own fade forced a layout (MUI's reflow) in the first commit (decision 0051).
+      slotProps={{ transition: { appear: false } }}
+      hideBackdrop
     >
       <GradingDialogHeader
         subtitle={
