@@ -6,6 +6,10 @@ import '@fontsource/roboto/400.css';
 import '@fontsource/roboto/500.css';
 import '@fontsource/roboto/700.css';
 import { App } from './app/app.tsx';
+import { startSessionCheckEarly } from './lib/session.tsx';
+
+// Before the first render, so signed-in screens do not wait for it to ask who is signed in.
+startSessionCheckEarly();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element.');

@@ -5,7 +5,7 @@ import { UserOutput } from '@gradewise/shared/contracts/auth';
 import { AppProviders } from '../app/providers.tsx';
 import { apiClient } from './api-client.ts';
 import { createQueryClient } from './query-client.ts';
-import { useSession } from './session.tsx';
+import { startSessionCheckEarly, useSession } from './session.tsx';
 import {
   deferredResponse,
   INSTRUCTOR,
@@ -83,6 +83,40 @@ describe('session', () => {
     expect(await screen.findByText('state: authenticated')).toBeInTheDocument();
     expect(screen.getByText('user: Ada Instructor')).toBeInTheDocument();
     expect(localStorage.getItem('token')).toBe(token);
+  });
+
+  it('waits for the check started before the first render instead of asking the server again', async () => {
+    const token = tokenExpiringAt(nowSeconds() + 3600);
+    localStorage.setItem('token', token);
+    const userCall = deferredResponse();
+    const sent = stubNetwork({ 'GET /api/auth/user': userCall.responder });
+    startSessionCheckEarly();
+    expect(sent).toHaveLength(1);
+    expect(sent[0]?.headers.get('Authorization')).toBe(`Bearer ${token}`);
+
+    renderSession();
+    expect(screen.getByText('state: loading')).toBeInTheDocument();
+    await act(async () => userCall.respond(jsonResponse(200, INSTRUCTOR)));
+    expect(await screen.findByText('state: authenticated')).toBeInTheDocument();
+    expect(screen.getByText('user: Ada Instructor')).toBeInTheDocument();
+    expect(sent).toHaveLength(1);
+  });
+
+  it('signs out when the early check is refused, and starts none without a stored token', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const sent = stubNetwork({
+      'GET /api/auth/user': () =>
+        jsonResponse(401, { code: 'UNAUTHENTICATED', message: 'Your session is not valid. Please log in again.' }),
+    });
+    startSessionCheckEarly();
+    expect(sent).toHaveLength(0);
+
+    localStorage.setItem('token', tokenExpiringAt(nowSeconds() + 3600));
+    startSessionCheckEarly();
+    renderSession();
+    expect(await screen.findByText('state: unauthenticated')).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(sent).toHaveLength(1);
   });
 
   it('removes the stored token and signs out when the server refuses it', async () => {
