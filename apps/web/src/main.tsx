@@ -1,4 +1,4 @@
-import { StrictMode } from 'react';
+import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 // Roboto is bundled from @fontsource (self-hosted): the CSP allows no font CDN.
 import '@fontsource/roboto/300.css';
@@ -14,8 +14,13 @@ startSessionCheckEarly();
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element.');
 
-createRoot(container).render(
-  <StrictMode>
-    <App />
-  </StrictMode>,
-);
+const root = createRoot(container);
+// A transition: React renders the first tree in slices, yielding to the browser between them,
+// instead of in one long task (decision 0051).
+startTransition(() => {
+  root.render(
+    <StrictMode>
+      <App />
+    </StrictMode>,
+  );
+});

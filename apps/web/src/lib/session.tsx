@@ -1,4 +1,14 @@
-import { createContext, useCallback, useContext, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import {
+  createContext,
+  startTransition,
+  useCallback,
+  useContext,
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  type ReactNode,
+} from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   AuthOutput,
@@ -122,7 +132,9 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
     client.setToken(token);
     (takeEarlyCheck(client, token) ?? client.get(authApiPaths.user, UserOutput, { signal: controller.signal })).then(
       (user) => {
-        if (generation.current === checkGeneration) setState({ status: 'authenticated', user, token });
+        // A transition: the signed-in screen this lets through renders in slices, not one long task.
+        if (generation.current === checkGeneration)
+          startTransition(() => setState({ status: 'authenticated', user, token }));
       },
       (error: unknown) => {
         if (controller.signal.aborted || generation.current !== checkGeneration) return;
