@@ -1,3 +1,4 @@
+import { keepPgliteDataRowsRaw, LazyDataRow } from './pglite-data-rows.ts';
 import { parse, protocol, types, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 
 /**
@@ -46,7 +47,9 @@ export class PgliteStatements {
   constructor(
     private readonly pg: PGlite,
     private readonly maxStatements = MAX_STATEMENTS,
-  ) {}
+  ) {
+    keepPgliteDataRowsRaw();
+  }
 
   /**
    * Runs one statement as `pg.query` would. `inTransaction`: the caller is inside `pg.transaction`
@@ -126,7 +129,9 @@ export class PgliteStatements {
       const serializer = this.pg.serializers[statement.paramTypes[index]!];
       return serializer ? serializer(value) : String(value);
     });
-    const { messages } = await this.pg.execProtocol(
+    // The stream form: the same parsed messages, without PGlite also keeping a copy of the raw
+    // response, which nothing here reads.
+    const messages = await this.pg.execProtocolStream(
       concat([
         ...this.closing(),
         serialize.bind({ statement: statement.name, values }),
@@ -176,25 +181,38 @@ export function parseResult<Row>(
   const defaults = types.parsers as Record<number, ValueParser>;
   let fields: { name: string; dataTypeID: number }[] = [];
   let parsersOfFields: (ValueParser | undefined)[] = [];
+  let hasProtoName = false;
   const rows: unknown[] = [];
+  const read = (value: string, index: number) => {
+    const parser = parsersOfFields[index];
+    return parser ? parser(value, fields[index]!.dataTypeID) : value;
+  };
   for (const message of messages) {
     if (message.name === 'rowDescription') {
       const described = (message as Extract<ResultMessage, { name: 'rowDescription' }>).fields;
       fields = described.map((field) => ({ name: field.name, dataTypeID: field.dataTypeID }));
+      hasProtoName = fields.some((field) => field.name === '__proto__');
       parsersOfFields = fields.map(
         ({ dataTypeID }) => own?.[dataTypeID] ?? parsers[dataTypeID] ?? defaults[dataTypeID],
       );
     } else if (message.name === 'dataRow') {
-      const values = (message as Extract<ResultMessage, { name: 'dataRow' }>).fields.map((value, index) => {
-        if (value === null) return null;
-        const parser = parsersOfFields[index];
-        return parser ? parser(value, fields[index]!.dataTypeID) : value;
-      });
-      rows.push(
-        options.rowMode === 'array'
-          ? values
-          : Object.fromEntries(values.map((value, index) => [fields[index]!.name, value])),
-      );
+      // A row kept raw (db/pglite-data-rows.ts) is decoded here, once; another has its text already.
+      const values =
+        message instanceof LazyDataRow
+          ? message.values(read)
+          : (message as Extract<ResultMessage, { name: 'dataRow' }>).fields.map((value, index) =>
+              value === null ? null : read(value, index),
+            );
+      if (options.rowMode === 'array') {
+        rows.push(values);
+      } else if (hasProtoName) {
+        // A column named __proto__ must stay a column, as Object.fromEntries makes it.
+        rows.push(Object.fromEntries(values.map((value, index) => [fields[index]!.name, value])));
+      } else {
+        const row: Record<string, unknown> = {};
+        for (let index = 0; index < values.length; index += 1) row[fields[index]!.name] = values[index];
+        rows.push(row);
+      }
     } else if (message.name === 'commandComplete') {
       const text = (message as Extract<ResultMessage, { name: 'commandComplete' }>).text;
       return { rows: rows as Row[], fields, affectedRows: affectedRowsOf(text) };

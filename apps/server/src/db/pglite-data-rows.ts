@@ -1,0 +1,107 @@
+import { Buffer } from 'node:buffer';
+import { protocol } from '@electric-sql/pglite';
+
+/**
+ * PGlite's protocol parser with its DataRow messages left undecoded until read (issue 11,
+ * docs/decisions/0053-pglite-data-rows-decoded-once.md).
+ *
+ * PGlite parses every byte PostgreSQL writes, inside its write callback, with pg-protocol's
+ * `Parser`: each column of each row is copied into a new ArrayBuffer (`BufferReader.bytes`) and
+ * then decoded by a `TextDecoder`, about 700 ns per value, before anyone reads it. On the question
+ * page of a big class that was about a sixth of the server's CPU. Here a DataRow message keeps a
+ * view of its bytes instead (one copy per chunk, as the original makes), and `parseResult`
+ * (db/pglite-statements.ts) decodes each value once, straight from that view, with Node's UTF-8
+ * decoder (about 100 ns). Anything that reads a row's `fields` (PGlite's own `parseResults`, used
+ * by `exec`) gets the same strings, decoded then.
+ *
+ * Only DataRow is handled here; every other message (errors, notices, row descriptions, command
+ * tags) is handed whole to a parser running PGlite's own code, so those keep its exact behaviour.
+ * `Parser.prototype.parse` is the class's one public method and PGlite creates its parser with
+ * `new Parser()`, so replacing the method is what reaches the instance PGlite holds.
+ */
+
+const DATA_ROW = 0x44; // 'D'
+const HEADER_LENGTH = 5; // a one-byte code, then a four-byte length that counts itself
+
+/** A DataRow whose values are read from its bytes on demand. */
+export class LazyDataRow {
+  readonly name = 'dataRow';
+
+  /** `start`: the message's body (its field count), `length`: as in the header (body + 4). */
+  constructor(
+    private readonly bytes: Buffer,
+    private readonly start: number,
+    readonly length: number,
+  ) {}
+
+  get fieldCount(): number {
+    return this.bytes.readUInt16BE(this.start);
+  }
+
+  /** The values as text (null for SQL NULL), as pg-protocol's DataRowMessage has them. */
+  get fields(): (string | null)[] {
+    return this.values((value) => value);
+  }
+
+  /** Each value decoded and passed through `read(text, columnIndex)`; null stays null. */
+  values<Value>(read: (text: string, index: number) => Value): (Value | null)[] {
+    const { bytes } = this;
+    const count = bytes.readUInt16BE(this.start);
+    const values = new Array<Value | null>(count);
+    let position = this.start + 2;
+    for (let index = 0; index < count; index += 1) {
+      const length = bytes.readInt32BE(position);
+      position += 4;
+      if (length === -1) {
+        values[index] = null;
+      } else {
+        values[index] = read(bytes.toString('utf8', position, position + length), index);
+        position += length;
+      }
+    }
+    return values;
+  }
+}
+
+type Parser = InstanceType<typeof protocol.Parser>;
+type ParseArguments = Parameters<Parser['parse']>;
+
+/**
+ * PGlite's own `parse`, kept on the prototype itself: a test runner that evaluates this module again
+ * (with PGlite's module still loaded) must find the original there, not this module's replacement.
+ */
+const ORIGINAL = Symbol.for('gradewise.pglite-parse');
+const prototype = protocol.Parser.prototype as Parser & { [ORIGINAL]?: Parser['parse'] };
+const pglitesParse = (prototype[ORIGINAL] ??= prototype.parse);
+/** Per parser: bytes of a message not yet complete, and the parser that reads the other messages. */
+const states = new WeakMap<Parser, { pending: Buffer | undefined; others: Parser }>();
+
+function parseKeepingRowsRaw(this: Parser, buffer: ParseArguments[0], callback: ParseArguments[1]): void {
+  let state = states.get(this);
+  if (!state) {
+    state = { pending: undefined, others: new protocol.Parser() };
+    states.set(this, state);
+  }
+  const chunk = ArrayBuffer.isView(buffer)
+    ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
+    : new Uint8Array(buffer);
+  // A copy: PGlite's chunk is a view into WebAssembly memory, written over by the next statement.
+  const bytes = state.pending ? Buffer.concat([state.pending, chunk]) : Buffer.from(chunk);
+  let offset = 0;
+  while (offset + HEADER_LENGTH <= bytes.length) {
+    const code = bytes[offset]!;
+    const length = bytes.readUInt32BE(offset + 1);
+    const end = offset + 1 + length;
+    // As pg-protocol's own loop: wait for the rest of a message that is not all here yet.
+    if (end > bytes.length || length === 0) break;
+    if (code === DATA_ROW) callback(new LazyDataRow(bytes, offset + HEADER_LENGTH, length) as never);
+    else pglitesParse.call(state.others, bytes.subarray(offset, end), callback);
+    offset = end;
+  }
+  state.pending = offset === bytes.length ? undefined : Buffer.from(bytes.subarray(offset));
+}
+
+/** Makes every PGlite parser of this process keep DataRow messages raw; idempotent. */
+export function keepPgliteDataRowsRaw(): void {
+  prototype.parse = parseKeepingRowsRaw;
+}
