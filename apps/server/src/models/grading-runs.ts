@@ -157,12 +157,6 @@ const newestRuns = preparedPerDb((db) =>
 const newestSucceededRuns = preparedPerDb((db) =>
   prepareNewestRunEach(db, 'newest_succeeded_run_each', runListColumns, SUCCEEDED, NEWEST_FINISHED_FIRST),
 );
-const newestRunSummaries = preparedPerDb((db) =>
-  prepareNewestRunEach(db, 'newest_run_summary_each', runSummaryColumns, ANY_RUN, NEWEST_FIRST),
-);
-const newestSucceededRunSummaries = preparedPerDb((db) =>
-  prepareNewestRunEach(db, 'newest_succeeded_run_summary_each', runSummaryColumns, SUCCEEDED, NEWEST_FINISHED_FIRST),
-);
 
 async function selectNewestRunEach<Row extends { submissionId: string }>(
   query: { execute(values: { submissionIds: string[] }): Promise<Row[]> },
@@ -173,15 +167,37 @@ async function selectNewestRunEach<Row extends { submissionId: string }>(
   return new Map(rows.map((row) => [row.submissionId, row]));
 }
 
+// Read by every question page and grading screen: prepared (db/prepared.ts). Each submission's two
+// runs are found as `prepareNewestRunEach` finds them (one LIMIT 1 per index each), in one
+// statement, and a run that is both (the usual case) is read once.
+const newestRunSummaryPairs = preparedPerDb((db) => {
+  const newest = sql`(SELECT
+      (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id ORDER BY ${NEWEST_FIRST} LIMIT 1) AS latest_id,
+      (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id AND ${SUCCEEDED} ORDER BY ${NEWEST_FINISHED_FIRST} LIMIT 1) AS succeeded_id
+    FROM unnest(${sql.placeholder('submissionIds')}::uuid[]) AS s(id)) newest`;
+  return db
+    .select({
+      ...runSummaryColumns,
+      isLatest: sql<boolean>`${gradingRuns.id} = newest.latest_id`,
+      isLatestSucceeded: sql<boolean>`${gradingRuns.id} IS NOT DISTINCT FROM newest.succeeded_id`,
+    })
+    .from(gradingRuns)
+    .innerJoin(newest, sql`${gradingRuns.id} IN (newest.latest_id, newest.succeeded_id)`)
+    .prepare('newest_run_summary_pairs');
+});
+
 /** `selectLatestRunsBySubmission` and `selectLatestSucceededRunsBySubmission` as a submissions row shows them. */
 export async function selectLatestRunSummaries(
   db: Db,
   submissionIds: string[],
 ): Promise<{ latest: Map<string, GradingRunSummary>; latestSucceeded: Map<string, GradingRunSummary> }> {
-  const [latest, latestSucceeded] = await Promise.all([
-    selectNewestRunEach(newestRunSummaries(db), submissionIds),
-    selectNewestRunEach(newestSucceededRunSummaries(db), submissionIds),
-  ]);
+  const latest = new Map<string, GradingRunSummary>();
+  const latestSucceeded = new Map<string, GradingRunSummary>();
+  if (submissionIds.length === 0) return { latest, latestSucceeded };
+  for (const { isLatest, isLatestSucceeded, ...run } of await newestRunSummaryPairs(db).execute({ submissionIds })) {
+    if (isLatest) latest.set(run.submissionId, run);
+    if (isLatestSucceeded) latestSucceeded.set(run.submissionId, run);
+  }
   return { latest, latestSucceeded };
 }
 
