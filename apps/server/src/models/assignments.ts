@@ -1,6 +1,8 @@
 import { and, asc, desc, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { assignments, courses, questions } from '../db/schema.ts';
+import type { CourseRow } from './courses.ts';
 
 export type AssignmentRow = typeof assignments.$inferSelect;
 export type NewAssignmentRow = typeof assignments.$inferInsert;
@@ -39,6 +41,25 @@ export async function updateAssignmentGrading(
 
 export async function selectAssignmentById(db: Db, id: string): Promise<AssignmentRow | undefined> {
   const [row] = await db.select().from(assignments).where(eq(assignments.id, id)).limit(1);
+  return row;
+}
+
+// Read by every request under an assignment's path (policies/course-access.ts): prepared (db/prepared.ts).
+const assignmentWithCourse = preparedPerDb((db) =>
+  db
+    .select({ assignment: assignments, course: courses })
+    .from(assignments)
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .where(eq(assignments.id, sql.placeholder('id')))
+    .prepare('assignment_with_course'),
+);
+
+/** The assignment with its course, in one read. */
+export async function selectAssignmentWithCourse(
+  db: Db,
+  id: string,
+): Promise<{ assignment: AssignmentRow; course: CourseRow } | undefined> {
+  const [row] = await assignmentWithCourse(db).execute({ id });
   return row;
 }
 

@@ -1,6 +1,9 @@
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { questions } from '../db/schema.ts';
+import { preparedPerDb } from '../db/prepared.ts';
+import { assignments, courses, questions } from '../db/schema.ts';
+import type { AssignmentRow } from './assignments.ts';
+import type { CourseRow } from './courses.ts';
 
 export type QuestionRow = typeof questions.$inferSelect;
 export type NewQuestionRow = typeof questions.$inferInsert;
@@ -41,4 +44,33 @@ export async function updateQuestionRelease(
 ): Promise<QuestionRow> {
   const [row] = await db.update(questions).set(release).where(eq(questions.id, id)).returning();
   return row!;
+}
+
+// Read by every request under a question's path (policies/course-access.ts): prepared (db/prepared.ts).
+const questionWithScope = preparedPerDb((db) =>
+  db
+    .select({ question: questions, assignment: assignments, course: courses })
+    .from(questions)
+    .innerJoin(assignments, eq(assignments.id, questions.assignmentId))
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .where(
+      and(
+        eq(questions.id, sql.placeholder('questionId')),
+        eq(questions.assignmentId, sql.placeholder('assignmentId')),
+      ),
+    )
+    .prepare('question_with_scope'),
+);
+
+/**
+ * The question with its assignment and course, in one read; undefined when the question is not
+ * under that assignment (or does not exist).
+ */
+export async function selectQuestionWithScope(
+  db: Db,
+  assignmentId: string,
+  questionId: string,
+): Promise<{ question: QuestionRow; assignment: AssignmentRow; course: CourseRow } | undefined> {
+  const [row] = await questionWithScope(db).execute({ assignmentId, questionId });
+  return row;
 }

@@ -1,11 +1,11 @@
 import type { Db } from '../db/client.ts';
 import { forbidden, notFound } from '../lib/errors.ts';
 import { isId } from '../lib/ids.ts';
-import { selectAssignmentById, type AssignmentRow } from '../models/assignments.ts';
+import { selectAssignmentWithCourse, type AssignmentRow } from '../models/assignments.ts';
 import { selectCourseIdsStaffedBy, selectStaffRole } from '../models/course-staff.ts';
 import { selectCourseById, selectCourseIdsOwnedBy, type CourseRow } from '../models/courses.ts';
 import { isEnrolled, selectCourseIdsEnrolledBy } from '../models/enrollments.ts';
-import { selectQuestionInAssignment, type QuestionRow } from '../models/questions.ts';
+import { selectQuestionWithScope, type QuestionRow } from '../models/questions.ts';
 import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 
@@ -66,23 +66,32 @@ export async function loadVisibleCourse(db: Db, user: UserRow, courseId: string)
 
 export async function loadVisibleAssignment(db: Db, user: UserRow, assignmentId: string): Promise<AssignmentScope> {
   if (!isId(assignmentId)) throw assignmentNotFound();
-  const assignment = await selectAssignmentById(db, assignmentId);
-  const course = assignment ? await selectCourseById(db, assignment.courseId) : undefined;
-  const role = course ? await roleIn(db, user, course) : null;
-  if (!assignment || !course || !role) throw assignmentNotFound();
-  return { assignment, course, role };
+  const found = await selectAssignmentWithCourse(db, assignmentId);
+  const role = found ? await roleIn(db, user, found.course) : null;
+  if (!found || !role) throw assignmentNotFound();
+  return { ...found, role };
 }
 
+/**
+ * The question, its assignment and course in one read (every request under a question's path
+ * starts here). When nothing comes back, the assignment alone says which is missing: a caller who
+ * cannot see the assignment learns nothing about its questions.
+ */
 export async function loadVisibleQuestion(
   db: Db,
   user: UserRow,
   assignmentId: string,
   questionId: string,
 ): Promise<QuestionScope> {
-  const scope = await loadVisibleAssignment(db, user, assignmentId);
-  const question = isId(questionId) ? await selectQuestionInAssignment(db, assignmentId, questionId) : undefined;
-  if (!question) throw questionNotFound();
-  return { ...scope, question };
+  const found =
+    isId(assignmentId) && isId(questionId) ? await selectQuestionWithScope(db, assignmentId, questionId) : undefined;
+  if (!found) {
+    await loadVisibleAssignment(db, user, assignmentId);
+    throw questionNotFound();
+  }
+  const role = await roleIn(db, user, found.course);
+  if (!role) throw assignmentNotFound();
+  return { ...found, role };
 }
 
 /**
