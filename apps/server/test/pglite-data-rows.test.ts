@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite, protocol } from '@electric-sql/pglite';
-import { keepPgliteDataRowsRaw, LazyDataRow } from '../src/db/pglite-data-rows.ts';
+import { keepPgliteDataRowsRaw, LazyDataRow, pglitesParse } from '../src/db/pglite-data-rows.ts';
 import { PgliteStatements } from '../src/db/pglite-statements.ts';
 
 /**
@@ -44,22 +44,63 @@ describe('PGlite data rows kept raw', () => {
   it('parses the same messages whichever way PostgreSQL’s output is cut into chunks', async () => {
     keepPgliteDataRowsRaw();
     const raw = await pg.execProtocolRaw(
-      protocol.serialize.query(`select id, body from samples where id < 7 order by id; select 1 as one`),
+      protocol.serialize.query(
+        // Not the value with a byte-order mark: PGlite's own decoder drops it (the first test reads it back whole).
+        `select id, body from samples where id < 7 and id <> 4 order by id; select 1 as one; select 1 from samples where false`,
+      ),
     );
     const whole = messagesOf([raw]);
-    expect(whole.filter((message) => message.name === 'dataRow')).toHaveLength(8);
+    expect(whole.filter((message) => message.name === 'dataRow')).toHaveLength(7);
     expect(whole.every((message) => message.name !== 'dataRow' || message instanceof LazyDataRow)).toBe(true);
     const expected = whole.map(comparable);
     expect(expected.filter((message) => message.name === 'dataRow').map((message) => message.fields)).toEqual([
-      ...VALUES.slice(0, 7).map((value, id) => [String(id), value]),
+      ...VALUES.slice(0, 7)
+        .map((value, id) => [String(id), value])
+        .filter(([id]) => id !== '4'),
       ['1'],
     ]);
+    // The same messages PGlite's own parser makes, of the same classes.
+    const pglites: Message[] = [];
+    pglitesParse.call(new protocol.Parser(), raw, (message) => pglites.push(message as Message));
+    expect(expected).toEqual(pglites.map((message) => ({ ...message })));
+    expect(whole.map((message) => message.constructor)).toEqual(
+      pglites.map((message) => (message.name === 'dataRow' ? LazyDataRow : message.constructor)),
+    );
     // Every cut of the stream into two, and byte by byte.
     for (let cut = 1; cut < raw.length; cut += 7) {
       expect(messagesOf([raw.subarray(0, cut), raw.subarray(cut)]).map(comparable)).toEqual(expected);
     }
     const bytes = Array.from({ length: raw.length }, (_, index) => raw.subarray(index, index + 1));
     expect(messagesOf(bytes).map(comparable)).toEqual(expected);
+  });
+
+  it('reads the extended protocol’s messages as PGlite does: parse, bind, describe, no data, close', async () => {
+    const { serialize } = protocol;
+    const raw = await pg.execProtocolRaw(
+      Buffer.concat([
+        serialize.parse({ name: 'probe', text: 'select $1::text as t, $2::int as n' }),
+        serialize.describe({ type: 'S', name: 'probe' }),
+        serialize.bind({ statement: 'probe', values: ['é', '7'] }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.parse({ name: 'write', text: 'update samples set body = body where id = -1' }),
+        serialize.bind({ statement: 'write' }),
+        serialize.describe({ type: 'P' }),
+        serialize.execute({}),
+        serialize.close({ type: 'S', name: 'probe' }),
+        serialize.close({ type: 'S', name: 'write' }),
+        serialize.sync(),
+      ]),
+    );
+    const ours = messagesOf([raw]);
+    const pglites: Message[] = [];
+    pglitesParse.call(new protocol.Parser(), raw, (message) => pglites.push(message as Message));
+    expect(ours.map((message) => message.name)).toEqual(pglites.map((message) => message.name));
+    expect(ours.map(comparable)).toEqual(pglites.map((message) => ({ ...message })));
+    expect(ours.map((message) => message.name)).toEqual(
+      expect.arrayContaining(['parseComplete', 'parameterDescription', 'bindComplete', 'noData', 'closeComplete']),
+    );
+    expect(ours.find((message) => message.name === 'dataRow')?.fields).toEqual(['é', '7']);
   });
 
   it('keeps errors and notices as PGlite’s own messages, so a failed statement still throws and the next runs', async () => {

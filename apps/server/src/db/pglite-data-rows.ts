@@ -2,7 +2,8 @@ import { Buffer } from 'node:buffer';
 import { protocol } from '@electric-sql/pglite';
 
 /**
- * PGlite's protocol parser with its DataRow messages left undecoded until read (issue 11,
+ * PGlite's protocol parser with its DataRow messages left undecoded until read, and the other
+ * messages of every statement read without per-value copies (issue 11,
  * docs/decisions/0053-pglite-data-rows-decoded-once.md).
  *
  * PGlite parses every byte PostgreSQL writes, inside its write callback, with pg-protocol's
@@ -14,13 +15,14 @@ import { protocol } from '@electric-sql/pglite';
  * decoder (about 100 ns). Anything that reads a row's `fields` (PGlite's own `parseResults`, used
  * by `exec`) gets the same strings, decoded then.
  *
- * Only DataRow is handled here; every other message (errors, notices, row descriptions, command
- * tags) is handed whole to a parser running PGlite's own code, so those keep its exact behaviour.
+ * The row descriptions, command tags and acknowledgements every statement also brings are built
+ * here as pg-protocol's own message classes (its parser read each column name through the same
+ * copy and decoder); anything else (errors, notices, notifications, COPY) is handed whole to a
+ * parser running PGlite's own code, so those keep its exact behaviour.
  * `Parser.prototype.parse` is the class's one public method and PGlite creates its parser with
  * `new Parser()`, so replacing the method is what reaches the instance PGlite holds.
  */
 
-const DATA_ROW = 0x44; // 'D'
 const HEADER_LENGTH = 5; // a one-byte code, then a four-byte length that counts itself
 
 /** A DataRow whose values are read from its bytes on demand. */
@@ -72,7 +74,7 @@ type ParseArguments = Parameters<Parser['parse']>;
  */
 const ORIGINAL = Symbol.for('gradewise.pglite-parse');
 const prototype = protocol.Parser.prototype as Parser & { [ORIGINAL]?: Parser['parse'] };
-const pglitesParse = (prototype[ORIGINAL] ??= prototype.parse);
+export const pglitesParse = (prototype[ORIGINAL] ??= prototype.parse);
 /** Per parser: bytes of a message not yet complete, and the parser that reads the other messages. */
 const states = new WeakMap<Parser, { pending: Buffer | undefined; others: Parser }>();
 
@@ -94,11 +96,66 @@ function parseKeepingRowsRaw(this: Parser, buffer: ParseArguments[0], callback: 
     const end = offset + 1 + length;
     // As pg-protocol's own loop: wait for the rest of a message that is not all here yet.
     if (end > bytes.length || length === 0) break;
-    if (code === DATA_ROW) callback(new LazyDataRow(bytes, offset + HEADER_LENGTH, length) as never);
+    const message = commonMessage(code, bytes, offset + HEADER_LENGTH, length);
+    if (message) callback(message as never);
     else pglitesParse.call(state.others, bytes.subarray(offset, end), callback);
     offset = end;
   }
   state.pending = offset === bytes.length ? undefined : Buffer.from(bytes.subarray(offset));
+}
+
+const { messages } = protocol;
+const TEXT_MODE = 0; // pg-protocol's Modes.text
+
+/**
+ * The messages every statement brings (its row description, rows, command tag and the extended
+ * protocol's acknowledgements), as pg-protocol's own classes and shared objects, read without its
+ * per-value copies; undefined for the others (errors, notices, notifications, COPY), which
+ * PGlite's parser reads. `start` is the message's body, `length` as in its header.
+ */
+function commonMessage(code: number, bytes: Buffer, start: number, length: number): unknown {
+  switch (code) {
+    case 0x44: // 'D' DataRow
+      return new LazyDataRow(bytes, start, length);
+    case 0x54: // 'T' RowDescription
+      return rowDescription(bytes, start, length);
+    case 0x43: // 'C' CommandComplete: its tag, NUL-terminated
+      return new messages.CommandCompleteMessage(length, bytes.toString('utf8', start, bytes.indexOf(0, start)));
+    case 0x5a: // 'Z' ReadyForQuery: one status byte
+      return new messages.ReadyForQueryMessage(length, bytes.toString('utf8', start, start + 1));
+    case 0x31: // '1'
+      return messages.parseComplete;
+    case 0x32: // '2'
+      return messages.bindComplete;
+    case 0x33: // '3'
+      return messages.closeComplete;
+    case 0x6e: // 'n'
+      return messages.noData;
+    default:
+      return undefined;
+  }
+}
+
+function rowDescription(bytes: Buffer, start: number, length: number): unknown {
+  const fieldCount = bytes.readUInt16BE(start);
+  const message = new messages.RowDescriptionMessage(length, fieldCount);
+  let position = start + 2;
+  for (let index = 0; index < fieldCount; index += 1) {
+    const nameEnd = bytes.indexOf(0, position);
+    const name = bytes.toString('utf8', position, nameEnd);
+    position = nameEnd + 1;
+    message.fields[index] = new messages.Field(
+      name,
+      bytes.readInt32BE(position),
+      bytes.readInt16BE(position + 4),
+      bytes.readInt32BE(position + 6),
+      bytes.readInt16BE(position + 10),
+      bytes.readInt32BE(position + 12),
+      bytes.readInt16BE(position + 16) === TEXT_MODE ? 0 : 1,
+    );
+    position += 18;
+  }
+  return message;
 }
 
 /** Makes every PGlite parser of this process keep DataRow messages raw; idempotent. */
