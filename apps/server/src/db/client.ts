@@ -8,6 +8,7 @@ import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
 import { pgliteModule } from './pglite-memory.ts';
+import { applyPgliteSessionSettings } from './pglite-session.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import { PgliteThreadClient } from './pglite-thread-client.ts';
 import * as schema from './schema.ts';
@@ -107,7 +108,7 @@ export async function openPglite(
   if (!options.onThread && !options.loadDataDirFrom) {
     const { wasmModule } = await pgliteModule(sharedBuffersMb);
     const client = new PGlite({ dataDir, wasmModule });
-    await client.waitReady;
+    await applyPgliteSessionSettings(client);
     return wrapPglite(withStorableParameters(client) as unknown as PgliteConnection);
   }
   return wrapPglite(

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type ParserOptions, type Transaction } from '@electric-sql/pglite';
 import { pgliteModule } from './pglite-memory.ts';
+import { applyPgliteSessionSettings } from './pglite-session.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import {
   serializeError,
@@ -141,7 +142,7 @@ port.on('message', (request: PgliteRequest) => {
 });
 
 // Ready (or failed to open): the server waits for this first message before sending queries.
-pg.waitReady.then(
+applyPgliteSessionSettings(pg).then(
   () => port.postMessage({ id: 0, ok: true, value: 'ready' } satisfies PgliteResponse),
   (error: unknown) => port.postMessage({ id: 0, ok: false, error: serializeError(error) } satisfies PgliteResponse),
 );
