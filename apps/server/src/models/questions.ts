@@ -54,10 +54,7 @@ const questionWithScope = preparedPerDb((db) =>
     .innerJoin(assignments, eq(assignments.id, questions.assignmentId))
     .innerJoin(courses, eq(courses.id, assignments.courseId))
     .where(
-      and(
-        eq(questions.id, sql.placeholder('questionId')),
-        eq(questions.assignmentId, sql.placeholder('assignmentId')),
-      ),
+      and(eq(questions.id, sql.placeholder('questionId')), eq(questions.assignmentId, sql.placeholder('assignmentId'))),
     )
     .prepare('question_with_scope'),
 );
