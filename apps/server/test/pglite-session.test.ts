@@ -3,7 +3,7 @@ import { openPglite } from '../src/db/client.ts';
 
 /**
  * PGlite's compiled-in command line asks for DEBUG notices on every statement (db/pglite-session.ts,
- * decision 0053); the server's databases run with PostgreSQL's defaults instead, in this process and
+ * decision 0055); the server's databases run with PostgreSQL's defaults instead, in this process and
  * on the database thread.
  */
 describe('PGlite session settings', () => {

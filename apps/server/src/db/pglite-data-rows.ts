@@ -4,7 +4,7 @@ import { protocol } from '@electric-sql/pglite';
 /**
  * PGlite's protocol parser with its DataRow messages left undecoded until read, and the other
  * messages of every statement read without per-value copies (issue 11,
- * docs/decisions/0053-pglite-data-rows-decoded-once.md).
+ * docs/decisions/0055-pglite-messages-and-fewer-statements.md).
  *
  * PGlite parses every byte PostgreSQL writes, inside its write callback, with pg-protocol's
  * `Parser`: each column of each row is copied into a new ArrayBuffer (`BufferReader.bytes`) and

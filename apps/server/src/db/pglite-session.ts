@@ -1,5 +1,5 @@
 /**
- * Session settings for every PGlite of the server (issue 11, decision 0053).
+ * Session settings for every PGlite of the server (issue 11, decision 0055).
  *
  * PGlite 0.3 starts PostgreSQL with `client_min_messages=debug3` and `log_min_messages=debug1`
  * on the command line compiled into its WebAssembly. Every statement then sends DEBUG notices to
