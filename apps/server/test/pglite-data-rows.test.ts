@@ -72,6 +72,15 @@ describe('PGlite data rows kept raw', () => {
     }
     const bytes = Array.from({ length: raw.length }, (_, index) => raw.subarray(index, index + 1));
     expect(messagesOf(bytes).map(comparable)).toEqual(expected);
+
+    // A row far longer than a chunk, arriving in many pieces.
+    const long = await pg.execProtocolRaw(protocol.serialize.query(`select body from samples where id = 7`));
+    const pieces = Array.from({ length: Math.ceil(long.length / 997) }, (_, index) =>
+      long.subarray(index * 997, (index + 1) * 997),
+    );
+    expect(pieces.length).toBeGreaterThan(200);
+    const rows = messagesOf(pieces).filter((message) => message.name === 'dataRow');
+    expect(rows.map((message) => message.fields)).toEqual([[VALUES[7]]]);
   });
 
   it('reads the extended protocol’s messages as PGlite does: parse, bind, describe, no data, close', async () => {

@@ -75,20 +75,36 @@ type ParseArguments = Parameters<Parser['parse']>;
 const ORIGINAL = Symbol.for('gradewise.pglite-parse');
 const prototype = protocol.Parser.prototype as Parser & { [ORIGINAL]?: Parser['parse'] };
 export const pglitesParse = (prototype[ORIGINAL] ??= prototype.parse);
-/** Per parser: bytes of a message not yet complete, and the parser that reads the other messages. */
-const states = new WeakMap<Parser, { pending: Buffer | undefined; others: Parser }>();
+/**
+ * Per parser: the chunks of a message not complete yet (with their length, and the length the
+ * message needs once its header is in), and the parser that reads the other messages.
+ */
+interface ParserState {
+  pending: Buffer[];
+  pendingLength: number;
+  needed: number;
+  others: Parser;
+}
+const states = new WeakMap<Parser, ParserState>();
 
 function parseKeepingRowsRaw(this: Parser, buffer: ParseArguments[0], callback: ParseArguments[1]): void {
   let state = states.get(this);
   if (!state) {
-    state = { pending: undefined, others: new protocol.Parser() };
+    state = { pending: [], pendingLength: 0, needed: 0, others: new protocol.Parser() };
     states.set(this, state);
   }
   const chunk = ArrayBuffer.isView(buffer)
     ? new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength)
     : new Uint8Array(buffer);
   // A copy: PGlite's chunk is a view into WebAssembly memory, written over by the next statement.
-  const bytes = state.pending ? Buffer.concat([state.pending, chunk]) : Buffer.from(chunk);
+  const copy = Buffer.from(chunk);
+  if (state.pendingLength > 0 && state.pendingLength + copy.length < state.needed) {
+    // A long message still arriving: joined once it is whole, not copied again with every chunk.
+    state.pending.push(copy);
+    state.pendingLength += copy.length;
+    return;
+  }
+  const bytes = state.pendingLength > 0 ? Buffer.concat([...state.pending, copy]) : copy;
   let offset = 0;
   while (offset + HEADER_LENGTH <= bytes.length) {
     const code = bytes[offset]!;
@@ -101,7 +117,11 @@ function parseKeepingRowsRaw(this: Parser, buffer: ParseArguments[0], callback: 
     else pglitesParse.call(state.others, bytes.subarray(offset, end), callback);
     offset = end;
   }
-  state.pending = offset === bytes.length ? undefined : Buffer.from(bytes.subarray(offset));
+  const rest = bytes.length - offset;
+  state.pending = rest === 0 ? [] : [bytes.subarray(offset)];
+  state.pendingLength = rest;
+  // The whole message once its header is in; until then, any chunk may complete the header.
+  state.needed = rest >= HEADER_LENGTH ? 1 + bytes.readUInt32BE(offset + 1) : 0;
 }
 
 const { messages } = protocol;
