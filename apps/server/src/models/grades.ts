@@ -135,6 +135,31 @@ export async function selectNewestGradeAtOfAnswer(db: Db, questionId: string, st
   return toDate(row?.at);
 }
 
+// Read by every question page, like the two below: prepared (db/prepared.ts, issue 11).
+const newestGradeAtOfStudents = preparedPerDb((db) =>
+  db
+    .select({ studentId: submissions.studentId, at: max(grades.createdAt) })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(
+      and(
+        eq(submissions.questionId, sql.placeholder('questionId')),
+        anyOfPlaceholder(submissions.studentId, 'studentIds'),
+      ),
+    )
+    .groupBy(submissions.studentId)
+    .prepare('newest_grade_at_of_students'),
+);
+const anyGradeOnQuestion = preparedPerDb((db) =>
+  db
+    .select({ one: sql<number>`1` })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(eq(submissions.questionId, sql.placeholder('questionId')))
+    .limit(1)
+    .prepare('any_grade_on_question'),
+);
+
 /**
  * Per student of the question among `studentIds` (the rows a page shows): when their newest grade
  * (on any version) was saved. Only those students' answers are read, not the whole class's (issue 11).
@@ -145,12 +170,7 @@ export async function selectNewestGradeAtOfStudents(
   studentIds: readonly string[],
 ): Promise<Map<string, Date>> {
   if (studentIds.length === 0) return new Map();
-  const rows = await db
-    .select({ studentId: submissions.studentId, at: max(grades.createdAt) })
-    .from(grades)
-    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .where(and(eq(submissions.questionId, questionId), anyOf(submissions.studentId, [...studentIds])))
-    .groupBy(submissions.studentId);
+  const rows = await newestGradeAtOfStudents(db).execute({ questionId, studentIds: [...studentIds] });
   return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
 }
 
@@ -160,12 +180,7 @@ export async function selectNewestGradeAtOfStudents(
  * page's Grading Report column asks of the whole list.
  */
 export async function hasGradeOnQuestion(db: Db, questionId: string): Promise<boolean> {
-  const [row] = await db
-    .select({ one: sql<number>`1` })
-    .from(grades)
-    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .where(eq(submissions.questionId, questionId))
-    .limit(1);
+  const [row] = await anyGradeOnQuestion(db).execute({ questionId });
   return Boolean(row);
 }
 

@@ -1,7 +1,8 @@
 import { and, eq, gt, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { gradingLeases, users } from '../db/schema.ts';
-import { anyOf } from './any-of.ts';
+import { anyOfPlaceholder } from './any-of.ts';
 
 export interface ActiveLease {
   submissionId: string;
@@ -19,6 +20,21 @@ const activeLeaseColumns = {
   expiresAt: gradingLeases.expiresAt,
 };
 
+// Read by every staff question page and grading screen: prepared (db/prepared.ts, issue 11).
+const activeLeases = preparedPerDb((db) =>
+  db
+    .select(activeLeaseColumns)
+    .from(gradingLeases)
+    .innerJoin(users, eq(users.id, gradingLeases.graderId))
+    .where(
+      and(
+        anyOfPlaceholder(gradingLeases.submissionId, 'submissionIds'),
+        gt(gradingLeases.expiresAt, sql.placeholder('now')),
+      ),
+    )
+    .prepare('active_leases'),
+);
+
 /** The leases of these submissions that have not lapsed at `now`, by submission id. */
 export async function selectActiveLeases(
   db: Db,
@@ -26,11 +42,7 @@ export async function selectActiveLeases(
   now: Date,
 ): Promise<Map<string, ActiveLease>> {
   if (submissionIds.length === 0) return new Map();
-  const rows = await db
-    .select(activeLeaseColumns)
-    .from(gradingLeases)
-    .innerJoin(users, eq(users.id, gradingLeases.graderId))
-    .where(and(anyOf(gradingLeases.submissionId, submissionIds), gt(gradingLeases.expiresAt, now)));
+  const rows = await activeLeases(db).execute({ submissionIds: [...submissionIds], now });
   return new Map(rows.map((row) => [row.submissionId, row]));
 }
 

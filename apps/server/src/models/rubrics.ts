@@ -1,13 +1,24 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { rubrics } from '../db/schema.ts';
 
 export type RubricRow = typeof rubrics.$inferSelect;
 /** Items are always written (the column default is for old rows). */
 export type NewRubricRow = typeof rubrics.$inferInsert & Required<Pick<typeof rubrics.$inferInsert, 'items'>>;
 
+// Read by every question page and grading screen: prepared (db/prepared.ts, issue 11).
+const rubricByQuestionId = preparedPerDb((db) =>
+  db
+    .select()
+    .from(rubrics)
+    .where(eq(rubrics.questionId, sql.placeholder('questionId')))
+    .limit(1)
+    .prepare('rubric_by_question_id'),
+);
+
 export async function selectRubricByQuestionId(db: Db, questionId: string): Promise<RubricRow | undefined> {
-  const [row] = await db.select().from(rubrics).where(eq(rubrics.questionId, questionId)).limit(1);
+  const [row] = await rubricByQuestionId(db).execute({ questionId });
   return row;
 }
 

@@ -1,8 +1,9 @@
-import { and, eq, max } from 'drizzle-orm';
+import { and, eq, max, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { submissionReopenings } from '../db/schema.ts';
 import { toDate } from '../lib/timestamps.ts';
-import { anyOf } from './any-of.ts';
+import { anyOfPlaceholder } from './any-of.ts';
 
 export type SubmissionReopeningRow = typeof submissionReopenings.$inferSelect;
 
@@ -23,6 +24,21 @@ export async function selectNewestReopeningAt(db: Db, questionId: string, studen
   return toDate(row?.at);
 }
 
+// Read by every question page: prepared (db/prepared.ts, issue 11).
+const newestReopeningsOfStudents = preparedPerDb((db) =>
+  db
+    .select({ studentId: submissionReopenings.studentId, at: max(submissionReopenings.createdAt) })
+    .from(submissionReopenings)
+    .where(
+      and(
+        eq(submissionReopenings.questionId, sql.placeholder('questionId')),
+        anyOfPlaceholder(submissionReopenings.studentId, 'studentIds'),
+      ),
+    )
+    .groupBy(submissionReopenings.studentId)
+    .prepare('newest_reopenings_of_students'),
+);
+
 /** Per student of the question among `studentIds` (the rows a page shows): when it was last reopened for them. */
 export async function selectNewestReopeningsOfStudents(
   db: Db,
@@ -30,10 +46,6 @@ export async function selectNewestReopeningsOfStudents(
   studentIds: readonly string[],
 ): Promise<Map<string, Date>> {
   if (studentIds.length === 0) return new Map();
-  const rows = await db
-    .select({ studentId: submissionReopenings.studentId, at: max(submissionReopenings.createdAt) })
-    .from(submissionReopenings)
-    .where(and(eq(submissionReopenings.questionId, questionId), anyOf(submissionReopenings.studentId, [...studentIds])))
-    .groupBy(submissionReopenings.studentId);
+  const rows = await newestReopeningsOfStudents(db).execute({ questionId, studentIds: [...studentIds] });
   return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
 }

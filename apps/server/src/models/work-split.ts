@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
+import { preparedPerDb } from '../db/prepared.ts';
 import { assignments, questionGraders, questions, studentGraders } from '../db/schema.ts';
 
 /** The questions of a course with their assignment, assignments in creation order, questions in order. */
@@ -33,11 +34,24 @@ export async function selectQuestionGradersOfCourse(db: Db, courseId: string): P
   return byQuestion;
 }
 
-export async function selectGraderIdsOfQuestion(db: Db, questionId: string): Promise<string[]> {
-  const rows = await db
+// Read by every staff question page, like the students' graders below: prepared (db/prepared.ts, issue 11).
+const graderIdsOfQuestion = preparedPerDb((db) =>
+  db
     .select({ graderId: questionGraders.graderId })
     .from(questionGraders)
-    .where(eq(questionGraders.questionId, questionId));
+    .where(eq(questionGraders.questionId, sql.placeholder('questionId')))
+    .prepare('grader_ids_of_question'),
+);
+const studentGradersOfCourse = preparedPerDb((db) =>
+  db
+    .select({ studentId: studentGraders.studentId, graderId: studentGraders.graderId })
+    .from(studentGraders)
+    .where(eq(studentGraders.courseId, sql.placeholder('courseId')))
+    .prepare('student_graders_of_course'),
+);
+
+export async function selectGraderIdsOfQuestion(db: Db, questionId: string): Promise<string[]> {
+  const rows = await graderIdsOfQuestion(db).execute({ questionId });
   return rows.map((row) => row.graderId);
 }
 
@@ -50,10 +64,7 @@ export async function replaceQuestionGraders(db: Db, questionId: string, graderI
 
 /** Each student of the course who has a grader: student id → grader id. */
 export async function selectStudentGradersOfCourse(db: Db, courseId: string): Promise<Map<string, string>> {
-  const rows = await db
-    .select({ studentId: studentGraders.studentId, graderId: studentGraders.graderId })
-    .from(studentGraders)
-    .where(eq(studentGraders.courseId, courseId));
+  const rows = await studentGradersOfCourse(db).execute({ courseId });
   return new Map(rows.map((row) => [row.studentId, row.graderId]));
 }
 
