@@ -50,11 +50,14 @@ export type QuestionList = z.infer<typeof QuestionList>;
 /** The most rows one page of the question page's submissions may ask for. */
 export const MAX_SUBMISSIONS_PAGE_SIZE = 100;
 
-/** A count in a query string: digits only, so '1e3', '-1', '' and '0x10' are refused rather than guessed at. */
+/**
+ * A count in a query string: digits only (a minus sign allowed, so '-1' is told it is out of range
+ * rather than not a number), so '1e3', '' and '0x10' are refused rather than guessed at.
+ */
 const QueryCount = (name: string, min: number, max: number) =>
   z
     .string()
-    .regex(/^\d{1,7}$/, `The ${name} must be a whole number.`)
+    .regex(/^-?\d{1,7}$/, `The ${name} must be a whole number.`)
     .transform(Number)
     .refine((value) => value >= min && value <= max, `The ${name} must be between ${min} and ${max}.`);
 
