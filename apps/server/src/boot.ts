@@ -37,6 +37,7 @@ export interface RuntimeOptions {
  */
 export async function openRuntime(config: Config, options: RuntimeOptions = { jobs: 'workers' }): Promise<Runtime> {
   const log = createLogger(config.logLevel);
+  const mailer = await createMailer(config, log);
   adoptLegacyDataDir({ dataDir: config.dataDir, isDefault: config.dataDirIsDefault, log });
   const releaseLock = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   let database: Database | undefined;
@@ -64,7 +65,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     storage: new LocalDiskStorage(config.filesDir),
     fileUrls: new FileUrlSigner(secret),
     gradingCalls: new Slots(config.gradingConcurrency),
-    mailer: createMailer(config, log),
+    mailer,
     log,
   };
   try {

@@ -1,4 +1,5 @@
-import nodemailer, { type Transporter } from 'nodemailer';
+import type nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { Config } from '../config.ts';
 import { AppError } from '../lib/errors.ts';
 
@@ -18,6 +19,7 @@ export class Mailer {
   constructor(
     private readonly settings: NonNullable<Config['mail']>,
     private readonly log: { warn(details: object, message: string): void },
+    createTransport: (typeof nodemailer)['createTransport'],
   ) {
     // Short timeouts: a request waits for the message to be accepted, and an unreachable mail
     // server must answer "try again later" well before the browser gives up.
@@ -29,7 +31,7 @@ export class Mailer {
     ]) {
       if (!url.searchParams.has(name!)) url.searchParams.set(name!, ms!);
     }
-    this.transport = nodemailer.createTransport(url.toString());
+    this.transport = createTransport(url.toString());
   }
 
   /** Links in emails point here (PUBLIC_URL), never at a Host header a caller chose. */
@@ -57,6 +59,12 @@ export class Mailer {
   }
 }
 
-export function createMailer(config: Config, log: Mailer['log']): Mailer | undefined {
-  return config.mail ? new Mailer(config.mail, log) : undefined;
+/**
+ * The process's mailer, or undefined without SMTP. nodemailer is loaded only then: a server that
+ * sends no email does not carry it (issue 11, idle memory).
+ */
+export async function createMailer(config: Config, log: Mailer['log']): Promise<Mailer | undefined> {
+  if (!config.mail) return undefined;
+  const { default: nodemailer } = await import('nodemailer');
+  return new Mailer(config.mail, log, nodemailer.createTransport);
 }

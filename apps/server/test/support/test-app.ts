@@ -56,7 +56,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     storage: new LocalDiskStorage(config.filesDir),
     fileUrls: new FileUrlSigner(secret),
     gradingCalls: new Slots(config.gradingConcurrency),
-    mailer: createMailer(config, createLogger('silent')),
+    mailer: await createMailer(config, createLogger('silent')),
     clock: options.clock,
     log: createLogger('silent'),
   };
