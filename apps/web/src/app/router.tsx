@@ -119,9 +119,14 @@ export const routes: RouteObject[] = [
           {
             path: `${QUESTION}/grade/:submissionId`,
             handle: FULL_SCREEN,
-            lazy: async () => ({
-              Component: (await import('./routes/grade-submission-route.tsx')).GradeSubmissionRoute,
-            }),
+            lazy: async () => {
+              const route = import('./routes/grade-submission-route.tsx');
+              // The screen's frame draws its title in its own font (Roboto Medium), fetched beside the
+              // module, not in a fallback redrawn when Roboto arrives: the dialog's title then replaces
+              // it at the same size, and the screen's largest text is the frame's (decision 0053).
+              await titleFontLoaded();
+              return { Component: (await route).GradeSubmissionRoute };
+            },
           },
           {
             path: `${QUESTION}/grade/:submissionId/report`,
@@ -134,6 +139,12 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** Roboto Medium (the h6 of a dialog's title), loaded; at once where the browser has no font API (tests). */
+function titleFontLoaded(): Promise<unknown> {
+  // A font that fails to load is drawn in the fallback, as everywhere else.
+  return document.fonts?.load('500 20px Roboto').catch(() => undefined) ?? Promise.resolve();
+}
 
 export function createAppRouter() {
   return createBrowserRouter(routes);

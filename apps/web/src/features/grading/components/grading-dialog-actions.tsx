@@ -1,4 +1,5 @@
-import { Button, DialogActions, Stack, Typography } from '@mui/material';
+import { Button, DialogActions, Typography } from '@mui/material';
+import { GRADING_ACTIONS_SX, GradingActionButtons } from './grading-dialog-frame.tsx';
 
 export interface GradingDialogActionsProps {
   hasFailed: boolean;
@@ -23,28 +24,20 @@ export function GradingDialogActions({
   onSaveGrade,
 }: GradingDialogActionsProps) {
   return (
-    <DialogActions
-      sx={{ borderTop: 1, borderColor: 'divider', px: { xs: 1.5, sm: 3 }, py: 1.5, flexWrap: 'wrap', gap: 1 }}
-    >
+    <DialogActions sx={GRADING_ACTIONS_SX}>
       {hasFailed ? <Button onClick={onClose}>Close</Button> : null}
       {isEditing ? (
         <Typography variant="body2" color="text.secondary" sx={{ mr: 'auto' }}>
           Finish editing the open comment to save the grade.
         </Typography>
       ) : null}
-      <Stack direction="row" spacing={1}>
-        <Button variant="outlined" onClick={onRegrade} disabled={!hasResult || isBusy}>
-          Regrade With AI
-        </Button>
-        <Button
-          variant="contained"
-          onClick={onSaveGrade}
-          disabled={!hasResult || isBusy || isEditing}
-          aria-busy={isSaving}
-        >
-          Save Grade
-        </Button>
-      </Stack>
+      <GradingActionButtons
+        canAct={hasResult && !isBusy}
+        canSave={hasResult && !isBusy && !isEditing}
+        isSaving={isSaving}
+        onRegrade={onRegrade}
+        onSaveGrade={onSaveGrade}
+      />
     </DialogActions>
   );
 }

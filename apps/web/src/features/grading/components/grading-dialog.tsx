@@ -18,6 +18,7 @@ import { AnswerGroupNotice } from './answer-group-notice.tsx';
 import { CommentRegionControls } from './comment-regions/comment-region-controls.tsx';
 import { MarkableSubmissionViewer } from './comment-regions/markable-submission-viewer.tsx';
 import { GradingDialogActions } from './grading-dialog-actions.tsx';
+import { GRADING_CONTENT_SX, GRADING_DATA_LOADING } from './grading-dialog-frame.tsx';
 import { GRADE_DIALOG_TITLE_ID, GradingDialogHeader } from './grading-dialog-header.tsx';
 import { GradeHistoryButton } from './grade-history-dialog.tsx';
 import { GradeSummary } from './grade-summary.tsx';
@@ -137,9 +138,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         {review.announcement || (result ? describeResult(result) : '')}
       </Box>
 
-      <DialogContent ref={contentRef} sx={{ px: { xs: 1.5, sm: 3 }, pt: { xs: 0, md: 2.5 } }}>
+      <DialogContent ref={contentRef} sx={GRADING_CONTENT_SX}>
         <GradingLeaseNotice assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
-        {session.isLoading ? <LoadingMessage text="Loading grading data…" /> : null}
+        {session.isLoading ? <LoadingMessage text={GRADING_DATA_LOADING} /> : null}
         {session.failure ? (
           <Alert
             severity="error"
@@ -159,7 +160,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         {submission && session.isGrading ? (
           <>
             <LoadingMessage
-              text={session.isAlreadyGraded ? 'Loading grading data…' : GRADING_MESSAGES.gradingInProgress}
+              text={session.isAlreadyGraded ? GRADING_DATA_LOADING : GRADING_MESSAGES.gradingInProgress}
             />
             <Box sx={{ display: 'flex', justifyContent: 'center' }}>
               <ExtractionState status={submission.extractionStatus} error={submission.extractionError} />
