@@ -1,4 +1,4 @@
-import { useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
+import { useDeferredValue, useRef, useState, type KeyboardEvent, type ReactNode } from 'react';
 import { Alert, Box, Button, Dialog, DialogContent, Typography } from '@mui/material';
 import RefreshIcon from '@mui/icons-material/Refresh';
 import { ExtractionState } from '../../../components/extraction-state.tsx';
@@ -69,7 +69,13 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   const marking = useRegionMarking(review, panels);
   const contentRef = useRef<HTMLDivElement | null>(null);
   const [isHelpOpen, setHelpOpen] = useState(false);
-  const { detail, submission, result, position } = session;
+  const { detail, submission, position } = session;
+  // The first result is drawn in a transition, in slices the browser can answer input between,
+  // instead of in one long task (the query's update is synchronous); its loading state shows until
+  // then. Later results (regrade, reload) are shown at once, with their comments (decision 0053).
+  const firstResult = useDeferredValue(session.result);
+  const result = firstResult ? session.result : null;
+  const isDrawingResult = Boolean(session.result && !result);
   const points = result?.questionPoints ?? detail?.points ?? 0;
 
   const runCommand = (command: ShortcutCommand) => {
@@ -157,7 +163,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
             {session.failure}
           </Alert>
         ) : null}
-        {submission && session.isGrading ? (
+        {submission && (session.isGrading || isDrawingResult) ? (
           <>
             <LoadingMessage
               text={session.isAlreadyGraded ? GRADING_DATA_LOADING : GRADING_MESSAGES.gradingInProgress}
