@@ -51,13 +51,21 @@ export function GradeSubmissionRoute() {
   );
 }
 
-/** True from the first task after the screen's first paint (a frame, then a task). */
+/**
+ * True from the first task after the screen's first paint (a frame, then a task). In a tab opened
+ * in the background nothing is painted (nor are frames run) until it is shown: there at once.
+ */
 function useFirstPaintDone(): boolean {
   const [isDone, setDone] = useState(false);
   useEffect(() => {
     let timer: ReturnType<typeof setTimeout> | undefined;
+    const done = () => startTransition(() => setDone(true));
+    if (document.visibilityState === 'hidden') {
+      done();
+      return undefined;
+    }
     const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => startTransition(() => setDone(true)));
+      timer = setTimeout(done);
     });
     return () => {
       cancelAnimationFrame(frame);

@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
@@ -90,6 +90,15 @@ describe('grading screen', () => {
     expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
     expect(screen.getByText('Confidence: 42%')).toBeInTheDocument();
     expect(screen.getByText('Suggested by the built-in grader (builtin-v1)')).toBeInTheDocument();
+  });
+
+  it('opens in a tab in the background too, where nothing is painted and no animation frame runs', async () => {
+    // The dialog's code is asked for after the frame's first paint (decision 0053); a hidden tab paints nothing.
+    vi.spyOn(document, 'visibilityState', 'get').mockReturnValue('hidden');
+    vi.stubGlobal('requestAnimationFrame', () => 0);
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
+    renderApp(GRADE_PATH);
+    expect(await screen.findByRole('heading', { name: 'Review Comments' })).toBeInTheDocument();
   });
 
   it('draws no page footer behind the full-screen dialog, where nobody would see it', async () => {
