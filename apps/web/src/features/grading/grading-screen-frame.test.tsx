@@ -56,6 +56,21 @@ describe('grading screen before its dialog has loaded', () => {
     expect(within(frame).getByRole('button', { name: 'Regrade With AI' })).toBeDisabled();
   });
 
+  it('takes the focus, as the dialog does, and keeps Tab on its one working control, Close', async () => {
+    network();
+    renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+
+    const frame = await screen.findByRole('dialog', { name: 'Grade Question Submission' });
+    await waitFor(() => expect(frame).toHaveFocus());
+    await user.tab();
+    expect(within(frame).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await user.tab();
+    expect(within(frame).getByRole('button', { name: 'Close' })).toHaveFocus();
+    await user.tab({ shift: true });
+    expect(within(frame).getByRole('button', { name: 'Close' })).toHaveFocus();
+  });
+
   it('leaves from the frame with Close, back to the question page when there is no page before', async () => {
     network();
     const { router } = renderApp(GRADE_PATH);

@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useEffect, useRef, type KeyboardEvent, type ReactNode } from 'react';
 import { Box, Button, IconButton, Paper, Stack, Toolbar, Typography } from '@mui/material';
 import CloseIcon from '@mui/icons-material/Close';
 import { LoadingMessage } from '../../../components/screen-states.tsx';
@@ -98,20 +98,38 @@ const doNothing = () => undefined;
 /**
  * The grading screen while its code loads: laid out as the dialog's own loading state (title bar,
  * "Loading grading data…", the two buttons disabled), so nothing moves when the dialog replaces it.
- * A dialog to assistive technology too, named by the title, busy; Close works already.
+ * A dialog to assistive technology too, named by the title, busy. As the dialog does, it takes the
+ * focus when it opens and keeps Tab inside (its one control, Close, works already).
  */
 export function GradingDialogFrame({ onClose }: { onClose(): void }) {
+  const paperRef = useRef<HTMLDivElement | null>(null);
+  useEffect(() => paperRef.current?.focus(), []);
+  const keepTabInside = (event: KeyboardEvent) => {
+    if (event.key !== 'Tab') return;
+    event.preventDefault();
+    paperRef.current?.querySelector<HTMLElement>('button:not(:disabled)')?.focus();
+  };
   return (
     <Box sx={{ position: 'fixed', inset: 0, zIndex: 'modal' }}>
       <Paper
+        ref={paperRef}
         role="dialog"
         aria-modal="true"
         aria-labelledby={GRADE_DIALOG_TITLE_ID}
         aria-busy="true"
+        tabIndex={-1}
+        onKeyDown={keepTabInside}
         elevation={24}
         square
         // MUI's full-screen dialog paper (Dialog fullScreen): the whole window, a column.
-        sx={{ width: '100%', height: '100%', display: 'flex', flexDirection: 'column', overflowY: 'auto' }}
+        sx={{
+          width: '100%',
+          height: '100%',
+          display: 'flex',
+          flexDirection: 'column',
+          overflowY: 'auto',
+          outline: 'none',
+        }}
       >
         <GradingTitleBar subtitle={null} onClose={onClose}>
           {/* The shortcuts button's place (an IconButton: 40 px), so the title does not rewrap when it comes. */}
