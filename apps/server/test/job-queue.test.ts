@@ -206,6 +206,19 @@ describe('job queue (pg-boss on the test database)', () => {
     expect(ids.map((id) => job.row(id).attempts)).toEqual(ids.map(() => [1]));
   });
 
+  it('starts every job sent without a poll: a send wakes an idle worker, a worker that finishes looks again', async () => {
+    // An hour between polls: after their first fetch at start, the workers find these jobs only
+    // through the wake-ups, which now wake one idle worker per job sent rather than all of them.
+    queue = await JobQueue.start(ctx, [job.definition], { runWorkers: true, pollingIntervalSeconds: 3600 });
+    const ids = Array.from({ length: 5 }, () => job.addRow());
+    for (const id of ids) await queue.send(job.definition, { id });
+    await job.until(() => ids.every((id) => job.row(id).status === 'succeeded'));
+    const late = job.addRow();
+    await queue.send(job.definition, { id: late });
+    await job.until(() => job.row(late).status === 'succeeded');
+    expect([...ids, late].map((id) => job.row(id).attempts)).toEqual([...ids, late].map(() => [1]));
+  });
+
   it('retries an unexpected failure and lets the waiting caller see the success', async () => {
     job.behaviour = async (_id, attempt) => {
       if (attempt.number === 1) throw new Error('database hiccup');
