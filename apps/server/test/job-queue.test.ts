@@ -219,6 +219,59 @@ describe('job queue (pg-boss on the test database)', () => {
     expect([...ids, late].map((id) => job.row(id).attempts)).toEqual([...ids, late].map(() => [1]));
   });
 
+  it('sendMany makes the job rows send makes, leaves a job that exists alone, and runs each row once', async () => {
+    const q = await startQueue(false);
+    const [sent, ...others] = Array.from({ length: 4 }, () => job.addRow());
+    await q.send(job.definition, { id: sent! });
+    // The row sent already, and one row twice: neither gets a second job.
+    await q.sendMany(
+      job.definition,
+      [sent!, ...others, others[0]!].map((id) => ({ id })),
+    );
+    const { rows } = await ctx.database.executeSql<Record<string, unknown>>(
+      `SELECT id, data, singleton_key, state, retry_limit, retry_delay, retry_backoff, expire_in::text AS expire_in,
+              policy, priority, (keep_until - start_after)::text AS kept_for
+       FROM pgboss.job WHERE name = 'test-job' ORDER BY created_on, id`,
+      [],
+    );
+    expect(rows).toHaveLength(4);
+    const { id: _id, data: _data, singleton_key: _key, ...settingsOfSent } = rows.find((row) => row.id === sent)!;
+    for (const row of rows) {
+      const { id, data, singleton_key: singletonKey, ...settings } = row;
+      expect(data).toEqual({ id });
+      expect(singletonKey).toBe(id);
+      expect(settings).toEqual(settingsOfSent);
+    }
+    expect(settingsOfSent).toMatchObject({ state: 'created', retry_limit: 2, retry_delay: 0, retry_backoff: false });
+
+    // A worker process runs them all, each once.
+    const worker = await JobQueue.start(ctx, [job.definition], { runWorkers: true, pollingIntervalSeconds: 3600 });
+    try {
+      await job.until(() => [sent!, ...others].every((id) => job.row(id).status === 'succeeded'));
+      expect([sent!, ...others].map((id) => job.row(id).attempts)).toEqual([[1], [1], [1], [1]]);
+    } finally {
+      await worker.stop();
+    }
+  });
+
+  it('sendMany refuses a batch with a payload that does not match the job schema, and sends none of it', async () => {
+    const q = await startQueue(false);
+    const id = job.addRow();
+    await expect(q.sendMany(job.definition, [{ id }, { id: 'not-a-uuid' }])).rejects.toThrow();
+    expect(await jobState(ctx, id)).toBeUndefined();
+  });
+
+  it('a batch sent by sendMany starts without a poll: it wakes an idle worker per job', async () => {
+    queue = await JobQueue.start(ctx, [job.definition], { runWorkers: true, pollingIntervalSeconds: 3600 });
+    const ids = Array.from({ length: 5 }, () => job.addRow());
+    await queue.sendMany(
+      job.definition,
+      ids.map((id) => ({ id })),
+    );
+    await job.until(() => ids.every((id) => job.row(id).status === 'succeeded'));
+    expect(ids.map((id) => job.row(id).attempts)).toEqual(ids.map(() => [1]));
+  });
+
   it('retries an unexpected failure and lets the waiting caller see the success', async () => {
     job.behaviour = async (_id, attempt) => {
       if (attempt.number === 1) throw new Error('database hiccup');

@@ -86,7 +86,10 @@ export async function queueGradingBatch(
     if (ids.length !== candidates.length) await updateGradingBatchTotal(tx, batch.id, ids.length);
     return { batchId: batch.id, runIds: ids };
   });
-  for (const id of runIds) await jobs.send(gradeSubmissionJob, { id });
+  await jobs.sendMany(
+    gradeSubmissionJob,
+    runIds.map((id) => ({ id })),
+  );
   return { batchId, queued: runIds.length };
 }
 
