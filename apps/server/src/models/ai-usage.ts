@@ -10,24 +10,35 @@ export interface UsageKey {
 }
 
 /**
- * Adds `amount` to every counter and answers each new count, in the order given. Callers pass the
- * keys in one fixed order and run this in a transaction, so concurrent calls lock the rows in the
- * same order (no deadlock) and each sees the count the other committed.
+ * Adds `amount` to every counter and answers each new count, in the order given: one multi-row
+ * upsert (it was one statement per counter, four per provider call; issue 11). PostgreSQL inserts
+ * or updates the rows in the order of the VALUES list, so callers pass the keys in one fixed order
+ * and run this in a transaction: concurrent calls lock the rows in the same order (no deadlock) and
+ * each sees the count the other committed.
  */
 export async function incrementUsageCounts(db: Db, keys: readonly UsageKey[], amount: number): Promise<number[]> {
-  const counts: number[] = [];
-  for (const key of keys) {
-    const [row] = await db
-      .insert(aiUsageCounts)
-      .values({ ...key, count: amount })
-      .onConflictDoUpdate({
-        target: [aiUsageCounts.limitName, aiUsageCounts.subjectId, aiUsageCounts.windowStart],
-        set: { count: sql`${aiUsageCounts.count} + ${amount}` },
-      })
-      .returning({ count: aiUsageCounts.count });
-    counts.push(row!.count);
-  }
-  return counts;
+  if (keys.length === 0) return [];
+  const rows = await db
+    .insert(aiUsageCounts)
+    .values(keys.map((key) => ({ ...key, count: amount })))
+    .onConflictDoUpdate({
+      target: [aiUsageCounts.limitName, aiUsageCounts.subjectId, aiUsageCounts.windowStart],
+      set: { count: sql`${aiUsageCounts.count} + ${amount}` },
+    })
+    .returning({
+      limitName: aiUsageCounts.limitName,
+      subjectId: aiUsageCounts.subjectId,
+      windowStart: aiUsageCounts.windowStart,
+      count: aiUsageCounts.count,
+    });
+  // RETURNING's order is not promised: each count is matched to its key.
+  const keyOf = (key: UsageKey) => `${key.limitName}\u0000${key.subjectId}\u0000${key.windowStart.getTime()}`;
+  const counts = new Map(rows.map((row) => [keyOf(row), row.count]));
+  return keys.map((key) => {
+    const count = counts.get(keyOf(key));
+    if (count === undefined) throw new Error(`No usage count came back for ${key.limitName} of ${key.subjectId}`);
+    return count;
+  });
 }
 
 /** The current count of each counter (0 when it has none yet), in the order given. */
