@@ -1,6 +1,6 @@
-import { eq } from 'drizzle-orm';
+import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { gradingRuns } from '../src/db/schema.ts';
+import { aiUsageCounts, gradingRuns } from '../src/db/schema.ts';
 import { chargeProviderCalls } from '../src/services/ai-spend.ts';
 import { startGradingRun } from '../src/services/grade-submission.ts';
 import { gradeSubmissionJob } from '../src/services/run-grading.ts';
@@ -367,5 +367,45 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
       status: 429,
     });
     expect((await quotaOf(world)).providerQuotas.instructorHour.used).toBe(5);
+  });
+
+  it("keeps today's counters and drops those of windows that ended before today, once a new window opens", async () => {
+    const clock = setClock(t, '2026-11-24T22:10:00Z');
+    const { world } = await worldWithAnswers(0);
+    const scope = { courseId: world.course._id, instructorId: world.instructor.id };
+    const counters = async () =>
+      (
+        await t.ctx.db
+          .select({
+            limitName: aiUsageCounts.limitName,
+            windowStart: aiUsageCounts.windowStart,
+            count: aiUsageCounts.count,
+          })
+          .from(aiUsageCounts)
+          .where(inArray(aiUsageCounts.subjectId, [scope.courseId, scope.instructorId]))
+          .orderBy(aiUsageCounts.limitName, aiUsageCounts.windowStart)
+      ).map((row) => `${row.limitName} ${row.windowStart.toISOString()} ${row.count}`);
+
+    await chargeProviderCalls(t.ctx, scope, 1);
+    clock.advance(60 * 60_000); // 23:10: a new hour of the same day
+    await chargeProviderCalls(t.ctx, scope, 1);
+    expect(await counters()).toEqual([
+      'course-day 2026-11-24T00:00:00.000Z 2',
+      'course-hour 2026-11-24T22:00:00.000Z 1',
+      'course-hour 2026-11-24T23:00:00.000Z 1',
+      'instructor-day 2026-11-24T00:00:00.000Z 2',
+      'instructor-hour 2026-11-24T22:00:00.000Z 1',
+      'instructor-hour 2026-11-24T23:00:00.000Z 1',
+    ]);
+
+    clock.advance(60 * 60_000); // 00:10 the next day: yesterday's windows can never be read again
+    await chargeProviderCalls(t.ctx, scope, 1);
+    await chargeProviderCalls(t.ctx, scope, 2);
+    expect(await counters()).toEqual([
+      'course-day 2026-11-25T00:00:00.000Z 3',
+      'course-hour 2026-11-25T00:00:00.000Z 3',
+      'instructor-day 2026-11-25T00:00:00.000Z 3',
+      'instructor-hour 2026-11-25T00:00:00.000Z 3',
+    ]);
   });
 });

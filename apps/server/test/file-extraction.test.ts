@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
+import { finishFileExtraction, selectFileExtraction } from '../src/models/file-extractions.ts';
 import { configureExtractionPool, extractionPoolStats } from '../src/pdf/extraction-pool.ts';
 import {
   buildHugeContentStreamPdf,
@@ -95,6 +96,27 @@ describe('text extraction at submission', () => {
     const own = await staffRowOf(t, world, world.student, submission._id);
     expect(own).toMatchObject({ extractionStatus: 'done', extractionError: null });
     expect(await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id))).toEqual([]);
+  });
+
+  it('a finished read answers the row as stored; a success stored meanwhile wins over a later failure', async () => {
+    const submission = await submit(t, world, await buildTextPdf({ paragraphs: [ANSWER] }));
+    const fileId = await fileIdOf(t, submission._id);
+    const done = await extractionSettled(t, fileId);
+    expect(done.status).toBe('succeeded');
+    // A second reader that failed finishes after the success: the success is kept, and answered.
+    const late = { fileId, status: 'failed' as const, text: '', pages: [], hiddenText: [] };
+    expect(await finishFileExtraction(t.ctx.db, { ...late, error: 'late', errorCode: 'ocr-failed' })).toEqual(done);
+    // A read that finishes a row still being read stores its result and answers the stored row.
+    await t.ctx.db.update(fileExtractions).set({ status: 'reading' }).where(eq(fileExtractions.fileId, fileId));
+    const stored = await finishFileExtraction(t.ctx.db, {
+      fileId,
+      status: 'succeeded',
+      text: 'read again',
+      pages: [],
+      hiddenText: [],
+    });
+    expect(stored).toMatchObject({ fileId, status: 'succeeded', text: 'read again', error: null, errorCode: null });
+    expect(stored).toEqual(await selectFileExtraction(t.ctx.db, fileId));
   });
 
   it('reuses the stored extraction when the submission is graded (no second read)', async () => {

@@ -68,15 +68,17 @@ export async function claimFileExtraction(db: Db, fileId: string, keepFailedCode
  */
 export async function finishFileExtraction(db: Db, row: NewFileExtractionRow): Promise<FileExtractionRow> {
   const { fileId, ...values } = row;
-  await db
+  const [stored] = await db
     .insert(fileExtractions)
     .values({ ...row, finishedAt: new Date() })
     .onConflictDoUpdate({
       target: fileExtractions.fileId,
       set: { ...values, error: row.error ?? null, errorCode: row.errorCode ?? null, finishedAt: new Date() },
       setWhere: sql`${fileExtractions.status} <> 'succeeded'`,
-    });
-  return (await selectFileExtraction(db, fileId))!;
+    })
+    .returning();
+  // Nothing comes back only when the success stored meanwhile was kept: that row is the answer.
+  return stored ?? (await selectFileExtraction(db, fileId))!;
 }
 
 /** A failed extract-text attempt (not a failure of the file): final, it is 'failed'; otherwise queued for its retry. */

@@ -1,8 +1,9 @@
 import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
-import { grades, gradingRuns, questions, submissions } from '../db/schema.ts';
+import { assignments, courses, grades, gradingRuns, questions, rubrics, submissions } from '../db/schema.ts';
 import type { QuestionRow } from './questions.ts';
+import type { RubricRow } from './rubrics.ts';
 import type { SubmissionRow } from './submissions.ts';
 
 /**
@@ -16,17 +17,41 @@ export async function selectQuestionById(db: Db, questionId: string): Promise<Qu
   return row;
 }
 
-export async function selectSubmissionWithQuestion(
+/**
+ * What a grading run loads about its answer, in one read: the submission, its question, the
+ * question's rubric (undefined until it has one) and whose AI quotas a provider call counts
+ * against (the course and its instructor).
+ */
+export async function selectGradingTarget(
   db: Db,
   submissionId: string,
-): Promise<{ submission: SubmissionRow; question: QuestionRow } | undefined> {
+): Promise<
+  | {
+      submission: SubmissionRow;
+      question: QuestionRow;
+      rubric: RubricRow | undefined;
+      spendScope: { courseId: string; instructorId: string };
+    }
+  | undefined
+> {
   const [row] = await db
-    .select({ submission: submissions, question: questions })
+    .select({
+      submission: submissions,
+      question: questions,
+      rubric: rubrics,
+      courseId: courses.id,
+      instructorId: courses.instructorId,
+    })
     .from(submissions)
     .innerJoin(questions, eq(questions.id, submissions.questionId))
+    .innerJoin(assignments, eq(assignments.id, questions.assignmentId))
+    .innerJoin(courses, eq(courses.id, assignments.courseId))
+    .leftJoin(rubrics, eq(rubrics.questionId, questions.id))
     .where(eq(submissions.id, submissionId))
     .limit(1);
-  return row;
+  if (!row) return undefined;
+  const { submission, question, rubric, courseId, instructorId } = row;
+  return { submission, question, rubric: rubric ?? undefined, spendScope: { courseId, instructorId } };
 }
 
 /** Whether this is the newest version of one student's answer to its question. */

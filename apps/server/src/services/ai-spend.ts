@@ -69,8 +69,7 @@ export function spendScopeOf(scope: { course: { id: string; instructorId: string
 export async function countInteractiveCall(ctx: AppContext, userId: string): Promise<void> {
   const at = now(ctx);
   await ctx.db.transaction(async (tx) => {
-    await incrementWithinLimits(tx, [userWindow(ctx.config, userId, at)], 1);
-    await deleteUsageCountsBefore(tx, [userId], startOf('day', at));
+    await incrementWithinLimits(tx, [userWindow(ctx.config, userId, at)], 1, [userId], at);
   });
 }
 
@@ -102,8 +101,13 @@ export async function chargeProviderCalls(
   const at = now(ctx);
   await ctx.db.transaction(async (tx) => {
     if (workId !== undefined && !(await insertAiCharge(tx, workId, scope.courseId))) return;
-    await incrementWithinLimits(tx, providerWindows(ctx.config, scope, at), calls);
-    await deleteUsageCountsBefore(tx, [scope.courseId, scope.instructorId], startOf('day', at));
+    await incrementWithinLimits(
+      tx,
+      providerWindows(ctx.config, scope, at),
+      calls,
+      [scope.courseId, scope.instructorId],
+      at,
+    );
   });
 }
 
@@ -154,12 +158,26 @@ export async function readAiQuota(
 
 // ---------------------------------------------------------------------------------------------
 
-async function incrementWithinLimits(db: Db, windows: readonly LimitWindow[], calls: number): Promise<void> {
+/**
+ * Counts `calls` in every window, in the caller's transaction (a refusal rolls all of them back).
+ * When a window opens (its counter is new: counts only grow, so a count equal to `calls` was
+ * created by this call), the subjects' counters of windows that ended before today are dropped:
+ * they can never be read again. No window opens without its counter row, and the first call of
+ * a day opens the day's, so nothing is kept longer than when this ran on every call.
+ */
+async function incrementWithinLimits(
+  db: Db,
+  windows: readonly LimitWindow[],
+  calls: number,
+  subjectIds: readonly string[],
+  at: Date,
+): Promise<void> {
   const counts = await incrementUsageCounts(db, windows, calls);
   windows.forEach((window, index) => {
     // Thrown inside the caller's transaction: every increment of this call is rolled back.
     if (counts[index]! > window.limit) throw refusal(window, counts[index]! - calls, calls);
   });
+  if (counts.some((count) => count === calls)) await deleteUsageCountsBefore(db, subjectIds, startOf('day', at));
 }
 
 function userWindow(config: Config, userId: string, at: Date): LimitWindow {

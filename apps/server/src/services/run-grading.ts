@@ -9,7 +9,7 @@ import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { selectSavedGradeExamples, type SavedGradeExample } from '../models/graded-examples.ts';
-import { selectSubmissionWithQuestion } from '../models/grading-targets.ts';
+import { selectGradingTarget } from '../models/grading-targets.ts';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
 import {
   markGradingRunRunning,
@@ -21,9 +21,9 @@ import {
   type StoredComment,
 } from '../models/grading-runs.ts';
 import type { QuestionRow } from '../models/questions.ts';
-import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
+import type { RubricRow } from '../models/rubrics.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
-import { chargeProviderCallOfWork } from './ai-spend.ts';
+import { chargeProviderCalls } from './ai-spend.ts';
 import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
 
@@ -59,10 +59,9 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   const run = await markGradingRunRunning(ctx.db, runId);
   if (!run) return;
   refuseWorkStartedTooOften(ctx, run, 'grading');
-  const target = await selectSubmissionWithQuestion(ctx.db, run.submissionId);
+  const target = await selectGradingTarget(ctx.db, run.submissionId);
   if (!target) throw notFound('This submission no longer exists.');
-  const { submission, question } = target;
-  const rubric = await selectRubricByQuestionId(ctx.db, question.id);
+  const { submission, question, rubric, spendScope } = target;
   if (!rubric)
     throw conflict('This question has no rubric yet. Generate one from the question page, then grade again.');
   const savedGrades = await readSavedGradeExamples(ctx, question.id);
@@ -73,7 +72,8 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   if (rawOutput === null || !grader) {
     const asked = createGrader(ctx.config);
     grader = asked;
-    if (asked.kind === 'llm') await chargeProviderCallOfWork(ctx, question.id, runId);
+    // Counted once per run, against the quotas of the question's course (read with the target).
+    if (asked.kind === 'llm') await chargeProviderCalls(ctx, spendScope, 1, runId);
     if (asked.kind === 'llm' && acceptsImages(ctx.config.ai)) {
       input.answerPages = await renderAnswerPages(ctx, submission.fileId, extraction);
     }
