@@ -7,7 +7,7 @@ import {
   selectLatestGradingBatch,
   updateGradingBatchTotal,
 } from '../models/grading-batches.ts';
-import { countBatchRuns, insertGradingRunUnlessActive } from '../models/grading-runs.ts';
+import { countBatchRuns, insertGradingRunsUnlessActive } from '../models/grading-runs.ts';
 import { selectGradeAllCandidateIds } from '../models/grading-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import type { QuestionRow } from '../models/questions.ts';
@@ -70,19 +70,17 @@ export async function queueGradingBatch(
       requestedById: user.id,
       total: candidates.length,
     });
-    const ids: string[] = [];
-    for (const submissionId of candidates) {
-      // A run started meanwhile (a single grade) wins; this batch skips that submission.
-      const run = await insertGradingRunUnlessActive(tx, {
-        id: newId(),
-        submissionId,
-        batchId: batch.id,
-        status: 'queued',
-        ...grader,
-        requestedById: user.id,
-      });
-      if (run) ids.push(run.id);
-    }
+    // A run started meanwhile (a single grade) wins; this batch skips that submission.
+    const runs = candidates.map((submissionId) => ({
+      id: newId(),
+      submissionId,
+      batchId: batch.id,
+      status: 'queued' as const,
+      ...grader,
+      requestedById: user.id,
+    }));
+    const inserted = await insertGradingRunsUnlessActive(tx, runs);
+    const ids = runs.filter((run) => inserted.has(run.id)).map((run) => run.id);
     if (ids.length !== candidates.length) await updateGradingBatchTotal(tx, batch.id, ids.length);
     return { batchId: batch.id, runIds: ids };
   });
