@@ -48,7 +48,11 @@ export function createLanguageModelClient(ai: AiConfig, options: LanguageModelCl
       const requestTimeoutMs = Math.max(1, Math.round(Math.min(timeoutMs, request.timeoutMs ?? timeoutMs)));
       const timeoutSignal = AbortSignal.timeout(requestTimeoutMs);
       const abortSignal = request.signal ? AbortSignal.any([request.signal, timeoutSignal]) : timeoutSignal;
-      loaded ??= loadSdk(provider, model, ai, options);
+      // A failed load is not kept: the next call tries again (the client lives as long as the process).
+      loaded ??= loadSdk(provider, model, ai, options).catch((error: unknown) => {
+        loaded = undefined;
+        throw error;
+      });
       const { sdk, languageModel } = await loaded;
       try {
         const result = await sdk.generateText({
