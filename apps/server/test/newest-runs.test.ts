@@ -2,13 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradingRuns } from '../src/db/schema.ts';
 import { selectLatestRunSummaries } from '../src/models/grading-runs.ts';
-import {
-  addStudents,
-  createAssignment,
-  createCourse,
-  createQuestion,
-  submitAnswer,
-} from './support/course-fixtures.ts';
+import { addStudents, createCourseWorld, submitAnswer } from './support/course-fixtures.ts';
 import { registerUser } from './support/http.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -22,20 +16,24 @@ const submissionIds: string[] = [];
 
 beforeAll(async () => {
   t = await createTestApp();
-  const owner = await registerUser(t.app, { role: 'instructor', name: 'Prof Runs' });
-  const students = [];
-  for (const name of ['Ann', 'Ben', 'Cy', 'Di']) students.push(await registerUser(t.app, { name }));
-  const course = await createCourse(t.app, owner);
+  const world = await createCourseWorld(t.app);
+  const others = [];
+  for (const name of ['Ben', 'Cy', 'Di']) others.push(await registerUser(t.app, { name }));
   await addStudents(
     t.app,
-    owner,
-    course._id,
-    students.map((student) => student.email),
+    world.instructor,
+    world.course._id,
+    others.map((student) => student.email),
   );
-  const assignment = await createAssignment(t.app, owner, course._id);
-  const question = await createQuestion(t.app, owner, assignment._id);
-  for (const student of students) {
-    submissionIds.push((await submitAnswer(t.app, student, assignment._id, question._id, `By ${student.name}`))._id);
+  for (const student of [world.student, ...others]) {
+    const submission = await submitAnswer(
+      t.app,
+      student,
+      world.assignment._id,
+      world.question._id,
+      `By ${student.name}`,
+    );
+    submissionIds.push(submission._id);
   }
 });
 afterAll(async () => {
