@@ -32,6 +32,9 @@ export default defineConfig({
     browserName: 'chromium',
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
+    // The app honours "reduce motion" (no MUI transitions), so a click never lands on a panel that
+    // is still opening: an accordion mid-expansion moved the Apply to group button under the pointer.
+    reducedMotion: 'reduce',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH || '/usr/bin/chromium',
       args: [
