@@ -88,6 +88,31 @@ describe('TokenService', () => {
     }
   });
 
+  it('refuses every token whose signature text differs from the one it issued, also where the bytes decode alike', () => {
+    const token = service.sign({ userId: newId(), tokenVersion: 0 });
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    // The last character of a 32-byte signature carries 4 bits and 2 unused ones: three other
+    // characters decode to the same bytes. Each is a different token and must be refused.
+    const lastChars = [...alphabet].filter((char) => char !== signature.at(-1));
+    const decodingAlike = lastChars.filter((char) =>
+      Buffer.from(signature.slice(0, -1) + char, 'base64url').equals(Buffer.from(signature, 'base64url')),
+    );
+    expect(decodingAlike).toHaveLength(3);
+    for (const char of lastChars) {
+      expect(() => service.verify(`${header}.${payload}.${signature.slice(0, -1)}${char}`)).toThrow(
+        expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+      );
+    }
+    for (const changed of [`${signature}=`, `${signature}A`, signature.slice(0, -1), signature.replace(/-/g, '+')]) {
+      if (changed === signature) continue;
+      expect(() => service.verify(`${header}.${payload}.${changed}`)).toThrow(
+        expect.objectContaining({ code: 'UNAUTHENTICATED' }),
+      );
+    }
+    expect(service.verify(token).tokenVersion).toBe(0);
+  });
+
   it('answers TOKEN_EXPIRED for a token past its expiry', async () => {
     const expired = await new SignJWT({ tv: 0 })
       .setProtectedHeader({ alg: 'HS256' })

@@ -86,6 +86,10 @@ export class TokenService {
     const headerFields = parseJsonObject(header);
     if (headerFields?.alg !== ALGORITHM || 'crit' in headerFields) throw invalidToken();
     const given = Buffer.from(signature, 'base64url');
+    // Node's decoder ignores the unused bits of the last character and stray characters, so other
+    // spellings decode to our signature's bytes; only the one we issue is accepted (a changed
+    // token is refused, whatever its bytes). Re-encoding what was given reveals nothing secret.
+    if (given.toString('base64url') !== signature) throw invalidToken();
     const expected = this.mac(`${header}.${payload}`);
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) throw invalidToken();
     const fields = parseJsonObject(payload);
