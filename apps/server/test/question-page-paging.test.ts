@@ -1,6 +1,11 @@
 import { beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { isLeftForGradeAll } from '@gradewise/shared/contracts/grading';
-import type { QuestionForStaff, QuestionForStudent } from '@gradewise/shared/contracts/questions';
+import type {
+  QuestionForStaff,
+  QuestionForStudent,
+  QuestionPageForStaff,
+  QuestionSubmissionForStaff,
+} from '@gradewise/shared/contracts/questions';
 import {
   addStudents,
   addTa,
@@ -63,17 +68,28 @@ async function read<T>(user: TestUser, query: string): Promise<T> {
 const namesOf = (question: { submissions?: { student: { name: string } }[] }) =>
   (question.submissions ?? []).map((row) => row.student.name);
 
+/** What a row of the whole list has and a row of a page leaves out (decision 0057). */
+const ANSWER_FIELDS = ['comments', 'extractedText', 'hiddenText'] as const;
+
+/**
+ * Rows as a page of the table shows them: a whole-list row without the answer's fields; a page's
+ * row must have none of them. File links are signed per time window, so only their path is compared.
+ */
+function tableRows(rows: QuestionPageForStaff['submissions'] | QuestionSubmissionForStaff[] | undefined) {
+  return rows!.map((row) => {
+    const { comments: _c, extractedText: _e, hiddenText: _h, ...table } = row as QuestionSubmissionForStaff;
+    return { ...table, file: row.file.split('?')[0] };
+  });
+}
+
 describe('the question page, paged', () => {
-  it('without paging still answers the whole list with the same fields, and no page summary', async () => {
+  it('without paging still answers the whole list with every field, and no page summary', async () => {
     const whole = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
     expect(namesOf(whole)).toEqual(['alice', 'Bob', 'Carol', 'Dan', 'Eve']);
     expect(whole).not.toHaveProperty('submissionsPage');
-    const paged = await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=2&offset=0');
-    // A page's rows are the very rows of the whole list: same fields, same values (file links are
-    // signed per time window, so only their path is compared).
-    const unsigned = (rows: QuestionForStaff['submissions']) =>
-      rows!.map((row) => ({ ...row, file: row.file.split('?')[0] }));
-    expect(unsigned(paged.submissions)).toEqual(unsigned(whole.submissions!.slice(0, 2)));
+    for (const row of whole.submissions!) for (const field of ANSWER_FIELDS) expect(row).toHaveProperty(field);
+    const paged = await read<QuestionPageForStaff>(owner, 'includeSubmissions=1&limit=2&offset=0');
+    expect(tableRows(paged.submissions)).toEqual(tableRows(whole.submissions!.slice(0, 2)));
   });
 
   it('pages in the table order and gives the total of the whole list', async () => {
@@ -116,6 +132,21 @@ describe('the question page, paged', () => {
     expect(namesOf(asTa)).toEqual(namesOf(asOwner));
     expect(asTa.submissionsPage).toMatchObject({ total: 5, anyGraded: true });
     expect(asTa.submissionsPage).not.toHaveProperty('leftForGradeAll');
+  });
+
+  it("leaves each answer's text, comments and findings out of a page's rows, and nothing else (decision 0057)", async () => {
+    const whole = await read<QuestionForStaff>(owner, 'includeSubmissions=1');
+    const dan = whole.submissions!.find((row) => row.student.name === 'Dan')!;
+    // Dan has an AI suggestion (from the test above): comments and a suggested score to leave out or keep.
+    expect(dan.comments.length).toBeGreaterThan(0);
+    expect(dan.suggestedScore).not.toBeNull();
+    const page = await read<QuestionPageForStaff>(owner, 'includeSubmissions=1&limit=2&offset=3');
+    expect(namesOf(page)).toEqual(['Dan', 'Eve']);
+    for (const row of page.submissions!) for (const field of ANSWER_FIELDS) expect(row).not.toHaveProperty(field);
+    expect(tableRows(page.submissions)).toEqual(tableRows(whole.submissions!.slice(3, 5)));
+    // The one-submission read (the grading screen's) keeps every field.
+    const one = await read<QuestionForStaff>(owner, `includeSubmissions=1&submissionId=${dan._id}`);
+    expect(one.submissions![0]!.comments).toEqual(dan.comments);
   });
 
   it('gives a student only their own submission, paged or not', async () => {

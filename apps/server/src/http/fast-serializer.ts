@@ -18,18 +18,35 @@ import { z } from 'zod';
  * Use it per route (`serializerCompiler: fastSerializerCompiler`) where the payload is large or the
  * route hot; elsewhere the zod serialiser stays.
  */
-export const fastSerializerCompiler: FastifySerializerCompiler<unknown> = (routeSchema) => {
-  const serialize = compileFastSerializer(routeSchema.schema as z.ZodType);
+export const fastSerializerCompiler: FastifySerializerCompiler<unknown> = (routeSchema) =>
+  checkedFastSerializer(
+    routeSchema.schema as z.ZodType,
+    `${routeSchema.method} ${routeSchema.url}`,
+    zodSerializerCompiler(routeSchema as Parameters<typeof zodSerializerCompiler>[0]),
+  );
+
+/**
+ * The same for an answer whose contract is not the route's (`reply.serializer(...)` in a handler
+ * that answers one of two contracts, as the question route does for a page, decision 0057).
+ */
+export function fastSerializerFor(schema: z.ZodType, name: string): (data: unknown) => string {
+  return checkedFastSerializer(schema, name, (data) => JSON.stringify(schema.parse(data)));
+}
+
+function checkedFastSerializer(
+  schema: z.ZodType,
+  name: string,
+  zodSerialize: (data: unknown) => unknown,
+): (data: unknown) => string {
+  const serialize = compileFastSerializer(schema);
   if (process.env.NODE_ENV !== 'test') return serialize;
-  const checked = zodSerializerCompiler(routeSchema as Parameters<typeof zodSerializerCompiler>[0]);
   return (data: unknown) => {
     const fast = serialize(data);
-    const expected = checked(data) as string;
-    if (!sameJson(fast, expected))
-      throw new Error(`fast serialiser of ${routeSchema.method} ${routeSchema.url} disagrees with its contract`);
+    const expected = zodSerialize(data) as string;
+    if (!sameJson(fast, expected)) throw new Error(`fast serialiser of ${name} disagrees with its contract`);
     return fast;
   };
-};
+}
 
 /** The fast-json-stringify function of a zod schema (a discriminated union: one per branch). */
 export function compileFastSerializer(schema: z.ZodType): (data: unknown) => string {

@@ -33,6 +33,33 @@ export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<
   return new Map(rows.map((row) => [row.fileId, row as FileExtractionListRow]));
 }
 
+/**
+ * Where reading a file stands, as a row of the staff table shows it (decision 0057): its state and
+ * whether text was kept hidden, not the text or the findings (an answer's text is most of its bytes).
+ */
+export interface FileExtractionState extends Pick<FileExtractionRow, 'fileId' | 'status' | 'error'> {
+  hasHiddenText: boolean;
+}
+
+const extractionStatesOfFiles = preparedPerDb((db) =>
+  db
+    .select({
+      fileId: fileExtractions.fileId,
+      status: fileExtractions.status,
+      error: fileExtractions.error,
+      hasHiddenText: sql<boolean>`jsonb_array_length(${fileExtractions.hiddenText}) > 0`,
+    })
+    .from(fileExtractions)
+    .where(anyOfPlaceholder(fileExtractions.fileId, 'fileIds'))
+    .prepare('file_extraction_states_of_files'),
+);
+
+export async function selectFileExtractionStates(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionState>> {
+  if (fileIds.length === 0) return new Map();
+  const rows = await extractionStatesOfFiles(db).execute({ fileIds });
+  return new Map(rows.map((row) => [row.fileId, row]));
+}
+
 export const UNFINISHED_EXTRACTION_STATUSES = ['queued', 'reading'] as const;
 
 /** A submission's file, in the transaction that stores the submission: its extract-text job reads it. */

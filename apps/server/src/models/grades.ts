@@ -1,4 +1,4 @@
-import { and, desc, eq, lte, max, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, lte, max, or, sql } from 'drizzle-orm';
 import { anyOf, anyOfPlaceholder } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
@@ -70,9 +70,13 @@ export async function selectGradeHistory(db: Db, submissionId: string): Promise<
   return rows;
 }
 
+/** A saved grade as a row of the staff table shows it (decision 0057): without its comments. */
+export type GradeStanding = Omit<GradeRow, 'comments'>;
+const { comments: _gradeComments, ...gradeStandingColumns } = getTableColumns(grades);
+
 /** The grade that counts for a submission, and the version it was saved on. */
-export interface CountingGrade {
-  grade: GradeRow;
+export interface CountingGrade<Grade extends GradeStanding = GradeRow> {
+  grade: Grade;
   gradedSubmissionId: string;
   gradedVersion: number;
   /** Saved on an earlier version than the submission it counts for. */
@@ -81,13 +85,17 @@ export interface CountingGrade {
 
 // Read by every question page: prepared (db/prepared.ts, issue 11).
 const countingTarget = alias(submissions, 'target');
-const countingGrades = preparedPerDb((db) =>
-  db
+function prepareCountingGrades<Columns extends typeof gradeStandingColumns>(
+  db: Db,
+  name: string,
+  gradeColumns: Columns,
+) {
+  return db
     .selectDistinctOn([countingTarget.id], {
       targetId: countingTarget.id,
       targetVersion: countingTarget.version,
       gradedVersion: submissions.version,
-      grade: grades,
+      grade: gradeColumns,
     })
     .from(countingTarget)
     .innerJoin(
@@ -101,7 +109,11 @@ const countingGrades = preparedPerDb((db) =>
     .innerJoin(grades, eq(grades.submissionId, submissions.id))
     .where(anyOfPlaceholder(countingTarget.id, 'submissionIds'))
     .orderBy(countingTarget.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id))
-    .prepare('counting_grades'),
+    .prepare(name);
+}
+const countingGrades = preparedPerDb((db) => prepareCountingGrades(db, 'counting_grades', getTableColumns(grades)));
+const countingGradeStandings = preparedPerDb((db) =>
+  prepareCountingGrades(db, 'counting_grade_standings', gradeStandingColumns),
 );
 
 /**
@@ -110,8 +122,27 @@ const countingGrades = preparedPerDb((db) =>
  * the version it graded, and a resubmission never turns it into a blank.
  */
 export async function selectCountingGrades(db: Db, submissionIds: string[]): Promise<Map<string, CountingGrade>> {
+  return countingGradesOf<GradeRow>(countingGrades(db), submissionIds);
+}
+
+/** The same grades as a row of the staff table shows them (no comments, decision 0057). */
+export async function selectCountingGradeStandings(
+  db: Db,
+  submissionIds: string[],
+): Promise<Map<string, CountingGrade<GradeStanding>>> {
+  return countingGradesOf<GradeStanding>(countingGradeStandings(db), submissionIds);
+}
+
+async function countingGradesOf<Grade extends GradeStanding>(
+  query: {
+    execute(values: {
+      submissionIds: string[];
+    }): Promise<{ targetId: string; targetVersion: number; gradedVersion: number; grade: Grade }[]>;
+  },
+  submissionIds: string[],
+): Promise<Map<string, CountingGrade<Grade>>> {
   if (submissionIds.length === 0) return new Map();
-  const rows = await countingGrades(db).execute({ submissionIds });
+  const rows = await query.execute({ submissionIds });
   return new Map(
     rows.map((row) => [
       row.targetId,

@@ -14,8 +14,14 @@ import {
 } from '@gradewise/shared/contracts/grading';
 import type { FileExtractionListRow, FileExtractionRow } from '../models/file-extractions.ts';
 import { presentExtractionState } from './submission-presenter.ts';
-import type { CountingGrade, GradeRow } from '../models/grades.ts';
-import type { GradingRunListRow, GradingRunRow, GradingRunSummary, StoredComment } from '../models/grading-runs.ts';
+import type { CountingGrade, GradeRow, GradeStanding } from '../models/grades.ts';
+import type {
+  GradingRunListRow,
+  GradingRunRow,
+  GradingRunStanding,
+  GradingRunSummary,
+  StoredComment,
+} from '../models/grading-runs.ts';
 import type { RubricRow } from '../models/rubrics.ts';
 import type { GradingAnswer } from '../services/grade-submission.ts';
 
@@ -161,27 +167,32 @@ export function presentSavedGrade(
  * The grading fields of one staff submission row: the saved grade when there is one, else the
  * newest finished AI suggestion's confidence and grader; the status of the newest run.
  */
-export function presentSubmissionGrading(input: {
-  grade: GradeRow | undefined;
-  latestRun: GradingRunSummary | undefined;
-  latestSucceededRun: GradingRunSummary | undefined;
-  gradeRun: GradingRunSummary | undefined;
+/** The grading fields of a row of the staff table. */
+type TableRowGradingFields = Omit<SubmissionGradingFields, 'comments' | 'extractedText' | 'hiddenText'>;
+
+/** What a staff row's grading fields are made from: whole rows, or a table row's (decision 0057). */
+interface SubmissionGradingInput<Run extends GradingRunStanding, Grade extends GradeStanding> {
+  grade: Grade | undefined;
+  latestRun: Run | undefined;
+  latestSucceededRun: Run | undefined;
+  gradeRun: Run | undefined;
   /** The grade was saved on an earlier version: it counts, but this version is not reviewed yet. */
   isGradeOnEarlierVersion: boolean;
-  extraction: FileExtractionListRow | undefined;
-  rubricItems: readonly RubricItem[];
-}): SubmissionGradingFields {
+  extraction: Pick<FileExtractionRow, 'status' | 'error'> | undefined;
+  /** Text a reader cannot see was kept out of grading. */
+  hasHiddenText: boolean;
+}
+
+/** A staff row's grading fields as the staff table shows them (decision 0057): no text, comments or findings. */
+export function presentTableRowGrading(
+  input: SubmissionGradingInput<GradingRunStanding, GradeStanding>,
+): TableRowGradingFields {
   const { grade, latestSucceededRun } = input;
-  const hiddenText = presentHiddenText(input.extraction);
   const source = grade ? (input.gradeRun ?? latestSucceededRun) : latestSucceededRun;
   return {
     grade: grade ? grade.grade : null,
     isAlreadyGraded: Boolean(grade),
     confidenceLevel: grade ? grade.confidence : (latestSucceededRun?.confidence ?? null),
-    comments: grade
-      ? presentComments(grade.comments, input.rubricItems)
-      : presentComments(latestSucceededRun?.comments ?? [], input.rubricItems),
-    extractedText: input.extraction?.text ?? '',
     grader: presentGrader(source),
     gradingStatus: input.latestRun?.status ?? 'none',
     reviewStatus: reviewStatusOf({
@@ -190,14 +201,34 @@ export function presentSubmissionGrading(input: {
       latestSucceededRun,
     }),
     suggestedScore: latestSucceededRun?.totalScore ?? null,
-    hasHiddenText: hiddenText.length > 0,
-    hiddenText,
+    hasHiddenText: input.hasHiddenText,
     ...presentExtractionState(input.extraction),
   };
 }
 
+/** A staff row's grading fields in full: the table's, with the answer's text, comments and hidden-text findings. */
+export function presentSubmissionGrading(
+  input: Omit<SubmissionGradingInput<GradingRunSummary, GradeRow>, 'extraction' | 'hasHiddenText'> & {
+    extraction: FileExtractionListRow | undefined;
+    rubricItems: readonly RubricItem[];
+  },
+): SubmissionGradingFields {
+  const { grade, latestSucceededRun } = input;
+  const hiddenText = presentHiddenText(input.extraction);
+  return {
+    ...presentTableRowGrading({ ...input, hasHiddenText: hiddenText.length > 0 }),
+    comments: grade
+      ? presentComments(grade.comments, input.rubricItems)
+      : presentComments(latestSucceededRun?.comments ?? [], input.rubricItems),
+    extractedText: input.extraction?.text ?? '',
+    hiddenText,
+  };
+}
+
 /** Which version the counting grade was saved on, for a row that shows it. */
-export function presentGradeLifecycle(counting: CountingGrade | undefined): Required<GradeLifecycleFields> {
+export function presentGradeLifecycle(
+  counting: CountingGrade<GradeStanding> | undefined,
+): Required<GradeLifecycleFields> {
   return {
     isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
     gradedVersion: counting?.gradedVersion ?? null,
@@ -213,9 +244,9 @@ export function reviewStatusOf({
   latestRun,
   latestSucceededRun,
 }: {
-  grade: GradeRow | undefined;
+  grade: GradeStanding | undefined;
   latestRun: Pick<GradingRunSummary, 'status'> | undefined;
-  latestSucceededRun: GradingRunSummary | undefined;
+  latestSucceededRun: GradingRunStanding | undefined;
 }): ReviewStatus {
   if (grade) return 'graded';
   if (latestRun && (latestRun.status === 'queued' || latestRun.status === 'running')) return 'grading';

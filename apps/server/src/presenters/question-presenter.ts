@@ -3,9 +3,11 @@ import type {
   QuestionDetail,
   QuestionForStaff,
   QuestionForStudent,
+  QuestionPage,
   QuestionSubmissionForStaff,
   QuestionSubmissionForStudent,
   QuestionSummary,
+  QuestionTableRowForStaff,
   SubmissionsPage,
 } from '@gradewise/shared/contracts/questions';
 import type { QuestionRow } from '../models/questions.ts';
@@ -13,13 +15,19 @@ import { mayGrade, type QuestionScope } from '../policies/course-access.ts';
 import type {
   QuestionDetailView,
   StaffQuestionRow,
+  StaffTableRow,
   StudentQuestionRow,
   SubmissionsPageView,
 } from '../services/read-questions.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 import { presentQuestionRelease } from './grade-release-presenter.ts';
-import { presentAutoRubric, presentGradeLifecycle, presentSubmissionGrading } from './grading-presenter.ts';
+import {
+  presentAutoRubric,
+  presentGradeLifecycle,
+  presentSubmissionGrading,
+  presentTableRowGrading,
+} from './grading-presenter.ts';
 import {
   presentExtractionState,
   presentSubmissionForStaff,
@@ -73,22 +81,35 @@ export function presentQuestionForStudent(
   return { ...presentQuestionBase(scope, signer), viewer: 'student', ...(submissions ? { submissions } : {}) };
 }
 
-/** GET .../questions/:questionId, for the role the service read it for. */
-export function presentQuestionDetail(detail: QuestionDetailView, signer: FileUrlSigner): QuestionDetail {
+/**
+ * GET .../questions/:questionId, for the role the service read it for. A paged read answers a
+ * QuestionPage: staff rows as the table shows them (decision 0057); every other read a QuestionDetail.
+ */
+export function presentQuestionDetail(
+  detail: QuestionDetailView,
+  signer: FileUrlSigner,
+): QuestionDetail | QuestionPage {
   if (detail.viewer === 'student') {
     const submissions = detail.submissions?.map((row) => presentStudentQuestionRow(row, signer));
     return { ...presentQuestionForStudent(detail.scope, signer, submissions), ...presentPage(detail.page) };
+  }
+  const { assignment, question } = detail.scope;
+  const autoRubric = presentAutoRubric(detail.rubric);
+  const gradeRelease = presentQuestionRelease(assignment, question);
+  if (detail.page) {
+    const { rows, ...page } = detail.page;
+    return {
+      ...presentQuestionForStaff(detail.scope, signer, undefined, autoRubric),
+      gradeRelease,
+      submissions: rows.map((row) => presentStaffTableRow(row, signer, detail.identities)),
+      ...presentPage(page),
+    };
   }
   const rubricItems = detail.rubric?.items ?? [];
   const submissions = detail.submissions?.map((row) =>
     presentStaffQuestionRow(row, signer, detail.identities, rubricItems),
   );
-  const { assignment, question } = detail.scope;
-  return {
-    ...presentQuestionForStaff(detail.scope, signer, submissions, presentAutoRubric(detail.rubric)),
-    gradeRelease: presentQuestionRelease(assignment, question),
-    ...presentPage(detail.page),
-  };
+  return { ...presentQuestionForStaff(detail.scope, signer, submissions, autoRubric), gradeRelease };
 }
 
 /** `submissionsPage` only on a paged read: the spec's unpaged answer keeps its fields as they were. */
@@ -113,6 +134,30 @@ function presentStaffQuestionRow(
       isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
       extraction: grading.extraction,
       rubricItems,
+    }),
+    ...presentGradeLifecycle(counting),
+    isReopened: grading.isReopened,
+    ...work,
+  };
+}
+
+/** A row of one page of the staff table: the same fields but the answer's text, comments and findings. */
+function presentStaffTableRow(
+  { row, grading, work }: StaffTableRow,
+  signer: FileUrlSigner,
+  identities: StudentIdentities,
+): QuestionTableRowForStaff {
+  const { counting } = grading;
+  return {
+    ...presentSubmissionForStaff(row, signer, identities),
+    ...presentTableRowGrading({
+      grade: counting?.grade,
+      latestRun: grading.latestRun,
+      latestSucceededRun: grading.latestSucceededRun,
+      gradeRun: grading.gradeRun,
+      isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
+      extraction: grading.extraction,
+      hasHiddenText: grading.extraction?.hasHiddenText ?? false,
     }),
     ...presentGradeLifecycle(counting),
     isReopened: grading.isReopened,

@@ -1,38 +1,91 @@
 import { canResubmit, isReopened } from '@gradewise/shared/resubmission';
 import type { AppContext } from '../context.ts';
 import type { AssignmentRow } from '../models/assignments.ts';
-import { selectFileExtractions, type FileExtractionListRow } from '../models/file-extractions.ts';
+import {
+  selectFileExtractions,
+  selectFileExtractionStates,
+  type FileExtractionListRow,
+  type FileExtractionRow,
+  type FileExtractionState,
+} from '../models/file-extractions.ts';
 import {
   selectCountingGrades,
+  selectCountingGradeStandings,
   selectNewestGradeAtOfAnswer,
   selectNewestGradeAtOfStudents,
   type CountingGrade,
+  type GradeRow,
+  type GradeStanding,
 } from '../models/grades.ts';
 import {
+  selectGradingRunStandingsByIds,
   selectGradingRunSummariesByIds,
+  selectLatestRunStandings,
   selectLatestRunSummaries,
+  type GradingRunStanding,
   type GradingRunSummary,
+  type LatestRuns,
 } from '../models/grading-runs.ts';
+import type { Db } from '../db/client.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import { selectNewestReopeningAt, selectNewestReopeningsOfStudents } from '../models/submission-reopenings.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { isGradeReleased } from '../policies/grade-release.ts';
 
+/** The row types a staff grading read gives: one grade, run and extraction type each. */
+interface GradingShape {
+  run: GradingRunStanding;
+  grade: GradeStanding;
+  extraction: Pick<FileExtractionRow, 'fileId' | 'status' | 'error'>;
+}
+/** Every field: the spec's whole list and the grading screen's one row. */
+export interface WholeGradingShape extends GradingShape {
+  run: GradingRunSummary;
+  grade: GradeRow;
+  extraction: FileExtractionListRow;
+}
+/** As a row of the staff table shows it (decision 0057): no comments, no answer text, no findings. */
+export interface TableGradingShape extends GradingShape {
+  run: GradingRunStanding;
+  grade: GradeStanding;
+  extraction: FileExtractionState;
+}
+
 /**
  * The grading side of one staff submission row, as read; presenters/question-presenter.ts turns it
  * into the row's grade, confidence, grader and hidden-text fields.
  */
-export interface StaffSubmissionGrading {
+export interface StaffSubmissionGrading<Shape extends GradingShape = WholeGradingShape> {
   /** The grade that counts for the row: its own, else one saved on an earlier version. */
-  counting: CountingGrade | undefined;
-  latestRun: GradingRunSummary | undefined;
-  latestSucceededRun: GradingRunSummary | undefined;
+  counting: CountingGrade<Shape['grade']> | undefined;
+  latestRun: Shape['run'] | undefined;
+  latestSucceededRun: Shape['run'] | undefined;
   /** The AI run the counting grade started from. */
-  gradeRun: GradingRunSummary | undefined;
-  extraction: FileExtractionListRow | undefined;
+  gradeRun: Shape['run'] | undefined;
+  extraction: Shape['extraction'] | undefined;
   isReopened: boolean;
 }
+
+/** The reads behind one shape: the same rows, with or without their heavy columns. */
+interface GradingReads<Shape extends GradingShape> {
+  latestRuns(db: Db, submissionIds: string[]): Promise<LatestRuns<Shape['run']>>;
+  runsByIds(db: Db, ids: string[]): Promise<Map<string, Shape['run']>>;
+  countingGrades(db: Db, submissionIds: string[]): Promise<Map<string, CountingGrade<Shape['grade']>>>;
+  extractions(db: Db, fileIds: string[]): Promise<Map<string, Shape['extraction']>>;
+}
+const WHOLE_READS: GradingReads<WholeGradingShape> = {
+  latestRuns: selectLatestRunSummaries,
+  runsByIds: selectGradingRunSummariesByIds,
+  countingGrades: selectCountingGrades,
+  extractions: selectFileExtractions,
+};
+const TABLE_READS: GradingReads<TableGradingShape> = {
+  latestRuns: selectLatestRunStandings,
+  runsByIds: selectGradingRunStandingsByIds,
+  countingGrades: selectCountingGradeStandings,
+  extractions: selectFileExtractionStates,
+};
 
 /**
  * The grading side of a question detail: the rubric and, per submission row, its grade, runs and
@@ -40,18 +93,40 @@ export interface StaffSubmissionGrading {
  * that counts for the row (its own, else one saved on an earlier version), so a resubmission never
  * blanks it.
  */
-export async function readQuestionGradingForStaff(
+export function readQuestionGradingForStaff(
   ctx: AppContext,
   questionId: string,
   submissions: readonly SubmissionRow[],
 ): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, StaffSubmissionGrading> }> {
+  return readStaffGrading(ctx, questionId, submissions, WHOLE_READS);
+}
+
+/**
+ * The same rows for a page of the staff table (decision 0057): their runs and grades without
+ * comments and their extractions without the text, which the table does not show and which are
+ * most of what reading a row costs.
+ */
+export function readQuestionTableGradingForStaff(
+  ctx: AppContext,
+  questionId: string,
+  submissions: readonly SubmissionRow[],
+): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, StaffSubmissionGrading<TableGradingShape>> }> {
+  return readStaffGrading(ctx, questionId, submissions, TABLE_READS);
+}
+
+async function readStaffGrading<Shape extends GradingShape>(
+  ctx: AppContext,
+  questionId: string,
+  submissions: readonly SubmissionRow[],
+  reads: GradingReads<Shape>,
+): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, StaffSubmissionGrading<Shape>> }> {
   const ids = submissions.map((submission) => submission.id);
   const studentIds = submissions.map((submission) => submission.studentId);
   const [rubric, grades, runs, extractions, newestGrades, reopenings] = await Promise.all([
     selectRubricByQuestionId(ctx.db, questionId),
-    selectCountingGrades(ctx.db, ids),
-    selectLatestRunSummaries(ctx.db, ids),
-    selectFileExtractions(
+    reads.countingGrades(ctx.db, ids),
+    reads.latestRuns(ctx.db, ids),
+    reads.extractions(
       ctx.db,
       submissions.map((submission) => submission.fileId),
     ),
@@ -61,8 +136,8 @@ export async function readQuestionGradingForStaff(
   const gradeRunIds = [...grades.values()]
     .map((counting) => counting.grade.gradingRunId)
     .filter((id): id is string => id !== null);
-  const gradeRuns = await selectGradingRunSummariesByIds(ctx.db, gradeRunIds);
-  const bySubmission = new Map<string, StaffSubmissionGrading>();
+  const gradeRuns = await reads.runsByIds(ctx.db, gradeRunIds);
+  const bySubmission = new Map<string, StaffSubmissionGrading<Shape>>();
   for (const submission of submissions) {
     const counting = grades.get(submission.id);
     const gradingRunId = counting?.grade.gradingRunId;

@@ -26,9 +26,12 @@ import { countGradeAllCandidates } from '../models/grading-targets.ts';
 import { readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
 import {
   readQuestionGradingForStaff,
+  readQuestionTableGradingForStaff,
   readSubmissionGradesForStudent,
   type StaffSubmissionGrading,
   type StudentSubmissionGrade,
+  type TableGradingShape,
+  type WholeGradingShape,
 } from './read-grading.ts';
 import { readGradingWork } from './work-split.ts';
 
@@ -106,11 +109,14 @@ async function loadOwnRows(
 }
 
 /** One staff row of the question page: the submission, its grading and whose share it is. */
-export interface StaffQuestionRow {
+export interface StaffQuestionRow<Shape extends WholeGradingShape | TableGradingShape = WholeGradingShape> {
   row: SubmissionListRow;
-  grading: StaffSubmissionGrading;
+  grading: StaffSubmissionGrading<Shape>;
   work: GradingWorkFields;
 }
+
+/** A row of one page of the staff table: read without comments and answer text (decision 0057). */
+export type StaffTableRow = StaffQuestionRow<TableGradingShape>;
 
 /** One student row of the question page: their own submission and its grade as they may see it. */
 export interface StudentQuestionRow {
@@ -141,9 +147,10 @@ export type QuestionDetailView =
       scope: QuestionScope;
       rubric: RubricRow | undefined;
       identities: StudentIdentities;
-      /** In the order staff lists use (by name, or by label when anonymous). */
+      /** In the order staff lists use (by name, or by label when anonymous). Any read but a paged one. */
       submissions?: StaffQuestionRow[];
-      page?: SubmissionsPageView;
+      /** A paged read: its rows, as the table shows them (decision 0057), and where they sit. */
+      page?: SubmissionsPageView & { rows: StaffTableRow[] };
     }
   | { viewer: 'student'; scope: QuestionScope; submissions?: StudentQuestionRow[]; page?: SubmissionsPageView };
 
@@ -168,30 +175,39 @@ export async function readQuestionDetail(
     const { rows, identities, total } = includeSubmissions
       ? await loadStaffRows(ctx, scope, selection)
       : { rows: [], identities: await readStudentIdentities(ctx, scope.assignment, []), total: 0 };
-    const [grading, workOf, page] = await Promise.all([
-      readQuestionGradingForStaff(
+    const submissionRows = rows.map((row) => row.submission);
+    const readWork = () =>
+      readGradingWork(
         ctx,
-        scope.question.id,
-        rows.map((row) => row.submission),
-      ),
-      includeSubmissions
-        ? readGradingWork(
-            ctx,
-            scope,
-            user,
-            rows.map((row) => ({ submissionId: row.submission.id })),
-          )
-        : undefined,
-      paging ? readStaffPageSummary(ctx, scope, paging, total) : undefined,
+        scope,
+        user,
+        rows.map((row) => ({ submissionId: row.submission.id })),
+      );
+    const staffRows = <Shape extends WholeGradingShape | TableGradingShape>(
+      bySubmission: Map<string, StaffSubmissionGrading<Shape>>,
+      workOf: Awaited<ReturnType<typeof readWork>>,
+    ): StaffQuestionRow<Shape>[] =>
+      rows.map((row) => ({
+        row,
+        grading: bySubmission.get(row.submission.id)!,
+        work: workOf({ studentId: row.student.id, submissionId: row.submission.id }),
+      }));
+    if (paging) {
+      // A page (always with its submissions): table rows, whose runs are read without comments.
+      const [grading, workOf, summary] = await Promise.all([
+        readQuestionTableGradingForStaff(ctx, scope.question.id, submissionRows),
+        readWork(),
+        readStaffPageSummary(ctx, scope, paging, total),
+      ]);
+      const page = { ...summary, rows: staffRows(grading.bySubmission, workOf) };
+      return { viewer: 'staff', scope, rubric: grading.rubric, identities, page };
+    }
+    const [grading, workOf] = await Promise.all([
+      readQuestionGradingForStaff(ctx, scope.question.id, submissionRows),
+      includeSubmissions ? readWork() : undefined,
     ]);
-    const submissions = workOf
-      ? rows.map((row) => ({
-          row,
-          grading: grading.bySubmission.get(row.submission.id)!,
-          work: workOf({ studentId: row.student.id, submissionId: row.submission.id }),
-        }))
-      : undefined;
-    return { viewer: 'staff', scope, rubric: grading.rubric, identities, submissions, page };
+    const submissions = workOf ? staffRows(grading.bySubmission, workOf) : undefined;
+    return { viewer: 'staff', scope, rubric: grading.rubric, identities, submissions };
   }
   const listed = includeSubmissions ? await loadOwnRows(ctx, user, scope, selection) : undefined;
   const all = listed ?? [];

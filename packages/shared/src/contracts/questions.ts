@@ -135,6 +135,18 @@ export const QuestionSubmissionForStaff = SubmissionForStaff.extend(SubmissionGr
   GradingWorkFields.partial().shape,
 );
 export type QuestionSubmissionForStaff = z.infer<typeof QuestionSubmissionForStaff>;
+/**
+ * A row of one page of the staff table (a paged read, decision 0057): the table's fields only. The
+ * answer's text, its comments and its hidden-text findings (most of a row's bytes, and most of its
+ * reading cost) are left out: the table shows none of them, and the grading screen reads them with
+ * the answer. The spec's unpaged read and the one-submission read keep every field.
+ */
+export const QuestionTableRowForStaff = QuestionSubmissionForStaff.omit({
+  comments: true,
+  extractedText: true,
+  hiddenText: true,
+});
+export type QuestionTableRowForStaff = z.infer<typeof QuestionTableRowForStaff>;
 /** A student's own row: the submission with the grade the instructor saved, if any. */
 export const QuestionSubmissionForStudent = SubmissionForStudent.extend(SubmissionGradeForStudent.shape);
 export type QuestionSubmissionForStudent = z.infer<typeof QuestionSubmissionForStudent>;
@@ -167,6 +179,14 @@ export type QuestionForStudent = z.infer<typeof QuestionForStudent>;
 
 export const QuestionDetail = z.discriminatedUnion('viewer', [QuestionForStaff, QuestionForStudent]);
 export type QuestionDetail = z.infer<typeof QuestionDetail>;
+
+/** A paged read (`limit`, decision 0042): staff rows are table rows (decision 0057); a student's row is as in QuestionDetail. */
+export const QuestionPageForStaff = QuestionForStaff.extend({
+  submissions: z.array(QuestionTableRowForStaff).optional(),
+});
+export type QuestionPageForStaff = z.infer<typeof QuestionPageForStaff>;
+export const QuestionPage = z.discriminatedUnion('viewer', [QuestionPageForStaff, QuestionForStudent]);
+export type QuestionPage = z.infer<typeof QuestionPage>;
 
 export const CreateQuestionOutput = z.object({ message: z.string(), question: QuestionForStaff });
 export type CreateQuestionOutput = z.infer<typeof CreateQuestionOutput>;

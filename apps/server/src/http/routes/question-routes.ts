@@ -6,6 +6,7 @@ import {
   QuestionDetail,
   QuestionDetailQuery,
   QuestionList,
+  QuestionPage,
   isTrueFlag,
 } from '@gradewise/shared/contracts/questions';
 import type { AppContext } from '../../context.ts';
@@ -17,11 +18,17 @@ import {
 import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
 import { listQuestionsFor, readQuestionDetail } from '../../services/read-questions.ts';
 import { currentUser } from '../access.ts';
-import { fastSerializerCompiler } from '../fast-serializer.ts';
+import { fastSerializerFor } from '../fast-serializer.ts';
 import { readMultipartForm } from '../multipart.ts';
 
 const AssignmentParams = z.object({ assignmentId: z.string() });
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
+/** GET .../questions/:questionId answers a QuestionPage when paged (decision 0057), else a QuestionDetail. */
+const QuestionAnswer = z.union([QuestionDetail, QuestionPage]);
+// Hundreds of rows on a big class: fast-json-stringify, not a zod pass over each (issue 11). Each
+// answer is sent with the serialiser of its own contract, chosen by the handler.
+const serializeDetail = fastSerializerFor(QuestionDetail, 'GET .../questions/:questionId');
+const serializePage = fastSerializerFor(QuestionPage, 'GET .../questions/:questionId (a page)');
 
 export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
@@ -60,11 +67,9 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/assignments/:assignmentId/questions/:questionId',
       {
         config: { access: 'user' },
-        schema: { params: QuestionParams, querystring: QuestionDetailQuery, response: { 200: QuestionDetail } },
-        // Hundreds of rows on a big class: fast-json-stringify, not a zod pass over each (issue 11).
-        serializerCompiler: fastSerializerCompiler,
+        schema: { params: QuestionParams, querystring: QuestionDetailQuery, response: { 200: QuestionAnswer } },
       },
-      async (request) => {
+      async (request, reply) => {
         const { includeSubmissions, offset, limit, submissionId } = request.query;
         const { assignmentId, questionId } = request.params;
         // The schema refuses offset, limit or submissionId without includeSubmissions=1, offset
@@ -78,7 +83,10 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           isTrueFlag(includeSubmissions),
           { paging, submissionId },
         );
-        return presentQuestionDetail(detail, ctx.fileUrls);
+        const answer = presentQuestionDetail(detail, ctx.fileUrls);
+        // Only once the answer is made: a refusal thrown above is sent by the error handler as usual.
+        reply.serializer(paging ? serializePage : serializeDetail);
+        return answer;
       },
     );
   };

@@ -6,7 +6,7 @@ import {
   UndoSaveGradeOutput,
   type SaveGradeInput,
 } from '@gradewise/shared/contracts/grading';
-import type { QuestionDetail } from '@gradewise/shared/contracts/questions';
+import type { QuestionPage } from '@gradewise/shared/contracts/questions';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -56,7 +56,7 @@ export function useGradingQuestion(assignmentId: string, questionId: string, sub
 }
 
 function cachedCopyWith(queryClient: QueryClient, assignmentId: string, questionId: string, submissionId: string) {
-  const copies = queryClient.getQueriesData<QuestionDetail>({
+  const copies = queryClient.getQueriesData<QuestionPage>({
     queryKey: queryKeys.questions.detail(assignmentId, questionId),
   });
   return copies

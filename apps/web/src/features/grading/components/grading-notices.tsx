@@ -1,6 +1,6 @@
 import { Alert, Box, LinearProgress, Typography } from '@mui/material';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
-import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
+import type { QuestionTableRowForStaff } from '@gradewise/shared/contracts/questions';
 import { StaleSaveAlert } from '../../../components/stale-save-alert.tsx';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { GRADING_MESSAGES } from '../api/grading-api.ts';
@@ -8,7 +8,7 @@ import { formatPoints } from '../format.ts';
 
 export interface GradingNoticesProps {
   result: GradingOutput;
-  submission: QuestionSubmissionForStaff;
+  submission: QuestionTableRowForStaff;
   points: number;
   isRegrade: boolean;
   isRegrading: boolean;

@@ -1,9 +1,5 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import {
-  CREATE_QUESTION_FILE_FIELDS,
-  CreateQuestionOutput,
-  QuestionDetail,
-} from '@gradewise/shared/contracts/questions';
+import { CREATE_QUESTION_FILE_FIELDS, CreateQuestionOutput, QuestionPage } from '@gradewise/shared/contracts/questions';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -17,9 +13,12 @@ export const QUESTION_MESSAGES = {
   notFound: 'Question not found.',
 } as const;
 
-/** The question page reads the shared contract as is: staff or student view, grading fields included. */
-export const QuestionPageData = QuestionDetail;
-export type QuestionPageData = QuestionDetail;
+/**
+ * The question page reads the shared contract as is: staff or student view, and for staff the
+ * table's fields of each row (a page, decision 0057). Whole reads (QuestionDetail) fit it too.
+ */
+export const QuestionPageData = QuestionPage;
+export type QuestionPageData = QuestionPage;
 
 /** GET /api/assignments/:assignmentId/questions, in creation order. */
 export function useQuestions(assignmentId: string | undefined) {
