@@ -209,7 +209,9 @@ function prepareNewestRunPairs<Columns extends typeof runStandingColumns>(db: Db
   const newest = sql`(SELECT
       (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id ORDER BY ${NEWEST_FIRST} LIMIT 1) AS latest_id,
       (SELECT r.id FROM grading_runs r WHERE r.submission_id = s.id AND ${SUCCEEDED} ORDER BY ${NEWEST_FINISHED_FIRST} LIMIT 1) AS succeeded_id
-    FROM unnest(${sql.placeholder('submissionIds')}::uuid[]) AS s(id)) newest`;
+    FROM unnest(${sql.placeholder('submissionIds')}::uuid[]) AS s(id) OFFSET 0) newest`;
+  // OFFSET 0 keeps `newest` a subquery of its own: pulled up into the join, its two lookups ran
+  // twice per submission (once for the join, once for the isLatest columns), a third more time.
   return db
     .select({
       ...columns,
