@@ -47,6 +47,8 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
       : await openPglite(path.join(config.dataDir, 'pglite'), {
           onThread: config.pgliteThread,
           sharedBuffersMb: config.pgliteSharedBuffersMb,
+          // An upgrade from PostgreSQL 17 (once, at the first start of PGlite 0.5) is said in the log.
+          log: { warn: (message) => log.warn(message) },
         });
     await migrateDatabase(database);
     // PGlite has no autovacuum: give its planner statistics before the first request (decision 0040).

@@ -5,13 +5,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { openPglite, type Database } from '../src/db/client.ts';
-import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, pgliteModule, rewriteArgument } from '../src/db/pglite-memory.ts';
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, pgliteStartOptions } from '../src/db/pglite-memory.ts';
 
 /**
- * The embedded database runs with a small page cache (docs/decisions/0043-…): PGlite 0.3 compiles
- * shared_buffers=128MB into its WebAssembly and writes all of it at start, so we give it a module
- * with that argument rewritten. These pin that the setting reaches PostgreSQL (in this thread and
- * on the database thread), and that data directories made either way open the other way.
+ * The embedded database runs with a small page cache (docs/decisions/0043-…, 0056): PostgreSQL's
+ * single-user backend writes all of its shared buffers at start, and initdb writes 128MB into
+ * postgresql.conf, so the server gives PGlite shared_buffers on the command line (`startParams`).
+ * These pin that the setting reaches PostgreSQL (in this thread and on the database thread), and
+ * that data directories made either way open the other way.
  */
 const directories: string[] = [];
 afterAll(() => {
@@ -30,7 +31,6 @@ async function sharedBuffers(database: Database): Promise<string> {
 
 describe("PGlite's shared buffers", () => {
   it('runs with the default, in this thread and on the database thread', async () => {
-    expect((await pgliteModule()).sharedBuffersMb).toBe(DEFAULT_PGLITE_SHARED_BUFFERS_MB);
     const here = await openPglite(undefined);
     const onThread = await openPglite(undefined, { onThread: true });
     try {
@@ -49,7 +49,7 @@ describe("PGlite's shared buffers", () => {
       expect(await sharedBuffers(source)).toBe('48MB');
       await source.executeSql('CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)');
       // The tests' template path: a dump loaded on the database thread.
-      const client = new PGlite({ wasmModule: (await pgliteModule(48)).wasmModule });
+      const client = new PGlite(await pgliteStartOptions(48, { creates: true }));
       await client.exec('CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)');
       fs.writeFileSync(dumpPath, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));
       await client.close();
@@ -89,25 +89,12 @@ describe("PGlite's shared buffers", () => {
     expect(rows.map((row) => row.label)).toEqual(['new', 'old']);
   });
 
-  it('rewrites only the built-in argument, and only when it is there once', () => {
-    const bytes = Buffer.from('\0a\0shared_buffers=128MB\0b\0');
-    expect(rewriteArgument(bytes, 'shared_buffers=16MB')).toBe(true);
-    expect(bytes.toString('latin1')).toBe('\0a\0shared_buffers=16MB\0\0b\0');
-
-    const elsewhere = Buffer.from('\0shared_buffers=1280MB\0');
-    expect(rewriteArgument(elsewhere, 'shared_buffers=16MB')).toBe(false);
-    expect(elsewhere.toString('latin1')).toBe('\0shared_buffers=1280MB\0');
-
-    const twice = Buffer.from('\0shared_buffers=128MB\0shared_buffers=128MB\0');
-    expect(rewriteArgument(twice, 'shared_buffers=16MB')).toBe(false);
-    expect(() => rewriteArgument(Buffer.from('\0shared_buffers=128MB\0'), 'shared_buffers=1000MB')).toThrow();
-  });
-
-  it('refuses sizes that do not fit, in the configuration and in code', () => {
+  it('refuses sizes that do not fit, in the configuration and in code', async () => {
     expect(loadConfig({ PGLITE_SHARED_BUFFERS_MB: '64' }).pgliteSharedBuffersMb).toBe(64);
     expect(loadConfig({}).pgliteSharedBuffersMb).toBe(DEFAULT_PGLITE_SHARED_BUFFERS_MB);
     expect(() => loadConfig({ PGLITE_SHARED_BUFFERS_MB: '0' })).toThrow(ConfigError);
     expect(() => loadConfig({ PGLITE_SHARED_BUFFERS_MB: '1000' })).toThrow(/PGLITE_SHARED_BUFFERS_MB/);
-    expect(() => pgliteModule(0)).toThrow();
+    await expect(pgliteStartOptions(0, { creates: false })).rejects.toThrow();
+    await expect(pgliteStartOptions(1000, { creates: false })).rejects.toThrow();
   });
 });

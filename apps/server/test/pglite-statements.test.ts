@@ -130,8 +130,11 @@ describe('PgliteStatements', () => {
 
   it('counts written rows and answers an empty result as PGlite does', async () => {
     const inserted = await statements.query(`insert into notes (id, body) values (20, 'twenty'), (21, 'twenty-one')`);
-    expect(inserted).toEqual({ rows: [], fields: [], affectedRows: 2 });
-    expect((await statements.query('delete from notes where id >= 20')).affectedRows).toBe(2);
+    expect(inserted).toEqual({ rows: [], fields: [], command: 'INSERT', affectedRows: 2, rowCount: 2 });
+    expect(inserted).toEqual(
+      await pg.query(`insert into notes (id, body) values (22, 'twenty-two'), (23, 'twenty-three')`),
+    );
+    expect((await statements.query('delete from notes where id >= 20')).affectedRows).toBe(4);
     expect(await statements.query('select id, body from notes where false')).toEqual(
       await pg.query('select id, body from notes where false'),
     );

@@ -7,10 +7,10 @@ import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { pgliteModule } from './pglite-memory.ts';
-import { applyPgliteSessionSettings } from './pglite-session.ts';
+import { createsDatabase, pgliteStartOptions } from './pglite-memory.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import { PgliteThreadClient } from './pglite-thread-client.ts';
+import { upgradePgliteDataDir, type UpgradeLog } from './pglite-upgrade.ts';
 import * as schema from './schema.ts';
 import { toStorableParameters } from './storable-text.ts';
 
@@ -97,18 +97,20 @@ export function wrapPostgres(pool: pg.Pool): Database {
 /**
  * Opens the embedded database: `dataDir` on disk, or in memory when undefined (tests), optionally
  * loaded from a dump file; with `sharedBuffersMb` of page cache (PGLITE_SHARED_BUFFERS_MB, default
- * in db/pglite-memory.ts). Callers hold the data-directory lock (boot.ts).
+ * in db/pglite-memory.ts). A data directory an older version wrote with PostgreSQL 17 is upgraded
+ * first (db/pglite-upgrade.ts, said in `log`). Callers hold the data-directory lock (boot.ts).
  */
 export async function openPglite(
   dataDir: string | undefined,
-  options: { loadDataDirFrom?: string; onThread?: boolean; sharedBuffersMb?: number } = {},
+  options: { loadDataDirFrom?: string; onThread?: boolean; sharedBuffersMb?: number; log?: UpgradeLog } = {},
 ): Promise<Database> {
   const { sharedBuffersMb } = options;
+  if (dataDir !== undefined) await upgradePgliteDataDir(dataDir, { sharedBuffersMb, log: options.log });
   // In this process unless asked for the thread (PGLITE_THREAD) or loading a dump (the tests' template).
   if (!options.onThread && !options.loadDataDirFrom) {
-    const { wasmModule } = await pgliteModule(sharedBuffersMb);
-    const client = new PGlite({ dataDir, wasmModule });
-    await applyPgliteSessionSettings(client);
+    const start = await pgliteStartOptions(sharedBuffersMb, { creates: createsDatabase(dataDir) });
+    const client = new PGlite({ dataDir, ...start });
+    await client.waitReady;
     return wrapPglite(withStorableParameters(client) as unknown as PgliteConnection);
   }
   return wrapPglite(

@@ -1,91 +1,83 @@
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
-import type { PGliteOptions } from '@electric-sql/pglite';
+import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
+import { PGLITE_MESSAGE_LEVELS } from './pglite-session.ts';
 
 /** A compiled WebAssembly.Module, named through PGlite: the server's TypeScript libraries do not declare WebAssembly. */
-type WasmModule = NonNullable<PGliteOptions['wasmModule']>;
+type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
 
 /**
- * The embedded database's shared buffers, and the WebAssembly module that gives them to it.
+ * How every PGlite of the server starts: its shared buffers, its message levels, and its
+ * WebAssembly compiled once per thread.
  *
- * PGlite 0.3 starts PostgreSQL with arguments compiled into its WebAssembly, `-c
- * shared_buffers=128MB` among them, and its single-user backend writes the whole of its shared
- * memory at start: 128 MB of page cache resident from the first second, for databases of a few
- * MB (a course of 300 students is under 20). Command-line settings outrank postgresql.conf and
- * postgresql.auto.conf (the data directory's files cannot lower it), and 0.3 takes no start
- * parameters (0.5 does, but runs PostgreSQL 18, which cannot open our PostgreSQL 17 data
- * directories). So PGlite gets, through its documented `wasmModule` option, its own module
- * compiled from its own bytes with that one argument rewritten in place
- * (docs/decisions/0043-pglite-shared-buffers-and-idle-threads.md).
+ * PostgreSQL's single-user backend writes the whole of its shared memory at start, so the 128 MB
+ * of shared_buffers that initdb writes into postgresql.conf would be resident from the first
+ * second, for databases of a few MB (a course of 300 students is under 20; decision 0043).
+ * PGlite 0.5 takes the backend's command line as `startParams` (0.3 compiled it into its
+ * WebAssembly, which decision 0043 rewrote in place); a command-line setting outranks
+ * postgresql.conf. So each PGlite gets PGlite's own default parameters, then shared_buffers and
+ * the message levels of db/pglite-session.ts (later `-c` settings win over earlier ones).
  *
  * shared_buffers sizes memory only: the data directory's files do not depend on it, so a data
  * directory or a dump made with either value opens with the other.
+ *
+ * The modules: PGlite compiles pglite.wasm (and, for a new database, initdb.wasm) at every `new
+ * PGlite()` unless it is given them compiled; a process that opens several (the tests, the
+ * upgrade of db/pglite-upgrade.ts) compiles each once.
  */
 
 /** Enough for the pages a server touches (bench/README.md, server section); PGLITE_SHARED_BUFFERS_MB changes it. */
 export const DEFAULT_PGLITE_SHARED_BUFFERS_MB = 16;
 
-/** The argument as PGlite 0.3.x compiles it: a C string in the module's data. */
-const BUILT_IN_ARGUMENT = 'shared_buffers=128MB';
-/** Rewritten in place, a value must fit in the built-in one's bytes: 1 to 999 MB. */
+/** The bound PGLITE_SHARED_BUFFERS_MB has always had (decision 0043); a larger cache would be a tuning of its own. */
 export const MAX_PGLITE_SHARED_BUFFERS_MB = 999;
 
-export interface PgliteModule {
-  /** For PGlite's `wasmModule` option; undefined: PGlite's own module (the argument was not found). */
-  wasmModule: WasmModule | undefined;
-  /** shared_buffers as PostgreSQL will run with it, in MB. */
-  sharedBuffersMb: number;
-}
+/** The options of `new PGlite()` this module decides. */
+export type PgliteStartOptions = Pick<PGliteOptions, 'pgliteWasmModule' | 'initdbWasmModule' | 'startParams'>;
 
-const compiled = new Map<number, Promise<PgliteModule>>();
+let pgliteWasm: Promise<WasmModule> | undefined;
+let initdbWasm: Promise<WasmModule> | undefined;
 
 /**
- * PGlite's WebAssembly module with shared_buffers set to `sharedBuffersMb`, compiled once per
- * thread and value. A PGlite whose module no longer holds the argument (a new version) gets its
- * own module, and `sharedBuffersMb` says 128: the pglite-memory test fails on it.
+ * The start options for a PGlite with `sharedBuffersMb` of shared buffers. `creates`: the
+ * database will be created (in memory, or a data directory without PG_VERSION), so initdb's
+ * module is compiled too; a server opening its existing data directory never loads it.
  */
-export function pgliteModule(sharedBuffersMb: number = DEFAULT_PGLITE_SHARED_BUFFERS_MB): Promise<PgliteModule> {
+export async function pgliteStartOptions(
+  sharedBuffersMb: number = DEFAULT_PGLITE_SHARED_BUFFERS_MB,
+  { creates }: { creates: boolean },
+): Promise<PgliteStartOptions> {
   if (!Number.isInteger(sharedBuffersMb) || sharedBuffersMb < 1 || sharedBuffersMb > MAX_PGLITE_SHARED_BUFFERS_MB)
     throw new Error(`PGlite's shared buffers must be 1 to ${MAX_PGLITE_SHARED_BUFFERS_MB} MB, not ${sharedBuffersMb}.`);
-  let module = compiled.get(sharedBuffersMb);
-  if (!module) {
-    module = compileWithSharedBuffers(sharedBuffersMb);
-    compiled.set(sharedBuffersMb, module);
-  }
-  return module;
+  pgliteWasm ??= compile('pglite.wasm');
+  if (creates) initdbWasm ??= compile('initdb.wasm');
+  return {
+    pgliteWasmModule: await pgliteWasm,
+    initdbWasmModule: creates ? await initdbWasm : undefined,
+    startParams: pgliteStartParams(sharedBuffersMb),
+  };
 }
 
-async function compileWithSharedBuffers(sharedBuffersMb: number): Promise<PgliteModule> {
-  const bytes = fs.readFileSync(pgliteWasmPath());
-  const written = rewriteArgument(bytes, `shared_buffers=${sharedBuffersMb}MB`);
-  if (!written) return { wasmModule: undefined, sharedBuffersMb: 128 };
-  return { wasmModule: await wasm.compile(bytes), sharedBuffersMb };
+/** PGlite's own default command line, then ours. */
+export function pgliteStartParams(sharedBuffersMb: number): string[] {
+  return [...PGlite.defaultStartParams, '-c', `shared_buffers=${sharedBuffersMb}MB`, ...PGLITE_MESSAGE_LEVELS];
+}
+
+/** True when `dataDir` (undefined: in memory) holds no database yet, so opening it runs initdb. */
+export function createsDatabase(dataDir: string | undefined): boolean {
+  return dataDir === undefined || !fs.existsSync(path.join(dataDir, 'PG_VERSION'));
 }
 
 /** Node's WebAssembly object, which the server's TypeScript libraries do not declare. */
 const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } })
   .WebAssembly;
 
-/**
- * Replaces the NUL-terminated built-in argument with `argument` (no longer than it), padding with
- * NULs; false when the built-in argument is not there exactly once.
- */
-export function rewriteArgument(bytes: Uint8Array, argument: string): boolean {
-  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const builtIn = Buffer.from(`\0${BUILT_IN_ARGUMENT}\0`);
-  const at = buffer.indexOf(builtIn);
-  if (at < 0 || buffer.indexOf(builtIn, at + 1) >= 0) return false;
-  const replacement = Buffer.alloc(BUILT_IN_ARGUMENT.length);
-  if (Buffer.byteLength(argument) > replacement.length)
-    throw new Error(`"${argument}" is longer than the built-in argument.`);
-  replacement.write(argument);
-  replacement.copy(buffer, at + 1);
-  return true;
+function compile(file: 'pglite.wasm' | 'initdb.wasm'): Promise<WasmModule> {
+  return fs.promises.readFile(path.join(pgliteDist(), file)).then((bytes) => wasm.compile(bytes));
 }
 
-/** pglite.wasm beside the package's entry point, where PGlite itself loads it from. */
-function pgliteWasmPath(): string {
-  const entry = createRequire(import.meta.url).resolve('@electric-sql/pglite');
-  return path.join(path.dirname(entry), 'pglite.wasm');
+/** PGlite's dist directory, where PGlite itself loads its modules from. */
+function pgliteDist(): string {
+  return path.dirname(createRequire(import.meta.url).resolve('@electric-sql/pglite'));
 }

@@ -31,7 +31,7 @@ interface Statement {
   paramTypes: number[];
 }
 
-/** The members of PGlite this uses that its typings leave out (stable in 0.3.x; pinned in the lockfile). */
+/** The members of PGlite this uses that its typings leave out (read in 0.5.17's source; pinned in the lockfile). */
 interface PgliteLocks {
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -214,27 +214,26 @@ export function parseResult<Row>(
         rows.push(row);
       }
     } else if (message.name === 'commandComplete') {
-      const text = (message as Extract<ResultMessage, { name: 'commandComplete' }>).text;
-      return { rows: rows as Row[], fields, affectedRows: affectedRowsOf(text) };
+      return resultOf<Row>((message as Extract<ResultMessage, { name: 'commandComplete' }>).text, rows, fields);
     }
   }
   return { affectedRows: 0, rows: [], fields: [] };
 }
 
-/** The row count of a CommandComplete tag ("INSERT 0 3", "UPDATE 2"…), 0 for the others, as PGlite reads it. */
-function affectedRowsOf(tag: string): number {
+/**
+ * A statement's result from its CommandComplete tag ("INSERT 0 3", "UPDATE 2", "SELECT 20"…), as
+ * PGlite 0.5's `parseResults` makes it: the tag's first word as `command`, its last number as
+ * `rowCount` when there is one, and as `affectedRows` for the commands that write rows (0 for the
+ * others).
+ */
+function resultOf<Row>(tag: string, rows: unknown[], fields: { name: string; dataTypeID: number }[]): Results<Row> {
   const words = tag.split(' ');
-  switch (words[0]) {
-    case 'INSERT':
-      return parseInt(words[2]!, 10);
-    case 'UPDATE':
-    case 'DELETE':
-    case 'COPY':
-    case 'MERGE':
-      return parseInt(words[1]!, 10);
-    default:
-      return 0;
-  }
+  const command = words[0]!;
+  const count = parseInt(words[words.length - 1]!, 10);
+  const writes = ['INSERT', 'UPDATE', 'DELETE', 'COPY', 'MERGE'].includes(command);
+  const result: Results<Row> = { rows: rows as Row[], fields, command, affectedRows: writes ? count : 0 };
+  if (!Number.isNaN(count)) result.rowCount = count;
+  return result;
 }
 
 function concat(parts: Uint8Array[]): Uint8Array {

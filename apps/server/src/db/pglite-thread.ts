@@ -1,8 +1,7 @@
 import fs from 'node:fs';
 import { parentPort, workerData } from 'node:worker_threads';
 import { PGlite, type ParserOptions, type Transaction } from '@electric-sql/pglite';
-import { pgliteModule } from './pglite-memory.ts';
-import { applyPgliteSessionSettings } from './pglite-session.ts';
+import { createsDatabase, pgliteStartOptions } from './pglite-memory.ts';
 import { PgliteStatements } from './pglite-statements.ts';
 import {
   serializeError,
@@ -22,10 +21,15 @@ import {
 const options = workerData as PgliteThreadOptions;
 const port = parentPort!;
 
-const { wasmModule } = await pgliteModule(options.sharedBuffersMb);
 const pg = options.loadDataDirFrom
-  ? new PGlite({ loadDataDir: new Blob([fs.readFileSync(options.loadDataDirFrom)]), wasmModule })
-  : new PGlite({ dataDir: options.dataDir, wasmModule });
+  ? new PGlite({
+      loadDataDir: new Blob([fs.readFileSync(options.loadDataDirFrom)]),
+      ...(await pgliteStartOptions(options.sharedBuffersMb, { creates: false })),
+    })
+  : new PGlite({
+      dataDir: options.dataDir,
+      ...(await pgliteStartOptions(options.sharedBuffersMb, { creates: createsDatabase(options.dataDir) })),
+    });
 
 /** Every query runs as a named statement (db/pglite-statements.ts). */
 const statements = new PgliteStatements(pg);
@@ -108,11 +112,18 @@ async function handle(request: PgliteRequest): Promise<unknown> {
         { rowMode: request.rowMode, parsers: textParsers(request.textTypes) },
         runner !== pg,
       );
-      return { rows: result.rows, fields: result.fields, affectedRows: result.affectedRows };
+      const { rows, fields, affectedRows, command, rowCount } = result;
+      return { rows, fields, affectedRows, command, rowCount };
     }
     case 'exec': {
       const results = await runnerOf(request.tx).exec(request.text);
-      return results.map((result) => ({ rows: result.rows, fields: result.fields, affectedRows: result.affectedRows }));
+      return results.map(({ rows, fields, affectedRows, command, rowCount }) => ({
+        rows,
+        fields,
+        affectedRows,
+        command,
+        rowCount,
+      }));
     }
     case 'begin':
       return begin();
@@ -142,7 +153,7 @@ port.on('message', (request: PgliteRequest) => {
 });
 
 // Ready (or failed to open): the server waits for this first message before sending queries.
-applyPgliteSessionSettings(pg).then(
+pg.waitReady.then(
   () => port.postMessage({ id: 0, ok: true, value: 'ready' } satisfies PgliteResponse),
   (error: unknown) => port.postMessage({ id: 0, ok: false, error: serializeError(error) } satisfies PgliteResponse),
 );

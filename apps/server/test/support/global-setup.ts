@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateDatabase, wrapPglite } from '../../src/db/client.ts';
-import { pgliteModule } from '../../src/db/pglite-memory.ts';
+import { pgliteStartOptions } from '../../src/db/pglite-memory.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -40,7 +40,7 @@ export default async function setup(project: TestProject) {
   }
 
   // The server's settings (shared_buffers), so the dump is made as the server would make it.
-  const client = new PGlite({ wasmModule: (await pgliteModule()).wasmModule });
+  const client = new PGlite(await pgliteStartOptions(undefined, { creates: true }));
   const database_ = wrapPglite(client);
   await migrateDatabase(database_);
   const dump = await client.dumpDataDir('none');
