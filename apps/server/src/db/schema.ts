@@ -301,6 +301,12 @@ export const questions = pgTable(
     /** Held grades of this question only (the assignment can hold all of its questions at once). */
     gradesHeld: boolean('grades_held').notNull().default(false),
     gradesReleasedAt: timestamp('grades_released_at', { withTimezone: true }),
+    /**
+     * Moves whenever the class's answer keys may have changed: a submission added or removed, or a
+     * student who answered renamed (triggers of migration 0016). The question page's cached class
+     * order is valid for one revision only (services/class-order.ts, decision 0058).
+     */
+    classRevision: integer('class_revision').notNull().default(0),
     createdAt: createdAt(),
   },
   (table) => [index('questions_assignment_idx').on(table.assignmentId)],

@@ -2,7 +2,6 @@ import type { GradingWorkFields } from '@gradewise/shared/contracts/work-split';
 import type { AppContext } from '../context.ts';
 import { selectQuestionsOfAssignment, type QuestionRow } from '../models/questions.ts';
 import {
-  selectLatestAnswerKeys,
   selectLatestSubmissionOfStudent,
   selectLatestSubmissionsPerStudent,
   selectSubmissionListRowsByIds,
@@ -33,6 +32,7 @@ import {
   type TableGradingShape,
   type WholeGradingShape,
 } from './read-grading.ts';
+import { readClassOrder } from './class-order.ts';
 import { readGradingWork } from './work-split.ts';
 
 export async function listQuestionsFor(ctx: AppContext, user: UserRow, assignmentId: string): Promise<QuestionRow[]> {
@@ -50,7 +50,8 @@ export interface SubmissionsSelection {
 /**
  * Staff see the latest submission of every student who answered, in the order staff lists use (by
  * name, or by label when anonymous: its order says nothing of names). A page orders and counts the
- * class from its keys alone and reads full rows for the page only; one submission by id is read
+ * class from its keys alone (kept while the class is unchanged, services/class-order.ts) and reads
+ * full rows for the page only; one submission by id is read
  * alone, and only while it is its student's latest version (as it would appear in the list).
  */
 async function loadStaffRows(
@@ -71,16 +72,8 @@ async function loadStaffRows(
   }
   if (selection.paging) {
     const { offset, limit } = selection.paging;
-    const keys = await selectLatestAnswerKeys(ctx.db, question.id);
-    const identities = await readStudentIdentities(
-      ctx,
-      assignment,
-      keys.map((key) => key.student.id),
-    );
-    const pageIds = keys
-      .sort((a, b) => identities.compare(a.student, b.student))
-      .slice(offset, offset + limit)
-      .map((key) => key.submissionId);
+    const { keys, identities } = await readClassOrder(ctx, scope);
+    const pageIds = keys.slice(offset, offset + limit).map((key) => key.submissionId);
     // A version uploaded between the two reads shows on the next read; this one shows the row it ordered.
     const byId = new Map(
       (await selectSubmissionListRowsByIds(ctx.db, question.id, pageIds)).map((row) => [row.submission.id, row]),
