@@ -551,6 +551,13 @@ export const gradingRuns = pgTable(
     index('grading_runs_submission_newest_succeeded_idx')
       .on(table.submissionId, table.finishedAt.desc().nullsFirst(), table.id.desc().nullsFirst())
       .where(sql`${table.status} = 'succeeded'`),
+    // The runs that take an answer off Grade All's list (in flight, or a suggestion made): its
+    // count probes this once per ungraded answer of the class on every question page, and finds
+    // its answer in the first entry instead of walking every run of the submission (decision 0058).
+    // The predicate is the one in models/grading-targets.ts, word for word, so the planner uses it.
+    index('grading_runs_submission_suggested_idx')
+      .on(table.submissionId)
+      .where(sql`${table.status} in ('queued', 'running', 'succeeded')`),
     index('grading_runs_batch_idx').on(table.batchId),
     // At most one run in flight per submission: grade, regrade and grade-all join it, never double it.
     uniqueIndex('grading_runs_one_active_idx')

@@ -102,6 +102,7 @@ function gradeAllCandidates(db: Db) {
     .as('latest');
   const isLeft = and(
     sql`not exists (select 1 from ${grades} where ${grades.submissionId} = ${latest.id})`,
+    // The condition of grading_runs_submission_suggested_idx (db/schema.ts): keep the two the same.
     sql`not exists (select 1 from ${gradingRuns} where ${gradingRuns.submissionId} = ${latest.id} and ${gradingRuns.status} in ('queued', 'running', 'succeeded'))`,
   );
   return { latest, isLeft };

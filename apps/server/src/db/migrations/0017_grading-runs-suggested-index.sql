@@ -1,0 +1,1 @@
+CREATE INDEX "grading_runs_submission_suggested_idx" ON "grading_runs" USING btree ("submission_id") WHERE "grading_runs"."status" in ('queued', 'running', 'succeeded');
