@@ -122,19 +122,29 @@ export async function selectLatestAnswerKeys(db: Db, questionId: string): Promis
 
 // Read by every paged staff question page and the grading screen: prepared (db/prepared.ts).
 const submissionRowsByIds = preparedPerDb((db) => {
-  // The student's other versions of the same answer (the unique question/student/version index).
-  const ofSameAnswer = sql`from submissions v where v.question_id = ${submissions.questionId} and v.student_id = ${submissions.studentId}`;
+  // The student's versions of the same answer (the unique question/student/version index), counted
+  // and topped in one lateral read: two correlated subqueries walked that index twice per row.
+  const version = alias(submissions, 'v');
+  const versions = db
+    .select({
+      count: sql<number>`count(*)::int`.as('version_count'),
+      latest: sql<number>`max(${version.version})::int`.as('latest_version'),
+    })
+    .from(version)
+    .where(and(eq(version.questionId, submissions.questionId), eq(version.studentId, submissions.studentId)))
+    .as('versions');
   return db
     .select({
       submission: submissions,
       student: studentColumns,
       uploadedBy: uploaderColumns,
-      versionCount: sql<number>`(select count(*) ${ofSameAnswer})::int`,
-      latestVersion: sql<number>`(select max(v.version) ${ofSameAnswer})::int`,
+      versionCount: versions.count,
+      latestVersion: versions.latest,
     })
     .from(submissions)
     .innerJoin(users, eq(users.id, submissions.studentId))
     .innerJoin(uploader, eq(uploader.id, submissions.uploadedById))
+    .crossJoinLateral(versions)
     .where(and(eq(submissions.questionId, sql.placeholder('questionId')), anyOfPlaceholder(submissions.id, 'ids')))
     .prepare('submission_rows_by_ids');
 });
