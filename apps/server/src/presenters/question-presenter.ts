@@ -20,6 +20,7 @@ import type {
   SubmissionsPageView,
 } from '../services/read-questions.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
+import type { TableGradingShape, WholeGradingShape } from '../services/read-grading.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 import { presentQuestionRelease } from './grade-release-presenter.ts';
 import {
@@ -117,47 +118,55 @@ function presentPage(page: SubmissionsPageView | undefined): { submissionsPage?:
   return page ? { submissionsPage: { ...page } } : {};
 }
 
+/** A row of the spec's whole list and of the grading screen's read: every field. */
 function presentStaffQuestionRow(
-  { row, grading, work }: StaffQuestionRow,
+  row: StaffQuestionRow,
   signer: FileUrlSigner,
   identities: StudentIdentities,
   rubricItems: readonly RubricItem[],
 ): QuestionSubmissionForStaff {
-  const { counting } = grading;
-  return {
-    ...presentSubmissionForStaff(row, signer, identities),
-    ...presentSubmissionGrading({
-      grade: counting?.grade,
-      latestRun: grading.latestRun,
-      latestSucceededRun: grading.latestSucceededRun,
-      gradeRun: grading.gradeRun,
-      isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
-      extraction: grading.extraction,
-      rubricItems,
-    }),
-    ...presentGradeLifecycle(counting),
-    isReopened: grading.isReopened,
-    ...work,
-  };
+  return presentStaffRow(row, signer, identities, (grading) => presentSubmissionGrading({ ...grading, rubricItems }));
 }
 
 /** A row of one page of the staff table: the same fields but the answer's text, comments and findings. */
 function presentStaffTableRow(
-  { row, grading, work }: StaffTableRow,
+  row: StaffTableRow,
   signer: FileUrlSigner,
   identities: StudentIdentities,
 ): QuestionTableRowForStaff {
+  return presentStaffRow(row, signer, identities, (grading) =>
+    presentTableRowGrading({ ...grading, hasHiddenText: grading.extraction?.hasHiddenText ?? false }),
+  );
+}
+
+/**
+ * One staff row, whole or as the table shows it: the submission, its grading fields (presented in
+ * the row's shape by `presentGrading`, from what was read), its grade's lifecycle, whether it is
+ * reopened and whose share of the work it is.
+ */
+function presentStaffRow<Shape extends WholeGradingShape | TableGradingShape, GradingFields extends object>(
+  { row, grading, work }: StaffQuestionRow<Shape>,
+  signer: FileUrlSigner,
+  identities: StudentIdentities,
+  presentGrading: (read: {
+    grade: Shape['grade'] | undefined;
+    latestRun: Shape['run'] | undefined;
+    latestSucceededRun: Shape['run'] | undefined;
+    gradeRun: Shape['run'] | undefined;
+    isGradeOnEarlierVersion: boolean;
+    extraction: Shape['extraction'] | undefined;
+  }) => GradingFields,
+) {
   const { counting } = grading;
   return {
     ...presentSubmissionForStaff(row, signer, identities),
-    ...presentTableRowGrading({
+    ...presentGrading({
       grade: counting?.grade,
       latestRun: grading.latestRun,
       latestSucceededRun: grading.latestSucceededRun,
       gradeRun: grading.gradeRun,
       isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
       extraction: grading.extraction,
-      hasHiddenText: grading.extraction?.hasHiddenText ?? false,
     }),
     ...presentGradeLifecycle(counting),
     isReopened: grading.isReopened,
