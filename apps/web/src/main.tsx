@@ -5,11 +5,13 @@ import '@fontsource/roboto/300.css';
 import '@fontsource/roboto/400.css';
 import '@fontsource/roboto/500.css';
 import '@fontsource/roboto/700.css';
-import { App } from './app/app.tsx';
+import { App, startApp } from './app/app.tsx';
 import { startSessionCheckEarly } from './lib/session.tsx';
 
 // Before the first render, so signed-in screens do not wait for it to ask who is signed in.
 startSessionCheckEarly();
+// Then the router, whose loaders start the first screen's request beside that check (decision 0059).
+const app = startApp();
 
 const container = document.getElementById('root');
 if (!container) throw new Error('index.html has no #root element.');
@@ -20,7 +22,7 @@ const root = createRoot(container);
 startTransition(() => {
   root.render(
     <StrictMode>
-      <App />
+      <App app={app} />
     </StrictMode>,
   );
 });

@@ -1,5 +1,9 @@
-import { createBrowserRouter, type RouteObject } from 'react-router-dom';
+import type { QueryClient } from '@tanstack/react-query';
+import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router-dom';
 import { PageLoading } from '../components/loading-icon.tsx';
+import { hasSeenDemo } from '../lib/browser-storage.ts';
+import { courseQueries } from '../lib/queries/courses.ts';
+import { hasSessionToken } from '../lib/session.tsx';
 import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
@@ -18,127 +22,158 @@ const QUESTION = 'assignments/:assignmentId/questions/:questionId';
 /** The account screens share one module (and MUI's TextField, which the first page does without). */
 const accountRoutes = () => import('./routes/account-routes.tsx');
 
-export const routes: RouteObject[] = [
-  {
-    element: <AppLayout />,
-    HydrateFallback: () => <PageLoading />,
-    // A screen that throws, or whose lazy chunk is gone after a deploy (route-error-screen.tsx).
-    errorElement: <RouteErrorScreen />,
-    children: [
-      { index: true, lazy: async () => ({ Component: (await import('./routes/home-route.tsx')).HomeRoute }) },
-      { path: 'pricing', lazy: async () => ({ Component: (await import('./routes/pricing-route.tsx')).PricingRoute }) },
-      { path: 'faqs', lazy: async () => ({ Component: (await import('./routes/faqs-route.tsx')).FaqsRoute }) },
-      { path: 'about', lazy: async () => ({ Component: (await import('./routes/about-route.tsx')).AboutRoute }) },
-      { path: 'login', lazy: async () => ({ Component: (await import('./routes/login-route.tsx')).LoginRoute }) },
-      {
-        path: 'register',
-        lazy: async () => ({ Component: (await import('./routes/register-route.tsx')).RegisterRoute }),
-      },
-      { path: 'demo', lazy: async () => ({ Component: (await import('./routes/demo-route.tsx')).DemoRoute }) },
-      { path: 'verify-email', lazy: async () => ({ Component: (await accountRoutes()).VerifyEmailRoute }) },
-      { path: 'forgot-password', lazy: async () => ({ Component: (await accountRoutes()).ForgotPasswordRoute }) },
-      { path: 'reset-password', lazy: async () => ({ Component: (await accountRoutes()).ResetPasswordRoute }) },
-      {
-        element: <RequireAuth />,
-        children: [
-          { path: 'account', lazy: async () => ({ Component: (await accountRoutes()).AccountRoute }) },
-          {
-            // Spec: a logged-in person who has not seen the demo goes to /demo before the courses list.
-            element: <RequireSeenDemo />,
-            children: [
-              {
-                path: 'courses',
-                lazy: async () => ({ Component: (await import('./routes/courses-route.tsx')).CoursesRoute }),
-              },
-            ],
-          },
-          {
-            path: 'courses/create',
-            lazy: async () => ({ Component: (await import('./routes/course-create-route.tsx')).CourseCreateRoute }),
-          },
-          {
-            path: 'courses/:id',
-            lazy: async () => ({ Component: (await import('./routes/course-detail-route.tsx')).CourseDetailRoute }),
-          },
-          {
-            path: 'courses/:id/regrade-requests',
-            lazy: async () => ({ Component: (await import('./routes/regrade-queue-route.tsx')).RegradeQueueRoute }),
-          },
-          {
-            path: 'courses/:id/work-split',
-            lazy: async () => ({ Component: (await import('./routes/work-split-route.tsx')).WorkSplitRoute }),
-          },
-          {
-            path: 'courses/:id/students',
-            lazy: async () => ({ Component: (await import('./routes/course-students-route.tsx')).CourseStudentsRoute }),
-          },
-          {
-            path: 'assignments',
-            lazy: async () => ({ Component: (await import('./routes/assignments-route.tsx')).AssignmentsRoute }),
-          },
-          {
-            path: 'assignments/create',
-            lazy: async () => ({
-              Component: (await import('./routes/assignment-create-route.tsx')).AssignmentCreateRoute,
-            }),
-          },
-          {
-            path: 'assignments/:id',
-            lazy: async () => ({
-              Component: (await import('./routes/assignment-detail-route.tsx')).AssignmentDetailRoute,
-            }),
-          },
-          {
-            path: 'assignments/:assignmentId/questions',
-            lazy: async () => ({ Component: (await import('./routes/questions-route.tsx')).QuestionsRoute }),
-          },
-          {
-            path: 'assignments/:assignmentId/questions/create',
-            lazy: async () => ({ Component: (await import('./routes/question-create-route.tsx')).QuestionCreateRoute }),
-          },
-          {
-            path: QUESTION,
-            lazy: async () => ({ Component: (await import('./routes/question-detail-route.tsx')).QuestionDetailRoute }),
-          },
-          {
-            path: 'assignments/:assignmentId/statistics',
-            lazy: async () => ({ Component: (await import('./routes/statistics-route.tsx')).StatisticsRoute }),
-          },
-          {
-            path: `${QUESTION}/statistics`,
-            lazy: async () => ({ Component: (await import('./routes/statistics-route.tsx')).StatisticsRoute }),
-          },
-          {
-            path: `${QUESTION}/rubric`,
-            lazy: async () => ({ Component: (await import('./routes/rubric-edit-route.tsx')).RubricEditRoute }),
-          },
-          {
-            path: `${QUESTION}/rubric-wizard`,
-            lazy: async () => ({ Component: (await import('./routes/rubric-wizard-route.tsx')).RubricWizardRoute }),
-          },
-          {
-            path: `${QUESTION}/grade/:submissionId`,
-            handle: FULL_SCREEN,
-            lazy: async () => {
-              const route = import('./routes/grade-submission-route.tsx');
-              // The screen's frame draws its title in its own font (Roboto Medium), fetched beside the
-              // module, not in a fallback redrawn when Roboto arrives: the dialog's title then replaces
-              // it at the same size, and the screen's largest text is the frame's (decision 0053).
-              await titleFontLoaded();
-              return { Component: (await route).GradeSubmissionRoute };
+/**
+ * The route table with the query cache its loaders fill. Each loader only starts a screen's query
+ * (the screen's own key and fetcher, from lib/queries) and returns at once: nothing waits for it.
+ */
+export function createRoutes(queryClient: QueryClient): RouteObject[] {
+  return [
+    {
+      element: <AppLayout />,
+      HydrateFallback: () => <PageLoading />,
+      // A screen that throws, or whose lazy chunk is gone after a deploy (route-error-screen.tsx).
+      errorElement: <RouteErrorScreen />,
+      children: [
+        { index: true, lazy: async () => ({ Component: (await import('./routes/home-route.tsx')).HomeRoute }) },
+        {
+          path: 'pricing',
+          lazy: async () => ({ Component: (await import('./routes/pricing-route.tsx')).PricingRoute }),
+        },
+        { path: 'faqs', lazy: async () => ({ Component: (await import('./routes/faqs-route.tsx')).FaqsRoute }) },
+        { path: 'about', lazy: async () => ({ Component: (await import('./routes/about-route.tsx')).AboutRoute }) },
+        { path: 'login', lazy: async () => ({ Component: (await import('./routes/login-route.tsx')).LoginRoute }) },
+        {
+          path: 'register',
+          lazy: async () => ({ Component: (await import('./routes/register-route.tsx')).RegisterRoute }),
+        },
+        { path: 'demo', lazy: async () => ({ Component: (await import('./routes/demo-route.tsx')).DemoRoute }) },
+        { path: 'verify-email', lazy: async () => ({ Component: (await accountRoutes()).VerifyEmailRoute }) },
+        { path: 'forgot-password', lazy: async () => ({ Component: (await accountRoutes()).ForgotPasswordRoute }) },
+        { path: 'reset-password', lazy: async () => ({ Component: (await accountRoutes()).ResetPasswordRoute }) },
+        {
+          element: <RequireAuth />,
+          children: [
+            { path: 'account', lazy: async () => ({ Component: (await accountRoutes()).AccountRoute }) },
+            {
+              // Spec: a logged-in person who has not seen the demo goes to /demo before the courses list.
+              element: <RequireSeenDemo />,
+              children: [
+                {
+                  path: 'courses',
+                  loader: startCoursesList(queryClient),
+                  // Entering /courses asks once; a click on its own link while on it does not ask again.
+                  shouldRevalidate: () => false,
+                  lazy: async () => ({ Component: (await import('./routes/courses-route.tsx')).CoursesRoute }),
+                },
+              ],
             },
-          },
-          {
-            path: `${QUESTION}/grade/:submissionId/report`,
-            handle: FULL_SCREEN,
-            lazy: async () => ({ Component: (await import('./routes/grading-report-route.tsx')).GradingReportRoute }),
-          },
-        ],
-      },
-      { path: '*', element: <NotFoundRoute /> },
-    ],
-  },
-];
+            {
+              path: 'courses/create',
+              lazy: async () => ({ Component: (await import('./routes/course-create-route.tsx')).CourseCreateRoute }),
+            },
+            {
+              path: 'courses/:id',
+              lazy: async () => ({ Component: (await import('./routes/course-detail-route.tsx')).CourseDetailRoute }),
+            },
+            {
+              path: 'courses/:id/regrade-requests',
+              lazy: async () => ({ Component: (await import('./routes/regrade-queue-route.tsx')).RegradeQueueRoute }),
+            },
+            {
+              path: 'courses/:id/work-split',
+              lazy: async () => ({ Component: (await import('./routes/work-split-route.tsx')).WorkSplitRoute }),
+            },
+            {
+              path: 'courses/:id/students',
+              lazy: async () => ({
+                Component: (await import('./routes/course-students-route.tsx')).CourseStudentsRoute,
+              }),
+            },
+            {
+              path: 'assignments',
+              lazy: async () => ({ Component: (await import('./routes/assignments-route.tsx')).AssignmentsRoute }),
+            },
+            {
+              path: 'assignments/create',
+              lazy: async () => ({
+                Component: (await import('./routes/assignment-create-route.tsx')).AssignmentCreateRoute,
+              }),
+            },
+            {
+              path: 'assignments/:id',
+              lazy: async () => ({
+                Component: (await import('./routes/assignment-detail-route.tsx')).AssignmentDetailRoute,
+              }),
+            },
+            {
+              path: 'assignments/:assignmentId/questions',
+              lazy: async () => ({ Component: (await import('./routes/questions-route.tsx')).QuestionsRoute }),
+            },
+            {
+              path: 'assignments/:assignmentId/questions/create',
+              lazy: async () => ({
+                Component: (await import('./routes/question-create-route.tsx')).QuestionCreateRoute,
+              }),
+            },
+            {
+              path: QUESTION,
+              lazy: async () => ({
+                Component: (await import('./routes/question-detail-route.tsx')).QuestionDetailRoute,
+              }),
+            },
+            {
+              path: 'assignments/:assignmentId/statistics',
+              lazy: async () => ({ Component: (await import('./routes/statistics-route.tsx')).StatisticsRoute }),
+            },
+            {
+              path: `${QUESTION}/statistics`,
+              lazy: async () => ({ Component: (await import('./routes/statistics-route.tsx')).StatisticsRoute }),
+            },
+            {
+              path: `${QUESTION}/rubric`,
+              lazy: async () => ({ Component: (await import('./routes/rubric-edit-route.tsx')).RubricEditRoute }),
+            },
+            {
+              path: `${QUESTION}/rubric-wizard`,
+              lazy: async () => ({ Component: (await import('./routes/rubric-wizard-route.tsx')).RubricWizardRoute }),
+            },
+            {
+              path: `${QUESTION}/grade/:submissionId`,
+              handle: FULL_SCREEN,
+              lazy: async () => {
+                const route = import('./routes/grade-submission-route.tsx');
+                // The screen's frame draws its title in its own font (Roboto Medium), fetched beside the
+                // module, not in a fallback redrawn when Roboto arrives: the dialog's title then replaces
+                // it at the same size, and the screen's largest text is the frame's (decision 0053).
+                await titleFontLoaded();
+                return { Component: (await route).GradeSubmissionRoute };
+              },
+            },
+            {
+              path: `${QUESTION}/grade/:submissionId/report`,
+              handle: FULL_SCREEN,
+              lazy: async () => ({ Component: (await import('./routes/grading-report-route.tsx')).GradingReportRoute }),
+            },
+          ],
+        },
+        { path: '*', element: <NotFoundRoute /> },
+      ],
+    },
+  ];
+}
+
+/**
+ * The courses list's request starts as the navigation to /courses does: on a first visit beside
+ * the session check, not after it, the guards and the screen's chunk (decision 0059). The screen
+ * reads the same query (useCourses with loadedByRoute) and, mounting, does not ask again. Nothing
+ * is asked without a stored session, nor when RequireSeenDemo will send the person to /demo.
+ */
+function startCoursesList(queryClient: QueryClient): LoaderFunction {
+  return () => {
+    if (hasSessionToken() && hasSeenDemo()) void queryClient.prefetchQuery(courseQueries.list());
+    return null;
+  };
+}
 
 /** Roboto Medium (the h6 of a dialog's title), loaded; at once where the browser has no font API (tests). */
 function titleFontLoaded(): Promise<unknown> {
@@ -146,6 +181,6 @@ function titleFontLoaded(): Promise<unknown> {
   return document.fonts?.load('500 20px Roboto').catch(() => undefined) ?? Promise.resolve();
 }
 
-export function createAppRouter() {
-  return createBrowserRouter(routes);
+export function createAppRouter(queryClient: QueryClient) {
+  return createBrowserRouter(createRoutes(queryClient));
 }

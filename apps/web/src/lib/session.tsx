@@ -64,6 +64,15 @@ function planStartup(): StartupPlan {
   return problem ? { kind: 'discard', problem } : { kind: 'verify', token };
 }
 
+/**
+ * A stored token that is not certainly dead: requests sent now go out with it (the early check set
+ * it on the API client, as login does), and the session is or will be signed in unless the server
+ * refuses it. Route loaders ask this before starting a signed-in screen's request.
+ */
+export function hasSessionToken(): boolean {
+  return planStartup().kind === 'verify';
+}
+
 /** A check of the stored token started before React's first render (see startSessionCheckEarly). */
 let earlyCheck: { client: ApiClient; token: string; user: Promise<UserOutput> } | null = null;
 

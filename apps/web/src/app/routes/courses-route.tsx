@@ -20,7 +20,8 @@ export function CoursesRoute() {
   const isInstructor = user?.role === 'instructor';
   const title = isInstructor ? 'My Courses' : 'Enrolled Courses';
   useDocumentTitle(title);
-  const courses = useCourses();
+  // The route's loader has started the request (app/router.tsx): this reads it, without a second one.
+  const courses = useCourses({ loadedByRoute: true });
   useErrorToast(courses.error, COURSE_MESSAGES.fetchListFailed);
 
   return (

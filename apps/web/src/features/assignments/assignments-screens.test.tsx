@@ -4,7 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { render } from '@testing-library/react';
 import { AppProviders } from '../../app/providers.tsx';
-import { routes } from '../../app/router.tsx';
+import { createRoutes } from '../../app/router.tsx';
 import { createQueryClient } from '../../lib/query-client.ts';
 import {
   ASSIGNMENT_ID,
@@ -20,13 +20,14 @@ import { renderApp } from '../../test/render-app.tsx';
 
 /** /assignments/create as reached from a course page: the course travels in the navigation state. */
 function renderCreateAssignmentFromCourse() {
-  const router = createMemoryRouter(routes, {
+  const queryClient = createQueryClient();
+  const router = createMemoryRouter(createRoutes(queryClient), {
     initialEntries: [
       { pathname: '/assignments/create', state: { courseId: COURSE_ID, courseTitle: 'Linear Algebra' } },
     ],
   });
   render(
-    <AppProviders queryClient={createQueryClient()}>
+    <AppProviders queryClient={queryClient}>
       <RouterProvider router={router} />
     </AppProviders>,
   );

@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import {
@@ -9,7 +9,14 @@ import {
   errorResponse,
   signInAs,
 } from '../../test/fixtures.ts';
-import { INSTRUCTOR, jsonResponse, STUDENT, stubNetwork } from '../../test/network.ts';
+import {
+  deferredResponse,
+  INSTRUCTOR,
+  jsonResponse,
+  STUDENT,
+  stubNetwork,
+  type SentRequest,
+} from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 describe('courses list', () => {
@@ -48,6 +55,95 @@ describe('courses list', () => {
     renderApp('/courses');
 
     await waitFor(() => expect(screen.getAllByText('Failed to fetch courses.')).toHaveLength(2)); // toast and in place
+  });
+});
+
+describe('courses list request (decision 0059)', () => {
+  const coursesRequests = (sent: SentRequest[]) =>
+    sent.filter((request) => request.method === 'GET' && request.path === '/api/courses');
+
+  it('starts beside the session check, not after it, and the screen reads it without asking again', async () => {
+    const sessionCheck = deferredResponse();
+    const list = deferredResponse();
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      'GET /api/auth/user': sessionCheck.responder,
+      'GET /api/courses': list.responder,
+    });
+    const token = localStorage.getItem('token');
+    renderApp('/courses');
+
+    // The session is still being checked and the screen is not drawn, yet the list is already asked for.
+    expect(await screen.findByRole('status', { name: 'Checking your session' })).toBeInTheDocument();
+    await waitFor(() => expect(coursesRequests(sent)).toHaveLength(1));
+    expect(coursesRequests(sent)[0]!.headers.get('Authorization')).toBe(`Bearer ${token}`);
+    expect(screen.queryByRole('heading', { level: 1, name: 'My Courses' })).not.toBeInTheDocument();
+
+    // The list answers first: the screen, once the session is confirmed, shows it and asks nothing more.
+    await act(async () => list.respond(jsonResponse(200, [courseSummary()])));
+    await act(async () => sessionCheck.respond(jsonResponse(200, INSTRUCTOR)));
+    expect(await screen.findByRole('heading', { name: 'Linear Algebra' })).toBeInTheDocument();
+    expect(coursesRequests(sent)).toHaveLength(1);
+  });
+
+  it('asks once when the screen is drawn before the list answers', async () => {
+    const list = deferredResponse();
+    const sent = stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses': list.responder });
+    renderApp('/courses');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Enrolled Courses' })).toBeInTheDocument();
+    expect(screen.getByText('Loading courses…')).toBeInTheDocument();
+    await act(async () => list.respond(jsonResponse(200, [courseSummary()])));
+    expect(await screen.findByRole('heading', { name: 'Linear Algebra' })).toBeInTheDocument();
+    expect(coursesRequests(sent)).toHaveLength(1);
+  });
+
+  it('asks again on each later visit, once', async () => {
+    const sent = stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses': () => jsonResponse(200, [courseSummary()]) });
+    const { router } = renderApp('/courses');
+    expect(await screen.findByRole('heading', { name: 'Linear Algebra' })).toBeInTheDocument();
+
+    await act(() => router.navigate('/about'));
+    await act(() => router.navigate('/courses'));
+    expect(await screen.findByRole('heading', { name: 'Linear Algebra' })).toBeInTheDocument();
+    await waitFor(() => expect(coursesRequests(sent)).toHaveLength(2));
+    // The nav's own link to the page on show does not ask again.
+    await act(() => router.navigate('/courses'));
+    expect(await screen.findByRole('heading', { name: 'Linear Algebra' })).toBeInTheDocument();
+    expect(coursesRequests(sent)).toHaveLength(2);
+  });
+
+  it('asks nothing without a stored token, and sends the visitor to /', async () => {
+    const sent = stubNetwork({});
+    const { router } = renderApp('/courses');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Gradewise' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(sent).toHaveLength(0);
+  });
+
+  it('signs out when the server refuses the token, whichever request it refuses first', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const refused = errorResponse(401, 'UNAUTHENTICATED', 'Your session is not valid.');
+    stubNetwork({ ...signInAs(INSTRUCTOR), 'GET /api/auth/user': refused, 'GET /api/courses': refused });
+    const { router } = renderApp('/courses');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Gradewise' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(localStorage.getItem('token')).toBeNull();
+  });
+
+  it('signs out when the list is refused after the session was confirmed', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const list = deferredResponse();
+    stubNetwork({ ...signInAs(INSTRUCTOR), 'GET /api/courses': list.responder });
+    const { router } = renderApp('/courses');
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'My Courses' })).toBeInTheDocument();
+    await act(async () => list.respond(jsonResponse(401, { code: 'TOKEN_EXPIRED', message: 'Your session expired.' })));
+    expect(await screen.findByRole('heading', { level: 1, name: 'Gradewise' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/');
+    expect(localStorage.getItem('token')).toBeNull();
   });
 });
 

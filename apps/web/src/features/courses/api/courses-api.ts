@@ -13,9 +13,17 @@ export const COURSE_MESSAGES = {
   notFound: 'Course not found or access denied.',
 } as const;
 
-/** GET /api/courses: the instructor's own courses, or the student's enrolled ones. */
-export function useCourses(options: { enabled?: boolean } = {}) {
-  return useQuery({ ...courseQueries.list(), enabled: options.enabled ?? true });
+/**
+ * GET /api/courses: the instructor's own courses, or the student's enrolled ones. `loadedByRoute`:
+ * the route's loader started the request as the navigation began (app/router.tsx, decision 0059),
+ * so mounting neither asks again nor asks again after a failure it already answered.
+ */
+export function useCourses(options: { enabled?: boolean; loadedByRoute?: boolean } = {}) {
+  return useQuery({
+    ...courseQueries.list(),
+    enabled: options.enabled ?? true,
+    ...(options.loadedByRoute ? { refetchOnMount: false, retryOnMount: false } : {}),
+  });
 }
 
 /** GET /api/courses/:id: `viewer` says whether the caller owns it ('staff') or is enrolled ('student'). */
