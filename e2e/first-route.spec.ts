@@ -43,6 +43,41 @@ test('the first routes load without pdf.js, their scripts sent compressed', asyn
   watch.assertClean();
 });
 
+test('/courses asks for its list beside the session check, and once', async ({ page, baseURL }) => {
+  const watch = watchPage(page, baseURL!);
+  const login = await page.request.post('/api/auth/login', { data: DEMO_INSTRUCTOR });
+  const { token } = (await login.json()) as { token: string };
+  await page.goto('/about');
+  await page.evaluate((value) => {
+    localStorage.setItem('token', value);
+    localStorage.setItem('seenDemo', 'true');
+  }, token);
+
+  const listRequests: string[] = [];
+  let listAsked: () => void = () => undefined;
+  const listAskedPromise = new Promise<void>((resolve) => {
+    listAsked = resolve;
+  });
+  page.on('request', (request) => {
+    if (request.method() === 'GET' && new URL(request.url()).pathname === '/api/courses') {
+      listRequests.push(request.headers()['authorization'] ?? '');
+      listAsked();
+    }
+  });
+  // The session check is answered only once the list has been asked for: an app that asked for the
+  // list only after the check (as before decision 0059) would never show the list.
+  await page.route('**/api/auth/user', async (route) => {
+    await listAskedPromise;
+    await route.continue();
+  });
+
+  await page.goto('/courses');
+  await expect(page.getByRole('heading', { level: 1, name: 'My Courses' })).toBeVisible();
+  await expect(page.getByRole('link', { name: /^View Course: / }).first()).toBeVisible();
+  expect(listRequests).toEqual([`Bearer ${token}`]);
+  watch.assertClean();
+});
+
 test('a screen whose chunk is gone after a deploy reloads once, then offers Reload', async ({ page }) => {
   // What the server answers for a chunk of an older build (compression.test.ts checks that answer).
   await page.route(/\/assets\/faqs-route-[\w-]+\.js$/, (route) =>
