@@ -51,8 +51,8 @@ export interface SubmissionsSelection {
  * Staff see the latest submission of every student who answered, in the order staff lists use (by
  * name, or by label when anonymous: its order says nothing of names). A page orders and counts the
  * class from its keys alone (kept while the class is unchanged, services/class-order.ts) and reads
- * full rows for the page only; one submission by id is read
- * alone, and only while it is its student's latest version (as it would appear in the list).
+ * full rows for the page only; one submission by id is read alone, and only while it is its
+ * student's latest version (as it would appear in the list).
  */
 async function loadStaffRows(
   ctx: AppContext,
