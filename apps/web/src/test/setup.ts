@@ -17,6 +17,8 @@ configure({ asyncUtilTimeout: 5000 });
 
 // jsdom lays nothing out and has no scrolling; the router's ScrollRestoration calls scrollTo on navigation.
 window.scrollTo = () => {};
+// Nor do its elements: the grading screen's phone tabs scroll the dialog's content to its top.
+Element.prototype.scrollTo = () => {};
 
 // In the app the toasts' library loads when the browser is first idle, long before anyone acts
 // (lib/toasts.tsx); screens' tests start with it loaded, as a person finds it.

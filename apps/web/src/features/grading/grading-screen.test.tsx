@@ -110,6 +110,41 @@ describe('grading screen', () => {
     expect(screen.getByRole('navigation', { name: 'Main', hidden: true })).toBeInTheDocument();
   });
 
+  it('on a phone, opens on the comments and loads the answer (pdf.js) only when its tab is first chosen', async () => {
+    // A phone: MUI's breakpoints.down('md') asks for a max-width query; nothing else matches.
+    vi.stubGlobal('matchMedia', (query: string) => ({
+      matches: query.includes('max-width'),
+      media: query,
+      onchange: null,
+      addEventListener: () => {},
+      removeEventListener: () => {},
+      addListener: () => {},
+      removeListener: () => {},
+      dispatchEvent: () => false,
+    }));
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
+    const user = userEvent.setup();
+    renderApp(GRADE_PATH);
+
+    const tabs = await screen.findByRole('tablist', { name: 'Answer or comments' });
+    expect(await screen.findByRole('heading', { name: 'Review Comments' })).toBeInTheDocument();
+    expect(within(tabs).getByRole('tab', { name: 'Comments (2)' })).toHaveAttribute('aria-selected', 'true');
+    // Not merely hidden: the answer's viewer is not there at all until asked for.
+    expect(screen.queryByRole('button', { name: 'Original PDF', hidden: true })).not.toBeInTheDocument();
+
+    await user.click(within(tabs).getByRole('tab', { name: 'Answer' }));
+    expect(await screen.findByRole('button', { name: 'Original PDF' })).toBeInTheDocument();
+    await openConvertedText(user);
+    await user.click(within(tabs).getByRole('tab', { name: 'Comments (2)' }));
+    // Back on the comments, the answer stays mounted (hidden), keeping its view.
+    expect(screen.getByRole('button', { name: 'Converted Text', hidden: true })).toHaveAttribute(
+      'aria-pressed',
+      'true',
+    );
+    await user.click(within(tabs).getByRole('tab', { name: 'Answer' }));
+    expect(screen.getByRole('button', { name: 'Converted Text' })).toHaveAttribute('aria-pressed', 'true');
+  });
+
   it('shows the converted text, or says there is none', async () => {
     stubNetwork(routes(() => jsonResponse(200, gradingOutput({ submissionText: '' }))));
     renderApp(GRADE_PATH);

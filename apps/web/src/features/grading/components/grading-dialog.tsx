@@ -263,8 +263,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
 }
 
 /**
- * One half of the grading screen: side by side a plain grid cell; on a phone a tab panel, kept
- * mounted while hidden so the PDF keeps its page and the comments their cards.
+ * One half of the grading screen: side by side a plain grid cell; on a phone a tab panel whose
+ * content mounts when first shown and then stays mounted while hidden, so the PDF keeps its page
+ * and the comments their cards.
  */
 function PanelFrame({ which, panels, children }: { which: GradingPanel; panels: GradingPanels; children: ReactNode }) {
   if (!panels.isTabbed) return <Box sx={{ minWidth: 0 }}>{children}</Box>;
@@ -277,7 +278,7 @@ function PanelFrame({ which, panels, children }: { which: GradingPanel; panels: 
       hidden={!panels.isShown(which)}
       sx={{ minWidth: 0, pt: 1 }}
     >
-      {children}
+      {panels.isOpened(which) ? children : null}
     </Box>
   );
 }
