@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Rollup } from 'vite';
@@ -11,8 +13,9 @@ const webRoot = fileURLToPath(new URL('.', import.meta.url));
  * CSP (script-src 'self', connect-src 'self'), so everything is bundled: no CDN, no inline script.
  * In development, Vite serves the app and forwards /api to the API on port 3000.
  */
-export default defineConfig({
+export default defineConfig(({ command }) => ({
   root: webRoot,
+  resolve: { alias: command === 'build' ? reactRouterProductionBuild() : [] },
   // muiPathImports: see its comment; it is what lets lazy screens keep their MUI components.
   plugins: [react(), muiPathImports(), precompress()],
   // pdf.js starts its worker as a module worker (lib/pdf-worker-entry.ts).
@@ -46,7 +49,22 @@ export default defineConfig({
   preview: {
     proxy: { '/api': { target: 'http://localhost:3000', changeOrigin: false } },
   },
-});
+}));
+
+/**
+ * React Router's package exports its development build under every condition (`dist/development`;
+ * its framework-mode Vite plugin is what switches to `dist/production`). The two differ only in
+ * `ENABLE_DEV_WARNINGS`: the development build checks every route and render for mistakes and
+ * carries the messages. The app is built with the production one; the dev server and the tests keep
+ * the warnings.
+ */
+function reactRouterProductionBuild() {
+  const packageDir = path.dirname(createRequire(import.meta.url).resolve('react-router/package.json'));
+  return [
+    { find: /^react-router$/, replacement: path.join(packageDir, 'dist/production/index.mjs') },
+    { find: /^react-router\/dom$/, replacement: path.join(packageDir, 'dist/production/dom-export.mjs') },
+  ];
+}
 
 let chunkByModule: Map<string, string> | undefined;
 
