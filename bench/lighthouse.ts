@@ -19,66 +19,41 @@
  * load average is printed with them. Nothing is downloaded: lighthouse 12.8.2 and chrome-launcher
  * are devDependencies.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import puppeteer, { type CDPSession, type Page } from 'puppeteer-core';
+import type { CDPSession, Page } from 'puppeteer-core';
+import {
+  argument,
+  launchMeasuringBrowser,
+  median,
+  setSession,
+  startAppUnderTest,
+  type Target,
+} from './_measuring-browser.ts';
 
 const scriptRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const repoRoot = path.resolve(argument('--root') ?? scriptRoot);
 const saveDir = argument('--save');
-const CHROMIUM = process.env.CHROMIUM_PATH || '/usr/bin/chromium';
-const DEMO_INSTRUCTOR = { email: 'instructor@demo.gradewise.local', password: 'gradewise-demo' };
 const runs = Number(argument('--runs') ?? 1);
-const only = argument('--only');
-
-interface Target {
-  name: string;
-  path: string;
-  signedIn: boolean;
-}
 
 if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html')))
   throw new Error('The web app is not built: run "npm run build -w @gradewise/web" first.');
 
-const port = await freePort();
-const base = `http://127.0.0.1:${port}`;
-const server = startServer(port);
-let chrome: chromeLauncher.LaunchedChrome | undefined;
+const app = await startAppUnderTest(repoRoot, argument('--only'));
+let browser: Awaited<ReturnType<typeof launchMeasuringBrowser>> | undefined;
 try {
-  // Ten minutes: at load average 35 on two cores the server took over three to answer.
-  await waitForAnswer(`${base}/`, 600_000);
-  const token = await login();
-  const gradingScreen = await gradingScreenPath(token);
-  console.log(`grading screen: ${gradingScreen}`);
-  const targets: Target[] = [
-    { name: '/', path: '/', signedIn: false },
-    { name: '/login', path: '/login', signedIn: false },
-    { name: '/courses', path: '/courses', signedIn: true },
-    { name: 'grading screen', path: gradingScreen, signedIn: true },
-  ].filter((target) => !only || target.name === only);
-  if (targets.length === 0)
-    throw new Error(`--only takes '/', '/login', '/courses' or 'grading screen', not '${only}'.`);
-
-  chrome = await chromeLauncher.launch({
-    chromePath: CHROMIUM,
-    chromeFlags: ['--headless=new', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-dev-shm-usage'],
-  });
-  const browser = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}` });
-  const page = await browser.newPage();
-  const cdp = await page.createCDPSession();
+  browser = await launchMeasuringBrowser();
+  const { page, cdp } = browser;
 
   const loadAtStart = os.loadavg();
   const rows: { name: string; performance: number[]; accessibility: number[] }[] = [];
-  for (const target of targets) {
+  for (const target of app.targets) {
     const row = { name: target.name, performance: [] as number[], accessibility: [] as number[] };
     for (let run = 0; run < runs; run += 1) {
-      const result = await measure(page, cdp, target, token);
+      const result = await measure(page, cdp, target, app.token);
       if (saveDir) {
         fs.mkdirSync(saveDir, { recursive: true });
         const file = `${target.name.replace(/[^a-z]+/g, '-').replace(/^-|-$/g, '') || 'home'}-${run + 1}.json`;
@@ -96,7 +71,6 @@ try {
     }
     rows.push(row);
   }
-  await browser.disconnect();
   const loadAtEnd = os.loadavg();
 
   console.log(`\nbuild and server of ${repoRoot}`);
@@ -112,8 +86,8 @@ try {
     console.log(`| ${row.name} | ${fmt(median(row.performance))} | ${fmt(median(row.accessibility))} | ${goal} |`);
   }
 } finally {
-  await chrome?.kill();
-  await stopServer(server);
+  await browser?.close();
+  await app.stop();
 }
 
 /**
@@ -122,10 +96,10 @@ try {
  */
 async function measure(page: Page, cdp: CDPSession, target: Target, sessionToken: string) {
   for (let attempt = 1; ; attempt += 1) {
-    await setSession(page, target.signedIn ? sessionToken : null);
+    await setSession(page, app.base, target.signedIn ? sessionToken : null);
     await cdp.send('Network.clearBrowserCache');
     const result = await lighthouse(
-      `${base}${target.path}`,
+      `${app.base}${target.path}`,
       {
         logLevel: 'error',
         output: 'json',
@@ -144,123 +118,11 @@ async function measure(page: Page, cdp: CDPSession, target: Target, sessionToken
   }
 }
 
-function argument(name: string): string | undefined {
-  const index = process.argv.indexOf(name);
-  return index >= 0 ? process.argv[index + 1] : undefined;
-}
-
 function fmt(score: number | null): string {
   return score === null ? '–' : score.toFixed(2);
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
 function lighthouseVersion(): string {
   const manifest = path.join(scriptRoot, 'node_modules/lighthouse/package.json');
   return (JSON.parse(fs.readFileSync(manifest, 'utf8')) as { version: string }).version;
-}
-
-/** The token of a signed-in person goes where the app keeps it; signed out, nothing is stored. */
-async function setSession(page: Page, token: string | null): Promise<void> {
-  await page.goto(`${base}/about`, { waitUntil: 'load' });
-  await page.evaluate((value) => {
-    window.localStorage.clear();
-    if (value) {
-      window.localStorage.setItem('token', value);
-      // The demo has been seen: /courses shows the list instead of sending the instructor to /demo.
-      window.localStorage.setItem('seenDemo', 'true');
-    }
-  }, token);
-  await page.goto('about:blank');
-}
-
-async function login(): Promise<string> {
-  const response = await fetch(`${base}/api/auth/login`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/json' },
-    body: JSON.stringify(DEMO_INSTRUCTOR),
-  });
-  if (response.status !== 200) throw new Error(`login: ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { token: string }).token;
-}
-
-/**
- * The grading screen of a graded submission of the demo course. The demo ships its answers
- * ungraded, so the first one is graded first, full marks and no comments, as the instructor would.
- */
-async function gradingScreenPath(token: string): Promise<string> {
-  const call = async <T>(method: 'GET' | 'POST', apiPath: string, body?: unknown): Promise<T> => {
-    const response = await fetch(`${base}/api${apiPath}`, {
-      method,
-      headers: { authorization: `Bearer ${token}`, ...(body ? { 'content-type': 'application/json' } : {}) },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    if (response.status !== 200) throw new Error(`${method} ${apiPath}: ${response.status} ${await response.text()}`);
-    return (await response.json()) as T;
-  };
-  const [assignment] = await call<{ _id: string }[]>('GET', '/assignments');
-  if (!assignment) throw new Error('The demo instructor has no assignment.');
-  const [question] = await call<{ _id: string; points: number }[]>('GET', `/assignments/${assignment._id}/questions`);
-  if (!question) throw new Error('The demo assignment has no question.');
-  const questionPath = `/assignments/${assignment._id}/questions/${question._id}`;
-  const { submissions } = await call<{ submissions: { _id: string; isAlreadyGraded: boolean }[] }>(
-    'GET',
-    `${questionPath}?includeSubmissions=1`,
-  );
-  const submission = submissions.find((candidate) => candidate.isAlreadyGraded) ?? submissions[0];
-  if (!submission) throw new Error('The demo question has no submission.');
-  if (!submission.isAlreadyGraded)
-    await call('POST', `${questionPath}/save-grade/${submission._id}`, {
-      grade: question.points,
-      feedback: '',
-      comments: [],
-    });
-  return `${questionPath}/grade/${submission._id}`;
-}
-
-function startServer(serverPort: number): ChildProcess {
-  const child = spawn(process.execPath, ['--import', 'tsx', 'scripts/e2e-server.mjs'], {
-    cwd: repoRoot,
-    env: { ...process.env, E2E_PORT: String(serverPort) },
-    stdio: ['ignore', 'ignore', 'inherit'],
-  });
-  child.on('exit', (code) => {
-    if (code) console.error(`The server exited with ${code}.`);
-  });
-  return child;
-}
-
-async function stopServer(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  child.kill('SIGTERM');
-  await exited;
-}
-
-async function waitForAnswer(url: string, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    if (Date.now() > deadline) throw new Error(`No answer from ${url} within ${timeoutMs / 1000} s.`);
-    await new Promise((resolve) => setTimeout(resolve, 500));
-  }
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once('error', reject);
-    probe.listen(0, '127.0.0.1', () => {
-      const { port: chosen } = probe.address() as net.AddressInfo;
-      probe.close(() => resolve(chosen));
-    });
-  });
 }
