@@ -29,7 +29,7 @@ export async function changePassword(
   newPassword: string,
 ): Promise<UserRow> {
   if (!(await checkPassword(ctx, user.email, currentPassword))) throw wrongPassword('currentPassword');
-  assertAcceptablePassword(newPassword, user, 'newPassword');
+  await assertAcceptablePassword(newPassword, user, 'newPassword');
   const passwordHash = await hashPassword(newPassword);
   const changed = await updateUser(ctx.db, user.id, {
     passwordHash,

@@ -28,7 +28,7 @@ export type Registration =
  *   email saying so instead), so registration cannot be used to list accounts.
  */
 export async function registerUser(ctx: AppContext, input: RegistrationInput): Promise<Registration> {
-  assertAcceptablePassword(input.password, input);
+  await assertAcceptablePassword(input.password, input);
   const passwordHash = await hashPassword(input.password);
   if (ctx.mailer) {
     await sendRegistrationLink(ctx, ctx.mailer, { ...input, passwordHash });

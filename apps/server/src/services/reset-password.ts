@@ -1,6 +1,6 @@
 import { currentTime } from '../lib/clock.ts';
 import { sql } from 'drizzle-orm';
-import { assertAcceptablePassword } from '../auth/password-policy.ts';
+import { assertAcceptablePassword, loadPasswordEstimator } from '../auth/password-policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { forgetUser } from '../auth/user-cache.ts';
 import type { AppContext } from '../context.ts';
@@ -61,13 +61,15 @@ export async function resetPassword(ctx: AppContext, secret: string, password: s
   const now = currentTime(ctx);
   // Hashed before the transaction, so the (one-connection) embedded database is not held meanwhile.
   const passwordHash = await hashPassword(password);
+  // Loaded now (on the first reset after a start), not inside the transaction below.
+  await loadPasswordEstimator();
   const changed = await ctx.db.transaction(async (tx) => {
     const link = await useEmailLink(tx, secret, 'reset-password', now);
     const user = link?.userId ? await selectUserById(tx, link.userId) : undefined;
     // The account changed address or was deleted since the link was sent: the link is void.
     if (!link || !user || user.deletedAt || user.email !== link.email) throw invalidLink('password reset');
     // Checked inside so a refused password leaves the link unused (the transaction rolls back).
-    assertAcceptablePassword(password, user);
+    await assertAcceptablePassword(password, user);
     await updateUser(tx, user.id, {
       passwordHash,
       tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
