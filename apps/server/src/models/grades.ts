@@ -3,8 +3,14 @@ import { anyOf, anyOfPlaceholder } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
-import { grades, regradeRequests, submissions } from '../db/schema.ts';
+import { grades, gradingRuns, regradeRequests, submissions } from '../db/schema.ts';
 import { toDate } from '../lib/timestamps.ts';
+import {
+  runStandingColumns,
+  runSummaryColumns,
+  type GradingRunStanding,
+  type GradingRunSummary,
+} from './grading-runs.ts';
 
 export type GradeRow = typeof grades.$inferSelect;
 export type NewGradeRow = typeof grades.$inferInsert;
@@ -85,17 +91,13 @@ export interface CountingGrade<Grade extends GradeStanding = GradeRow> {
 
 // Read by every question page: prepared (db/prepared.ts, issue 11).
 const countingTarget = alias(submissions, 'target');
-function prepareCountingGrades<Columns extends typeof gradeStandingColumns>(
-  db: Db,
-  name: string,
-  gradeColumns: Columns,
-) {
+function countingGradesQuery<Selection extends { grade: typeof gradeStandingColumns }>(db: Db, selection: Selection) {
   return db
     .selectDistinctOn([countingTarget.id], {
       targetId: countingTarget.id,
       targetVersion: countingTarget.version,
       gradedVersion: submissions.version,
-      grade: gradeColumns,
+      ...selection,
     })
     .from(countingTarget)
     .innerJoin(
@@ -106,14 +108,32 @@ function prepareCountingGrades<Columns extends typeof gradeStandingColumns>(
         lte(submissions.version, countingTarget.version),
       ),
     )
-    .innerJoin(grades, eq(grades.submissionId, submissions.id))
+    .innerJoin(grades, eq(grades.submissionId, submissions.id));
+}
+const countingGrades = preparedPerDb((db) =>
+  countingGradesQuery(db, { grade: getTableColumns(grades) })
+    .where(anyOfPlaceholder(countingTarget.id, 'submissionIds'))
+    .orderBy(countingTarget.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id))
+    .prepare('counting_grades'),
+);
+// The question page's rows read each counting grade with the AI run it started from in the same
+// statement (the run by its primary key, only for the grades that point at one): one round trip
+// fewer than reading the runs by id afterwards (issue 11).
+function prepareCountingGradesWithRuns<
+  Grade extends typeof gradeStandingColumns,
+  Run extends typeof runStandingColumns,
+>(db: Db, name: string, grade: Grade, gradeRun: Run) {
+  return countingGradesQuery(db, { grade, gradeRun })
+    .leftJoin(gradingRuns, eq(gradingRuns.id, grades.gradingRunId))
     .where(anyOfPlaceholder(countingTarget.id, 'submissionIds'))
     .orderBy(countingTarget.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id))
     .prepare(name);
 }
-const countingGrades = preparedPerDb((db) => prepareCountingGrades(db, 'counting_grades', getTableColumns(grades)));
-const countingGradeStandings = preparedPerDb((db) =>
-  prepareCountingGrades(db, 'counting_grade_standings', gradeStandingColumns),
+const countingGradesWithRuns = preparedPerDb((db) =>
+  prepareCountingGradesWithRuns(db, 'counting_grades_with_runs', getTableColumns(grades), runSummaryColumns),
+);
+const countingGradeStandingsWithRuns = preparedPerDb((db) =>
+  prepareCountingGradesWithRuns(db, 'counting_grade_standings_with_runs', gradeStandingColumns, runStandingColumns),
 );
 
 /**
@@ -125,12 +145,52 @@ export async function selectCountingGrades(db: Db, submissionIds: string[]): Pro
   return countingGradesOf<GradeRow>(countingGrades(db), submissionIds);
 }
 
-/** The same grades as a row of the staff table shows them (no comments, decision 0057). */
-export async function selectCountingGradeStandings(
+/** A counting grade with the AI run it started from, when it started from one that is still there. */
+export interface CountingGradeWithRun<Grade extends GradeStanding, Run extends GradingRunStanding>
+  extends CountingGrade<Grade> {
+  gradeRun: Run | undefined;
+}
+
+/** `selectCountingGrades` with each grade's AI run, as a submissions row shows it. */
+export async function selectCountingGradesWithRuns(
   db: Db,
   submissionIds: string[],
-): Promise<Map<string, CountingGrade<GradeStanding>>> {
-  return countingGradesOf<GradeStanding>(countingGradeStandings(db), submissionIds);
+): Promise<Map<string, CountingGradeWithRun<GradeRow, GradingRunSummary>>> {
+  return countingGradesWithRunsOf<GradeRow, GradingRunSummary>(countingGradesWithRuns(db), submissionIds);
+}
+
+/** The same grades and runs as a row of the staff table shows them (no comments, decision 0057). */
+export async function selectCountingGradeStandingsWithRuns(
+  db: Db,
+  submissionIds: string[],
+): Promise<Map<string, CountingGradeWithRun<GradeStanding, GradingRunStanding>>> {
+  return countingGradesWithRunsOf<GradeStanding, GradingRunStanding>(countingGradeStandingsWithRuns(db), submissionIds);
+}
+
+async function countingGradesWithRunsOf<Grade extends GradeStanding, Run extends GradingRunStanding>(
+  query: {
+    execute(values: {
+      submissionIds: string[];
+    }): Promise<{ targetId: string; targetVersion: number; gradedVersion: number; grade: Grade; gradeRun: Run | null }[]>;
+  },
+  submissionIds: string[],
+): Promise<Map<string, CountingGradeWithRun<Grade, Run>>> {
+  if (submissionIds.length === 0) return new Map();
+  const rows = await query.execute({ submissionIds });
+  return new Map(rows.map((row) => [row.targetId, { ...countingGradeOf(row), gradeRun: row.gradeRun ?? undefined }]));
+}
+
+function countingGradeOf<Grade extends GradeStanding>(row: {
+  targetVersion: number;
+  gradedVersion: number;
+  grade: Grade;
+}): CountingGrade<Grade> {
+  return {
+    grade: row.grade,
+    gradedSubmissionId: row.grade.submissionId,
+    gradedVersion: row.gradedVersion,
+    isEarlierVersion: row.gradedVersion < row.targetVersion,
+  };
 }
 
 async function countingGradesOf<Grade extends GradeStanding>(
@@ -143,17 +203,7 @@ async function countingGradesOf<Grade extends GradeStanding>(
 ): Promise<Map<string, CountingGrade<Grade>>> {
   if (submissionIds.length === 0) return new Map();
   const rows = await query.execute({ submissionIds });
-  return new Map(
-    rows.map((row) => [
-      row.targetId,
-      {
-        grade: row.grade,
-        gradedSubmissionId: row.grade.submissionId,
-        gradedVersion: row.gradedVersion,
-        isEarlierVersion: row.gradedVersion < row.targetVersion,
-      },
-    ]),
-  );
+  return new Map(rows.map((row) => [row.targetId, countingGradeOf(row)]));
 }
 
 /** When the newest grade on any version of this student's answer was saved; null when none was. */

@@ -43,7 +43,7 @@ export type GradingRunSummary = Pick<
  * JSON back into text and parsing it: 25 rows' newest runs in 2.8 ms with them, 0.8 without).
  */
 export type GradingRunStanding = Omit<GradingRunSummary, 'comments'>;
-const runStandingColumns = {
+export const runStandingColumns = {
   id: gradingRuns.id,
   submissionId: gradingRuns.submissionId,
   status: gradingRuns.status,
@@ -53,7 +53,7 @@ const runStandingColumns = {
   provider: gradingRuns.provider,
   model: gradingRuns.model,
 };
-const runSummaryColumns = { ...runStandingColumns, comments: gradingRuns.comments };
+export const runSummaryColumns = { ...runStandingColumns, comments: gradingRuns.comments };
 
 /** Queued or running: its job has work left to do. */
 export function isActiveRun(run: Pick<GradingRunRow, 'status'>): boolean {
@@ -347,37 +347,6 @@ const runsByIds = preparedPerDb((db) =>
     .where(anyOfPlaceholder(gradingRuns.id, 'ids'))
     .prepare('grading_runs_by_ids'),
 );
-// Read by every question page (the runs behind its saved grades): prepared (db/prepared.ts).
-const runSummariesByIds = preparedPerDb((db) =>
-  db
-    .select(runSummaryColumns)
-    .from(gradingRuns)
-    .where(anyOfPlaceholder(gradingRuns.id, 'ids'))
-    .prepare('grading_run_summaries_by_ids'),
-);
-
-const runStandingsByIds = preparedPerDb((db) =>
-  db
-    .select(runStandingColumns)
-    .from(gradingRuns)
-    .where(anyOfPlaceholder(gradingRuns.id, 'ids'))
-    .prepare('grading_run_standings_by_ids'),
-);
-
-/** `selectGradingRunsByIds` as a submissions row shows them. */
-export async function selectGradingRunSummariesByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunSummary>> {
-  if (ids.length === 0) return new Map();
-  const rows = await runSummariesByIds(db).execute({ ids });
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
-/** The same runs as a row of the staff table shows them (no comments, decision 0057). */
-export async function selectGradingRunStandingsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunStanding>> {
-  if (ids.length === 0) return new Map();
-  const rows = await runStandingsByIds(db).execute({ ids });
-  return new Map(rows.map((row) => [row.id, row]));
-}
-
 export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map<string, GradingRunListRow>> {
   if (ids.length === 0) return new Map();
   const rows = await runsByIds(db).execute({ ids });

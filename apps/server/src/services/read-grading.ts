@@ -10,16 +10,16 @@ import {
 } from '../models/file-extractions.ts';
 import {
   selectCountingGrades,
-  selectCountingGradeStandings,
+  selectCountingGradeStandingsWithRuns,
+  selectCountingGradesWithRuns,
   selectNewestGradeAtOfAnswer,
   selectNewestGradeAtOfStudents,
   type CountingGrade,
+  type CountingGradeWithRun,
   type GradeRow,
   type GradeStanding,
 } from '../models/grades.ts';
 import {
-  selectGradingRunStandingsByIds,
-  selectGradingRunSummariesByIds,
   selectLatestRunStandings,
   selectLatestRunSummaries,
   type GradingRunStanding,
@@ -70,20 +70,21 @@ export interface StaffSubmissionGrading<Shape extends GradingShape = WholeGradin
 /** The reads behind one shape: the same rows, with or without their heavy columns. */
 interface GradingReads<Shape extends GradingShape> {
   latestRuns(db: Db, submissionIds: string[]): Promise<LatestRuns<Shape['run']>>;
-  runsByIds(db: Db, ids: string[]): Promise<Map<string, Shape['run']>>;
-  countingGrades(db: Db, submissionIds: string[]): Promise<Map<string, CountingGrade<Shape['grade']>>>;
+  /** Each counting grade with the AI run it started from, in one read. */
+  countingGrades(
+    db: Db,
+    submissionIds: string[],
+  ): Promise<Map<string, CountingGradeWithRun<Shape['grade'], Shape['run']>>>;
   extractions(db: Db, fileIds: string[]): Promise<Map<string, Shape['extraction']>>;
 }
 const WHOLE_READS: GradingReads<WholeGradingShape> = {
   latestRuns: selectLatestRunSummaries,
-  runsByIds: selectGradingRunSummariesByIds,
-  countingGrades: selectCountingGrades,
+  countingGrades: selectCountingGradesWithRuns,
   extractions: selectFileExtractions,
 };
 const TABLE_READS: GradingReads<TableGradingShape> = {
   latestRuns: selectLatestRunStandings,
-  runsByIds: selectGradingRunStandingsByIds,
-  countingGrades: selectCountingGradeStandings,
+  countingGrades: selectCountingGradeStandingsWithRuns,
   extractions: selectFileExtractionStates,
 };
 
@@ -133,19 +134,14 @@ async function readStaffGrading<Shape extends GradingShape>(
     selectNewestGradeAtOfStudents(ctx.db, questionId, studentIds),
     selectNewestReopeningsOfStudents(ctx.db, questionId, studentIds),
   ]);
-  const gradeRunIds = [...grades.values()]
-    .map((counting) => counting.grade.gradingRunId)
-    .filter((id): id is string => id !== null);
-  const gradeRuns = await reads.runsByIds(ctx.db, gradeRunIds);
   const bySubmission = new Map<string, StaffSubmissionGrading<Shape>>();
   for (const submission of submissions) {
     const counting = grades.get(submission.id);
-    const gradingRunId = counting?.grade.gradingRunId;
     bySubmission.set(submission.id, {
       counting,
       latestRun: runs.latest.get(submission.id),
       latestSucceededRun: runs.latestSucceeded.get(submission.id),
-      gradeRun: gradingRunId ? gradeRuns.get(gradingRunId) : undefined,
+      gradeRun: counting?.gradeRun,
       extraction: extractions.get(submission.fileId),
       isReopened: isReopened({
         newestGradeAt: newestGrades.get(submission.studentId) ?? null,
