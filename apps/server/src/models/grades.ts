@@ -216,10 +216,20 @@ export async function selectNewestGradeAtOfAnswer(db: Db, questionId: string, st
   return toDate(row?.at);
 }
 
-// Read by every question page, like the two below: prepared (db/prepared.ts, issue 11).
-const newestGradeAtOfStudents = preparedPerDb((db) =>
-  db
-    .select({ studentId: submissions.studentId, at: max(grades.createdAt) })
+/**
+ * Per student of the question among the placeholder `studentIds` (the rows a page shows): when
+ * their newest grade (on any version) was saved. Only those students' answers are read, not the
+ * whole class's (issue 11). A select to run in another statement
+ * (models/submission-reopenings.ts reads it beside the reopenings, in one round trip);
+ * `isReopening` is false, to tell its rows apart there.
+ */
+export function newestGradeAtOfStudents(db: Db) {
+  return db
+    .select({
+      isReopening: sql<boolean>`false`.as('is_reopening'),
+      studentId: submissions.studentId,
+      at: max(grades.createdAt),
+    })
     .from(grades)
     .innerJoin(submissions, eq(submissions.id, grades.submissionId))
     .where(
@@ -228,9 +238,10 @@ const newestGradeAtOfStudents = preparedPerDb((db) =>
         anyOfPlaceholder(submissions.studentId, 'studentIds'),
       ),
     )
-    .groupBy(submissions.studentId)
-    .prepare('newest_grade_at_of_students'),
-);
+    .groupBy(submissions.studentId);
+}
+
+// Read by every question page: prepared (db/prepared.ts, issue 11).
 const anyGradeOnQuestion = preparedPerDb((db) =>
   db
     .select({ one: sql<number>`1` })
@@ -240,20 +251,6 @@ const anyGradeOnQuestion = preparedPerDb((db) =>
     .limit(1)
     .prepare('any_grade_on_question'),
 );
-
-/**
- * Per student of the question among `studentIds` (the rows a page shows): when their newest grade
- * (on any version) was saved. Only those students' answers are read, not the whole class's (issue 11).
- */
-export async function selectNewestGradeAtOfStudents(
-  db: Db,
-  questionId: string,
-  studentIds: readonly string[],
-): Promise<Map<string, Date>> {
-  if (studentIds.length === 0) return new Map();
-  const rows = await newestGradeAtOfStudents(db).execute({ questionId, studentIds: [...studentIds] });
-  return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
-}
 
 /**
  * Whether any version of any answer to the question has a saved grade: then some latest answer has

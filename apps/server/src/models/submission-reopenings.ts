@@ -1,9 +1,11 @@
 import { and, eq, max, sql } from 'drizzle-orm';
+import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { submissionReopenings } from '../db/schema.ts';
 import { toDate } from '../lib/timestamps.ts';
 import { anyOfPlaceholder } from './any-of.ts';
+import { newestGradeAtOfStudents } from './grades.ts';
 
 export type SubmissionReopeningRow = typeof submissionReopenings.$inferSelect;
 
@@ -24,28 +26,46 @@ export async function selectNewestReopeningAt(db: Db, questionId: string, studen
   return toDate(row?.at);
 }
 
-// Read by every question page: prepared (db/prepared.ts, issue 11).
-const newestReopeningsOfStudents = preparedPerDb((db) =>
-  db
-    .select({ studentId: submissionReopenings.studentId, at: max(submissionReopenings.createdAt) })
-    .from(submissionReopenings)
-    .where(
-      and(
-        eq(submissionReopenings.questionId, sql.placeholder('questionId')),
-        anyOfPlaceholder(submissionReopenings.studentId, 'studentIds'),
-      ),
-    )
-    .groupBy(submissionReopenings.studentId)
-    .prepare('newest_reopenings_of_students'),
+// Read by every question page: prepared (db/prepared.ts, issue 11). The two reads a row's
+// "reopened" needs (the newest grade and the newest reopening of each student shown), as one
+// statement of two grouped index reads: on PGlite every statement is a round trip into its
+// WebAssembly before it reads a row.
+const newestGradesAndReopeningsOfStudents = preparedPerDb((db) =>
+  unionAll(
+    newestGradeAtOfStudents(db),
+    db
+      .select({
+        isReopening: sql<boolean>`true`.as('is_reopening'),
+        studentId: submissionReopenings.studentId,
+        at: max(submissionReopenings.createdAt),
+      })
+      .from(submissionReopenings)
+      .where(
+        and(
+          eq(submissionReopenings.questionId, sql.placeholder('questionId')),
+          anyOfPlaceholder(submissionReopenings.studentId, 'studentIds'),
+        ),
+      )
+      .groupBy(submissionReopenings.studentId),
+  ).prepare('newest_grades_and_reopenings_of_students'),
 );
 
-/** Per student of the question among `studentIds` (the rows a page shows): when it was last reopened for them. */
-export async function selectNewestReopeningsOfStudents(
+/**
+ * Per student of the question among `studentIds` (the rows a page shows): when their newest grade
+ * (on any version) was saved, and when the question was last reopened for them. Only those
+ * students' rows are read, not the whole class's (issue 11).
+ */
+export async function selectNewestGradesAndReopeningsOfStudents(
   db: Db,
   questionId: string,
   studentIds: readonly string[],
-): Promise<Map<string, Date>> {
-  if (studentIds.length === 0) return new Map();
-  const rows = await newestReopeningsOfStudents(db).execute({ questionId, studentIds: [...studentIds] });
-  return new Map(rows.flatMap((row) => (row.at ? [[row.studentId, toDate(row.at)!]] : [])));
+): Promise<{ newestGradeAt: Map<string, Date>; newestReopeningAt: Map<string, Date> }> {
+  const newestGradeAt = new Map<string, Date>();
+  const newestReopeningAt = new Map<string, Date>();
+  if (studentIds.length === 0) return { newestGradeAt, newestReopeningAt };
+  const rows = await newestGradesAndReopeningsOfStudents(db).execute({ questionId, studentIds: [...studentIds] });
+  for (const row of rows) {
+    if (row.at) (row.isReopening ? newestReopeningAt : newestGradeAt).set(row.studentId, toDate(row.at)!);
+  }
+  return { newestGradeAt, newestReopeningAt };
 }

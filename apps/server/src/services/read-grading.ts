@@ -13,7 +13,6 @@ import {
   selectCountingGradeStandingsWithRuns,
   selectCountingGradesWithRuns,
   selectNewestGradeAtOfAnswer,
-  selectNewestGradeAtOfStudents,
   type CountingGrade,
   type CountingGradeWithRun,
   type GradeRow,
@@ -28,7 +27,7 @@ import {
 } from '../models/grading-runs.ts';
 import type { Db } from '../db/client.ts';
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
-import { selectNewestReopeningAt, selectNewestReopeningsOfStudents } from '../models/submission-reopenings.ts';
+import { selectNewestGradesAndReopeningsOfStudents, selectNewestReopeningAt } from '../models/submission-reopenings.ts';
 import type { QuestionRow } from '../models/questions.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { isGradeReleased } from '../policies/grade-release.ts';
@@ -123,7 +122,7 @@ async function readStaffGrading<Shape extends GradingShape>(
 ): Promise<{ rubric: RubricRow | undefined; bySubmission: Map<string, StaffSubmissionGrading<Shape>> }> {
   const ids = submissions.map((submission) => submission.id);
   const studentIds = submissions.map((submission) => submission.studentId);
-  const [rubric, grades, runs, extractions, newestGrades, reopenings] = await Promise.all([
+  const [rubric, grades, runs, extractions, lifecycle] = await Promise.all([
     selectRubricByQuestionId(ctx.db, questionId),
     reads.countingGrades(ctx.db, ids),
     reads.latestRuns(ctx.db, ids),
@@ -131,8 +130,7 @@ async function readStaffGrading<Shape extends GradingShape>(
       ctx.db,
       submissions.map((submission) => submission.fileId),
     ),
-    selectNewestGradeAtOfStudents(ctx.db, questionId, studentIds),
-    selectNewestReopeningsOfStudents(ctx.db, questionId, studentIds),
+    selectNewestGradesAndReopeningsOfStudents(ctx.db, questionId, studentIds),
   ]);
   const bySubmission = new Map<string, StaffSubmissionGrading<Shape>>();
   for (const submission of submissions) {
@@ -144,8 +142,8 @@ async function readStaffGrading<Shape extends GradingShape>(
       gradeRun: counting?.gradeRun,
       extraction: extractions.get(submission.fileId),
       isReopened: isReopened({
-        newestGradeAt: newestGrades.get(submission.studentId) ?? null,
-        newestReopeningAt: reopenings.get(submission.studentId) ?? null,
+        newestGradeAt: lifecycle.newestGradeAt.get(submission.studentId) ?? null,
+        newestReopeningAt: lifecycle.newestReopeningAt.get(submission.studentId) ?? null,
       }),
     });
   }
