@@ -1,4 +1,4 @@
-import { and, eq, gt, sql } from 'drizzle-orm';
+import { and, eq, gt, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { gradingLeases, users } from '../db/schema.ts';
@@ -20,7 +20,33 @@ const activeLeaseColumns = {
   expiresAt: gradingLeases.expiresAt,
 };
 
-// Read by every staff question page and grading screen: prepared (db/prepared.ts, issue 11).
+/**
+ * The leases of the placeholder `submissionIds` that have not lapsed at the placeholder `now`, as
+ * one JSON value (`[submissionId, graderId, graderName, startedAt, expiresAt]` each), for a
+ * statement that reads them beside other things (models/work-split.ts); `leasesFromJson` reads it.
+ */
+export function activeLeasesJson(): SQL<ActiveLeaseJson[]> {
+  return sql<ActiveLeaseJson[]>`(select coalesce(json_agg(json_build_array(
+      ${gradingLeases.submissionId}, ${gradingLeases.graderId}, ${users.name}, ${gradingLeases.startedAt}, ${gradingLeases.expiresAt}
+    )), '[]'::json)
+    from ${gradingLeases} inner join ${users} on ${eq(users.id, gradingLeases.graderId)}
+    where ${and(anyOfPlaceholder(gradingLeases.submissionId, 'submissionIds'), gt(gradingLeases.expiresAt, sql.placeholder('now')))})`;
+}
+
+/** A lease as `activeLeasesJson` gives it (times as ISO text). */
+export type ActiveLeaseJson = [string, string, string, string, string];
+
+/** `activeLeasesJson`'s value, by submission id, as `selectActiveLeases` gives it. */
+export function leasesFromJson(leases: readonly ActiveLeaseJson[]): Map<string, ActiveLease> {
+  return new Map(
+    leases.map(([submissionId, graderId, graderName, startedAt, expiresAt]) => [
+      submissionId,
+      { submissionId, graderId, graderName, startedAt: new Date(startedAt), expiresAt: new Date(expiresAt) },
+    ]),
+  );
+}
+
+// Read by every grading screen: prepared (db/prepared.ts, issue 11).
 const activeLeases = preparedPerDb((db) =>
   db
     .select(activeLeaseColumns)

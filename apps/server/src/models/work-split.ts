@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { assignments, questionGraders, questions, studentGraders } from '../db/schema.ts';
+import { activeLeasesJson, leasesFromJson, type ActiveLease } from './grading-leases.ts';
 
 /** The questions of a course with their assignment, assignments in creation order, questions in order. */
 export async function selectQuestionsOfCourse(
@@ -34,14 +35,6 @@ export async function selectQuestionGradersOfCourse(db: Db, courseId: string): P
   return byQuestion;
 }
 
-// Read by every staff question page, like the students' graders below: prepared (db/prepared.ts, issue 11).
-const graderIdsOfQuestion = preparedPerDb((db) =>
-  db
-    .select({ graderId: questionGraders.graderId })
-    .from(questionGraders)
-    .where(eq(questionGraders.questionId, sql.placeholder('questionId')))
-    .prepare('grader_ids_of_question'),
-);
 const studentGradersOfCourse = preparedPerDb((db) =>
   db
     .select({ studentId: studentGraders.studentId, graderId: studentGraders.graderId })
@@ -50,9 +43,45 @@ const studentGradersOfCourse = preparedPerDb((db) =>
     .prepare('student_graders_of_course'),
 );
 
-export async function selectGraderIdsOfQuestion(db: Db, questionId: string): Promise<string[]> {
-  const rows = await graderIdsOfQuestion(db).execute({ questionId });
-  return rows.map((row) => row.graderId);
+// Read by every staff question page and review queue: prepared (db/prepared.ts, issue 11). The
+// question's graders, the course's students' graders and the shown answers' leases, each one JSON
+// value, in one statement (one row: the question's, by its key): on PGlite every statement is a
+// round trip into its WebAssembly before it reads a row, and one value is parsed once.
+const gradingWorkOfQuestion = preparedPerDb((db) =>
+  db
+    .select({
+      questionGraderIds: sql<string[]>`(select coalesce(json_agg(${questionGraders.graderId}), '[]'::json)
+        from ${questionGraders} where ${eq(questionGraders.questionId, questions.id)})`,
+      studentGraders: sql<[string, string][]>`(select coalesce(json_agg(json_build_array(${studentGraders.studentId}, ${studentGraders.graderId})), '[]'::json)
+        from ${studentGraders} where ${eq(studentGraders.courseId, sql.placeholder('courseId'))})`,
+      leases: activeLeasesJson(),
+    })
+    .from(questions)
+    .where(eq(questions.id, sql.placeholder('questionId')))
+    .prepare('grading_work_of_question'),
+);
+
+/**
+ * What says whose an answer to the question is and who has it open (services/work-split.ts): the
+ * question's own graders, each student of the course who has a grader (student id → grader id),
+ * and the leases of these submissions that have not lapsed at `now`. Nothing when the question is
+ * gone.
+ */
+export async function selectGradingWorkOfQuestion(
+  db: Db,
+  params: { questionId: string; courseId: string; submissionIds: readonly string[]; now: Date },
+): Promise<{ questionGraderIds: string[]; studentGraders: Map<string, string>; leases: Map<string, ActiveLease> }> {
+  const [row] = await gradingWorkOfQuestion(db).execute({
+    questionId: params.questionId,
+    courseId: params.courseId,
+    submissionIds: [...params.submissionIds],
+    now: params.now,
+  });
+  return {
+    questionGraderIds: row?.questionGraderIds ?? [],
+    studentGraders: new Map(row?.studentGraders ?? []),
+    leases: leasesFromJson(row?.leases ?? []),
+  };
 }
 
 /** Replaces the graders of a question (none: the question has no graders of its own). */

@@ -13,12 +13,11 @@ import type { AssignmentRow } from '../models/assignments.ts';
 import { selectStaffOfCourse } from '../models/course-staff.ts';
 import { selectCourseWithInstructor } from '../models/courses.ts';
 import { selectRosterOfCourse } from '../models/enrollments.ts';
-import { selectActiveLeases } from '../models/grading-leases.ts';
 import { selectLatestAnswerKeys } from '../models/submissions.ts';
 import { selectPeopleByIds, type UserRow } from '../models/users.ts';
 import {
   replaceQuestionGraders,
-  selectGraderIdsOfQuestion,
+  selectGradingWorkOfQuestion,
   selectQuestionGradersOfCourse,
   selectQuestionsOfCourse,
   selectStudentGradersOfCourse,
@@ -85,15 +84,12 @@ export async function readGradingWork(
   answers: readonly { submissionId: string }[],
 ): Promise<(answer: { studentId: string; submissionId: string }) => GradingWorkFields> {
   const { assignment, question } = scope;
-  const [questionGraderIds, studentGraders, leases] = await Promise.all([
-    selectGraderIdsOfQuestion(ctx.db, question.id),
-    selectStudentGradersOfCourse(ctx.db, assignment.courseId),
-    selectActiveLeases(
-      ctx.db,
-      answers.map((answer) => answer.submissionId),
-      currentTime(ctx),
-    ),
-  ]);
+  const { questionGraderIds, studentGraders, leases } = await selectGradingWorkOfQuestion(ctx.db, {
+    questionId: question.id,
+    courseId: assignment.courseId,
+    submissionIds: answers.map((answer) => answer.submissionId),
+    now: currentTime(ctx),
+  });
   const people = await selectPeopleByIds(ctx.db, [...questionGraderIds, ...studentGraders.values()]);
   const graderIds = [...questionGraderIds].sort((a, b) => byPerson(people.get(a), people.get(b)) || a.localeCompare(b));
   const studentsInOrder = graderIds.length > 0 ? await readClassInOrder(ctx, assignment, question.id) : [];
