@@ -1,9 +1,9 @@
-import { and, desc, eq, getTableColumns, lte, max, or, sql } from 'drizzle-orm';
+import { and, desc, eq, getTableColumns, lte, max, or, sql, type SQL } from 'drizzle-orm';
 import { anyOf, anyOfPlaceholder } from './any-of.ts';
 import { alias } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
-import { grades, gradingRuns, regradeRequests, submissions } from '../db/schema.ts';
+import { grades, gradingRuns, questions, regradeRequests, submissions } from '../db/schema.ts';
 import { toDate } from '../lib/timestamps.ts';
 import {
   runStandingColumns,
@@ -242,13 +242,19 @@ export function newestGradeAtOfStudents(db: Db) {
 }
 
 // Read by every question page: prepared (db/prepared.ts, issue 11).
-const anyGradeOnQuestion = preparedPerDb((db) =>
+/**
+ * `hasGradeOnQuestion`'s condition for the placeholder `questionId`, as SQL, for a statement that
+ * reads it beside other things (models/grading-targets.ts counts Grade All's candidates with it).
+ */
+export function anyGradeOnQuestion(): SQL<boolean> {
+  return sql<boolean>`exists (select 1 from ${grades} inner join ${submissions} on ${eq(submissions.id, grades.submissionId)}
+    where ${eq(submissions.questionId, sql.placeholder('questionId'))})`;
+}
+const anyGradeOnQuestionOf = preparedPerDb((db) =>
   db
-    .select({ one: sql<number>`1` })
-    .from(grades)
-    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .where(eq(submissions.questionId, sql.placeholder('questionId')))
-    .limit(1)
+    .select({ anyGraded: anyGradeOnQuestion() })
+    .from(questions)
+    .where(eq(questions.id, sql.placeholder('questionId')))
     .prepare('any_grade_on_question'),
 );
 
@@ -258,8 +264,8 @@ const anyGradeOnQuestion = preparedPerDb((db) =>
  * page's Grading Report column asks of the whole list.
  */
 export async function hasGradeOnQuestion(db: Db, questionId: string): Promise<boolean> {
-  const [row] = await anyGradeOnQuestion(db).execute({ questionId });
-  return Boolean(row);
+  const [row] = await anyGradeOnQuestionOf(db).execute({ questionId });
+  return Boolean(row?.anyGraded);
 }
 
 /** Several grades at once (Apply to group), in the caller's transaction. */

@@ -2,6 +2,7 @@ import { and, desc, eq, inArray, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { assignments, courses, grades, gradingRuns, questions, rubrics, submissions } from '../db/schema.ts';
+import { anyGradeOnQuestion } from './grades.ts';
 import type { QuestionRow } from './questions.ts';
 import type { RubricRow } from './rubrics.ts';
 import type { SubmissionRow } from './submissions.ts';
@@ -118,13 +119,15 @@ const gradeAllCandidateIds = preparedPerDb((db) => {
     .prepare('grade_all_candidate_ids');
 });
 
-const gradeAllCandidateCount = preparedPerDb((db) => {
+// The question page's owner reads the count with whether any answer is graded (one statement: on
+// PGlite each is a round trip into its WebAssembly); the second is one index probe, read once.
+const gradeAllCandidateCountAndAnyGrade = preparedPerDb((db) => {
   const { latest, isLeft } = gradeAllCandidates(db);
   return db
-    .select({ count: sql<number>`count(*)::int` })
+    .select({ count: sql<number>`count(*)::int`, anyGraded: anyGradeOnQuestion() })
     .from(latest)
     .where(isLeft)
-    .prepare('grade_all_candidate_count');
+    .prepare('grade_all_candidate_count_and_any_grade');
 });
 
 /** What Grade All would ask the AI about now, by student id (the order it queues them in). */
@@ -133,8 +136,14 @@ export async function selectGradeAllCandidateIds(db: Db, questionId: string): Pr
   return rows.map((row) => row.id);
 }
 
-/** How many Grade All would ask the AI about now: the question page's "Grade All (N left)". */
-export async function countGradeAllCandidates(db: Db, questionId: string): Promise<number> {
-  const [row] = await gradeAllCandidateCount(db).execute({ questionId });
-  return Number(row?.count ?? 0);
+/**
+ * How many Grade All would ask the AI about now (the question page's "Grade All (N left)"), and
+ * whether any answer to the question is graded (`hasGradeOnQuestion`, models/grades.ts).
+ */
+export async function countGradeAllCandidatesAndAnyGrade(
+  db: Db,
+  questionId: string,
+): Promise<{ left: number; anyGraded: boolean }> {
+  const [row] = await gradeAllCandidateCountAndAnyGrade(db).execute({ questionId });
+  return { left: Number(row?.count ?? 0), anyGraded: Boolean(row?.anyGraded) };
 }

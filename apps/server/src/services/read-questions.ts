@@ -21,7 +21,7 @@ import {
   type SubmissionScope,
 } from '../policies/course-access.ts';
 import { hasGradeOnQuestion } from '../models/grades.ts';
-import { countGradeAllCandidates } from '../models/grading-targets.ts';
+import { countGradeAllCandidatesAndAnyGrade } from '../models/grading-targets.ts';
 import { readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
 import {
   readQuestionGradingForStaff,
@@ -224,12 +224,10 @@ async function readStaffPageSummary(
   paging: SubmissionsPaging,
   total: number,
 ): Promise<SubmissionsPageView> {
-  const [anyGraded, leftForGradeAll] = await Promise.all([
-    hasGradeOnQuestion(ctx.db, scope.question.id),
-    // Only the owner has Grade All (decision 0021); a TA's page does not pay for the count.
-    mayManage(scope.role) ? countGradeAllCandidates(ctx.db, scope.question.id) : undefined,
-  ]);
-  return { ...paging, total, anyGraded, ...(leftForGradeAll === undefined ? {} : { leftForGradeAll }) };
+  // Only the owner has Grade All (decision 0021); a TA's page does not pay for the count.
+  if (!mayManage(scope.role)) return { ...paging, total, anyGraded: await hasGradeOnQuestion(ctx.db, scope.question.id) };
+  const { left, anyGraded } = await countGradeAllCandidatesAndAnyGrade(ctx.db, scope.question.id);
+  return { ...paging, total, anyGraded, leftForGradeAll: left };
 }
 
 /** Staff only: every version of the student's answer that `submissionId` belongs to, newest first. */
