@@ -160,7 +160,11 @@ describe('three graders on one 300-student question', () => {
     expect(queued.openBy).toEqual({ _id: tina.id, name: 'Tina Assistant', since });
     const page = await t.app.inject({ method: 'GET', url: `${base}?includeSubmissions=1`, headers: owner.auth });
     const rows = page.json().submissions;
-    expect(rows.find((row: any) => row._id === submissionId).openBy).toEqual({ _id: tina.id, name: 'Tina Assistant', since });
+    expect(rows.find((row: any) => row._id === submissionId).openBy).toEqual({
+      _id: tina.id,
+      name: 'Tina Assistant',
+      since,
+    });
     expect(rows.find((row: any) => row._id === submissionOf.get(second!.id)).openBy).toBeNull();
 
     // Renewing keeps when she started; someone else's close leaves her lease alone.

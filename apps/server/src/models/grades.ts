@@ -146,8 +146,10 @@ export async function selectCountingGrades(db: Db, submissionIds: string[]): Pro
 }
 
 /** A counting grade with the AI run it started from, when it started from one that is still there. */
-export interface CountingGradeWithRun<Grade extends GradeStanding, Run extends GradingRunStanding>
-  extends CountingGrade<Grade> {
+export interface CountingGradeWithRun<
+  Grade extends GradeStanding,
+  Run extends GradingRunStanding,
+> extends CountingGrade<Grade> {
   gradeRun: Run | undefined;
 }
 
@@ -171,7 +173,9 @@ async function countingGradesWithRunsOf<Grade extends GradeStanding, Run extends
   query: {
     execute(values: {
       submissionIds: string[];
-    }): Promise<{ targetId: string; targetVersion: number; gradedVersion: number; grade: Grade; gradeRun: Run | null }[]>;
+    }): Promise<
+      { targetId: string; targetVersion: number; gradedVersion: number; grade: Grade; gradeRun: Run | null }[]
+    >;
   },
   submissionIds: string[],
 ): Promise<Map<string, CountingGradeWithRun<Grade, Run>>> {
@@ -241,7 +245,6 @@ export function newestGradeAtOfStudents(db: Db) {
     .groupBy(submissions.studentId);
 }
 
-// Read by every question page: prepared (db/prepared.ts, issue 11).
 /**
  * `hasGradeOnQuestion`'s condition for the placeholder `questionId`, as SQL, for a statement that
  * reads it beside other things (models/grading-targets.ts counts Grade All's candidates with it).
@@ -250,6 +253,7 @@ export function anyGradeOnQuestion(): SQL<boolean> {
   return sql<boolean>`exists (select 1 from ${grades} inner join ${submissions} on ${eq(submissions.id, grades.submissionId)}
     where ${eq(submissions.questionId, sql.placeholder('questionId'))})`;
 }
+// Read by a teaching assistant's question page (the owner's reads it with Grade All's count): prepared.
 const anyGradeOnQuestionOf = preparedPerDb((db) =>
   db
     .select({ anyGraded: anyGradeOnQuestion() })

@@ -46,7 +46,7 @@ export function leasesFromJson(leases: readonly ActiveLeaseJson[]): Map<string, 
   );
 }
 
-// Read by every grading screen: prepared (db/prepared.ts, issue 11).
+// Read whenever a grader opens an answer: prepared (db/prepared.ts, issue 11).
 const activeLeases = preparedPerDb((db) =>
   db
     .select(activeLeaseColumns)

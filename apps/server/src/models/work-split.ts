@@ -43,6 +43,9 @@ const studentGradersOfCourse = preparedPerDb((db) =>
     .prepare('student_graders_of_course'),
 );
 
+/** [student id, grader id]. */
+type StudentGraderPair = [string, string];
+
 // Read by every staff question page and review queue: prepared (db/prepared.ts, issue 11). The
 // question's graders, the course's students' graders and the shown answers' leases, each one JSON
 // value, in one statement (one row: the question's, by its key): on PGlite every statement is a
@@ -52,7 +55,8 @@ const gradingWorkOfQuestion = preparedPerDb((db) =>
     .select({
       questionGraderIds: sql<string[]>`(select coalesce(json_agg(${questionGraders.graderId}), '[]'::json)
         from ${questionGraders} where ${eq(questionGraders.questionId, questions.id)})`,
-      studentGraders: sql<[string, string][]>`(select coalesce(json_agg(json_build_array(${studentGraders.studentId}, ${studentGraders.graderId})), '[]'::json)
+      studentGraders: sql<StudentGraderPair[]>`(select coalesce(json_agg(json_build_array(
+          ${studentGraders.studentId}, ${studentGraders.graderId})), '[]'::json)
         from ${studentGraders} where ${eq(studentGraders.courseId, sql.placeholder('courseId'))})`,
       leases: activeLeasesJson(),
     })

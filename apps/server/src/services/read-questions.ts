@@ -225,7 +225,8 @@ async function readStaffPageSummary(
   total: number,
 ): Promise<SubmissionsPageView> {
   // Only the owner has Grade All (decision 0021); a TA's page does not pay for the count.
-  if (!mayManage(scope.role)) return { ...paging, total, anyGraded: await hasGradeOnQuestion(ctx.db, scope.question.id) };
+  if (!mayManage(scope.role))
+    return { ...paging, total, anyGraded: await hasGradeOnQuestion(ctx.db, scope.question.id) };
   const { left, anyGraded } = await countGradeAllCandidatesAndAnyGrade(ctx.db, scope.question.id);
   return { ...paging, total, anyGraded, leftForGradeAll: left };
 }
