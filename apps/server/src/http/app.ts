@@ -1,5 +1,4 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
-import helmet from '@fastify/helmet';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
@@ -8,6 +7,7 @@ import { installAccessControl } from './access.ts';
 import { installCompression } from './compression.ts';
 import { installErrorHandler } from './error-handler.ts';
 import { installRouteRegistry } from './route-registry.ts';
+import { installSecurityHeaders } from './security-headers.ts';
 import { answerGroupRoutes } from './routes/answer-group-routes.ts';
 import { assignmentRoutes } from './routes/assignment-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
@@ -48,30 +48,9 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   app.setSerializerCompiler(serializerCompiler);
   installErrorHandler(app);
 
-  await app.register(helmet, {
-    contentSecurityPolicy: {
-      useDefaults: false,
-      directives: {
-        defaultSrc: ["'self'"],
-        scriptSrc: ["'self'"],
-        // MUI (emotion) injects <style> elements at run time; scripts stay strictly same-origin.
-        styleSrc: ["'self'", "'unsafe-inline'"],
-        imgSrc: ["'self'", 'data:', 'blob:'],
-        fontSrc: ["'self'", 'data:'],
-        connectSrc: ["'self'"],
-        workerSrc: ["'self'", 'blob:'],
-        frameSrc: ["'self'"],
-        objectSrc: ["'none'"],
-        baseUri: ["'self'"],
-        formAction: ["'self'"],
-        frameAncestors: ["'self'"],
-        upgradeInsecureRequests: null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  await installSecurityHeaders(app);
   await installCompression(app);
-  // After helmet, so even refused requests carry the security headers.
+  // After the security headers, so even refused requests carry them.
   installAccessControl(app, ctx);
   installRouteRegistry(app);
   await app.register(rateLimit, { global: false });
