@@ -1,6 +1,6 @@
 import { SignJWT, jwtVerify } from 'jose';
 import { eq } from 'drizzle-orm';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { TokenService } from '../src/auth/tokens.ts';
 import { forgetUser } from '../src/auth/user-cache.ts';
 import { users } from '../src/db/schema.ts';
@@ -121,6 +121,65 @@ describe('TokenService', () => {
       .setExpirationTime(Math.floor(Date.now() / 1000) - 1)
       .sign(secret);
     expect(() => service.verify(expired)).toThrow(expect.objectContaining({ code: 'TOKEN_EXPIRED', status: 401 }));
+  });
+});
+
+/**
+ * A token verified once is remembered by its exact text (auth/tokens.ts): what it decides must be
+ * what a full verification decides, at any later time.
+ */
+describe('TokenService, a token verified before', () => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it('is refused with TOKEN_EXPIRED once its expiry passes, though it was accepted before', () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(new Date('2030-01-01T00:00:00Z'));
+    const shortLived = new TokenService(secret, 60);
+    const token = shortLived.sign({ userId: newId(), tokenVersion: 0 });
+    expect(shortLived.verify(token).expiresAt.toISOString()).toBe('2030-01-01T00:01:00.000Z');
+    vi.setSystemTime(new Date('2030-01-01T00:00:59Z'));
+    expect(shortLived.verify(token).tokenVersion).toBe(0);
+    vi.setSystemTime(new Date('2030-01-01T00:01:00Z'));
+    expect(() => shortLived.verify(token)).toThrow(expect.objectContaining({ code: 'TOKEN_EXPIRED', status: 401 }));
+    expect(() => shortLived.verify(token)).toThrow(expect.objectContaining({ code: 'TOKEN_EXPIRED' }));
+  });
+
+  it('does not make any other text accepted: each changed character, a changed payload, a prefix', () => {
+    const token = service.sign({ userId: newId(), tokenVersion: 0 });
+    expect(service.verify(token).tokenVersion).toBe(0);
+    const [header, payload, signature] = token.split('.') as [string, string, string];
+    const forgedPayload = Buffer.from(
+      JSON.stringify({ tv: 0, sub: newId(), iss: 'gradewise', exp: Math.floor(Date.now() / 1000) + 60 }),
+    ).toString('base64url');
+    const others = [
+      `${header}.${forgedPayload}.${signature}`,
+      `${token}x`,
+      token.slice(0, -1),
+      ` ${token}`,
+      ...[...token].map((char, index) =>
+        char === '.' ? null : `${token.slice(0, index)}${char === 'A' ? 'B' : 'A'}${token.slice(index + 1)}`,
+      ),
+    ];
+    for (const other of others) {
+      if (other === null) continue;
+      expect(() => service.verify(other), other).toThrow(expect.objectContaining({ code: 'UNAUTHENTICATED' }));
+    }
+    expect(service.verify(`${header}.${payload}.${signature}`).tokenVersion).toBe(0);
+  });
+
+  it('answers each caller its own copy: a change to one answer does not reach the next', () => {
+    const userId = newId();
+    const token = service.sign({ userId, tokenVersion: 4 });
+    const first = service.verify(token);
+    const expiresAt = first.expiresAt.getTime();
+    first.expiresAt.setTime(0);
+    first.userId = 'someone else';
+    const second = service.verify(token);
+    expect(second).not.toBe(first);
+    expect(second.userId).toBe(userId);
+    expect(second.expiresAt.getTime()).toBe(expiresAt);
   });
 });
 

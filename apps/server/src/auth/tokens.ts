@@ -29,6 +29,15 @@ export interface VerifiedToken extends TokenClaims {
  */
 export class TokenService {
   private readonly secret: Buffer;
+  /**
+   * Tokens that passed every check, by their exact text, with their claims. A session presents
+   * the same token on every request; verifying it again (base64 and JSON of two parts, the HMAC)
+   * was a tenth of the CPU of an authenticated `GET /api/courses` (issue 11, decision 0061).
+   * Only a string equal to one verified here is found (nothing about its parts is trusted), and
+   * what verification decides is the same for it at any later time except expiry, which is
+   * checked on every use. Revocation is not decided here (auth/sessions.ts reads it every time).
+   */
+  private readonly verified = new Map<string, VerifiedClaims>();
 
   constructor(
     secret: Uint8Array,
@@ -52,11 +61,25 @@ export class TokenService {
   }
 
   verify(token: string): VerifiedToken {
-    const payload = this.readSignedPayload(token);
     const now = Math.floor(Date.now() / 1000);
-    if (typeof payload.exp === 'number' && payload.exp <= now) {
-      throw new AppError('TOKEN_EXPIRED', 'Your session has expired. Please log in again.');
+    const known = this.verified.get(token);
+    if (known) {
+      if (known.exp <= now) {
+        this.verified.delete(token);
+        throw tokenExpired();
+      }
+      return verifiedToken(known);
     }
+    const claims = this.check(token, now);
+    if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
+    this.verified.set(token, claims);
+    return verifiedToken(claims);
+  }
+
+  /** Every check of a token not verified before, at `now` (seconds). */
+  private check(token: string, now: number): VerifiedClaims {
+    const payload = this.readSignedPayload(token);
+    if (typeof payload.exp === 'number' && payload.exp <= now) throw tokenExpired();
     // A subject that is not a user id cannot name a user: refused here, before any query (a
     // signed token with an odd subject is a leaked secret or our bug, never a 500).
     if (
@@ -74,7 +97,7 @@ export class TokenService {
       userId: payload.sub,
       tokenVersion: payload.tv,
       tokenId: typeof payload.jti === 'string' ? payload.jti : null,
-      expiresAt: new Date(payload.exp * 1000),
+      exp: payload.exp,
     };
   }
 
@@ -100,6 +123,27 @@ export class TokenService {
   private mac(signingInput: string): Buffer {
     return createHmac('sha256', this.secret).update(signingInput).digest();
   }
+}
+
+/** Enough for every session active at once; beyond it the oldest verified go first (and are verified again if used). */
+const MAX_VERIFIED = 10_000;
+
+/** A verified token's claims, its expiry in seconds as signed. */
+interface VerifiedClaims extends TokenClaims {
+  tokenId: string | null;
+  exp: number;
+}
+
+/** A new object for each caller (a caller's change never reaches the next request). */
+const verifiedToken = ({ userId, tokenVersion, tokenId, exp }: VerifiedClaims): VerifiedToken => ({
+  userId,
+  tokenVersion,
+  tokenId,
+  expiresAt: new Date(exp * 1000),
+});
+
+function tokenExpired(): AppError {
+  return new AppError('TOKEN_EXPIRED', 'Your session has expired. Please log in again.');
 }
 
 function parseJsonObject(base64url: string): Record<string, unknown> | undefined {
