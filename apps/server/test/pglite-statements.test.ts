@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { PGlite } from '@electric-sql/pglite';
-import { PgliteStatements } from '../src/db/pglite-statements.ts';
+import { PGlite, protocol } from '@electric-sql/pglite';
+import { bindMessage, PgliteStatements } from '../src/db/pglite-statements.ts';
 
 /**
  * Named statements on PGlite (db/pglite-statements.ts, decision 0045): each query text is parsed
@@ -27,6 +27,30 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   await pg?.close();
+});
+
+describe('bindMessage', () => {
+  it('writes the bytes pg-protocol writes for a Bind, for any text, nulls and lengths', () => {
+    const valueSets: unknown[][] = [
+      [],
+      [null],
+      [''],
+      ['6bdb88c6-beb0-4db3-acac-6baf58055bcf', '2'],
+      ['é, 😀 and 中文', null, 'x'.repeat(70_000), '0', 'a\tb\nc'],
+    ];
+    for (const statement of ['gw_1', 'gw_4821', 'é']) {
+      for (const values of valueSets) {
+        const expected = protocol.serialize.bind({ statement, values: values as (string | null)[] });
+        expect(Buffer.from(bindMessage(statement, values)).equals(Buffer.from(expected)), statement).toBe(true);
+      }
+    }
+  });
+
+  it('sends a binary value as pg-protocol does', () => {
+    const values = ['a', new Uint8Array([0, 1, 255]), null];
+    const expected = protocol.serialize.bind({ statement: 'gw_2', values: values as (string | null)[] });
+    expect(Buffer.from(bindMessage('gw_2', values)).equals(Buffer.from(expected))).toBe(true);
+  });
 });
 
 describe('PgliteStatements', () => {
@@ -138,5 +162,17 @@ describe('PgliteStatements', () => {
     expect(await statements.query('select id, body from notes where false')).toEqual(
       await pg.query('select id, body from notes where false'),
     );
+  });
+});
+
+describe('PgliteStatements with bindMessage', () => {
+  // Last: it adds a statement to the session, which the bound's count above does not expect.
+  it('runs statements with the values it binds: multi-byte text, nulls and an empty string come back as sent', async () => {
+    const sent = ['é, 😀 and 中文', null, ''];
+    const { rows } = await statements.query<{ a: string | null; b: string | null; c: string | null }>(
+      'select $1::text as a, $2::text as b, $3::text as c',
+      sent,
+    );
+    expect(rows).toEqual([{ a: sent[0], b: null, c: '' }]);
   });
 });
