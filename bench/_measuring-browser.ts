@@ -5,7 +5,10 @@
  * started the same way for both.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
 import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
 import * as chromeLauncher from 'chrome-launcher';
 import puppeteer, { type Page } from 'puppeteer-core';
 
@@ -19,6 +22,8 @@ export interface Target {
 }
 
 export interface AppUnderTest {
+  /** The checkout whose build and server are measured: --root DIR, or this one. */
+  repoRoot: string;
   base: string;
   /** The demo instructor's session token. */
   token: string;
@@ -27,8 +32,16 @@ export interface AppUnderTest {
   stop(): Promise<void>;
 }
 
-/** Starts the app of the checkout at repoRoot and signs the demo instructor in. */
-export async function startAppUnderTest(repoRoot: string, only: string | undefined): Promise<AppUnderTest> {
+/**
+ * Starts the app of the checkout measured (--root DIR, or this one; its web app built) and signs
+ * the demo instructor in. --only NAME keeps one page.
+ */
+export async function startAppUnderTest(): Promise<AppUnderTest> {
+  const thisCheckout = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+  const repoRoot = path.resolve(argument('--root') ?? thisCheckout);
+  if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html')))
+    throw new Error('The web app is not built: run "npm run build -w @gradewise/web" first.');
+  const only = argument('--only');
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const server = startServer(repoRoot, port);
@@ -46,7 +59,7 @@ export async function startAppUnderTest(repoRoot: string, only: string | undefin
     ].filter((target) => !only || target.name === only);
     if (targets.length === 0)
       throw new Error(`--only takes '/', '/login', '/courses' or 'grading screen', not '${only}'.`);
-    return { base, token, targets, stop: () => stopServer(server) };
+    return { repoRoot, base, token, targets, stop: () => stopServer(server) };
   } catch (error) {
     await stopServer(server);
     throw error;

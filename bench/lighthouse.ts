@@ -35,14 +35,10 @@ import {
 } from './_measuring-browser.ts';
 
 const scriptRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = path.resolve(argument('--root') ?? scriptRoot);
 const saveDir = argument('--save');
 const runs = Number(argument('--runs') ?? 1);
 
-if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html')))
-  throw new Error('The web app is not built: run "npm run build -w @gradewise/web" first.');
-
-const app = await startAppUnderTest(repoRoot, argument('--only'));
+const app = await startAppUnderTest();
 let browser: Awaited<ReturnType<typeof launchMeasuringBrowser>> | undefined;
 try {
   browser = await launchMeasuringBrowser();
@@ -73,7 +69,7 @@ try {
   }
   const loadAtEnd = os.loadavg();
 
-  console.log(`\nbuild and server of ${repoRoot}`);
+  console.log(`\nbuild and server of ${app.repoRoot}`);
   console.log(
     `\nLighthouse ${lighthouseVersion()} mobile, ${runs} run(s) each, median; load average ` +
       `${loadAtStart.map((value) => value.toFixed(1)).join(' ')} at start, ` +

@@ -18,10 +18,7 @@
  * refused (index.html and its stylesheet alone: the page's first paint), so the ratio says how much
  * the app's JavaScript adds to what the browser spends on the document anyway.
  */
-import fs from 'node:fs';
 import os from 'node:os';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { CDPSession, HTTPRequest, Page } from 'puppeteer-core';
 import {
   argument,
@@ -32,8 +29,6 @@ import {
   type Target,
 } from './_measuring-browser.ts';
 
-const scriptRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const repoRoot = path.resolve(argument('--root') ?? scriptRoot);
 const runs = Number(argument('--runs') ?? 3);
 
 interface TraceEvent {
@@ -53,10 +48,7 @@ interface Visit {
   longTasksMs: number[];
 }
 
-if (!fs.existsSync(path.join(repoRoot, 'apps/web/dist/index.html')))
-  throw new Error('The web app is not built: run "npm run build -w @gradewise/web" first.');
-
-const app = await startAppUnderTest(repoRoot, argument('--only'));
+const app = await startAppUnderTest();
 let browser: Awaited<ReturnType<typeof launchMeasuringBrowser>> | undefined;
 try {
   browser = await launchMeasuringBrowser();
@@ -85,7 +77,7 @@ try {
   }
   const loadAtEnd = os.loadavg();
   const referenceMs = median(reference);
-  console.log(`\nbuild and server of ${repoRoot}`);
+  console.log(`\nbuild and server of ${app.repoRoot}`);
   console.log(
     `\nMain-thread CPU of a first visit, ${runs} run(s) each, median; load average ` +
       `${loadAtStart.map((value) => value.toFixed(1)).join(' ')} at start, ` +

@@ -1,22 +1,9 @@
 import { render, screen } from '@testing-library/react';
 import { useTheme } from '@mui/material/styles';
 import { afterEach, describe, expect, it, vi } from 'vitest';
+import { stubMatchMedia } from '../test/match-media.ts';
 import { AppProviders } from './providers.tsx';
 import { REDUCED_MOTION_QUERY } from './theme.ts';
-
-/** A window.matchMedia that answers `true` only for the queries given. */
-function stubMatchMedia(matching: string[]) {
-  vi.stubGlobal('matchMedia', (query: string) => ({
-    matches: matching.includes(query),
-    media: query,
-    onchange: null,
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    addListener: () => {},
-    removeListener: () => {},
-    dispatchEvent: () => false,
-  }));
-}
 
 function TransitionProbe() {
   const theme = useTheme();
@@ -31,7 +18,7 @@ describe('the app theme and the reduced-motion setting', () => {
   afterEach(() => vi.unstubAllGlobals());
 
   it('animates panels and dialogs by default', () => {
-    stubMatchMedia([]);
+    stubMatchMedia(() => false);
     render(
       <AppProviders>
         <TransitionProbe />
@@ -44,7 +31,7 @@ describe('the app theme and the reduced-motion setting', () => {
   });
 
   it('shows panels and dialogs at once, with no transition, for people who asked for less motion', () => {
-    stubMatchMedia([REDUCED_MOTION_QUERY]);
+    stubMatchMedia((query) => query === REDUCED_MOTION_QUERY);
     render(
       <AppProviders>
         <TransitionProbe />

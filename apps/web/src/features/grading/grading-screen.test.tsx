@@ -4,6 +4,7 @@ import { describe, expect, it, vi } from 'vitest';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
+import { stubMatchMedia } from '../../test/match-media.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 // Screens load their route module and data first; on a busy machine that can take over a second.
@@ -112,16 +113,7 @@ describe('grading screen', () => {
 
   it('on a phone, opens on the comments and loads the answer (pdf.js) only when its tab is first chosen', async () => {
     // A phone: MUI's breakpoints.down('md') asks for a max-width query; nothing else matches.
-    vi.stubGlobal('matchMedia', (query: string) => ({
-      matches: query.includes('max-width'),
-      media: query,
-      onchange: null,
-      addEventListener: () => {},
-      removeEventListener: () => {},
-      addListener: () => {},
-      removeListener: () => {},
-      dispatchEvent: () => false,
-    }));
+    stubMatchMedia((query) => query.includes('max-width'));
     stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
     const user = userEvent.setup();
     renderApp(GRADE_PATH);
