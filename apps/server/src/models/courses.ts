@@ -1,4 +1,4 @@
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { desc, eq, inArray, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
@@ -46,22 +46,20 @@ export interface CourseSummaryRow {
   instructor: { id: string; name: string };
 }
 
-/** A course summary as PostgreSQL's json_build_object writes it (createdAt as ISO 8601 text). */
-type CourseSummaryJson = Omit<CourseSummaryRow, 'createdAt'> & { createdAt: string };
-
 /**
- * The summaries as one JSON array built by PostgreSQL, in `order`: one row of one value instead of
- * 20 rows of 13 columns. On PGlite each column of each row costs a copy and a decode in its
- * JavaScript protocol parser, then drizzle's mapping (issue 11: for 20 courses the JSON statement
- * costs 0.19 ms of CPU against 0.37 ms for the rows, measured in process; decision 0052).
- * JSON.parse is native.
+ * The summary's columns, read as rows: PostgreSQL building the list as one JSON value
+ * (`json_agg(json_build_object(...))`, decision 0052) cost more in its WebAssembly than the rows
+ * and PGlite's reading of them now cost together (decision 0063: for 20 courses 120 against 199 µs
+ * of CPU, in process), since PGlite's rows are decoded once, straight from its buffer (decision 0055).
  */
-const summariesJson = (order: SQL) =>
-  sql<CourseSummaryJson[]>`coalesce(json_agg(json_build_object(
-    'id', ${courses.id}, 'title', ${courses.title}, 'imageFileId', ${courses.imageFileId},
-    'isDemo', ${courses.isDemo}, 'createdAt', ${courses.createdAt},
-    'instructor', json_build_object('id', ${users.id}, 'name', ${users.name})
-  ) order by ${order}), '[]'::json)`;
+const summaryColumns = {
+  id: courses.id,
+  title: courses.title,
+  imageFileId: courses.imageFileId,
+  isDemo: courses.isDemo,
+  createdAt: courses.createdAt,
+  instructor: { id: users.id, name: users.name },
+};
 
 /**
  * An instructor's courses: those they own, then those they are a TA of, each newest first. One
@@ -87,36 +85,33 @@ const courseSummariesTaughtBy = preparedPerDb((db) => {
   );
   return db
     .with(taught)
-    .select({ list: summariesJson(sql`${taught.isOwner} desc, ${courses.createdAt} desc, ${courses.id}`) })
+    .select(summaryColumns)
     .from(taught)
     .innerJoin(courses, eq(courses.id, taught.courseId))
     .innerJoin(users, eq(users.id, courses.instructorId))
+    .orderBy(desc(taught.isOwner), desc(courses.createdAt), courses.id)
     .prepare('course_summaries_taught_by');
 });
 
 const courseSummariesEnrolledBy = preparedPerDb((db) =>
   db
-    .select({ list: summariesJson(sql`${courses.createdAt} desc, ${courses.id}`) })
+    .select(summaryColumns)
     .from(enrollments)
     .innerJoin(courses, eq(courses.id, enrollments.courseId))
     .innerJoin(users, eq(users.id, courses.instructorId))
     .where(eq(enrollments.userId, sql.placeholder('userId')))
+    .orderBy(desc(courses.createdAt), courses.id)
     .prepare('course_summaries_enrolled_by'),
 );
 
-const fromJson = (list: CourseSummaryJson[]): CourseSummaryRow[] =>
-  list.map((row) => ({ ...row, createdAt: new Date(row.createdAt) }));
-
 /** The courses an instructor owns, newest first, then those they are a TA of, newest first. */
 export async function selectCourseSummariesTaughtBy(db: Db, userId: string): Promise<CourseSummaryRow[]> {
-  const [row] = await courseSummariesTaughtBy(db).execute({ userId });
-  return fromJson(row!.list);
+  return courseSummariesTaughtBy(db).execute({ userId });
 }
 
 /** The courses a student is enrolled in, newest first. */
 export async function selectCourseSummariesEnrolledBy(db: Db, userId: string): Promise<CourseSummaryRow[]> {
-  const [row] = await courseSummariesEnrolledBy(db).execute({ userId });
-  return fromJson(row!.list);
+  return courseSummariesEnrolledBy(db).execute({ userId });
 }
 
 export async function selectCourseIdsOwnedBy(db: Db, instructorId: string): Promise<string[]> {
