@@ -186,6 +186,7 @@ describe('GET /api/courses', () => {
     const second = await createCourse(t.app, owner, { title: 'Second', courseImage: { content: tinyPng() } });
     await createCourse(t.app, otherInstructor, { title: 'Not yours' });
     await addStudents(t.app, owner, second._id, [student.email]);
+    await addStudents(t.app, owner, first._id, [student.email]);
 
     const ownerList = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: owner.auth })).json();
     expect(ownerList.map((course: any) => course.title)).toEqual(['Second', 'First']);
@@ -201,7 +202,9 @@ describe('GET /api/courses', () => {
     expect(ownerList[1].createdAt).toBe(first.createdAt);
 
     const studentList = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
-    expect(studentList.map((course: any) => course._id)).toEqual([second._id]);
+    // Newest first, whatever the order of enrolment; each summary as the owner's list shows it.
+    expect(studentList.map((course: any) => course._id)).toEqual([second._id, first._id]);
+    expect(studentList).toEqual(ownerList);
   });
 
   it('answers an empty list to a newcomer and 401 to anonymous callers', async () => {
