@@ -49,7 +49,7 @@ export interface CourseSummaryRow {
 /**
  * The summary's columns, read as rows: PostgreSQL building the list as one JSON value
  * (`json_agg(json_build_object(...))`, decision 0052) cost more in its WebAssembly than the rows
- * and PGlite's reading of them now cost together (decision 0063: for 20 courses 120 against 199 µs
+ * and PGlite's reading of them now cost together (decision 0063: for 20 courses 138 against 182 µs
  * of CPU, in process), since PGlite's rows are decoded once, straight from its buffer (decision 0055).
  */
 const summaryColumns = {
