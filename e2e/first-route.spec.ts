@@ -101,3 +101,26 @@ test('a screen whose chunk is gone after a deploy reloads once, then offers Relo
   await page.getByRole('button', { name: 'Reload' }).click();
   await expect(page.getByRole('heading', { level: 1, name: 'Frequently Asked Questions' })).toBeVisible();
 });
+
+test('a first visit paints the brand and the loading screen before any script runs', async ({ page }) => {
+  // No script at all: what a slow line shows while the scripts (about 170 KB) are on their way.
+  await page.route(/\.m?js$/, (route) => route.abort());
+  const stylesheets: string[] = [];
+  page.on('request', (request) => {
+    if (request.resourceType() === 'stylesheet') stylesheets.push(request.url());
+  });
+
+  await page.goto('/courses');
+  await expect(page.getByRole('status', { name: 'Loading' })).toBeVisible();
+  await expect(page.getByRole('link', { name: 'Gradewise' })).toHaveAttribute('href', '/');
+  // The bar has nothing to open: React replaces the page once the scripts have run (decision 0050).
+  await expect(page.getByRole('button')).toHaveCount(0);
+  // Roboto's @font-face rules are in the page itself: the first paint waited for no stylesheet.
+  expect(stylesheets).toEqual([]);
+  const families = await page.evaluate(() => {
+    const found: string[] = [];
+    document.fonts.forEach((face) => found.push(face.family));
+    return found;
+  });
+  expect(families).toContain('Roboto');
+});

@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Rollup } from 'vite';
+import { inlineStylesheet } from './build/inline-stylesheet.ts';
 import { muiPathImports } from './build/mui-path-imports.ts';
 import { precompress } from './build/precompress.ts';
 
@@ -17,7 +18,7 @@ export default defineConfig(({ command }) => ({
   root: webRoot,
   resolve: { alias: command === 'build' ? reactRouterProductionBuild() : [] },
   // muiPathImports: see its comment; it is what lets lazy screens keep their MUI components.
-  plugins: [react(), muiPathImports(), precompress()],
+  plugins: [react(), muiPathImports(), inlineStylesheet(), precompress()],
   // pdf.js starts its worker as a module worker (lib/pdf-worker-entry.ts).
   worker: { format: 'es' },
   build: {

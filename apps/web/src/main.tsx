@@ -1,10 +1,5 @@
 import { startTransition, StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-// Roboto is bundled from @fontsource (self-hosted): the CSP allows no font CDN.
-import '@fontsource/roboto/300.css';
-import '@fontsource/roboto/400.css';
-import '@fontsource/roboto/500.css';
-import '@fontsource/roboto/700.css';
 import { App, startApp } from './app/app.tsx';
 import { startSessionCheckEarly } from './lib/session.tsx';
 

@@ -1,10 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router-dom';
-import { PageLoading } from '../components/loading-icon.tsx';
 import { hasSeenDemo } from '../lib/browser-storage.ts';
 import { courseQueries } from '../lib/queries/courses.ts';
 import { hasSessionToken } from '../lib/session.tsx';
 import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
+import { AppLoading } from './layout/app-loading.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
 import { RouteErrorScreen } from './route-error-screen.tsx';
@@ -30,7 +30,8 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
   return [
     {
       element: <AppLayout />,
-      HydrateFallback: () => <PageLoading />,
+      // While the first screen's module loads (index.html's first paint looks the same).
+      HydrateFallback: AppLoading,
       // A screen that throws, or whose lazy chunk is gone after a deploy (route-error-screen.tsx).
       errorElement: <RouteErrorScreen />,
       children: [

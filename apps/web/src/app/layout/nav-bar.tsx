@@ -75,6 +75,23 @@ function SessionCheck() {
   );
 }
 
+/** The graduation cap and "Gradewise", going home: the bar's first item, on every screen. */
+export function BrandLink() {
+  return (
+    <Button
+      component={RouterLink}
+      to="/"
+      color="inherit"
+      startIcon={<SchoolIcon color="primary" />}
+      sx={{ textTransform: 'none', mr: 'auto', px: 1 }}
+    >
+      <Typography component="span" variant="h6" sx={{ fontWeight: 700, letterSpacing: 0.5 }}>
+        Gradewise
+      </Typography>
+    </Button>
+  );
+}
+
 export function NavBar() {
   const items = useNavItems();
   const { loading } = useSession();
@@ -86,17 +103,7 @@ export function NavBar() {
   return (
     <AppBar position="sticky" color="default" elevation={1} component="header">
       <Toolbar component="nav" aria-label="Main" sx={{ gap: 1 }}>
-        <Button
-          component={RouterLink}
-          to="/"
-          color="inherit"
-          startIcon={<SchoolIcon color="primary" />}
-          sx={{ textTransform: 'none', mr: 'auto', px: 1 }}
-        >
-          <Typography component="span" variant="h6" sx={{ fontWeight: 700, letterSpacing: 0.5 }}>
-            Gradewise
-          </Typography>
-        </Button>
+        <BrandLink />
 
         {loading ? <SessionCheck /> : null}
         <Box sx={{ display: { xs: 'none', md: 'flex' }, gap: 0.5, alignItems: 'center' }}>
