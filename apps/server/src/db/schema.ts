@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import {
   type AnyPgColumn,
+  bigint,
   boolean,
   doublePrecision,
   index,
@@ -463,6 +464,9 @@ export const submissions = pgTable(
   (table) => [
     uniqueIndex('submissions_question_student_version_idx').on(table.questionId, table.studentId, table.version),
     index('submissions_student_idx').on(table.studentId),
+    // For the triggers of question_list_changes: a file's text and an uploader's name reach their question's list.
+    index('submissions_file_idx').on(table.fileId),
+    index('submissions_uploaded_by_idx').on(table.uploadedById),
   ],
 );
 
@@ -757,4 +761,24 @@ export const gradingLeases = pgTable(
     expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
   },
   (table) => [index('grading_leases_grader_idx').on(table.graderId)],
+);
+
+/**
+ * How many times what a question's whole staff list shows has changed (decision 0065): triggers of
+ * migration 0018 add one in the same transaction as any change to a row the list reads (answers,
+ * grades, runs, extracted text, rubric, reopenings, graders, leases, roster, anonymous numbers, the
+ * names shown). The sum over a question's rows is its revision; the server keeps the serialised
+ * list for one revision (services/kept-question-lists.ts). One row per question and database
+ * session (`writer` is the backend's pid), so concurrent writers never wait on each other's row.
+ */
+export const questionListChanges = pgTable(
+  'question_list_changes',
+  {
+    questionId: uuid('question_id')
+      .notNull()
+      .references(() => questions.id, { onDelete: 'cascade' }),
+    writer: integer('writer').notNull(),
+    changes: bigint('changes', { mode: 'number' }).notNull(),
+  },
+  (table) => [primaryKey({ columns: [table.questionId, table.writer] })],
 );

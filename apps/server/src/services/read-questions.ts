@@ -12,7 +12,6 @@ import type { RubricRow } from '../models/rubrics.ts';
 import type { UserRow } from '../models/users.ts';
 import {
   loadVisibleAssignment,
-  loadVisibleQuestion,
   loadVisibleSubmission,
   mayGrade,
   mayManage,
@@ -33,7 +32,7 @@ import {
   type WholeGradingShape,
 } from './read-grading.ts';
 import { readClassOrder } from './class-order.ts';
-import { readGradingWork } from './work-split.ts';
+import { readGradingWork, type GradingWork } from './work-split.ts';
 
 export async function listQuestionsFor(ctx: AppContext, user: UserRow, assignmentId: string): Promise<QuestionRow[]> {
   const { assignment } = await loadVisibleAssignment(ctx.db, user, assignmentId);
@@ -142,6 +141,8 @@ export type QuestionDetailView =
       identities: StudentIdentities;
       /** In the order staff lists use (by name, or by label when anonymous). Any read but a paged one. */
       submissions?: StaffQuestionRow[];
+      /** With `submissions`: when the first answer shown as open stops being open (a lease lapses), if any. */
+      openUntil?: Date | null;
       /** A paged read: its rows, as the table shows them (decision 0057), and where they sit. */
       page?: SubmissionsPageView & { rows: StaffTableRow[] };
     }
@@ -152,17 +153,17 @@ export type QuestionDetailView =
  * `submissionId` that one row (decision 0046). The grading reads (grades, runs, extractions), the
  * work split's leases and the presenting are for the rows answered only. A page still orders and
  * counts the whole class (from its keys), and says whether any answer is graded and what Grade All
- * has left, since the table shows those whatever the page.
+ * has left, since the table shows those whatever the page. `scope` is the question as the caller
+ * may see it (`loadVisibleQuestion`), loaded first by the route, which may answer the whole staff
+ * list from what it kept (services/kept-question-lists.ts) without coming here.
  */
 export async function readQuestionDetail(
   ctx: AppContext,
   user: UserRow,
-  assignmentId: string,
-  questionId: string,
+  scope: QuestionScope,
   includeSubmissions: boolean,
   selection: SubmissionsSelection = {},
 ): Promise<QuestionDetailView> {
-  const scope = await loadVisibleQuestion(ctx.db, user, assignmentId, questionId);
   const { paging } = selection;
   if (mayGrade(scope.role)) {
     const { rows, identities, total } = includeSubmissions
@@ -178,29 +179,30 @@ export async function readQuestionDetail(
       );
     const staffRows = <Shape extends WholeGradingShape | TableGradingShape>(
       bySubmission: Map<string, StaffSubmissionGrading<Shape>>,
-      workOf: Awaited<ReturnType<typeof readWork>>,
+      work: GradingWork,
     ): StaffQuestionRow<Shape>[] =>
       rows.map((row) => ({
         row,
         grading: bySubmission.get(row.submission.id)!,
-        work: workOf({ studentId: row.student.id, submissionId: row.submission.id }),
+        work: work.of({ studentId: row.student.id, submissionId: row.submission.id }),
       }));
     if (paging) {
       // A page (always with its submissions): table rows, whose runs are read without comments.
-      const [grading, workOf, summary] = await Promise.all([
+      const [grading, work, summary] = await Promise.all([
         readQuestionTableGradingForStaff(ctx, scope.question.id, submissionRows),
         readWork(),
         readStaffPageSummary(ctx, scope, paging, total),
       ]);
-      const page = { ...summary, rows: staffRows(grading.bySubmission, workOf) };
+      const page = { ...summary, rows: staffRows(grading.bySubmission, work) };
       return { viewer: 'staff', scope, rubric: grading.rubric, identities, page };
     }
-    const [grading, workOf] = await Promise.all([
+    const [grading, work] = await Promise.all([
       readQuestionGradingForStaff(ctx, scope.question.id, submissionRows),
       includeSubmissions ? readWork() : undefined,
     ]);
-    const submissions = workOf ? staffRows(grading.bySubmission, workOf) : undefined;
-    return { viewer: 'staff', scope, rubric: grading.rubric, identities, submissions };
+    if (!work) return { viewer: 'staff', scope, rubric: grading.rubric, identities };
+    const submissions = staffRows(grading.bySubmission, work);
+    return { viewer: 'staff', scope, rubric: grading.rubric, identities, submissions, openUntil: work.openUntil };
   }
   const listed = includeSubmissions ? await loadOwnRows(ctx, user, scope, selection) : undefined;
   const all = listed ?? [];

@@ -62,7 +62,7 @@ export async function readReviewQueue(
     assignment,
     answers.rows.map((row) => row.student.id),
   );
-  const workOf = await readGradingWork(
+  const { of: workOf } = await readGradingWork(
     ctx,
     { assignment, question },
     user,

@@ -71,6 +71,13 @@ export function assignAnswers(input: {
   };
 }
 
+/** The work fields of a staff list's answers, and until when they hold without a write. */
+export interface GradingWork {
+  of: (answer: { studentId: string; submissionId: string }) => GradingWorkFields;
+  /** When the first of the shown leases lapses (an answer stops being open with no write), if any. */
+  openUntil: Date | null;
+}
+
 /**
  * For a staff list of one question (question page rows, review queue): each answer's graders,
  * whether it is in the viewer's share, and who has it open right now. `answers` are the rows shown
@@ -82,7 +89,7 @@ export async function readGradingWork(
   scope: { assignment: AssignmentRow; question: { id: string } },
   viewer: UserRow,
   answers: readonly { submissionId: string }[],
-): Promise<(answer: { studentId: string; submissionId: string }) => GradingWorkFields> {
+): Promise<GradingWork> {
   const { assignment, question } = scope;
   const { questionGraderIds, studentGraders, leases } = await selectGradingWorkOfQuestion(ctx.db, {
     questionId: question.id,
@@ -95,14 +102,18 @@ export async function readGradingWork(
   const studentsInOrder = graderIds.length > 0 ? await readClassInOrder(ctx, assignment, question.id) : [];
   const gradersOf = assignAnswers({ questionGraderIds: graderIds, studentsInOrder, studentGraders });
   const personRef = (id: string): PersonRef => ({ _id: id, name: people.get(id)?.name ?? 'Former grader' });
-  return ({ studentId, submissionId }) => {
-    const assigned = gradersOf(studentId);
-    const lease = leases.get(submissionId);
-    return {
-      assignedTo: assigned.map(personRef),
-      isMine: assigned.length === 0 || assigned.includes(viewer.id),
-      openBy: lease ? { _id: lease.graderId, name: lease.graderName, since: lease.startedAt.toISOString() } : null,
-    };
+  const lapses = [...leases.values()].map((lease) => lease.expiresAt.getTime());
+  return {
+    of: ({ studentId, submissionId }) => {
+      const assigned = gradersOf(studentId);
+      const lease = leases.get(submissionId);
+      return {
+        assignedTo: assigned.map(personRef),
+        isMine: assigned.length === 0 || assigned.includes(viewer.id),
+        openBy: lease ? { _id: lease.graderId, name: lease.graderName, since: lease.startedAt.toISOString() } : null,
+      };
+    },
+    openUntil: lapses.length > 0 ? new Date(Math.min(...lapses)) : null,
   };
 }
 

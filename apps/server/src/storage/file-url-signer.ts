@@ -49,8 +49,7 @@ export class FileUrlSigner {
 
   /** A link the caller can open for the next ttl seconds (at least). */
   urlFor(fileId: string): string {
-    const nowSeconds = Math.floor(this.now() / 1000);
-    const exp = Math.ceil((nowSeconds + this.ttlSeconds) / this.stepSeconds) * this.stepSeconds;
+    const exp = this.expiryNow();
     if (exp !== this.windowExp || this.windowLinks.size >= MAX_WINDOW_LINKS) {
       this.windowLinks.clear();
       this.windowExp = exp;
@@ -61,6 +60,15 @@ export class FileUrlSigner {
       this.windowLinks.set(fileId, url);
     }
     return url;
+  }
+
+  /**
+   * The expiry (unix seconds) of the links `urlFor` gives right now: the same for a whole window of
+   * `stepSeconds`, so an answer holding links can be kept until this moves on (decision 0065).
+   */
+  expiryNow(): number {
+    const nowSeconds = Math.floor(this.now() / 1000);
+    return Math.ceil((nowSeconds + this.ttlSeconds) / this.stepSeconds) * this.stepSeconds;
   }
 
   /** A link with an explicit expiry (unix seconds). */

@@ -16,6 +16,8 @@ import {
   presentQuestionSummary,
 } from '../../presenters/question-presenter.ts';
 import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
+import { loadVisibleQuestion, mayGrade } from '../../policies/course-access.ts';
+import { readKeptStaffList } from '../../services/kept-question-lists.ts';
 import { listQuestionsFor, readQuestionDetail } from '../../services/read-questions.ts';
 import { currentUser } from '../access.ts';
 import { fastSerializerFor } from '../fast-serializer.ts';
@@ -72,17 +74,25 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const { includeSubmissions, offset, limit, submissionId } = request.query;
         const { assignmentId, questionId } = request.params;
+        const user = currentUser(request);
+        const scope = await loadVisibleQuestion(ctx.db, user, assignmentId, questionId);
         // The schema refuses offset, limit or submissionId without includeSubmissions=1, offset
         // without limit, and a page together with a submissionId.
         const paging = limit === undefined ? undefined : { offset: offset ?? 0, limit };
-        const detail = await readQuestionDetail(
-          ctx,
-          currentUser(request),
-          assignmentId,
-          questionId,
-          isTrueFlag(includeSubmissions),
-          { paging, submissionId },
-        );
+        const selection = { paging, submissionId };
+        const withSubmissions = isTrueFlag(includeSubmissions);
+        if (withSubmissions && !paging && submissionId === undefined && mayGrade(scope.role)) {
+          // The whole staff list: kept serialised between changes (decision 0065).
+          const body = await readKeptStaffList(ctx, user, scope, async () => {
+            const detail = await readQuestionDetail(ctx, user, scope, true, selection);
+            const openUntil = (detail.viewer === 'staff' && detail.openUntil) || null;
+            return { body: Buffer.from(serializeDetail(presentQuestionDetail(detail, ctx.fileUrls))), openUntil };
+          });
+          // Bytes already serialised against QuestionDetail (checked against it under test, as
+          // every answer is): Fastify sends a Buffer as it is, which the typed reply cannot say.
+          return reply.type('application/json; charset=utf-8').send(body as never);
+        }
+        const detail = await readQuestionDetail(ctx, user, scope, withSubmissions, selection);
         const answer = presentQuestionDetail(detail, ctx.fileUrls);
         // Only once the answer is made: a refusal thrown above is sent by the error handler as usual.
         reply.serializer(paging ? serializePage : serializeDetail);

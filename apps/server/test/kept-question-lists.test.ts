@@ -1,0 +1,303 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { eq, inArray, sql } from 'drizzle-orm';
+import type { QuestionDetail } from '@gradewise/shared/contracts/questions';
+import { fileExtractions, grades, gradingRuns, submissions } from '../src/db/schema.ts';
+import { buildApp } from '../src/http/app.ts';
+import { JOB_DEFINITIONS } from '../src/job-registry.ts';
+import { updateUser } from '../src/models/users.ts';
+import { FileUrlSigner } from '../src/storage/file-url-signer.ts';
+import {
+  addStudents,
+  addTa,
+  createAssignment,
+  createCourse,
+  createQuestion,
+  submitAnswer,
+} from './support/course-fixtures.ts';
+import { expectStatus, registerUser, type TestUser } from './support/http.ts';
+import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * The whole staff list of a question is kept serialised between changes (decision 0065). Each test
+ * reads the list (so it is kept), changes one thing the list shows, through the product's routes or
+ * as a job writes its rows, and checks the next read against a read by an app that kept nothing.
+ * The first test shows a list is really kept: a change made with the database's triggers off is
+ * not seen.
+ */
+let t: TestApp;
+// One second into a ten-minute window of link expiries: a lease's five minutes lapse inside it.
+let nowMs = Date.parse('2026-11-20T10:00:01Z');
+let owner: TestUser;
+let ta: TestUser;
+let secondTa: TestUser;
+let students: TestUser[];
+let courseId: string;
+let assignmentId: string;
+let questionId: string;
+/** The answers of Eve, Bob and Carol (students[0..2]), in that order. */
+let submissionIds: string[];
+
+beforeAll(async () => {
+  t = await createTestApp({}, { withJobs: true, clock: () => new Date(nowMs) });
+  // Links signed on the test's clock, so a test can move their expiry window.
+  t.ctx.fileUrls = new FileUrlSigner(new TextEncoder().encode('kept-lists-test-secret'), { now: () => nowMs });
+  owner = await registerUser(t.app, { role: 'instructor', name: 'Prof Ada' });
+  ta = await registerUser(t.app, { role: 'instructor', name: 'Tom Assistant' });
+  secondTa = await registerUser(t.app, { role: 'instructor', name: 'Sam Assistant' });
+  students = [];
+  for (const name of ['Eve', 'Bob', 'Carol']) students.push(await registerUser(t.app, { name }));
+  courseId = (await createCourse(t.app, owner))._id;
+  await addTa(t.app, owner, courseId, ta);
+  await addTa(t.app, owner, courseId, secondTa);
+  await addStudents(
+    t.app,
+    owner,
+    courseId,
+    students.map((student) => student.email),
+  );
+  assignmentId = (await createAssignment(t.app, owner, courseId))._id;
+  questionId = (await createQuestion(t.app, owner, assignmentId))._id;
+  for (const student of students)
+    await submitAnswer(t.app, student, assignmentId, questionId, `Answer of ${student.name} about osmosis`);
+  await settled();
+  const list = JSON.parse(await whole(owner)) as QuestionDetail;
+  submissionIds = students.map(
+    (student) => list.submissions!.find((row) => (row.student as { _id: string })._id === student.id)!._id,
+  );
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+const url = () => `${questionPath(assignmentId, questionId)}?includeSubmissions=1`;
+
+async function whole(user: TestUser, app = t.app): Promise<string> {
+  const response = await app.inject({ method: 'GET', url: url(), headers: user.auth });
+  expectStatus(response, 200, 'whole list');
+  return response.body;
+}
+
+/** The list as an app that kept nothing reads it: the same database, a context of its own. */
+async function fresh(user: TestUser): Promise<string> {
+  const app = await buildApp({ ...t.ctx });
+  try {
+    return await whole(user, app);
+  } finally {
+    await app.close();
+  }
+}
+
+/** Until no job is queued or running (extraction, suggestions, refreshes after a save): their writes are done. */
+async function settled(): Promise<void> {
+  const idle = async () => {
+    const open = await Promise.all(JOB_DEFINITIONS.map((job) => t.ctx.jobs!.countOpenJobs(job.name)));
+    return open.every((count) => count === 0) ? true : undefined;
+  };
+  expect(await t.ctx.jobs!.waitFor('kept-lists-idle', idle, { timeoutMs: 60_000, pollMs: 100 })).toBe(true);
+}
+
+/** Reads the list (kept from then on), makes the change, and checks the next read is current. */
+async function expectCurrentAfter(change: () => Promise<unknown>, viewer = owner): Promise<QuestionDetail> {
+  await settled();
+  const before = await whole(viewer);
+  expect(await whole(viewer)).toBe(before);
+  await change();
+  await settled();
+  const after = await whole(viewer);
+  expect(after).not.toBe(before);
+  expect(after).toBe(await fresh(viewer));
+  return JSON.parse(after) as QuestionDetail;
+}
+
+const rowOf = (list: QuestionDetail, index: number) =>
+  list.submissions!.find((row) => row._id === submissionIds[index])!;
+
+describe('the whole staff list, kept between changes', () => {
+  it('is answered from what was kept while the database says nothing changed', async () => {
+    await settled();
+    const before = await whole(owner);
+    // The same change a saved grade makes, written with triggers off: the revision does not move.
+    await t.ctx.db.transaction(async (tx) => {
+      await tx.execute(sql`set local session_replication_role = replica`);
+      await tx.update(submissions).set({ isLate: true }).where(eq(submissions.id, submissionIds[0]!));
+    });
+    expect(await whole(owner)).toBe(before);
+    const current = await fresh(owner);
+    expect(current).not.toBe(before);
+    // Put back, with the triggers on: every reader sees it at once.
+    await t.ctx.db.update(submissions).set({ isLate: false }).where(eq(submissions.id, submissionIds[0]!));
+    expect(await whole(owner)).toBe(await fresh(owner));
+  });
+
+  it('shows an AI suggestion and its run as the job writes them', async () => {
+    const list = await expectCurrentAfter(() =>
+      gradeWithAi(t.app, owner, { assignmentId, questionId, submissionId: submissionIds[1]! }),
+    );
+    expect(rowOf(list, 1).gradingStatus).toBe('succeeded');
+    // A worker's later write to the run (as a retry or a refresh would make it).
+    await expectCurrentAfter(() =>
+      t.ctx.db
+        .update(gradingRuns)
+        .set({ confidence: 1 })
+        .where(inArray(gradingRuns.submissionId, [submissionIds[1]!])),
+    );
+  });
+
+  it('shows a saved grade, and a grade changed or removed underneath', async () => {
+    const list = await expectCurrentAfter(() =>
+      saveGrade(t.app, owner, { assignmentId, questionId, submissionId: submissionIds[0]!, points: 10 }, [
+        { text: 'Say which way the water goes', pointsDeducted: 2, accepted: true },
+      ]),
+    );
+    expect(rowOf(list, 0).grade).toBe(8);
+    await expectCurrentAfter(() =>
+      t.ctx.db.update(grades).set({ grade: 6 }).where(eq(grades.submissionId, submissionIds[0]!)),
+    );
+    await expectCurrentAfter(() => t.ctx.db.delete(grades).where(eq(grades.submissionId, submissionIds[0]!)));
+  });
+
+  it("shows an answer's extracted text as the extraction job rewrites it", async () => {
+    const [row] = await t.ctx.db
+      .select({ fileId: submissions.fileId })
+      .from(submissions)
+      .where(eq(submissions.id, submissionIds[2]!));
+    const list = await expectCurrentAfter(() =>
+      t.ctx.db
+        .update(fileExtractions)
+        .set({ text: 'Read again: osmosis.' })
+        .where(eq(fileExtractions.fileId, row!.fileId)),
+    );
+    expect(rowOf(list, 2).extractedText).toBe('Read again: osmosis.');
+  });
+
+  it('shows a new rubric, a new answer and a reopened question', async () => {
+    await expectCurrentAfter(() =>
+      saveRubric(
+        t.app,
+        owner,
+        { assignmentId, questionId },
+        {
+          questionText: 'Explain osmosis.',
+          solutionText: 'Water crosses a membrane towards more solute.',
+          items: [{ criterion: 'Names the membrane', points: 10 }],
+        },
+      ),
+    );
+    const dan = await registerUser(t.app, { name: 'Dan' });
+    await addStudents(t.app, owner, courseId, [dan.email]);
+    const list = await expectCurrentAfter(() =>
+      submitAnswer(t.app, dan, assignmentId, questionId, 'Answer of Dan about osmosis'),
+    );
+    expect(list.submissions!.map((row) => row.student).map((student) => (student as { name: string }).name)).toContain(
+      'Dan',
+    );
+    await saveGrade(t.app, owner, { assignmentId, questionId, submissionId: submissionIds[1]!, points: 10 });
+    const reopened = await expectCurrentAfter(async () =>
+      expectStatus(
+        await t.app.inject({
+          method: 'POST',
+          url: `${questionPath(assignmentId, questionId)}/submissions/${submissionIds[1]}/reopen`,
+          headers: owner.auth,
+        }),
+        200,
+        'reopen',
+      ),
+    );
+    expect(rowOf(reopened, 1).isReopened).toBe(true);
+  });
+
+  it('shows renamed students and staff', async () => {
+    const list = await expectCurrentAfter(() => updateUser(t.ctx.db, students[0]!.id, { name: 'Evelyn' }));
+    expect((rowOf(list, 0).student as { name: string }).name).toBe('Evelyn');
+    // The owner uploaded nothing here but owns the course: their name reaches the list as grader.
+    await expectCurrentAfter(() =>
+      t.app.inject({
+        method: 'PUT',
+        url: `/api/courses/${courseId}/work-split/questions/${questionId}`,
+        headers: owner.auth,
+        payload: { graderIds: [ta.id] },
+      }),
+    );
+    const renamed = await expectCurrentAfter(() => updateUser(t.ctx.db, ta.id, { name: 'Tomas Assistant' }));
+    expect(rowOf(renamed, 0).assignedTo.map((person) => person.name)).toEqual(['Tomas Assistant']);
+  });
+
+  it("keeps each viewer's own share apart, and follows the roster and the graders", async () => {
+    // The question's grader is `ta`: the same list is theirs for them, nobody's for the other TA.
+    const forTa = JSON.parse(await whole(ta)) as QuestionDetail;
+    const forSecondTa = JSON.parse(await whole(secondTa)) as QuestionDetail;
+    expect(forTa.submissions!.every((row) => row.isMine)).toBe(true);
+    expect(forSecondTa.submissions!.some((row) => row.isMine)).toBe(false);
+    expect(forSecondTa.staffRole).toBe('ta');
+    await expectCurrentAfter(
+      () =>
+        t.app.inject({
+          method: 'PUT',
+          url: `/api/courses/${courseId}/work-split/questions/${questionId}`,
+          headers: owner.auth,
+          payload: { graderIds: [ta.id, owner.id] },
+        }),
+      ta,
+    );
+    // A new student on the roster (who has not answered) moves the graders' ranges over the class.
+    const zed = await registerUser(t.app, { name: 'Zed' });
+    await expectCurrentAfter(() => addStudents(t.app, owner, courseId, [zed.email]), ta);
+  });
+
+  it('shows who has an answer open, and stops when the lease lapses with no write', async () => {
+    const opened = await expectCurrentAfter(async () =>
+      expectStatus(
+        await t.app.inject({
+          method: 'POST',
+          url: `${questionPath(assignmentId, questionId)}/grade/${submissionIds[2]}/lease`,
+          headers: ta.auth,
+        }),
+        200,
+        'lease',
+      ),
+    );
+    expect(rowOf(opened, 2).openBy?.name).toBe('Tomas Assistant');
+    const whileOpen = await whole(owner);
+    nowMs += 6 * 60_000;
+    const lapsed = await whole(owner);
+    expect(lapsed).not.toBe(whileOpen);
+    expect(lapsed).toBe(await fresh(owner));
+    expect(rowOf(JSON.parse(lapsed) as QuestionDetail, 2).openBy).toBeNull();
+  });
+
+  it('signs fresh links when their window moves on, and follows held grades and anonymity', async () => {
+    const before = await whole(owner);
+    nowMs += 11 * 60_000;
+    const later = await whole(owner);
+    expect(later).not.toBe(before);
+    expect(later).toBe(await fresh(owner));
+    // The assignment's own row (read for access on every request) holds the grades.
+    const held = await expectCurrentAfter(async () =>
+      expectStatus(
+        await t.app.inject({
+          method: 'POST',
+          url: `/api/assignments/${assignmentId}/grade-release`,
+          headers: owner.auth,
+          payload: { released: false },
+        }),
+        200,
+        'hold grades',
+      ),
+    );
+    expect(held.gradeRelease?.assignment.isHeld).toBe(true);
+    const anonymous = await expectCurrentAfter(async () =>
+      expectStatus(
+        await t.app.inject({
+          method: 'PUT',
+          url: `/api/assignments/${assignmentId}/anonymous-grading`,
+          headers: owner.auth,
+          payload: { isAnonymous: true },
+        }),
+        200,
+        'anonymous grading',
+      ),
+    );
+    expect(JSON.stringify(anonymous.submissions)).not.toContain('Evelyn');
+  });
+});
