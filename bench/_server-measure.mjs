@@ -70,6 +70,29 @@ export async function cpuPerRequest(
   return ticksToMs(cpuTicks(pid) - before) / measured;
 }
 
+/**
+ * Server CPU (ms) per call of `step`, an async function that makes requests one after another
+ * (for what autocannon cannot load: a request that must follow a write). Warmed and measured as
+ * `cpuPerRequest` does, over at least `amount` steps.
+ */
+export async function cpuPerStep(pid, step, { amount, warmMs = 1500, measureMs = 3000 }) {
+  const run = async (steps) => {
+    for (let index = 0; index < steps; index += 1) await step();
+  };
+  const warmStart = cpuTicks(pid);
+  while (ticksToMs(cpuTicks(pid) - warmStart) < warmMs) await run(Math.max(5, Math.round(amount / 5)));
+  const before = cpuTicks(pid);
+  let measured = 0;
+  let batch = amount;
+  for (;;) {
+    await run(batch);
+    measured += batch;
+    if (ticksToMs(cpuTicks(pid) - before) >= measureMs) break;
+    batch = measured;
+  }
+  return ticksToMs(cpuTicks(pid) - before) / measured;
+}
+
 const ticksToMs = (ticks) => (ticks / CLOCK_TICKS) * 1000;
 
 function cpuTicks(pid) {

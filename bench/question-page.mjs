@@ -10,8 +10,11 @@
 //   - bare Fastify sending the very body Gradewise answered (parsed once, sent with Fastify's
 //     default JSON.stringify, no schema): the floor for a payload of that size.
 //
-// The first page is measured once more as a browser asks for it (Accept-Encoding: br, so the
-// answer's compression counts too; the other figures, like the references, go uncompressed).
+// The first page and the whole list are measured once more as a browser asks for them
+// (Accept-Encoding: br, so the answer's compression counts too; the other figures, like the
+// references, go uncompressed).
+// The whole list is measured once more right after a change to the class, which a server that
+// keeps the serialised list between changes (decision 0065) must read afresh.
 //
 // Server CPU is read from the server process itself (/proc/PID/stat, every thread, PGlite's
 // included), so the ratios hold on a busy machine where times do not.
@@ -27,6 +30,7 @@ import path from 'node:path';
 import autocannon from 'autocannon';
 import {
   cpuPerRequest as cpuPerRequestOf,
+  cpuPerStep,
   fixedRateLatency,
   loadAverage,
   readBenchArgs,
@@ -109,9 +113,39 @@ const pageAsBrowser = await cpuPerRequest(server.pid, pageUrl, BROWSER_HEADERS, 
 console.log(
   `${isPaged ? 'first page' : 'whole list'} as a browser asks for it (compressed): ${pageAsBrowser.toFixed(3)} ms CPU per request`,
 );
+// The whole list as the rubric screens' browser asks for it.
+const fullAsBrowser = await cpuPerRequest(server.pid, fullUrl, BROWSER_HEADERS, REQUESTS);
+console.log(`whole list as a browser asks for it (compressed): ${fullAsBrowser.toFixed(3)} ms CPU per request`);
 const gradingFigure = bareGrading
   ? await measureAgainstSameBody("grading screen's read", bareGrading, gradingUrl)
   : fullFigure;
+// The whole list right after a change. The figures above read a class where nothing changes
+// between requests; a server that keeps the serialised list (decision 0065) answers those from
+// what it kept. Here each read follows a change to the class (a grader opens an answer and closes
+// it: two writes), so it is read afresh. Measured as (change + read) minus the change alone.
+const leaseUrl = `${fullUrl.split('?')[0]}/grade/${full.parsed.submissions[0]._id}/lease`;
+const change = async () => {
+  for (const method of ['POST', 'DELETE']) {
+    const response = await fetch(leaseUrl, { method, headers });
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error(`${method} ${leaseUrl}: ${response.status}`);
+  }
+};
+const afterChangeSteps = quick ? 20 : 60;
+const changeAndRead = await cpuPerStep(
+  server.pid,
+  async () => {
+    await change();
+    await (await fetch(fullUrl, { headers })).arrayBuffer();
+  },
+  { amount: afterChangeSteps, ...QUICK_CPU },
+);
+const changeAlone = await cpuPerStep(server.pid, change, { amount: afterChangeSteps * 4, ...QUICK_CPU });
+const afterChange = changeAndRead - changeAlone;
+console.log(
+  `whole list right after a change: ${afterChange.toFixed(3)} ms CPU per request ` +
+    `(change + read ${changeAndRead.toFixed(3)} ms, change alone ${changeAlone.toFixed(3)} ms)`,
+);
 
 const fullP99 = await fixedRate('whole list', fullUrl);
 const pageP99 = isPaged ? await fixedRate('first page', pageUrl) : fullP99;
@@ -129,7 +163,10 @@ console.log(
 console.log(`| JSON | ${kb(page.body)} KB | ${kb(full.body)} KB | ${kb(grading.body)} KB |`);
 console.log(`| server CPU per request, PGlite | ${cell(pageFigure)} | ${cell(fullFigure)} | ${cell(gradingFigure)} |`);
 console.log(
-  `| the same, as a browser asks (Accept-Encoding: br, answer compressed) | ${pageAsBrowser.toFixed(2)} ms | | |`,
+  `| the same, as a browser asks (Accept-Encoding: br, answer compressed) | ${pageAsBrowser.toFixed(2)} ms | ${fullAsBrowser.toFixed(2)} ms | |`,
+);
+console.log(
+  `| read right after a change to the class (nothing kept can answer it) | | ${afterChange.toFixed(2)} ms | |`,
 );
 console.log(
   `| p99 at a fixed 50 req/s, open loop (goal 100 ms) | ${pageP99.toFixed(1)} ms | ${fullP99.toFixed(1)} ms | ${gradingP99.toFixed(1)} ms |`,

@@ -1,6 +1,7 @@
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
-import type { QuestionDetail } from '@gradewise/shared/contracts/questions';
+import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
 import { fileExtractions, grades, gradingRuns, submissions } from '../src/db/schema.ts';
 import { buildApp } from '../src/http/app.ts';
 import { JOB_DEFINITIONS } from '../src/job-registry.ts';
@@ -61,10 +62,8 @@ beforeAll(async () => {
   for (const student of students)
     await submitAnswer(t.app, student, assignmentId, questionId, `Answer of ${student.name} about osmosis`);
   await settled();
-  const list = JSON.parse(await whole(owner)) as QuestionDetail;
-  submissionIds = students.map(
-    (student) => list.submissions!.find((row) => (row.student as { _id: string })._id === student.id)!._id,
-  );
+  const list = JSON.parse(await whole(owner)) as QuestionForStaff;
+  submissionIds = students.map((student) => list.submissions!.find((row) => row.student._id === student.id)!._id);
 });
 afterAll(async () => {
   await t?.close();
@@ -98,7 +97,7 @@ async function settled(): Promise<void> {
 }
 
 /** Reads the list (kept from then on), makes the change, and checks the next read is current. */
-async function expectCurrentAfter(change: () => Promise<unknown>, viewer = owner): Promise<QuestionDetail> {
+async function expectCurrentAfter(change: () => Promise<unknown>, viewer = owner): Promise<QuestionForStaff> {
   await settled();
   const before = await whole(viewer);
   expect(await whole(viewer)).toBe(before);
@@ -107,10 +106,10 @@ async function expectCurrentAfter(change: () => Promise<unknown>, viewer = owner
   const after = await whole(viewer);
   expect(after).not.toBe(before);
   expect(after).toBe(await fresh(viewer));
-  return JSON.parse(after) as QuestionDetail;
+  return JSON.parse(after) as QuestionForStaff;
 }
 
-const rowOf = (list: QuestionDetail, index: number) =>
+const rowOf = (list: QuestionForStaff, index: number) =>
   list.submissions!.find((row) => row._id === submissionIds[index])!;
 
 describe('the whole staff list, kept between changes', () => {
@@ -209,8 +208,8 @@ describe('the whole staff list, kept between changes', () => {
 
   it('shows renamed students and staff', async () => {
     const list = await expectCurrentAfter(() => updateUser(t.ctx.db, students[0]!.id, { name: 'Evelyn' }));
-    expect((rowOf(list, 0).student as { name: string }).name).toBe('Evelyn');
-    // The owner uploaded nothing here but owns the course: their name reaches the list as grader.
+    expect(rowOf(list, 0).student.name).toBe('Evelyn');
+    // A grader's name reaches every answer they are assigned (assignedTo).
     await expectCurrentAfter(() =>
       t.app.inject({
         method: 'PUT',
@@ -220,13 +219,13 @@ describe('the whole staff list, kept between changes', () => {
       }),
     );
     const renamed = await expectCurrentAfter(() => updateUser(t.ctx.db, ta.id, { name: 'Tomas Assistant' }));
-    expect(rowOf(renamed, 0).assignedTo.map((person) => person.name)).toEqual(['Tomas Assistant']);
+    expect(rowOf(renamed, 0).assignedTo?.map((person) => person.name)).toEqual(['Tomas Assistant']);
   });
 
   it("keeps each viewer's own share apart, and follows the roster and the graders", async () => {
     // The question's grader is `ta`: the same list is theirs for them, nobody's for the other TA.
-    const forTa = JSON.parse(await whole(ta)) as QuestionDetail;
-    const forSecondTa = JSON.parse(await whole(secondTa)) as QuestionDetail;
+    const forTa = JSON.parse(await whole(ta)) as QuestionForStaff;
+    const forSecondTa = JSON.parse(await whole(secondTa)) as QuestionForStaff;
     expect(forTa.submissions!.every((row) => row.isMine)).toBe(true);
     expect(forSecondTa.submissions!.some((row) => row.isMine)).toBe(false);
     expect(forSecondTa.staffRole).toBe('ta');
@@ -263,7 +262,7 @@ describe('the whole staff list, kept between changes', () => {
     const lapsed = await whole(owner);
     expect(lapsed).not.toBe(whileOpen);
     expect(lapsed).toBe(await fresh(owner));
-    expect(rowOf(JSON.parse(lapsed) as QuestionDetail, 2).openBy).toBeNull();
+    expect(rowOf(JSON.parse(lapsed) as QuestionForStaff, 2).openBy).toBeNull();
   });
 
   it('signs fresh links when their window moves on, and follows held grades and anonymity', async () => {
@@ -299,5 +298,31 @@ describe('the whole staff list, kept between changes', () => {
       ),
     );
     expect(JSON.stringify(anonymous.submissions)).not.toContain('Evelyn');
+  });
+
+  it('is sent compressed as the client asks, the same bytes once decompressed', async () => {
+    const plain = await t.app.inject({ method: 'GET', url: url(), headers: owner.auth });
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    const decoders = { br: brotliDecompressSync, gzip: gunzipSync };
+    for (const [acceptEncoding, encoding] of [
+      ['gzip, deflate, br, zstd', 'br'],
+      ['gzip', 'gzip'],
+      ['x-gzip;q=1, br;q=0.5', 'gzip'],
+    ] as const) {
+      // Twice: the first read compresses the kept list, the second sends what that made.
+      for (const round of [1, 2]) {
+        const response = await t.app.inject({
+          method: 'GET',
+          url: url(),
+          headers: { ...owner.auth, 'accept-encoding': acceptEncoding },
+        });
+        expect(response.statusCode, `${acceptEncoding}, read ${round}`).toBe(200);
+        expect(response.headers['content-encoding']).toBe(encoding);
+        expect(response.headers['content-type']).toBe('application/json; charset=utf-8');
+        expect(String(response.headers.vary).toLowerCase()).toContain('accept-encoding');
+        expect(Number(response.headers['content-length'])).toBe(response.rawPayload.length);
+        expect(decoders[encoding](response.rawPayload).toString()).toBe(plain.body);
+      }
+    }
   });
 });

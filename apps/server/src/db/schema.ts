@@ -768,8 +768,8 @@ export const gradingLeases = pgTable(
  * migration 0018 add one in the same transaction as any change to a row the list reads (answers,
  * grades, runs, extracted text, rubric, reopenings, graders, leases, roster, anonymous numbers, the
  * names shown). The sum over a question's rows is its revision; the server keeps the serialised
- * list for one revision (services/kept-question-lists.ts). One row per question and database
- * session (`writer` is the backend's pid), so concurrent writers never wait on each other's row.
+ * list for one revision (services/kept-question-lists.ts). Up to 16 rows per question (`slot` is
+ * the writing backend's pid modulo 16), so concurrent writers rarely wait on one row.
  */
 export const questionListChanges = pgTable(
   'question_list_changes',
@@ -777,8 +777,8 @@ export const questionListChanges = pgTable(
     questionId: uuid('question_id')
       .notNull()
       .references(() => questions.id, { onDelete: 'cascade' }),
-    writer: integer('writer').notNull(),
+    slot: integer('slot').notNull(),
     changes: bigint('changes', { mode: 'number' }).notNull(),
   },
-  (table) => [primaryKey({ columns: [table.questionId, table.writer] })],
+  (table) => [primaryKey({ columns: [table.questionId, table.slot] })],
 );

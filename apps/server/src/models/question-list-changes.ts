@@ -14,7 +14,7 @@ const revisionOf = preparedPerDb((db) =>
 
 /**
  * The revision of what a question's whole staff list shows: how many changes the triggers of
- * migration 0018 have counted for it, summed over every database session's row (decision 0065).
+ * migration 0018 have counted for it, summed over its rows (up to 16, one per slot of writing sessions; decision 0065).
  * Only ever grows, so an unchanged revision means no change was committed in between.
  */
 export async function selectQuestionListRevision(db: Db, questionId: string): Promise<string> {

@@ -21,6 +21,7 @@ import { readKeptStaffList } from '../../services/kept-question-lists.ts';
 import { listQuestionsFor, readQuestionDetail } from '../../services/read-questions.ts';
 import { currentUser } from '../access.ts';
 import { fastSerializerFor } from '../fast-serializer.ts';
+import { sendKeptJson } from '../kept-json.ts';
 import { readMultipartForm } from '../multipart.ts';
 
 const AssignmentParams = z.object({ assignmentId: z.string() });
@@ -88,9 +89,7 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             const openUntil = (detail.viewer === 'staff' && detail.openUntil) || null;
             return { body: Buffer.from(serializeDetail(presentQuestionDetail(detail, ctx.fileUrls))), openUntil };
           });
-          // Bytes already serialised against QuestionDetail (checked against it under test, as
-          // every answer is): Fastify sends a Buffer as it is, which the typed reply cannot say.
-          return reply.type('application/json; charset=utf-8').send(body as never);
+          return sendKeptJson(request, reply, body);
         }
         const detail = await readQuestionDetail(ctx, user, scope, withSubmissions, selection);
         const answer = presentQuestionDetail(detail, ctx.fileUrls);
