@@ -51,6 +51,23 @@ export async function cpuPerRequest(
     if (result.non2xx > 0 || result.errors > 0)
       throw new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`);
   };
+  return cpuPerUnit(pid, run, { amount, warmMs, measureMs });
+}
+
+/**
+ * Server CPU (ms) per call of `step`, an async function that makes requests one after another
+ * (for what autocannon cannot load: a request that must follow a write). Warmed and measured as
+ * `cpuPerRequest` is, over at least `amount` steps.
+ */
+export async function cpuPerStep(pid, step, { amount, warmMs = 1500, measureMs = 3000 }) {
+  const run = async (steps) => {
+    for (let index = 0; index < steps; index += 1) await step();
+  };
+  return cpuPerUnit(pid, run, { amount, warmMs, measureMs });
+}
+
+/** `run(n)` does n units of work; warmed until `warmMs` of CPU, then measured until `measureMs`. */
+async function cpuPerUnit(pid, run, { amount, warmMs, measureMs }) {
   const warmStart = cpuTicks(pid);
   let warmBatch = Math.max(20, Math.round(amount / 5));
   for (;;) {
@@ -66,29 +83,6 @@ export async function cpuPerRequest(
     measured += batch;
     if (ticksToMs(cpuTicks(pid) - before) >= measureMs) break;
     batch = measured; // doubling: a cheap route reaches measureMs in a few batches
-  }
-  return ticksToMs(cpuTicks(pid) - before) / measured;
-}
-
-/**
- * Server CPU (ms) per call of `step`, an async function that makes requests one after another
- * (for what autocannon cannot load: a request that must follow a write). Warmed and measured as
- * `cpuPerRequest` does, over at least `amount` steps.
- */
-export async function cpuPerStep(pid, step, { amount, warmMs = 1500, measureMs = 3000 }) {
-  const run = async (steps) => {
-    for (let index = 0; index < steps; index += 1) await step();
-  };
-  const warmStart = cpuTicks(pid);
-  while (ticksToMs(cpuTicks(pid) - warmStart) < warmMs) await run(Math.max(5, Math.round(amount / 5)));
-  const before = cpuTicks(pid);
-  let measured = 0;
-  let batch = amount;
-  for (;;) {
-    await run(batch);
-    measured += batch;
-    if (ticksToMs(cpuTicks(pid) - before) >= measureMs) break;
-    batch = measured;
   }
   return ticksToMs(cpuTicks(pid) - before) / measured;
 }
