@@ -15,10 +15,17 @@ CREATE INDEX "submissions_uploaded_by_idx" ON "submissions" USING btree ("upload
 -- makes it. A session adds to one of 16 rows per question, chosen by its backend's pid, so
 -- concurrent writers (grading workers) rarely wait on one row, and the rows stay 16 at most however
 -- often the pool reconnects. Questions deleted in the same transaction (cascades) are skipped.
-CREATE FUNCTION "note_question_list_changes"("question_ids" uuid[]) RETURNS void LANGUAGE sql AS $$
+CREATE FUNCTION "note_question_list_changes"("question_ids" uuid[]) RETURNS void LANGUAGE plpgsql AS $$
+BEGIN
+  -- Most statements that fire a trigger touch no listed answer (an update of no row, a question's
+  -- own file read): nothing to write then. plpgsql keeps the statement's plan between calls.
+  IF cardinality("question_ids") = 0 THEN
+    RETURN;
+  END IF;
   INSERT INTO "question_list_changes" ("question_id", "slot", "changes")
   SELECT "id", pg_backend_pid() % 16, 1 FROM "questions" WHERE "id" = ANY("question_ids")
-  ON CONFLICT ("question_id", "slot") DO UPDATE SET "changes" = "question_list_changes"."changes" + 1
+  ON CONFLICT ("question_id", "slot") DO UPDATE SET "changes" = "question_list_changes"."changes" + 1;
+END
 $$;
 --> statement-breakpoint
 -- Rows that name their question. Statement triggers with the changed rows as "changed" (for an
