@@ -2,7 +2,7 @@ import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { passwordProblem } from '../src/auth/password-policy.ts';
 import { users } from '../src/db/schema.ts';
-import { BASE_WAIT_SECONDS, FREE_ATTEMPTS, MAX_WAIT_SECONDS } from '../src/services/login-throttle.ts';
+import { BASE_WAIT_SECONDS, clientOf, FREE_ATTEMPTS, MAX_WAIT_SECONDS } from '../src/services/login-throttle.ts';
 import { addStudents, createCourse, submitAnswer } from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -69,35 +69,76 @@ describe('password policy', () => {
   });
 });
 
-describe('login throttle per account', () => {
-  it('holds back guesses from many addresses against one account, with a growing wait, and no oracle while waiting', async () => {
+describe('login throttle per account and client', () => {
+  it('holds back one address guessing at an account, with a growing wait, no oracle while waiting, and Retry-After', async () => {
     const victim = await registerUser(t.app, { email: 'victim@example.edu' });
     const statuses: number[] = [];
-    // 25 guesses from 5 addresses within the same instant.
-    for (let i = 0; i < 25; i += 1) {
-      statuses.push((await login(victim.email, `guess-number-${i}`, `10.0.0.${i % 5}`)).statusCode);
-    }
+    for (let i = 0; i < 25; i += 1)
+      statuses.push((await login(victim.email, `guess-number-${i}`, '10.0.0.1')).statusCode);
     expect(statuses.filter((status) => status === 401)).toHaveLength(FREE_ATTEMPTS);
     expect(statuses.filter((status) => status === 429)).toHaveLength(25 - FREE_ATTEMPTS);
-    // While waiting, even the right password is not checked: 429, not 200.
-    const right = await login(victim.email, victim.password, '10.0.0.9');
+    // While waiting, even the right password is not checked from that address: 429, not 200.
+    const right = await login(victim.email, victim.password, '10.0.0.1');
     expect(right.statusCode).toBe(429);
     expect(right.json().message).toBe(
       `Too many failed attempts for this account. Please wait ${BASE_WAIT_SECONDS} seconds and try again, or reset your password.`,
     );
+    expect(right.headers['retry-after']).toBe(String(BASE_WAIT_SECONDS));
+    expect(right.json().retryAfterSeconds).toBe(BASE_WAIT_SECONDS);
 
     // The wait doubles with each further failure.
     advanceSeconds(BASE_WAIT_SECONDS);
-    expect((await login(victim.email, 'another-wrong-guess')).statusCode).toBe(401);
-    const doubled = await login(victim.email, victim.password);
+    expect((await login(victim.email, 'another-wrong-guess', '10.0.0.1')).statusCode).toBe(401);
+    const doubled = await login(victim.email, victim.password, '10.0.0.1');
     expect(doubled.statusCode).toBe(429);
     expect(doubled.json().message).toContain(`wait ${BASE_WAIT_SECONDS * 2} seconds`);
+    expect(doubled.headers['retry-after']).toBe(String(BASE_WAIT_SECONDS * 2));
 
     // After the wait the right password works and the count starts over.
     advanceSeconds(BASE_WAIT_SECONDS * 2);
-    expect((await login(victim.email, victim.password)).statusCode).toBe(200);
-    expect((await login(victim.email, 'one-more-typo')).statusCode).toBe(401);
-    expect((await login(victim.email, victim.password)).statusCode).toBe(200);
+    expect((await login(victim.email, victim.password, '10.0.0.1')).statusCode).toBe(200);
+    expect((await login(victim.email, 'one-more-typo', '10.0.0.1')).statusCode).toBe(401);
+    expect((await login(victim.email, victim.password, '10.0.0.1')).statusCode).toBe(200);
+  });
+
+  it('lets the owner sign in from elsewhere while another address hammers the account', async () => {
+    const owner = await registerUser(t.app, { email: 'hammered@example.edu' });
+    const hammer = async (count: number) => {
+      const statuses: number[] = [];
+      for (let i = 0; i < count; i += 1)
+        statuses.push((await login(owner.email, `guess-${i}`, '203.0.113.66')).statusCode);
+      return statuses;
+    };
+    expect(await hammer(FREE_ATTEMPTS + 20)).toEqual([
+      ...Array<number>(FREE_ATTEMPTS).fill(401),
+      ...Array<number>(20).fill(429),
+    ]);
+    // The owner, at home and on a phone (an IPv6 network), signs in at once, again and again,
+    // while the hammering goes on.
+    for (const address of ['198.51.100.7', '2001:db8:aaaa:1::42']) {
+      expect((await login(owner.email, owner.password, address)).statusCode).toBe(200);
+      expect(await hammer(3)).toEqual([429, 429, 429]);
+      expect((await login(owner.email, owner.password, address)).statusCode).toBe(200);
+    }
+    // The guesser stays held back, and its own right guess is not checked.
+    expect((await login(owner.email, owner.password, '203.0.113.66')).statusCode).toBe(429);
+    // The owner's typos count for the owner's address alone.
+    for (let i = 0; i < FREE_ATTEMPTS; i += 1) await login(owner.email, `my-typo-${i}`, '198.51.100.7');
+    expect((await login(owner.email, owner.password, '198.51.100.7')).statusCode).toBe(429);
+    expect((await login(owner.email, owner.password, '2001:db8:aaaa:1::42')).statusCode).toBe(200);
+  });
+
+  it('counts an IPv6 network as one client, and IPv4 mapped into IPv6 as its IPv4 address', async () => {
+    expect(clientOf('2001:db8:aaaa:1::42')).toBe('2001:db8:aaaa:1::/64');
+    expect(clientOf('2001:0db8:aaaa:0001:ffff:1:2:3')).toBe('2001:db8:aaaa:1::/64');
+    expect(clientOf('2001:db8::1')).toBe('2001:db8:0:0::/64');
+    expect(clientOf('::ffff:192.0.2.7')).toBe('192.0.2.7');
+    expect(clientOf('192.0.2.7')).toBe('192.0.2.7');
+    const user = await registerUser(t.app, { email: 'hopping@example.edu' });
+    // Hopping between addresses of one /64 does not buy more guesses.
+    for (let i = 0; i < FREE_ATTEMPTS; i += 1) await login(user.email, `guess-${i}`, `2001:db8:bbbb:2::${i + 1}`);
+    expect((await login(user.email, user.password, '2001:db8:bbbb:2::ffff')).statusCode).toBe(429);
+    expect((await login(user.email, user.password, '2001:db8:bbbb:3::1')).statusCode).toBe(200);
   });
 
   it('caps the wait', async () => {
@@ -110,6 +151,7 @@ describe('login throttle per account', () => {
     const waiting = await login(user.email, user.password);
     expect(waiting.statusCode).toBe(429);
     expect(waiting.json().message).toContain(`wait ${MAX_WAIT_SECONDS / 60} minutes`);
+    expect(waiting.headers['retry-after']).toBe(String(MAX_WAIT_SECONDS));
   });
 
   it('does not lock out another user behind the same address', async () => {
@@ -124,7 +166,7 @@ describe('login throttle per account', () => {
     const statuses: number[] = [];
     for (let i = 0; i < FREE_ATTEMPTS + 2; i += 1)
       statuses.push((await login('ghost@example.edu', `guess-${i}`)).statusCode);
-    expect(statuses).toEqual([...Array(FREE_ATTEMPTS).fill(401), 429, 429]);
+    expect(statuses).toEqual([...Array<number>(FREE_ATTEMPTS).fill(401), 429, 429]);
   });
 });
 

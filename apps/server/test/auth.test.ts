@@ -222,7 +222,7 @@ describe('GET /api/auth/user', () => {
 });
 
 describe('rate limits and errors', () => {
-  it('limits login attempts per client and answers 429 with a message', async () => {
+  it('limits login attempts per client and answers 429 with a message and Retry-After', async () => {
     const limited = await createTestApp({ AUTH_RATE_LIMIT: '3' });
     try {
       const attempt = () =>
@@ -234,9 +234,13 @@ describe('rate limits and errors', () => {
       for (let i = 0; i < 3; i += 1) expect((await attempt()).statusCode).toBe(401);
       const blocked = await attempt();
       expect(blocked.statusCode).toBe(429);
+      // The window is a minute, so the wait is a whole number of seconds within it.
+      const retryAfter = Number(blocked.headers['retry-after']);
+      expect(Number.isInteger(retryAfter) && retryAfter >= 1 && retryAfter <= 60).toBe(true);
       expect(blocked.json()).toEqual({
         message: 'Too many attempts. Please wait a minute and try again.',
         code: 'RATE_LIMITED',
+        retryAfterSeconds: retryAfter,
       });
     } finally {
       await limited.close();

@@ -9,6 +9,11 @@ export const ERROR_CODES = [
   'FORBIDDEN',
   'NOT_FOUND',
   'CONFLICT',
+  /**
+   * A change that must say which version it starts from and did not (a grade save without
+   * `expectedGradeId`): refused rather than risk overwriting a save made since.
+   */
+  'PRECONDITION_REQUIRED',
   'EMAIL_TAKEN',
   'INVALID_CREDENTIALS',
   /** A password the policy refuses (too common, too close to the email). */
@@ -50,6 +55,7 @@ export const HTTP_STATUS_OF: Record<ErrorCode, number> = {
   FORBIDDEN: 403,
   NOT_FOUND: 404,
   CONFLICT: 409,
+  PRECONDITION_REQUIRED: 428,
   EMAIL_TAKEN: 409,
   INVALID_CREDENTIALS: 401,
   WEAK_PASSWORD: 400,
@@ -96,6 +102,8 @@ export const ErrorBody = z.object({
   issues: z.array(z.object({ path: z.string(), message: z.string() })).optional(),
   /** Present on a 409 for a stale save. */
   conflict: StaleSaveConflict.optional(),
+  /** On a 429: how long to wait before trying again, as the `Retry-After` header says. */
+  retryAfterSeconds: z.number().int().positive().optional(),
 });
 export type ErrorBody = z.infer<typeof ErrorBody>;
 

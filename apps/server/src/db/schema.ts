@@ -90,14 +90,32 @@ export const emailLinks = pgTable(
 );
 
 /**
- * Failed logins per account email (known or not, so the throttle says nothing about which exist):
- * after a few failures each further attempt waits longer (services/login-throttle.ts).
+ * Failed logins per account email (known or not, so the throttle says nothing about which exist)
+ * AND client (its network address, an IPv6 /64): after a few failures each further attempt from
+ * that client waits longer (services/login-throttle.ts), while the owner signing in from
+ * elsewhere is not held back by someone else's guesses.
  */
-export const loginThrottles = pgTable('login_throttles', {
-  email: text('email').primaryKey(),
-  failures: integer('failures').notNull().default(0),
-  lockedUntil: timestamp('locked_until', { withTimezone: true }),
-  updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+export const loginThrottles = pgTable(
+  'login_throttles',
+  {
+    email: text('email').notNull(),
+    client: text('client').notNull(),
+    failures: integer('failures').notNull().default(0),
+    lockedUntil: timestamp('locked_until', { withTimezone: true }),
+    updatedAt: timestamp('updated_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.email, table.client] })],
+);
+
+/**
+ * Account emails (verification, password reset) sent to one mailbox in its current hour window,
+ * whoever asked for them (services/mail-throttle.ts): the key is the mailbox (sub-address and,
+ * for Gmail, dots removed), so a flood cannot reach one inbox under many spellings.
+ */
+export const mailThrottles = pgTable('mail_throttles', {
+  mailbox: text('mailbox').primaryKey(),
+  windowStartedAt: timestamp('window_started_at', { withTimezone: true }).notNull(),
+  sent: integer('sent').notNull(),
 });
 
 /** Every stored blob. Content lives in the storage backend under `storageKey`, never the client's name. */
@@ -284,6 +302,28 @@ export const anonymousStudents = pgTable(
     primaryKey({ columns: [table.assignmentId, table.studentId] }),
     uniqueIndex('anonymous_students_assignment_number_idx').on(table.assignmentId, table.number),
   ],
+);
+
+/**
+ * Each time student names were shown while an assignment was anonymous: its owner downloading the
+ * named grades CSV, or turning anonymity off (services/anonymous-grading.ts). Never updated.
+ */
+export const identityReveals = pgTable(
+  'identity_reveals',
+  {
+    id: uuid('id').primaryKey(),
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    /** The question, for a question's grades CSV; null for the whole assignment. */
+    questionId: uuid('question_id').references(() => questions.id, { onDelete: 'cascade' }),
+    revealedById: uuid('revealed_by_id')
+      .notNull()
+      .references(() => users.id),
+    kind: text('kind', { enum: ['grades-csv', 'anonymity-off'] }).notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [index('identity_reveals_assignment_idx').on(table.assignmentId, table.createdAt)],
 );
 
 export const questions = pgTable(

@@ -8,7 +8,9 @@ import { AppError, badRequest, notFound, payloadTooLarge } from '../lib/errors.t
  */
 export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: FastifyError, request, reply) => {
-    const { status, body } = toErrorResponse(error);
+    const { status, body } = toErrorResponse(error, reply.getHeader('retry-after'));
+    // Every 429 says when to try again, whoever refused (a limit of ours or the rate-limit plugin).
+    if (body.retryAfterSeconds !== undefined) void reply.header('Retry-After', String(body.retryAfterSeconds));
     if (status >= 500) {
       request.log.error({ err: error, reqId: request.id }, 'unhandled error');
     } else {
@@ -23,8 +25,22 @@ export function installErrorHandler(app: FastifyInstance): void {
   });
 }
 
-export function toErrorResponse(error: FastifyError | AppError | Error): { status: number; body: ErrorBody } {
+/** The wait a 429 names when its refusal did not say (never the case for ours, kept as a floor). */
+const DEFAULT_RETRY_AFTER_SECONDS = 60;
+
+/**
+ * The answer for an error. `retryAfterHeader` is what the reply already carries (the rate-limit
+ * plugin sets it before refusing), so a 429 always names its wait, in the body and the header.
+ */
+export function toErrorResponse(
+  error: FastifyError | AppError | Error,
+  retryAfterHeader?: unknown,
+): { status: number; body: ErrorBody } {
   const known = error instanceof AppError ? error : fromFramework(error as FastifyError);
+  const retryAfterSeconds =
+    known.status === 429
+      ? (known.retryAfterSeconds ?? secondsOf(retryAfterHeader) ?? DEFAULT_RETRY_AFTER_SECONDS)
+      : undefined;
   return {
     status: known.status,
     body: {
@@ -32,8 +48,14 @@ export function toErrorResponse(error: FastifyError | AppError | Error): { statu
       code: known.code,
       ...(known.issues ? { issues: known.issues } : {}),
       ...(known.conflict ? { conflict: known.conflict } : {}),
+      ...(retryAfterSeconds !== undefined ? { retryAfterSeconds } : {}),
     },
   };
+}
+
+function secondsOf(header: unknown): number | undefined {
+  const seconds = Number(header);
+  return header !== undefined && Number.isFinite(seconds) && seconds > 0 ? Math.ceil(seconds) : undefined;
 }
 
 /** Fastify's own failures (schema validation, body parsing, upload limits) in our words and codes. */

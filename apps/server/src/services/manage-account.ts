@@ -27,8 +27,9 @@ export async function changePassword(
   user: UserRow,
   currentPassword: string,
   newPassword: string,
+  address: string,
 ): Promise<UserRow> {
-  if (!(await checkPassword(ctx, user.email, currentPassword))) throw wrongPassword('currentPassword');
+  if (!(await checkPassword(ctx, user.email, currentPassword, address))) throw wrongPassword('currentPassword');
   await assertAcceptablePassword(newPassword, user, 'newPassword');
   const passwordHash = await hashPassword(newPassword);
   const changed = await updateUser(ctx.db, user.id, {
@@ -53,8 +54,8 @@ export const DELETED_ACCOUNT_NAME = 'Deleted account';
  *   courses and the product has no way yet to hand a course over; one without courses is
  *   deleted like a student.
  */
-export async function deleteAccount(ctx: AppContext, user: UserRow, password: string): Promise<void> {
-  if (!(await checkPassword(ctx, user.email, password))) throw wrongPassword('password');
+export async function deleteAccount(ctx: AppContext, user: UserRow, password: string, address: string): Promise<void> {
+  if (!(await checkPassword(ctx, user.email, password, address))) throw wrongPassword('password');
   if (user.role === 'instructor') {
     const owned = await selectCourseIdsOwnedBy(ctx.db, user.id);
     if (owned.length > 0) {

@@ -11,7 +11,7 @@ import { noAccountEmail, resetPasswordEmail, RESET_LINK_MINUTES } from '../mail/
 import { insertEmailLink, retireEmailLinks, useEmailLink } from '../models/email-links.ts';
 import { claimPendingEnrollments } from '../models/enrollments.ts';
 import { selectUserById, selectUserByEmail, updateUser } from '../models/users.ts';
-import { clearLoginAttempts } from './login-throttle.ts';
+import { clearAllLoginAttempts } from './login-throttle.ts';
 import { invalidLink } from './finish-registration.ts';
 
 /** Password reset needs email: without SMTP it says so (there is no other way to prove the address). */
@@ -79,5 +79,5 @@ export async function resetPassword(ctx: AppContext, secret: string, password: s
     return user;
   });
   forgetUser(ctx, changed.id);
-  await clearLoginAttempts(ctx, changed.email);
+  await clearAllLoginAttempts(ctx, changed.email);
 }

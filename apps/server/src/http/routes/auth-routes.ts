@@ -26,8 +26,8 @@ import { requestPasswordReset, resetPassword, RESET_REQUESTED_MESSAGE } from '..
 import { currentToken, currentUser } from '../access.ts';
 
 export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
-  // Per client address: a flood guard. Password guessing is held back per account
-  // (services/login-throttle.ts), which does not lock out others behind the same address.
+  // Per client address: a flood guard. Password guessing is held back per account and client
+  // (services/login-throttle.ts): nobody locks out others, behind the same address or elsewhere.
   const rateLimit = { max: ctx.config.authRateLimitPerMinute, timeWindow: '1 minute' };
   const signIn = async (user: UserRow, message: string) => ({
     token: ctx.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }),
@@ -73,7 +73,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/login',
       { config: { access: 'public', rateLimit }, schema: { body: LoginInput, response: { 200: AuthOutput } } },
       async (request) => {
-        const user = await logInUser(ctx, request.body.email, request.body.password);
+        const user = await logInUser(ctx, request.body.email, request.body.password, request.ip);
         return signIn(user, 'Login successful!');
       },
     );
@@ -107,7 +107,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { config: { access: 'user' }, schema: { body: ChangePasswordInput, response: { 200: AuthOutput } } },
       async (request) => {
         const { currentPassword, newPassword } = request.body;
-        const user = await changePassword(ctx, currentUser(request), currentPassword, newPassword);
+        const user = await changePassword(ctx, currentUser(request), currentPassword, newPassword, request.ip);
         return signIn(user, 'Your password is changed. You were signed out everywhere else.');
       },
     );
@@ -140,7 +140,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/delete-account',
       { config: { access: 'user' }, schema: { body: DeleteAccountInput, response: { 200: MessageOutput } } },
       async (request) => {
-        await deleteAccount(ctx, currentUser(request), request.body.password);
+        await deleteAccount(ctx, currentUser(request), request.body.password, request.ip);
         return { message: 'Your account is deleted.' };
       },
     );
