@@ -1,6 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { users } from '../src/db/schema.ts';
+import { mailboxOf, MAILS_PER_MAILBOX_PER_HOUR } from '../src/services/mail-throttle.ts';
 import { addStudents, createCourse } from './support/course-fixtures.ts';
 import { registerUser as registerWithoutSmtp, type TestUser } from './support/http.ts';
 import { linkIn, SmtpInbox } from './support/smtp-inbox.ts';
@@ -192,6 +193,67 @@ describe('password reset with SMTP', () => {
       t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email: user.email, password } });
     expect((await login(user.password)).statusCode).toBe(401);
     expect((await login('a brand new passphrase')).statusCode).toBe(200);
+  });
+});
+
+describe('account emails are limited per recipient, whoever asks', () => {
+  const sentTo = (mailbox: RegExp, since: number) =>
+    inbox.received.slice(since).filter((mail) => mail.to.some((to) => mailbox.test(to)));
+
+  it(`sends at most ${MAILS_PER_MAILBOX_PER_HOUR} reset emails an hour for 50 requests from 5 addresses, answering each the same; the first link still works`, async () => {
+    const user = await registerVerified('flooded@school.test');
+    // The registration link was one of this hour's emails to the address: start a fresh hour.
+    now = new Date(now.getTime() + 3600 * 1000);
+    const since = inbox.received.length;
+    const answers = [];
+    for (let i = 0; i < 50; i += 1) {
+      answers.push(
+        await t.app.inject({
+          method: 'POST',
+          url: '/api/auth/forgot-password',
+          payload: { email: user.email },
+          remoteAddress: `198.51.100.${i % 5}`,
+        }),
+      );
+    }
+    for (const answer of answers) {
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual(answers[0]!.json());
+    }
+    // Each answer came after its email was handed to the SMTP server: what arrived is all there is.
+    const resets = sentTo(/^flooded@school\.test$/, since);
+    expect(resets).toHaveLength(MAILS_PER_MAILBOX_PER_HOUR);
+    // The refused requests retired nothing: the last link sent still resets the password.
+    const token = tokenOf(linkIn(resets.at(-1)!, `${PUBLIC_URL}/reset-password?token=`));
+    const reset = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/reset-password',
+      payload: { token, password: 'flooded but fine passphrase' },
+    });
+    expect(reset.statusCode).toBe(200);
+
+    // An hour later the mailbox may get a few again.
+    now = new Date(now.getTime() + 3600 * 1000);
+    const later = inbox.received.length;
+    await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email: user.email } });
+    expect(sentTo(/^flooded@school\.test$/, later)).toHaveLength(1);
+  });
+
+  it('counts every spelling of one mailbox together, and registration emails with resets', async () => {
+    expect(mailboxOf('Ann+Grades@School.Test')).toBe('ann@school.test');
+    expect(mailboxOf('a.n.n+x@googlemail.com')).toBe('ann@gmail.com');
+    expect(mailboxOf('a.n.n@school.test')).toBe('a.n.n@school.test');
+    const since = inbox.received.length;
+    const spellings = ['inbox@school.test', 'inbox+1@school.test', 'inbox+2@school.test', 'INBOX+3@school.test'];
+    for (let i = 0; i < 40; i += 1) {
+      const email = spellings[i % spellings.length]!;
+      const answer =
+        i % 2 === 0
+          ? await t.app.inject({ method: 'POST', url: '/api/auth/forgot-password', payload: { email } })
+          : await register({ name: 'Flood', email, password: 'correct horse battery' });
+      expect(answer.statusCode).toBe(i % 2 === 0 ? 200 : 202);
+    }
+    expect(sentTo(/^inbox(\+\d)?@school\.test$/, since)).toHaveLength(MAILS_PER_MAILBOX_PER_HOUR);
   });
 });
 

@@ -9,6 +9,7 @@ import type { Mailer } from '../mail/mailer.ts';
 import { alreadyRegisteredEmail, finishRegistrationEmail, REGISTRATION_LINK_HOURS } from '../mail/messages.ts';
 import { insertEmailLink, retireEmailLinks } from '../models/email-links.ts';
 import { insertUser, selectUserByEmail, type UserRow } from '../models/users.ts';
+import { takeMailSend } from './mail-throttle.ts';
 
 export type RegistrationInput = { name: string; email: string; password: string; role: RegisterInput['role'] & string };
 
@@ -50,6 +51,8 @@ async function sendRegistrationLink(
   mailer: Mailer,
   input: Omit<RegistrationInput, 'password'> & { passwordHash: string },
 ): Promise<void> {
+  // The address has had its few emails of the hour: nothing is sent, the answer is the same.
+  if (!(await takeMailSend(ctx, input.email))) return;
   // Both branches send one email, so the answer takes about as long either way.
   if (await selectUserByEmail(ctx.db, input.email)) {
     await mailer.send(alreadyRegisteredEmail(input.email, mailer.link('/login'), mailer.link('/forgot-password')));

@@ -12,6 +12,7 @@ import { insertEmailLink, retireEmailLinks, useEmailLink } from '../models/email
 import { claimPendingEnrollments } from '../models/enrollments.ts';
 import { selectUserById, selectUserByEmail, updateUser } from '../models/users.ts';
 import { clearAllLoginAttempts } from './login-throttle.ts';
+import { takeMailSend } from './mail-throttle.ts';
 import { invalidLink } from './finish-registration.ts';
 
 /** Password reset needs email: without SMTP it says so (there is no other way to prove the address). */
@@ -30,10 +31,13 @@ export const RESET_REQUESTED_MESSAGE =
 
 /**
  * "Forgot password": sends a single-use reset link to the address. The answer is the same whether
- * or not an account uses it (an address without one gets an email saying so), so it lists nothing.
+ * or not an account uses it (an address without one gets an email saying so), so it lists nothing,
+ * and the same when the address has had its few emails of the hour (services/mail-throttle.ts):
+ * then nothing is sent and the last link sent keeps working.
  */
 export async function requestPasswordReset(ctx: AppContext, email: string): Promise<void> {
   const mailer = requireMailer(ctx);
+  if (!(await takeMailSend(ctx, email))) return;
   const user = await selectUserByEmail(ctx.db, email);
   if (!user) {
     await mailer.send(noAccountEmail(email, mailer.link('/register')));
