@@ -188,6 +188,8 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
       await request.post(`/api${questionPath}/save-grade/${submissionId}`, {
         headers: auth,
         data: {
+          // Not graded yet (graded rows were skipped above): the save starts from no saved grade.
+          expectedGradeId: null,
           grade: isWrong ? 0 : 10,
           feedback: '',
           comments: isWrong ? [{ text: 'Wrong value, no explanation.', pointsDeducted: 10, accepted: true }] : [],

@@ -73,6 +73,7 @@ async function seed(request: APIRequestContext) {
     await request.post(`/api${questionPath}/save-grade/${submission._id}`, {
       headers: auth,
       data: {
+        expectedGradeId: null,
         grade: 7,
         feedback: '',
         comments: [

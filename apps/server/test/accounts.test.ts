@@ -281,7 +281,7 @@ describe('graded work of a deleted student', () => {
       method: 'POST',
       url: `${base}/save-grade/${submission._id}`,
       headers: world.instructor.auth,
-      payload: { grade: 10, feedback: '', comments: [] },
+      payload: { grade: 10, feedback: '', comments: [], expectedGradeId: null },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     const deleted = await t.app.inject({

@@ -66,12 +66,17 @@ async function gradeAndSaveAsShown(submissionId: string) {
     headers: world.instructor.auth,
   });
   expect(graded.statusCode, graded.body.slice(0, 500)).toBe(200);
-  const { gradingResult } = graded.json();
+  const { gradingResult, currentGradeId } = graded.json();
   const saved = await t.app.inject({
     method: 'POST',
     url: `${base()}/save-grade/${submissionId}`,
     headers: world.instructor.auth,
-    payload: { grade: gradingResult.totalScore, feedback: '', comments: gradingResult.comments },
+    payload: {
+      grade: gradingResult.totalScore,
+      feedback: '',
+      comments: gradingResult.comments,
+      expectedGradeId: currentGradeId,
+    },
   });
   expect(saved.statusCode, saved.body.slice(0, 500)).toBe(200);
   return { shown: gradingResult.comments as { text: string }[], saved: saved.json().grade };

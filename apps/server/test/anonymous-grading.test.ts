@@ -187,7 +187,7 @@ describe('anonymous grading', () => {
         method: 'POST',
         url: `${base()}/save-grade/${submissionOf.get(students[1]!.id)._id}`,
         headers: world.instructor.auth,
-        payload: { grade: 10, feedback: '', comments: [] },
+        payload: { grade: 10, feedback: '', comments: [], expectedGradeId: null },
       }),
     );
     await record(

@@ -12,6 +12,7 @@ import {
 import { makePdf, makeWorkbook } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
+import { currentGradeId } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -118,6 +119,14 @@ const gradersInCourse = (status: number): Record<Caller, number> => ({
 
 const questionPath = (f: Fixture) => `/api/assignments/${f.world.assignment._id}/questions/${f.world.question._id}`;
 
+/** The grade of the fixture's submission saved now (what a grading screen opened now starts from). */
+const currentGradeOf = (f: Fixture) =>
+  currentGradeId(t.app, f.world.instructor, {
+    assignmentId: f.world.assignment._id,
+    questionId: f.world.question._id,
+    submissionId: f.submission._id,
+  });
+
 async function multipartRequest(
   method: 'POST',
   url: string,
@@ -156,7 +165,7 @@ function ensureAnswerGroup(f: Fixture): Promise<{ from: string }> {
       method: 'POST',
       url: `${base}/save-grade/${from._id}`,
       headers: world.instructor.auth,
-      payload: { grade: 10, feedback: '', comments: [] },
+      payload: { grade: 10, feedback: '', comments: [], expectedGradeId: null },
     });
     if (saved.statusCode !== 200) throw new Error(`save grade failed: ${saved.body}`);
     return { from: from._id };
@@ -229,7 +238,7 @@ async function gradedQuestionOf(
     method: 'POST',
     url: `${base}/save-grade/${submission._id}`,
     headers: world.instructor.auth,
-    payload: { grade: 10, feedback: '', comments: [] },
+    payload: { grade: 10, feedback: '', comments: [], expectedGradeId: null },
   });
   if (saved.statusCode !== 200) throw new Error(`save grade failed: ${saved.body}`);
   return { question: { _id: questionId, submissionId: submission._id } };
@@ -620,12 +629,13 @@ export const MATRIX: MatrixRow[] = [
     expect: gradersInCourse(200),
   },
   {
+    // Each caller saves from the grade saved now, as a screen opened now would (so only who calls decides).
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/save-grade/:submissionId',
     access: 'user',
-    request: (f) => ({
+    request: async (f) => ({
       method: 'POST',
       url: `${questionPath(f)}/save-grade/${f.submission._id}`,
-      payload: { grade: 10, feedback: '', comments: [] },
+      payload: { grade: 10, feedback: '', comments: [], expectedGradeId: await currentGradeOf(f) },
     }),
     expect: gradersInCourse(200),
   },
@@ -639,7 +649,7 @@ export const MATRIX: MatrixRow[] = [
         method: 'POST',
         url: `${questionPath(f)}/save-grade/${f.submission._id}`,
         headers: f.world.instructor.auth,
-        payload: { grade: 10, feedback: '', comments: [] },
+        payload: { grade: 10, feedback: '', comments: [], expectedGradeId: await currentGradeOf(f) },
       });
       if (saved.statusCode !== 200) throw new Error(`save grade failed: ${saved.body}`);
       return {

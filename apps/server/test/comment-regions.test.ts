@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { createCourseWorld, type CourseWorld } from './support/course-fixtures.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
-import { questionPath } from './support/review-fixtures.ts';
+import { currentGradeId, questionPath } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -33,13 +33,16 @@ afterAll(async () => {
 });
 
 const base = () => questionPath(world.assignment._id, world.question._id);
-const saveWith = (comments: object[], grade: number) =>
-  t.app.inject({
+const saveWith = async (comments: object[], grade: number) => {
+  const target = { assignmentId: world.assignment._id, questionId: world.question._id, submissionId };
+  const expectedGradeId = await currentGradeId(t.app, world.instructor, target);
+  return t.app.inject({
     method: 'POST',
     url: `${base()}/save-grade/${submissionId}`,
     headers: world.instructor.auth,
-    payload: { grade, feedback: '', comments },
+    payload: { grade, feedback: '', comments, expectedGradeId },
   });
+};
 const box = { x: 0.1, y: 0.2, width: 0.5, height: 0.25 };
 
 describe('comment regions', () => {

@@ -177,7 +177,12 @@ describe('what a TA may do', () => {
       method: 'POST',
       url: `${questionPath()}/save-grade/${submission._id}`,
       headers: ta.auth,
-      payload: { grade: 10, feedback: 'Checked by the TA.', comments: [] },
+      payload: {
+        grade: 10,
+        feedback: 'Checked by the TA.',
+        comments: [],
+        expectedGradeId: graded.json().currentGradeId,
+      },
     });
     expect(saved.statusCode, saved.body).toBe(200);
     expect(saved.json().grade.savedBy).toEqual({ _id: ta.id, name: 'Theo Grader' });

@@ -11,7 +11,7 @@ import {
 import { makePdf } from './support/files.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
-import { gradeWithAi, questionPath, saveRubric } from './support/review-fixtures.ts';
+import { currentGradeId as loadedGradeId, gradeWithAi, questionPath, saveRubric } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -74,17 +74,20 @@ async function submitRaw(student: TestUser, target: Target, text: string): Promi
   });
 }
 
-function saveGradeRaw(
+/** A save; without an `expectedGradeId` of its own it starts from the grade saved now, as a screen opened now would. */
+async function saveGradeRaw(
   target: Target,
   submissionId: string,
   body: { grade: number; comments?: unknown[]; expectedGradeId?: string | null; basedOnRunId?: string | null },
   user: TestUser = world.instructor,
 ): Promise<LightMyRequestResponse> {
+  const expectedGradeId =
+    'expectedGradeId' in body ? body.expectedGradeId : await loadedGradeId(t.app, user, { ...target, submissionId });
   return t.app.inject({
     method: 'POST',
     url: `${base(target)}/save-grade/${submissionId}`,
     headers: user.auth,
-    payload: { feedback: '', comments: [], ...body },
+    payload: { feedback: '', comments: [], ...body, expectedGradeId },
   });
 }
 
@@ -348,10 +351,33 @@ describe('save-grade: optimistic concurrency', () => {
     expect((await saveGradeRaw(target, first._id, { grade: 10, expectedGradeId: winner.id })).statusCode).toBe(409);
   });
 
-  it('the spec client (no expectedGradeId) is not checked: its saves still succeed', async () => {
+  it('a save that does not say which grade it started from is refused with 428, saying what to send, and changes nothing', async () => {
     const { target, first } = await freshAnswer();
-    expect((await saveGradeRaw(target, first._id, { grade: 10 })).statusCode).toBe(200);
-    expect((await saveGradeRaw(target, first._id, { grade: 10 })).statusCode).toBe(200);
+    const unversioned = (user: TestUser) =>
+      t.app.inject({
+        method: 'POST',
+        url: `${base(target)}/save-grade/${first._id}`,
+        headers: user.auth,
+        payload: { grade: 10, feedback: '', comments: [] },
+      });
+    // Before any grade, and after one: an API client that omits the version never overwrites a save.
+    for (const round of ['no grade yet', 'a grade saved']) {
+      const refused = await unversioned(world.instructor);
+      expect(refused.statusCode, round).toBe(428);
+      expect(refused.json()).toEqual({
+        code: 'PRECONDITION_REQUIRED',
+        message:
+          'Say which saved grade this save starts from: send expectedGradeId, the currentGradeId your grading screen loaded (null when it loaded no saved grade), so a grade saved since is never overwritten unseen.',
+        issues: [{ path: 'expectedGradeId', message: 'is required: the currentGradeId you loaded, or null' }],
+      });
+      if (round === 'no grade yet') {
+        expect(await loadedGradeId(t.app, world.instructor, { ...target, submissionId: first._id })).toBeNull();
+        expect((await saveGradeRaw(target, first._id, { grade: 10, expectedGradeId: null })).statusCode).toBe(200);
+      }
+    }
+    const saved = await loadedGradeId(t.app, world.instructor, { ...target, submissionId: first._id });
+    expect((await unversioned(world.instructor)).statusCode).toBe(428);
+    expect(await loadedGradeId(t.app, world.instructor, { ...target, submissionId: first._id })).toBe(saved);
   });
 
   it('records the AI run the screen showed, not a newer regrade it never saw; a run of another submission is refused', async () => {

@@ -334,6 +334,7 @@ describe('POST grade / regrade / save-grade', () => {
       grade,
       feedback: '',
       comments,
+      expectedGradeId: graded.currentGradeId,
     });
     expect(response.statusCode).toBe(200);
     const body = response.json();
@@ -352,6 +353,7 @@ describe('POST grade / regrade / save-grade', () => {
       grade: 10,
       feedback: '',
       comments: [],
+      expectedGradeId: body.grade._id,
     });
     expect(second.statusCode).toBe(200);
     const rows = await t.ctx.db.select().from(grades).where(eq(grades.submissionId, submission._id));
@@ -569,6 +571,7 @@ describe('grade without a rubric, grade-all and its progress', () => {
       grade,
       feedback: '',
       comments: body.gradingResult.comments,
+      expectedGradeId: body.currentGradeId,
     });
     expect(saveGrade.statusCode).toBe(200);
   });
@@ -591,6 +594,7 @@ describe('grade without a rubric, grade-all and its progress', () => {
       grade: 4,
       feedback: '',
       comments: [],
+      expectedGradeId: null,
     });
     expect(saved.statusCode).toBe(200);
 
@@ -673,6 +677,7 @@ describe('grade without a rubric, grade-all and its progress', () => {
           grade: 4,
           feedback: '',
           comments: [],
+          expectedGradeId: null,
         })
       ).statusCode,
     ).toBe(200);

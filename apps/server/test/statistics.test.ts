@@ -9,7 +9,7 @@ import {
   type CourseWorld,
 } from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
-import { gradeWithAi, questionPath, saveRubric, type CommentInput } from './support/review-fixtures.ts';
+import { currentGradeId, gradeWithAi, questionPath, saveRubric, type CommentInput } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -36,11 +36,13 @@ async function save(
   basedOnRunId: string | null,
   question = world.question,
 ) {
+  const target = { assignmentId: world.assignment._id, questionId: question._id, submissionId: submission._id };
+  const expectedGradeId = await currentGradeId(t.app, world.instructor, target);
   const response = await t.app.inject({
     method: 'POST',
     url: `${questionPath(world.assignment._id, question._id)}/save-grade/${submission._id}`,
     headers: world.instructor.auth,
-    payload: { grade, feedback: '', comments, basedOnRunId },
+    payload: { grade, feedback: '', comments, basedOnRunId, expectedGradeId },
   });
   expect(response.statusCode, response.body).toBe(200);
 }

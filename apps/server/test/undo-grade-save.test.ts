@@ -10,7 +10,7 @@ import {
   type CourseWorld,
 } from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
-import { gradeWithAi, questionPath } from './support/review-fixtures.ts';
+import { currentGradeId, gradeWithAi, questionPath } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -63,6 +63,7 @@ async function save(answer: Answer, grade: number, user: TestUser = world.instru
       grade,
       feedback: '',
       comments: grade < 10 ? [{ text: 'Missing a step.', pointsDeducted: 10 - grade, accepted: true }] : [],
+      expectedGradeId: await currentGradeId(t.app, user, answer),
     },
   });
   expect(response.statusCode, response.body).toBe(200);

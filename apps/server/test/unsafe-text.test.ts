@@ -292,6 +292,7 @@ describe('NUL and lone surrogates in every text field', () => {
       url: `${base()}/save-grade/${submissionId}`,
       headers: world.instructor.auth,
       payload: {
+        expectedGradeId: graded.json().currentGradeId,
         grade: 10,
         feedback: poisoned('Well done'),
         comments: [

@@ -3,7 +3,7 @@ import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import type { z } from 'zod';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { badRequest, notFound, staleSave } from '../lib/errors.ts';
+import { AppError, badRequest, notFound, staleSave } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
 import { describeMoment } from '../lib/timestamps.ts';
 import { insertGrade, selectCurrentGrade, type GradeRow } from '../models/grades.ts';
@@ -43,8 +43,8 @@ const GRADE_TOLERANCE = 0.01;
  * A grade belongs to the version it graded: it lands on the submission named in the path, even if
  * the student submitted a newer version meanwhile (which then shows it as a grade on an earlier
  * version). It is recorded against the AI run the screen showed (`basedOnRunId`), never a newer run.
- * Optimistic concurrency: with `expectedGradeId` (the saved grade the screen loaded) a save is
- * refused with 409 when another grade was saved since. The check and the insert run in one
+ * Optimistic concurrency: every save names `expectedGradeId` (the saved grade the screen loaded,
+ * null for none), or is refused with 428; it is refused with 409 when another grade was saved since. The check and the insert run in one
  * transaction holding the lock of the student's answer (the same lock a resubmission takes), so of
  * two saves from one loaded state exactly one wins.
  */
@@ -65,14 +65,14 @@ export async function saveGrade(
   if (!submission) throw notFound('Submission not found.');
   const comments = checkedComments(input.comments, question.points);
   checkGrade(input.grade, question.points, comments);
+  const { expectedGradeId } = input;
+  if (expectedGradeId === undefined) throw versionRequired();
   await checkRegionPages(ctx, submission, comments);
   const run = await runSavedFrom(ctx.db, submission, input.basedOnRunId);
   const { grade, rubric } = await ctx.db.transaction(async (tx) => {
     await takeTransactionLock(tx, answerLockKey(question.id, submission.studentId));
-    if (input.expectedGradeId !== undefined) {
-      const current = await selectCurrentGrade(tx, submission.id);
-      if ((current?.id ?? null) !== input.expectedGradeId) throw await staleGrade(tx, current, question.points);
-    }
+    const current = await selectCurrentGrade(tx, submission.id);
+    if ((current?.id ?? null) !== expectedGradeId) throw await staleGrade(tx, current, question.points);
     // Read under the answer's lock: a rubric change re-applying to this answer has committed by now,
     // so the version recorded is the one in force when the grade is written.
     const rubric = await selectRubricByQuestionId(tx, question.id);
@@ -94,6 +94,17 @@ export async function saveGrade(
   await requestSuggestionRefresh(ctx, question.id, user.id);
   return { grade, rubric };
 }
+
+/**
+ * A save that does not say which grade it started from could overwrite one saved since without
+ * anybody seeing it (two graders, two tabs, a script), so it is refused, from every client.
+ */
+const versionRequired = () =>
+  new AppError(
+    'PRECONDITION_REQUIRED',
+    'Say which saved grade this save starts from: send expectedGradeId, the currentGradeId your grading screen loaded (null when it loaded no saved grade), so a grade saved since is never overwritten unseen.',
+    [{ path: 'expectedGradeId', message: 'is required: the currentGradeId you loaded, or null' }],
+  );
 
 /**
  * The AI run the grade starts from: the one the screen names (it must be a finished run of this

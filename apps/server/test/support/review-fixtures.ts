@@ -1,3 +1,4 @@
+import type { GradeHistoryOutput } from '@gradewise/shared/contracts/grade-audit';
 import type { GradingOutput, SaveGradeOutput, SaveRubricOutput } from '@gradewise/shared/contracts/grading';
 import type { FastifyInstance } from 'fastify';
 import { expectStatus, type TestUser } from './http.ts';
@@ -16,7 +17,24 @@ export interface CommentInput {
   rubricItemId?: string | null;
 }
 
-/** Saves a grade the way the grading screen does: points minus the accepted deductions. */
+/**
+ * The saved grade a grading screen opened now would start from (`expectedGradeId` of a save): the
+ * newest of the answer's grade history, or null when it has none.
+ */
+export async function currentGradeId(
+  app: FastifyInstance,
+  staff: TestUser,
+  target: { assignmentId: string; questionId: string; submissionId: string },
+): Promise<string | null> {
+  const response = await app.inject({
+    method: 'GET',
+    url: `${questionPath(target.assignmentId, target.questionId)}/submissions/${target.submissionId}/grade-history`,
+    headers: staff.auth,
+  });
+  return expectStatus<GradeHistoryOutput>(response, 200, 'grade history').entries[0]?.gradeId ?? null;
+}
+
+/** Saves a grade the way the grading screen does: from the grade it loaded, points minus the accepted deductions. */
 export async function saveGrade(
   app: FastifyInstance,
   instructor: TestUser,
@@ -26,11 +44,12 @@ export async function saveGrade(
   const deducted = comments
     .filter((comment) => comment.accepted)
     .reduce((sum, comment) => sum + comment.pointsDeducted, 0);
+  const expectedGradeId = await currentGradeId(app, instructor, target);
   const response = await app.inject({
     method: 'POST',
     url: `${questionPath(target.assignmentId, target.questionId)}/save-grade/${target.submissionId}`,
     headers: instructor.auth,
-    payload: { grade: Math.max(0, target.points - deducted), feedback: '', comments },
+    payload: { grade: Math.max(0, target.points - deducted), feedback: '', comments, expectedGradeId },
   });
   return expectStatus<SaveGradeOutput>(response, 200, 'save grade').grade;
 }

@@ -238,7 +238,8 @@ export const SaveGradeInput = z.object({
   /**
    * Optimistic concurrency: the saved grade the screen loaded (GradingOutput.currentGradeId; null
    * when it loaded none). When another grade was saved since, the save is refused with 409 and who
-   * saved what and when. Absent (the spec's client): the save is not checked.
+   * saved what and when. Absent: refused with 428 PRECONDITION_REQUIRED, from every client, so
+   * no save overwrites another unseen (issue 28). Optional here so that answer says what to send.
    */
   expectedGradeId: z.string().max(64).nullable().optional(),
   /**
