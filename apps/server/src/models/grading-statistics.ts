@@ -21,7 +21,8 @@ export interface StatisticsSources {
     savedBy: { id: string; name: string };
     createdAt: Date;
   }[];
-  runs: { id: string; submissionId: string; totalScore: number | null; createdAt: Date }[];
+  /** `confidence`: what the suggestion said (0..100), for the reliability diagram; null or absent: it said none. */
+  runs: { id: string; submissionId: string; totalScore: number | null; confidence?: number | null; createdAt: Date }[];
 }
 
 export async function selectStatisticsSources(db: Db, questionIds: string[]): Promise<StatisticsSources> {
@@ -57,6 +58,7 @@ export async function selectStatisticsSources(db: Db, questionIds: string[]): Pr
         id: gradingRuns.id,
         submissionId: gradingRuns.submissionId,
         totalScore: gradingRuns.totalScore,
+        confidence: gradingRuns.confidence,
         createdAt: gradingRuns.createdAt,
       })
       .from(gradingRuns)

@@ -1,4 +1,5 @@
 import { isSuggestionKept } from '@gradewise/shared/kept-suggestion';
+import { reliabilityDiagram, type ConfidenceDecision } from '@gradewise/shared/reliability';
 import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import type {
   Agreement,
@@ -19,7 +20,10 @@ import type { StatisticsSources } from '../models/grading-statistics.ts';
  * - a saved grade *started from* the AI suggestion it names (grades.grading_run_id); agreement
  *   compares the two: mean absolute difference, and the share within 10% of the question's points;
  * - an answer is *double-graded* when its grade history holds saves by two different people; a
- *   grader's agreement with the instructor compares their newest save on it with the instructor's.
+ *   grader's agreement with the instructor compares their newest save on it with the instructor's;
+ * - a *decision* (the reliability diagram, issue 27) is an answer whose counting grade started from
+ *   an AI suggestion that stated a confidence: what the confidence said against whether the saved
+ *   score kept the suggested one (the bands and ECE: packages/shared/src/reliability.ts).
  */
 
 export interface StatisticsQuestion {
@@ -88,6 +92,36 @@ export function computeStatistics(request: StatisticsRequest): StatisticsOutput 
     ),
     aiAgreement: agreement(aiPairs),
     graders: graderStatistics(answers, request.instructorId, startedFrom),
+    ...reliability(request, graded),
+  };
+}
+
+/** The reliability diagram over the scope and per question, from the decisions of the graded answers. */
+function reliability(
+  request: StatisticsRequest,
+  graded: readonly Answer[],
+): Pick<StatisticsOutput, 'reliability' | 'questionReliability'> {
+  const runs = new Map(request.sources.runs.map((run) => [run.id, run]));
+  const decisions = graded.flatMap((answer) => {
+    const run = answer.counting!.gradingRunId ? runs.get(answer.counting!.gradingRunId) : undefined;
+    if (run?.totalScore == null || run.confidence == null) return [];
+    const decision: ConfidenceDecision = {
+      confidence: run.confidence,
+      suggestedScore: run.totalScore,
+      finalScore: answer.counting!.grade,
+      points: answer.question.points,
+    };
+    return [{ questionId: answer.question.id, decision }];
+  });
+  return {
+    reliability: reliabilityDiagram(decisions.map((entry) => entry.decision)),
+    questionReliability: request.questions.map((question) => ({
+      questionId: question.id,
+      questionLabel: question.label,
+      reliability: reliabilityDiagram(
+        decisions.filter((entry) => entry.questionId === question.id).map((entry) => entry.decision),
+      ),
+    })),
   };
 }
 

@@ -64,6 +64,51 @@ export const GraderStatistics = z.object({
 });
 export type GraderStatistics = z.infer<typeof GraderStatistics>;
 
+/**
+ * One band of the reliability diagram: decisions whose suggestion said a confidence in
+ * [from, to] (bands of 10 points: 0–9, 10–19, …, 90–100). Null figures: no decision in the band.
+ */
+export const ReliabilityBin = z.object({
+  from: z.number().int(),
+  to: z.number().int(),
+  /** Decisions in the band. */
+  count: z.number().int(),
+  /** Mean confidence the suggestions said (0..100). */
+  meanConfidence: z.number().nullable(),
+  /** Share (0..1) of them the grader kept (final score within 10% of the question's points). */
+  keptShare: z.number().nullable(),
+});
+export type ReliabilityBin = z.infer<typeof ReliabilityBin>;
+
+/**
+ * What the AI's confidence said against what the graders kept (issue 27): one *decision* per
+ * answer whose counting grade started from an AI suggestion that stated a confidence, whoever
+ * saved it. The rule (bands, kept, ECE) is packages/shared/src/reliability.ts.
+ */
+export const Reliability = z.object({
+  /** Decisions counted. */
+  decisions: z.number().int(),
+  /** Always the ten bands, in order, empty ones with count 0. */
+  bins: z.array(ReliabilityBin),
+  /**
+   * Expected calibration error in percentage points (0..100): the sum over bands of
+   * |mean confidence said − share kept × 100| × the band's share of the decisions. Null without decisions.
+   */
+  expectedCalibrationError: z.number().nullable(),
+  /** Over all decisions: the mean confidence said (0..100) and the share kept (0..1). */
+  meanConfidence: z.number().nullable(),
+  keptShare: z.number().nullable(),
+});
+export type Reliability = z.infer<typeof Reliability>;
+
+export const QuestionReliability = z.object({
+  questionId: z.string(),
+  /** The question's title (or "Question N"). */
+  questionLabel: z.string(),
+  reliability: Reliability,
+});
+export type QuestionReliability = z.infer<typeof QuestionReliability>;
+
 export const StatisticsOutput = z.object({
   scope: z.enum(['question', 'assignment']),
   title: z.string(),
@@ -82,5 +127,9 @@ export const StatisticsOutput = z.object({
   /** Saved grades against the AI suggestion each started from, whoever saved them. */
   aiAgreement: Agreement,
   graders: z.array(GraderStatistics),
+  /** The reliability diagram of the AI's confidence over the whole scope (issue 27). */
+  reliability: Reliability,
+  /** The same for each question of the scope, in the assignment's order (one for a question). */
+  questionReliability: z.array(QuestionReliability),
 });
 export type StatisticsOutput = z.infer<typeof StatisticsOutput>;
