@@ -60,6 +60,7 @@ describe('interactive AI calls per user per minute (built-in grader)', () => {
     const submission = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id);
     const statuses: number[] = [];
     let refusal: any;
+    let retryAfter: unknown;
     for (let i = 0; i < 20; i += 1) {
       const response = await t.app.inject({
         method: 'POST',
@@ -67,7 +68,10 @@ describe('interactive AI calls per user per minute (built-in grader)', () => {
         headers: world.instructor.auth,
       });
       statuses.push(response.statusCode);
-      if (response.statusCode === 429) refusal ??= response.json();
+      if (response.statusCode === 429) {
+        refusal ??= response.json();
+        retryAfter ??= response.headers['retry-after'];
+      }
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
     expect(statuses.slice(0, LIMIT).every((status) => status === 200)).toBe(true);
@@ -76,6 +80,9 @@ describe('interactive AI calls per user per minute (built-in grader)', () => {
     expect(refusal.message).toContain(`${LIMIT} AI calls`);
     expect(refusal.message).toContain('AI_USER_CALLS_PER_MINUTE');
     expect(refusal.message).toContain('It resets at 2026-11-23 10:16:00 UTC.');
+    // 10:15:20 to the reset at 10:16:00: the wait, as Retry-After and in the body.
+    expect(retryAfter).toBe('40');
+    expect(refusal.retryAfterSeconds).toBe(40);
     // Refused calls queued nothing: exactly LIMIT runs exist for the submission.
     const runs = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id));
     expect(runs).toHaveLength(LIMIT);
@@ -231,6 +238,7 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
     expect(refused.json().message).toBe(
       "This course's quota of 5 AI provider calls per hour (AI_COURSE_CALLS_PER_HOUR) is reached: 0 used, 5 left, and this needs 7. Nothing was sent. It resets at 2026-11-23 10:00:00 UTC.",
     );
+    expect(refused.headers['retry-after']).toBe(String(50 * 60));
     expect(fake.chatRequests().length).toBe(before);
     expect((await quotaOf(world)).providerQuotas.courseHour.used).toBe(0);
 

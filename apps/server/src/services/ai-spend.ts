@@ -2,7 +2,7 @@ import type { AiLimitUsage, AiQuotaOutput } from '@gradewise/shared/contracts/ai
 import type { Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { AppError, notFound } from '../lib/errors.ts';
+import { notFound, rateLimited, type AppError } from '../lib/errors.ts';
 import { describeMoment } from '../lib/timestamps.ts';
 import {
   deleteUsageCountsBefore,
@@ -79,10 +79,11 @@ export async function countInteractiveCall(ctx: AppContext, userId: string): Pro
  */
 export async function checkProviderQuota(ctx: AppContext, scope: SpendScope, calls: number): Promise<void> {
   if (!usesProvider(ctx.config) || calls <= 0) return;
-  const windows = providerWindows(ctx.config, scope, now(ctx));
+  const at = now(ctx);
+  const windows = providerWindows(ctx.config, scope, at);
   const used = await selectUsageCounts(ctx.db, windows);
   windows.forEach((window, index) => {
-    if (used[index]! + calls > window.limit) throw refusal(window, used[index]!, calls);
+    if (used[index]! + calls > window.limit) throw refusal(window, used[index]!, calls, at);
   });
 }
 
@@ -175,7 +176,7 @@ async function incrementWithinLimits(
   const counts = await incrementUsageCounts(db, windows, calls);
   windows.forEach((window, index) => {
     // Thrown inside the caller's transaction: every increment of this call is rolled back.
-    if (counts[index]! > window.limit) throw refusal(window, counts[index]! - calls, calls);
+    if (counts[index]! > window.limit) throw refusal(window, counts[index]! - calls, calls, at);
   });
   if (counts.some((count) => count === calls)) await deleteUsageCountsBefore(db, subjectIds, startOf('day', at));
 }
@@ -248,11 +249,12 @@ function usage(window: LimitWindow, used: number): AiLimitUsage {
   };
 }
 
-function refusal(window: LimitWindow, used: number, calls: number): AppError {
+/** 429 naming the quota and when it resets, which is also its Retry-After. */
+function refusal(window: LimitWindow, used: number, calls: number, at: Date): AppError {
   const left = Math.max(0, window.limit - used);
   const needs = calls > 1 ? `, and this needs ${calls}` : '';
-  return new AppError(
-    'RATE_LIMITED',
+  return rateLimited(
     `${window.title} (${window.variable}) is reached: ${used} used, ${left} left${needs}. Nothing was sent. It resets at ${describeMoment(window.resetsAt)}.`,
+    (window.resetsAt.getTime() - at.getTime()) / 1000,
   );
 }
