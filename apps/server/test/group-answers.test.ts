@@ -37,6 +37,27 @@ describe('groupAnswers', () => {
     expect(group!.finalValue).toBeNull();
   });
 
+  it('never puts answers the saved grades disagree on in one group; ungraded copies join one of them', () => {
+    const groups = groupAnswers(
+      analyseAnswers([
+        { id: 'ann', text: PHOTOSYNTHESIS, savedShare: 1 },
+        { id: 'ben', text: PHOTOSYNTHESIS, savedShare: 0.5 },
+        { id: 'cat', text: PHOTOSYNTHESIS },
+        { id: 'dan', text: PHOTOSYNTHESIS, savedShare: 0.95 },
+      ]),
+    );
+    const sets = memberSets(groups);
+    const withAnn = sets.find((set) => set.includes('ann'))!;
+    expect(withAnn).not.toContain('ben');
+    // Within a tenth of the points: the same decision.
+    expect(withAnn).toContain('dan');
+    expect(sets.flat().filter((id) => id === 'cat')).toHaveLength(1);
+    // Without grades the same four answers are one group.
+    expect(
+      memberSets(groupsOf({ ann: PHOTOSYNTHESIS, ben: PHOTOSYNTHESIS, cat: PHOTOSYNTHESIS, dan: PHOTOSYNTHESIS })),
+    ).toEqual([['ann', 'ben', 'cat', 'dan']]);
+  });
+
   it('never groups answers whose final values differ, however alike their words', () => {
     const groups = groupsOf({
       ann: 'F = m a = 2 kg x 10 m/s^2, so the force is 20 N.',

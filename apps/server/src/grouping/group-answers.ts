@@ -1,5 +1,6 @@
 import { parseQuantities, writeNumberWordsAsDigits } from '../ai/builtin/quantities.ts';
 import { normaliseText, tokenize } from '../ai/builtin/text-analysis.ts';
+import { isSuggestionKept } from '@gradewise/shared/kept-suggestion';
 
 /**
  * Alike answers to one question, for "Answer groups" and "Grade these first" (docs/decisions/0012-answer-groups.md).
@@ -30,6 +31,12 @@ export interface AnswerText {
    * in the header would otherwise make every short answer look different from its copies.
    */
   ownWords?: readonly string[];
+  /**
+   * The instructor's saved grade on this answer as a share of the points, when it has one. Two
+   * answers whose saved grades differ by more than a tenth of the points are never in one group,
+   * however alike their words: the instructor has told them apart.
+   */
+  savedShare?: number | null;
 }
 
 /** Content-term cosine at or above which two answers without conflicting values are alike. */
@@ -72,6 +79,8 @@ interface AnalysedAnswer {
   /** term -> the words as written, for key terms in the UI. */
   displays: Map<string, string>;
   finalValue: FinalValue | null;
+  /** The instructor's saved grade as a share of the points; null when not graded. */
+  savedShare: number | null;
 }
 
 interface Neighbour {
@@ -121,7 +130,11 @@ export interface Representative {
 /** Reads each answer once: literal form, weighted terms, final value; answers without text are left out. */
 export function analyseAnswers(input: readonly AnswerText[]): AnswerSpace {
   const withText = input
-    .map((answer) => ({ id: answer.id, text: withoutOwnWords(answer.text, answer.ownWords ?? []) }))
+    .map((answer) => ({
+      id: answer.id,
+      text: withoutOwnWords(answer.text, answer.ownWords ?? []),
+      savedShare: answer.savedShare ?? null,
+    }))
     .filter((answer) => answer.text.trim().length > 0);
   // "four" and "4" are the same term: number words are read as digits first, as for values.
   const termLists = withText.map((answer) =>
@@ -157,6 +170,7 @@ export function analyseAnswers(input: readonly AnswerText[]): AnswerSpace {
       norm: Math.sqrt(squares),
       displays,
       finalValue: finalValueOf(answer.text),
+      savedShare: answer.savedShare,
     };
   });
   const neighbours: Neighbour[][] = answers.map(() => []);
@@ -201,10 +215,23 @@ export function groupAnswers(space: AnswerSpace): AnswerGroup[] {
       }
     }
     if (leader < 0) break;
-    const memberIndexes = [
-      leader,
-      ...neighbours[leader]!.filter((n) => n.isAlike && !isAssigned[n.index]).map((n) => n.index),
-    ].sort((a, b) => a - b);
+    // Most alike first; an answer whose saved grade disagrees with a member's already taken waits
+    // for a group of its own.
+    const memberIndexes = [leader];
+    const candidates = neighbours[leader]!.filter((n) => n.isAlike && !isAssigned[n.index]).sort(
+      (a, b) => b.similarity - a.similarity || a.index - b.index,
+    );
+    for (const candidate of candidates) {
+      const share = answers[candidate.index]!.savedShare;
+      const disagrees =
+        share !== null &&
+        memberIndexes.some((index) => {
+          const other = answers[index]!.savedShare;
+          return other !== null && !isSuggestionKept(share, other, 1);
+        });
+      if (!disagrees) memberIndexes.push(candidate.index);
+    }
+    memberIndexes.sort((a, b) => a - b);
     for (const index of memberIndexes) isAssigned[index] = true;
     groups.push(describeGroup(space, memberIndexes));
   }

@@ -82,11 +82,20 @@ interface TextAnalysis {
 const textAnalyses = new Map<string, TextAnalysis>();
 const TEXT_ANALYSES_KEPT = 64;
 
-async function analyseTexts(ctx: AppContext, answers: QuestionAnswers, target: number): Promise<TextAnalysis> {
-  const fingerprint = `${target}|${answers.rows
+function savedShareOf(grade: GradeRow | undefined, points: number): number | null {
+  return grade && points > 0 ? grade.grade / points : null;
+}
+
+async function analyseTexts(
+  ctx: AppContext,
+  answers: QuestionAnswers,
+  points: number,
+  target: number,
+): Promise<TextAnalysis> {
+  const fingerprint = `${target}|${points}|${answers.rows
     .map(
       (row) =>
-        `${row.submission.id}:${row.submission.fileId}:${answers.extractionStatuses.get(row.submission.fileId) ?? '-'}:${row.student.name}:${row.student.email}`,
+        `${row.submission.id}:${row.submission.fileId}:${answers.extractionStatuses.get(row.submission.fileId) ?? '-'}:${row.student.name}:${row.student.email}:${answers.grades.get(row.submission.id)?.grade ?? '-'}`,
     )
     .join(',')}`;
   const cached = textAnalyses.get(answers.questionId);
@@ -106,6 +115,7 @@ async function analyseTexts(ctx: AppContext, answers: QuestionAnswers, target: n
       text: texts.get(row.submission.fileId) ?? '',
       // A name or email in the header says nothing about the answer.
       ownWords: [row.student.name, row.student.email],
+      savedShare: savedShareOf(answers.grades.get(row.submission.id), points),
     })),
   );
   const analysis: TextAnalysis = {
@@ -132,7 +142,7 @@ export async function analyseQuestionAnswers(
   points: number,
   target: number,
 ): Promise<AnswerAnalysis> {
-  const { groups, representatives, withText } = await analyseTexts(ctx, answers, target);
+  const { groups, representatives, withText } = await analyseTexts(ctx, answers, points, target);
   const groupOf = new Map<string, AnswerGroup>();
   for (const group of groups) for (const member of group.members) groupOf.set(member.id, group);
   const scoreOutliers = new Set<string>();
