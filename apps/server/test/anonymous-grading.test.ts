@@ -5,9 +5,10 @@ import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/revi
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
- * Anonymous grading (issue 12 item 4): while an assignment is anonymous, no staff response of its
- * grading surfaces carries a student's name, email or user id; students go by "Student N", stable
- * per assignment. The roster, the grades CSV and the grading report stay named for the instructor.
+ * Anonymous grading (issue 12 item 4, issue 28): while an assignment is anonymous, no staff response
+ * of its grading surfaces carries a student's name, email or user id; students go by "Student N",
+ * stable per assignment. The class list stays named; the owner's grades CSV is an explicit reveal,
+ * recorded. (test/anonymity-every-route.test.ts walks every route the same way.)
  */
 
 let t: TestApp;
@@ -239,15 +240,42 @@ describe('anonymous grading', () => {
     expect(report.submission.student.name).toMatch(/^Student \d+$/);
   });
 
-  it('the roster, the grades CSV and the grading report stay named for the instructor', async () => {
+  it("the class list stays named; the grades CSV is the owner's explicit reveal, recorded; the report shows the label to the owner too", async () => {
     const roster = (await get(`/api/courses/${world.course._id}`)).json();
     expect(roster.students.map((s: any) => s.email)).toEqual(expect.arrayContaining(CLASS.map((p) => p.email)));
+    const reveals = () => get(`/api/assignments/${world.assignment._id}/identity-reveals`);
+    expect((await reveals()).json()).toEqual({ reveals: [] });
+
     const csv = await get(`/api/assignments/${world.assignment._id}/grades.csv`);
     expect(csv.statusCode).toBe(200);
     for (const person of CLASS) expect(csv.body).toContain(person.email);
+    const questionCsv = await get(`${base()}/grades.csv`);
+    expect(questionCsv.statusCode).toBe(200);
+    const recorded = (await reveals()).json().reveals;
+    expect(recorded).toEqual([
+      {
+        _id: expect.any(String),
+        kind: 'grades-csv',
+        questionId: world.question._id,
+        revealedBy: { _id: world.instructor.id, name: world.instructor.name },
+        revealedAt: expect.any(String),
+        description: `${world.instructor.name} downloaded a question's grades CSV, with names.`,
+      },
+      {
+        _id: expect.any(String),
+        kind: 'grades-csv',
+        questionId: null,
+        revealedBy: { _id: world.instructor.id, name: world.instructor.name },
+        revealedAt: expect.any(String),
+        description: `${world.instructor.name} downloaded the assignment's grades CSV, with names.`,
+      },
+    ]);
+    // The record names staff only.
+    expect(leaksOf(JSON.stringify(recorded))).toEqual([]);
+
     const target = submissionOf.get(students[0]!.id);
     const report = (await get(`${base()}/grade/${target._id}/report`)).json();
-    expect(report.submission.student.name).toBe(CLASS[0]!.name);
+    expect(report.submission.student.name).toMatch(/^Student \d+$/);
   });
 
   it('a student who joins later gets the next number; turning it off names everyone, on again keeps the labels', async () => {
@@ -267,6 +295,15 @@ describe('anonymous grading', () => {
     expect(leaksOf(JSON.stringify(withLate))).toEqual([]);
 
     expect((await setAnonymous(false)).statusCode).toBe(200);
+    // Turning it off showed every grader the names: recorded as a reveal (once; off again is not).
+    expect((await setAnonymous(false)).statusCode).toBe(200);
+    const reveals = (await get(`/api/assignments/${world.assignment._id}/identity-reveals`)).json().reveals;
+    expect(reveals.filter((reveal: any) => reveal.kind === 'anonymity-off')).toEqual([
+      expect.objectContaining({
+        revealedBy: { _id: world.instructor.id, name: world.instructor.name },
+        description: `${world.instructor.name} turned anonymous grading off: graders see names again.`,
+      }),
+    ]);
     const named = (await get(`${base()}?includeSubmissions=1`)).json();
     expect(named.submissions.map((row: any) => row.student.email).sort()).toEqual(
       [...CLASS.map((p) => p.email), late.email].sort(),

@@ -447,6 +447,13 @@ export const MATRIX: MatrixRow[] = [
     // Anonymity is one of the assignment's rules: its owner's alone.
     expect: ownerOnly(200),
   },
+  {
+    route: 'GET /api/assignments/:id/identity-reveals',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/identity-reveals` }),
+    // Who saw names during anonymity is the course team's record (TAs too); students 403, strangers 404.
+    expect: gradersInCourse(200),
+  },
 
   // ---- questions
   {

@@ -14,6 +14,7 @@ import {
   uniqueIndex,
   uuid,
 } from 'drizzle-orm/pg-core';
+import { IDENTITY_REVEAL_KINDS } from '@gradewise/shared/contracts/assignments';
 import { ROLES } from '@gradewise/shared/contracts/auth';
 import { GRADE_REASONS } from '@gradewise/shared/contracts/grade-audit';
 import {
@@ -320,7 +321,7 @@ export const identityReveals = pgTable(
     revealedById: uuid('revealed_by_id')
       .notNull()
       .references(() => users.id),
-    kind: text('kind', { enum: ['grades-csv', 'anonymity-off'] }).notNull(),
+    kind: text('kind', { enum: IDENTITY_REVEAL_KINDS }).notNull(),
     createdAt: createdAt(),
   },
   (table) => [index('identity_reveals_assignment_idx').on(table.assignmentId, table.createdAt)],

@@ -1,5 +1,11 @@
-import type { AssignmentDetail, AssignmentSummary } from '@gradewise/shared/contracts/assignments';
+import type {
+  AssignmentDetail,
+  AssignmentSummary,
+  IdentityReveal,
+  IdentityRevealsOutput,
+} from '@gradewise/shared/contracts/assignments';
 import type { AssignmentSummaryRow } from '../models/assignments.ts';
+import type { IdentityRevealRow } from '../models/identity-reveals.ts';
 import { mayGrade, type CourseRole } from '../policies/course-access.ts';
 
 export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentSummary {
@@ -23,4 +29,26 @@ export function presentAssignmentSummary(row: AssignmentSummaryRow): AssignmentS
 export function presentAssignmentDetail(row: AssignmentSummaryRow, role: CourseRole): AssignmentDetail {
   if (!mayGrade(role)) return { ...presentAssignmentSummary(row), viewer: 'student' };
   return { ...presentAssignmentSummary(row), viewer: 'staff', staffRole: role };
+}
+
+function describeReveal(reveal: IdentityRevealRow, name: string): string {
+  if (reveal.kind === 'anonymity-off') return `${name} turned anonymous grading off: graders see names again.`;
+  return reveal.questionId
+    ? `${name} downloaded a question's grades CSV, with names.`
+    : `${name} downloaded the assignment's grades CSV, with names.`;
+}
+
+export function presentIdentityReveals(
+  rows: readonly { reveal: IdentityRevealRow; revealedBy: { id: string; name: string } }[],
+): IdentityRevealsOutput {
+  return {
+    reveals: rows.map(({ reveal, revealedBy }): IdentityReveal => ({
+      _id: reveal.id,
+      kind: reveal.kind,
+      questionId: reveal.questionId,
+      revealedBy: { _id: revealedBy.id, name: revealedBy.name },
+      revealedAt: reveal.createdAt.toISOString(),
+      description: describeReveal(reveal, revealedBy.name),
+    })),
+  };
 }

@@ -57,7 +57,8 @@ export function presentRegradeRequestForStaff(sources: StaffRegradeSources): Reg
     createdAt: row.createdAt.toISOString(),
     resolvedAt: row.resolvedAt?.toISOString() ?? null,
     resolvedBy: sources.resolvedBy ? { _id: sources.resolvedBy.id, name: sources.resolvedBy.name } : null,
-    student: { _id: sources.student.id, name: sources.student.name, email: sources.student.email },
+    // The one presenter of student identity (services/anonymous-grading.ts): a label while anonymous.
+    student: sources.identities.person(sources.student),
     assignment: { _id: sources.assignment.id, title: sources.assignment.title },
     question: { _id: sources.question.id, title: sources.question.title, points: sources.question.points },
     submissionId: sources.gradedSubmissionId,

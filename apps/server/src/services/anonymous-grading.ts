@@ -11,17 +11,26 @@ import {
   selectParticipantIds,
   updateAssignmentAnonymity,
 } from '../models/anonymous-students.ts';
+import {
+  insertIdentityReveal,
+  selectIdentityRevealsOfAssignment,
+  type IdentityRevealKind,
+} from '../models/identity-reveals.ts';
 import { takeTransactionLock } from '../models/locks.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleAssignment, requireOwner } from '../policies/course-access.ts';
+import { newId } from '../lib/ids.ts';
+import { loadVisibleAssignment, requireGrader, requireOwner } from '../policies/course-access.ts';
 
 /**
- * Anonymous grading (issue 12 item 4, docs/decisions/0024-anonymous-grading-and-statistics.md).
- * While an assignment is anonymous, every grading surface shows its students as "Student N" with
- * no email and an opaque id: the question page's submissions, the review queue, answer groups, the
- * rubric trial, versions and reopening. The roster, the grades CSV and the grading report stay
- * named for the instructor (the issue's rule). This module is the one home of the rule: staff
- * presenters take the `StudentIdentities` it answers and never read a student's name themselves.
+ * Anonymous grading (issue 12 item 4, issue 28; decisions 0024 and 0066). While an assignment is
+ * anonymous, every route and export staff reach about it shows its students as "Student N" with no
+ * email and an opaque id: the question page's submissions, the review queue, answer groups, the
+ * rubric trial, versions and reopening, the grading report (the owner's too), the regrade queue and
+ * the audit CSV. The class list (roster, work split) is the course's and stays named. The one way
+ * names show during anonymity is the owner's explicit reveal, recorded (`recordIdentityReveal`):
+ * the grades CSV for a gradebook, or turning anonymity off. This module is the one home of the
+ * rule: staff presenters and exports take the `StudentIdentities` it answers and never read a
+ * student's name themselves; test/anonymity-every-route.test.ts walks every route to hold it.
  */
 
 interface StudentColumns {
@@ -130,9 +139,38 @@ function shuffle<T>(items: T[]): T[] {
 }
 
 /**
+ * Records that names were shown while the assignment was anonymous (the owner's explicit reveal),
+ * in the caller's transaction or on its own. Nothing is recorded when names were not hidden.
+ */
+export async function recordIdentityReveal(
+  db: Db,
+  assignment: AssignmentRow,
+  reveal: { kind: IdentityRevealKind; revealedById: string; questionId?: string },
+): Promise<void> {
+  if (!isAnonymousNow(assignment)) return;
+  await insertIdentityReveal(db, {
+    id: newId(),
+    assignmentId: assignment.id,
+    questionId: reveal.questionId ?? null,
+    revealedById: reveal.revealedById,
+    kind: reveal.kind,
+  });
+}
+
+/** GET /api/assignments/:id/identity-reveals (course staff): who saw names during anonymity, and when. */
+export async function readIdentityReveals(ctx: AppContext, user: UserRow, assignmentId: string) {
+  const { assignment } = requireGrader(
+    await loadVisibleAssignment(ctx.db, user, assignmentId),
+    'see when student names were revealed',
+  );
+  return selectIdentityRevealsOfAssignment(ctx.db, assignment.id);
+}
+
+/**
  * PUT /api/assignments/:id/anonymous-grading (owning instructor). Turning it on numbers everyone
  * taking part now, in one random draw; numbers are kept when it is turned off, so turning it on
- * again shows the same labels.
+ * again shows the same labels. Turning it off while names are hidden reveals them to every grader,
+ * and is recorded as a reveal.
  */
 export async function setAnonymousGrading(
   ctx: AppContext,
@@ -145,6 +183,7 @@ export async function setAnonymousGrading(
     'change anonymous grading',
   );
   await ctx.db.transaction(async (tx) => {
+    if (!isAnonymous) await recordIdentityReveal(tx, assignment, { kind: 'anonymity-off', revealedById: user.id });
     await updateAssignmentAnonymity(tx, assignment.id, isAnonymous);
     if (isAnonymous) await numberStudents(tx, assignment.id, await selectParticipantIds(tx, assignment.id));
   });

@@ -9,6 +9,7 @@ import { selectQuestionsOfAssignment, type QuestionRow } from '../models/questio
 import type { PersonColumns } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { recordIdentityReveal } from './anonymous-grading.ts';
 
 export interface GradesCsv {
   /** ASCII only, safe in a Content-Disposition header. */
@@ -16,7 +17,11 @@ export interface GradesCsv {
   csv: string;
 }
 
-/** GET /api/assignments/:assignmentId/grades.csv: one column per question of the assignment. */
+/**
+ * GET /api/assignments/:assignmentId/grades.csv: one column per question of the assignment. Named
+ * for a gradebook, so while the assignment is anonymous a download is the owner's explicit reveal
+ * of names, and is recorded (services/anonymous-grading.ts).
+ */
 export async function exportAssignmentGrades(
   ctx: AppContext,
   user: UserRow,
@@ -27,10 +32,9 @@ export async function exportAssignmentGrades(
     'download its grades',
   );
   const questions = await selectQuestionsOfAssignment(ctx.db, assignment.id);
-  return {
-    filename: `${slug(assignment.title, 'assignment')}-grades.csv`,
-    csv: await buildGradesCsv(ctx, course.id, questions),
-  };
+  const csv = await buildGradesCsv(ctx, course.id, questions);
+  await recordIdentityReveal(ctx.db, assignment, { kind: 'grades-csv', revealedById: user.id });
+  return { filename: `${slug(assignment.title, 'assignment')}-grades.csv`, csv };
 }
 
 /** GET .../questions/:questionId/grades.csv: the same layout with this question alone. */
@@ -44,7 +48,13 @@ export async function exportQuestionGrades(
     'download its grades',
   );
   const filename = `${slug(assignment.title, 'assignment')}-${slug(question.title ?? '', 'question')}-grades.csv`;
-  return { filename, csv: await buildGradesCsv(ctx, course.id, [question]) };
+  const csv = await buildGradesCsv(ctx, course.id, [question]);
+  await recordIdentityReveal(ctx.db, assignment, {
+    kind: 'grades-csv',
+    revealedById: user.id,
+    questionId: question.id,
+  });
+  return { filename, csv };
 }
 
 /**

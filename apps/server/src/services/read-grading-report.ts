@@ -75,8 +75,11 @@ export async function readGradingReport(
     mayGrade(scope.role) ? selectRubricByQuestionId(ctx.db, question.id) : undefined,
     mayGrade(scope.role) && grade?.gradingRunId ? selectGradingRunById(ctx.db, grade.gradingRunId) : undefined,
   ]);
-  // The report stays named for the instructor (issue 12); a TA grading anonymously sees the label.
-  const identities = scope.role === 'ta' ? await readStudentIdentities(ctx, scope.assignment, [student.id]) : undefined;
+  // Staff see the student as on every grading surface: a label while the assignment is anonymous,
+  // the owner too (the report opens from the question page, which shows the label; issue 28).
+  const identities = mayGrade(scope.role)
+    ? await readStudentIdentities(ctx, scope.assignment, [student.id])
+    : undefined;
   const shown = identities ? identities.person(student) : undefined;
   const sources = {
     submission,

@@ -1,7 +1,6 @@
 import type { RubricItem } from '@gradewise/shared/contracts/grading';
 import { inArray } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
-import type { Db } from '../db/client.ts';
 import { users } from '../db/schema.ts';
 import { AppError, notFound } from '../lib/errors.ts';
 import { isId } from '../lib/ids.ts';
@@ -17,6 +16,7 @@ import {
 import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import type { PersonColumns } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
+import { readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
 import {
   loadVisibleAssignment,
   loadVisibleCourse,
@@ -57,6 +57,8 @@ export async function loadRegradeRequestForStaff(
 export interface StaffRegradeSources {
   row: RegradeRequestRow;
   student: PersonColumns;
+  /** How staff see the students of the request's assignment (labels while it is anonymous). */
+  identities: StudentIdentities;
   resolvedBy: { id: string; name: string } | undefined;
   assignment: { id: string; title: string };
   question: { id: string; title: string | null; points: number };
@@ -88,7 +90,7 @@ export async function readRegradeQueue(
     countRegradeRequestsOfCourse(ctx.db, course.id),
   ]);
   return {
-    requests: await loadStaffRegradeSources(ctx.db, rows),
+    requests: await loadStaffRegradeSources(ctx, rows),
     openCount: counts.open,
     resolvedCount: counts.resolved,
   };
@@ -96,11 +98,17 @@ export async function readRegradeQueue(
 
 /**
  * What each request names (student, grades, question, rubric) with a handful of set-based reads
- * (people, grades) and one read per distinct question (its assignment and rubric), whatever the
- * number of requests.
+ * (people, grades), one read per distinct question (its assignment and rubric) and one of the
+ * student identities per distinct assignment, whatever the number of requests. A course's queue
+ * spans its assignments, so each request is shown by the rule of its own: an anonymous one's
+ * students are labels (services/anonymous-grading.ts).
  */
-export async function loadStaffRegradeSources(db: Db, rows: RegradeRequestRow[]): Promise<StaffRegradeSources[]> {
+export async function loadStaffRegradeSources(
+  ctx: AppContext,
+  rows: RegradeRequestRow[],
+): Promise<StaffRegradeSources[]> {
   if (rows.length === 0) return [];
+  const { db } = ctx;
   const personIds = [
     ...new Set(rows.flatMap((row) => [row.studentId, ...(row.resolvedById ? [row.resolvedById] : [])])),
   ];
@@ -133,6 +141,16 @@ export async function loadStaffRegradeSources(db: Db, rows: RegradeRequestRow[])
     }
     return loaded;
   };
+  const identitiesCache = new Map<string, Promise<StudentIdentities>>();
+  const identitiesOf = (assignment: AssignmentRow) => {
+    let loaded = identitiesCache.get(assignment.id);
+    if (!loaded) {
+      const studentIds = rows.filter((row) => row.assignmentId === assignment.id).map((row) => row.studentId);
+      loaded = readStudentIdentities(ctx, assignment, [...new Set(studentIds)]);
+      identitiesCache.set(assignment.id, loaded);
+    }
+    return loaded;
+  };
   return Promise.all(
     rows.map(async (row) => {
       const { assignment, question, rubric } = await contextOf(row);
@@ -140,6 +158,7 @@ export async function loadStaffRegradeSources(db: Db, rows: RegradeRequestRow[])
       return {
         row,
         student: personById.get(row.studentId) ?? { id: row.studentId, name: 'Deleted account', email: '' },
+        identities: await identitiesOf(assignment),
         resolvedBy: row.resolvedById ? personById.get(row.resolvedById) : undefined,
         assignment,
         question,

@@ -82,6 +82,6 @@ export async function recheckRegradeWithAi(
     createdAt: currentTime(ctx).toISOString(),
   };
   await updateRegradeAiRecheck(ctx.db, row.id, recheck);
-  const [sources] = await loadStaffRegradeSources(ctx.db, [(await selectRegradeRequestById(ctx.db, row.id))!]);
+  const [sources] = await loadStaffRegradeSources(ctx, [(await selectRegradeRequestById(ctx.db, row.id))!]);
   return sources!;
 }

@@ -82,6 +82,6 @@ export async function resolveRegradeRequest(
     // Accepted at the grade it has (staff may have regraded it on the grading screen), or rejected.
     await closeWith(ctx.db, null);
   }
-  const [sources] = await loadStaffRegradeSources(ctx.db, [(await selectRegradeRequestById(ctx.db, row.id))!]);
+  const [sources] = await loadStaffRegradeSources(ctx, [(await selectRegradeRequestById(ctx.db, row.id))!]);
   return sources!;
 }

@@ -91,8 +91,10 @@ export type UpdateAssignmentSettingsOutput = z.infer<typeof UpdateAssignmentSett
 
 /**
  * PUT /api/assignments/:id/anonymous-grading (owning instructor). While on, staff see "Student 1…N"
- * (stable per assignment) instead of names and emails on every grading surface; the roster, the
- * grades CSV and the grading report stay named for the instructor.
+ * (stable per assignment) instead of names and emails on every route and export of the assignment,
+ * the grading report, the regrade queue and the audit CSV included (issue 28). The class list
+ * (roster, work split) stays named, and the owner's grades CSV is the explicit reveal: named, and
+ * recorded (`GET .../identity-reveals`), as is turning anonymity off while names are hidden.
  */
 export const SetAnonymousGradingInput = z.object({
   isAnonymous: z.boolean({ error: 'Anonymous grading must be true or false.' }),
@@ -101,3 +103,23 @@ export type SetAnonymousGradingInput = z.input<typeof SetAnonymousGradingInput>;
 
 export const SetAnonymousGradingOutput = z.object({ message: z.string(), assignment: AssignmentDetail });
 export type SetAnonymousGradingOutput = z.infer<typeof SetAnonymousGradingOutput>;
+
+/** What showed student names while the assignment's grading was anonymous. */
+export const IDENTITY_REVEAL_KINDS = ['grades-csv', 'anonymity-off'] as const;
+
+/** One time names were shown while the assignment was anonymous, by whom and when. */
+export const IdentityReveal = z.object({
+  _id: z.string(),
+  kind: z.enum(IDENTITY_REVEAL_KINDS),
+  /** The question of a question's grades CSV; null for the whole assignment. */
+  questionId: z.string().nullable(),
+  revealedBy: z.object({ _id: z.string(), name: z.string() }),
+  revealedAt: z.string(),
+  /** A sentence for the screen: "Prof Ada downloaded the grades CSV with names." */
+  description: z.string(),
+});
+export type IdentityReveal = z.infer<typeof IdentityReveal>;
+
+/** GET /api/assignments/:id/identity-reveals (course staff): newest first. */
+export const IdentityRevealsOutput = z.object({ reveals: z.array(IdentityReveal) });
+export type IdentityRevealsOutput = z.infer<typeof IdentityRevealsOutput>;

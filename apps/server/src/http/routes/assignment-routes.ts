@@ -6,14 +6,19 @@ import {
   AssignmentListQuery,
   CreateAssignmentInput,
   CreateAssignmentOutput,
+  IdentityRevealsOutput,
   SetAnonymousGradingInput,
   SetAnonymousGradingOutput,
   UpdateAssignmentSettingsInput,
   UpdateAssignmentSettingsOutput,
 } from '@gradewise/shared/contracts/assignments';
 import type { AppContext } from '../../context.ts';
-import { presentAssignmentDetail, presentAssignmentSummary } from '../../presenters/assignment-presenter.ts';
-import { setAnonymousGrading } from '../../services/anonymous-grading.ts';
+import {
+  presentAssignmentDetail,
+  presentAssignmentSummary,
+  presentIdentityReveals,
+} from '../../presenters/assignment-presenter.ts';
+import { readIdentityReveals, setAnonymousGrading } from '../../services/anonymous-grading.ts';
 import { changeAssignmentSettings, createAssignment } from '../../services/create-assignment.ts';
 import { listAssignmentsFor, loadAssignmentDetail } from '../../services/read-assignments.ts';
 import { currentUser } from '../access.ts';
@@ -79,6 +84,14 @@ export function assignmentRoutes(ctx: AppContext): FastifyPluginAsyncZod {
           assignment: presentAssignmentDetail(row, 'owner'),
         };
       },
+    );
+
+    // Who saw student names while the assignment was anonymous (the owner's reveals), for its staff.
+    app.get(
+      '/api/assignments/:id/identity-reveals',
+      { config: { access: 'user' }, schema: { params: AssignmentParams, response: { 200: IdentityRevealsOutput } } },
+      async (request) =>
+        presentIdentityReveals(await readIdentityReveals(ctx, currentUser(request), request.params.id)),
     );
 
     app.put(

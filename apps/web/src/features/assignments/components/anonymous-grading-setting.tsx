@@ -8,7 +8,8 @@ export const ANONYMOUS_GRADING_LABEL = 'Anonymous grading';
 
 /**
  * The owning instructor's switch for anonymous grading: on, everyone grading sees "Student 1…N"
- * instead of names and emails; the roster, the grades CSV and the grading report stay named.
+ * instead of names and emails, the report, the regrade queue and the audit CSV included. The class
+ * list stays named; the grades CSV shows names, and each download is recorded (issue 28).
  */
 export function AnonymousGradingSetting({ assignment }: { assignment: AssignmentDetail }) {
   const update = useSetAnonymousGrading(assignment._id);
@@ -36,7 +37,7 @@ export function AnonymousGradingSetting({ assignment }: { assignment: Assignment
       />
       <FormHelperText id="anonymous-grading-help" sx={{ mt: 0 }}>
         {isOn
-          ? 'Graders see Student 1…N instead of names and emails. The roster, the grades CSV and the report stay named.'
+          ? 'Graders see Student 1…N instead of names and emails, in reports and exports too. The class list stays named; downloading the grades CSV shows names and is recorded.'
           : 'Graders see student names and emails.'}
       </FormHelperText>
     </Stack>
