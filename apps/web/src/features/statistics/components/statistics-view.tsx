@@ -13,11 +13,13 @@ import {
 } from '@mui/material';
 import { BarChart } from '@mui/x-charts/BarChart';
 import type { Agreement, StatisticsOutput } from '@gradewise/shared/contracts/statistics';
+import { ReliabilityPanel } from './reliability-diagram.tsx';
 
 /**
  * The statistics of a question or an assignment: key figures, the grade distribution and the
  * rubric items' deductions as charts (MUI X Charts), each chart named for screen readers and
- * followed by the same numbers as a table, then the per-grader table with the AI as one grader.
+ * followed by the same numbers as a table, the reliability diagram of the AI's confidence, then
+ * the per-grader table with the AI as one grader.
  */
 
 const percent = (share: number | null) => (share === null ? '—' : `${Math.round(share * 1000) / 10}%`);
@@ -171,6 +173,10 @@ export function StatisticsView({ statistics }: { statistics: StatisticsOutput })
             </TableContainer>
           </>
         )}
+      </Section>
+
+      <Section id="statistics-reliability" title="AI confidence against what was kept">
+        <ReliabilityPanel statistics={statistics} />
       </Section>
 
       <Section id="statistics-graders" title="Graders">
