@@ -45,7 +45,6 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     database = config.databaseUrl
       ? openPostgres(config.databaseUrl)
       : await openPglite(path.join(config.dataDir, 'pglite'), {
-          onThread: config.pgliteThread,
           sharedBuffersMb: config.pgliteSharedBuffersMb,
           // An upgrade from PostgreSQL 17 (once, at the first start of PGlite 0.5) is said in the log.
           log: { warn: (message) => log.warn(message) },

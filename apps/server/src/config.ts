@@ -3,7 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GRADE_FIRST_DEFAULT } from '@gradewise/shared/contracts/review';
-import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, MAX_PGLITE_SHARED_BUFFERS_MB } from './db/pglite-memory.ts';
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, MAX_PGLITE_SHARED_BUFFERS_MB } from './db/pglite/memory.ts';
 
 /**
  * Environment, validated once at boot. A bad value stops the process with a sentence that names
@@ -106,15 +106,7 @@ const ConfigSchema = z
       .default('false')
       .transform((value) => value === 'true'),
     /**
-     * PGlite on its own thread (docs/decisions/0019): off by default until a server killed mid-job
-     * on it stops re-running the job twice after restart (job-recovery test, seen under load).
-     */
-    PGLITE_THREAD: z
-      .enum(['true', 'false'], { message: 'must be true or false' })
-      .default('false')
-      .transform((value) => value === 'true'),
-    /**
-     * PostgreSQL's page cache in the embedded database, in MB (db/pglite-memory.ts): all of it is
+     * PostgreSQL's page cache in the embedded database, in MB (db/pglite/memory.ts): all of it is
      * resident from the start, so it is most of an idle server's memory.
      */
     PGLITE_SHARED_BUFFERS_MB: z.coerce
@@ -219,7 +211,6 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     maxSubmissionVersions: env.MAX_SUBMISSION_VERSIONS,
     logLevel: env.LOG_LEVEL,
     logRequests: env.LOG_REQUESTS,
-    pgliteThread: env.PGLITE_THREAD,
     pgliteSharedBuffersMb: env.PGLITE_SHARED_BUFFERS_MB,
     isProduction: env.NODE_ENV === 'production',
   };

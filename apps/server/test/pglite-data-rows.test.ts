@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite, protocol } from '@electric-sql/pglite';
-import { keepPgliteDataRowsRaw, LazyDataRow, pglitesParse } from '../src/db/pglite-data-rows.ts';
-import { PgliteStatements } from '../src/db/pglite-statements.ts';
+import { keepPgliteDataRowsRaw, LazyDataRow, pglitesParse } from '../src/db/pglite/data-rows.ts';
+import { PgliteStatements } from '../src/db/pglite/statements.ts';
 
 /**
- * PGlite's DataRow messages kept raw and decoded once (db/pglite-data-rows.ts, decision 0055): the
+ * PGlite's DataRow messages kept raw and decoded once (db/pglite/data-rows.ts, decision 0055): the
  * values read are exactly the stored ones, whatever their characters, size or how PostgreSQL's
  * output was cut into chunks; every other message is still PGlite's own.
  */

@@ -5,14 +5,14 @@ import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { openPglite, type Database } from '../src/db/client.ts';
-import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, pgliteStartOptions } from '../src/db/pglite-memory.ts';
+import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, pgliteStartOptions } from '../src/db/pglite/memory.ts';
 
 /**
  * The embedded database runs with a small page cache (docs/decisions/0043-…, 0056): PostgreSQL's
  * single-user backend writes all of its shared buffers at start, and initdb writes 128MB into
  * postgresql.conf, so the server gives PGlite shared_buffers on the command line (`startParams`).
- * These pin that the setting reaches PostgreSQL (in this thread and on the database thread), and
- * that data directories made either way open the other way.
+ * These pin that the setting reaches PostgreSQL (a new database, a data directory and a loaded
+ * dump, the tests' path), and that data directories made either way open the other way.
  */
 const directories: string[] = [];
 afterAll(() => {
@@ -30,25 +30,22 @@ async function sharedBuffers(database: Database): Promise<string> {
 }
 
 describe("PGlite's shared buffers", () => {
-  it('runs with the default, in this thread and on the database thread', async () => {
+  it('runs with the default', async () => {
     const here = await openPglite(undefined);
-    const onThread = await openPglite(undefined, { onThread: true });
     try {
       expect(await sharedBuffers(here)).toBe(`${DEFAULT_PGLITE_SHARED_BUFFERS_MB}MB`);
-      expect(await sharedBuffers(onThread)).toBe(`${DEFAULT_PGLITE_SHARED_BUFFERS_MB}MB`);
     } finally {
       await here.close();
-      await onThread.close();
     }
   });
 
   it('runs with the size asked for (PGLITE_SHARED_BUFFERS_MB), also when loading a dump', async () => {
-    const source = await openPglite(undefined, { onThread: true, sharedBuffersMb: 48 });
+    const source = await openPglite(undefined, { sharedBuffersMb: 48 });
     const dumpPath = path.join(temporaryDirectory(), 'dump.tar');
     try {
       expect(await sharedBuffers(source)).toBe('48MB');
       await source.executeSql('CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)');
-      // The tests' template path: a dump loaded on the database thread.
+      // The tests' template path: a dump loaded in this process (test/support/global-setup.ts).
       const client = new PGlite(await pgliteStartOptions(48, { creates: true }));
       await client.exec('CREATE TABLE kept (id int); INSERT INTO kept VALUES (7)');
       fs.writeFileSync(dumpPath, Buffer.from(await (await client.dumpDataDir('none')).arrayBuffer()));

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PGlite, protocol } from '@electric-sql/pglite';
-import { bindMessage, PgliteStatements } from '../src/db/pglite-statements.ts';
+import { bindMessage, PgliteStatements } from '../src/db/pglite/statements.ts';
 
 /**
- * Named statements on PGlite (db/pglite-statements.ts, decision 0045): each query text is parsed
+ * Named statements on PGlite (db/pglite/statements.ts, decision 0045): each query text is parsed
  * once per session and answers exactly what PGlite's own `query` answers, errors included.
  */
 let pg: PGlite;

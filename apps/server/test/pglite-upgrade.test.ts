@@ -4,20 +4,14 @@ import os from 'node:os';
 import path from 'node:path';
 import PgBoss from 'pg-boss';
 import { PGlite as PGlite17 } from 'pglite-pg17';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  MIGRATIONS_DIR,
-  migrateDatabase,
-  openPglite,
-  wrapPglite,
-  type Database,
-  type PgliteConnection,
-} from '../src/db/client.ts';
-import { PgliteUpgradeError, pgVersionOf, upgradePaths, upgradePgliteDataDir } from '../src/db/pglite-upgrade.ts';
+import { MIGRATIONS_DIR, migrateDatabase, openPglite, wrapPglite, type Database } from '../src/db/client.ts';
+import { PgliteUpgradeError, pgVersionOf, upgradePaths, upgradePgliteDataDir } from '../src/db/pglite/upgrade.ts';
 
 /**
  * The first start on PGlite 0.5 (PostgreSQL 18) upgrades a data directory PGlite 0.3 (PostgreSQL
- * 17) wrote (db/pglite-upgrade.ts, decision 0056). The 17 directory is made here by PGlite 0.3
+ * 17) wrote (db/pglite/upgrade.ts, decision 0056). The 17 directory is made here by PGlite 0.3
  * itself, with the app's migrations, rows that a dump must quote, and a pg-boss queue holding a
  * job.
  */
@@ -57,7 +51,7 @@ beforeAll(async () => {
   template17 = path.join(scratch, 'template', 'pglite');
   fs.mkdirSync(path.dirname(template17));
   const old = new PGlite17(template17);
-  const database = wrapPglite(old as unknown as PgliteConnection);
+  const database = wrapPglite(old as unknown as PGlite);
   await migrateDatabase(database);
   for (const [index, name] of NAMES.entries()) {
     await database.executeSql(

@@ -1,16 +1,14 @@
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { PGlite, type QueryOptions } from '@electric-sql/pglite';
+import type { PGlite } from '@electric-sql/pglite';
 import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
 import { migrate as migratePglite } from 'drizzle-orm/pglite/migrator';
 import { drizzle as drizzlePg } from 'drizzle-orm/node-postgres';
 import { migrate as migratePg } from 'drizzle-orm/node-postgres/migrator';
 import type { PgDatabase, PgQueryResultHKT } from 'drizzle-orm/pg-core';
 import pg from 'pg';
-import { createsDatabase, pgliteStartOptions } from './pglite-memory.ts';
-import { PgliteStatements } from './pglite-statements.ts';
-import { PgliteThreadClient } from './pglite-thread-client.ts';
-import { upgradePgliteDataDir, type UpgradeLog } from './pglite-upgrade.ts';
+import { openPgliteConnection } from './pglite/connection.ts';
+import { upgradePgliteDataDir, type UpgradeLog } from './pglite/upgrade.ts';
 import * as schema from './schema.ts';
 import { toStorableParameters } from './storable-text.ts';
 
@@ -37,17 +35,13 @@ const SETUP_LOCK_KEY = 7271001;
 
 export const MIGRATIONS_DIR = path.join(path.dirname(fileURLToPath(import.meta.url)), 'migrations');
 
-/** What we use of PGlite: its thread client, or (the tests' template, made in one thread) PGlite itself. */
-export type PgliteConnection = Pick<PgliteThreadClient, 'query' | 'exec' | 'transaction' | 'close'>;
-
 /**
- * Wraps PGlite running on its own thread (db/pglite-thread-client.ts). Every query with
- * parameters — drizzle's, in and out of transactions, and pg-boss's through `executeSql` — has
- * its parameters cleaned there, so no NUL or lone surrogate reaches the database.
+ * Wraps an embedded database: the server's (db/pglite/connection.ts, which cleans every parameter
+ * so no NUL or lone surrogate reaches the database, and runs each query as a named statement), or
+ * a bare PGlite (the tests' template, made once per run by test/support/global-setup.ts).
  */
-export function wrapPglite(client: PgliteConnection): Database {
-  // drizzle's PGlite driver calls query/transaction (and exec in migrations): the client has them.
-  const db = drizzlePglite(client as unknown as PGlite, { schema }) as unknown as Db;
+export function wrapPglite(client: PGlite): Database {
+  const db = drizzlePglite(client, { schema }) as unknown as Db;
   return {
     kind: 'pglite',
     db,
@@ -95,65 +89,19 @@ export function wrapPostgres(pool: pg.Pool): Database {
 }
 
 /**
- * Opens the embedded database: `dataDir` on disk, or in memory when undefined (tests), optionally
- * loaded from a dump file; with `sharedBuffersMb` of page cache (PGLITE_SHARED_BUFFERS_MB, default
- * in db/pglite-memory.ts). A data directory an older version wrote with PostgreSQL 17 is upgraded
- * first (db/pglite-upgrade.ts, said in `log`). Callers hold the data-directory lock (boot.ts).
+ * Opens the embedded database in this process: `dataDir` on disk, or in memory when undefined
+ * (tests), optionally loaded from a dump file (`loadDataDirFrom`, in memory only); with
+ * `sharedBuffersMb` of page cache (PGLITE_SHARED_BUFFERS_MB, default in db/pglite/memory.ts). A
+ * data directory an older version wrote with PostgreSQL 17 is upgraded first (db/pglite/upgrade.ts,
+ * said in `log`). Callers hold the data-directory lock (boot.ts).
  */
 export async function openPglite(
   dataDir: string | undefined,
-  options: { loadDataDirFrom?: string; onThread?: boolean; sharedBuffersMb?: number; log?: UpgradeLog } = {},
+  options: { loadDataDirFrom?: string; sharedBuffersMb?: number; log?: UpgradeLog } = {},
 ): Promise<Database> {
-  const { sharedBuffersMb } = options;
+  const { sharedBuffersMb, loadDataDirFrom } = options;
   if (dataDir !== undefined) await upgradePgliteDataDir(dataDir, { sharedBuffersMb, log: options.log });
-  // In this process unless asked for the thread (PGLITE_THREAD) or loading a dump (the tests' template).
-  if (!options.onThread && !options.loadDataDirFrom) {
-    const start = await pgliteStartOptions(sharedBuffersMb, { creates: createsDatabase(dataDir) });
-    const client = new PGlite({ dataDir, ...start });
-    await client.waitReady;
-    return wrapPglite(withStorableParameters(client) as unknown as PgliteConnection);
-  }
-  return wrapPglite(
-    await PgliteThreadClient.open({ dataDir, loadDataDirFrom: options.loadDataDirFrom, sharedBuffersMb }),
-  );
-}
-
-/**
- * PGlite in this process as the server queries it (the thread does the same on its side): every
- * `query`, in and out of `transaction`, has its parameters cleaned and runs as a named statement
- * (db/pglite-statements.ts). Other members pass through, bound to the real instance (PGlite keeps
- * private state).
- */
-function withStorableParameters(client: PGlite): PGlite {
-  type Transaction = Parameters<Parameters<PGlite['transaction']>[0]>[0];
-  const statements = new PgliteStatements(client);
-  const cleanTransaction = (tx: Transaction): Transaction =>
-    new Proxy(tx, {
-      get(target, property) {
-        if (property === 'query') {
-          return (text: string, values?: unknown[], options?: QueryOptions) => {
-            if (target.closed) throw new Error('Transaction is closed');
-            return statements.query(text, toStorableParameters(values), options, true);
-          };
-        }
-        const member = Reflect.get(target, property, target);
-        return typeof member === 'function' ? member.bind(target) : member;
-      },
-    });
-  return new Proxy(client, {
-    get(target, property) {
-      if (property === 'query') {
-        return (text: string, values?: unknown[], options?: QueryOptions) =>
-          statements.query(text, toStorableParameters(values), options, false);
-      }
-      if (property === 'transaction') {
-        return <T>(callback: (tx: Transaction) => Promise<T>) =>
-          target.transaction((tx) => callback(cleanTransaction(tx)));
-      }
-      const member = Reflect.get(target, property, target);
-      return typeof member === 'function' ? member.bind(target) : member;
-    },
-  });
+  return wrapPglite(await openPgliteConnection({ dataDir, loadDataDirFrom, sharedBuffersMb }));
 }
 
 export function openPostgres(databaseUrl: string, max = 10): Database {

@@ -5,7 +5,7 @@ import { PGlite } from '@electric-sql/pglite';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
 import { migrateDatabase, wrapPglite } from '../../src/db/client.ts';
-import { pgliteStartOptions } from '../../src/db/pglite-memory.ts';
+import { pgliteStartOptions } from '../../src/db/pglite/memory.ts';
 
 declare module 'vitest' {
   export interface ProvidedContext {

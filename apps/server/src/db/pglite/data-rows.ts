@@ -11,7 +11,7 @@ import { protocol } from '@electric-sql/pglite';
  * then decoded by a `TextDecoder`, about 700 ns per value, before anyone reads it. On the question
  * page of a big class that was about a sixth of the server's CPU. Here a DataRow message keeps a
  * view of its bytes instead (one copy per chunk, as the original makes), and `parseResult`
- * (db/pglite-statements.ts) decodes each value once, straight from that view, with Node's UTF-8
+ * (db/pglite/statements.ts) decodes each value once, straight from that view, with Node's UTF-8
  * decoder (about 100 ns). Anything that reads a row's `fields` (PGlite's own `parseResults`, used
  * by `exec`) gets the same strings, decoded then.
  *
@@ -22,6 +22,14 @@ import { protocol } from '@electric-sql/pglite';
  * `Parser.prototype.parse` is the class's one public method and PGlite creates its parser with
  * `new Parser()`, so replacing the method is what reaches the instance PGlite holds.
  */
+
+/**
+ * The PGlite whose parser this replaces the method of, as read in its source: 0.5.17 creates one
+ * `new protocol.Parser()` per instance and feeds it every chunk PostgreSQL writes through `parse`.
+ * pglite-version.test.ts fails, naming this file, when the installed PGlite differs: read how the
+ * new version parses what PostgreSQL writes, then change this.
+ */
+export const DATA_ROWS_WRITTEN_FOR_PGLITE = '0.5.17';
 
 const HEADER_LENGTH = 5; // a one-byte code, then a four-byte length that counts itself
 
@@ -180,5 +188,11 @@ function rowDescription(bytes: Buffer, start: number, length: number): unknown {
 
 /** Makes every PGlite parser of this process keep DataRow messages raw; idempotent. */
 export function keepPgliteDataRowsRaw(): void {
+  if (typeof pglitesParse !== 'function') {
+    throw new Error(
+      `This PGlite's protocol.Parser has no parse method, which db/pglite/data-rows.ts (written for PGlite ` +
+        `${DATA_ROWS_WRITTEN_FOR_PGLITE}) replaces: read how the new version parses messages and change that file.`,
+    );
+  }
   prototype.parse = parseKeepingRowsRaw;
 }

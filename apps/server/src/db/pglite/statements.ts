@@ -1,5 +1,5 @@
 import { Buffer } from 'node:buffer';
-import { keepPgliteDataRowsRaw, LazyDataRow } from './pglite-data-rows.ts';
+import { keepPgliteDataRowsRaw, LazyDataRow } from './data-rows.ts';
 import { parse, protocol, types, type PGlite, type QueryOptions, type Results } from '@electric-sql/pglite';
 
 /**
@@ -10,8 +10,7 @@ import { parse, protocol, types, type PGlite, type QueryOptions, type Results } 
  * 0.35 ms planning). Here each query text is parsed once into a named statement of the one
  * PostgreSQL session PGlite holds, and every later call sends Bind, Describe, Execute and Sync in
  * one call (0.6 ms for the same join; PostgreSQL switches to a generic plan once it proves no
- * worse). Used for every `query` of the server's PGlite, in this process (db/client.ts) and on its
- * thread (db/pglite-thread.ts). Decision 0045.
+ * worse). Used for every `query` of the server's PGlite (db/pglite/connection.ts). Decision 0045.
  *
  * Correctness rests on what PGlite's own `query` does, kept here: the same locks (a query outside
  * a transaction waits for an open transaction to end; one inside runs under it), parameters
@@ -23,6 +22,14 @@ import { parse, protocol, types, type PGlite, type QueryOptions, type Results } 
  * the statement is then parsed afresh and the query run again.
  */
 
+/**
+ * The PGlite whose source this was written against: it calls PGlite's private
+ * `_runExclusiveTransaction` and drives its wire protocol (`execProtocol`, `execProtocolStream`,
+ * `serializers`, `parsers`) as 0.5.17 does. pglite-version.test.ts fails, naming this file, when the
+ * installed PGlite differs: read the new version's `query()` and `transaction()`, then change this.
+ */
+export const STATEMENTS_WRITTEN_FOR_PGLITE = '0.5.17';
+
 /** More distinct query texts than the server has (drizzle's are fixed, `IN` lists use `= ANY`): a bound, not a tuning. */
 export const MAX_STATEMENTS = 500;
 
@@ -32,7 +39,7 @@ interface Statement {
   paramTypes: number[];
 }
 
-/** The members of PGlite this uses that its typings leave out (read in 0.5.17's source; pinned in the lockfile). */
+/** The private member of PGlite this uses (read in 0.5.17's source; pinned in the lockfile and by a test). */
 interface PgliteLocks {
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
 }
@@ -55,6 +62,17 @@ export class PgliteStatements {
     private readonly pg: PGlite,
     private readonly maxStatements = MAX_STATEMENTS,
   ) {
+    // A PGlite without what this drives fails here, naming why, not later in every query.
+    const members = pg as unknown as Record<string, unknown>;
+    const missing = ['_runExclusiveTransaction', 'runExclusive', 'execProtocol', 'execProtocolStream'].filter(
+      (member) => typeof members[member] !== 'function',
+    );
+    if (missing.length > 0) {
+      throw new Error(
+        `This PGlite has no ${missing.join(', ')}, which db/pglite/statements.ts (written for PGlite ` +
+          `${STATEMENTS_WRITTEN_FOR_PGLITE}) calls: read the new version's query() and change that file.`,
+      );
+    }
     keepPgliteDataRowsRaw();
   }
 
@@ -197,7 +215,7 @@ export function parseResult<Row>(
         ({ dataTypeID }) => own?.[dataTypeID] ?? parsers[dataTypeID] ?? defaults[dataTypeID],
       );
     } else if (message.name === 'dataRow') {
-      // A row kept raw (db/pglite-data-rows.ts) is decoded here, once; another has its text already.
+      // A row kept raw (db/pglite/data-rows.ts) is decoded here, once; another has its text already.
       const values =
         message instanceof LazyDataRow
           ? message.values(read)

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
-import { pgliteStartOptions } from './pglite-memory.ts';
+import { pgliteStartOptions } from './memory.ts';
 
 /**
  * Upgrades an embedded database written by PGlite 0.3 (PostgreSQL 17) to the PGlite 0.5

@@ -6,7 +6,7 @@
  * ...", "bind <unnamed> to gw_12") that PostgreSQL formatted, PGlite parsed and nobody read, about
  * a third of the CPU of a small statement. PGlite 0.5 no longer sets them (PostgreSQL's defaults,
  * `notice` and `warning`, read in its `defaultStartParams`); the server states them on the command
- * line it gives PostgreSQL (db/pglite-memory.ts) so that no later PGlite default can bring the
+ * line it gives PostgreSQL (db/pglite/memory.ts) so that no later PGlite default can bring the
  * notices back unnoticed: the pglite-session test reads both settings and their source.
  */
 export const PGLITE_MESSAGE_LEVELS = ['-c', 'client_min_messages=notice', '-c', 'log_min_messages=warning'];

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { PGlite, type PGliteOptions } from '@electric-sql/pglite';
-import { PGLITE_MESSAGE_LEVELS } from './pglite-session.ts';
+import { PGLITE_MESSAGE_LEVELS } from './session.ts';
 
 /** A compiled WebAssembly.Module, named through PGlite: the server's TypeScript libraries do not declare WebAssembly. */
 type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
@@ -17,14 +17,14 @@ type WasmModule = NonNullable<PGliteOptions['pgliteWasmModule']>;
  * PGlite 0.5 takes the backend's command line as `startParams` (0.3 compiled it into its
  * WebAssembly, which decision 0043 rewrote in place); a command-line setting outranks
  * postgresql.conf. So each PGlite gets PGlite's own default parameters, then shared_buffers and
- * the message levels of db/pglite-session.ts (later `-c` settings win over earlier ones).
+ * the message levels of db/pglite/session.ts (later `-c` settings win over earlier ones).
  *
  * shared_buffers sizes memory only: the data directory's files do not depend on it, so a data
  * directory or a dump made with either value opens with the other.
  *
  * The modules: PGlite compiles pglite.wasm (and, for a new database, initdb.wasm) at every `new
  * PGlite()` unless it is given them compiled; a process that opens several (the tests, the
- * upgrade of db/pglite-upgrade.ts) compiles each once.
+ * upgrade of db/pglite/upgrade.ts) compiles each once.
  */
 
 /** Enough for the pages a server touches (bench/README.md, server section); PGLITE_SHARED_BUFFERS_MB changes it. */
