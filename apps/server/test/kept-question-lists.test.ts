@@ -1,7 +1,16 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
+import type { PGlite } from '@electric-sql/pglite';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq, inArray, sql } from 'drizzle-orm';
+import { drizzle as drizzleNodePostgres } from 'drizzle-orm/node-postgres';
+import { drizzle as drizzlePglite } from 'drizzle-orm/pglite';
+import type pg from 'pg';
 import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import type { AppContext } from '../src/context.ts';
+import { MIGRATIONS_DIR, type Database, type Db } from '../src/db/client.ts';
+import * as schema from '../src/db/schema.ts';
 import { fileExtractions, grades, gradingRuns, submissions } from '../src/db/schema.ts';
 import { buildApp } from '../src/http/app.ts';
 import { JOB_DEFINITIONS } from '../src/job-registry.ts';
@@ -326,3 +335,153 @@ describe('the whole staff list, kept between changes', () => {
     }
   });
 });
+
+/**
+ * The rule the kept list rests on (decision 0065): every table it is made from has triggers of
+ * migration 0018 that count a change to it. A new table or column the list reads, left out of
+ * that migration's list, would leave the list silently stale; this derives the tables from the SQL
+ * the route really issues and fails on one without them. It runs last, when the class has every
+ * kind of row the list shows (runs, grades, a lease, reopenings, graders, anonymous numbers).
+ */
+describe('every table the kept list is made from', () => {
+  it('has change triggers of migration 0018 (tables found in the SQL the whole-list read issues)', async () => {
+    const made = new Set<string>();
+    const readOnEveryRequest = new Set<string>();
+    // The owner's and a TA's list (a TA's share reads the work split).
+    for (const viewer of [owner, ta]) {
+      const { making, keptRead } = await statementsOfTheWholeList(viewer);
+      expect(
+        making.length,
+        'the first read makes the list: it issues statements the kept read does not',
+      ).toBeGreaterThan(0);
+      for (const statement of making) for (const table of await tablesReadBy(statement)) made.add(table);
+      for (const statement of keptRead)
+        for (const table of await tablesReadBy(statement)) readOnEveryRequest.add(table);
+    }
+    // The recording saw the list's own reads, not nothing.
+    expect([...made]).toEqual(expect.arrayContaining(['submissions', 'grades', 'grading_runs']));
+
+    const counted = await eventsCountedByMigration0018();
+    const missing: string[] = [];
+    for (const table of [...made].sort()) {
+      if (STAMPED.has(table)) {
+        // Read for authorization on every request and kept in the stamp (services/kept-question-lists.ts).
+        expect(readOnEveryRequest.has(table), `${table} is in the stamp only if every request reads it`).toBe(true);
+        continue;
+      }
+      const needed = COUNTED_THROUGH_OTHER_ROWS[table] ?? ['INSERT', 'UPDATE', 'DELETE'];
+      const events = counted.get(table) ?? new Set<string>();
+      const lacking = needed.filter((event) => !events.has(event));
+      if (lacking.length > 0) missing.push(`${table} (no ${lacking.join(', ')} trigger)`);
+    }
+    expect(
+      missing,
+      'The whole staff list reads these tables, but migration 0018 counts no change to them, so a kept list ' +
+        'would not see it: add them to its triggers in a new migration (decision 0065).',
+    ).toEqual([]);
+  });
+});
+
+/**
+ * Rows of the question, its assignment and course: the route reads them for authorization on every
+ * request (policies/course-access.ts) and they are part of the kept list's stamp.
+ */
+const STAMPED = new Set(['questions', 'assignments', 'courses']);
+
+/**
+ * A user appears on a list only through a row of a counted table (an answer, a grader, a lease, the
+ * roster or staff), whose own triggers count its insert and delete; what a user row adds is a name
+ * and an email, counted on update by migration 0018's row trigger.
+ */
+const COUNTED_THROUGH_OTHER_ROWS: Record<string, string[]> = { users: ['UPDATE'] };
+
+interface Statement {
+  text: string;
+  params: unknown[];
+}
+
+/**
+ * The SQL of reading the whole list twice in a context that kept nothing yet: the first read makes
+ * the list, the second is answered from what was kept. Both begin alike (the session check, the
+ * question as the caller may see it, the list's revision); what the first issues after that is the
+ * making. Every statement is recorded: drizzle's (through its logger, on the same connection) and
+ * raw SQL. A first request of the viewer (the question without its list) fills what the context
+ * keeps of the session check (auth/sessions.ts), so both reads begin with the same statements.
+ */
+async function statementsOfTheWholeList(viewer: TestUser): Promise<{ making: Statement[]; keptRead: Statement[] }> {
+  const recorded: Statement[] = [];
+  const logger = { logQuery: (text: string, params: unknown[]) => recorded.push({ text, params }) };
+  const client = (t.ctx.db as unknown as { $client: unknown }).$client;
+  const db = (t.ctx.database.kind === 'pglite'
+    ? drizzlePglite(client as PGlite, { schema, logger })
+    : drizzleNodePostgres(client as pg.Pool, { schema, logger })) as unknown as Db;
+  const database: Database = {
+    ...t.ctx.database,
+    db,
+    executeSql: (text, values) => {
+      recorded.push({ text, params: values ?? [] });
+      return t.ctx.database.executeSql(text, values);
+    },
+  };
+  const ctx: AppContext = { ...t.ctx, db, database };
+  const app = await buildApp(ctx);
+  try {
+    const warmUp = await app.inject({
+      method: 'GET',
+      url: questionPath(assignmentId, questionId),
+      headers: viewer.auth,
+    });
+    expectStatus(warmUp, 200, 'the question without its list');
+    recorded.splice(0);
+    const first = await whole(viewer, app);
+    const made = recorded.splice(0);
+    expect(await whole(viewer, app)).toBe(first);
+    const keptRead = recorded.splice(0);
+    const texts = (statements: Statement[]) => statements.map((statement) => statement.text);
+    expect(texts(made.slice(0, keptRead.length)), 'the read that made the list began as the kept read').toEqual(
+      texts(keptRead),
+    );
+    return { making: made.slice(keptRead.length), keptRead };
+  } finally {
+    await app.close();
+  }
+}
+
+/** The tables PostgreSQL's plan of `statement` reads (every scan, in subqueries and CTEs too). */
+async function tablesReadBy(statement: Statement): Promise<string[]> {
+  const { rows } = await t.ctx.database.executeSql<{ 'QUERY PLAN': unknown }>(
+    `EXPLAIN (FORMAT JSON) ${statement.text}`,
+    statement.params,
+  );
+  const plan = rows[0]!['QUERY PLAN'];
+  const tables = new Set<string>();
+  const visit = (node: unknown): void => {
+    if (Array.isArray(node)) node.forEach(visit);
+    else if (node && typeof node === 'object') {
+      const relation = (node as Record<string, unknown>)['Relation Name'];
+      if (typeof relation === 'string') tables.add(relation);
+      Object.values(node).forEach(visit);
+    }
+  };
+  visit(typeof plan === 'string' ? JSON.parse(plan) : plan);
+  return [...tables];
+}
+
+/** Per table, the events (INSERT, UPDATE, DELETE) a trigger function of migration 0018 counts. */
+async function eventsCountedByMigration0018(): Promise<Map<string, Set<string>>> {
+  const migration = fs.readFileSync(path.join(MIGRATIONS_DIR, '0018_question-list-changes.sql'), 'utf8');
+  const functions = [...migration.matchAll(/CREATE FUNCTION "(\w+)"\(\) RETURNS trigger/g)].map((match) => match[1]!);
+  expect(functions.length).toBeGreaterThan(0);
+  const { rows } = await t.ctx.database.executeSql<{ table: string; event: string; action: string }>(
+    `select event_object_table as "table", event_manipulation as "event", action_statement as "action"
+       from information_schema.triggers where trigger_schema = 'public'`,
+  );
+  const counted = new Map<string, Set<string>>();
+  for (const { table, event, action } of rows) {
+    const called = /EXECUTE FUNCTION (\w+)\(/.exec(action)?.[1];
+    if (!called || !functions.includes(called)) continue;
+    if (!counted.has(table)) counted.set(table, new Set());
+    counted.get(table)!.add(event);
+  }
+  return counted;
+}
