@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // `npm test`: the whole suite — Vitest (server on PGlite, and on PostgreSQL when DATABASE_URL is
 // set; shared; web) then the Playwright journeys in Debian Chromium against the built app.
-// Ends with one line "tests: N passed, N failed" summing both runners.
+// Ends with each stage's outcome and duration, then one line "tests: N passed, N failed" summing
+// both runners.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -17,27 +18,37 @@ function run(command, args, env = {}) {
   return result.status ?? 1;
 }
 
-// The browser prerequisite is checked first so a missing Chromium is one sentence, not a stack trace.
+/** Each stage's outcome and how long it took, printed together at the end. */
+const stages = [];
+function stage(name, command, args) {
+  const started = process.hrtime.bigint();
+  const status = run(command, args);
+  stages.push({ name, status, ms: Number(process.hrtime.bigint() - started) / 1e6 });
+  return status;
+}
+
+// What the tests need from the system (Chromium) first: installed here when it can be, else one
+// sentence saying what to run, not a stack trace.
 if (run('node', ['scripts/check-chromium.mjs']) !== 0) process.exit(1);
 
 // Lint and types first: the layer boundaries, import cycles, formatting (eslint.config.js) and the
 // types of every workspace, tests included, are rules; a break of one fails the run like a test.
-const lintStatus = run('npm', ['run', 'lint']);
-const typeStatus = run('npm', ['run', 'typecheck']);
+const lintStatus = stage('lint', 'npm', ['run', 'lint']);
+const typeStatus = stage('typecheck', 'npm', ['run', 'typecheck']);
 
 fs.mkdirSync(resultsDir, { recursive: true });
 fs.rmSync(unitResults, { force: true });
 fs.rmSync(e2eResults, { force: true });
 
-const unitStatus = run('npx', [
+const unitStatus = stage('unit', 'npx', [
   'vitest',
   'run',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${unitResults}`,
 ]);
-const buildStatus = run('npm', ['run', 'build', '--workspace', '@gradewise/web']);
-const e2eStatus = buildStatus === 0 ? run('npx', ['playwright', 'test']) : 1;
+const buildStatus = stage('build', 'npm', ['run', 'build', '--workspace', '@gradewise/web']);
+const e2eStatus = buildStatus === 0 ? stage('e2e', 'npx', ['playwright', 'test']) : 1;
 
 const unit = readJson(unitResults);
 const e2e = readJson(e2eResults);
@@ -46,6 +57,10 @@ const failed = (unit?.numFailedTests ?? 0) + (e2e?.stats?.unexpected ?? 0);
 const skipped = (unit?.numPendingTests ?? 0) + (unit?.numTodoTests ?? 0) + (e2e?.stats?.skipped ?? 0);
 
 console.log('');
+for (const { name, status, ms } of stages) {
+  console.log(`${`${name}:`.padEnd(11)}${status === 0 ? 'passed' : 'FAILED'}  ${duration(ms)}`);
+}
+if (buildStatus !== 0) console.log(`${'e2e:'.padEnd(11)}not run`);
 if (!unit) console.log('The unit test run wrote no results.');
 if (lintStatus !== 0) console.log('Lint failed (npm run lint): see its output above.');
 if (typeStatus !== 0) console.log('Type check failed (npm run typecheck): see its output above.');
@@ -56,7 +71,14 @@ for (const name of failedTestNames(unit, e2e)) console.log(`failed: ${name}`);
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 
 const isGreen =
-  lintStatus === 0 && unitStatus === 0 && buildStatus === 0 && e2eStatus === 0 && unit && e2e && failed === 0;
+  lintStatus === 0 &&
+  typeStatus === 0 &&
+  unitStatus === 0 &&
+  buildStatus === 0 &&
+  e2eStatus === 0 &&
+  unit &&
+  e2e &&
+  failed === 0;
 process.exit(isGreen ? 0 : 1);
 
 function failedTestNames(unitReport, e2eReport) {
@@ -81,6 +103,16 @@ function failedTestNames(unitReport, e2eReport) {
   };
   for (const suite of e2eReport?.suites ?? []) visit(suite, []);
   return names;
+}
+
+/** 1h 02m 03s, 4m 05s, 12.3s. */
+function duration(ms) {
+  const seconds = ms / 1000;
+  if (seconds < 60) return `${seconds.toFixed(1)}s`;
+  const whole = Math.round(seconds);
+  const [h, m, s] = [Math.floor(whole / 3600), Math.floor((whole % 3600) / 60), whole % 60];
+  const pad = (n) => String(n).padStart(2, '0');
+  return h > 0 ? `${h}h ${pad(m)}m ${pad(s)}s` : `${m}m ${pad(s)}s`;
 }
 
 function readJson(file) {
