@@ -719,6 +719,66 @@ export async function buildOperatorBombPdf(depth: number): Promise<Uint8Array> {
 }
 
 /**
+ * The deeply nested file of issue 28: one page whose content stream, not compressed, is `depth`
+ * `q` (save the graphics state) then `depth` `Q`. 100,000 levels are 400 KB; pdf.js's work grows
+ * with the square of the depth (minutes at 100,000).
+ */
+export async function buildNestedStatesPdf(depth: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  const content = new TextEncoder().encode('q\n'.repeat(depth) + 'Q\n'.repeat(depth));
+  page.node.set(PDFName.of('Contents'), doc.context.register(PDFRawStream.of(doc.context.obj({}), content)));
+  return saveDocument(doc);
+}
+
+/**
+ * The damaged file of issue 28, written by hand: no cross-reference table and no `startxref`
+ * (pdf.js rebuilds them by scanning), and one deflated content stream nesting `depth` graphics
+ * states. 100,000 levels fit in about 620 bytes and keep pdf.js busy for minutes.
+ */
+export function buildDamagedNestedPdf(depth: number): Buffer {
+  const content = deflateSync(Buffer.from('q\n'.repeat(depth) + 'Q\n'.repeat(depth), 'latin1'), { level: 9 });
+  return Buffer.concat([
+    Buffer.from(
+      '%PDF-1.4\n1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n' +
+        '2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+        '3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 612 792] /Contents 4 0 R >>\nendobj\n' +
+        `4 0 obj\n<< /Length ${content.length} /Filter /FlateDecode >>\nstream\n`,
+      'latin1',
+    ),
+    content,
+    Buffer.from('\nendstream\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n', 'latin1'),
+  ]);
+}
+
+/**
+ * Nesting no single stream shows: the page draws form XObject 1, which saves `depthPerForm`
+ * graphics states and draws form 2, and so on for `forms` forms; pdf.js carries the nesting from
+ * form to form (`forms` x `depthPerForm` levels), so its work grows with the square of that. With
+ * each form's own depth under stream-guard.ts's limit, only the extraction pool's CPU budget stops
+ * it: 40 forms of 1,000 keep pdf.js busy for minutes. A few kilobytes (deflated).
+ */
+export async function buildNestedFormsPdf(forms: number, depthPerForm: number): Promise<Uint8Array> {
+  const doc = await PDFDocument.create({ updateMetadata: false });
+  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+  let inner: PDFRef | null = null;
+  for (let level = forms; level >= 1; level -= 1) {
+    const draw = inner ? '/Inner Do\n' : '0 0 m 1 1 l S\n';
+    const content = new TextEncoder().encode('q\n'.repeat(depthPerForm) + draw + 'Q\n'.repeat(depthPerForm));
+    const form = doc.context.flateStream(content, {
+      Type: 'XObject',
+      Subtype: 'Form',
+      BBox: [0, 0, 1, 1],
+      ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
+    });
+    inner = doc.context.register(form);
+  }
+  page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Outer: inner! } }));
+  page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream('/Outer Do\n')));
+  return saveDocument(doc);
+}
+
+/**
  * A line drawn `operations` times on one page, flat (no nesting): a few kilobytes that pdf.js turns
  * into an operator list without ever yielding to a timer. A million takes far more than 256 MB of
  * heap (the extraction thread's memory limit) and many seconds.
