@@ -5,11 +5,14 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { closeOcr, ExtractionError, extractPdfText, renderPdfPages } from '../src/pdf/extract-text.ts';
-import { extractionTimeoutError } from '../src/pdf/extraction-error.ts';
-import { ExtractionPool, type IdleTimer } from '../src/pdf/extraction-pool.ts';
+import { extractionTimeoutError, nestingTooDeepError, workBudgetError } from '../src/pdf/extraction-error.ts';
+import { ExtractionPool, type IdleTimer, type ReadPlace } from '../src/pdf/extraction-pool.ts';
 import {
+  buildDamagedNestedPdf,
   buildFlateBombPdf,
   buildHugeContentStreamPdf,
+  buildNestedFormsPdf,
+  buildNestedStatesPdf,
   buildPdfWithHiddenText,
   buildScannedPdf,
   buildTextPdf,
@@ -245,8 +248,9 @@ describe('ExtractionPool with input that stalls or kills a thread', () => {
   });
 
   it('refuses the call of a thread that died (out of memory) as out-of-memory, and serves the next', async () => {
-    // 256 MB holds pdf.js and ordinary documents; the bomb's operator list needs far more.
-    const small = new ExtractionPool({ threads: 1, heapLimitMb: 256 });
+    // 256 MB holds pdf.js and ordinary documents; the bomb's operator list needs far more. The
+    // work budget is not what this test is about: it would stop the bomb too, on a slower machine first.
+    const small = new ExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: Number.POSITIVE_INFINITY });
     try {
       const typed = await buildTextPdf({ paragraphs: VISIBLE });
       const direct = await extractPdfText(typed);
@@ -266,6 +270,124 @@ describe('ExtractionPool with input that stalls or kills a thread', () => {
       await small.close();
     }
   }, 240_000);
+});
+
+/**
+ * Issue 28: files that keep pdf.js busy for minutes. The issue's own two (a 400 KB deeply nested
+ * file and a 620-byte damaged one) are refused before pdf.js reads them; one whose nesting no
+ * single stream shows (a chain of forms, minutes of pdf.js's work) is stopped by its page's CPU
+ * budget. These tests order events through promises, never through time.
+ */
+describe('ExtractionPool bounds the work of one file', () => {
+  it("refuses the issue's deeply nested and damaged files with their file-fault message, before pdf.js reads them", async () => {
+    const nested = await buildNestedStatesPdf(100_000);
+    const damaged = new Uint8Array(buildDamagedNestedPdf(75_000));
+    expect(nested.byteLength).toBeGreaterThan(390 * 1024);
+    expect(damaged.byteLength).toBeLessThan(700);
+    const replacedBefore = pool.stats().replaced;
+    for (const bytes of [nested, damaged]) {
+      const direct = await rejection(extractPdfText(bytes));
+      const viaPool = await rejection(pool.extractPdfText(bytes.slice()));
+      expect(viaPool.code).toBe('too-complex');
+      expect(viaPool.message).toBe(
+        'This PDF nests its drawing instructions more than 2,000 levels deep (a damaged file, or one built to stall readers), so it was not read. Please export it again (for example, print it to a new PDF) and re-upload it.',
+      );
+      expect(viaPool.message).toBe(nestingTooDeepError(2_000).message);
+      expect(direct.message).toBe(viaPool.message);
+    }
+    // Refused inside the thread: no thread had to be replaced.
+    expect(pool.stats().replaced).toBe(replacedBefore);
+  });
+
+  it('stops a page that runs over its CPU budget, replaces that reader, and the pool reads the next file', async () => {
+    const bounded = new ExtractionPool({ threads: 1, cpuPerPageMs: 1_000 });
+    try {
+      const error = await rejection(bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000)));
+      expect(error.code).toBe('too-complex');
+      expect(error.message).toBe(
+        'Reading page 1 of this PDF took more than 1 second of work (a damaged file, or one built to stall readers), so it was stopped. Please export it again (for example, print it to a new PDF) and re-upload it.',
+      );
+      expect(bounded.stats()).toMatchObject({ threads: 0, replaced: 1, overBudget: 1 });
+
+      // Each page has its own budget: three honest pages are read in full.
+      const typed = await buildTextPdf({ pages: [['one'], ['two'], ['three']] });
+      expect(await bounded.extractPdfText(typed.slice())).toEqual(await extractPdfText(typed));
+      expect(bounded.stats()).toMatchObject({ threads: 1, replaced: 1, overBudget: 1 });
+    } finally {
+      await bounded.close();
+    }
+  });
+});
+
+describe('ExtractionPool takes turns', () => {
+  it("reads another person's file before the rest of one person's hostile files, each refused with its message", async () => {
+    const fair = new ExtractionPool({ threads: 1, cpuPerPageMs: 1_000 });
+    try {
+      const spinner = await buildNestedFormsPdf(60, 1_000);
+      const typed = await buildTextPdf({ paragraphs: VISIBLE });
+      const settled: string[] = [];
+      const read = (label: string, bytes: Uint8Array, owner: string) =>
+        fair.extractPdfText(bytes, {}, { owner, lane: 'background' }).finally(() => settled.push(label));
+      // Student A's three hostile files first, then student B's ordinary one.
+      const hostile = ['a1', 'a2', 'a3'].map((label) => rejection(read(label, spinner.slice(), 'student-a')));
+      const normal = read('b1', typed.slice(), 'student-b');
+      expect(fair.stats()).toMatchObject({ busy: 1, queued: 3 });
+
+      expect(await normal).toEqual(await extractPdfText(typed));
+      for (const error of await Promise.all(hostile)) {
+        expect(error.code).toBe('too-complex');
+        expect(error.message).toBe(workBudgetError(1_000, 1).message);
+      }
+      // B waited for the one file of A's being read, not for A's queue.
+      expect(settled).toEqual(['a1', 'b1', 'a2', 'a3']);
+      // Every reader that ran over was replaced, and the pool kept reading.
+      expect(fair.stats()).toMatchObject({ busy: 0, queued: 0, replaced: 3, overBudget: 3 });
+    } finally {
+      await fair.close();
+    }
+  }, 120_000);
+
+  it('reads what someone waits for on its own thread while hostile files hold the background one', async () => {
+    // No budget: the hostile files could only end by the time limit (minutes away), so everything
+    // read below was read while they were still being read or waiting.
+    const lanes = new ExtractionPool({ threads: 1, cpuPerPageMs: Number.POSITIVE_INFINITY });
+    const spinner = await buildNestedFormsPdf(60, 1_000);
+    let hostileSettled = 0;
+    const hostile = ['a1', 'a2', 'a3'].map(() =>
+      lanes
+        .extractPdfText(spinner.slice(), {}, { owner: 'student-a', lane: 'background' })
+        .then(
+          () => 'read',
+          (error: Error) => error.message,
+        )
+        .finally(() => (hostileSettled += 1)),
+    );
+    try {
+      // Student B's upload waits in the background lane behind the one being read.
+      const answer = await buildTextPdf({ paragraphs: ['Osmosis moves water across a membrane.'] });
+      const upload: ReadPlace = { owner: 'student-b', lane: 'background' };
+      const uploadRead = lanes.extractPdfText(answer.slice(), {}, upload);
+      expect(lanes.stats()).toMatchObject({ threads: 1, busy: 1, queued: 3, queuedInteractive: 0 });
+
+      // A rubric draft reads the question PDF: the interactive lane, on a thread of its own.
+      const question = await buildTextPdf({ paragraphs: ['Question 1: What is osmosis?'] });
+      const draft = await lanes.extractPdfText(question.slice(), {}, { owner: 'instructor', lane: 'interactive' });
+      expect(draft.text).toBe('Question 1: What is osmosis?');
+      expect(hostileSettled).toBe(0);
+      expect(lanes.stats()).toMatchObject({ threads: 2, busy: 1, queued: 3 });
+
+      // The instructor grades B's answer: its queued read moves up and is read next, ahead of A's.
+      lanes.promote(upload);
+      expect(upload.lane).toBe('interactive');
+      expect(lanes.stats()).toMatchObject({ busy: 2, queued: 2, queuedInteractive: 0 });
+      expect((await uploadRead).text).toBe('Osmosis moves water across a membrane.');
+      expect(hostileSettled).toBe(0);
+    } finally {
+      await lanes.close({ abort: true });
+    }
+    expect(await Promise.all(hostile)).toEqual(Array(3).fill('The PDF extraction pool was closed.'));
+    expect(lanes.stats()).toMatchObject({ threads: 0, queued: 0 });
+  }, 120_000);
 });
 
 describe('ExtractionPool recycles threads that hold memory after a large file', () => {

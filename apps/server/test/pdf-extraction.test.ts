@@ -32,11 +32,14 @@ import {
 import {
   buildCidFontPdf,
   buildFlateBombPdf,
+  buildHugeContentStreamPdf,
+  buildNestedStatesPdf,
   buildPdfWithHiddenText,
   buildScannedPdf,
   buildTextPdf,
   type HiddenTextTechnique,
 } from '../src/demo/pdf-documents.ts';
+import { deepestNesting } from '../src/pdf/stream-guard.ts';
 
 afterAll(async () => {
   await closeOcr();
@@ -528,6 +531,40 @@ describe('unreadable input', () => {
     // Just within the caps: read (the content is blank).
     expect((await extractPdfText(await buildFlateBombPdf({ decodedMb: 60 }))).text).toBe('');
   }, 120_000);
+});
+
+describe('work a file may ask for (issue 28)', () => {
+  const depthOf = (content: string) => deepestNesting(new TextEncoder().encode(content), Number.POSITIVE_INFINITY);
+
+  it('counts the nesting of graphics states as pdf.js reads it: operators only', () => {
+    expect(depthOf('q q 0 0 m 1 1 l S Q q Q Q')).toBe(2);
+    expect(depthOf('q\nq\nQ\nQ\nq\nQ')).toBe(2);
+    // A `Q` with nothing saved is ignored, as pdf.js does: it does not let a later `q` count less.
+    expect(depthOf('Q Q Q q q')).toBe(2);
+    // Not operators: inside strings (escaped parentheses too), names, comments, or inline image data.
+    expect(depthOf('BT (q q \\) q ( q ) q) Tj ET /q /Q % q q q\nq')).toBe(1);
+    expect(depthOf('BI /W 4 /H 1 /BPC 8 /CS /G ID q q q q EI q')).toBe(1);
+    // Tokens that only contain q are other operators or numbers.
+    expect(depthOf('qq q1 1q Qq q')).toBe(1);
+    // It stops counting once past the limit.
+    expect(deepestNesting(new TextEncoder().encode('q '.repeat(100)), 10)).toBe(11);
+  });
+
+  it('refuses content nested deeper than 2,000 levels, and reads 2,000', async () => {
+    const deep = await extractionError(extractPdfText(await buildNestedStatesPdf(2_001)));
+    expect(deep.code).toBe('too-complex');
+    expect(deep.message).toMatch(/^This PDF nests its drawing instructions more than 2,000 levels deep/);
+    expect((await extractPdfText(await buildNestedStatesPdf(2_000))).pageCount).toBe(1);
+  });
+
+  it('refuses more drawing operations than maxOperators before the hidden-text check renders them', async () => {
+    const busy = await buildHugeContentStreamPdf(10_000);
+    // pdf.js folds each line's three path operators into one: 10,000 operations.
+    const error = await extractionError(extractPdfText(busy, { maxOperators: 9_000 }));
+    expect(error.code).toBe('too-complex');
+    expect(error.message).toMatch(/^This PDF holds more than 9,000 drawing operations/);
+    expect((await extractPdfText(busy, { maxOperators: 11_000 })).pageCount).toBe(1);
+  });
 });
 
 describe('renderPdfPages', () => {

@@ -1,6 +1,11 @@
 import { AnnotationMode, type PDFDocumentProxy, type PDFPageProxy } from './pdfjs.ts';
 import type { TextItem, TextMarkedContent } from 'pdfjs-dist/types/src/display/api.js';
-import { DEFAULT_EXTRACTION_TIMEOUT_MS, ExtractionError, extractionTimeoutError } from './extraction-error.ts';
+import {
+  DEFAULT_EXTRACTION_TIMEOUT_MS,
+  ExtractionError,
+  extractionTimeoutError,
+  tooManyOperatorsError,
+} from './extraction-error.ts';
 import { analyzePageText, type CanvasFactory, type HiddenLineRun, type HiddenTextReason } from './hidden-text.ts';
 import { recognizeImage, closeOcr } from './ocr.ts';
 import { openPdf, toExtractionError } from './open-pdf.ts';
@@ -54,9 +59,17 @@ export interface ExtractionOptions {
   rasterScale?: number;
   /** Cap on the pixels of any one rendered page (default 12 million). */
   maxPixelsPerPage?: number;
-  /** Unpacked sizes of flate streams (see stream-guard.ts); null: not checked (benchmark references only). */
+  /** Unpacked sizes of flate streams, nesting of content (see stream-guard.ts); null: not checked (benchmark references only). */
   streamLimits?: StreamLimits | null;
+  /**
+   * Drawing operations of all pages together (default 2 million): more is refused as 'too-complex'
+   * before the hidden-text check renders them. A dense plot has a few hundred thousand.
+   */
+  maxOperators?: number;
 }
+
+/** Told after each page is read (the extraction pool's per-page work budget starts again). */
+export type OnPageRead = (page: number) => void;
 
 const DEFAULTS: Required<ExtractionOptions> = {
   maxPages: 50,
@@ -68,6 +81,7 @@ const DEFAULTS: Required<ExtractionOptions> = {
   rasterScale: 1,
   maxPixelsPerPage: 12_000_000,
   streamLimits: DEFAULT_STREAM_LIMITS,
+  maxOperators: 2_000_000,
 };
 
 /** Share of an invisible line's words that OCR must also see for it to count as a scan's text layer. */
@@ -78,8 +92,13 @@ const SCAN_LAYER_WORD_SHARE = 0.7;
  * the text a reader cannot see kept apart (see hidden-text.ts). Any unreadable input rejects with
  * an ExtractionError whose message can be shown to the user.
  */
-export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptions = {}): Promise<PdfExtraction> {
+export async function extractPdfText(
+  bytes: Uint8Array,
+  options: ExtractionOptions = {},
+  onPageRead?: OnPageRead,
+): Promise<PdfExtraction> {
   const settings = { ...DEFAULTS, ...options };
+  let operators = 0;
   const deadline = new Deadline(settings.timeoutMs);
   let pdf: PDFDocumentProxy | null = null;
   const opening = openPdf(bytes, settings);
@@ -104,6 +123,8 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptio
             annotationAreas(page),
           ]),
         );
+        operators += operatorList.fnArray.length;
+        if (operators > settings.maxOperators) throw tooManyOperatorsError(settings.maxOperators);
         const items = content.items.filter(isTextItem);
         glyphs ??= GlyphInspector.of(page);
         await deadline.race(glyphs.loadFonts(operatorList));
@@ -153,6 +174,7 @@ export async function extractPdfText(bytes: Uint8Array, options: ExtractionOptio
       } finally {
         page.cleanup();
       }
+      onPageRead?.(pageNumber);
     }
     return {
       pages,
@@ -184,7 +206,11 @@ export interface RenderPagesOptions {
 }
 
 /** Renders the first pages to PNG images, for models that read pictures. */
-export async function renderPdfPages(bytes: Uint8Array, options: RenderPagesOptions = {}): Promise<Buffer[]> {
+export async function renderPdfPages(
+  bytes: Uint8Array,
+  options: RenderPagesOptions = {},
+  onPageRead?: OnPageRead,
+): Promise<Buffer[]> {
   const maxPages = options.maxPages ?? 50;
   const deadline = new Deadline(options.timeoutMs ?? DEFAULTS.timeoutMs);
   let pdf: PDFDocumentProxy | null = null;
@@ -206,6 +232,7 @@ export async function renderPdfPages(bytes: Uint8Array, options: RenderPagesOpti
       } finally {
         page.cleanup();
       }
+      onPageRead?.(pageNumber);
     }
     return images;
   } catch (error) {

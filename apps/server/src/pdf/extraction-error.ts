@@ -12,6 +12,8 @@ export type ExtractionErrorCode =
   | 'timeout'
   /** The reading thread ran out of the memory it is allowed (EXTRACTION_MEMORY_MB) and was replaced. */
   | 'out-of-memory'
+  /** More work than any honest file needs: nesting, operators, or CPU time on one page (see extraction-pool.ts). */
+  | 'too-complex'
   | 'ocr-failed';
 
 export class ExtractionError extends Error {
@@ -52,5 +54,32 @@ export function extractionMemoryError(heapLimitMb: number | undefined, cause?: u
     'out-of-memory',
     `Reading this PDF needed more memory than allowed${limit}, so it was stopped. Please export it again as a simpler PDF or upload a smaller file.`,
     cause === undefined ? undefined : { cause },
+  );
+}
+
+/** The advice every 'too-complex' refusal ends with: a fresh export of the same pages reads in well under a second. */
+const EXPORT_AGAIN = 'Please export it again (for example, print it to a new PDF) and re-upload it.';
+
+/** Drawing states nested deeper than a reader may follow (stream-guard.ts): pdf.js's work grows with the square of the depth. */
+export function nestingTooDeepError(maxDepth: number): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `This PDF nests its drawing instructions more than ${maxDepth.toLocaleString('en-US')} levels deep (a damaged file, or one built to stall readers), so it was not read. ${EXPORT_AGAIN}`,
+  );
+}
+
+/** A document with more drawing operations than a reader works through (extractPdfText's maxOperators). */
+export function tooManyOperatorsError(maxOperators: number): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `This PDF holds more than ${maxOperators.toLocaleString('en-US')} drawing operations, more than a reader works through for one file, so it was not read. ${EXPORT_AGAIN}`,
+  );
+}
+
+/** A page whose reading used more than its share of CPU time (the extraction pool's per-page budget); its thread was replaced. */
+export function workBudgetError(cpuPerPageMs: number, page: number): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `Reading page ${page} of this PDF took more than ${describeLimit(cpuPerPageMs)} of work (a damaged file, or one built to stall readers), so it was stopped. ${EXPORT_AGAIN}`,
   );
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_EXTRACTION_MEMORY_MB, defaultExtractionThreads } from '../config.ts';
 import { siblingModule, startModuleWorker } from '../lib/module-worker.ts';
@@ -8,6 +9,7 @@ import {
   ExtractionError,
   extractionMemoryError,
   extractionTimeoutError,
+  workBudgetError,
 } from './extraction-error.ts';
 import type { ThreadMemory, ThreadReply, ThreadRequest, SerializedError } from './extraction-protocol.ts';
 
@@ -29,14 +31,43 @@ import type { ThreadMemory, ThreadReply, ThreadRequest, SerializedError } from '
  * ends a call holding more than `recycleAboveMb` outside its heap is ended too, and its memory returns to the
  * system (bench/hostile-files.ts measures it).
  *
- * Threads start on demand, up to `threads`, and stay for the next calls; a thread with no call for
+ * Fairness (docs/decisions/0066-fair-bounded-pdf-reading.md): each call has a place, an owner (whose
+ * file it is) and a lane. 'interactive' calls (a grade, a rubric draft: someone is waiting) go
+ * before 'background' ones (reading uploads ahead), and may use one thread more than `threads`:
+ * background calls never hold more than `threads`, so a thread is always left for the people
+ * waiting. Within a lane the owners take turns: the next call is the oldest of the owner with the
+ * fewest calls running, then of the one served longest ago, so one person's three files never
+ * queue another's behind them. A queued background call that someone starts waiting for is moved
+ * to the interactive lane (`promote`).
+ *
+ * Work: besides the time limit, each call may spend `cpuPerPageMs` of its thread's CPU time on
+ * one page (opening the file counts with the first). The pool reads the thread's own CPU clock
+ * (Linux: /proc/self/task/<tid>/stat), so a busy machine does not make an honest file run over, and
+ * a file that makes pdf.js spin is refused as 'too-complex' within seconds: its thread is
+ * terminated and replaced. Before that, the thread refuses what can be counted up front: pages,
+ * nesting (stream-guard.ts) and operators (extract-text.ts).
+ *
+ * Threads start on demand, up to `threads` (plus the interactive one), and stay for the next calls; a thread with no call for
  * `idleMs` ends (pdf.js and its OCR worker hold about 65 MB that an idle server does not need) and
  * the next call starts a new one; `close()` ends them (and their OCR workers) for a graceful shutdown. A busy thread keeps the process alive until its call
  * is answered; an idle one does not, so a forgotten close() never leaves a command hanging.
  */
 
+/** 'interactive': someone waits for the text (grading, a rubric draft); 'background': read ahead of need (uploads). */
+export type ReadLane = 'interactive' | 'background';
+
+/** Where a call waits: its lane, and whose file it is (one queue per owner in each lane). */
+export interface ReadPlace {
+  /** Whose file it is: the uploader's user id (one person's files take turns with everyone else's). */
+  owner: string;
+  lane: ReadLane;
+}
+
 export interface ExtractionPoolOptions {
-  /** Threads at most (each holds its own pdf.js and, once a scan was read, a tesseract worker). */
+  /**
+   * Threads for background calls at most (each holds its own pdf.js and, once a scan was read, a
+   * tesseract worker); interactive calls may use one more.
+   */
   threads: number;
   /** Heap limit of each thread, in MB (default: Node's). A thread over it dies, and its call is refused as 'out-of-memory'. */
   heapLimitMb?: number;
@@ -49,6 +80,12 @@ export interface ExtractionPoolOptions {
   idleMs?: number;
   /** Sets an idle thread's timer; returns its cancel (default: an unreferenced setTimeout). Tests pass their own. */
   idleTimer?: IdleTimer;
+  /**
+   * CPU time (ms) a call may spend on one page, opening included in the first; over it the call is
+   * refused as 'too-complex' and its thread replaced (default 5,000; where the thread's CPU clock
+   * cannot be read, only the time limit applies).
+   */
+  cpuPerPageMs?: number;
 }
 
 /** Calls `onIdle` after `ms`, unless the returned function is called first. */
@@ -65,8 +102,12 @@ export interface ExtractionPoolStats {
   threads: number;
   busy: number;
   queued: number;
-  /** Threads ended because a call ran over its time limit or the thread died. */
+  /** Of `queued`, those in the interactive lane. */
+  queuedInteractive: number;
+  /** Threads ended because a call ran over its time limit or its work budget, or the thread died. */
   replaced: number;
+  /** Of `replaced`, calls that ran over their per-page CPU budget. */
+  overBudget: number;
   /** Threads ended after a call because they held more than `recycleAboveMb`. */
   recycled: number;
   /** Threads ended because they had no call for `idleMs`. */
@@ -81,6 +122,19 @@ export interface ExtractionPoolStats {
  */
 const DEFAULT_RECYCLE_ABOVE_MB = 64;
 const MB = 1024 * 1024;
+
+/**
+ * A page of an honest file costs its thread well under a second of CPU (a typed page 20-50 ms, a
+ * scan's page about 300 ms to render for OCR, a 60 MB content stream about 1 s); a file that makes
+ * pdf.js spin is stopped after this much (bench/hostile-files.ts).
+ */
+const DEFAULT_CPU_PER_PAGE_MS = 5_000;
+/** How often the CPU clocks of busy threads are read. */
+const CPU_CHECK_MS = 200;
+/** Threads only interactive calls may use, beyond `threads`. */
+const INTERACTIVE_RESERVE = 1;
+/** Owners whose last turn the queue keeps. */
+const REMEMBERED_OWNERS = 1_000;
 
 const WORKER_SCRIPT = siblingModule('extraction-worker', import.meta.url);
 
@@ -106,15 +160,31 @@ type TaskRequest =
 interface Task {
   request: TaskRequest;
   timeoutMs: number;
+  place: ReadPlace;
   resolve(value: unknown): void;
   reject(error: Error): void;
+}
+
+/** A call a thread is reading. */
+interface Running {
+  id: number;
+  task: Task;
+  timer: NodeJS.Timeout;
+  /** The lane it was started in (a place promoted later does not move it). */
+  lane: ReadLane;
+  /** The page being read, from 1. */
+  page: number;
+  /** The thread's CPU clock (ms) when this page began; undefined until the thread is ready, or without a clock. */
+  cpuMark: number | undefined;
 }
 
 interface Thread {
   worker: Worker;
   /** It has loaded its modules: a failure from now on is blamed on the PDF it was reading. */
   isReady: boolean;
-  task: { id: number; task: Task; timer: NodeJS.Timeout } | null;
+  /** Its id in the operating system, once ready (Linux); its CPU clock bounds each page's work. */
+  osThreadId: number | undefined;
+  task: Running | null;
   /** close() was called: the thread ends after its current call. */
   isClosing: boolean;
   /** Started with an earlier heap limit: it ends after its current call. */
@@ -127,20 +197,24 @@ interface Thread {
 
 export class ExtractionPool {
   private readonly threads = new Set<Thread>();
-  private readonly queue: Task[] = [];
+  private readonly queue = new FairQueue();
   private nextId = 1;
   private replaced = 0;
+  private overBudget = 0;
+  private cpuWatch: NodeJS.Timeout | null = null;
   private recycled = 0;
   private idled = 0;
   private calls = 0;
   private maxThreads: number;
   private heapLimitMb: number | undefined;
   private idleMs: number | undefined;
+  private cpuPerPageMs: number;
 
   constructor(private readonly options: ExtractionPoolOptions) {
     this.maxThreads = validThreadCount(options.threads);
     this.heapLimitMb = options.heapLimitMb;
     this.idleMs = options.idleMs;
+    this.cpuPerPageMs = options.cpuPerPageMs ?? DEFAULT_CPU_PER_PAGE_MS;
   }
 
   /**
@@ -148,14 +222,33 @@ export class ExtractionPool {
    * The pool takes the bytes: their buffer is transferred to the thread, so `bytes` is empty
    * afterwards (pass a copy to keep them). A view on part of a larger or shared buffer is copied.
    */
-  extractPdfText(bytes: Uint8Array, options: ExtractionOptions = {}): Promise<PdfExtraction> {
-    return this.submit({ kind: 'extract', bytes, options }, options.timeoutMs) as Promise<PdfExtraction>;
+  extractPdfText(
+    bytes: Uint8Array,
+    options: ExtractionOptions = {},
+    place: ReadPlace = backgroundPlace(),
+  ): Promise<PdfExtraction> {
+    return this.submit({ kind: 'extract', bytes, options }, options.timeoutMs, place) as Promise<PdfExtraction>;
   }
 
   /** `renderPdfPages` on a pool thread; the bytes are taken as by extractPdfText. */
-  async renderPdfPages(bytes: Uint8Array, options: RenderPagesOptions = {}): Promise<Buffer[]> {
-    const images = (await this.submit({ kind: 'render', bytes, options }, options.timeoutMs)) as Uint8Array[];
+  async renderPdfPages(
+    bytes: Uint8Array,
+    options: RenderPagesOptions = {},
+    place: ReadPlace = backgroundPlace(),
+  ): Promise<Buffer[]> {
+    const images = (await this.submit({ kind: 'render', bytes, options }, options.timeoutMs, place)) as Uint8Array[];
     return images.map((image) => Buffer.from(image.buffer, image.byteOffset, image.byteLength));
+  }
+
+  /**
+   * Someone now waits for the call made with `place` (the same object): if it is still queued in
+   * the background lane, it moves to the interactive one, behind the interactive calls already
+   * waiting. A call already being read is left where it is.
+   */
+  promote(place: ReadPlace) {
+    if (place.lane === 'interactive') return;
+    place.lane = 'interactive';
+    if (this.queue.promote(place)) this.dispatch();
   }
 
   /**
@@ -191,13 +284,20 @@ export class ExtractionPool {
     this.idleMs = idleMs;
   }
 
+  /** Changes the CPU time a call may spend on one page (see `cpuPerPageMs`); from the next check on. */
+  setCpuPerPage(cpuPerPageMs: number) {
+    this.cpuPerPageMs = cpuPerPageMs;
+  }
+
   stats(): ExtractionPoolStats {
     const busy = [...this.threads].filter((thread) => thread.task).length;
     return {
       threads: this.threads.size,
       busy,
-      queued: this.queue.length,
+      queued: this.queue.size(),
+      queuedInteractive: this.queue.size('interactive'),
       replaced: this.replaced,
+      overBudget: this.overBudget,
       recycled: this.recycled,
       idled: this.idled,
       calls: this.calls,
@@ -206,41 +306,61 @@ export class ExtractionPool {
 
   /**
    * Ends every thread (and its OCR worker) once its current call is answered; calls still queued
-   * are refused. The pool stays usable: a later call starts new threads. Safe to call twice.
+   * are refused. `abort`: calls being read are refused too, and their threads terminated at once.
+   * The pool stays usable: a later call starts new threads. Safe to call twice.
    */
-  async close(): Promise<void> {
-    for (const task of this.queue.splice(0)) task.reject(new Error('The PDF extraction pool was closed.'));
+  async close(options: { abort?: boolean } = {}): Promise<void> {
+    for (const task of this.queue.drain()) task.reject(closedError());
     const closing = [...this.threads];
     for (const thread of closing) {
       thread.isClosing = true;
       if (!thread.task) this.retire(thread);
+      else if (options.abort) this.end(thread, closedError());
     }
     await Promise.all(closing.map((thread) => thread.exited));
   }
 
   // -------------------------------------------------------------------------------------------
 
-  private submit(request: TaskRequest, timeoutMs: number | undefined): Promise<unknown> {
+  private submit(request: TaskRequest, timeoutMs: number | undefined, place: ReadPlace): Promise<unknown> {
     return new Promise((resolve, reject) => {
       // Node's timers overflow (and fire at once) past 2^31 - 1 ms: longer limits mean "about 24 days".
       const limit = Math.min(timeoutMs ?? DEFAULT_EXTRACTION_TIMEOUT_MS, MAX_TIMER_MS - IN_THREAD_DEADLINE_MARGIN_MS);
-      this.queue.push({ request, timeoutMs: limit, resolve, reject });
+      this.queue.push({ request, timeoutMs: limit, place, resolve, reject });
       this.dispatch();
     });
   }
 
+  /** Starts queued calls while a thread is free for them: interactive first, background on at most `threads`. */
   private dispatch() {
-    while (this.queue.length > 0) {
+    for (;;) {
+      const lane = this.nextLane();
+      if (!lane) return;
       let thread = [...this.threads].find((candidate) => !candidate.task && !candidate.isClosing);
       if (!thread) {
-        if (this.threads.size >= this.maxThreads) return;
+        if (this.threads.size >= this.maxThreads + INTERACTIVE_RESERVE) return;
         thread = this.startThread();
       }
-      this.run(thread, this.queue.shift()!);
+      this.run(
+        thread,
+        this.queue.take(lane, (owner) => this.runningOf(owner)),
+        lane,
+      );
     }
   }
 
-  private run(thread: Thread, task: Task) {
+  private nextLane(): ReadLane | undefined {
+    if (this.queue.size('interactive') > 0) return 'interactive';
+    if (this.queue.size('background') === 0) return undefined;
+    const background = [...this.threads].filter((thread) => thread.task?.lane === 'background').length;
+    return background < this.maxThreads ? 'background' : undefined;
+  }
+
+  private runningOf(owner: string): number {
+    return [...this.threads].filter((thread) => thread.task?.task.place.owner === owner).length;
+  }
+
+  private run(thread: Thread, task: Task, lane: ReadLane) {
     const id = this.nextId++;
     const { request } = task;
     const bytes = ownedBytes(request.bytes);
@@ -250,7 +370,15 @@ export class ExtractionPool {
       this.fail(thread, extractionTimeoutError(task.timeoutMs));
     }, task.timeoutMs);
     this.stopWaitingIdle(thread);
-    thread.task = { id, task, timer };
+    thread.task = {
+      id,
+      task,
+      timer,
+      lane,
+      page: 1,
+      cpuMark: thread.isReady ? cpuOfThread(thread.osThreadId) : undefined,
+    };
+    this.watchCpu();
     this.calls += 1;
     thread.worker.ref();
     try {
@@ -272,6 +400,7 @@ export class ExtractionPool {
     const thread: Thread = {
       worker,
       isReady: false,
+      osThreadId: undefined,
       task: null,
       isClosing: false,
       isOutdated: false,
@@ -305,10 +434,18 @@ export class ExtractionPool {
   private onReply(thread: Thread, reply: ThreadReply) {
     if (reply.kind === 'ready') {
       thread.isReady = true;
+      thread.osThreadId = reply.osThreadId;
+      // A call sent while the thread loaded starts its budget now: loading pdf.js is not the file's work.
+      if (thread.task) thread.task.cpuMark = cpuOfThread(thread.osThreadId);
       return;
     }
     const current = thread.task;
     if (!current || current.id !== reply.id) return; // A late answer to a call that already timed out.
+    if (reply.kind === 'page-read') {
+      current.page += 1;
+      current.cpuMark = cpuOfThread(thread.osThreadId);
+      return;
+    }
     clearTimeout(current.timer);
     thread.task = null;
     if (reply.ok) current.task.resolve(reply.value);
@@ -350,7 +487,13 @@ export class ExtractionPool {
 
   /** The thread died or ran over: its call is refused, the thread ends, and a new one takes the queue. */
   private fail(thread: Thread, error: Error) {
-    if (!this.threads.has(thread)) return;
+    if (this.end(thread, error)) this.replaced += 1;
+    this.dispatch();
+  }
+
+  /** Terminates the thread and refuses its call with `error`; true if it had one. */
+  private end(thread: Thread, error: Error): boolean {
+    if (!this.threads.has(thread)) return false;
     this.threads.delete(thread);
     this.stopWaitingIdle(thread);
     const current = thread.task;
@@ -358,14 +501,40 @@ export class ExtractionPool {
     if (current) {
       clearTimeout(current.timer);
       current.task.reject(error);
-      this.replaced += 1;
     }
     void thread.worker.terminate().catch(() => {});
-    this.dispatch();
+    return current !== null;
+  }
+
+  /** Reads the CPU clocks of busy threads every CPU_CHECK_MS while any is busy. */
+  private watchCpu() {
+    if (this.cpuWatch) return;
+    this.cpuWatch = setInterval(() => this.checkCpu(), CPU_CHECK_MS);
+    this.cpuWatch.unref(); // Busy threads keep the process alive; this timer need not.
+  }
+
+  /** A call whose page has used more than its CPU budget is refused and its thread replaced. */
+  private checkCpu() {
+    const budget = this.cpuPerPageMs;
+    let isAnyBusy = false;
+    for (const thread of [...this.threads]) {
+      const current = thread.task;
+      if (!current) continue;
+      isAnyBusy = true;
+      if (current.cpuMark === undefined) continue;
+      const used = (cpuOfThread(thread.osThreadId) ?? current.cpuMark) - current.cpuMark;
+      if (used <= budget) continue;
+      this.overBudget += 1;
+      this.fail(thread, workBudgetError(budget, current.page));
+    }
+    if (!isAnyBusy && this.cpuWatch) {
+      clearInterval(this.cpuWatch);
+      this.cpuWatch = null;
+    }
   }
 
   private retireIfSurplus(thread: Thread): boolean {
-    if (this.threads.size <= this.maxThreads) return false;
+    if (this.threads.size <= this.maxThreads + INTERACTIVE_RESERVE) return false;
     this.retire(thread);
     return true;
   }
@@ -387,6 +556,7 @@ export class ExtractionPool {
 let sharedThreads = defaultExtractionThreads();
 let sharedHeapLimitMb: number | undefined = DEFAULT_EXTRACTION_MEMORY_MB;
 let sharedIdleMs: number | undefined;
+let sharedCpuPerPageMs: number | undefined;
 let shared: ExtractionPool | null = null;
 
 /**
@@ -395,25 +565,34 @@ let shared: ExtractionPool | null = null;
  * good, as in the CLIs); main.ts, worker.ts and the CLIs call it at start. `warm`: start one
  * thread now rather than on the first PDF (the hostile-files benchmark measures from a warm
  * thread); the servers do not, so that an idle server holds no pdf.js
- * (docs/decisions/0047-idle-server-loads-on-first-use.md).
+ * (docs/decisions/0047-idle-server-loads-on-first-use.md). `cpuPerPageMs`: each page's CPU
+ * budget (default 5 s; tests that are about something else set their own).
  */
 export function configureExtractionPool(options: {
   threads: number;
   heapLimitMb?: number;
   idleMs?: number;
+  cpuPerPageMs?: number;
   warm?: boolean;
 }) {
   sharedThreads = validThreadCount(options.threads);
   if (options.heapLimitMb !== undefined) sharedHeapLimitMb = options.heapLimitMb;
   sharedIdleMs = options.idleMs;
+  if (options.cpuPerPageMs !== undefined) sharedCpuPerPageMs = options.cpuPerPageMs;
   shared?.setThreads(sharedThreads);
   shared?.setHeapLimit(sharedHeapLimitMb);
   shared?.setIdleTime(sharedIdleMs);
+  if (sharedCpuPerPageMs !== undefined) shared?.setCpuPerPage(sharedCpuPerPageMs);
   if (options.warm) sharedPool().warm();
 }
 
 function sharedPool(): ExtractionPool {
-  shared ??= new ExtractionPool({ threads: sharedThreads, heapLimitMb: sharedHeapLimitMb, idleMs: sharedIdleMs });
+  shared ??= new ExtractionPool({
+    threads: sharedThreads,
+    heapLimitMb: sharedHeapLimitMb,
+    idleMs: sharedIdleMs,
+    cpuPerPageMs: sharedCpuPerPageMs,
+  });
   return shared;
 }
 
@@ -423,21 +602,135 @@ export function extractionPoolStats(): ExtractionPoolStats {
 }
 
 /** `extractPdfText` on the shared pool's threads. Takes the bytes (see ExtractionPool.extractPdfText). */
-export function extractPdfTextInPool(bytes: Uint8Array, options?: ExtractionOptions): Promise<PdfExtraction> {
-  return sharedPool().extractPdfText(bytes, options);
+export function extractPdfTextInPool(
+  bytes: Uint8Array,
+  options?: ExtractionOptions,
+  place?: ReadPlace,
+): Promise<PdfExtraction> {
+  return sharedPool().extractPdfText(bytes, options, place);
 }
 
 /** `renderPdfPages` on the shared pool's threads. Takes the bytes. */
-export function renderPdfPagesInPool(bytes: Uint8Array, options?: RenderPagesOptions): Promise<Buffer[]> {
-  return sharedPool().renderPdfPages(bytes, options);
+export function renderPdfPagesInPool(
+  bytes: Uint8Array,
+  options?: RenderPagesOptions,
+  place?: ReadPlace,
+): Promise<Buffer[]> {
+  return sharedPool().renderPdfPages(bytes, options, place);
 }
 
-/** Ends the shared pool's threads (graceful shutdown, end of a CLI). Safe to call at any time, also twice. */
-export async function closeExtractionPool(): Promise<void> {
-  await shared?.close();
+/** Someone now waits for the shared pool's call made with `place`: see ExtractionPool.promote. */
+export function promoteInPool(place: ReadPlace) {
+  sharedPool().promote(place);
+}
+
+/**
+ * Ends the shared pool's threads (graceful shutdown, end of a CLI); `abort`: without waiting for
+ * the calls being read (see ExtractionPool.close). Safe to call at any time, also twice.
+ */
+export async function closeExtractionPool(options?: { abort?: boolean }): Promise<void> {
+  await shared?.close(options);
 }
 
 // ---------------------------------------------------------------------------------------------
+
+/**
+ * The calls waiting for a thread: per lane, one first-in-first-out list per owner. `take` serves
+ * the owner with the fewest calls running, then the one served longest ago (never served: first),
+ * so owners take turns whatever order their calls came in.
+ */
+class FairQueue {
+  private readonly lanes: Record<ReadLane, Map<string, Task[]>> = { interactive: new Map(), background: new Map() };
+  /**
+   * The turn each owner was last served at, oldest first; the oldest are forgotten past
+   * REMEMBERED_OWNERS (a forgotten owner ranks as never served, which it nearly is).
+   */
+  private readonly servedAt = new Map<string, number>();
+  private turn = 0;
+
+  size(lane?: ReadLane): number {
+    const lanes = lane ? [this.lanes[lane]] : Object.values(this.lanes);
+    let count = 0;
+    for (const owners of lanes) for (const tasks of owners.values()) count += tasks.length;
+    return count;
+  }
+
+  push(task: Task) {
+    const owners = this.lanes[task.place.lane];
+    const tasks = owners.get(task.place.owner);
+    if (tasks) tasks.push(task);
+    else owners.set(task.place.owner, [task]);
+  }
+
+  /** The next call of `lane` (which must have one). */
+  take(lane: ReadLane, runningOf: (owner: string) => number): Task {
+    const owners = this.lanes[lane];
+    let chosen: { owner: string; running: number; servedAt: number } | undefined;
+    for (const owner of owners.keys()) {
+      const candidate = { owner, running: runningOf(owner), servedAt: this.servedAt.get(owner) ?? -1 };
+      if (
+        !chosen ||
+        candidate.running < chosen.running ||
+        (candidate.running === chosen.running && candidate.servedAt < chosen.servedAt)
+      )
+        chosen = candidate;
+    }
+    const tasks = owners.get(chosen!.owner)!;
+    const task = tasks.shift()!;
+    if (tasks.length === 0) owners.delete(chosen!.owner);
+    this.servedAt.delete(chosen!.owner);
+    this.servedAt.set(chosen!.owner, ++this.turn);
+    if (this.servedAt.size > REMEMBERED_OWNERS) this.servedAt.delete(this.servedAt.keys().next().value!);
+    return task;
+  }
+
+  /** Moves the background call made with `place` to the interactive lane; false if it is not waiting there. */
+  promote(place: ReadPlace): boolean {
+    const tasks = this.lanes.background.get(place.owner);
+    const index = tasks?.findIndex((task) => task.place === place) ?? -1;
+    if (!tasks || index < 0) return false;
+    const [task] = tasks.splice(index, 1);
+    if (tasks.length === 0) this.lanes.background.delete(place.owner);
+    this.push(task!);
+    return true;
+  }
+
+  drain(): Task[] {
+    const tasks = Object.values(this.lanes).flatMap((owners) => [...owners.values()].flat());
+    for (const owners of Object.values(this.lanes)) owners.clear();
+    this.servedAt.clear();
+    return tasks;
+  }
+}
+
+/** A place of its own for each call that names none: a background call with no owner. */
+function backgroundPlace(): ReadPlace {
+  return { owner: '', lane: 'background' };
+}
+
+function closedError(): Error {
+  return new Error('The PDF extraction pool was closed.');
+}
+
+/**
+ * CPU time (user and system, in ms) a thread of this process has used, read from
+ * /proc/self/task/<tid>/stat (Linux: utime and stime, fields 14 and 15, in clock ticks of 10 ms);
+ * undefined without an id or where it cannot be read.
+ */
+function cpuOfThread(osThreadId: number | undefined): number | undefined {
+  if (osThreadId === undefined) return undefined;
+  try {
+    const stat = readFileSync(`/proc/self/task/${osThreadId}/stat`, 'latin1');
+    // The command name (field 2) is in parentheses and may hold spaces: count fields after its end.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * MS_PER_CLOCK_TICK;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Linux reports thread CPU time in USER_HZ ticks, 100 per second on every architecture Node runs on. */
+const MS_PER_CLOCK_TICK = 10;
 
 function validThreadCount(threads: number): number {
   if (!Number.isInteger(threads) || threads < 1)

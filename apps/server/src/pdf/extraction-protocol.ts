@@ -10,8 +10,13 @@ export type ThreadRequest =
   | { kind: 'close' };
 
 export type ThreadReply =
-  /** The thread has loaded its modules (a failure before this is the thread's fault, not the PDF's). */
-  | { kind: 'ready' }
+  /**
+   * The thread has loaded its modules (a failure before this is the thread's fault, not the PDF's).
+   * `osThreadId`: its id in the operating system (Linux), whose CPU clock the pool reads; absent elsewhere.
+   */
+  | { kind: 'ready'; osThreadId: number | undefined }
+  /** Call `id` has read one more page: its work budget starts again. */
+  | { kind: 'page-read'; id: number }
   | { kind?: undefined; id: number; ok: true; value: PdfExtraction | Uint8Array[]; memory: ThreadMemory }
   | { kind?: undefined; id: number; ok: false; error: SerializedError; memory: ThreadMemory };
 

@@ -1,3 +1,4 @@
+import { readlinkSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
 import { closeOcr, extractPdfText, isExtractionError, renderPdfPages } from './extract-text.ts';
@@ -24,17 +25,21 @@ port.on('message', (request: ThreadRequest) => {
 async function answer(request: Exclude<ThreadRequest, { kind: 'close' }>) {
   let reply: ThreadReply;
   let transfer: ArrayBuffer[] = [];
+  // Between pages the thread is free to say so; a page that never ends is what the pool's budget is for.
+  const onPageRead = () => port!.postMessage({ kind: 'page-read', id: request.id } satisfies ThreadReply);
   try {
     if (request.kind === 'extract') {
       reply = {
         id: request.id,
         ok: true,
-        value: await extractPdfText(request.bytes, request.options),
+        value: await extractPdfText(request.bytes, request.options, onPageRead),
         memory: memory(),
       };
     } else {
       // Copied once here, off the server's thread, into buffers of their own that can be transferred.
-      const images = (await renderPdfPages(request.bytes, request.options)).map((png) => new Uint8Array(png));
+      const images = (await renderPdfPages(request.bytes, request.options, onPageRead)).map(
+        (png) => new Uint8Array(png),
+      );
       transfer = images.map((image) => image.buffer as ArrayBuffer);
       reply = { id: request.id, ok: true, value: images, memory: memory() };
     }
@@ -64,4 +69,14 @@ function plainError(error: unknown) {
   return { name: 'Error', message: String(error), stack: undefined };
 }
 
-port.postMessage({ kind: 'ready' } satisfies ThreadReply);
+/** This thread's id in the operating system: /proc/thread-self links to /proc/<pid>/task/<tid> (Linux only). */
+function osThreadId(): number | undefined {
+  try {
+    const id = Number(readlinkSync('/proc/thread-self').split('/').at(-1));
+    return Number.isInteger(id) && id > 0 ? id : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+port.postMessage({ kind: 'ready', osThreadId: osThreadId() } satisfies ThreadReply);

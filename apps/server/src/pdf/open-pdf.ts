@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, VerbosityLevel, type PDFDocumentProxy } from './pdfjs.ts';
 import { ExtractionError } from './extraction-error.ts';
-import { checkDecodedStreamSizes, type StreamLimits } from './stream-guard.ts';
+import { checkContentStreams, type StreamLimits } from './stream-guard.ts';
 
 /**
  * The one place that opens a PDF with pdf.js. Everything pdf.js may load lives inside the
@@ -22,14 +22,15 @@ const MAX_IMAGE_PIXELS = 40_000_000;
 export interface OpenPdfLimits {
   maxBytes: number;
   maxPages: number;
-  /** Unpacked sizes of flate streams (default DEFAULT_STREAM_LIMITS); null: not checked (benchmark references only). */
+  /** Unpacked sizes of flate streams and nesting of content (default DEFAULT_STREAM_LIMITS); null: not checked (benchmark references only). */
   streamLimits?: StreamLimits | null;
 }
 
 export async function openPdf(bytes: Uint8Array, limits: OpenPdfLimits): Promise<PDFDocumentProxy> {
   assertLooksLikePdf(bytes, limits.maxBytes);
-  // Before pdf.js decodes anything: a flate bomb's memory lives outside the heap limit.
-  if (limits.streamLimits !== null) checkDecodedStreamSizes(bytes, limits.streamLimits);
+  // Before pdf.js decodes anything: a flate bomb's memory lives outside the heap limit, and a
+  // deeply nested content stream costs pdf.js the square of its depth (stream-guard.ts).
+  if (limits.streamLimits !== null) checkContentStreams(bytes, limits.streamLimits);
   const loadingTask = getDocument({
     // pdf.js may take ownership of the buffer; the caller keeps its own bytes.
     data: bytes.slice(),

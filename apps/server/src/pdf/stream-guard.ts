@@ -1,5 +1,5 @@
 import { constants, inflateSync } from 'node:zlib';
-import { ExtractionError } from './extraction-error.ts';
+import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
 
 /**
  * Checks, before pdf.js opens a PDF, how large its flate-compressed streams are once unpacked:
@@ -12,26 +12,51 @@ import { ExtractionError } from './extraction-error.ts';
  * dimensions, and decodes no more than those dimensions need. Streams whose data does not inflate
  * (other filters, damage) are left to pdf.js too. Up to three nested FlateDecode filters are
  * followed (a double-compressed bomb reaches a million to one).
+ *
+ * `checkContentStreams` (what openPdf runs) also counts, in the same pass, how deep each content
+ * stream nests its graphics states (`q` ... `Q`): pdf.js clones a state per `q` onto a prototype
+ * chain as long as the nesting, so its work grows with the square of the depth. 100,000 levels
+ * are 200 KB of `q`s (or 400 bytes once deflated) and kept pdf.js busy for minutes; no honest
+ * page nests more than a few dozen (PDF 32000-1, annex C, suggests 28). Deeper than
+ * `maxNestingDepth` is refused as 'too-complex'. Nesting built across streams (a chain of form
+ * XObjects, a page whose contents are many streams) is not seen here: the extraction pool's
+ * per-page CPU budget stops that (extraction-pool.ts).
  */
-
 export interface StreamLimits {
   /** One stream, unpacked. */
   maxStreamBytes: number;
   /** All streams together, unpacked. */
   maxTotalBytes: number;
+  /** Graphics states one content stream may nest (`checkContentStreams` only; default 2,000). */
+  maxNestingDepth?: number;
 }
 
 export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   // Far above the content of any real page (a dense vector plot is a few MB), far below a bomb.
   maxStreamBytes: 64 * 1024 * 1024,
   maxTotalBytes: 256 * 1024 * 1024,
+  // 70 times the depth PDF 32000-1 suggests; pdf.js reads 2,000 levels in a fraction of a second.
+  maxNestingDepth: 2_000,
 };
 
 const MAX_FLATE_LAYERS = 3;
 /** How far before `stream` its dictionary may start. */
 const MAX_DICTIONARY_CHARS = 8192;
 
+/** Sizes only: the upload's active-content check (active-content.ts), on the server's own thread. */
 export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
+  walkStreams(bytes, limits, null);
+}
+
+/** Sizes, and the nesting of every content stream: what openPdf runs before pdf.js reads the file. */
+export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
+  const maxDepth = limits.maxNestingDepth ?? DEFAULT_STREAM_LIMITS.maxNestingDepth!;
+  walkStreams(bytes, limits, (data) => {
+    if (deepestNesting(data, maxDepth) > maxDepth) throw nestingTooDeepError(maxDepth);
+  });
+}
+
+function walkStreams(bytes: Uint8Array, limits: StreamLimits, onContent: ((data: Uint8Array) => void) | null): void {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const keyword = /(?<![A-Za-z])stream(?:\r\n|\n|\r)/g;
   let total = 0;
@@ -41,13 +66,20 @@ export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits 
     if (dataEnd < 0) break;
     keyword.lastIndex = dataEnd + 'endstream'.length;
     const dictionary = dictionaryBefore(text, match.index);
-    const layers = flateLayers(dictionary);
-    if (layers === 0 || /\/Subtype\s*\/Image\b/.test(dictionary)) continue;
+    if (/\/Subtype\s*\/Image\b/.test(dictionary)) continue;
+    const filters = filtersOf(dictionary);
+    const layers = Math.min(MAX_FLATE_LAYERS, filters.filter((name) => FLATE_NAMES.has(name)).length);
+    const isContent = onContent !== null && filters.every((name) => FLATE_NAMES.has(name)) && mayBeContent(dictionary);
+    if (layers === 0) {
+      if (isContent && filters.length === 0) onContent(bytes.subarray(dataStart, dataEnd));
+      continue;
+    }
     const isTotalTheLimit = limits.maxTotalBytes - total < limits.maxStreamBytes;
     const budget = isTotalTheLimit ? limits.maxTotalBytes - total : limits.maxStreamBytes;
-    const size = unpackedSize(bytes.subarray(dataStart, dataEnd), layers, budget);
-    if (size === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
-    total += size;
+    const unpacked = unpack(bytes.subarray(dataStart, dataEnd), layers, budget);
+    if (unpacked === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
+    total += unpacked.byteLength;
+    if (isContent) onContent(unpacked);
   }
 }
 
@@ -59,13 +91,25 @@ function dictionaryBefore(text: string, streamIndex: number): string {
   return header < 0 ? window : window.slice(header + 3);
 }
 
-/** FlateDecode filters in the dictionary's /Filter (a name or an array of names); 0 if none. */
-function flateLayers(dictionary: string): number {
-  const filter = /\/Filter\s*(\[[^\]]*\]|\/[A-Za-z]+)/.exec(dictionary)?.[1] ?? '';
-  return Math.min(MAX_FLATE_LAYERS, (filter.match(/\/(?:FlateDecode|Fl)(?![A-Za-z])/g) ?? []).length);
+const FLATE_NAMES: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']);
+
+/** The names in the dictionary's /Filter (a name or an array of names); empty if none. */
+function filtersOf(dictionary: string): string[] {
+  const filter = /\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dictionary)?.[1] ?? '';
+  return [...filter.matchAll(/\/([A-Za-z0-9]+)/g)].map((name) => name[1]!);
 }
 
-function unpackedSize(data: Uint8Array, layers: number, budget: number): number | 'over' {
+/** Not a font program, a cross-reference or object stream, metadata or an attachment: streams that hold no drawing. */
+function mayBeContent(dictionary: string): boolean {
+  return (
+    !/\/Length[123]\b/.test(dictionary) &&
+    !/\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dictionary) &&
+    !/\/Type\s*\/(?:XRef|ObjStm|Metadata|EmbeddedFile)\b/.test(dictionary)
+  );
+}
+
+/** The stream's data with its flate layers undone, cut at `budget` bytes ('over' past it). */
+function unpack(data: Uint8Array, layers: number, budget: number): Uint8Array | 'over' {
   let current: Uint8Array = data;
   for (let layer = 0; layer < layers; layer += 1) {
     try {
@@ -74,10 +118,83 @@ function unpackedSize(data: Uint8Array, layers: number, budget: number): number 
     } catch (error) {
       if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError)
         return 'over';
-      return layer === 0 ? 0 : current.byteLength; // not zlib data: left to pdf.js
+      return layer === 0 ? new Uint8Array() : current; // not zlib data: left to pdf.js
     }
   }
-  return current.byteLength > budget ? 'over' : current.byteLength;
+  return current.byteLength > budget ? 'over' : current;
+}
+
+// Bytes of PDF syntax (PDF 32000-1, 7.2.2): white space, and the delimiters that end a token.
+const WHITE = new Uint8Array(256);
+for (const byte of [0x00, 0x09, 0x0a, 0x0c, 0x0d, 0x20]) WHITE[byte] = 1;
+const DELIMITER = new Uint8Array(256);
+for (const char of '()<>[]{}/%') DELIMITER[char.charCodeAt(0)] = 1;
+const ENDS_TOKEN = WHITE.map((white, byte) => white | DELIMITER[byte]!);
+const byteOf = (char: string) => char.charCodeAt(0);
+const [LOWER_Q, UPPER_Q, UPPER_I, UPPER_D] = [byteOf('q'), byteOf('Q'), byteOf('I'), byteOf('D')];
+const [OPEN, CLOSE, BACKSLASH, PERCENT, SLASH] = [byteOf('('), byteOf(')'), byteOf('\\'), byteOf('%'), byteOf('/')];
+const [LF, CR] = [0x0a, 0x0d];
+
+/**
+ * The deepest `q` nesting in one content stream, counted as pdf.js reads it: tokens only (not
+ * inside strings, names, comments or inline image data), and a `Q` with nothing saved ignored.
+ * Stops counting once past `stopAbove`.
+ */
+export function deepestNesting(data: Uint8Array, stopAbove: number): number {
+  let depth = 0;
+  let deepest = 0;
+  const end = data.length;
+  let at = 0;
+  while (at < end) {
+    const byte = data[at]!;
+    if (WHITE[byte]) {
+      at += 1;
+    } else if (byte === OPEN) {
+      at = afterString(data, at);
+    } else if (byte === PERCENT) {
+      while (at < end && data[at] !== LF && data[at] !== CR) at += 1;
+    } else if (byte === SLASH) {
+      at += 1;
+      while (at < end && !ENDS_TOKEN[data[at]!]) at += 1;
+    } else if (DELIMITER[byte]) {
+      at += 1;
+    } else {
+      const start = at;
+      while (at < end && !ENDS_TOKEN[data[at]!]) at += 1;
+      const length = at - start;
+      if (length === 1 && byte === LOWER_Q) {
+        depth += 1;
+        if (depth > deepest) deepest = depth;
+        if (deepest > stopAbove) return deepest;
+      } else if (length === 1 && byte === UPPER_Q) {
+        if (depth > 0) depth -= 1;
+      } else if (length === 2 && byte === UPPER_I && data[start + 1] === UPPER_D) {
+        at = afterInlineImage(data, at); // `ID`: binary image data up to `EI`
+      }
+    }
+  }
+  return deepest;
+}
+
+/** After a literal string `( ... )`: balanced parentheses, a backslash escapes the next byte. */
+function afterString(data: Uint8Array, start: number): number {
+  let open = 0;
+  for (let at = start; at < data.length; at += 1) {
+    const byte = data[at];
+    if (byte === BACKSLASH) at += 1;
+    else if (byte === OPEN) open += 1;
+    else if (byte === CLOSE && --open === 0) return at + 1;
+  }
+  return data.length;
+}
+
+/** After an inline image's data: the first `EI` with white space before it and a token end (or the end) after it. */
+function afterInlineImage(data: Uint8Array, from: number): number {
+  const view = Buffer.from(data.buffer, data.byteOffset, data.byteLength);
+  for (let at = view.indexOf('EI', from + 1, 'latin1'); at >= 0; at = view.indexOf('EI', at + 1, 'latin1')) {
+    if (WHITE[data[at - 1]!] && (at + 2 >= data.length || ENDS_TOKEN[data[at + 2]!])) return at + 2;
+  }
+  return data.length;
 }
 
 function tooLarge(limitBytes: number): ExtractionError {
