@@ -2,16 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
 import { finishFileExtraction, selectFileExtraction } from '../src/models/file-extractions.ts';
-import { configureExtractionPool, extractionPoolStats } from '../src/pdf/extraction-pool.ts';
+import { nestingTooDeepError, workBudgetError } from '../src/pdf/extraction-error.ts';
+import { closeExtractionPool, configureExtractionPool, extractionPoolStats } from '../src/pdf/extraction-pool.ts';
 import {
+  buildDamagedNestedPdf,
   buildHugeContentStreamPdf,
-  buildOperatorBombPdf,
+  buildNestedFormsPdf,
+  buildNestedStatesPdf,
   buildPdfWithHiddenText,
   buildTextPdf,
   type HiddenTextTechnique,
 } from '../src/demo/pdf-documents.ts';
-import { createCourseWorld, type CourseWorld } from './support/course-fixtures.ts';
-import type { TestUser } from './support/http.ts';
+import { addStudents, createCourseWorld, createQuestion, type CourseWorld } from './support/course-fixtures.ts';
+import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
@@ -23,19 +26,20 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
  */
 
 // One thread of 256 MB for this file (set before any thread starts): pdf.js and ordinary
-// documents fit; the memory bomb below does not.
-configureExtractionPool({ threads: 1, heapLimitMb: 256 });
+// documents fit; the memory bomb below does not. Each page's CPU budget is set far off here (the
+// memory bomb and the time limit are what those tests are about); the issue 28 tests set their own.
+configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 600_000 });
 
 const ANSWER = 'Osmosis is the movement of water across a semi-permeable membrane.';
 
 const questionUrl = (world: CourseWorld) => `/api/assignments/${world.assignment._id}/questions/${world.question._id}`;
 
-async function submit(t: TestApp, world: CourseWorld, content: Uint8Array): Promise<any> {
+async function submit(t: TestApp, world: CourseWorld, content: Uint8Array, student = world.student): Promise<any> {
   const form = await multipart({ file: pdfPart(Buffer.from(content)) });
   const response = await t.app.inject({
     method: 'POST',
     url: `${questionUrl(world)}/submit`,
-    headers: { ...world.student.auth, ...form.headers },
+    headers: { ...student.auth, ...form.headers },
     payload: form.payload,
   });
   expect(response.statusCode).toBe(201);
@@ -213,7 +217,8 @@ describe('a PDF that runs over the time limit', () => {
 
   it('is stored as a file fault, and the next read fails at once with the stored message', async () => {
     const message = 'Reading this PDF took longer than 1 second. Please upload a smaller or simpler file.';
-    const bomb = await submit(t, world, await buildOperatorBombPdf(100_000));
+    // Nesting carried through a chain of forms: minutes of pdf.js's work, which no check up front sees.
+    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000));
     const fileId = await fileIdOf(t, bomb._id);
     expect(await extractionSettled(t, fileId)).toMatchObject({
       status: 'failed',
@@ -242,5 +247,130 @@ describe('a PDF that runs over the time limit', () => {
       extractionStatus: 'failed',
       extractionError: message,
     });
+  }, 240_000);
+});
+
+/**
+ * Issue 28, "One hostile file cannot stall the class": three students' hostile files are read
+ * while an ordinary answer is graded and a rubric drafted, and each is refused with its message.
+ */
+describe('hostile files', () => {
+  let t: TestApp;
+  let world: CourseWorld;
+  beforeAll(async () => {
+    t = await createTestApp({}, { withJobs: true });
+    world = await createCourseWorld(t.app);
+  });
+  afterAll(async () => {
+    // Should a test fail while a hostile file is read without a budget, its read ends here, not in minutes.
+    await closeExtractionPool({ abort: true });
+    await t?.close();
+  });
+
+  const saveRubric = async () => {
+    const saved = await t.app.inject({
+      method: 'PATCH',
+      url: `${questionUrl(world)}/save-rubric`,
+      headers: world.instructor.auth,
+      payload: { questionText: 'What is osmosis?', solutionText: ANSWER },
+    });
+    expect(saved.statusCode).toBe(200);
+  };
+
+  it("stores the issue's deeply nested and damaged files as file faults with their message; a grade answers it at once", async () => {
+    configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 5_000 });
+    await saveRubric();
+    const message = nestingTooDeepError(2_000).message;
+    for (const file of [await buildNestedStatesPdf(100_000), buildDamagedNestedPdf(75_000)]) {
+      const submission = await submit(t, world, file);
+      expect(await extractionSettled(t, await fileIdOf(t, submission._id))).toMatchObject({
+        status: 'failed',
+        errorCode: 'too-complex',
+        error: message,
+      });
+      expect(await staffRowOf(t, world, world.student, submission._id)).toMatchObject({
+        extractionStatus: 'failed',
+        extractionError: message,
+      });
+      const callsBefore = extractionPoolStats().calls;
+      const graded = await t.app.inject({
+        method: 'POST',
+        url: `${questionUrl(world)}/grade/${submission._id}`,
+        headers: world.instructor.auth,
+      });
+      expect(graded.statusCode).toBe(422);
+      expect(graded.json()).toEqual({ code: 'EXTRACTION_FAILED', message });
+      expect(extractionPoolStats().calls).toBe(callsBefore);
+    }
+  }, 120_000);
+
+  it('grades an answer and drafts a rubric while three hostile files are being read, then refuses each with its message', async () => {
+    // No budget at first: the hostile files can end only by the time limit (120 s), so what is
+    // answered below was answered while they were still being read or waiting.
+    configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: Number.POSITIVE_INFINITY });
+    await saveRubric();
+    const attackers = await Promise.all(
+      [1, 2, 3].map((index) => registerUser(t.app, { role: 'student', name: `Attacker ${index}` })),
+    );
+    await addStudents(
+      t.app,
+      world.instructor,
+      world.course._id,
+      attackers.map((attacker) => attacker.email),
+    );
+    const spinner = await buildNestedFormsPdf(60, 1_000);
+    const hostileFiles: string[] = [];
+    for (const attacker of attackers) {
+      hostileFiles.push(await fileIdOf(t, (await submit(t, world, spinner, attacker))._id));
+    }
+    // All three reach the pool: one is read, two wait (the job hands the pool more files than threads).
+    const reading = await t.ctx.jobs!.waitFor(
+      hostileFiles[0]!,
+      async () => {
+        const stats = extractionPoolStats();
+        return stats.busy === 1 && stats.queued === 2 ? stats : undefined;
+      },
+      { timeoutMs: 60_000, pollMs: 100 },
+    );
+    expect(reading).toBeDefined();
+    const unsettled = async () => {
+      const rows = await Promise.all(hostileFiles.map((fileId) => selectFileExtraction(t.ctx.db, fileId)));
+      return rows.filter((row) => row!.status === 'queued' || row!.status === 'reading').length;
+    };
+
+    // An ordinary answer, submitted now and graded at once: its read goes ahead of the hostile files.
+    const answer = await submit(t, world, await buildTextPdf({ paragraphs: [ANSWER] }));
+    const graded = await t.app.inject({
+      method: 'POST',
+      url: `${questionUrl(world)}/grade/${answer._id}`,
+      headers: world.instructor.auth,
+    });
+    expect(graded.statusCode).toBe(200);
+    expect(graded.json().submissionText).toBe(ANSWER);
+    expect(await unsettled()).toBe(3);
+
+    // A rubric drafted from a new question's PDFs, read for the first time.
+    const second = await createQuestion(t.app, world.instructor, world.assignment._id, { title: 'Question 2' });
+    const drafted = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${world.assignment._id}/questions/${second._id}/generate-rubric`,
+      headers: world.instructor.auth,
+    });
+    expect(drafted.statusCode).toBe(200);
+    expect(drafted.json().autoRubric[0].questionText).toMatch(/2 \+ 2/);
+    expect(await unsettled()).toBe(3);
+
+    // Each page may now use 1 s of CPU: the file being read is stopped, its reader replaced, and
+    // the other two are read and stopped in turn; each is stored with its message.
+    const replacedBefore = extractionPoolStats().replaced;
+    configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 1_000 });
+    for (const fileId of hostileFiles) {
+      expect(await extractionSettled(t, fileId)).toMatchObject({
+        status: 'failed',
+        errorCode: 'too-complex',
+        error: workBudgetError(1_000, 1).message,
+      });
+    }
+    expect(extractionPoolStats().replaced).toBe(replacedBefore + 3);
   }, 240_000);
 });

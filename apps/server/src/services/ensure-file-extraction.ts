@@ -13,14 +13,20 @@ import {
 } from '../models/file-extractions.ts';
 import { selectFileById, type FileRow } from '../models/files.ts';
 import { isExtractionError, type ExtractionErrorCode } from '../pdf/extraction-error.ts';
-import { extractPdfTextInPool, renderPdfPagesInPool } from '../pdf/extraction-pool.ts';
+import {
+  extractPdfTextInPool,
+  promoteInPool,
+  renderPdfPagesInPool,
+  type ReadLane,
+  type ReadPlace,
+} from '../pdf/extraction-pool.ts';
 
 /**
  * Failures that depend on the file alone: the same bytes will fail the same way, so the verdict is
- * stored and never paid for again. A file that ran over the time limit or blew its thread's memory
- * limit is one too: reading it again would hold a thread for another EXTRACTION_TIMEOUT_MS (120 s)
- * on every retry and every read, for the same answer. Anything else (an OCR engine failure, a
- * crash) is stored as a failure with its code and read again when next asked.
+ * stored and never paid for again. A file that ran over the time limit, its work budget
+ * ('too-complex') or its thread's memory limit is one too: reading it again would hold a thread
+ * again on every retry and every read, for the same answer. Anything else (an OCR engine failure,
+ * a crash) is stored as a failure with its code and read again when next asked.
  */
 export const FILE_FAULTS: ReadonlySet<ExtractionErrorCode> = new Set([
   'empty',
@@ -31,6 +37,7 @@ export const FILE_FAULTS: ReadonlySet<ExtractionErrorCode> = new Set([
   'too-many-pages',
   'timeout',
   'out-of-memory',
+  'too-complex',
 ]);
 
 /** Page images sent to a model that reads them (handwriting); more pages are sent as text only. */
@@ -46,7 +53,8 @@ export function isSettledExtraction(row: FileExtractionRow): boolean {
 /**
  * Reads the text of a submitted PDF as soon as it is stored, so Converted Text and the extraction
  * state are there before anyone grades: the payload names a file_extractions row (by file id).
- * The grading job then finds the text stored and reuses it.
+ * The grading job then finds the text stored and reuses it. These reads are the pool's background
+ * lane: a grade or a rubric draft someone waits for goes first (extraction-pool.ts).
  */
 export const extractTextJob = defineJob({
   name: 'extract-text',
@@ -56,17 +64,25 @@ export const extractTextJob = defineJob({
   retry: { limit: 2, delaySeconds: 5, backoff: true },
   // Reading one PDF is bounded by EXTRACTION_TIMEOUT_MS (120 s by default), OCR included.
   expireInSeconds: 15 * 60,
-  // The extraction threads are the real limit: more slots would only wait for a thread.
-  concurrency: (config) => config.extractionThreads,
+  // The extraction threads are the real limit, but the pool can only take turns between the
+  // owners of the files it holds: a few more than the threads, so that one person's uploads
+  // waiting in the pool do not keep another's in the job queue behind them (decision 0068).
+  concurrency: (config) => config.extractionThreads + EXTRA_FILES_IN_POOL,
   handle: async (ctx, payload) => {
-    await ensureFileExtraction(ctx, payload.id);
+    await ensureFileExtraction(ctx, payload.id, 'background');
   },
   recordFailure: (ctx, payload, failure, isFinal) => recordFileExtractionFailure(ctx.db, payload.id, failure, isFinal),
   listUnfinished: (ctx) => selectUnfinishedFileExtractionIds(ctx.db),
 });
 
-/** Reads in progress in this process, by file: the extract-text job and a grading job share one. */
-const readsInProgress = new Map<string, Promise<FileExtractionRow>>();
+/** Files the extract-text job hands the pool beyond its threads (see its `concurrency`). */
+const EXTRA_FILES_IN_POOL = 3;
+
+/**
+ * Reads in progress in this process, by file: the extract-text job and a grading job share one,
+ * and its place in the pool's queues moves up when someone starts waiting for it.
+ */
+const readsInProgress = new Map<string, { read: Promise<FileExtractionRow>; place: ReadPlace }>();
 
 /**
  * The text of a stored PDF, extracted once per file and reused (file_extractions): a retry, a
@@ -75,25 +91,41 @@ const readsInProgress = new Map<string, Promise<FileExtractionRow>>();
  * file's fault) reads the file itself, sharing the read when this process is already at it.
  * Answers a settled row: 'succeeded', or 'failed' with a file fault's message. Any other failure
  * is stored (the row shows it) and thrown.
+ *
+ * `lane`: 'interactive' (the default) when someone waits for the text — a grade, a rubric draft;
+ * the extract-text job reads ahead in the 'background' lane. Text already stored never waits for
+ * the pool; an interactive caller that joins a background read still queued moves it up.
  */
-export async function ensureFileExtraction(ctx: AppContext, fileId: string): Promise<FileExtractionRow> {
+export async function ensureFileExtraction(
+  ctx: AppContext,
+  fileId: string,
+  lane: ReadLane = 'interactive',
+): Promise<FileExtractionRow> {
   const existing = await selectFileExtraction(ctx.db, fileId);
   if (existing && isSettledExtraction(existing)) return existing;
-  let read = readsInProgress.get(fileId);
-  if (!read) {
-    read = readAndStore(ctx, fileId).finally(() => readsInProgress.delete(fileId));
-    readsInProgress.set(fileId, read);
+  const inProgress = readsInProgress.get(fileId);
+  if (inProgress) {
+    if (lane === 'interactive') promoteInPool(inProgress.place);
+    return inProgress.read;
   }
+  // The owner is known once the file's row is read (readAndStore), before the pool sees the place.
+  const place: ReadPlace = { owner: fileId, lane };
+  const read = readAndStore(ctx, fileId, place).finally(() => readsInProgress.delete(fileId));
+  readsInProgress.set(fileId, { read, place });
   return read;
 }
 
-async function readAndStore(ctx: AppContext, fileId: string): Promise<FileExtractionRow> {
+/** Whose file it is, for the pool's turns: its uploader (files from before uploaders were kept: their own). */
+const ownerOf = (file: FileRow) => file.uploadedById ?? file.id;
+
+async function readAndStore(ctx: AppContext, fileId: string, place: ReadPlace): Promise<FileExtractionRow> {
   const file = await selectFileById(ctx.db, fileId);
   if (!file) throw notFound('The PDF of this item no longer exists.');
+  place.owner = ownerOf(file);
   await claimFileExtraction(ctx.db, fileId, [...FILE_FAULTS]);
   const bytes = await readStoredFile(ctx, file);
   try {
-    const extraction = await extractPdfTextInPool(bytes, { timeoutMs: ctx.config.extractionTimeoutMs });
+    const extraction = await extractPdfTextInPool(bytes, { timeoutMs: ctx.config.extractionTimeoutMs }, place);
     return await finishFileExtraction(ctx.db, {
       fileId,
       status: 'succeeded',
@@ -127,10 +159,12 @@ export async function renderAnswerPages(
   if (!file) throw notFound('The PDF of this item no longer exists.');
   const bytes = await readStoredFile(ctx, file);
   try {
-    const images = await renderPdfPagesInPool(bytes, {
-      maxPages: MAX_ANSWER_PAGE_IMAGES,
-      timeoutMs: ctx.config.extractionTimeoutMs,
-    });
+    // Someone waits for the grade: the interactive lane.
+    const images = await renderPdfPagesInPool(
+      bytes,
+      { maxPages: MAX_ANSWER_PAGE_IMAGES, timeoutMs: ctx.config.extractionTimeoutMs },
+      { owner: ownerOf(file), lane: 'interactive' },
+    );
     return images.map((imagePng, index) => ({
       page: index + 1,
       text: extraction.pages.find((page) => page.page === index + 1)?.text ?? '',
