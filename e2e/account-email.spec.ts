@@ -183,7 +183,10 @@ test.describe('without email (the embedded default)', () => {
 
     const registered = await request.post('/api/auth/register', { data: { ...teacher, role: 'instructor' } });
     expect(registered.status()).toBe(201);
-    const teacherToken = ((await registered.json()) as { token: string }).token;
+    const signedIn = await request.post('/api/auth/login', {
+      data: { email: teacher.email, password: teacher.password },
+    });
+    const teacherToken = ((await signedIn.json()) as { token: string }).token;
     const courseTitle = `Chemistry ${stamp}`;
     const courseId = await createCourseWithInvite(request, baseURL!, teacherToken, courseTitle, student.email);
 

@@ -81,13 +81,15 @@ interface World {
 
 /** Everything through the real HTTP API of the child: accounts, course, question, rubric, two answers. */
 async function buildWorld(): Promise<World> {
-  const register = (name: string, role: 'student' | 'instructor') =>
-    expectOk(
-      api('POST', '/api/auth/register', {
-        json: { name, email: `${name.toLowerCase()}@example.edu`, password: 'correct-horse-battery', role },
-      }),
+  // Registering answers no token (decision 0069): sign in next, as a person does.
+  const register = async (name: string, role: 'student' | 'instructor') => {
+    const email = `${name.toLowerCase()}@example.edu`;
+    await expectOk(
+      api('POST', '/api/auth/register', { json: { name, email, password: 'correct-horse-battery', role } }),
       201,
     );
+    return expectOk(api('POST', '/api/auth/login', { json: { email, password: 'correct-horse-battery' } }));
+  };
   const instructor = await register('Ada', 'instructor');
   const students = [await register('Sam', 'student'), await register('Cleo', 'student')];
   const course = (

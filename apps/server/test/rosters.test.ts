@@ -194,8 +194,13 @@ describe('pending enrolments', () => {
 
   it('refuses to confirm an email nobody registered, or one registered as an instructor, with a clear 4xx', async () => {
     const course = await createCourse(t.app, owner);
-    await addStudents(t.app, owner, course._id, ['nobody.yet@example.edu', 'prof.now@example.edu']);
+    await addStudents(t.app, owner, course._id, ['nobody.yet@example.edu']);
+    // An instructor account that predates its invitation (registration no longer makes one on an
+    // invited address without proof, see below): the state the owner may still meet.
     await registerUser(t.app, { email: 'prof.now@example.edu', role: 'instructor' });
+    await t.ctx.db
+      .insert(pendingEnrollments)
+      .values({ courseId: course._id, email: 'prof.now@example.edu', invitedById: owner.id });
     const confirm = (email: string) =>
       t.app.inject({
         method: 'POST',
@@ -219,25 +224,51 @@ describe('pending enrolments', () => {
     });
   });
 
-  it('keeps the invitation of an email that registers as an instructor (the real student can still join)', async () => {
+  it('an invited address cannot be taken as an instructor account without proof; the real student still joins', async () => {
     const course = await createCourse(t.app, owner);
-    await addStudents(t.app, owner, course._id, ['became.prof@example.edu']);
-    const prof = await registerUser(t.app, { email: 'became.prof@example.edu', role: 'instructor' });
-    expect(await rosterOf(course._id)).toEqual({ students: [], pending: ['became.prof@example.edu'] });
-    const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: prof.auth });
-    expect(detail.statusCode).toBe(404);
-    // The owner is told why the invitation waits, and is offered no Confirm (it would be refused).
+    await addStudents(t.app, owner, course._id, ['invited.student@example.edu']);
+    const register = (name: string, role: 'student' | 'instructor', password: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/api/auth/register',
+        payload: { name, email: 'invited.student@example.edu', password, role },
+      });
+    // The squatter is answered as anyone registering is, and nothing is made.
+    const squat = await register('Squatter', 'instructor', 'squatters-password');
+    expect(squat.statusCode).toBe(201);
+    expect(squat.json()).toEqual({
+      message: 'Registration successful! Please log in with your email and password.',
+      signInNext: true,
+    });
+    expect(await t.ctx.db.select().from(users).where(eq(users.email, 'invited.student@example.edu'))).toEqual([]);
+    const squatterLogin = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'invited.student@example.edu', password: 'squatters-password' },
+    });
+    expect(squatterLogin.statusCode).toBe(401);
+
+    // The invited student registers, the owner sees them by name and confirms them.
+    expect((await register('Ivy Invited', 'student', 'ivys-own-passphrase')).statusCode).toBe(201);
     const staff = (
       await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth })
     ).json();
     expect(staff.pendingStudents).toEqual([
       {
-        email: 'became.prof@example.edu',
+        email: 'invited.student@example.edu',
         invitedAt: expect.any(String),
-        registeredName: null,
-        registeredAsInstructor: true,
+        registeredName: 'Ivy Invited',
+        registeredAsInstructor: false,
       },
     ]);
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/confirm-student`,
+      headers: owner.auth,
+      payload: { email: 'invited.student@example.edu' },
+    });
+    expect(confirmed.statusCode).toBe(200);
+    expect(await rosterOf(course._id)).toEqual({ students: ['invited.student@example.edu'], pending: [] });
   });
 
   it('claims an invitation that raced with registration when a student with a proved email lists their courses', async () => {

@@ -114,13 +114,15 @@ const pdf = async (text: string) => Buffer.from(await buildTextPdf({ paragraphs:
 
 /** Through the real HTTP API: an instructor, a course with one student, a question with a rubric, one answer. */
 async function buildWorld(server: ServerProcess) {
-  const register = (name: string, role: 'student' | 'instructor') =>
-    expectOk(
-      api(server, 'POST', '/api/auth/register', {
-        json: { name, email: `${name.toLowerCase()}@example.edu`, password: 'correct-horse-battery', role },
-      }),
+  // Registering answers no token (decision 0069): sign in next, as a person does.
+  const register = async (name: string, role: 'student' | 'instructor') => {
+    const email = `${name.toLowerCase()}@example.edu`;
+    await expectOk(
+      api(server, 'POST', '/api/auth/register', { json: { name, email, password: 'correct-horse-battery', role } }),
       201,
     );
+    return expectOk(api(server, 'POST', '/api/auth/login', { json: { email, password: 'correct-horse-battery' } }));
+  };
   const instructor = await register('Ada', 'instructor');
   const student = await register('Sam', 'student');
   const token = instructor.token as string;
@@ -231,11 +233,16 @@ if (isPostgres) {
         ]);
         const [first, second, apiOnly] = processes;
         // They serve one application: a token from one is honoured by the others.
-        const account = await expectOk(
+        await expectOk(
           api(first, 'POST', '/api/auth/register', {
             json: { name: 'Ada', email: 'ada@example.edu', password: 'correct-horse-battery', role: 'instructor' },
           }),
           201,
+        );
+        const account = await expectOk(
+          api(first, 'POST', '/api/auth/login', {
+            json: { email: 'ada@example.edu', password: 'correct-horse-battery' },
+          }),
         );
         for (const server of [second, apiOnly]) {
           const me = await expectOk(api(server, 'GET', '/api/auth/user', { token: account.token }));

@@ -87,13 +87,15 @@ describe('PDFs with a NUL in their text layer, on the real server', () => {
     'drafts a rubric and grades the answer, survives a kill mid-grading, and finishes after the restart',
     async () => {
       server = await startServerProcess(env());
-      const register = (name: string, role: 'student' | 'instructor') =>
-        expectOk(
-          api('POST', '/api/auth/register', {
-            json: { name, email: `${name.toLowerCase()}@example.edu`, password: 'correct-horse-battery', role },
-          }),
+      // Registering answers no token (decision 0069): sign in next, as a person does.
+      const register = async (name: string, role: 'student' | 'instructor') => {
+        const email = `${name.toLowerCase()}@example.edu`;
+        await expectOk(
+          api('POST', '/api/auth/register', { json: { name, email, password: 'correct-horse-battery', role } }),
           201,
         );
+        return expectOk(api('POST', '/api/auth/login', { json: { email, password: 'correct-horse-battery' } }));
+      };
       const instructor = await register('Ada', 'instructor');
       const students = [await register('Sam', 'student'), await register('Cleo', 'student')];
       const course = (
@@ -194,11 +196,14 @@ describe('PDFs with a NUL in their text layer, on the real server', () => {
       // A "poison" job: the model never answers, and the server is killed while it waits, as a
       // crash inside the job would. Every restart sends the job again; each start is counted.
       server = await startServerProcess(env());
-      const student = await expectOk(
+      await expectOk(
         api('POST', '/api/auth/register', {
           json: { name: 'Poe', email: 'poe@example.edu', password: 'correct-horse-battery', role: 'student' },
         }),
         201,
+      );
+      const student = await expectOk(
+        api('POST', '/api/auth/login', { json: { email: 'poe@example.edu', password: 'correct-horse-battery' } }),
       );
       await expectOk(
         api('POST', `/api/courses/${world.courseId}/add-students`, {

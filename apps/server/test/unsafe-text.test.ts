@@ -64,7 +64,12 @@ describe('NUL and lone surrogates in every text field', () => {
     });
     expect(registered.statusCode).toBe(201);
     expectHandled(registered, 'register with a poisoned name');
-    expect(registered.json().user.name).toBe('Ada Lovelace\ufffd');
+    const signedIn = await t.app.inject({
+      method: 'POST',
+      url: '/api/auth/login',
+      payload: { email: 'ada.nul@example.edu', password: 'correct-horse-battery' },
+    });
+    expect(signedIn.json().user.name).toBe('Ada Lovelace\ufffd');
 
     for (const email of [poisoned('grace@example.edu'), `grace${NUL}@example.edu`]) {
       const response = await t.app.inject({

@@ -22,7 +22,7 @@ import { newId } from '../lib/ids.ts';
 import { loadVisibleAssignment, requireGrader, requireOwner } from '../policies/course-access.ts';
 
 /**
- * Anonymous grading (issue 12 item 4, issue 28; decisions 0024 and 0066). While an assignment is
+ * Anonymous grading (issue 12 item 4, issue 28; decisions 0024 and 0069). While an assignment is
  * anonymous, every route and export staff reach about it shows its students as "Student N" with no
  * email and an opaque id: the question page's submissions, the review queue, answer groups, the
  * rubric trial, versions and reopening, the grading report (the owner's too), the regrade queue and

@@ -17,7 +17,7 @@ import { rateLimited } from '../lib/errors.ts';
  * building) gets in. Guesses from many addresses each meet their own wait, and the per-address
  * flood guard (AUTH_RATE_LIMIT) caps how many any one address sends across accounts; what remains
  * is bounded by the addresses a guesser controls, which the password policy answers (no common
- * or guessable passwords, auth/password-policy.ts). Decision 0066.
+ * or guessable passwords, auth/password-policy.ts). Decision 0069.
  *
  * An attempt is counted *before* its password is checked, in one atomic statement that refuses it
  * while the client must wait: so parallel guesses cannot slip past the count, and a waiting client

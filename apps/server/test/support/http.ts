@@ -1,5 +1,5 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
-import type { AuthOutput, Role } from '@gradewise/shared/contracts/auth';
+import type { AuthOutput, RegisterSignInOutput, Role } from '@gradewise/shared/contracts/auth';
 
 export interface TestUser {
   id: string;
@@ -13,7 +13,10 @@ export interface TestUser {
 
 let counter = 0;
 
-/** Registers a user through the real endpoint and answers their token and auth header. */
+/**
+ * Registers a user through the real endpoints (an app without SMTP), as a person does: register,
+ * then log in (registration answers no token, decision 0069). Answers their token and auth header.
+ */
 export async function registerUser(
   app: FastifyInstance,
   overrides: Partial<Pick<TestUser, 'name' | 'email' | 'password' | 'role'>> = {},
@@ -26,7 +29,15 @@ export async function registerUser(
     role: overrides.role ?? 'student',
   };
   const response = await app.inject({ method: 'POST', url: '/api/auth/register', payload: body });
-  const { token, user } = expectStatus<AuthOutput>(response, 201, 'register');
+  expectStatus<RegisterSignInOutput>(response, 201, 'register');
+  const loggedIn = await app.inject({
+    method: 'POST',
+    url: '/api/auth/login',
+    payload: { email: body.email, password: body.password },
+  });
+  const { token, user } = expectStatus<AuthOutput>(loggedIn, 200, 'log in after registering');
+  // The account is the one just registered: an address already taken would not log in with this password.
+  if (user.name !== body.name || user.role !== body.role) throw new Error(`register: ${body.email} was taken`);
   return { ...body, email: user.email, id: user._id, token, auth: { authorization: `Bearer ${token}` } };
 }
 

@@ -13,6 +13,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import {
   AuthOutput,
   RegisterPendingOutput,
+  RegisterSignInOutput,
   UserOutput,
   type LoginInput,
   type RegisterInput,
@@ -32,10 +33,12 @@ export interface Session {
   /** Stores the token and authenticates. Throws the ApiError of a refused attempt. */
   login(input: LoginInput): Promise<AuthOutput>;
   /**
-   * Stores the token and authenticates, as login does; with email delivery on, the server answers
-   * "check your email" instead and nobody is signed in. Throws the ApiError of a refused attempt.
+   * Registers. Nobody is signed in by it: the server answers "sign in next" (no email delivery;
+   * the same answer whether or not the address had an account) or "check your email" (email
+   * delivery on). A server that still answers a token is signed in, as login does. Throws the
+   * ApiError of a refused attempt.
    */
-  register(input: RegisterInput): Promise<AuthOutput | RegisterPendingOutput>;
+  register(input: RegisterInput): Promise<AuthOutput | RegisterPendingOutput | RegisterSignInOutput>;
   /** Signs in with a token the server handed out another way (the emailed registration link). */
   startSession(result: AuthOutput): AuthOutput;
   /**
@@ -174,7 +177,11 @@ export function SessionProvider({ children, client = apiClient }: { children: Re
   );
   const register = useCallback(
     async (input: RegisterInput) => {
-      const result = await client.post(authApiPaths.register, input, z.union([AuthOutput, RegisterPendingOutput]));
+      const result = await client.post(
+        authApiPaths.register,
+        input,
+        z.union([AuthOutput, RegisterPendingOutput, RegisterSignInOutput]),
+      );
       return 'token' in result ? startSession(result) : result;
     },
     [client, startSession],

@@ -70,6 +70,15 @@ export type AuthSettingsOutput = z.infer<typeof AuthSettingsOutput>;
 export const RegisterPendingOutput = z.object({ message: z.string(), verificationSent: z.literal(true) });
 export type RegisterPendingOutput = z.infer<typeof RegisterPendingOutput>;
 
+/**
+ * Registration without email delivery (issue 28): no token, and the same answer whether the
+ * account was just made or the address already had one (or an invitation keeps it for a student),
+ * so registration cannot list accounts. The caller signs in next, as the spec's register screen
+ * does ("Registration successful! Redirecting to login…").
+ */
+export const RegisterSignInOutput = z.object({ message: z.string(), signInNext: z.literal(true) });
+export type RegisterSignInOutput = z.infer<typeof RegisterSignInOutput>;
+
 export const LinkTokenInput = z.object({
   token: z.string({ error: 'The link is incomplete.' }).min(1, 'The link is incomplete.').max(200),
 });

@@ -9,6 +9,7 @@ import {
   LoginInput,
   RegisterInput,
   RegisterPendingOutput,
+  RegisterSignInOutput,
   ResetPasswordInput,
   UserOutput,
 } from '@gradewise/shared/contracts/auth';
@@ -46,7 +47,7 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/auth/register',
       {
         config: { access: 'public', rateLimit },
-        schema: { body: RegisterInput, response: { 201: AuthOutput, 202: RegisterPendingOutput } },
+        schema: { body: RegisterInput, response: { 201: RegisterSignInOutput, 202: RegisterPendingOutput } },
       },
       async (request, reply) => {
         const registration = await registerUser(ctx, request.body);
@@ -56,7 +57,10 @@ export function authRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             verificationSent: true as const,
           });
         }
-        return reply.status(201).send(await signIn(registration.user, 'Registration successful!'));
+        return reply.status(201).send({
+          message: 'Registration successful! Please log in with your email and password.',
+          signInNext: true as const,
+        });
       },
     );
 

@@ -3,6 +3,7 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { renderApp } from '../../../test/render-app.tsx';
 import { INSTRUCTOR, jsonResponse, nowSeconds, stubNetwork, tokenExpiringAt } from '../../../test/network.ts';
+import { REDIRECT_AFTER_AUTH_MS } from './use-redirect-after.ts';
 
 const nameField = () => screen.getByRole('textbox', { name: /name/i });
 const emailField = () => screen.getByRole('textbox', { name: /email/i });
@@ -76,6 +77,31 @@ describe('register form', () => {
     await act(async () => vi.advanceTimersByTime(1999));
     expect(router.state.location.pathname).toBe('/register');
     await act(async () => vi.advanceTimersByTime(1));
+    vi.useRealTimers();
+
+    expect(await screen.findByRole('heading', { level: 1, name: 'Login' })).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe('/login');
+  });
+
+  it('a server without email answers "sign in next" with no token: the same message, nobody signed in, /login after 2 seconds', async () => {
+    stubNetwork({
+      'POST /api/auth/register': () =>
+        jsonResponse(201, {
+          message: 'Registration successful! Please log in with your email and password.',
+          signInNext: true,
+        }),
+    });
+    const { router } = renderApp('/register');
+    const user = userEvent.setup({ delay: null });
+    await fillRegistration(user);
+
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    await userEvent.setup({ delay: null }).click(submitButton());
+
+    expect(await screen.findByText('Registration successful! Redirecting to login…')).toBeInTheDocument();
+    expect(localStorage.getItem('token')).toBeNull();
+    expect(nameField()).toHaveValue('');
+    await act(async () => vi.advanceTimersByTime(REDIRECT_AFTER_AUTH_MS));
     vi.useRealTimers();
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Login' })).toBeInTheDocument();
