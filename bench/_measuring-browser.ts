@@ -165,6 +165,8 @@ async function gradingScreenPath(base: string, token: string): Promise<string> {
       grade: question.points,
       feedback: '',
       comments: [],
+      // The demo's answers ship with no saved grade: a first save (decision 0069).
+      expectedGradeId: null,
     });
   return `${questionPath}/grade/${submission._id}`;
 }

@@ -278,20 +278,25 @@ function serverPid(rootPid) {
   throw new Error('server process not found');
 }
 
-/** Registers an account; an instructor is returned as its token, a student as { token, email }. */
+/**
+ * Registers an account, then signs in (registration answers no token, decision 0069); an
+ * instructor is returned as its token, a student as { token, email }.
+ */
 async function register(url, role) {
+  const credentials = { email: `bench-${role}-${Date.now()}@example.edu`, password: 'bench-password-1' };
   const response = await fetch(`${url}/api/auth/register`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
-    body: JSON.stringify({
-      name: role === 'student' ? 'Bench Student' : 'Bench Instructor',
-      email: `bench-${role}-${Date.now()}@example.edu`,
-      password: 'bench-password-1',
-      role,
-    }),
+    body: JSON.stringify({ name: role === 'student' ? 'Bench Student' : 'Bench Instructor', role, ...credentials }),
   });
   if (response.status !== 201) throw new Error(`register: ${response.status} ${await response.text()}`);
-  const body = await response.json();
+  const loggedIn = await fetch(`${url}/api/auth/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify(credentials),
+  });
+  if (loggedIn.status !== 200) throw new Error(`log in after registering: ${loggedIn.status} ${await loggedIn.text()}`);
+  const body = await loggedIn.json();
   return role === 'student' ? { token: body.token, email: body.user.email } : body.token;
 }
 
