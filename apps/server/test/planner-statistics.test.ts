@@ -40,8 +40,8 @@ describe('planner statistics', () => {
 
     // A few hundred rows (several pages) in a table analysed empty: analysed again, alone.
     await database.executeSql(
-      `INSERT INTO login_throttles (email, failures)
-       SELECT 'student' || g || '-' || $1 || '@example.com', 1 FROM generate_series(1, 400) g`,
+      `INSERT INTO login_throttles (email, client, failures)
+       SELECT 'student' || g || '-' || $1 || '@example.com', '203.0.113.7', 1 FROM generate_series(1, 400) g`,
       [randomUUID()],
     );
     expect(await analyzeStaleTables(database)).toEqual(['public.login_throttles']);
