@@ -311,7 +311,7 @@ async function main(): Promise<number> {
     if (mostInFlight > concurrency)
       problems.push(`the fake model had ${mostInFlight} calls in flight at once (C = ${concurrency})`);
     line('most model calls in flight at once', `${mostInFlight} (C = ${concurrency}, the bound)`);
-    // This process holds the app, PGlite (WebAssembly, same thread unless PGLITE_THREAD), the
+    // This process holds the app, PGlite (WebAssembly, on the same thread), the
     // workers and this script's progress polling; the fake model is another process. Its CPU per
     // submission is the cost that does not depend on how loaded the machine is.
     line(
