@@ -1,334 +1,343 @@
 /**
- * Agreement of the built-in grader with human scores on public, real, human-scored short answers
- * (SAF English; SemEval-2013 Task 7 SciEntsBank and Beetle), read from a folder that is never
- * committed (see bench/README.md for how to get it). Baselines run in this same script, so every
- * figure is a side-by-side comparison measured in one run.
+ * How the built-in grader's suggestions agree with people, on public human-scored answers of
+ * several families (SAF, SemEval-2013 SciEntsBank and Beetle, ASAP-SAS, …; bench/_grading-datasets.ts),
+ * read from a folder that is never committed (bench/README.md says how to build it).
  *
- *   npx tsx bench/grader-agreement.ts --data DIR [--splits evaluate|fit|all] [--only NAME,…] [--limit N]
+ *   npx tsx bench/grader-agreement.ts --data DIR [--only saf,beetle] [--write]
  *
- * Every question is worth 5 points (the human share x 5) and graded the product's own way: the
- * grader drafts the rubric from the question and its reference answer(s), then grades each answer.
+ * Leave one family out: for each family, the suggestion model is fitted on the OTHER families
+ * (_fit-grader-model.ts) and the product's grader, with those weights, grades the family left out.
+ * Nothing a family's figures show was fitted or tuned on that family. Every question is worth 5
+ * points (the human share x 5) and is graded the product's way: the grader drafts the rubric from
+ * the question and its reference answer(s), then grades each answer.
  *
- * Printed per split, then pooled over the evaluation splits:
- * - k = 0 (cold start, no saved grades) on every answer: Pearson r, RMSE and MAE (shares of the
- *   points), mean bias (suggested - human), expected calibration error (ECE) of the confidence
- *   against its definition (the chance that the instructor keeps the suggested score within 10% of
- *   the points), the share of answers with confidence >= 90 that are off by more than 40% of the
- *   points; beside the always-the-mean baseline (the split's true mean: a baseline that knows the
- *   answer key's average) and a bag-of-words cosine baseline.
- * - k = 0, 5, 10 saved grades per question, on questions with at least 15 answers: the same k
- *   examples (seeded) given to the grader as saved grades; evaluated on the other answers; beside
- *   the mean-of-the-k-examples baseline and a bag-of-words baseline fitted to the k examples.
- * - keyword salad: the reference's words in random order, and an honest wrong answer followed by a
- *   line of the reference's keywords, against the honest wrong answers themselves (human score 0):
- *   the mean score gain, as a share of the points (goal <= 10%).
+ * For each held-out family, at k = 0, 5 and 10 saved grades per question: Pearson r, RMSE and bias
+ * (shares of the points), ECE of the confidence against its definition (the chance the instructor
+ * keeps the shown score within 10% of the points), the share of big errors (> 40% of the points)
+ * found in the first 20% of the lowest-confidence-first queue (as a multiple of random order),
+ * beside always-the-mean (k = 0: the family's true mean, a baseline that knows the answer key's
+ * average) and the mean of the k saved grades; keyword salad (the reference's words shuffled)
+ * against "I don't know." and against an honest wrong answer; the share of suggestions whose
+ * comments leak the reference (4+ consecutive words of it, or the whole of a short one); time per
+ * answer. Then the worst family on each goal.
+ *
+ * --write: also fits on every family and writes apps/server/src/ai/builtin/fitted-weights.ts with
+ * the data commits, the date, and the held-out figures of this run.
  */
-import { baselineCosineScore, pearson } from '../apps/server/src/ai/builtin/agreement-metrics.ts';
-import { createBuiltinGrader } from '../apps/server/src/ai/builtin/builtin-grader.ts';
-import { contentTerms } from '../apps/server/src/ai/builtin/text-analysis.ts';
-import type { GradedExample, GradingInput, RubricItem } from '../apps/server/src/ai/grader-types.ts';
+import fs from 'node:fs';
+import { pearson } from '../apps/server/src/ai/builtin/agreement-metrics.ts';
+import { BuiltinGrader } from '../apps/server/src/ai/builtin/builtin-grader.ts';
+import { embedTexts } from '../apps/server/src/ai/builtin/sentence-embeddings.ts';
+import type { SuggestionModel } from '../apps/server/src/ai/builtin/suggestion-model.ts';
+import type { GradedExample, GradingSuggestion } from '../apps/server/src/ai/grader-types.ts';
 import { hashSeed, seededRandom } from '../apps/server/src/lib/seeded-random.ts';
+import { fitSuggestionModel } from './_fit-grader-model.ts';
 import {
-  dataFolderFromArgs,
-  loadDatasets,
-  shuffled,
-  solutionTextOf,
-  type DatasetAnswer,
-  type DatasetQuestion,
-} from './_grading-datasets.ts';
+  gradingInputFor,
+  measureFamilies,
+  POINTS,
+  type MeasuredAnswer,
+  type MeasuredQuestion,
+} from './_grader-measure.ts';
+import { dataFolderFromArgs, shuffled } from './_grading-datasets.ts';
 
-const POINTS = 5;
 const K_VALUES = [0, 5, 10] as const;
 const MIN_ANSWERS_FOR_EXAMPLES = 15;
+/** Answers graded per question and k with saved grades (the first 10 of the order are the examples). */
+const HELD_PER_QUESTION = 60;
 const argValue = (name: string) => {
   const index = process.argv.indexOf(name);
   return index >= 0 ? process.argv[index + 1] : undefined;
 };
-const splitFilter = argValue('--splits') ?? 'evaluate';
-const onlySplits = argValue('--only')?.split(',');
-const limit = Number(argValue('--limit') ?? Infinity);
+const only = argValue('--only')?.split(',');
+const shouldWrite = process.argv.includes('--write');
 
-const grader = createBuiltinGrader();
-
-interface Scored {
+interface Graded {
   human: number;
   score: number;
   confidence: number;
 }
 
-interface Summary {
-  count: number;
-  r: number;
-  rmse: number;
-  mae: number;
-  bias: number;
-  ece: number | null;
-  overconfident: number | null;
-  highConfidence: number;
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+const isKept = (row: Graded) => Math.abs(row.score - row.human) <= 0.1 * POINTS + 1e-9;
+const isBigError = (row: Graded) => Math.abs(row.score - row.human) > 0.4 * POINTS + 1e-9;
+
+/** ECE over ten equal-width confidence bins. */
+function calibrationError(rows: readonly Graded[]): number {
+  let total = 0;
+  for (let bin = 0; bin < 10; bin++) {
+    const members = rows.filter((row) => Math.min(9, Math.floor(row.confidence / 10)) === bin);
+    if (!members.length) continue;
+    const said = mean(members.map((row) => row.confidence / 100));
+    const kept = members.filter(isKept).length / members.length;
+    total += (members.length / rows.length) * Math.abs(said - kept);
+  }
+  return total;
 }
 
-function summarize(rows: readonly Scored[], hasConfidence = true): Summary {
+/** Share of the big errors in the first 20% of the queue (lowest confidence first), over random's 20%. */
+function bigErrorsFoundOverRandom(rows: readonly Graded[]): number | null {
+  const big = rows.filter(isBigError).length;
+  if (big === 0) return null;
+  const queue = [...rows].sort((left, right) => left.confidence - right.confidence);
+  const first = queue.slice(0, Math.ceil(0.2 * queue.length));
+  return first.filter(isBigError).length / big / 0.2;
+}
+
+interface Figures {
+  n: number;
+  r: number;
+  rmse: number;
+  bias: number;
+  ece: number | null;
+  found: number | null;
+}
+
+function figuresOf(rows: readonly Graded[], hasConfidence: boolean): Figures {
   const errors = rows.map((row) => (row.score - row.human) / POINTS);
-  const count = rows.length;
-  const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
-  const high = rows.filter((row) => row.confidence >= 90);
   return {
-    count,
+    n: rows.length,
     r: pearson(
       rows.map((row) => row.score),
       rows.map((row) => row.human),
     ),
     rmse: Math.sqrt(mean(errors.map((error) => error * error))),
-    mae: mean(errors.map(Math.abs)),
     bias: mean(errors),
-    ece: hasConfidence ? expectedCalibrationError(rows) : null,
-    overconfident: hasConfidence
-      ? high.filter((row) => Math.abs(row.score - row.human) > 0.4 * POINTS).length / Math.max(1, high.length)
-      : null,
-    highConfidence: high.length / Math.max(1, count),
+    ece: hasConfidence ? calibrationError(rows) : null,
+    found: hasConfidence ? bigErrorsFoundOverRandom(rows) : null,
   };
 }
 
-/** Kept within 10% of the points: what the confidence claims to predict. */
-const isKept = (row: Scored) => Math.abs(row.score - row.human) <= 0.1 * POINTS + 1e-9;
+const fmt = (value: number | null, digits = 3) =>
+  value === null || Number.isNaN(value) ? '  -  ' : value.toFixed(digits);
+const signed = (value: number | null | undefined) =>
+  value === null || value === undefined ? '  -  ' : `${value >= 0 ? '+' : ''}${value.toFixed(3)}`;
 
-/** ECE over ten equal-width confidence bins: sum of |mean confidence - share kept| x bin share. */
-function expectedCalibrationError(rows: readonly Scored[]): number {
-  let total = 0;
-  for (let bin = 0; bin < 10; bin++) {
-    const members = rows.filter((row) => Math.min(9, Math.floor(row.confidence / 10)) === bin);
-    if (!members.length) continue;
-    const meanConfidence = members.reduce((sum, row) => sum + row.confidence / 100, 0) / members.length;
-    const keptShare = members.filter(isKept).length / members.length;
-    total += (members.length / rows.length) * Math.abs(meanConfidence - keptShare);
-  }
-  return total;
+/** 4+ consecutive words of a reference answer, or the whole of a reference shorter than that. */
+function leaksReference(comment: string, references: readonly string[]): boolean {
+  const words = (text: string) =>
+    text
+      .toLowerCase()
+      .replace(/[^\p{L}\p{N}]+/gu, ' ')
+      .trim()
+      .split(' ')
+      .filter(Boolean);
+  const commentText = ` ${words(comment).join(' ')} `;
+  return references.some((reference) => {
+    const referenceWords = words(reference);
+    if (referenceWords.length === 0) return false;
+    if (referenceWords.length < 4) return commentText.includes(` ${referenceWords.join(' ')} `);
+    for (let start = 0; start + 4 <= referenceWords.length; start++) {
+      if (commentText.includes(` ${referenceWords.slice(start, start + 4).join(' ')} `)) return true;
+    }
+    return false;
+  });
 }
 
-const rubricCache = new Map<string, RubricItem[]>();
-async function rubricFor(question: DatasetQuestion): Promise<RubricItem[]> {
-  const cached = rubricCache.get(question.id);
-  if (cached) return cached;
-  const draftInput = { questionText: question.questionText, solutionText: solutionTextOf(question), points: POINTS };
-  const call = await grader.requestRubric(draftInput);
-  const items = grader.interpretRubric(call.rawOutput, draftInput).items;
-  rubricCache.set(question.id, items);
-  return items;
-}
-
-function exampleOf(answer: DatasetAnswer): GradedExample {
-  const score = answer.share * POINTS;
-  return {
-    answerText: answer.text,
-    score,
-    comments: answer.feedback ? [{ text: answer.feedback, pointsDeducted: POINTS - score, rubricItemId: null }] : [],
-    suggestedScore: null,
-  };
-}
+const exampleOf = (answer: MeasuredAnswer): GradedExample => ({
+  answerText: answer.text,
+  score: answer.share * POINTS,
+  comments: [],
+  suggestedScore: null,
+});
 
 let gradingMs = 0;
 let gradedCount = 0;
-async function grade(
-  question: DatasetQuestion,
+
+async function suggest(
+  grader: BuiltinGrader,
+  question: MeasuredQuestion,
   answerText: string,
   examples: GradedExample[],
-): Promise<Scored & { human: number }> {
-  const input: GradingInput = {
-    questionText: question.questionText,
-    solutionText: solutionTextOf(question),
-    rubricItems: await rubricFor(question),
-    points: POINTS,
-    answerText,
-    examples,
-  };
+): Promise<GradingSuggestion> {
+  const input = { ...gradingInputFor(question, answerText), examples };
   const started = performance.now();
   const call = await grader.requestGrading(input);
   const suggestion = grader.interpretGrading(call.rawOutput, input);
   gradingMs += performance.now() - started;
   gradedCount++;
-  return { human: Number.NaN, score: suggestion.totalScore, confidence: suggestion.confidence };
+  return suggestion;
 }
 
-function bagOfWordsCold(question: DatasetQuestion, answerText: string): number {
-  // Full marks at half the reference's vocabulary: plain cosine is rarely near 1.
-  const similarity = baselineCosineScore(answerText, solutionTextOf(question), 1);
-  return Math.min(POINTS, Math.round(Math.min(1, similarity / 0.5) * POINTS * 2) / 2);
+interface FamilyResult {
+  family: string;
+  byK: Map<number, { grader: Figures; baseline: Figures }>;
+  /** Null where no reference was long enough to shuffle (8 words or more). */
+  saladOverIdk: Map<number, number | null>;
+  saladOverWrong: Map<number, number | null>;
+  leaks: number;
 }
 
-/** Bag-of-words fitted to the k examples: least-squares line from cosine to score, clamped. */
-function bagOfWordsFitted(question: DatasetQuestion, examples: DatasetAnswer[], answerText: string): number {
-  const cos = (text: string) => baselineCosineScore(text, solutionTextOf(question), 1);
-  const xs = examples.map((example) => cos(example.text));
-  const ys = examples.map((example) => example.share * POINTS);
-  const meanX = xs.reduce((s, x) => s + x, 0) / xs.length;
-  const meanY = ys.reduce((s, y) => s + y, 0) / ys.length;
-  let covariance = 0;
-  let variance = 0;
-  xs.forEach((x, index) => {
-    covariance += (x - meanX) * (ys[index]! - meanY);
-    variance += (x - meanX) ** 2;
-  });
-  const slope = variance > 1e-9 ? covariance / variance : 0;
-  return Math.min(POINTS, Math.max(0, meanY + slope * (cos(answerText) - meanX)));
-}
-
-const fmt = (value: number | null, digits = 3) => (value === null ? '  -  ' : value.toFixed(digits));
-function line(label: string, summary: Summary): string {
-  return (
-    `  ${label.padEnd(30)} n=${String(summary.count).padEnd(5)} r ${fmt(summary.r)}  RMSE ${fmt(summary.rmse)}  MAE ${fmt(summary.mae)}` +
-    `  bias ${summary.bias >= 0 ? '+' : ''}${fmt(summary.bias)}` +
-    (summary.ece === null
-      ? ''
-      : `  ECE ${fmt(summary.ece)}  conf>=90 ${(100 * summary.highConfidence).toFixed(0)}%, of which off>40% ${(100 * summary.overconfident!).toFixed(1)}%`)
+async function measureHeldOut(questions: readonly MeasuredQuestion[], model: SuggestionModel): Promise<FamilyResult> {
+  const grader = new BuiltinGrader(model);
+  const family = questions[0]!.family;
+  const allShares = questions.flatMap((question) => question.answers.map((answer) => answer.share));
+  const familyMean = mean(allShares) * POINTS;
+  const byK = new Map<number, { grader: Graded[]; baseline: Graded[] }>(
+    K_VALUES.map((k) => [k, { grader: [], baseline: [] }]),
   );
-}
+  const saladOverIdk = new Map<number, number[]>(K_VALUES.map((k) => [k, []]));
+  const saladOverWrong = new Map<number, number[]>(K_VALUES.map((k) => [k, []]));
+  let belowFull = 0;
+  let leaking = 0;
 
-/** Words of the reference answer(s) in random order, and wrong answers followed by a keyword line. */
-function saladAnswers(question: DatasetQuestion, wrong: DatasetAnswer[], random: () => number): string[] {
-  const reference = question.referenceAnswers[0] ?? '';
-  const words = reference.split(/\s+/).filter(Boolean);
-  const keywords = [...new Set(contentTerms(reference).map((token) => token.raw))];
-  const salads = [shuffled(words, random).join(' ')];
-  for (const answer of wrong.slice(0, 2)) salads.push(`${answer.text}\n${shuffled(keywords, random).join(' ')}`);
-  return salads;
-}
-
-interface Pooled {
-  cold: Scored[];
-  coldMean: Scored[];
-  coldBow: Scored[];
-  byK: Map<number, { grader: Scored[]; mean: Scored[]; bow: Scored[] }>;
-  saladGain: Map<number, number[]>;
-}
-
-const newPool = (): Pooled => ({
-  cold: [],
-  coldMean: [],
-  coldBow: [],
-  byK: new Map(K_VALUES.map((k) => [k, { grader: [], mean: [], bow: [] }])),
-  saladGain: new Map(K_VALUES.map((k) => [k, []])),
-});
-
-async function measureSplit(questions: DatasetQuestion[], pool: Pooled): Promise<Pooled> {
-  const local = newPool();
-  const allAnswers = questions.flatMap((question) => question.answers);
-  const splitMean = (allAnswers.reduce((sum, answer) => sum + answer.share, 0) / allAnswers.length) * POINTS;
-  let taken = 0;
   for (const question of questions) {
+    // k = 0: every measured answer, against the family's true mean.
     for (const answer of question.answers) {
-      if (taken++ >= limit) break;
+      const suggestion = await suggest(grader, question, answer.text, []);
       const human = answer.share * POINTS;
-      const suggestion = await grade(question, answer.text, []);
-      local.cold.push({ ...suggestion, human });
-      local.coldMean.push({ human, score: splitMean, confidence: 0 });
-      local.coldBow.push({ human, score: bagOfWordsCold(question, answer.text), confidence: 0 });
+      byK.get(0)!.grader.push({ human, score: suggestion.totalScore, confidence: suggestion.confidence });
+      byK.get(0)!.baseline.push({ human, score: familyMean, confidence: 0 });
+      if (suggestion.totalScore < POINTS) {
+        belowFull++;
+        if (suggestion.comments.some((comment) => leaksReference(comment.text, question.question.referenceAnswers)))
+          leaking++;
+      }
     }
-
-    const random = seededRandom(hashSeed(question.id));
-    const wrong = question.answers.filter((answer) => answer.share === 0 && answer.text.trim().length > 0);
-    if (question.answers.length < MIN_ANSWERS_FOR_EXAMPLES || taken >= limit) continue;
-    const order = shuffled(question.answers, random);
-    const examplePool = order.slice(0, 10);
-    const held = order.slice(10);
-    const salads = wrong.length ? saladAnswers(question, wrong, random) : [];
+    const order = shuffled(question.answers, seededRandom(hashSeed(question.id)));
+    // Keyword salad: the reference's words in random order. A reference of a few words shuffled
+    // ("Lincoln Abraham") is still the answer, so only references of 8 words or more are shuffled.
+    const referenceWords = (question.question.referenceAnswers[0] ?? '').split(/\s+/).filter(Boolean);
+    const salad =
+      referenceWords.length >= 8
+        ? shuffled(referenceWords, seededRandom(hashSeed(`salad:${question.id}`))).join(' ')
+        : '';
     for (const k of K_VALUES) {
-      const exampleAnswers = examplePool.slice(0, k);
-      const examples = exampleAnswers.map(exampleOf);
-      const bucket = local.byK.get(k)!;
-      const exampleMean = k ? (exampleAnswers.reduce((sum, answer) => sum + answer.share, 0) / k) * POINTS : splitMean;
-      for (const answer of held) {
-        const human = answer.share * POINTS;
-        bucket.grader.push({ ...(await grade(question, answer.text, examples)), human });
-        bucket.mean.push({ human, score: exampleMean, confidence: 0 });
-        bucket.bow.push({
-          human,
-          score:
-            k >= 2 ? bagOfWordsFitted(question, exampleAnswers, answer.text) : bagOfWordsCold(question, answer.text),
-          confidence: 0,
-        });
+      const examples = order.slice(0, k);
+      const held = order.slice(10, 10 + HELD_PER_QUESTION);
+      const savedGrades = examples.map(exampleOf);
+      if (k > 0) {
+        if (question.answers.length < MIN_ANSWERS_FOR_EXAMPLES) continue;
+        const level = mean(examples.map((answer) => answer.share)) * POINTS;
+        for (const answer of held) {
+          const suggestion = await suggest(grader, question, answer.text, savedGrades);
+          const human = answer.share * POINTS;
+          byK.get(k)!.grader.push({ human, score: suggestion.totalScore, confidence: suggestion.confidence });
+          byK.get(k)!.baseline.push({ human, score: level, confidence: 0 });
+        }
       }
-      if (salads.length) {
-        const heldWrong = wrong.filter((answer) => !exampleAnswers.includes(answer)).slice(0, 5);
-        if (!heldWrong.length) continue;
-        let wrongScore = 0;
-        for (const answer of heldWrong) wrongScore += (await grade(question, answer.text, examples)).score;
-        let saladScore = 0;
-        for (const salad of salads) saladScore += (await grade(question, salad, examples)).score;
-        local.saladGain.get(k)!.push((saladScore / salads.length - wrongScore / heldWrong.length) / POINTS);
+      if (!salad) continue;
+      const saladScore = (await suggest(grader, question, salad, savedGrades)).totalScore;
+      const idkScore = (await suggest(grader, question, "I don't know.", savedGrades)).totalScore;
+      saladOverIdk.get(k)!.push((saladScore - idkScore) / POINTS);
+      const wrong = held.find((answer) => answer.share === 0 && answer.isJudged);
+      if (wrong) {
+        const wrongScore = (await suggest(grader, question, wrong.text, savedGrades)).totalScore;
+        saladOverWrong.get(k)!.push((saladScore - wrongScore) / POINTS);
       }
     }
   }
-  pool.cold.push(...local.cold);
-  pool.coldMean.push(...local.coldMean);
-  pool.coldBow.push(...local.coldBow);
-  for (const k of K_VALUES) {
-    const into = pool.byK.get(k)!;
-    const from = local.byK.get(k)!;
-    into.grader.push(...from.grader);
-    into.mean.push(...from.mean);
-    into.bow.push(...from.bow);
-    pool.saladGain.get(k)!.push(...local.saladGain.get(k)!);
+  const result: FamilyResult = {
+    family,
+    byK: new Map(),
+    saladOverIdk: new Map([...saladOverIdk].map(([k, gains]) => [k, gains.length ? mean(gains) : null])),
+    saladOverWrong: new Map([...saladOverWrong].map(([k, gains]) => [k, gains.length ? mean(gains) : null])),
+    leaks: leaking / Math.max(1, belowFull),
+  };
+  for (const [k, rows] of byK) {
+    if (rows.grader.length)
+      result.byK.set(k, { grader: figuresOf(rows.grader, true), baseline: figuresOf(rows.baseline, false) });
   }
-  return local;
+  return result;
 }
 
-/** Reliability: per confidence band, the mean confidence against the share actually kept. */
-function reliability(rows: readonly Scored[]): string {
-  const bands = [0, 20, 40, 60, 80, 90, 101];
-  const parts: string[] = [];
-  for (let index = 0; index + 1 < bands.length; index++) {
-    const members = rows.filter((row) => row.confidence >= bands[index]! && row.confidence < bands[index + 1]!);
-    if (!members.length) continue;
-    const mean = members.reduce((sum, row) => sum + row.confidence, 0) / members.length;
-    const kept = (100 * members.filter(isKept).length) / members.length;
-    parts.push(
-      `${bands[index]}-${Math.min(100, bands[index + 1]! - 1)}: n=${members.length} said ${mean.toFixed(0)}% kept ${kept.toFixed(0)}%`,
+function report(result: FamilyResult): string[] {
+  const lines = [`== ${result.family} held out (fitted on the other families only)`];
+  for (const [k, { grader, baseline }] of result.byK) {
+    lines.push(
+      `  k=${String(k).padEnd(2)} n=${String(grader.n).padEnd(5)} r ${fmt(grader.r)}  RMSE ${fmt(grader.rmse)} (${k ? `mean of ${k}` : 'true mean'} ${fmt(baseline.rmse)}, ratio ${fmt(grader.rmse / baseline.rmse)})` +
+        `  bias ${signed(grader.bias)}  ECE ${fmt(grader.ece)}  big errors in first 20%: ${fmt(grader.found, 2)}x random` +
+        `  salad over "I don't know." ${signed(result.saladOverIdk.get(k))}, over a wrong answer ${signed(result.saladOverWrong.get(k))}`,
     );
   }
-  return `  reliability  ${parts.join(' | ')}`;
+  lines.push(`  comments that leak the reference: ${(100 * result.leaks).toFixed(1)}% of suggestions below full marks`);
+  return lines;
 }
 
-function report(title: string, result: Pooled): void {
-  console.log(`\n== ${title}`);
-  console.log(' k = 0, every answer:');
-  console.log(line('built-in grader', summarize(result.cold)));
-  console.log(line('always the mean (true mean)', summarize(result.coldMean, false)));
-  console.log(line('bag-of-words cosine', summarize(result.coldBow, false)));
-  for (const k of K_VALUES) {
-    const bucket = result.byK.get(k)!;
-    if (!bucket.grader.length) continue;
-    const graderSummary = summarize(bucket.grader);
-    const meanSummary = summarize(bucket.mean, false);
-    console.log(
-      ` k = ${k} saved grades per question (questions with >= ${MIN_ANSWERS_FOR_EXAMPLES} answers, the others held out):`,
-    );
-    console.log(line('built-in grader', graderSummary));
-    console.log(reliability(bucket.grader));
-    console.log(line(k ? `mean of the ${k} examples` : 'always the mean (true mean)', meanSummary));
-    console.log(line(k >= 2 ? 'bag-of-words fitted to examples' : 'bag-of-words cosine', summarize(bucket.bow, false)));
-    console.log(`  RMSE ratio grader / mean baseline: ${(graderSummary.rmse / meanSummary.rmse).toFixed(3)}`);
-    const gains = result.saladGain.get(k)!;
-    if (gains.length)
-      console.log(
-        `  keyword salad gain over honest wrong answers: ${((100 * gains.reduce((s, g) => s + g, 0)) / gains.length).toFixed(1)}% of the points (${gains.length} questions)`,
-      );
-  }
+function worst(results: readonly FamilyResult[]): string[] {
+  const pick = (label: string, value: (result: FamilyResult) => number | null | undefined, higherIsWorse = true) => {
+    let chosen: { family: string; value: number } | undefined;
+    for (const result of results) {
+      const v = value(result);
+      if (v === null || v === undefined || Number.isNaN(v)) continue;
+      if (!chosen || (higherIsWorse ? v > chosen.value : v < chosen.value))
+        chosen = { family: result.family, value: v };
+    }
+    return chosen ? `  ${label.padEnd(44)} ${chosen.value.toFixed(3)} (${chosen.family})` : `  ${label.padEnd(44)} -`;
+  };
+  const ratio = (k: number) => (result: FamilyResult) => {
+    const entry = result.byK.get(k);
+    return entry ? entry.grader.rmse / entry.baseline.rmse : null;
+  };
+  return [
+    '== worst family (goal)',
+    pick('|bias| at k=0 (<= 0.10)', (result) => Math.abs(result.byK.get(0)?.grader.bias ?? NaN)),
+    pick('ECE at k=0 (<= 0.05)', (result) => result.byK.get(0)?.grader.ece),
+    pick('RMSE / mean of 5 at k=5 (<= 0.90)', ratio(5)),
+    pick('RMSE / mean of 10 at k=10 (<= 0.85)', ratio(10)),
+    pick('RMSE / true mean at k=0', ratio(0)),
+    pick('big errors in first 20%, x random, k=0 (>= 2)', (result) => result.byK.get(0)?.grader.found, false),
+    pick('big errors in first 20%, x random, k=5 (>= 2)', (result) => result.byK.get(5)?.grader.found, false),
+    pick('big errors in first 20%, x random, k=10 (>= 2)', (result) => result.byK.get(10)?.grader.found, false),
+    pick('salad over "I don\'t know.", k=0 (<= 0.05)', (result) => result.saladOverIdk.get(0)),
+    pick('salad over "I don\'t know.", k=10 (<= 0.05)', (result) => result.saladOverIdk.get(10)),
+    pick('leaking comments (<= 0.01)', (result) => result.leaks),
+  ];
 }
 
-const splits = loadDatasets(dataFolderFromArgs(process.argv)).filter(
-  (split) =>
-    (splitFilter === 'all' || split.role === splitFilter) &&
-    (!onlySplits || onlySplits.some((name) => split.name.includes(name))),
+const folder = dataFolderFromArgs(process.argv);
+const families = await measureFamilies(folder, only);
+const output: string[] = [];
+const say = (lines: string[]) => {
+  for (const line of lines) console.log(line);
+  output.push(...lines);
+};
+say([
+  'data:',
+  ...families.map(
+    (family) => `  ${family.family}: ${family.source.repo} @ ${family.source.commit} (${family.source.labels})`,
+  ),
+]);
+const results: FamilyResult[] = [];
+for (const family of families) {
+  const others = families.filter((other) => other !== family).flatMap((other) => other.questions);
+  const model = fitSuggestionModel(others);
+  const result = await measureHeldOut(family.questions, model);
+  results.push(result);
+  say(report(result));
+}
+say(worst(results));
+
+// Time per answer: grading above reused vectors kept from earlier answers; a new answer also pays
+// for its own meaning, measured here on texts never embedded before.
+const fresh = Array.from(
+  { length: 40 },
+  (_, index) => `Answer ${index}: the current flows because the bulb ${index} is in a closed path with the battery.`,
 );
-const pooled = newPool();
-for (const split of splits) {
-  const result = await measureSplit(split.questions, pooled);
-  report(
-    `${split.name} (${split.role === 'fit' ? 'fitted on' : 'never fitted on'}; ${split.questions.length} questions)`,
-    result,
+const started = performance.now();
+for (const text of fresh) await embedTexts([text]);
+const embedMs = (performance.now() - started) / fresh.length;
+say([
+  `time per answer: ${(gradingMs / Math.max(1, gradedCount) + embedMs).toFixed(1)} ms (grading ${(gradingMs / Math.max(1, gradedCount)).toFixed(1)} ms + its meaning ${embedMs.toFixed(1)} ms; goal <= 150), resident memory ${(process.memoryUsage().rss / 1e6).toFixed(0)} MB`,
+]);
+
+if (shouldWrite) {
+  const model = fitSuggestionModel(families.flatMap((family) => family.questions));
+  const file = new URL('../apps/server/src/ai/builtin/fitted-weights.ts', import.meta.url);
+  const comment = output.map((line) => ` * ${line}`.trimEnd()).join('\n');
+  fs.writeFileSync(
+    file,
+    `import type { SuggestionModel } from './suggestion-model.ts';
+
+/**
+ * Weights of the built-in grader's suggestion model (suggestion-model.ts), fitted on every family
+ * below by \`npx tsx bench/grader-agreement.ts --data DIR --write\` on ${new Date().toISOString().slice(0, 10)}.
+ * The figures are that run's, each family held out: measured with weights fitted on the others.
+ *
+${comment}
+ */
+export const FITTED: SuggestionModel = ${JSON.stringify(model)};
+`,
   );
+  console.log(`wrote ${file.pathname}`);
 }
-if (splits.length > 1) report(`pooled over ${splits.map((split) => split.name).join(', ')}`, pooled);
-console.log(
-  `\ngrading time: ${(gradingMs / Math.max(1, gradedCount)).toFixed(2)} ms per answer (this machine, this run)`,
-);

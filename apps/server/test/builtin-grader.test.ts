@@ -146,7 +146,8 @@ describe('rubric drafting', () => {
     const items = await draft(question, solution, 10);
     expect(items).toHaveLength(4);
     const finalItem = items.at(-1)!;
-    expect(finalItem.criterion).toBe('Final answer: 50 m');
+    // The value is for staff (the guidance), never in the criterion a student's comment starts with.
+    expect(finalItem.criterion).toBe('Final answer, with its unit');
     expect(finalItem.guidance).toContain('Expected value: 50 m.');
     for (const step of items.slice(0, -1)) expect(finalItem.points).toBeGreaterThan(step.points);
     // Comments start with the criterion and go to the student: a criterion never quotes a step.
@@ -154,7 +155,7 @@ describe('rubric drafting', () => {
     for (const item of items) expect(item.criterion).not.toMatch(/s = ut|Substitute|Compute 5/);
   });
 
-  it('leaves a solution heading out of the items and names steps by their key words, not their sentences', async () => {
+  it("leaves a solution heading out of the items and names steps by the question's words, never the solution's", async () => {
     const solution = [
       'Solution',
       'Sunlight contains all visible wavelengths. Air molecules (nitrogen and oxygen) are much smaller than the wavelength of light, so they scatter it by Rayleigh scattering.',
@@ -163,7 +164,10 @@ describe('rubric drafting', () => {
     const items = await draft('Explain why the clear daytime sky looks blue.', solution, 4);
     expect(items).toHaveLength(2);
     expect(items.map((item) => item.criterion).join(' ')).not.toMatch(/Solution|Sunlight contains|is proportional to/);
-    expect(items[0]!.criterion).toMatch(/^Step 1: \w+, \w+/);
+    const criteria = items.map((item) => item.criterion).join(' ');
+    expect(criteria).not.toMatch(/Rayleigh|scatter|wavelength|molecules/i);
+    expect(items[0]!.criterion).toBe('Step 1: a step of the reasoning');
+    expect(items[1]!.criterion).toBe('Step 2: reasoning about blue');
     expect(items[0]!.guidance).toContain('Rayleigh scattering');
   });
 
@@ -331,23 +335,26 @@ describe('grading answers', () => {
     expect(suggestion.comments).toHaveLength(3);
     for (const comment of suggestion.comments) {
       expect(comment.pointsDeducted).toBe(0);
-      expect(comment.text).toMatch(/: correct/);
+      expect(comment.text).toMatch(/: shown\.$/);
     }
     expect(suggestion.comments.map((comment) => comment.rubricItemId)).toEqual(['item-1', 'item-2', 'item-3']);
   });
 
-  it('deducts a missing item and says what is missing', async () => {
+  it('deducts on the missing item and names it without handing out the answer', async () => {
     const { suggestion } = await grade(
       withAnswer(
         PHOTOSYNTHESIS,
         'Chlorophyll in the chloroplasts absorbs light. The plant takes in carbon dioxide and water.',
       ),
     );
-    expect(suggestion.totalScore).toBe(4);
+    // The total is one fitted share of the points (decision 0068: items do not yet decide it), and
+    // what it deducts lands on the item the answer shows nothing of.
+    expect(suggestion.totalScore).toBeLessThan(6);
     const products = suggestion.comments.find((comment) => comment.rubricItemId === 'item-3')!;
-    expect(products.pointsDeducted).toBe(2);
-    expect(products.text).toMatch(/^Products: /);
-    expect(products.text).toMatch(/glucose/);
+    expect(products.pointsDeducted).toBe(6 - suggestion.totalScore);
+    expect(products.text).toMatch(/^Products: not shown in the answer\./);
+    // The comment goes to the student: never the solution's words for what is missing.
+    for (const comment of suggestion.comments) expect(comment.text).not.toMatch(/glucose|oxygen/i);
   });
 
   it('credits synonyms and abbreviations (CO2, sugar, O2, green pigment)', async () => {
@@ -425,7 +432,7 @@ describe('grading answers', () => {
     const noUnit = await scoreOf('h = 1/2 g t^2 so t = 4');
     expect(noUnit.totalScore).toBeGreaterThan(2);
     expect(noUnit.totalScore).toBeLessThan(4);
-    expect(noUnit.comments[1]!.text).toMatch(/right but has no unit; it should be 4 s/);
+    expect(noUnit.comments[1]!.text).toBe('Final time: the value 4 is right but has no unit.');
 
     const wrongUnit = await scoreOf('h = 1/2 g t^2 so t = 4 m');
     expect(wrongUnit.totalScore).toBeLessThanOrEqual(noUnit.totalScore);
@@ -434,10 +441,10 @@ describe('grading answers', () => {
 
     const wrongValue = await scoreOf('h = 1/2 g t^2 so t = 8 s');
     expect(wrongValue.comments[1]!.pointsDeducted).toBe(2);
-    expect(wrongValue.comments[1]!.text).toBe('Final time: the answer gives 8 s, but it should be 4 s.');
+    expect(wrongValue.comments[1]!.text).toBe('Final time: the value 8 s is not the expected result.');
 
     const signError = await scoreOf('h = 1/2 g t^2 so t = -4 s');
-    expect(signError.comments[1]!.text).toMatch(/sign error/);
+    expect(signError.comments[1]!.text).toMatch(/wrong sign/);
     expect(signError.totalScore).toBeGreaterThan(wrongValue.totalScore);
     expect(wrongUnit.totalScore).toBeGreaterThan(wrongValue.totalScore);
   });
@@ -484,8 +491,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-2.2.0',
-      promptVersion: 'builtin-2.2.0',
+      model: 'gradewise-builtin-3.0.0',
+      promptVersion: 'builtin-3.0.0',
       inputTokens: null,
       outputTokens: null,
     });

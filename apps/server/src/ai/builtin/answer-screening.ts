@@ -190,6 +190,16 @@ export function screenAnswer(
       .slice(1),
   );
   const sentences = splitSentences(answerText);
+  // The reference's words shuffled across sentence marks ("the. header of UDP is. port") show in
+  // the whole answer what short fragments cannot: the whole answer is then set aside.
+  const isWholeShuffle = isReferenceShuffle(answerText.replace(/[.!?;:]+/g, ' '), reference);
+  // Words in disorder count as salad only when they are the reference's words (three in four or
+  // more): a clumsy sentence in the student's own words is an answer, and a salad of other words
+  // earns nothing anyway. Without that condition 1-2% of credited real answers were set aside.
+  const isMostlyReferenceWords = (sentence: string) => {
+    const words = lowerWords(sentence);
+    return words.length > 0 && words.filter(isReferenceWord).length / words.length >= 0.75;
+  };
   const questionTerms = new Set(contentTerms(questionText).map((token) => token.term));
   const questionValues = parseQuantities(questionText).map((quantity) => quantity.value);
   const questionPairs = referenceWordsOf([questionText]).pairs;
@@ -201,7 +211,8 @@ export function screenAnswer(
     if (isInstructionToGrader(sentence)) instructionSentences.push(sentence);
     else if (restatesQuestion(sentence, questionTerms, questionValues, questionPairs)) restatedSentences.push(sentence);
     else if (
-      isWordSalad(sentence) ||
+      isWholeShuffle ||
+      (isWordSalad(sentence) && isMostlyReferenceWords(sentence)) ||
       isKeywordLine(sentence, isReferenceWord, laterLines.has(sentence)) ||
       isReferenceShuffle(sentence, reference)
     )

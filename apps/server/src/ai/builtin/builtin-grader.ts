@@ -19,7 +19,10 @@ import type {
   RubricDraftInput,
   SuggestedComment,
 } from '../grader-types.ts';
-import { BUILTIN_GRADER_VERSION, gradeAnswer } from './grade-answer.ts';
+import { FITTED } from './fitted-weights.ts';
+import { BUILTIN_GRADER_VERSION, gradeAnswer, textsToEmbed } from './grade-answer.ts';
+import { embedTexts } from './sentence-embeddings.ts';
+import type { SuggestionModel } from './suggestion-model.ts';
 import { allocatePoints, draftRubricItems } from './rubric-drafting.ts';
 
 /**
@@ -78,10 +81,26 @@ const clamp = (value: number, low: number, high: number) => Math.min(high, Math.
 export class BuiltinGrader implements Grader {
   readonly kind = 'builtin' as const;
 
+  /** The fitted models; the benchmark passes those fitted without the family it measures. */
+  constructor(private readonly model: SuggestionModel = FITTED) {}
+
   async requestGrading(input: GradingInput, signal?: AbortSignal): Promise<GradingCall> {
     throwIfAborted(signal);
     const startedAt = performance.now();
-    const judgement = gradeAnswer(input);
+    // Meaning first (the sentence model is asynchronous), then the judgement, synchronously.
+    const texts = textsToEmbed(input);
+    const vectors = await embedTexts(texts);
+    throwIfAborted(signal);
+    const meaningOf = new Map(texts.map((text, index) => [text.replace(/\s+/g, ' ').trim(), vectors[index]!]));
+    const judgement = gradeAnswer(
+      input,
+      (text) => {
+        const vector = meaningOf.get(text.replace(/\s+/g, ' ').trim());
+        if (!vector) throw new Error('A text was graded without its meaning measured first.');
+        return vector;
+      },
+      this.model,
+    );
     return { rawOutput: judgement, meta: metaFor(startedAt) };
   }
 

@@ -2,6 +2,8 @@ import type { GradingInput } from '../grader-types.ts';
 import {
   answerTerms,
   describeReference,
+  referenceAlternatives,
+  featureVector,
   measureAnswer,
   wordCount,
   type AnswerFeatures,
@@ -9,14 +11,19 @@ import {
 } from './answer-features.ts';
 import { referenceWordsOf, screenAnswer, type ReferenceWords } from './answer-screening.ts';
 import { itemCertainty } from './confidence.ts';
+import { FITTED } from './fitted-weights.ts';
+import { similarity, type Embedding } from './sentence-embeddings.ts';
 import {
-  coldLogit,
   confidenceInputs,
+  coldShare,
+  decisionShift,
   estimateConfidence,
-  LEXICAL_CONFIDENCE_CAP,
+  foldText,
   predictShare,
   roundScore,
+  type AnswerSignals,
   type PreparedExample,
+  type SuggestionModel,
 } from './suggestion-model.ts';
 import { itemComment, statusComment } from './write-comments.ts';
 import {
@@ -27,7 +34,7 @@ import {
   type ItemEvidence,
   type TermWeights,
 } from './item-evidence.ts';
-import { parseQuantities } from './quantities.ts';
+import { parseQuantities, parseUnit } from './quantities.ts';
 import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
 
 /**
@@ -36,7 +43,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '2.2.0';
+export const BUILTIN_GRADER_VERSION = '3.0.0';
 
 export type AnswerStatus =
   'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only';
@@ -69,12 +76,17 @@ export interface BuiltinJudgement {
 export interface SuggestionInputs {
   suggestedShare: number;
   predictedShare: number;
+  /** The cold model's share (words and meaning against the reference, no saved grade). */
+  coldShare: number;
   /** Saved grades on this question that the suggestion was fitted to. */
   examplesUsed: number;
-  /** Similarity (0..1) of the answer to the most alike saved grade. */
+  /** Closeness in meaning (0..1) of the answer to the most alike saved grade. */
   nearestExample: number;
+  /** Saved grades on the same answer (their grade is the suggestion). */
+  sameAnswers: number;
   features: AnswerFeatures;
-  /** The confidence model's inputs (suggestion-model.ts). */
+  meaning: { reference: number; coverage: number; question: number };
+  /** The confidence model's inputs (suggestion-model.ts), for the score shown. */
   model: number[];
 }
 
@@ -166,6 +178,9 @@ export interface QuestionContext {
   allTargets: ReturnType<typeof numericTargets>;
   /** Measured answers by text: saved grades are measured once, not once per graded answer. */
   analyses: Map<string, AnswerAnalysis>;
+  /** What answers are compared with in meaning: the whole alternatives and the solution's sentences. */
+  referenceTexts: string[];
+  solutionSentences: string[];
 }
 
 const contexts = new Map<string, QuestionContext>();
@@ -191,7 +206,10 @@ export function questionContextFor(input: GradingInput): QuestionContext {
       numericTargets(`${item.criterion}. ${item.guidance}`, questionQuantities),
     ),
     analyses: new Map(),
+    referenceTexts: [],
+    solutionSentences: splitSentences(input.solutionText).slice(0, 24),
   };
+  context.referenceTexts = context.reference.alternatives.map((alternative) => alternative.text).slice(0, 12);
   if (contexts.size >= CONTEXT_CACHE_SIZE) contexts.delete(contexts.keys().next().value!);
   contexts.set(key, context);
   return context;
@@ -206,9 +224,9 @@ export interface AnswerAnalysis {
   answerTopics: string[];
   hasInstructions: boolean;
   features: AnswerFeatures;
-  coldLogit: number;
-  /** Weighted terms, for finding the most alike saved grades. */
-  vector: Map<string, number>;
+  /** The text judged: the answer less what screening set aside (salad, words to the grader). */
+  evidenceText: string;
+  foldedText: string;
   relevance: number;
   lengthRatio: number;
 }
@@ -283,12 +301,6 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
     itemShare,
   });
 
-  const vector = new Map<string, number>();
-  for (const term of answerTerms(screened.evidenceText, context.reference)) {
-    const weight = context.reference.vocabulary.has(term) ? weights.weightOf(term) : 1;
-    vector.set(term, Math.min(2 * weight, (vector.get(term) ?? 0) + weight));
-  }
-
   // What an off-topic answer is about instead: its longest words that the reference never uses.
   const answerTopics = [
     ...new Set(
@@ -306,8 +318,8 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
     answerTopics,
     hasInstructions: screened.instructionSentences.length > 0,
     features,
-    coldLogit: coldLogit(features),
-    vector,
+    evidenceText: screened.evidenceText,
+    foldedText: foldText(screened.evidenceText),
     relevance,
     lengthRatio: answerTokens.length / referenceLength,
   };
@@ -334,17 +346,74 @@ function givesValueOfKind(
 /** Statuses with nothing to judge: no words, only the question again, only words to the grader. */
 const NOTHING_TO_JUDGE: ReadonlySet<AnswerStatus> = new Set(['blank', 'restates-question', 'instructions-only']);
 
+/** The meaning of a text the grader asked for beforehand (textsToEmbed). */
+export type MeaningLookup = (text: string) => Embedding;
+
+/**
+ * Every text whose meaning grading this answer compares: the reference alternatives, the
+ * solution's sentences, the question, and the judged text of the answer and of each saved grade.
+ * The caller embeds them (sentence-embeddings.ts, asynchronous) and grades with the result, so the
+ * grading itself stays synchronous and deterministic.
+ */
+export function textsToEmbed(input: GradingInput): string[] {
+  const context = questionContextFor(input);
+  const answers = [input.answerText, ...usableExamples(input).map((example) => example.answerText)];
+  return [
+    ...context.referenceTexts,
+    ...context.solutionSentences,
+    input.questionText,
+    ...answers.map((text) => analyseAnswer(text, input, context).evidenceText),
+  ];
+}
+
+/** What the models read of one measured answer (suggestion-model.ts). */
+export function answerSignals(
+  analysis: AnswerAnalysis,
+  input: GradingInput,
+  context: QuestionContext,
+  meaning: MeaningLookup,
+): AnswerSignals {
+  const embedding = meaning(analysis.evidenceText);
+  const closeness = (text: string) => Math.max(0, similarity(embedding, meaning(text)));
+  const sentences = context.solutionSentences;
+  return {
+    lexical: featureVector(analysis.features),
+    meaningReference: Math.max(0, ...context.referenceTexts.map(closeness)),
+    meaningCoverage: sentences.length
+      ? sentences.reduce((sum, text) => sum + closeness(text), 0) / sentences.length
+      : 0,
+    meaningQuestion: closeness(input.questionText),
+    embedding,
+    terms: new Set(answerTerms(analysis.evidenceText, context.reference)),
+  };
+}
+
 /** Saved grades usable as examples: real text, a score within the points. */
-export function prepareExamples(input: GradingInput, context: QuestionContext): PreparedExample[] {
+function usableExamples(input: GradingInput): NonNullable<GradingInput['examples']> {
+  return (input.examples ?? []).filter(
+    (example) =>
+      typeof example.answerText === 'string' &&
+      Number.isFinite(example.score) &&
+      example.score >= 0 &&
+      example.score <= input.points + 1e-9,
+  );
+}
+
+export function prepareExamples(
+  input: GradingInput,
+  context: QuestionContext,
+  meaning: MeaningLookup,
+  model: SuggestionModel = FITTED,
+): PreparedExample[] {
   const prepared: PreparedExample[] = [];
-  for (const example of input.examples ?? []) {
-    if (!Number.isFinite(example.score) || example.score < 0 || example.score > input.points + 1e-9) continue;
-    if (typeof example.answerText !== 'string' || example.answerText === input.answerText) continue;
+  for (const example of usableExamples(input)) {
     const analysis = analyseAnswer(example.answerText, input, context);
     if (NOTHING_TO_JUDGE.has(analysis.status)) continue;
+    const signals = answerSignals(analysis, input, context, meaning);
     prepared.push({
-      coldLogit: analysis.coldLogit,
-      vector: analysis.vector,
+      signals,
+      cold: coldShare(signals, model),
+      foldedText: analysis.foldedText,
       share: input.points > 0 ? example.score / input.points : 0,
       suggestedShare:
         input.points > 0 && example.suggestedScore !== null && Number.isFinite(example.suggestedScore)
@@ -402,7 +471,49 @@ export function spreadDeduction(total: number, itemPoints: readonly number[], de
   return units.map((value) => Math.round(value * unit * 100) / 100);
 }
 
-export function gradeAnswer(input: GradingInput): BuiltinJudgement {
+const unitOf = (text: string) =>
+  parseUnit(
+    text
+      .replace(/^\s*(?:(?:it|this|that)\s+is\s+|its\s+unit\s+is\s+)?(?:the|a|an)?\s*/i, '')
+      .replace(/[.!]\s*$/, '')
+      .trim(),
+  );
+
+/**
+ * The solution is a unit (each of its short alternatives reads as a unit, all of one kind) and the
+ * answer is a unit of another kind. Answers longer than a few words are left to the models.
+ */
+export function namesUnitOfOtherKind(solutionText: string, answerText: string): boolean {
+  if (answerText.trim().split(/\s+/).length > 4) return false;
+  const answerUnit = unitOf(answerText);
+  if (!answerUnit) return false;
+  const referenceUnits = referenceAlternatives(solutionText)
+    .map((alternative) => unitOf(alternative))
+    .filter((unit) => unit !== null);
+  if (referenceUnits.length === 0) return false;
+  const sameKind = (left: readonly number[], right: readonly number[]) =>
+    left.every((power, axis) => power === right[axis]);
+  if (!referenceUnits.every((unit) => sameKind(unit.dimension, referenceUnits[0]!.dimension))) return false;
+  return !sameKind(answerUnit.dimension, referenceUnits[0]!.dimension);
+}
+
+/**
+ * One answer's judgement. The steps, in order, each listed once:
+ * 1. screening (answer-screening.ts): blank, only the question again, only words to the grader,
+ *    word salad set aside; nothing to judge, or only set-aside words, scores 0;
+ * 2. the share: the cold model, or the instructor's level and the answer's difference from their
+ *    graded answers (suggestion-model.ts), or the grade of the same answer already graded;
+ * 3. results computed with numbers: a result with a flaw (unit, sign, power of ten, rounding)
+ *    never earns more than the rubric evidence gives it, and an exact one no less;
+ *    a unit of another kind where the answer is a unit scores 0;
+ * 4. rounding to the score's steps; the deduction spread over the rubric items;
+ * 5. the confidence, on the score shown.
+ */
+export function gradeAnswer(
+  input: GradingInput,
+  meaning: MeaningLookup,
+  model: SuggestionModel = FITTED,
+): BuiltinJudgement {
   const context = questionContextFor(input);
   const analysis = analyseAnswer(input.answerText, input, context);
   const remarks: string[] = [];
@@ -411,20 +522,22 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
       'Part of the answer is addressed to the grader (asking for marks or to ignore the rubric); it was disregarded and earns no credit.',
     );
   }
-  const examples = NOTHING_TO_JUDGE.has(analysis.status) ? [] : prepareExamples(input, context);
-  const prediction = predictShare(analysis.coldLogit, analysis.vector, examples);
-  // Before any saved grade, an answer that is complete by the rubric or gives one whole
-  // alternative of the solution ("newton" for "The newton (N), kg m/s^2") gets full marks: on the
-  // development sets people gave such answers 0.78-0.99 of the points, and a short answer is
-  // not a worse one. Saved grades, once there, know this instructor better.
-  if (examples.length === 0 && analysis.features.isComplete && !analysis.features.negationMismatch)
-    prediction.share = Math.max(prediction.share, 0.9);
-  // Numbers are judged by value and unit, which the word-based model cannot see (the real sets it
-  // was fitted on are prose). Where results to compute carry most of the points, an exact result
-  // earns what the rubric evidence gives, and a value with a flaw (unit, sign, power of ten,
-  // rounding) or a wrong value with a unit never earns more. A bare number the evidence could not
-  // match leaves the model to judge: on real answers (decimal commas, probabilities written in
-  // words) such a miss is weak evidence, and deciding by it cost r 0.74 -> 0.59 on SAF.
+  // Only set-aside words (salad, a bare keyword line): nothing in sentences to judge, nothing earned.
+  const isOnlySetAside = analysis.status === 'answered' && analysis.evidenceText.trim() === '';
+  if (isOnlySetAside) {
+    remarks.push(
+      'The answer is made of words not put into sentences that say anything (shuffled or listed key words); it earns no credit.',
+    );
+  }
+  const signals = answerSignals(analysis, input, context, meaning);
+  const examples = NOTHING_TO_JUDGE.has(analysis.status) ? [] : prepareExamples(input, context, meaning, model);
+  const prediction = predictShare(signals, analysis.foldedText, examples, model);
+  let share = isOnlySetAside ? 0 : prediction.share;
+  // Numbers are judged by value and unit, which the word and meaning models cannot see. Before
+  // saved grades, where results to compute carry most of the points, an exact result earns what
+  // the rubric evidence gives, and a value with a flaw (unit, sign, power of ten, rounding) or a
+  // wrong value with a unit never earns more. A bare number the evidence could not match leaves
+  // the model to judge (decimal commas, probabilities written in words).
   const resultOutcomes = analysis.evidences.flatMap((evidence) =>
     (evidence.numeric?.outcomes ?? []).filter((outcome) => outcome.target.isResult),
   );
@@ -432,24 +545,34 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
     (sum, item, index) => sum + (analysis.evidences[index]?.numeric?.hasResults ? item.points : 0),
     0,
   );
-  const isNumericQuestion = examples.length === 0 && numericPoints >= 0.5 * input.points && resultOutcomes.length > 0;
+  const isNumericQuestion =
+    prediction.sameAnswers === 0 &&
+    examples.length === 0 &&
+    numericPoints >= 0.5 * input.points &&
+    resultOutcomes.length > 0;
   const isFlawedResult = resultOutcomes.some(
     (outcome) =>
       ['missing-unit', 'wrong-unit', 'sign-error', 'power-of-ten', 'rounded'].includes(outcome.match) ||
       (outcome.match === 'none' && givesValueOfKind(outcome.target.expected, analysis.answerQuantities)),
   );
+  // A question whose answer is a unit ("the unit of force": the newton, N, kg m/s^2) answered with
+  // a unit of another kind ("the joule") is wrong, however close the words.
+  const isWrongUnit = prediction.sameAnswers === 0 && namesUnitOfOtherKind(input.solutionText, analysis.evidenceText);
+  if (isWrongUnit) share = 0;
   const isDecidedByNumbers = isNumericQuestion && isFlawedResult;
   if (isNumericQuestion && resultOutcomes.every((outcome) => outcome.match === 'exact'))
-    prediction.share = Math.max(prediction.share, analysis.features.itemShare);
-  if (isDecidedByNumbers) prediction.share = Math.min(prediction.share, analysis.features.itemShare);
+    share = Math.max(share, analysis.features.itemShare);
+  if (isDecidedByNumbers) share = Math.min(share, analysis.features.itemShare);
   let status = analysis.status;
-  // A result that is only partly right (a missing unit) keeps its deduction: no snapping to full.
-  let score = NOTHING_TO_JUDGE.has(status) ? 0 : roundScore(input.points, prediction.share, !isDecidedByNumbers);
-  // Off-topic: hardly a word in common with the question, solution or rubric, and none of the
-  // reference given. Saved grades may say otherwise (the instructor credited alike answers).
-  const isUnrelated = analysis.features.recall < 0.1 && analysis.relevance < 0.2 && analysis.features.itemShare < 0.1;
-  if (status === 'answered' && isUnrelated && (examples.length === 0 || prediction.share <= 0.15)) status = 'off-topic';
-  if (status === 'off-topic') score = 0;
+  const score = NOTHING_TO_JUDGE.has(status) ? 0 : roundScore(input.points, share, !isDecidedByNumbers);
+  // Off-topic is a description, never a rule: it names an answer that the model already scores 0
+  // and that shares hardly a word or a meaning with the question, solution or rubric.
+  const isUnrelated =
+    analysis.features.recall < 0.1 &&
+    analysis.relevance < 0.2 &&
+    analysis.features.itemShare < 0.1 &&
+    signals.meaningReference < 0.3;
+  if (status === 'answered' && isUnrelated && score === 0) status = 'off-topic';
 
   const itemPoints = input.rubricItems.map((item) => item.points);
   const deficits = analysis.items.map((item, index) => itemPoints[index]! * (1 - item.credit));
@@ -465,11 +588,12 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
       comment:
         status !== 'answered'
           ? statusComment(status, rubricItem, analysis.answerTopics)
-          : itemComment(rubricItem, credit, analysis.evidences[index]!, analysis.answerQuantities, input.questionText),
+          : itemComment(rubricItem, credit, analysis.evidences[index]!, analysis.answerQuantities, item.credit),
     };
   });
 
-  const confidenceInputsList = NOTHING_TO_JUDGE.has(status) ? [] : confidenceInputs(input.points, prediction, examples);
+  const shownShare = input.points > 0 ? score / input.points : 1;
+  const confidenceModelInputs = NOTHING_TO_JUDGE.has(status) ? [] : confidenceInputs(shownShare, prediction, examples);
   return {
     version: BUILTIN_GRADER_VERSION,
     status,
@@ -478,18 +602,28 @@ export function gradeAnswer(input: GradingInput): BuiltinJudgement {
     confidence: NOTHING_TO_JUDGE.has(status)
       ? status === 'blank'
         ? BLANK_CONFIDENCE
-        : LEXICAL_CONFIDENCE_CAP
-      : estimateConfidence(confidenceInputsList, examples, input.points),
+        : NOTHING_TO_JUDGE_CONFIDENCE
+      : estimateConfidence(confidenceModelInputs, decisionShift(examples, model), model),
     confidenceInputs: {
-      suggestedShare: input.points > 0 ? score / input.points : 1,
+      suggestedShare: shownShare,
       predictedShare: prediction.share,
+      coldShare: prediction.cold,
       examplesUsed: examples.length,
       nearestExample: prediction.nearest,
+      sameAnswers: prediction.sameAnswers,
       features: analysis.features,
-      model: confidenceInputsList,
+      meaning: {
+        reference: signals.meaningReference,
+        coverage: signals.meaningCoverage,
+        question: signals.meaningQuestion,
+      },
+      model: confidenceModelInputs,
     },
   };
 }
+
+/** Only the question again, or only words to the grader: 0, which people nearly always keep. */
+const NOTHING_TO_JUDGE_CONFIDENCE = 85;
 
 /** A blank answer: every human grader gives nothing too, so the suggestion is kept almost always. */
 export const BLANK_CONFIDENCE = 95;

@@ -306,13 +306,20 @@ export function resultQuantities(text: string): Quantity[] {
 }
 
 /**
- * What an item is about, in a few of its key words: "scattering, wavelength, molecules".
- * Criteria never quote the solution's sentences: comments start with the criterion and go to the
- * student, so a quoted step would hand them the model answer.
+ * What an item is about, in the question's own words that the step also uses ("the bulb, the
+ * battery"): never words only the solution has. Comments start with the criterion and go to the
+ * student, so a criterion made of the solution's words would hand them the answer (decision 0068).
  */
 function topicOf(segment: Segment, questionText: string): string {
-  const terms = keyTermsOf(segment.text, questionText).slice(0, 3);
-  return terms.length > 0 ? terms.join(', ') : 'the working';
+  const questionTerms = new Set(contentTerms(questionText).map((token) => token.term));
+  const shared = [
+    ...new Set(
+      contentTerms(segment.text)
+        .filter((token) => questionTerms.has(token.term) && /^[a-z][a-z' -]{2,}$/i.test(token.display))
+        .map((token) => token.display),
+    ),
+  ].slice(0, 3);
+  return shared.length > 0 ? `reasoning about ${shared.join(', ')}` : 'a step of the reasoning';
 }
 
 function partCriterion(segment: Segment, questionText: string): string {
@@ -324,10 +331,10 @@ function partCriterion(segment: Segment, questionText: string): string {
   return `${label} ${topicOf(segment, questionText)}`.trim();
 }
 
+/** The final answer, without its value: the value is the guidance's, which students never see. */
 function finalAnswerCriterion(segment: Segment): string {
-  const results = resultQuantities(segment.text);
-  const last = results.at(-1);
-  return last ? `Final answer: ${formatQuantity(last)}` : `Final answer: ${shorten(segment.text, 60)}`;
+  const last = resultQuantities(segment.text).at(-1);
+  return last && last.unitText ? 'Final answer, with its unit' : 'Final answer';
 }
 
 function guidanceFor(segment: Segment, questionText: string): string {

