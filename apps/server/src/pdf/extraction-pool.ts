@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { setPriority } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { DEFAULT_EXTRACTION_MEMORY_MB, defaultExtractionThreads } from '../config.ts';
 import { siblingModule, startModuleWorker } from '../lib/module-worker.ts';
@@ -86,6 +87,13 @@ export interface ExtractionPoolOptions {
    * cannot be read, only the time limit applies).
    */
   cpuPerPageMs?: number;
+  /**
+   * A background call does not take the last idle thread while it may start one of its own: that
+   * thread, pdf.js loaded, is kept for the next interactive call, which then never waits for a
+   * thread to load (a second or more; more on a busy machine). Background calls pay that instead.
+   * The shared pool does; default false.
+   */
+  reserveIdleThread?: boolean;
 }
 
 /** Calls `onIdle` after `ms`, unless the returned function is called first. */
@@ -108,6 +116,8 @@ export interface ExtractionPoolStats {
   replaced: number;
   /** Of `replaced`, calls that ran over their per-page CPU budget. */
   overBudget: number;
+  /** Threads put at a lower OS priority because a page had used LOWER_PRIORITY_AFTER_MS of CPU. */
+  lowered: number;
   /** Threads ended after a call because they held more than `recycleAboveMb`. */
   recycled: number;
   /** Threads ended because they had no call for `idleMs`. */
@@ -131,6 +141,14 @@ const MB = 1024 * 1024;
 const DEFAULT_CPU_PER_PAGE_MS = 5_000;
 /** How often the CPU clocks of busy threads are read. */
 const CPU_CHECK_MS = 200;
+/**
+ * A page that has used this much CPU is far past an honest page's cost: for the rest of its budget
+ * its thread runs at a lower OS priority (nice 10), so the server's own thread and the
+ * interactive reads take the cores first. Linux lets no unprivileged thread raise its priority
+ * back, so that thread ends after its call.
+ */
+const LOWER_PRIORITY_AFTER_MS = 2_000;
+const LOWER_PRIORITY = 10;
 /** Threads only interactive calls may use, beyond `threads`. */
 const INTERACTIVE_RESERVE = 1;
 /** Owners whose last turn the queue keeps. */
@@ -187,7 +205,7 @@ interface Thread {
   task: Running | null;
   /** close() was called: the thread ends after its current call. */
   isClosing: boolean;
-  /** Started with an earlier heap limit: it ends after its current call. */
+  /** Started with an earlier heap limit, or runs at a lower OS priority: it ends after its current call. */
   isOutdated: boolean;
   /** Resolves when the thread has exited, whatever the reason. */
   exited: Promise<void>;
@@ -201,6 +219,7 @@ export class ExtractionPool {
   private nextId = 1;
   private replaced = 0;
   private overBudget = 0;
+  private lowered = 0;
   private cpuWatch: NodeJS.Timeout | null = null;
   private recycled = 0;
   private idled = 0;
@@ -298,6 +317,7 @@ export class ExtractionPool {
       queuedInteractive: this.queue.size('interactive'),
       replaced: this.replaced,
       overBudget: this.overBudget,
+      lowered: this.lowered,
       recycled: this.recycled,
       idled: this.idled,
       calls: this.calls,
@@ -336,11 +356,13 @@ export class ExtractionPool {
     for (;;) {
       const lane = this.nextLane();
       if (!lane) return;
-      let thread = [...this.threads].find((candidate) => !candidate.task && !candidate.isClosing);
-      if (!thread) {
-        if (this.threads.size >= this.maxThreads + INTERACTIVE_RESERVE) return;
-        thread = this.startThread();
-      }
+      const idle = [...this.threads].filter((thread) => !thread.task && !thread.isClosing);
+      const hasRoom = this.threads.size < this.maxThreads + INTERACTIVE_RESERVE;
+      const keepsLastIdle = lane === 'background' && this.options.reserveIdleThread && idle.length === 1 && hasRoom;
+      let thread: Thread;
+      if (idle.length > 0 && !keepsLastIdle) thread = idle[0]!;
+      else if (hasRoom) thread = this.startThread();
+      else return;
       this.run(
         thread,
         this.queue.take(lane, (owner) => this.runningOf(owner)),
@@ -450,12 +472,12 @@ export class ExtractionPool {
     thread.task = null;
     if (reply.ok) current.task.resolve(reply.value);
     else current.task.reject(deserializeError(reply.error));
-    if (thread.isClosing || thread.isOutdated) this.retire(thread);
-    else if (this.holdsTooMuch(reply.memory)) {
+    if (this.holdsTooMuch(reply.memory)) {
       // What a hostile file made the thread allocate goes with the thread; a fresh one takes the next call.
       this.recycled += 1;
       this.retire(thread);
-    } else if (!this.retireIfSurplus(thread)) {
+    } else if (thread.isClosing || thread.isOutdated) this.retire(thread);
+    else if (!this.retireIfSurplus(thread)) {
       thread.worker.unref(); // An idle thread does not keep the process alive.
       this.waitIdle(thread);
     }
@@ -523,6 +545,10 @@ export class ExtractionPool {
       isAnyBusy = true;
       if (current.cpuMark === undefined) continue;
       const used = (cpuOfThread(thread.osThreadId) ?? current.cpuMark) - current.cpuMark;
+      if (used > LOWER_PRIORITY_AFTER_MS && !thread.isOutdated) {
+        this.lowered += 1;
+        lowerPriority(thread);
+      }
       if (used <= budget) continue;
       this.overBudget += 1;
       this.fail(thread, workBudgetError(budget, current.page));
@@ -592,6 +618,7 @@ function sharedPool(): ExtractionPool {
     heapLimitMb: sharedHeapLimitMb,
     idleMs: sharedIdleMs,
     cpuPerPageMs: sharedCpuPerPageMs,
+    reserveIdleThread: true,
   });
   return shared;
 }
@@ -700,6 +727,17 @@ class FairQueue {
     for (const owners of Object.values(this.lanes)) owners.clear();
     this.servedAt.clear();
     return tasks;
+  }
+}
+
+/** Runs a thread that is spinning on one page at a lower OS priority; it ends after its call (see LOWER_PRIORITY_AFTER_MS). */
+function lowerPriority(thread: Thread) {
+  thread.isOutdated = true;
+  try {
+    // On Linux a thread id names that thread alone to setpriority(2).
+    if (thread.osThreadId !== undefined) setPriority(thread.osThreadId, LOWER_PRIORITY);
+  } catch {
+    // Not allowed here (a container's policy): the budget still stops the page.
   }
 }
 
