@@ -377,16 +377,20 @@ describe('grading answers', () => {
     }
   });
 
-  it('gives an off-topic answer zero and says it is off-topic', async () => {
+  it('gives an answer on another subject little, says no item is shown, and does not trust the score', async () => {
+    // No zeroing rule: on the public sets, answers sharing no word and little meaning with the
+    // reference were still credited by people (0.43 of the points on SciEntsBank, 0.60 on Beetle;
+    // decision 0068), so the suggestion is the model's expectation, shown with low confidence.
     const { suggestion, judgement } = await grade(
       withAnswer(
         PHOTOSYNTHESIS,
         'The French Revolution began in 1789 when the Estates-General was summoned, ending the monarchy.',
       ),
     );
-    expect(judgement.status).toBe('off-topic');
-    expect(suggestion.totalScore).toBe(0);
-    for (const comment of suggestion.comments) expect(comment.text).toMatch(/off-topic|nothing in the answer/);
+    expect(suggestion.totalScore).toBeLessThan(PHOTOSYNTHESIS.points / 2);
+    expect(suggestion.confidence).toBeLessThan(50);
+    expect(judgement.confidenceInputs.meaning.reference).toBeLessThan(0.3);
+    for (const comment of suggestion.comments) expect(comment.text).toMatch(/not shown in the answer/);
   });
 
   it('gives zero to an answer that only copies the question', async () => {
