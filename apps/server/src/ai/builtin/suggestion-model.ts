@@ -133,13 +133,20 @@ function sharedWordShare(left: string, right: string): number {
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
 
-/** The graded answers' shares weighed by closeness in meaning, pulled toward their plain mean. */
-function nearestShare(embedding: Embedding, examples: readonly PreparedExample[]): number {
+/**
+ * The graded answers' shares weighed by closeness (1 = the same answer; each step of 1/sharpness
+ * below that weighs e times less), pulled toward their plain mean by half a pseudo-answer.
+ */
+function nearestShare(
+  examples: readonly PreparedExample[],
+  closeness: (example: PreparedExample) => number,
+  sharpness: number,
+): number {
   const level = mean(examples.map((example) => example.share));
   let weighted = 0.5 * level;
   let total = 0.5;
   for (const example of examples) {
-    const weight = Math.exp(12 * (similarity(embedding, example.signals.embedding) - 1));
+    const weight = Math.exp(sharpness * (closeness(example) - 1));
     weighted += weight * example.share;
     total += weight;
   }
@@ -175,19 +182,6 @@ function termOverlap(left: ReadonlySet<string>, right: ReadonlySet<string>): num
   let shared = 0;
   for (const term of left) if (right.has(term)) shared++;
   return shared / Math.max(left.size, right.size);
-}
-
-/** The graded answers' shares weighed by shared words, pulled toward their plain mean. */
-function nearestShareByWords(terms: ReadonlySet<string>, examples: readonly PreparedExample[]): number {
-  const level = mean(examples.map((example) => example.share));
-  let weighted = 0.5 * level;
-  let total = 0.5;
-  for (const example of examples) {
-    const weight = Math.exp(6 * (termOverlap(terms, example.signals.terms) - 1));
-    weighted += weight * example.share;
-    total += weight;
-  }
-  return weighted / total;
 }
 
 /**
@@ -254,11 +248,11 @@ export function warmInputs(signals: AnswerSignals, cold: number, examples: reado
   const baseline = exampleBaseline(examples);
   return [
     cold - baseline.cold,
-    nearestShare(signals.embedding, examples) - baseline.level,
+    nearestShare(examples, (example) => similarity(signals.embedding, example.signals.embedding), 12) - baseline.level,
     creditedResemblance(signals.embedding, examples) - baseline.resemblance,
     signals.meaningReference - baseline.meaningReference,
     signals.meaningCoverage - baseline.meaningCoverage,
-    nearestShareByWords(signals.terms, examples) - baseline.level,
+    nearestShare(examples, (example) => termOverlap(signals.terms, example.signals.terms), 6) - baseline.level,
     creditedWords(signals.terms, examples) - baseline.words,
   ];
 }
