@@ -11,6 +11,7 @@ import { JOB_DEFINITIONS } from './job-registry.ts';
 import { createLogger } from './lib/logger.ts';
 import { Slots } from './lib/slots.ts';
 import { createMailer } from './mail/mailer.ts';
+import { listenForBackupRequests, type BackupListener } from './services/backup-socket.ts';
 import { LocalDiskStorage } from './storage/file-storage.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
 import path from 'node:path';
@@ -80,12 +81,24 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
   const statistics = startPlannerStatistics(database, (error) =>
     log.warn({ err: error }, 'analysing the database tables failed'),
   );
+  // `npm run backup` reaches an embedded database through this process (decision 0070).
+  let backups: BackupListener | undefined;
+  if (!config.databaseUrl) {
+    backups = await listenForBackupRequests(ctx, config.dataDir, {
+      info: (message) => log.info(message),
+      warn: (message) => log.warn(message),
+    }).catch((error: unknown) => {
+      log.warn({ err: error }, 'npm run backup cannot reach this server: its backup socket could not be opened');
+      return undefined;
+    });
+  }
   let isShutDown = false;
   return {
     ctx,
     shutdown: async () => {
       if (isShutDown) return;
       isShutDown = true;
+      await backups?.close();
       // Workers first: a running job finishes (or is left for a retry) while the database is open.
       await ctx.jobs?.stop().catch((error) => log.error({ err: error }, 'stopping the job queue failed'));
       ctx.mailer?.close();

@@ -47,7 +47,12 @@ export class LocalDiskStorage implements FileStorage {
   }
 
   private resolve(storageKey: string): string {
-    if (!/^[0-9a-f]{32}$/.test(storageKey)) throw new Error(`Invalid storage key: ${storageKey}`);
-    return path.join(this.root, storageKey.slice(0, 2), storageKey);
+    return localBlobPath(this.root, storageKey);
   }
+}
+
+/** Where LocalDiskStorage keeps a blob under `root` (restore writes blobs back to the same place). */
+export function localBlobPath(root: string, storageKey: string): string {
+  if (!/^[0-9a-f]{32}$/.test(storageKey)) throw new Error(`Invalid storage key: ${storageKey}`);
+  return path.join(root, storageKey.slice(0, 2), storageKey);
 }
