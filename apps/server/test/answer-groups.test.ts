@@ -255,8 +255,9 @@ describe('POST .../answer-groups/apply', () => {
       { text: 'Nice diagram.', pointsDeducted: 0, accepted: true },
       { text: 'Not counted.', pointsDeducted: 2, accepted: false },
     ]);
-    // Cat was graded by hand first: applying must not overwrite it.
-    await saveGrade(t.app, owner, target('Cat'), [{ text: 'Sloppy.', pointsDeducted: 3, accepted: true }]);
+    // Cat was graded by hand first, within a tenth of the points of Ann (a grade further apart would
+    // take Cat out of the group): applying must not overwrite it.
+    await saveGrade(t.app, owner, target('Cat'), [{ text: 'Sloppy.', pointsDeducted: 0.5, accepted: true }]);
 
     const response = await apply({
       fromSubmissionId: submissionOf.get('Ann'),
@@ -281,7 +282,7 @@ describe('POST .../answer-groups/apply', () => {
     // The copies are Ben's own comments, not Ann's rows.
     const ann = await gradeReport('Ann');
     expect(ben.comments.map((comment: any) => comment.id)).not.toContain(ann.comments[0].id);
-    expect((await gradeReport('Cat')).grade).toBe(7);
+    expect((await gradeReport('Cat')).grade).toBe(9.5);
     expect((await gradeReport('Eve')).isAlreadyGraded).toBe(false);
     // Dan was not confirmed in the dialog: still without a grade.
     expect((await gradeReport('Dan')).isAlreadyGraded).toBe(false);
@@ -324,11 +325,14 @@ describe('POST .../answer-groups/apply', () => {
     expect((await gradeReport('Dan')).grade).toBe(6);
     expect((await gradeReport('Ann')).grade).toBe(9);
     expect((await gradeReport('Ben')).grade).toBe(9);
-    const dan = (await readGroups())
-      .json()
-      .groups[0].members.find((member: any) => member.submissionId === submissionOf.get('Dan'));
-    // Saved by hand now: the instructor's own grade, no longer an applied one.
-    expect(dan).toMatchObject({ grade: 6, appliedFromSubmissionId: null });
+    // Saved by hand now at 6 against Ann's 9: the instructor has told Dan's answer apart from
+    // Ann's, so it leaves Ann's group however alike the words (decision 0068).
+    const groups = (await readGroups()).json().groups;
+    const annGroup = groups.find((group: any) =>
+      group.members.some((member: any) => member.submissionId === submissionOf.get('Ann')),
+    );
+    expect(annGroup.members.map((member: any) => member.submissionId)).not.toContain(submissionOf.get('Dan'));
+    expect(annGroup.members.map((member: any) => member.submissionId)).toContain(submissionOf.get('Ben'));
     // Dan's grade is the instructor's own again: an example to learn from.
     const examples = await selectSavedGradeExamples(t.ctx.db, questionId);
     expect(examples.map((example) => nameOf(example.submissionId)).sort()).toEqual(['Ann', 'Cat', 'Dan']);
