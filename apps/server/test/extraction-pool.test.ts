@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -391,30 +392,74 @@ describe('ExtractionPool takes turns', () => {
   }, 120_000);
 });
 
-describe('ExtractionPool with reserveIdleThread (the shared pool)', () => {
-  it('starts a thread for a background call rather than take the last idle one, which an interactive call then uses', async () => {
-    const spinner = await buildNestedFormsPdf(60, 1_000);
+/** The nice value of each thread of this process (Linux: field 19 of /proc/self/task/<tid>/stat). */
+function niceOfThreads(): number[] {
+  return readdirSync('/proc/self/task').flatMap((tid) => {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'latin1');
+      return [Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16])];
+    } catch {
+      return []; // a thread that ended meanwhile
+    }
+  });
+}
+
+describe('ExtractionPool with backgroundAtLowPriority (the shared pool)', () => {
+  it('reads uploads on threads of their own at a lower OS priority, and keeps the idle one for interactive calls', async () => {
+    const upload = await buildTextPdf({ paragraphs: ['Osmosis moves water across a membrane.'] });
     const question = await buildTextPdf({ paragraphs: ['Question 1: What is osmosis?'] });
-    for (const reserveIdleThread of [false, true]) {
-      const pool1 = new ExtractionPool({ threads: 1, reserveIdleThread, cpuPerPageMs: Number.POSITIVE_INFINITY });
+    for (const backgroundAtLowPriority of [false, true]) {
+      const lanes = new ExtractionPool({ threads: 1, backgroundAtLowPriority });
+      const lowBefore = niceOfThreads().filter((nice) => nice === 10).length;
       try {
-        // One idle thread, then an upload: with the option it leaves that thread for an interactive call.
-        pool1.warm();
-        const upload = pool1.extractPdfText(spinner.slice(), {}, { owner: 'student-a', lane: 'background' }).then(
-          () => 'read',
-          (error: Error) => error.message,
-        );
-        expect(pool1.stats()).toMatchObject({ threads: reserveIdleThread ? 2 : 1, busy: 1 });
-        const draft = await pool1.extractPdfText(question.slice(), {}, { owner: 'instructor', lane: 'interactive' });
+        // One idle thread; an upload takes it (by default), or starts a thread of its own.
+        lanes.warm();
+        const read = lanes.extractPdfText(upload.slice(), {}, { owner: 'student-b', lane: 'background' });
+        expect(lanes.stats()).toMatchObject({ threads: backgroundAtLowPriority ? 2 : 1, busy: 1 });
+        const draft = await lanes.extractPdfText(question.slice(), {}, { owner: 'instructor', lane: 'interactive' });
         expect(draft.text).toBe('Question 1: What is osmosis?');
-        expect(pool1.stats()).toMatchObject({ threads: 2, busy: 1, calls: 2 });
-        await pool1.close({ abort: true });
-        expect(await upload).toBe('The PDF extraction pool was closed.');
+        expect((await read).text).toBe('Osmosis moves water across a membrane.');
+        expect(lanes.stats()).toMatchObject({ threads: 2, busy: 0, calls: 2 });
+        // The upload's own thread set its nice value to 10 before it loaded pdf.js; the other is at 0.
+        const lowNow = niceOfThreads().filter((nice) => nice === 10).length;
+        expect(lowNow - lowBefore).toBe(backgroundAtLowPriority ? 1 : 0);
       } finally {
-        await pool1.close({ abort: true });
+        await lanes.close();
       }
     }
   }, 120_000);
+  it('starts the successor of a background thread whose page spins, which reads the next upload', async () => {
+    const lanes = new ExtractionPool({ threads: 1, backgroundAtLowPriority: true, cpuPerPageMs: 3_000 });
+    try {
+      const spinner = await buildNestedFormsPdf(60, 1_000);
+      const typed = await buildTextPdf({ paragraphs: VISIBLE });
+      const hostile = rejection(lanes.extractPdfText(spinner, {}, { owner: 'student-a', lane: 'background' }));
+      const next = lanes.extractPdfText(typed.slice(), {}, { owner: 'student-b', lane: 'background' });
+      expect(lanes.stats()).toMatchObject({ threads: 1, busy: 1, queued: 1 });
+      expect((await hostile).message).toBe(workBudgetError(3_000, 1).message);
+      // Past 2 s its successor was started; the refused page's thread is gone, the successor reads on.
+      expect(lanes.stats()).toMatchObject({ threads: 1, busy: 1, queued: 0, replaced: 1, lowered: 0 });
+      expect(await next).toEqual(await extractPdfText(typed));
+    } finally {
+      await lanes.close();
+    }
+  }, 60_000);
+
+  it('reads an upload someone starts waiting for again on an interactive thread, not at the lower priority', async () => {
+    const lanes = new ExtractionPool({ threads: 1, backgroundAtLowPriority: true });
+    try {
+      const typed = await buildTextPdf({ paragraphs: VISIBLE });
+      const place: ReadPlace = { owner: 'student-b', lane: 'background' };
+      const read = lanes.extractPdfText(typed.slice(), {}, place);
+      expect(lanes.stats()).toMatchObject({ threads: 1, busy: 1, queued: 0, moved: 0 });
+      // The instructor grades it now: its low-priority thread is ended, and it is read on an interactive one.
+      lanes.promote(place);
+      expect(lanes.stats()).toMatchObject({ threads: 1, busy: 1, queued: 0, moved: 1, replaced: 0 });
+      expect(await read).toEqual(await extractPdfText(typed));
+    } finally {
+      await lanes.close();
+    }
+  });
 });
 
 describe('ExtractionPool recycles threads that hold memory after a large file', () => {

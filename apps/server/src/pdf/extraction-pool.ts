@@ -12,7 +12,7 @@ import {
   extractionTimeoutError,
   workBudgetError,
 } from './extraction-error.ts';
-import type { ThreadMemory, ThreadReply, ThreadRequest, SerializedError } from './extraction-protocol.ts';
+import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadStart, SerializedError } from './extraction-protocol.ts';
 
 /**
  * PDF extraction on worker threads, so the server's event loop stays free while pdf.js parses,
@@ -84,16 +84,18 @@ export interface ExtractionPoolOptions {
   /**
    * CPU time (ms) a call may spend on one page, opening included in the first; over it the call is
    * refused as 'too-complex' and its thread replaced (default 5,000; where the thread's CPU clock
-   * cannot be read, only the time limit applies).
+   * cannot be read, only the time limit applies). Infinity: no budget, and no lowered priority.
    */
   cpuPerPageMs?: number;
   /**
-   * A background call does not take the last idle thread while it may start one of its own: that
-   * thread, pdf.js loaded, is kept for the next interactive call, which then never waits for a
-   * thread to load (a second or more; more on a busy machine). Background calls pay that instead.
-   * The shared pool does; default false.
+   * Background calls run on threads of their own, which lower their OS priority (nice 10) before
+   * loading pdf.js: while an upload is read, even one that spins until its budget stops it, the
+   * server's thread and the interactive reads take the cores first. Interactive calls keep the
+   * other threads, idle and loaded, so a grade never waits for a thread to load pdf.js (a second
+   * or more); they borrow an idle background thread only when they may start none. The shared
+   * pool does; default false (any idle thread takes any call).
    */
-  reserveIdleThread?: boolean;
+  backgroundAtLowPriority?: boolean;
 }
 
 /** Calls `onIdle` after `ms`, unless the returned function is called first. */
@@ -118,6 +120,8 @@ export interface ExtractionPoolStats {
   overBudget: number;
   /** Threads put at a lower OS priority because a page had used LOWER_PRIORITY_AFTER_MS of CPU. */
   lowered: number;
+  /** Calls being read at a lower priority that were started again on an interactive thread (`promote`). */
+  moved: number;
   /** Threads ended after a call because they held more than `recycleAboveMb`. */
   recycled: number;
   /** Threads ended because they had no call for `idleMs`. */
@@ -149,6 +153,8 @@ const CPU_CHECK_MS = 200;
  */
 const LOWER_PRIORITY_AFTER_MS = 2_000;
 const LOWER_PRIORITY = 10;
+/** The OS priority (nice) of threads started for background calls (`backgroundAtLowPriority`). */
+const BACKGROUND_PRIORITY = 10;
 /** Threads only interactive calls may use, beyond `threads`. */
 const INTERACTIVE_RESERVE = 1;
 /** Owners whose last turn the queue keeps. */
@@ -179,6 +185,8 @@ interface Task {
   request: TaskRequest;
   timeoutMs: number;
   place: ReadPlace;
+  /** A copy of the bytes while a low-priority thread reads them, so the call can move (`promote`). */
+  spareBytes?: Uint8Array;
   resolve(value: unknown): void;
   reject(error: Error): void;
 }
@@ -194,6 +202,8 @@ interface Running {
   page: number;
   /** The thread's CPU clock (ms) when this page began; undefined until the thread is ready, or without a clock. */
   cpuMark: number | undefined;
+  /** A page has spent LOWER_PRIORITY_AFTER_MS: its thread's priority is lowered, its successor started. */
+  isSuspect: boolean;
 }
 
 interface Thread {
@@ -205,7 +215,9 @@ interface Thread {
   task: Running | null;
   /** close() was called: the thread ends after its current call. */
   isClosing: boolean;
-  /** Started with an earlier heap limit, or runs at a lower OS priority: it ends after its current call. */
+  /** Started for background calls, at a lower OS priority from its start (`backgroundAtLowPriority`). */
+  isBackground: boolean;
+  /** Started with an earlier heap limit, or its priority was lowered mid-call: it ends after its current call. */
   isOutdated: boolean;
   /** Resolves when the thread has exited, whatever the reason. */
   exited: Promise<void>;
@@ -220,6 +232,7 @@ export class ExtractionPool {
   private replaced = 0;
   private overBudget = 0;
   private lowered = 0;
+  private moved = 0;
   private cpuWatch: NodeJS.Timeout | null = null;
   private recycled = 0;
   private idled = 0;
@@ -262,12 +275,18 @@ export class ExtractionPool {
   /**
    * Someone now waits for the call made with `place` (the same object): if it is still queued in
    * the background lane, it moves to the interactive one, behind the interactive calls already
-   * waiting. A call already being read is left where it is.
+   * waiting. One being read at a lower priority (`backgroundAtLowPriority`) starts again on an
+   * interactive thread: its low-priority thread is ended. Any other call being read is left as is.
    */
   promote(place: ReadPlace) {
     if (place.lane === 'interactive') return;
     place.lane = 'interactive';
-    if (this.queue.promote(place)) this.dispatch();
+    if (this.queue.promote(place)) {
+      this.dispatch();
+      return;
+    }
+    const reader = [...this.threads].find((thread) => thread.task?.task.place === place);
+    if (reader?.isBackground && reader.task!.task.spareBytes) this.moveToInteractive(reader);
   }
 
   /**
@@ -276,7 +295,7 @@ export class ExtractionPool {
    */
   warm() {
     if (this.threads.size > 0) return;
-    const thread = this.startThread();
+    const thread = this.startThread(false);
     thread.worker.unref();
     this.waitIdle(thread);
   }
@@ -306,6 +325,8 @@ export class ExtractionPool {
   /** Changes the CPU time a call may spend on one page (see `cpuPerPageMs`); from the next check on. */
   setCpuPerPage(cpuPerPageMs: number) {
     this.cpuPerPageMs = cpuPerPageMs;
+    if (cpuPerPageMs === Number.POSITIVE_INFINITY) this.stopWatchingCpu();
+    else if ([...this.threads].some((thread) => thread.task)) this.watchCpu();
   }
 
   stats(): ExtractionPoolStats {
@@ -318,6 +339,7 @@ export class ExtractionPool {
       replaced: this.replaced,
       overBudget: this.overBudget,
       lowered: this.lowered,
+      moved: this.moved,
       recycled: this.recycled,
       idled: this.idled,
       calls: this.calls,
@@ -356,19 +378,59 @@ export class ExtractionPool {
     for (;;) {
       const lane = this.nextLane();
       if (!lane) return;
-      const idle = [...this.threads].filter((thread) => !thread.task && !thread.isClosing);
-      const hasRoom = this.threads.size < this.maxThreads + INTERACTIVE_RESERVE;
-      const keepsLastIdle = lane === 'background' && this.options.reserveIdleThread && idle.length === 1 && hasRoom;
-      let thread: Thread;
-      if (idle.length > 0 && !keepsLastIdle) thread = idle[0]!;
-      else if (hasRoom) thread = this.startThread();
-      else return;
+      const thread = this.threadFor(lane);
+      if (!thread) return;
       this.run(
         thread,
         this.queue.take(lane, (owner) => this.runningOf(owner)),
         lane,
       );
     }
+  }
+
+  /** An idle thread for a call of `lane`, or a new one if there is room; undefined: the call waits. */
+  private threadFor(lane: ReadLane): Thread | undefined {
+    const idle = [...this.threads].filter((thread) => !thread.task && !thread.isClosing);
+    if (!this.options.backgroundAtLowPriority) {
+      return (
+        idle[0] ?? (this.threads.size < this.maxThreads + INTERACTIVE_RESERVE ? this.startThread(false) : undefined)
+      );
+    }
+    const isBackground = lane === 'background';
+    const own = idle.find((thread) => thread.isBackground === isBackground);
+    if (own) return own;
+    if (this.countOf(isBackground) < this.limitOf(isBackground)) return this.startThread(isBackground);
+    // Every interactive thread busy: an idle background one, at its lower priority, rather than wait.
+    return idle[0];
+  }
+
+  /**
+   * With `backgroundAtLowPriority`: `threads` interactive threads, and `threads` background ones
+   * plus the successor a spinning page's thread gets (see prepareSuccessor). Without: `threads`
+   * and the interactive one, of either use.
+   */
+  private limitOf(isBackground: boolean): number {
+    if (!this.options.backgroundAtLowPriority) return this.maxThreads + INTERACTIVE_RESERVE;
+    return isBackground ? this.maxThreads + 1 : this.maxThreads;
+  }
+
+  private countOf(isBackground: boolean): number {
+    if (!this.options.backgroundAtLowPriority) return this.threads.size;
+    return [...this.threads].filter((thread) => thread.isBackground === isBackground).length;
+  }
+
+  /**
+   * A page has spent LOWER_PRIORITY_AFTER_MS on `thread`: it will likely run out its budget, and
+   * its thread be replaced. The thread that takes the next call starts now, so it has loaded
+   * pdf.js by then (background threads only, which have room for it).
+   */
+  private prepareSuccessor(thread: Thread) {
+    if (!this.options.backgroundAtLowPriority || !thread.isBackground) return;
+    const hasIdle = [...this.threads].some((other) => !other.task && !other.isClosing && other.isBackground);
+    if (hasIdle || this.countOf(true) >= this.limitOf(true)) return;
+    const successor = this.startThread(true);
+    successor.worker.unref();
+    this.waitIdle(successor);
   }
 
   private nextLane(): ReadLane | undefined {
@@ -385,6 +447,8 @@ export class ExtractionPool {
   private run(thread: Thread, task: Task, lane: ReadLane) {
     const id = this.nextId++;
     const { request } = task;
+    // Kept before the bytes are handed over: a low-priority read someone starts waiting for moves.
+    if (thread.isBackground) task.spareBytes = request.bytes.slice();
     const bytes = ownedBytes(request.bytes);
     const options = { ...request.options, timeoutMs: task.timeoutMs + IN_THREAD_DEADLINE_MARGIN_MS };
     const message: ThreadRequest = { ...request, id, bytes, options } as ThreadRequest;
@@ -399,6 +463,7 @@ export class ExtractionPool {
       lane,
       page: 1,
       cpuMark: thread.isReady ? cpuOfThread(thread.osThreadId) : undefined,
+      isSuspect: false,
     };
     this.watchCpu();
     this.calls += 1;
@@ -414,9 +479,11 @@ export class ExtractionPool {
     }
   }
 
-  private startThread(): Thread {
+  private startThread(isBackground: boolean): Thread {
     const heapLimitMb = this.heapLimitMb;
+    const workerData: ThreadStart = { nice: isBackground ? BACKGROUND_PRIORITY : undefined };
     const worker = startModuleWorker(WORKER_SCRIPT, {
+      workerData,
       ...(heapLimitMb ? { resourceLimits: { maxOldGenerationSizeMb: heapLimitMb } } : {}),
     });
     const thread: Thread = {
@@ -425,6 +492,7 @@ export class ExtractionPool {
       osThreadId: undefined,
       task: null,
       isClosing: false,
+      isBackground,
       isOutdated: false,
       cancelIdle: null,
       exited: new Promise((resolve) => worker.once('exit', () => resolve())),
@@ -513,6 +581,22 @@ export class ExtractionPool {
     this.dispatch();
   }
 
+  /** Ends the low-priority thread reading `thread`'s call and queues the call again, in the interactive lane. */
+  private moveToInteractive(thread: Thread) {
+    const current = thread.task!;
+    clearTimeout(current.timer);
+    thread.task = null;
+    this.threads.delete(thread);
+    this.stopWaitingIdle(thread);
+    void thread.worker.terminate().catch(() => {});
+    const task = current.task;
+    task.request = { ...task.request, bytes: task.spareBytes! } as TaskRequest;
+    task.spareBytes = undefined;
+    this.moved += 1;
+    this.queue.push(task);
+    this.dispatch();
+  }
+
   /** Terminates the thread and refuses its call with `error`; true if it had one. */
   private end(thread: Thread, error: Error): boolean {
     if (!this.threads.has(thread)) return false;
@@ -528,9 +612,13 @@ export class ExtractionPool {
     return current !== null;
   }
 
-  /** Reads the CPU clocks of busy threads every CPU_CHECK_MS while any is busy. */
+  /**
+   * Reads the CPU clocks of busy threads every CPU_CHECK_MS while any is busy. Without a budget
+   * (Infinity: the benchmarks' references, tests about something else) nothing is watched: no
+   * refusal, no lowered priority.
+   */
   private watchCpu() {
-    if (this.cpuWatch) return;
+    if (this.cpuWatch || this.cpuPerPageMs === Number.POSITIVE_INFINITY) return;
     this.cpuWatch = setInterval(() => this.checkCpu(), CPU_CHECK_MS);
     this.cpuWatch.unref(); // Busy threads keep the process alive; this timer need not.
   }
@@ -545,22 +633,28 @@ export class ExtractionPool {
       isAnyBusy = true;
       if (current.cpuMark === undefined) continue;
       const used = (cpuOfThread(thread.osThreadId) ?? current.cpuMark) - current.cpuMark;
-      if (used > LOWER_PRIORITY_AFTER_MS && !thread.isOutdated) {
-        this.lowered += 1;
-        lowerPriority(thread);
+      if (used > LOWER_PRIORITY_AFTER_MS && !current.isSuspect) {
+        current.isSuspect = true;
+        this.prepareSuccessor(thread);
+        if (!thread.isBackground) {
+          this.lowered += 1;
+          lowerPriority(thread);
+        }
       }
       if (used <= budget) continue;
       this.overBudget += 1;
       this.fail(thread, workBudgetError(budget, current.page));
     }
-    if (!isAnyBusy && this.cpuWatch) {
-      clearInterval(this.cpuWatch);
-      this.cpuWatch = null;
-    }
+    if (!isAnyBusy) this.stopWatchingCpu();
+  }
+
+  private stopWatchingCpu() {
+    if (this.cpuWatch) clearInterval(this.cpuWatch);
+    this.cpuWatch = null;
   }
 
   private retireIfSurplus(thread: Thread): boolean {
-    if (this.threads.size <= this.maxThreads + INTERACTIVE_RESERVE) return false;
+    if (this.countOf(thread.isBackground) <= this.limitOf(thread.isBackground)) return false;
     this.retire(thread);
     return true;
   }
@@ -618,7 +712,7 @@ function sharedPool(): ExtractionPool {
     heapLimitMb: sharedHeapLimitMb,
     idleMs: sharedIdleMs,
     cpuPerPageMs: sharedCpuPerPageMs,
-    reserveIdleThread: true,
+    backgroundAtLowPriority: true,
   });
   return shared;
 }

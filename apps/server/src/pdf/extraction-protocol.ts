@@ -3,6 +3,11 @@ import type { ExtractionOptions, PdfExtraction, RenderPagesOptions } from './ext
 
 /** Messages between extraction-pool.ts (the server's thread) and extraction-worker.ts (a pool thread). */
 
+/** The thread's `workerData`: `nice`, the OS priority it sets itself before loading pdf.js (thread-priority.ts). */
+export interface ThreadStart {
+  nice: number | undefined;
+}
+
 export type ThreadRequest =
   | { kind: 'extract'; id: number; bytes: Uint8Array; options: ExtractionOptions }
   | { kind: 'render'; id: number; bytes: Uint8Array; options: RenderPagesOptions }

@@ -1,3 +1,5 @@
+// First: the thread lowers its OS priority (background threads) before pdf.js loads.
+import './thread-priority.ts';
 import { readlinkSync } from 'node:fs';
 import { getHeapStatistics } from 'node:v8';
 import { parentPort } from 'node:worker_threads';
