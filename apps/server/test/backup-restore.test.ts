@@ -13,6 +13,7 @@ import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { restoreBackup } from '../src/services/restore-backup.ts';
 import { writeBackup, type BackupManifest } from '../src/services/write-backup.ts';
 import { LocalDiskStorage } from '../src/storage/file-storage.ts';
+import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { withDatabase } from './support/global-setup.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
@@ -38,6 +39,8 @@ const onPostgres = process.env.TEST_DATABASE === 'postgres';
 const temporaryDirs: string[] = [];
 const createdDatabases: string[] = [];
 let server: ServerProcess | undefined;
+/** The AI provider, on loopback: a test holds a grading call open at the model while it backs up. */
+let fake: FakeLlmServer;
 
 const tempDir = async (name: string) => {
   const dir = await fs.mkdtemp(path.join(os.tmpdir(), `gw-${name}-`));
@@ -55,8 +58,13 @@ async function createEmptyDatabase(): Promise<string> {
   return withDatabase(process.env.DATABASE_URL!, name);
 }
 
+beforeAll(async () => {
+  fake = await startFakeLlmServer();
+});
+
 afterAll(async () => {
   await server?.kill();
+  await fake?.close();
   for (const dir of temporaryDirs) await fs.rm(dir, { recursive: true, force: true });
   if (createdDatabases.length > 0) {
     const admin = new pg.Client({ connectionString: process.env.DATABASE_URL });
@@ -297,10 +305,17 @@ interface Source {
   read<T>(read: (database: Database) => Promise<T>): Promise<T>;
 }
 
+const aiEnv = () => ({
+  AI_PROVIDER: 'openai-compatible',
+  AI_BASE_URL: fake.baseUrl,
+  AI_MODEL: FAKE_MODEL_ID,
+  AI_MAX_RETRIES: '0',
+});
+
 async function embeddedSource(): Promise<Source> {
   const dataDir = await tempDir('src');
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: '' },
+    env: { DATA_DIR: dataDir, DATABASE_URL: '', ...aiEnv() },
     filesDir: path.join(dataDir, 'files'),
     read: (read) => withPglite(dataDir, read),
   };
@@ -310,7 +325,7 @@ async function postgresSource(): Promise<Source> {
   const dataDir = await tempDir('src');
   const url = await createEmptyDatabase();
   return {
-    env: { DATA_DIR: dataDir, DATABASE_URL: url },
+    env: { DATA_DIR: dataDir, DATABASE_URL: url, ...aiEnv() },
     filesDir: path.join(dataDir, 'files'),
     read: (read) => withPostgres(url, read),
   };
@@ -333,12 +348,18 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => 
       server = await startServerProcess(source.env);
       world = await buildWorld();
       const late = await startHeldUpload(`${world.base}/submit`, world.studentTokens[2]!, await pdf('t = 2 s, late.'));
+      // A grading call held at the model: its run is in progress while the backup is taken.
+      let answerModel!: () => void;
+      fake.enqueue({ kind: 'smart', until: new Promise<void>((resolve) => (answerModel = resolve)) });
+      const calls = fake.chatRequests().length;
       const grading = api('POST', `${world.base}/grade/${world.submissions[1]}`, { token: world.instructorToken });
+      await fake.waitForChatRequests(calls + 1);
 
       midFlightBackup = path.join(await tempDir('out'), 'mid-flight');
       backupOutput = await expectCli('backup', midFlightBackup, source.env);
       if (!onPostgres) expect(backupOutput).toContain('asking it to write the backup');
 
+      answerModel();
       const uploaded = await late.finish();
       expect(uploaded.status).toBe(201);
       lateSubmissionId = uploaded.body.submission._id;
@@ -363,6 +384,11 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => 
         const submissions = await database.executeSql<{ id: string }>('SELECT id::text AS id FROM submissions');
         expect(submissions.rows.map((row) => row.id).sort()).toEqual([...world.submissions].sort());
         expect(submissions.rows.map((row) => row.id)).not.toContain(lateSubmissionId);
+        // The grading held at the model is in the snapshot as it was then: started, not finished.
+        const runs = await database.executeSql<{ status: string }>(
+          `SELECT status FROM grading_runs WHERE submission_id = '${world.submissions[1]}'`,
+        );
+        expect(runs.rows).toEqual([{ status: 'running' }]);
       } finally {
         await database.close();
       }
@@ -386,9 +412,11 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => 
       await expectCli('backup', atRest, source.env);
 
       const targetDir = await tempDir('dst');
-      const targetEnv = onPostgres
-        ? { DATA_DIR: targetDir, DATABASE_URL: await createEmptyDatabase() }
-        : { DATA_DIR: targetDir, DATABASE_URL: '' };
+      const targetEnv = {
+        ...aiEnv(),
+        DATA_DIR: targetDir,
+        DATABASE_URL: onPostgres ? await createEmptyDatabase() : '',
+      };
       const restoreOutput = await expectCli('restore', atRest, targetEnv);
       expect(restoreOutput).toContain('every file matches the manifest');
 
@@ -407,6 +435,16 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => 
       const again = await runCli('restore', atRest, targetEnv);
       expect(again.code).toBe(1);
       expect(again.stderr).toMatch(/is not empty/);
+
+      // The restored target serves: a sign-in (tokens are not in backups) and the course's answers.
+      server = await startServerProcess(targetEnv);
+      const signedIn = await expectOk(
+        api('POST', '/api/auth/login', { json: { email: 'ada@example.edu', password: 'correct-horse-battery' } }),
+      );
+      const courses = await expectOk(api('GET', '/api/courses', { token: signedIn.token }));
+      expect(JSON.stringify(courses)).toContain('Physics');
+      expect(await server.stop()).toBe(0);
+      server = undefined;
 
       if (onPostgres) {
         // The same backup restores into the embedded database too, row for row.

@@ -39,6 +39,7 @@ async function main(): Promise<number> {
   // Held until the end: no server may start on the target while it is being filled.
   const release = config.databaseUrl ? () => {} : lockDataDir(config.dataDir);
   let database: Database | undefined;
+  let restored = false;
   try {
     database = config.databaseUrl
       ? openPostgres(config.databaseUrl, 2)
@@ -50,9 +51,15 @@ async function main(): Promise<number> {
         `migrations 1-${summary.migrations}; every file matches the manifest. Start Gradewise on it as usual ` +
         '(everyone signs in again: sign-in tokens are not in backups).',
     );
+    restored = true;
     return 0;
   } finally {
     await database?.close();
+    if (!restored && !config.databaseUrl) {
+      // The data directory was empty before: leave it so, ready for another try.
+      fs.rmSync(path.join(config.dataDir, 'pglite'), { recursive: true, force: true });
+      fs.rmSync(config.filesDir, { recursive: true, force: true });
+    }
     release();
   }
 }
@@ -64,6 +71,11 @@ main().then(
       console.error(error.message);
     } else {
       console.error('The restore failed:', error);
+    }
+    if (process.env.DATABASE_URL) {
+      console.error(
+        'If the database or DATA_DIR/files is no longer empty, drop and create the database (and empty the folder) before trying again.',
+      );
     }
     process.exit(1);
   },

@@ -73,6 +73,10 @@ async function rowsOf<Row>(tx: Tx | Db, query: SQL): Promise<Row[]> {
   return result.rows;
 }
 
+/** A table's columns and types, whatever their order (rows are loaded by column name). */
+const columnSet = (columns: ColumnShape[]) =>
+  JSON.stringify(columns.map((column) => `${column.name} ${column.type}`).sort());
+
 const ident = (name: string) => `"${name.replace(/"/g, '""')}"`;
 
 /** The application's tables (schema public) and their stored columns, in a stable order. */
@@ -208,7 +212,7 @@ export async function loadDatabase(
     for (const table of snapshot.tables) {
       const here = shapes.get(table.name);
       if (!here) problems.push(`table ${table.name} is in the backup but not in this database`);
-      else if (JSON.stringify(here.columns) !== JSON.stringify(table.columns))
+      else if (columnSet(here.columns) !== columnSet(table.columns))
         problems.push(`table ${table.name} has other columns here than in the backup`);
     }
     for (const name of shapes.keys()) if (!wanted.has(name)) problems.push(`table ${name} is not in the backup`);

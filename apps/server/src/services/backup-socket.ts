@@ -55,14 +55,19 @@ export async function listenForBackupRequests(
   }
   fs.rmSync(address, { force: true });
   let running = false;
+  // Connections that have not asked yet: closing the listener ends them (a backup being written finishes).
+  const waiting = new Set<net.Socket>();
   const server = net.createServer((socket) => {
     socket.on('error', () => {});
+    waiting.add(socket);
+    socket.once('close', () => waiting.delete(socket));
     const send = (message: unknown) => {
       if (!socket.destroyed) socket.write(JSON.stringify(message) + '\n');
     };
     const lines = readline.createInterface({ input: socket });
     lines.once('line', (text) => {
       lines.close();
+      waiting.delete(socket);
       void (async () => {
         let out: unknown;
         try {
@@ -108,6 +113,7 @@ export async function listenForBackupRequests(
     close: () =>
       new Promise<void>((resolve) => {
         server.close(() => resolve());
+        for (const socket of waiting) socket.destroy();
         fs.rmSync(address, { force: true });
       }),
   };
