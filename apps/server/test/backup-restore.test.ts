@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openPglite, openPostgres, type Database } from '../src/db/client.ts';
+import { MIGRATIONS_DIR, migrateDatabase, openPglite, openPostgres, type Database } from '../src/db/client.ts';
 import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { restoreBackup } from '../src/services/restore-backup.ts';
 import { writeBackup, type BackupManifest } from '../src/services/write-backup.ts';
@@ -493,6 +493,63 @@ describe(`backup and restore on ${onPostgres ? 'PostgreSQL' : 'PGlite'}`, () => 
         expect(await fs.readdir(path.dirname(out))).toEqual([]);
       } finally {
         await database.close();
+      }
+    },
+    SCENARIO_LIMIT_MS,
+  );
+
+  it(
+    'a backup made at an older migration restores into this version, which upgrades it after loading; a newer one is refused',
+    async () => {
+      const journalPath = (folder: string) => path.join(folder, 'meta', '_journal.json');
+      const journal = JSON.parse(await fs.readFile(journalPath(MIGRATIONS_DIR), 'utf8')) as { entries: unknown[] };
+      const older = await tempDir('migrations');
+      await fs.cp(MIGRATIONS_DIR, older, { recursive: true });
+      await fs.writeFile(journalPath(older), JSON.stringify({ ...journal, entries: journal.entries.slice(0, -1) }));
+
+      const out = path.join(await tempDir('out'), 'older');
+      const source = await openPglite(undefined);
+      try {
+        await migrateDatabase(source, older);
+        await source.executeSql(
+          `INSERT INTO users (id, name, email, password_hash, role)
+           VALUES ('00000000-0000-4000-8000-000000000001', 'Old', 'old@example.edu', 'x', 'instructor')`,
+        );
+        await writeBackup({ database: source, storage: new LocalDiskStorage(await tempDir('files')) }, out);
+      } finally {
+        await source.close();
+      }
+      expect((await readManifest(out)).migrations).toHaveLength(journal.entries.length - 1);
+
+      const target = await tempDir('dst');
+      const database = await openPglite(path.join(target, 'pglite'));
+      try {
+        const summary = await restoreBackup({ database, filesDir: path.join(target, 'files') }, out);
+        expect(summary).toMatchObject({
+          migrationsInBackup: journal.entries.length - 1,
+          migrations: journal.entries.length,
+        });
+        const migrations = await database.executeSql('SELECT hash FROM drizzle.__drizzle_migrations');
+        expect(migrations.rows).toHaveLength(journal.entries.length);
+        const users = await database.executeSql<{ email: string }>('SELECT email FROM users');
+        expect(users.rows).toEqual([{ email: 'old@example.edu' }]);
+      } finally {
+        await database.close();
+      }
+
+      // A backup from a version with a migration this one does not have is refused, writing nothing.
+      const manifest = await readManifest(out);
+      manifest.migrations.push({ hash: 'f'.repeat(64), createdAt: '0' }, { hash: 'e'.repeat(64), createdAt: '0' });
+      await fs.writeFile(path.join(out, 'manifest.json'), JSON.stringify(manifest));
+      const refusing = await tempDir('dst');
+      const empty = await openPglite(path.join(refusing, 'pglite'));
+      try {
+        await expect(restoreBackup({ database: empty, filesDir: path.join(refusing, 'files') }, out)).rejects.toThrow(
+          /a newer version made it/,
+        );
+        expect((await empty.executeSql(`SELECT 1 FROM pg_tables WHERE schemaname = 'public'`)).rows).toHaveLength(0);
+      } finally {
+        await empty.close();
       }
     },
     SCENARIO_LIMIT_MS,

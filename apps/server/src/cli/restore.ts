@@ -48,7 +48,7 @@ async function main(): Promise<number> {
     log(
       `Restored ${backupDir} into ${config.databaseUrl ? 'the PostgreSQL database of DATABASE_URL' : config.dataDir}: ` +
         `${summary.tables} tables, ${summary.rows} rows, ${summary.files} files (${summary.fileBytes} bytes), ` +
-        `migrations 1-${summary.migrations}; every file matches the manifest. Start Gradewise on it as usual ` +
+        `${summary.migrationsInBackup < summary.migrations ? `upgraded from migration ${summary.migrationsInBackup} to ${summary.migrations}` : `migrations 1-${summary.migrations}`}; every file matches the manifest. Start Gradewise on it as usual ` +
         '(everyone signs in again: sign-in tokens are not in backups).',
     );
     restored = true;

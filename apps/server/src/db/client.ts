@@ -113,18 +113,19 @@ export function openPostgres(databaseUrl: string, max = 10): Database {
   return wrapPostgres(pool);
 }
 
-/** Applies every pending migration. Same files for PGlite and PostgreSQL. */
-export async function migrateDatabase(database: Database): Promise<void> {
+/**
+ * Applies every pending migration. Same files for PGlite and PostgreSQL. `migrationsFolder`: a
+ * copy holding only the first migrations (restore of an older backup, services/restore-backup.ts).
+ */
+export async function migrateDatabase(database: Database, migrationsFolder = MIGRATIONS_DIR): Promise<void> {
   if (database.kind === 'pglite') {
-    await migratePglite(database.db as unknown as Parameters<typeof migratePglite>[0], {
-      migrationsFolder: MIGRATIONS_DIR,
-    });
+    await migratePglite(database.db as unknown as Parameters<typeof migratePglite>[0], { migrationsFolder });
     return;
   }
   // Several processes may start together on one PostgreSQL: they migrate one after the other, on
   // the connection that holds the setup lock.
   await database.withSetupLock((db) =>
-    migratePg(db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder: MIGRATIONS_DIR }),
+    migratePg(db as unknown as Parameters<typeof migratePg>[0], { migrationsFolder }),
   );
 }
 

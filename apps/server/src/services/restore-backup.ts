@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { createReadStream } from 'node:fs';
 import fs from 'node:fs/promises';
+import os from 'node:os';
 import path from 'node:path';
 import readline from 'node:readline';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
@@ -27,6 +28,8 @@ export interface RestoreSummary {
   rows: number;
   files: number;
   fileBytes: number;
+  /** Migrations the backup's database had, and the target has now (more: restore upgraded it). */
+  migrationsInBackup: number;
   migrations: number;
 }
 
@@ -120,17 +123,27 @@ export async function restoreBackup(
   if (filesPresent.length > 0) {
     throw new BackupError(`The files folder ${target.filesDir} is not empty: restore only into an empty one.`);
   }
+  // The backup's migrations must be this version's first ones: the target is migrated to exactly
+  // the backup's, loaded, then migrated on (an upgrade, as a start of this version would do).
   const ours = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((migration) => migration.hash);
   const theirs = manifest.migrations.map((migration) => migration.hash);
-  if (ours.length !== theirs.length || ours.some((hash, index) => hash !== theirs[index])) {
+  if (theirs.length > ours.length || theirs.some((hash, index) => hash !== ours[index])) {
     throw new BackupError(
-      `The backup was made with a database at migration ${theirs.length} and this Gradewise has ${ours.length} ` +
-        `migrations${ours.length === theirs.length ? ' of other content' : ''}. Restore it with the Gradewise version that made it, ` +
-        'then start this version on the restored data to upgrade it. Nothing was written.',
+      `The backup was made by a database at migration ${theirs.length}, which this Gradewise (${ours.length} migrations) ` +
+        `does not know${theirs.length > ours.length ? ' (a newer version made it)' : ' (its migrations differ)'}. ` +
+        'Restore it with the Gradewise version that made it. Nothing was written.',
     );
   }
-
-  await migrateDatabase(target.database);
+  if (theirs.length < ours.length) {
+    const folder = await migrationsUpTo(theirs.length);
+    try {
+      await migrateDatabase(target.database, folder);
+    } finally {
+      await fs.rm(folder, { recursive: true, force: true });
+    }
+  } else {
+    await migrateDatabase(target.database);
+  }
   const applied = (await readAppliedMigrations(target.database.db)).map((migration) => migration.hash);
   if (applied.join() !== theirs.join())
     throw new BackupError('The migrated target does not have the backup’s migrations.');
@@ -152,6 +165,10 @@ export async function restoreBackup(
   }
   const rows = manifest.tables.reduce((sum, table) => sum + table.rows, 0);
   log(`database: ${manifest.tables.length} tables, ${rows} rows loaded and counted; every foreign key checked`);
+  if (theirs.length < ours.length) {
+    await migrateDatabase(target.database);
+    log(`database upgraded from migration ${theirs.length} to ${ours.length}`);
+  }
 
   let fileBytes = 0;
   for (const file of manifest.files) {
@@ -171,7 +188,25 @@ export async function restoreBackup(
     fileBytes += found.bytes;
   }
   log(`files: ${manifest.files.length} (${fileBytes} bytes) written and read back against the manifest`);
-  return { tables: manifest.tables.length, rows, files: manifest.files.length, fileBytes, migrations: theirs.length };
+  return {
+    tables: manifest.tables.length,
+    rows,
+    files: manifest.files.length,
+    fileBytes,
+    migrationsInBackup: theirs.length,
+    migrations: ours.length,
+  };
+}
+
+/** A copy of the migrations folder whose journal lists only the first `count` migrations. */
+async function migrationsUpTo(count: number): Promise<string> {
+  const folder = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-migrations-'));
+  await fs.cp(MIGRATIONS_DIR, folder, { recursive: true });
+  const journalPath = path.join(folder, 'meta', '_journal.json');
+  const journal = JSON.parse(await fs.readFile(journalPath, 'utf8')) as { entries: unknown[] };
+  journal.entries = journal.entries.slice(0, count);
+  await fs.writeFile(journalPath, JSON.stringify(journal));
+  return folder;
 }
 
 async function* readBatches(file: string): AsyncIterable<string[]> {
