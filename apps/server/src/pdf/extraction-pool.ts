@@ -400,8 +400,9 @@ export class ExtractionPool {
     const own = idle.find((thread) => thread.isBackground === isBackground);
     if (own) return own;
     if (this.countOf(isBackground) < this.limitOf(isBackground)) return this.startThread(isBackground);
-    // Every interactive thread busy: an idle background one, at its lower priority, rather than wait.
-    return idle[0];
+    // Every interactive thread busy: an idle background one, at its lower priority, rather than
+    // wait. Background calls never take an interactive thread: they wait for one of theirs.
+    return isBackground ? undefined : idle[0];
   }
 
   /**
@@ -421,8 +422,8 @@ export class ExtractionPool {
 
   /**
    * A page has spent LOWER_PRIORITY_AFTER_MS on `thread`: it will likely run out its budget, and
-   * its thread be replaced. The thread that takes the next call starts now, so it has loaded
-   * pdf.js by then (background threads only, which have room for it).
+   * its thread be replaced. The thread that takes the next call starts now (background threads
+   * only, which have room for one more): the lane's next upload does not wait for the budget.
    */
   private prepareSuccessor(thread: Thread) {
     if (!this.options.backgroundAtLowPriority || !thread.isBackground) return;
@@ -436,7 +437,11 @@ export class ExtractionPool {
   private nextLane(): ReadLane | undefined {
     if (this.queue.size('interactive') > 0) return 'interactive';
     if (this.queue.size('background') === 0) return undefined;
-    const background = [...this.threads].filter((thread) => thread.task?.lane === 'background').length;
+    // With threads of their own, a page past LOWER_PRIORITY_AFTER_MS no longer holds the lane: the
+    // next upload starts on its successor while it runs out its budget.
+    const holdsLane = (task: Running) =>
+      task.lane === 'background' && !(task.isSuspect && this.options.backgroundAtLowPriority);
+    const background = [...this.threads].filter((thread) => thread.task && holdsLane(thread.task)).length;
     return background < this.maxThreads ? 'background' : undefined;
   }
 
@@ -640,6 +645,7 @@ export class ExtractionPool {
           this.lowered += 1;
           lowerPriority(thread);
         }
+        this.dispatch(); // The lane it no longer holds takes its next call.
       }
       if (used <= budget) continue;
       this.overBudget += 1;
