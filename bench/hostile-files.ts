@@ -2,22 +2,35 @@
  * Hostile files: what they cost the server in memory, and how long a light request waits while
  * they are read, in one run on this machine.
  *
- *   npx tsx bench/hostile-files.ts [--bombs 2] [--bomb-mb 512] [--timeout-ms 10000] [--quick]
+ *   npx tsx bench/hostile-files.ts [--bombs 2] [--bomb-mb 512] [--timeout-ms 120000] [--quick] [--only-fairness]
  *
  * Files (built first, before any measurement):
  * - the XFD spreadsheet: 10,000 rows with one email cell at column XFD (about 80 KB);
  * - flate bombs: PDFs whose one content stream inflates to --bomb-mb MB (about 500 KB each);
- * - an operator bomb: a PDF whose page nests 100,000 graphics states (pdf.js needs minutes).
+ * - an operator bomb: a PDF whose page nests 100,000 graphics states (pdf.js needs minutes);
+ * - issue 28's files: the 400 KB deeply nested PDF (100,000 `q` then 100,000 `Q`, not
+ *   compressed), the ~620-byte damaged one (the same nesting deflated, no cross-reference table),
+ *   and one whose nesting no single stream shows (60 chained forms of 1,000 levels: only the
+ *   pool's per-page CPU budget stops it).
+ *
+ * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
+ * normal answer's grade (the answer submitted just before, so its text is read by the grade) and
+ * a rubric draft (a new question, its PDFs read by the draft) are timed on the idle server (the
+ * reference), then again right after three students each uploaded a hostile file, in 5 paired
+ * rounds for each kind of hostile file (1 with --quick). Printed: the medians, their ratio to the
+ * idle ones (the goal: at most 2), and how long the hostile files took from upload to refusal,
+ * with their message (the goal: each within 30 s).
  *
  * References measured in the same run (the old code paths, kept callable):
  * - the spreadsheet parsed on the server's own thread with the old limits (no column or cell cap),
  *   while a light request waits for the event loop;
  * - the flate bombs read by an extraction pool that keeps its threads whatever they hold (no
- *   recycling) and has no heap limit.
+ *   recycling) and has no heap limit (nor a CPU budget per page).
  * Then the real server (openRuntime + the HTTP app on a temporary PGlite directory, default
- * settings except EXTRACTION_TIMEOUT_MS): the spreadsheet uploaded to add-students/excel; the
- * bombs submitted as a student and read by the extract-text job; the operator bomb submitted, read
- * until the time limit, then graded (the second read answers from the stored file fault).
+ * settings except EXTRACTION_TIMEOUT_MS and MAX_SUBMISSION_VERSIONS): issue 28's rounds (below);
+ * the spreadsheet uploaded to add-students/excel; the bombs submitted as a student and read by the
+ * extract-text job; the operator bomb submitted (refused before pdf.js reads it since issue 28, by
+ * the time limit before), then graded (the second read answers from the stored file fault).
  *
  * For each step it prints the process RSS before, at its peak (sampled every 20 ms) and after
  * (2 s after the step, threads ended), and how long light requests (GET /api/courses, one after
@@ -35,8 +48,16 @@ import {
   closeExtractionPool,
   configureExtractionPool,
   ExtractionPool,
+  extractionPoolStats,
 } from '../apps/server/src/pdf/extraction-pool.ts';
-import { buildFlateBombPdf, buildOperatorBombPdf, buildTextPdf } from '../apps/server/src/demo/pdf-documents.ts';
+import {
+  buildDamagedNestedPdf,
+  buildFlateBombPdf,
+  buildNestedFormsPdf,
+  buildNestedStatesPdf,
+  buildOperatorBombPdf,
+  buildTextPdf,
+} from '../apps/server/src/demo/pdf-documents.ts';
 import {
   readEmailsFromSpreadsheet,
   ROSTER_SPREADSHEET_LIMITS,
@@ -49,12 +70,17 @@ const { values: flags } = parseArgs({
     'bomb-mb': { type: 'string' },
     'timeout-ms': { type: 'string' },
     quick: { type: 'boolean', default: false },
+    'only-fairness': { type: 'boolean', default: false },
   },
   strict: false,
 });
 const BOMBS = Number(flags.bombs ?? (flags.quick ? 1 : 2));
 const BOMB_MB = Number(flags['bomb-mb'] ?? (flags.quick ? 256 : 512));
-const TIMEOUT_MS = Number(flags['timeout-ms'] ?? 10_000);
+// The product's default (EXTRACTION_TIMEOUT_MS): no hostile file here needs the time limit to end.
+const TIMEOUT_MS = Number(flags['timeout-ms'] ?? 120_000);
+const ONLY_FAIRNESS = flags['only-fairness'] === true;
+/** Rounds of each issue 28 measurement (idle, and under each kind of hostile file). */
+const ROUNDS = flags.quick ? 1 : 5;
 for (const [name, value] of [
   ['--bombs', BOMBS],
   ['--bomb-mb', BOMB_MB],
@@ -69,6 +95,7 @@ for (const [name, value] of [
 const MB = 1024 * 1024;
 const rssMb = () => Math.round(process.memoryUsage().rss / MB);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const roundsOf = (values: number[]) => values.map((value) => Math.round(value)).join(', ');
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted.length === 0 ? NaN : sorted[Math.floor(sorted.length / 2)]!;
@@ -206,9 +233,15 @@ async function main(): Promise<void> {
   const flateBombs = await Promise.all(Array.from({ length: BOMBS }, () => buildFlateBombPdf({ decodedMb: BOMB_MB })));
   const operatorBomb = await buildOperatorBombPdf(100_000);
   const typed = await buildTextPdf({ paragraphs: ['Osmosis is the movement of water across a membrane.'] });
+  const hostileKinds: { name: string; bytes: Uint8Array }[] = [
+    { name: 'deeply nested', bytes: await buildNestedStatesPdf(100_000) },
+    { name: 'damaged', bytes: new Uint8Array(buildDamagedNestedPdf(75_000)) },
+    { name: 'nested through forms', bytes: await buildNestedFormsPdf(60, 1_000) },
+  ];
   console.log(
     `files: XFD spreadsheet ${Math.round(xfdSheet.length / 1024)} KB, flate bomb ${Math.round(flateBombs[0]!.byteLength / 1024)} KB, ` +
-      `operator bomb ${Math.round(operatorBomb.byteLength / 1024)} KB`,
+      `operator bomb ${Math.round(operatorBomb.byteLength / 1024)} KB, ` +
+      hostileKinds.map((kind) => `${kind.name} ${kind.bytes.byteLength} bytes`).join(', '),
   );
 
   // ---------------------------------------------------------------- the server
@@ -216,24 +249,36 @@ async function main(): Promise<void> {
   let runtime: Runtime | undefined;
   let app: Awaited<ReturnType<typeof buildApp>> | undefined;
   try {
-    const config = loadConfig({ DATA_DIR: dataDir, LOG_LEVEL: 'warn', EXTRACTION_TIMEOUT_MS: String(TIMEOUT_MS) });
+    const config = loadConfig({
+      DATA_DIR: dataDir,
+      LOG_LEVEL: 'warn',
+      EXTRACTION_TIMEOUT_MS: String(TIMEOUT_MS),
+      // Issue 28's rounds submit one question's answer many times.
+      MAX_SUBMISSION_VERSIONS: '1000',
+    });
     configureExtractionPool({ threads: config.extractionThreads, heapLimitMb: config.extractionMemoryMb, warm: true });
     runtime = await openRuntime(config);
     app = await buildApp(runtime.ctx);
     const api = new Api(await app.listen({ host: '127.0.0.1', port: 0 }));
-    const register = async (role: string, name: string) =>
-      (await api.ok('POST', '/api/auth/register', {
-        name,
-        email: `${role}.${Date.now()}@bench.example`,
-        password: 'bench-password-123',
-        role,
-      })) as { token: string; user: { email: string } };
+    let accounts = 0;
+    const register = async (role: string, name: string): Promise<{ token: string; user: { email: string } }> => {
+      accounts += 1;
+      const credentials = { email: `${role}.${accounts}.${Date.now()}@bench.example`, password: 'bench-password-123' };
+      const registered = await api.ok('POST', '/api/auth/register', { name, role, ...credentials });
+      // Registration answers a token, or (without email delivery) asks the caller to sign in next.
+      return registered.token ? registered : await api.ok('POST', '/api/auth/login', credentials);
+    };
     const instructorAccount = await register('instructor', 'Bench Instructor');
     const studentAccount = await register('student', 'Bench Student');
+    const attackerAccounts = [];
+    for (const index of [1, 2, 3]) attackerAccounts.push(await register('student', `Bench Attacker ${index}`));
     const instructor = api.as(instructorAccount.token);
     const student = api.as(studentAccount.token);
+    const attackers = attackerAccounts.map((account) => api.as(account.token));
     const { course } = await instructor.ok('POST', '/api/courses', form({ title: 'Hostile files' }));
-    await instructor.ok('POST', `/api/courses/${course._id}/add-students`, { emails: [studentAccount.user.email] });
+    await instructor.ok('POST', `/api/courses/${course._id}/add-students`, {
+      emails: [studentAccount, ...attackerAccounts].map((account) => account.user.email),
+    });
     const { assignment } = await instructor.ok('POST', '/api/assignments', {
       title: 'Homework',
       courseId: course._id,
@@ -256,6 +301,86 @@ async function main(): Promise<void> {
     // Warm up: the extraction thread and the routes, before measuring.
     await student.ok('POST', `${questionUrl}/submit`, form({ file: pdfFile(typed) }));
     await waitForExtractions(runtime);
+
+    // ---------------------------------------------------------------- issue 28: fairness
+    let questionNumber = 1;
+    /** A normal answer submitted and graded at once: the time of the grade request (its text is read by it). */
+    const timeGrade = async (): Promise<number> => {
+      const { submission } = await student.ok('POST', `${questionUrl}/submit`, form({ file: pdfFile(typed) }));
+      const started = performance.now();
+      await instructor.ok('POST', `${questionUrl}/grade/${submission._id}`);
+      return performance.now() - started;
+    };
+    /** A rubric drafted for a new question: the time of the generate-rubric request (its PDFs are read by it). */
+    const timeDraft = async (): Promise<number> => {
+      questionNumber += 1;
+      const { question: fresh } = await instructor.ok(
+        'POST',
+        `/api/assignments/${assignment._id}/questions`,
+        form({
+          title: `Q${questionNumber}`,
+          points: '10',
+          questionFile: pdfFile(
+            await buildTextPdf({ paragraphs: [`Question ${questionNumber}: explain osmosis in one sentence.`] }),
+            'question.pdf',
+          ),
+          solutionFile: pdfFile(typed, 'solution.pdf'),
+        }),
+      );
+      const started = performance.now();
+      await instructor.ok('POST', `/api/assignments/${assignment._id}/questions/${fresh._id}/generate-rubric`);
+      return performance.now() - started;
+    };
+    for (let round = 0; round < 2; round += 1) {
+      await timeGrade();
+      await timeDraft();
+    }
+    const fairness: string[] = [];
+    for (const kind of hostileKinds) {
+      const idle = { grades: [] as number[], drafts: [] as number[] };
+      const hostile = { grades: [] as number[], drafts: [] as number[] };
+      const refusals: Awaited<ReturnType<typeof waitForRefusals>> = [];
+      // Paired rounds: an answer graded and a rubric drafted on the idle server (the reference),
+      // then again right after three students upload one hostile file each; the round ends when
+      // the three are refused.
+      for (let round = 0; round < ROUNDS; round += 1) {
+        await waitForExtractions(runtime);
+        idle.grades.push(await timeGrade());
+        idle.drafts.push(await timeDraft());
+        await waitForExtractions(runtime);
+        const hostileIds: string[] = [];
+        for (const attacker of attackers) {
+          const { submission } = await attacker.ok(
+            'POST',
+            `${questionUrl}/submit`,
+            form({ file: pdfFile(kind.bytes) }),
+          );
+          hostileIds.push(submission._id);
+        }
+        hostile.grades.push(await timeGrade());
+        hostile.drafts.push(await timeDraft());
+        refusals.push(...(await waitForRefusals(runtime, hostileIds)));
+      }
+      const [idleGrade, idleDraft] = [median(idle.grades), median(idle.drafts)];
+      const [grade, draft] = [median(hostile.grades), median(hostile.drafts)];
+      const line =
+        `three ${kind.name} PDFs (${kind.bytes.byteLength} bytes), medians of ${ROUNDS} paired rounds: ` +
+        `grade ${Math.round(grade)} ms against ${Math.round(idleGrade)} ms idle = ${(grade / idleGrade).toFixed(2)} x ` +
+        `(${roundsOf(hostile.grades)} against ${roundsOf(idle.grades)}), ` +
+        `rubric draft ${Math.round(draft)} ms against ${Math.round(idleDraft)} ms idle = ${(draft / idleDraft).toFixed(2)} x ` +
+        `(${roundsOf(hostile.drafts)} against ${roundsOf(idle.drafts)}); ` +
+        `each refused within ${(Math.max(...refusals.map((refusal) => refusal.ms)) / 1000).toFixed(1)} s of its upload ` +
+        `(median ${(median(refusals.map((refusal) => refusal.ms)) / 1000).toFixed(1)} s): ` +
+        [...new Set(refusals.map((refusal) => `${refusal.code}: ${refusal.message}`))].join(' | ');
+      console.log(line);
+      fairness.push(line);
+    }
+    if (ONLY_FAIRNESS) {
+      console.log(`\nIssue 28 (load average ${os.loadavg()[0]!.toFixed(1)} at the end):`);
+      for (const line of fairness) console.log(`- ${line}`);
+      console.log(`extraction pool: ${JSON.stringify(extractionPoolStats())}`);
+      return;
+    }
 
     // ---------------------------------------------------------------- spreadsheet
     await measure('XFD spreadsheet, old: parsed on the server thread (reference)', light, async () => {
@@ -290,7 +415,12 @@ async function main(): Promise<void> {
     });
 
     // ---------------------------------------------------------------- flate bombs
-    const reference = new ExtractionPool({ threads: 1, recycleAboveMb: Number.POSITIVE_INFINITY });
+    // As before issue 28 too: no CPU budget per page.
+    const reference = new ExtractionPool({
+      threads: 1,
+      recycleAboveMb: Number.POSITIVE_INFINITY,
+      cpuPerPageMs: Number.POSITIVE_INFINITY,
+    });
     await measure(`${BOMBS} flate bomb(s), old: threads kept, no heap limit (reference)`, light, async () => {
       const outcomes: string[] = [];
       for (const bomb of flateBombs) {
@@ -313,7 +443,7 @@ async function main(): Promise<void> {
 
     // ---------------------------------------------------------------- operator bomb
     let submissionId = '';
-    await measure('operator bomb, first read (runs to the time limit)', light, async () => {
+    await measure('operator bomb, first read (refused before pdf.js reads it)', light, async () => {
       const { submission } = await student.ok('POST', `${questionUrl}/submit`, form({ file: pdfFile(operatorBomb) }));
       submissionId = submission._id;
       const rows = await waitForExtractions(runtime!);
@@ -332,12 +462,37 @@ async function main(): Promise<void> {
     await fs.rm(dataDir, { recursive: true, force: true });
   }
 
+  console.log(`extraction pool: ${JSON.stringify(extractionPoolStats())}`);
   console.log('\n| step | RSS before | peak | after (MB) | light request max / median (ms) | time | outcome |');
   console.log('| --- | --- | --- | --- | --- | --- | --- |');
   for (const result of results) {
     console.log(
       `| ${result.name} | ${result.before} | ${result.peak} | ${result.after} | ${result.lightMaxMs} / ${result.lightMedianMs} | ${result.seconds.toFixed(1)} s | ${result.outcome} |`,
     );
+  }
+}
+
+/**
+ * Waits until the files of these submissions are settled; answers, for each, the time from its
+ * upload to its refusal (the row's created_at to finished_at) with its code and message.
+ */
+async function waitForRefusals(runtime: Runtime, submissionIds: string[]) {
+  for (;;) {
+    const { rows } = await runtime.ctx.database.executeSql(
+      `SELECT e.status, e.error_code AS "code", e.error AS "message",
+              EXTRACT(EPOCH FROM (e.finished_at - e.created_at)) * 1000 AS "ms"
+         FROM submissions s JOIN file_extractions e ON e.file_id = s.file_id
+        WHERE s.id IN (${submissionIds.map((_, index) => `$${index + 1}`).join(', ')})`,
+      submissionIds,
+    );
+    const settled = rows as { status: string; code: string | null; message: string | null; ms: number | string }[];
+    if (
+      settled.length === submissionIds.length &&
+      settled.every((row) => row.status === 'succeeded' || row.status === 'failed')
+    ) {
+      return settled.map((row) => ({ code: row.code, message: row.message, ms: Number(row.ms) }));
+    }
+    await pause(100);
   }
 }
 

@@ -38,8 +38,10 @@ import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadStart, SerializedE
  * background calls never hold more than `threads`, so a thread is always left for the people
  * waiting. Within a lane the owners take turns: the next call is the oldest of the owner with the
  * fewest calls running, then of the one served longest ago, so one person's three files never
- * queue another's behind them. A queued background call that someone starts waiting for is moved
- * to the interactive lane (`promote`).
+ * queue another's behind them. A background call that someone starts waiting for moves to the
+ * interactive lane (`promote`). With `backgroundAtLowPriority` (the shared pool) uploads are read
+ * on threads of their own at a lower OS priority, and an upload whose page spins stops holding
+ * the lane after LOWER_PRIORITY_AFTER_MS (see the option).
  *
  * Work: besides the time limit, each call may spend `cpuPerPageMs` of its thread's CPU time on
  * one page (opening the file counts with the first). The pool reads the thread's own CPU clock
@@ -48,10 +50,11 @@ import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadStart, SerializedE
  * terminated and replaced. Before that, the thread refuses what can be counted up front: pages,
  * nesting (stream-guard.ts) and operators (extract-text.ts).
  *
- * Threads start on demand, up to `threads` (plus the interactive one), and stay for the next calls; a thread with no call for
- * `idleMs` ends (pdf.js and its OCR worker hold about 65 MB that an idle server does not need) and
- * the next call starts a new one; `close()` ends them (and their OCR workers) for a graceful shutdown. A busy thread keeps the process alive until its call
- * is answered; an idle one does not, so a forgotten close() never leaves a command hanging.
+ * Threads start on demand, up to the limits above, and stay for the next calls; a thread with no
+ * call for `idleMs` ends (pdf.js and its OCR worker hold about 65 MB that an idle server does not
+ * need) and the next call starts a new one; `close()` ends them (and their OCR workers) for a
+ * graceful shutdown. A busy thread keeps the process alive until its call is answered; an idle one
+ * does not, so a forgotten close() never leaves a command hanging.
  */
 
 /** 'interactive': someone waits for the text (grading, a rubric draft); 'background': read ahead of need (uploads). */
@@ -88,12 +91,14 @@ export interface ExtractionPoolOptions {
    */
   cpuPerPageMs?: number;
   /**
-   * Background calls run on threads of their own, which lower their OS priority (nice 10) before
-   * loading pdf.js: while an upload is read, even one that spins until its budget stops it, the
-   * server's thread and the interactive reads take the cores first. Interactive calls keep the
-   * other threads, idle and loaded, so a grade never waits for a thread to load pdf.js (a second
-   * or more); they borrow an idle background thread only when they may start none. The shared
-   * pool does; default false (any idle thread takes any call).
+   * Background calls run on threads of their own (up to `threads`, and one successor), which
+   * lower their OS priority (nice 10) before loading pdf.js: while an upload is read, even one that
+   * spins until its budget stops it, the server's thread and the interactive reads take the cores
+   * first. Interactive calls keep `threads` others, idle and loaded, so a grade never waits for a
+   * thread to load pdf.js (a second or more); they borrow an idle background thread only when they
+   * may start none. A page past LOWER_PRIORITY_AFTER_MS of CPU gets its successor thread started,
+   * and the next upload starts on it without waiting for the budget. The shared pool does; default
+   * false (any idle thread takes any call).
    */
   backgroundAtLowPriority?: boolean;
 }
