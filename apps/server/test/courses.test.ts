@@ -168,7 +168,11 @@ describe('POST /api/courses', () => {
         payload: form.payload,
       });
       expect(response.statusCode).toBe(413);
-      expect(response.json()).toEqual({ message: 'The upload is too large.', code: 'PAYLOAD_TOO_LARGE' });
+      // The words, with the limit beside them.
+      expect(response.json()).toEqual({
+        message: 'The upload is too large. Each file may be at most 1 MB.',
+        code: 'PAYLOAD_TOO_LARGE',
+      });
       expect((await small.ctx.db.select({ n: count() }).from(courses))[0]!.n).toBe(0);
       expect((await small.ctx.db.select({ n: count() }).from(files))[0]!.n).toBe(0);
     } finally {

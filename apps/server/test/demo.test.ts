@@ -1,7 +1,9 @@
+import { readFile } from 'node:fs/promises';
 import { count, eq } from 'drizzle-orm';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { courses, files, submissions, users } from '../src/db/schema.ts';
 import { DEMO_INSTRUCTOR, DemoRefusedError, loadDemo } from '../src/demo/load-demo.ts';
+import { STUDENT_FIRST_NAMES, STUDENT_LAST_NAMES } from '../src/demo/demo-content.ts';
 import { extractPdfText } from '../src/pdf/extract-text.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 import { createCourse } from './support/course-fixtures.ts';
@@ -94,6 +96,25 @@ describe('npm run demo (loadDemo)', () => {
     );
     expect(nearlyEmpty.length).toBe(2);
   }, 180_000);
+
+  it('the tour page (apps/web/public/tour.html) names only students that are in the demo, on the answers it says', async () => {
+    const { students } = await loadDemo(t.ctx);
+    const tour = await readFile(new URL('../../web/public/tour.html', import.meta.url), 'utf8');
+    const namePattern = new RegExp(`\\b(${STUDENT_FIRST_NAMES.join('|')}) (${STUDENT_LAST_NAMES.join('|')})\\b`, 'g');
+    const named = [...tour.matchAll(namePattern)].map((match) => match[0]);
+    expect(named.length).toBeGreaterThanOrEqual(4);
+    const demoNames = new Set(students.map((student) => student.name));
+    for (const name of named) expect(demoNames, `${name} is named on the tour page`).toContain(name);
+
+    // Each tricky answer belongs to the student the tour names for it.
+    const submissionOf = async (name: string) => {
+      const [student] = await t.ctx.db.select().from(users).where(eq(users.name, name));
+      return t.ctx.db.select().from(submissions).where(eq(submissions.studentId, student!.id));
+    };
+    const late = named.find((name) => tour.includes(`(${name}, <strong>Late?</strong> Yes)`));
+    expect(late).toBeDefined();
+    expect((await submissionOf(late!)).every((row) => row.isLate)).toBe(true);
+  });
 
   it('refuses a data directory with other data unless forced', async () => {
     await registerUser(t.app, { email: 'real.teacher@school.edu', role: 'instructor' });

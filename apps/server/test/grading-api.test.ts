@@ -3,7 +3,12 @@ import { count, eq, inArray } from 'drizzle-orm';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import { isLeftForGradeAll } from '@gradewise/shared/contracts/grading';
 import { fileExtractions, grades, gradingRuns, rubricGenerations, rubrics } from '../src/db/schema.ts';
-import { buildPdfShapedBytes, buildPdfWithHiddenText, buildTextPdf } from '../src/demo/pdf-documents.ts';
+import {
+  buildPdfShapedBytes,
+  buildPdfWithHiddenText,
+  buildScannedPdf,
+  buildTextPdf,
+} from '../src/demo/pdf-documents.ts';
 import {
   addStudents,
   createAssignment,
@@ -509,6 +514,22 @@ describe('hidden text and extraction failures', () => {
     const row = (await detail(world.instructor, world)).submissions.find((s: any) => s._id === submission._id);
     expect(row).toMatchObject({ hasHiddenText: true, isAlreadyGraded: false, grade: null, gradingStatus: 'succeeded' });
   });
+
+  it('names the pages OCR read for a scanned answer, and none for a typed one', async () => {
+    const student = await registerUser(t.app, { name: 'Sid Scanned' });
+    await addStudents(t.app, world.instructor, world.course._id, [student.email]);
+    const scanned = await submit(student, world, Buffer.from(await buildScannedPdf([GOOD_ANSWER])));
+    const response = await post(world.instructor, `${base(world)}/grade/${scanned._id}`);
+    expect(response.statusCode).toBe(200);
+    expect(response.json().ocrPages).toEqual([1]);
+    expect(response.json().submissionText).toMatch(/ground|sqrt|20/);
+
+    const typist = await registerUser(t.app, { name: 'Tia Typed' });
+    await addStudents(t.app, world.instructor, world.course._id, [typist.email]);
+    const typed = await submit(typist, world, await pdf([GOOD_ANSWER]));
+    const typedResponse = await post(world.instructor, `${base(world)}/grade/${typed._id}`);
+    expect(typedResponse.json().ocrPages).toEqual([]);
+  }, 120_000);
 
   it('a submission whose PDF cannot be read fails with EXTRACTION_FAILED, a failed run and no suggestion', async () => {
     const student = await registerUser(t.app, { name: 'Bea Broken' });

@@ -18,8 +18,22 @@ export interface MultipartForm {
 export interface ReadMultipartOptions {
   /** File fields this route reads; files under any other name are drained and ignored. */
   fileFields: readonly string[];
-  /** Per-file cap below the global one (e.g. spreadsheets). */
-  maxFileBytes?: number;
+  /**
+   * The per-file cap this route holds uploads to: the configured MAX_UPLOAD_MB, or a tighter one
+   * (spreadsheets). A file over it is refused with a 413 that names it.
+   */
+  maxFileBytes: number;
+}
+
+/** The spec gives no words for a file over the limit: ours, with the limit beside them. */
+export function uploadTooLargeMessage(maxFileBytes: number): string {
+  return `The upload is too large. Each file may be at most ${formatBytes(maxFileBytes)}.`;
+}
+
+function formatBytes(bytes: number): string {
+  const mb = bytes / (1024 * 1024);
+  if (mb >= 1) return `${Number.isInteger(mb) ? mb : Number(mb.toFixed(1))} MB`;
+  return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
 export async function readMultipartForm(
@@ -29,7 +43,7 @@ export async function readMultipartForm(
   if (!request.isMultipart()) throw badRequest('Please send this form as multipart/form-data.');
   const form: MultipartForm = { fields: {}, files: {} };
   try {
-    const parts = request.parts(options.maxFileBytes ? { limits: { fileSize: options.maxFileBytes } } : undefined);
+    const parts = request.parts({ limits: { fileSize: options.maxFileBytes } });
     for await (const part of parts) {
       if (part.type === 'file') {
         // Always consume the stream, or the iterator never reaches the next part.
@@ -45,7 +59,7 @@ export async function readMultipartForm(
       }
     }
   } catch (error) {
-    throw asMultipartError(error);
+    throw asMultipartError(error, options.maxFileBytes);
   }
   return form;
 }
@@ -55,9 +69,10 @@ export async function readMultipartForm(
  * parser throws (a missing boundary, a body cut off mid-part, a malformed part header) is the
  * client's broken request, not our failure: a 400, never a 500.
  */
-function asMultipartError(error: unknown): unknown {
+function asMultipartError(error: unknown, maxFileBytes: number): unknown {
   if (error instanceof AppError) return error;
   const { code, statusCode } = error as { code?: unknown; statusCode?: unknown };
+  if (code === 'FST_REQ_FILE_TOO_LARGE') return payloadTooLarge(uploadTooLargeMessage(maxFileBytes));
   if (typeof code === 'string' && code.startsWith('FST_') && typeof statusCode === 'number' && statusCode < 500)
     return error;
   return badRequest('The upload is incomplete or is not valid multipart/form-data. Please try again.');

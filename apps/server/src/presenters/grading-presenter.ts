@@ -74,15 +74,22 @@ export function presentHiddenText(extraction: FileExtractionListRow | undefined)
   return extraction?.hiddenText ?? [];
 }
 
+/** The pages whose text OCR read (scanned, no text layer), so the screen can say so. */
+export function presentOcrPages(extraction: Pick<FileExtractionRow, 'pages'> | undefined): number[] {
+  return (extraction?.pages ?? []).filter((page) => page.method === 'ocr').map((page) => page.page);
+}
+
 /**
  * The grade and regrade calls' answer: a saved grade (with the rubric version it was written under
  * and the rubric change that wrote it), else the AI run, with the saved grade current now.
  */
 export function presentGradingAnswer(answer: GradingAnswer): GradingOutput {
-  if (answer.kind === 'run') return { ...presentRunResult(answer), currentGradeId: answer.currentGradeId };
+  const ocrPages = presentOcrPages(answer.extraction);
+  if (answer.kind === 'run') return { ...presentRunResult(answer), ocrPages, currentGradeId: answer.currentGradeId };
   const { grade } = answer;
   return {
     ...presentSavedGradeResult(answer),
+    ocrPages,
     currentGradeId: grade.id,
     rubricVersion: grade.rubricVersion,
     rubricChange:

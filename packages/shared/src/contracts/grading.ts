@@ -179,6 +179,11 @@ export const GradingOutput = z.object({
   /** Null only for a grade an instructor saved without any AI suggestion. */
   grader: GraderInfo.nullable(),
   hiddenText: z.array(HiddenTextFinding),
+  /**
+   * The pages of the answer whose text was read by OCR (a scanned page without a text layer), in
+   * order; empty when every page had a text layer. The screen labels such a text as read by OCR.
+   */
+  ocrPages: z.array(z.number().int()).optional(),
   gradingRunId: z.string().nullable(),
   /** True when this answer is the instructor's saved grade rather than a fresh AI suggestion. */
   isAlreadyGraded: z.boolean(),

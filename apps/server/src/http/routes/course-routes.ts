@@ -53,7 +53,10 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { config: { access: 'instructor' }, schema: { response: { 201: CreateCourseOutput } } },
       async (request, reply) => {
         const user = currentUser(request);
-        const form = await readMultipartForm(request, { fileFields: Object.values(CREATE_COURSE_FILE_FIELDS) });
+        const form = await readMultipartForm(request, {
+          fileFields: Object.values(CREATE_COURSE_FILE_FIELDS),
+          maxFileBytes: ctx.config.maxUploadBytes,
+        });
         const { title } = parseInput(CreateCourseFields, form.fields);
         const course = await createCourse(ctx, user, {
           title,

@@ -53,7 +53,10 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeQuestionCreation(ctx, user, request.params.assignmentId);
-        const form = await readMultipartForm(request, { fileFields: Object.values(CREATE_QUESTION_FILE_FIELDS) });
+        const form = await readMultipartForm(request, {
+          fileFields: Object.values(CREATE_QUESTION_FILE_FIELDS),
+          maxFileBytes: ctx.config.maxUploadBytes,
+        });
         const created = await createQuestion(ctx, scope, user, {
           fields: form.fields,
           questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],

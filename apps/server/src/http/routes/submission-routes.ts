@@ -37,7 +37,10 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeSubmission(ctx, user, request.params);
-        const form = await readMultipartForm(request, { fileFields: [SUBMISSION_FILE_FIELD] });
+        const form = await readMultipartForm(request, {
+          fileFields: [SUBMISSION_FILE_FIELD],
+          maxFileBytes: ctx.config.maxUploadBytes,
+        });
         const row = await submitAnswer(ctx, scope, user, form.files[SUBMISSION_FILE_FIELD]);
         return reply
           .status(201)
@@ -51,7 +54,10 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeUploadOnBehalf(ctx, user, request.params);
-        const form = await readMultipartForm(request, { fileFields: [SUBMISSION_FILE_FIELD] });
+        const form = await readMultipartForm(request, {
+          fileFields: [SUBMISSION_FILE_FIELD],
+          maxFileBytes: ctx.config.maxUploadBytes,
+        });
         const row = await uploadOnBehalf(ctx, scope, user, {
           fields: form.fields,
           file: form.files[SUBMISSION_FILE_FIELD],

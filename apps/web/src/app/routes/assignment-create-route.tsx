@@ -1,5 +1,5 @@
 import { Link as RouterLink, useLocation, useNavigate } from 'react-router-dom';
-import { Button, Container, MenuItem, Paper, TextField } from '@mui/material';
+import { Alert, Button, Container, MenuItem, Paper, TextField } from '@mui/material';
 import { PageHeader } from '../../components/page-header.tsx';
 import { ErrorMessage, LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { ASSIGNMENT_MESSAGES } from '../../features/assignments/api/assignments-api.ts';
@@ -19,8 +19,9 @@ export const ONLY_INSTRUCTORS_CREATE_ASSIGNMENTS = 'Only instructors can create 
 /**
  * Create assignment (spec section 2): the course comes through the navigation state from a course
  * page. Opened without one (Create Assignment on /assignments, a bookmark), the instructor picks
- * one of their courses here, which puts it in the navigation state as a course page would; the
- * spec's "No courseId found…" stays for an instructor who has no course to pick.
+ * one of their courses here, which puts it in the navigation state as a course page would. The
+ * spec's "No courseId found…" is shown either way: above the picker, or alone (with Create a
+ * Course) for an instructor who has no course to pick.
  */
 export function AssignmentCreateRoute() {
   useDocumentTitle('Create Assignment');
@@ -89,12 +90,16 @@ function ChooseCourse({ onChosen }: { onChosen: (state: CreateAssignmentState) =
   }
   return (
     <Paper variant="outlined" sx={{ p: { xs: 2, sm: 3 } }}>
+      {/* The spec's message, then the way out of it: the course picker right below. */}
+      <Alert severity="info" variant="outlined" sx={{ mb: 2 }}>
+        {ASSIGNMENT_MESSAGES.noCourseId}
+      </Alert>
       <TextField
         select
         fullWidth
         label="Course"
         value=""
-        helperText="Which of your courses is this assignment for?"
+        helperText="Or choose here which of your courses this assignment is for."
         onChange={(event) => {
           const course = courses.data.find((row) => row._id === event.target.value);
           if (course) onChosen({ courseId: course._id, courseTitle: course.title });

@@ -155,6 +155,14 @@ describe('create course', () => {
     expect(screen.queryByRole('textbox', { name: /Course Title/ })).not.toBeInTheDocument();
   });
 
+  it("names the course title's maximum length beside the field, and holds the field to it", async () => {
+    stubNetwork(signInAs(INSTRUCTOR));
+    renderApp('/courses/create');
+    const title = await screen.findByRole('textbox', { name: /Course Title/ });
+    expect(title).toHaveAccessibleDescription('At most 200 characters.');
+    expect(title).toHaveAttribute('maxLength', '200');
+  });
+
   it('requires a course title and sends nothing without one', async () => {
     const sent = stubNetwork(signInAs(INSTRUCTOR));
     renderApp('/courses/create');

@@ -345,7 +345,8 @@ describe('grading screen', () => {
     expect(await screen.findAllByText('The AI provider did not answer.')).not.toHaveLength(0);
     // The close icon, and the Close button shown when there is nothing to save.
     expect(screen.getAllByRole('button', { name: 'Close' })).toHaveLength(2);
-    expect(screen.getByRole('button', { name: 'Save Grade' })).toBeDisabled();
+    // Nothing was read, so nothing to save or regrade (Try again reads it again).
+    expect(screen.queryByRole('button', { name: 'Save Grade' })).not.toBeInTheDocument();
   });
 
   it('a save refused as stale (409) shows who saved what and when, keeps the screen open, and Reload loads their grade', async () => {
@@ -481,11 +482,31 @@ describe('grading screen', () => {
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
   });
 
+  it('labels a scanned answer read by OCR', async () => {
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput({ ocrPages: [1, 2] }))));
+    renderApp(GRADE_PATH);
+    expect(await screen.findByText('Second eigenvalue is wrong.')).toBeInTheDocument();
+    expect(screen.getByRole('note')).toHaveTextContent(
+      'Scanned answer: the text of pages 1, 2 was read by OCR (text recognition).',
+    );
+  });
+
+  it('shows no OCR label for an answer with a text layer', async () => {
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput({ ocrPages: [] }))));
+    renderApp(GRADE_PATH);
+    expect(await screen.findByText('Second eigenvalue is wrong.')).toBeInTheDocument();
+    expect(screen.queryByText(/read by OCR/)).not.toBeInTheDocument();
+  });
+
   it("says 'Submission not found.' for a submission the question does not have", async () => {
     stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
     renderApp(`/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/unknown`);
     expect(await screen.findAllByText('Submission not found.')).not.toHaveLength(0);
     expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    // Nothing to regrade or save: the bar offers only Close.
+    expect(screen.queryByRole('button', { name: 'Regrade With AI' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('button', { name: 'Save Grade' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Close' })).toHaveLength(2);
   });
 });
 

@@ -332,7 +332,7 @@ describe('text extraction state in the submissions table', () => {
 });
 
 describe('submit your answer (student)', () => {
-  it('says beforehand that a graded answer cannot be replaced, and shows the refusal the server gives', async () => {
+  it('says beforehand that a graded answer cannot be replaced, and disables Submit with that reason', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);
     const refusal =
       'Your answer to this question has been graded, so a new version cannot be submitted. If you need to resubmit, ask your instructor to reopen the question for you.';
@@ -359,16 +359,50 @@ describe('submit your answer (student)', () => {
             ],
           }),
         ),
+    });
+    renderApp(QUESTION_PATH);
+
+    const form = await screen.findByRole('region', { name: 'Submit Your Answer' });
+    expect(within(form).getByText(refusal)).toBeInTheDocument();
+    expect(within(form).queryByText(/Submitting again replaces it/)).not.toBeInTheDocument();
+    expect(screen.getByText('9 / 10')).toBeInTheDocument();
+    // Nothing to press that the server would refuse; the button names the reason.
+    const submit = within(form).getByRole('button', { name: 'Submit' });
+    expect(submit).toBeDisabled();
+    expect(submit).toHaveAccessibleDescription(refusal);
+  });
+
+  it('keeps the refusal the server gives on the form when the page did not know yet', async () => {
+    vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    const refusal =
+      'Your answer to this question has been graded, so a new version cannot be submitted. If you need to resubmit, ask your instructor to reopen the question for you.';
+    stubNetwork({
+      ...signInAs(STUDENT),
+      [`GET /api${QUESTION_PATH}`]: () =>
+        jsonResponse(
+          200,
+          questionForStudent({
+            submissions: [
+              {
+                _id: 'submission-1',
+                file: '/api/files/answer-1?exp=1&sig=s',
+                isLate: false,
+                version: 1,
+                submittedAt: '2030-02-01T10:00:00.000Z',
+                student: { _id: STUDENT._id, name: STUDENT.name },
+                grade: null,
+                isAlreadyGraded: false,
+                canResubmit: true,
+              },
+            ],
+          }),
+        ),
       [`POST /api${QUESTION_PATH}/submit`]: errorResponse(409, 'CONFLICT', refusal),
     });
     renderApp(QUESTION_PATH);
     const user = userEvent.setup({ delay: null });
 
     const form = await screen.findByRole('region', { name: 'Submit Your Answer' });
-    expect(within(form).getByText(refusal)).toBeInTheDocument();
-    expect(within(form).queryByText(/Submitting again replaces it/)).not.toBeInTheDocument();
-    expect(screen.getByText('9 / 10')).toBeInTheDocument();
-
     await user.upload(screen.getByLabelText(/Answer PDF/), pdf('again.pdf'));
     await user.click(screen.getByRole('button', { name: 'Submit' }));
     // Kept on the form (an alert), beside the toast that goes away.

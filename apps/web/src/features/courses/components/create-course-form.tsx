@@ -43,6 +43,7 @@ export function CreateCourseForm({ onCreated }: { onCreated: (courseId: string) 
         required
         fullWidth
         autoFocus
+        helperText={`At most ${COURSE_TITLE_MAX_LENGTH} characters.`}
         slotProps={{ htmlInput: { maxLength: COURSE_TITLE_MAX_LENGTH } }}
       />
       <FileField

@@ -21,12 +21,21 @@ const REASONS: Record<string, string> = {
   'remapped-glyphs': 'text that differs from the letters drawn',
 };
 
+/** "Read by OCR (scanned page 2)": what the label on a scanned answer's text says. */
+export function describeOcrPages(pages: readonly number[]): string {
+  const which = pages.length === 1 ? `page ${pages[0]}` : `pages ${pages.join(', ')}`;
+  return `Scanned answer: the text of ${which} was read by OCR (text recognition). Check it against the original PDF.`;
+}
+
 export function GraderSummary({
   grader,
   hiddenText,
+  ocrPages = [],
 }: {
   grader: GraderInfo | null;
   hiddenText: readonly HiddenTextFinding[];
+  /** Pages whose text OCR read; labelled so nobody takes a recognised text for a typed one. */
+  ocrPages?: readonly number[];
 }) {
   return (
     <Box sx={{ mb: 2 }}>
@@ -37,6 +46,11 @@ export function GraderSummary({
         label={describeGrader(grader)}
         sx={{ maxWidth: '100%' }}
       />
+      {ocrPages.length > 0 ? (
+        <Alert severity="info" role="note" sx={{ mt: 1.5 }}>
+          {describeOcrPages(ocrPages)}
+        </Alert>
+      ) : null}
       {hiddenText.length > 0 ? (
         <Alert severity="warning" sx={{ mt: 1.5 }}>
           <AlertTitle>Hidden text found in this PDF</AlertTitle>

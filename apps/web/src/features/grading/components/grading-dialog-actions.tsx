@@ -12,7 +12,11 @@ export interface GradingDialogActionsProps {
   onSaveGrade(): void;
 }
 
-/** The bottom bar: Regrade With AI and Save Grade (spec section 2), or Close when the screen failed. */
+/**
+ * The bottom bar: Regrade With AI and Save Grade (spec section 2), and Close when the screen failed.
+ * A screen that failed with nothing to show (a submission not found, a read that failed) offers
+ * only Close: there is no answer to regrade or save.
+ */
 export function GradingDialogActions({
   hasFailed,
   hasResult,
@@ -31,13 +35,15 @@ export function GradingDialogActions({
           Finish editing the open comment to save the grade.
         </Typography>
       ) : null}
-      <GradingActionButtons
-        canAct={hasResult && !isBusy}
-        canSave={hasResult && !isBusy && !isEditing}
-        isSaving={isSaving}
-        onRegrade={onRegrade}
-        onSaveGrade={onSaveGrade}
-      />
+      {hasFailed && !hasResult ? null : (
+        <GradingActionButtons
+          canAct={hasResult && !isBusy}
+          canSave={hasResult && !isBusy && !isEditing}
+          isSaving={isSaving}
+          onRegrade={onRegrade}
+          onSaveGrade={onSaveGrade}
+        />
+      )}
     </DialogActions>
   );
 }

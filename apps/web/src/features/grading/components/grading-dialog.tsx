@@ -217,7 +217,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                 onReload={actions.onReload}
               />
               <AnswerGroupNotice assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
-              <GraderSummary grader={result.grader} hiddenText={result.hiddenText} />
+              <GraderSummary grader={result.grader} hiddenText={result.hiddenText} ocrPages={result.ocrPages} />
               {result.isAlreadyGraded ? null : <LearnedFromGrades examplesUsed={result.examplesUsed} />}
               <ReviewComments
                 comments={review.state.comments}

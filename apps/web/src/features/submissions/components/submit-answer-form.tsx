@@ -30,6 +30,7 @@ export function SubmitAnswerForm({
   canResubmit?: boolean;
 }) {
   const headingId = useId();
+  const reasonId = useId();
   // The server's refusal (409), kept on the form: the toast goes, the reason must not.
   const [refusal, setRefusal] = useState<string | null>(null);
   const submitAnswer = useSubmitAnswer(assignmentId, questionId);
@@ -52,6 +53,8 @@ export function SubmitAnswerForm({
     }
   });
   const isSending = formState.isSubmitting;
+  // Graded and not reopened: the server would refuse, so the form says why and offers nothing to press.
+  const isClosed = hasSubmitted && !canResubmit;
 
   return (
     <Paper variant="outlined" component="section" aria-labelledby={headingId} sx={{ p: { xs: 2, sm: 3 }, mb: 4 }}>
@@ -59,11 +62,11 @@ export function SubmitAnswerForm({
         Submit Your Answer
       </Typography>
       {refusal ? (
-        <Alert severity="warning" sx={{ mb: 2 }}>
+        <Alert id={reasonId} severity="warning" sx={{ mb: 2 }}>
           {refusal}
         </Alert>
-      ) : hasSubmitted && !canResubmit ? (
-        <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
+      ) : isClosed ? (
+        <Typography id={reasonId} variant="body2" color="text.secondary" sx={{ mb: 2 }}>
           {RESUBMISSION_REFUSED_MESSAGE}
         </Typography>
       ) : hasSubmitted ? (
@@ -88,10 +91,16 @@ export function SubmitAnswerForm({
             accept={PDF_ACCEPT}
             chooseText="Choose PDF"
             required
-            disabled={isSending}
+            disabled={isSending || isClosed}
           />
         </Stack>
-        <Button type="submit" variant="contained" disabled={isSending} sx={{ flexShrink: 0 }}>
+        <Button
+          type="submit"
+          variant="contained"
+          disabled={isSending || isClosed}
+          aria-describedby={isClosed || refusal ? reasonId : undefined}
+          sx={{ flexShrink: 0 }}
+        >
           {isSending ? 'Submitting…' : 'Submit'}
         </Button>
       </Stack>
