@@ -12,7 +12,7 @@ import { createLogger } from './lib/logger.ts';
 import { Slots } from './lib/slots.ts';
 import { createMailer } from './mail/mailer.ts';
 import { listenForBackupRequests, type BackupListener } from './services/backup-socket.ts';
-import { LocalDiskStorage } from './storage/file-storage.ts';
+import { closeFileStorage, openFileStorage } from './storage/open-file-storage.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
 import path from 'node:path';
 
@@ -64,7 +64,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     database,
     db: database.db,
     tokens: new TokenService(secret, config.tokenTtlSeconds),
-    storage: new LocalDiskStorage(config.filesDir),
+    storage: openFileStorage(config),
     fileUrls: new FileUrlSigner(secret),
     gradingCalls: new Slots(config.gradingConcurrency),
     mailer,
@@ -77,6 +77,12 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     releaseLock();
     throw error;
   }
+  // A storage that cannot be used does not stop the process (the bucket may come back, or be
+  // created next): it is said now, in a sentence naming the setting at fault, and /readyz fails.
+  await ctx.storage.check().then(
+    () => log.info(`files are stored in the ${ctx.storage.description}`),
+    (error: unknown) => log.error(error instanceof Error ? error.message : String(error)),
+  );
   // ...and keep them current as tables grow (grade-all, imports), off the request path.
   const statistics = startPlannerStatistics(database, (error) =>
     log.warn({ err: error }, 'analysing the database tables failed'),
@@ -104,6 +110,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
       ctx.mailer?.close();
       await statistics.stop();
       await database.close().catch((error) => log.error({ err: error }, 'closing the database failed'));
+      closeFileStorage(ctx.storage);
       releaseLock();
     },
   };

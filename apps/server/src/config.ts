@@ -97,6 +97,25 @@ const ConfigSchema = z
      * taken from a request's Host header, which a caller chooses.
      */
     PUBLIC_URL: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// address' }).optional(),
+    // ---- S3-compatible file storage (storage/s3-storage.ts, decision 0071); unset: files on local disk
+    /** The bucket; setting it moves new files to S3 (local disk stays the default). */
+    S3_BUCKET: z
+      .string()
+      .regex(
+        /^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/,
+        'must be a bucket name (3-63 lowercase letters, digits, dots, hyphens)',
+      )
+      .optional(),
+    /** The storage server (MinIO, Garage, Ceph: http://host:9000); unset: AWS S3 of S3_REGION. */
+    S3_ENDPOINT: z.url({ protocol: /^https?$/, message: 'must be an http:// or https:// address' }).optional(),
+    S3_REGION: z.string().min(1).default('us-east-1'),
+    S3_ACCESS_KEY_ID: z.string().min(1).optional(),
+    S3_SECRET_ACCESS_KEY: z.string().min(1).optional(),
+    /** Bucket in the path (http://host/bucket/key), as most self-hosted servers need; default: on with S3_ENDPOINT. */
+    S3_FORCE_PATH_STYLE: z
+      .enum(['true', 'false'], { message: 'must be true or false' })
+      .transform((value) => value === 'true')
+      .optional(),
     MAX_UPLOAD_MB: z.coerce.number().min(1).max(200).default(20),
     /** Versions one student may submit for one question (every version is kept). */
     MAX_SUBMISSION_VERSIONS: z.coerce.number().int().min(1).max(10_000).default(20),
@@ -135,6 +154,24 @@ const ConfigSchema = z
         path: ['JOB_WORKERS'],
         message:
           'can be off only with DATABASE_URL (worker processes need a shared PostgreSQL); the embedded database runs its workers in-process',
+      });
+    }
+    for (const name of ['S3_ENDPOINT', 'S3_ACCESS_KEY_ID', 'S3_SECRET_ACCESS_KEY', 'S3_FORCE_PATH_STYLE'] as const) {
+      if (env[name] !== undefined && !env.S3_BUCKET) {
+        ctx.addIssue({
+          code: 'custom',
+          path: ['S3_BUCKET'],
+          message: `is required with ${name} (the bucket files go to)`,
+        });
+        break;
+      }
+    }
+    if (env.S3_BUCKET && Boolean(env.S3_ACCESS_KEY_ID) !== Boolean(env.S3_SECRET_ACCESS_KEY)) {
+      const missing = env.S3_ACCESS_KEY_ID ? 'S3_SECRET_ACCESS_KEY' : 'S3_ACCESS_KEY_ID';
+      ctx.addIssue({
+        code: 'custom',
+        path: [missing],
+        message: 'is required with the other S3 key (set both, or neither to use the instance role)',
       });
     }
     if (env.AI_PROVIDER === 'openai' && !env.OPENAI_API_KEY && !env.AI_API_KEY) {
@@ -207,6 +244,17 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       env.SMTP_URL && env.MAIL_FROM && env.PUBLIC_URL
         ? { smtpUrl: env.SMTP_URL, from: env.MAIL_FROM, publicUrl: env.PUBLIC_URL.replace(/\/+$/, '') }
         : undefined,
+    /** S3-compatible file storage; undefined: files on local disk under DATA_DIR/files. */
+    s3: env.S3_BUCKET
+      ? {
+          bucket: env.S3_BUCKET,
+          endpoint: env.S3_ENDPOINT,
+          region: env.S3_REGION,
+          accessKeyId: env.S3_ACCESS_KEY_ID,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY,
+          forcePathStyle: env.S3_FORCE_PATH_STYLE ?? env.S3_ENDPOINT !== undefined,
+        }
+      : undefined,
     maxUploadBytes: Math.round(env.MAX_UPLOAD_MB * 1024 * 1024),
     maxSubmissionVersions: env.MAX_SUBMISSION_VERSIONS,
     logLevel: env.LOG_LEVEL,

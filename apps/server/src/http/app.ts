@@ -11,6 +11,7 @@ import { installSecurityHeaders } from './security-headers.ts';
 import { answerGroupRoutes } from './routes/answer-group-routes.ts';
 import { assignmentRoutes } from './routes/assignment-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
+import { healthRoutes } from './routes/health-routes.ts';
 import { courseRoutes } from './routes/course-routes.ts';
 import { fileRoutes } from './routes/file-routes.ts';
 import { gradeAuditRoutes } from './routes/grade-audit-routes.ts';
@@ -58,6 +59,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
     limits: { fileSize: ctx.config.maxUploadBytes, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
   });
 
+  await app.register(healthRoutes(ctx));
   await app.register(authRoutes(ctx));
   await app.register(courseRoutes(ctx));
   await app.register(assignmentRoutes(ctx));

@@ -13,7 +13,7 @@ import { buildApp } from '../../src/http/app.ts';
 import { createLogger } from '../../src/lib/logger.ts';
 import { Slots } from '../../src/lib/slots.ts';
 import { createMailer } from '../../src/mail/mailer.ts';
-import { LocalDiskStorage } from '../../src/storage/file-storage.ts';
+import { closeFileStorage, openFileStorage } from '../../src/storage/open-file-storage.ts';
 import { FileUrlSigner } from '../../src/storage/file-url-signer.ts';
 import { withDatabase } from './global-setup.ts';
 
@@ -53,7 +53,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
     database,
     db: database.db,
     tokens: new TokenService(secret, config.tokenTtlSeconds),
-    storage: new LocalDiskStorage(config.filesDir),
+    storage: openFileStorage(config),
     fileUrls: new FileUrlSigner(secret),
     gradingCalls: new Slots(config.gradingConcurrency),
     mailer: await createMailer(config, createLogger('silent')),
@@ -81,6 +81,7 @@ export async function createTestApp(env: Record<string, string> = {}, options: T
       ctx.mailer?.close();
       await app.close();
       await database.close();
+      closeFileStorage(ctx.storage);
       await dropDatabase();
       await fs.rm(dataDir, { recursive: true, force: true });
     },

@@ -34,7 +34,7 @@ export function fileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return (
           reply
             .header('Content-Type', extension ? file.mimeType : 'application/octet-stream')
-            .header('Content-Length', content.length)
+            .header('Content-Length', content.size)
             .header('Content-Disposition', `${disposition}; filename="${file.kind}.${extension ?? 'bin'}"`)
             .header('X-Content-Type-Options', 'nosniff')
             // The link is the permission: caches may keep the bytes only as long as the link lives, and only privately.
@@ -45,7 +45,7 @@ export function fileRoutes(ctx: AppContext): FastifyPluginAsyncZod {
             // (pdf/active-content.ts). object-src 'self' lets a browser's built-in PDF viewer load.
             .header('Content-Security-Policy', FILE_CSP)
             .header('Referrer-Policy', 'no-referrer')
-            .send(content)
+            .send(content.body)
         );
       },
     );
