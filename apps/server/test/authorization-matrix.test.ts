@@ -1,6 +1,8 @@
 import type { InjectOptions } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import type { Access } from '../src/http/access.ts';
+import { insertHandoff, upsertContext } from '../src/models/lti.ts';
 import {
   addStudents,
   addTa,
@@ -865,6 +867,118 @@ export const MATRIX: MatrixRow[] = [
     expect: gradersInCourse(200),
   },
 
+  // ---- LTI 1.3 (issue 32, decision 0074): instructors register LMSs (each sees and removes their
+  // own); the tool's JWKS, the login initiation, the launch and the handoff are public (the
+  // platform's signed id_token, then a one-time code, is the credential)
+  {
+    route: 'GET /api/lti/jwks',
+    access: 'public',
+    request: () => ({ method: 'GET', url: '/api/lti/jwks' }),
+    expect: everyone(200),
+  },
+  {
+    route: 'GET /api/lti/tool',
+    access: 'instructor',
+    request: () => ({ method: 'GET', url: '/api/lti/tool' }),
+    expect: anyInstructor(200),
+  },
+  {
+    // Rotating the tool's key is for instructors who registered an LMS (here: the owner).
+    route: 'POST /api/lti/keys/rotate',
+    access: 'instructor',
+    request: async (f) => {
+      await ensureLtiPlatform(f);
+      return { method: 'POST', url: '/api/lti/keys/rotate' };
+    },
+    expect: { ...anyInstructor(403), owner: 200 },
+  },
+  {
+    route: 'GET /api/lti/platforms',
+    access: 'instructor',
+    request: () => ({ method: 'GET', url: '/api/lti/platforms' }),
+    expect: anyInstructor(200),
+  },
+  {
+    // Each call registers another issuer, so only who calls decides.
+    route: 'POST /api/lti/platforms',
+    access: 'instructor',
+    request: (f) => ({ method: 'POST', url: '/api/lti/platforms', payload: ltiRegistration(f.unique()) }),
+    expect: anyInstructor(201),
+  },
+  {
+    route: 'POST /api/lti/platforms/:id/deployments',
+    access: 'instructor',
+    request: async (f) => ({
+      method: 'POST',
+      url: `/api/lti/platforms/${(await ensureLtiPlatform(f)).id}/deployments`,
+      payload: { deploymentIds: [`deployment-${f.unique()}`] },
+    }),
+    expect: { ...anyInstructor(404), owner: 200 },
+  },
+  {
+    // Each call: a fresh registration of the owner's, for the caller to remove.
+    route: 'DELETE /api/lti/platforms/:id',
+    access: 'instructor',
+    request: async (f) => {
+      const registered = await t.app.inject({
+        method: 'POST',
+        url: '/api/lti/platforms',
+        headers: f.world.instructor.auth,
+        payload: ltiRegistration(f.unique()),
+      });
+      if (registered.statusCode !== 201) throw new Error(`register LMS failed: ${registered.body}`);
+      return { method: 'DELETE', url: `/api/lti/platforms/${registered.json()._id}` };
+    },
+    expect: { ...anyInstructor(404), owner: 200 },
+  },
+  {
+    route: 'GET /api/lti/login',
+    access: 'public',
+    request: async (f) => ({ method: 'GET', url: `/api/lti/login?${new URLSearchParams(await ltiLogin(f))}` }),
+    expect: everyone(302),
+  },
+  {
+    route: 'POST /api/lti/login',
+    access: 'public',
+    request: async (f) => ({ method: 'POST', url: '/api/lti/login', payload: await ltiLogin(f) }),
+    expect: everyone(302),
+  },
+  {
+    // Without a platform's id_token every caller is refused alike (lti-launch.test.ts drives real launches).
+    route: 'POST /api/lti/launch',
+    access: 'public',
+    request: () => ({ method: 'POST', url: '/api/lti/launch', payload: { state: 'none' } }),
+    expect: everyone(400),
+  },
+  {
+    route: 'POST /api/lti/handoff',
+    access: 'public',
+    request: () => ({ method: 'POST', url: '/api/lti/handoff', payload: { code: 'not-a-code' } }),
+    expect: everyone(400),
+  },
+  {
+    // Each call: a fresh LMS course whose first launch was the owner's; only they may link it.
+    route: 'POST /api/lti/contexts/:id/link',
+    access: 'instructor',
+    request: async (f) => ({
+      method: 'POST',
+      url: `/api/lti/contexts/${await unlinkedLtiContext(f)}/link`,
+      payload: { courseId: f.world.course._id },
+    }),
+    expect: { ...anyInstructor(404), owner: 200, ta: 404 },
+  },
+  {
+    // Each call: a fresh deep linking request of the owner's; the assignment is the course's.
+    route: 'POST /api/lti/deep-links',
+    access: 'instructor',
+    request: async (f) => ({
+      method: 'POST',
+      url: '/api/lti/deep-links',
+      payload: { code: await ltiDeepLinkCode(f), assignmentId: f.world.assignment._id },
+    }),
+    expect: { ...anyInstructor(404), owner: 200, ta: 403 },
+  },
+
   // ---- files: the signed link is the permission, whoever holds it
   {
     route: 'GET /api/files/:fileId',
@@ -873,6 +987,90 @@ export const MATRIX: MatrixRow[] = [
     expect: everyone(200),
   },
 ];
+
+// ---- LTI (issue 32): an LMS registered by the owner, and what a launch of theirs leaves behind
+
+/** Any instructor account may call (a student account is refused by role). */
+function anyInstructor(status: number): Record<Caller, number> {
+  return { ...everyone(status), anonymous: 401, enrolledStudent: 403, otherStudent: 403 };
+}
+
+function ltiRegistration(suffix: string) {
+  const lms = `https://lms-${suffix}.example.edu`;
+  return {
+    name: `LMS ${suffix}`,
+    issuer: lms,
+    clientId: `client-${suffix}`,
+    deploymentIds: ['deployment-1'],
+    authLoginUrl: `${lms}/auth`,
+    authTokenUrl: `${lms}/token`,
+    keysetUrl: `${lms}/jwks`,
+  };
+}
+
+let ltiPlatform: Promise<{ id: string; issuer: string; clientId: string }> | undefined;
+function ensureLtiPlatform(f: Fixture): Promise<{ id: string; issuer: string; clientId: string }> {
+  ltiPlatform ??= (async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/api/lti/platforms',
+      headers: f.world.instructor.auth,
+      payload: ltiRegistration(`matrix-${f.unique()}`),
+    });
+    if (response.statusCode !== 201) throw new Error(`register LMS failed: ${response.body}`);
+    const body = response.json();
+    return { id: body._id, issuer: body.issuer, clientId: body.clientId };
+  })();
+  return ltiPlatform;
+}
+
+async function ltiLogin(f: Fixture): Promise<Record<string, string>> {
+  const platform = await ensureLtiPlatform(f);
+  // inject's requests reach the tool as http://localhost:80.
+  return {
+    iss: platform.issuer,
+    client_id: platform.clientId,
+    login_hint: 'someone',
+    target_link_uri: 'http://localhost:80/api/lti/launch',
+  };
+}
+
+async function unlinkedLtiContext(f: Fixture): Promise<string> {
+  const platform = await ensureLtiPlatform(f);
+  const context = await upsertContext(t.ctx.db, {
+    id: crypto.randomUUID(),
+    platformId: platform.id,
+    deploymentId: 'deployment-1',
+    contextId: `context-${f.unique()}`,
+    title: 'LMS course',
+    linkableById: f.world.instructor.id,
+  });
+  return context.id;
+}
+
+async function ltiDeepLinkCode(f: Fixture): Promise<string> {
+  const platform = await ensureLtiPlatform(f);
+  const code = `deep-link-${f.unique()}`;
+  await insertHandoff(
+    t.ctx.db,
+    {
+      codeHash: createHash('sha256').update(code).digest('base64url'),
+      userId: f.world.instructor.id,
+      landing: {
+        kind: 'deep-link-request',
+        platformId: platform.id,
+        contextId: await unlinkedLtiContext(f),
+        deploymentId: 'deployment-1',
+        returnUrl: 'https://lms.example.edu/return',
+        data: null,
+        courseId: f.world.course._id,
+      },
+      expiresAt: new Date(Date.now() + 60_000),
+    },
+    new Date(),
+  );
+  return code;
+}
 
 let t: TestApp;
 let fixture: Fixture;

@@ -823,3 +823,126 @@ export const questionListChanges = pgTable(
   },
   (table) => [primaryKey({ columns: [table.questionId, table.slot] })],
 );
+
+/*
+ * LTI 1.3 Advantage (issue 32, decision 0074; migration 0022). The tool's own signing keys, the
+ * platforms (LMSs) registered with it, and the links from LMS people, courses (contexts) to
+ * Gradewise accounts and courses. The protocol lives in `src/lti/`, the use cases in `services/lti-*`.
+ */
+
+/**
+ * The tool's RS256 key pairs. One is active (`retired_at` null) and signs; a rotated key is
+ * retired and still published in the tool's JWKS until `expires_at`, so tokens it signed verify.
+ */
+export const ltiKeys = pgTable(
+  'lti_keys',
+  {
+    kid: text('kid').primaryKey(),
+    publicJwk: jsonb('public_jwk').$type<Record<string, unknown>>().notNull(),
+    privateJwk: jsonb('private_jwk').$type<Record<string, unknown>>().notNull(),
+    createdAt: createdAt(),
+    retiredAt: timestamp('retired_at', { withTimezone: true }),
+    expiresAt: timestamp('expires_at', { withTimezone: true }),
+  },
+  (table) => [
+    uniqueIndex('lti_keys_one_active_idx')
+      .on(sql`(true)`)
+      .where(sql`${table.retiredAt} IS NULL`),
+  ],
+);
+
+/** A platform (an LMS installation) registered by an instructor: how to reach it and check its tokens. */
+export const ltiPlatforms = pgTable(
+  'lti_platforms',
+  {
+    id: uuid('id').primaryKey(),
+    name: text('name').notNull(),
+    issuer: text('issuer').notNull(),
+    clientId: text('client_id').notNull(),
+    authLoginUrl: text('auth_login_url').notNull(),
+    authTokenUrl: text('auth_token_url').notNull(),
+    keysetUrl: text('keyset_url').notNull(),
+    registeredById: uuid('registered_by_id')
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (table) => [uniqueIndex('lti_platforms_issuer_client_idx').on(table.issuer, table.clientId)],
+);
+
+/** The deployment ids a platform's launches may carry; a launch from any other is refused. */
+export const ltiDeployments = pgTable(
+  'lti_deployments',
+  {
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    deploymentId: text('deployment_id').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.platformId, table.deploymentId] })],
+);
+
+/** An OIDC login in flight: its state (also in the browser's cookie) and nonce, used once. */
+export const ltiLoginStates = pgTable('lti_login_states', {
+  state: text('state').primaryKey(),
+  nonce: text('nonce').notNull(),
+  platformId: uuid('platform_id')
+    .notNull()
+    .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+  /** The platform's login initiation parameters, to start the same login again in a new tab. */
+  loginParams: jsonb('login_params').$type<Record<string, string>>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});
+
+/** An LMS person (the platform's `sub`) and the Gradewise account they launch as. */
+export const ltiUsers = pgTable(
+  'lti_users',
+  {
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    subject: text('subject').notNull(),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.platformId, table.subject] }), index('lti_users_user_idx').on(table.userId)],
+);
+
+/** An LMS course (context) and, once an instructor linked or created it, its Gradewise course. */
+export const ltiContexts = pgTable(
+  'lti_contexts',
+  {
+    id: uuid('id').primaryKey(),
+    platformId: uuid('platform_id')
+      .notNull()
+      .references(() => ltiPlatforms.id, { onDelete: 'cascade' }),
+    deploymentId: text('deployment_id').notNull(),
+    contextId: text('context_id').notNull(),
+    title: text('title').notNull(),
+    courseId: uuid('course_id').references(() => courses.id, { onDelete: 'set null' }),
+    /** The LMS instructor whose launch found the context unlinked: the one who may link it. */
+    linkableById: uuid('linkable_by_id').references(() => users.id, { onDelete: 'set null' }),
+    /** Names and Role Provisioning Services: the context's membership URL, when the platform offers it. */
+    membershipsUrl: text('memberships_url'),
+    /** Assignment and Grade Services: the context's line items URL, when the platform offers it. */
+    lineItemsUrl: text('line_items_url'),
+    createdAt: createdAt(),
+  },
+  (table) => [
+    uniqueIndex('lti_contexts_platform_context_idx').on(table.platformId, table.contextId),
+    index('lti_contexts_course_idx').on(table.courseId),
+  ],
+);
+
+/** A launch handed to the web app: a one-time code (stored hashed) for a session and where to land. */
+export const ltiLaunchHandoffs = pgTable('lti_launch_handoffs', {
+  codeHash: text('code_hash').primaryKey(),
+  userId: uuid('user_id')
+    .notNull()
+    .references(() => users.id, { onDelete: 'cascade' }),
+  landing: jsonb('landing').$type<Record<string, unknown>>().notNull(),
+  expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
+});

@@ -18,6 +18,7 @@ import { gradeAuditRoutes } from './routes/grade-audit-routes.ts';
 import { gradeExportRoutes } from './routes/grade-export-routes.ts';
 import { statisticsRoutes } from './routes/statistics-routes.ts';
 import { gradingRoutes } from './routes/grading-routes.ts';
+import { ltiRoutes } from './routes/lti-routes.ts';
 import { questionRoutes } from './routes/question-routes.ts';
 import { regradeRoutes } from './routes/regrade-routes.ts';
 import { reviewRoutes } from './routes/review-routes.ts';
@@ -76,6 +77,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   await app.register(regradeRoutes(ctx));
   await app.register(gradeAuditRoutes(ctx));
   await app.register(workSplitRoutes(ctx));
+  await app.register(ltiRoutes(ctx));
 
   if (options.serveWebApp) await installStaticSite(app, options.webDistDir);
   return app;

@@ -1,0 +1,205 @@
+import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import type { Db } from '../db/client.ts';
+import {
+  ltiContexts,
+  ltiDeployments,
+  ltiKeys,
+  ltiLaunchHandoffs,
+  ltiLoginStates,
+  ltiPlatforms,
+  ltiUsers,
+} from '../db/schema.ts';
+
+/** The LTI tables (migration 0022, decision 0074): reads and writes, no rules. */
+export type LtiKeyRow = typeof ltiKeys.$inferSelect;
+export type LtiPlatformRow = typeof ltiPlatforms.$inferSelect;
+export type NewLtiPlatformRow = typeof ltiPlatforms.$inferInsert;
+export type LtiContextRow = typeof ltiContexts.$inferSelect;
+export type NewLtiContextRow = typeof ltiContexts.$inferInsert;
+export type LtiHandoffRow = typeof ltiLaunchHandoffs.$inferSelect;
+
+// ---- the tool's keys
+
+export async function selectActiveKey(db: Db): Promise<LtiKeyRow | undefined> {
+  const [row] = await db.select().from(ltiKeys).where(isNull(ltiKeys.retiredAt)).limit(1);
+  return row;
+}
+
+/** The keys still published: the active one and retired ones not yet expired, newest first. */
+export async function selectPublishedKeys(db: Db, now: Date): Promise<LtiKeyRow[]> {
+  return db
+    .select()
+    .from(ltiKeys)
+    .where(or(isNull(ltiKeys.retiredAt), gt(ltiKeys.expiresAt, now)))
+    .orderBy(sql`${ltiKeys.createdAt} desc`);
+}
+
+/** Inserts a key as the active one unless there already is one (the partial unique index decides). */
+export async function insertActiveKey(db: Db, row: typeof ltiKeys.$inferInsert): Promise<LtiKeyRow | undefined> {
+  const [inserted] = await db.insert(ltiKeys).values(row).onConflictDoNothing().returning();
+  return inserted;
+}
+
+export async function retireActiveKey(db: Db, now: Date, expiresAt: Date): Promise<LtiKeyRow | undefined> {
+  const [row] = await db
+    .update(ltiKeys)
+    .set({ retiredAt: now, expiresAt })
+    .where(isNull(ltiKeys.retiredAt))
+    .returning();
+  return row;
+}
+
+export async function deleteExpiredKeys(db: Db, now: Date): Promise<void> {
+  await db.delete(ltiKeys).where(lt(ltiKeys.expiresAt, now));
+}
+
+// ---- platforms and deployments
+
+export async function insertPlatform(db: Db, row: NewLtiPlatformRow): Promise<LtiPlatformRow | undefined> {
+  const [inserted] = await db.insert(ltiPlatforms).values(row).onConflictDoNothing().returning();
+  return inserted;
+}
+
+export async function selectPlatformById(db: Db, id: string): Promise<LtiPlatformRow | undefined> {
+  const [row] = await db.select().from(ltiPlatforms).where(eq(ltiPlatforms.id, id)).limit(1);
+  return row;
+}
+
+/** The platform registered for this issuer, and client id when one is given (the login may omit it). */
+export async function selectPlatformsByIssuer(db: Db, issuer: string, clientId?: string): Promise<LtiPlatformRow[]> {
+  return db
+    .select()
+    .from(ltiPlatforms)
+    .where(
+      clientId === undefined
+        ? eq(ltiPlatforms.issuer, issuer)
+        : and(eq(ltiPlatforms.issuer, issuer), eq(ltiPlatforms.clientId, clientId)),
+    )
+    .limit(2);
+}
+
+export async function selectPlatformsRegisteredBy(db: Db, userId: string): Promise<LtiPlatformRow[]> {
+  return db
+    .select()
+    .from(ltiPlatforms)
+    .where(eq(ltiPlatforms.registeredById, userId))
+    .orderBy(asc(ltiPlatforms.createdAt));
+}
+
+export async function deletePlatform(db: Db, id: string): Promise<void> {
+  await db.delete(ltiPlatforms).where(eq(ltiPlatforms.id, id));
+}
+
+export async function insertDeployments(db: Db, platformId: string, deploymentIds: string[]): Promise<void> {
+  if (deploymentIds.length === 0) return;
+  await db
+    .insert(ltiDeployments)
+    .values(deploymentIds.map((deploymentId) => ({ platformId, deploymentId })))
+    .onConflictDoNothing();
+}
+
+export async function selectDeploymentIds(db: Db, platformId: string): Promise<string[]> {
+  const rows = await db
+    .select({ id: ltiDeployments.deploymentId })
+    .from(ltiDeployments)
+    .where(eq(ltiDeployments.platformId, platformId))
+    .orderBy(asc(ltiDeployments.createdAt), asc(ltiDeployments.deploymentId));
+  return rows.map((row) => row.id);
+}
+
+export async function isKnownDeployment(db: Db, platformId: string, deploymentId: string): Promise<boolean> {
+  const [row] = await db
+    .select({ id: ltiDeployments.deploymentId })
+    .from(ltiDeployments)
+    .where(and(eq(ltiDeployments.platformId, platformId), eq(ltiDeployments.deploymentId, deploymentId)))
+    .limit(1);
+  return row !== undefined;
+}
+
+// ---- OIDC login states
+
+/** Records a login in flight, sweeping the ones that expired unused. */
+export async function insertLoginState(db: Db, row: typeof ltiLoginStates.$inferInsert, now: Date): Promise<void> {
+  await db.delete(ltiLoginStates).where(lt(ltiLoginStates.expiresAt, now));
+  await db.insert(ltiLoginStates).values(row);
+}
+
+/** Takes the login state out (it can be used once): answers it if it was there. */
+export async function takeLoginState(db: Db, state: string): Promise<typeof ltiLoginStates.$inferSelect | undefined> {
+  const [row] = await db.delete(ltiLoginStates).where(eq(ltiLoginStates.state, state)).returning();
+  return row;
+}
+
+// ---- people, contexts, handoffs
+
+export async function selectLtiUserId(db: Db, platformId: string, subject: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ userId: ltiUsers.userId })
+    .from(ltiUsers)
+    .where(and(eq(ltiUsers.platformId, platformId), eq(ltiUsers.subject, subject)))
+    .limit(1);
+  return row?.userId;
+}
+
+export async function insertLtiUser(db: Db, platformId: string, subject: string, userId: string): Promise<void> {
+  await db.insert(ltiUsers).values({ platformId, subject, userId });
+}
+
+export async function selectContext(db: Db, platformId: string, contextId: string): Promise<LtiContextRow | undefined> {
+  const [row] = await db
+    .select()
+    .from(ltiContexts)
+    .where(and(eq(ltiContexts.platformId, platformId), eq(ltiContexts.contextId, contextId)))
+    .limit(1);
+  return row;
+}
+
+export async function selectContextById(db: Db, id: string): Promise<LtiContextRow | undefined> {
+  const [row] = await db.select().from(ltiContexts).where(eq(ltiContexts.id, id)).limit(1);
+  return row;
+}
+
+/** Inserts the context, or updates what the platform says about it now (title, service URLs). */
+export async function upsertContext(db: Db, row: NewLtiContextRow): Promise<LtiContextRow> {
+  const [saved] = await db
+    .insert(ltiContexts)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [ltiContexts.platformId, ltiContexts.contextId],
+      set: {
+        title: row.title,
+        deploymentId: row.deploymentId,
+        membershipsUrl: row.membershipsUrl,
+        lineItemsUrl: row.lineItemsUrl,
+        ...(row.linkableById ? { linkableById: row.linkableById } : {}),
+      },
+    })
+    .returning();
+  return saved!;
+}
+
+/** Links an unlinked context to a course; answers undefined when it was linked meanwhile. */
+export async function linkContext(db: Db, id: string, courseId: string): Promise<LtiContextRow | undefined> {
+  const [row] = await db
+    .update(ltiContexts)
+    .set({ courseId })
+    .where(and(eq(ltiContexts.id, id), isNull(ltiContexts.courseId)))
+    .returning();
+  return row;
+}
+
+export async function insertHandoff(db: Db, row: typeof ltiLaunchHandoffs.$inferInsert, now: Date): Promise<void> {
+  await db.delete(ltiLaunchHandoffs).where(lt(ltiLaunchHandoffs.expiresAt, now));
+  await db.insert(ltiLaunchHandoffs).values(row);
+}
+
+export async function takeHandoff(db: Db, codeHash: string): Promise<LtiHandoffRow | undefined> {
+  const [row] = await db.delete(ltiLaunchHandoffs).where(eq(ltiLaunchHandoffs.codeHash, codeHash)).returning();
+  return row;
+}
+
+/** The login state without using it up (to offer starting the same login again). */
+export async function selectLoginState(db: Db, state: string): Promise<typeof ltiLoginStates.$inferSelect | undefined> {
+  const [row] = await db.select().from(ltiLoginStates).where(eq(ltiLoginStates.state, state)).limit(1);
+  return row;
+}

@@ -1,0 +1,332 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import {
+  createRemoteJWKSet,
+  exportJWK,
+  generateKeyPair,
+  jwtVerify,
+  SignJWT,
+  type CryptoKey,
+  type JWK,
+  type JWTPayload,
+} from 'jose';
+
+/**
+ * A test LTI 1.3 platform (an LMS) of the project's own, as PrairieLearn's tests have one: a real
+ * HTTP server with its own RSA keys and JWKS, the OIDC authorization endpoint of the third-party
+ * login (it answers the browser an auto-submitting form that posts a real RS256 id_token to the
+ * tool), and course pages with a link that starts a launch in a real browser. It records what the
+ * tool sent it. No vitest imports: the Playwright journeys use it too.
+ *
+ *   const lms = await startTestPlatform();
+ *   ... register lms.registration(deploymentId) with Gradewise ...
+ *   lms.nextLaunch({ sub: 'u1', roles: [ROLE.instructor], context: { id: 'c1', title: 'Physics' } });
+ *   browser -> lms.loginUrlFor(toolLoginUrl, toolLaunchUrl) ... -> tool
+ *   await lms.close();
+ */
+
+const LTI = 'https://purl.imsglobal.org/spec/lti/claim/';
+const MEMBERSHIP = 'http://purl.imsglobal.org/vocab/lis/v2/membership';
+export const ROLE = {
+  instructor: `${MEMBERSHIP}#Instructor`,
+  ta: `${MEMBERSHIP}/Instructor#TeachingAssistant`,
+  learner: `${MEMBERSHIP}#Learner`,
+  mentor: `${MEMBERSHIP}#Mentor`,
+  /** An institution role: says nothing about the course. */
+  institutionAdmin: 'http://purl.imsglobal.org/vocab/lis/v2/institution/person#Administrator',
+} as const;
+
+/** Who launches, from where, and how the platform misbehaves (for the hostile launches). */
+export interface LaunchSpec {
+  sub: string;
+  name?: string;
+  email?: string;
+  roles: string[];
+  context?: { id: string; title?: string; label?: string };
+  resourceLink?: { id: string; title?: string };
+  messageType?: 'LtiResourceLinkRequest' | 'LtiDeepLinkingRequest' | string;
+  version?: string;
+  deploymentId?: string;
+  custom?: Record<string, string>;
+  deepLinkReturnUrl?: string;
+  deepLinkData?: string;
+  /** Hostile: the audience the token names instead of the client id. */
+  audience?: string | string[];
+  /** Hostile: `azp` set to this. */
+  azp?: string;
+  /** Hostile: seconds from now the token expires (negative: already expired). */
+  expiresInSeconds?: number;
+  /** Hostile: `iat` this many seconds ago. */
+  issuedSecondsAgo?: number;
+  /** Hostile: sign with `alg: none` (no signature). */
+  unsigned?: boolean;
+  /** Hostile: sign with a key the platform's JWKS does not publish. */
+  rogueKey?: boolean;
+  /** Hostile: change the payload after signing (the signature then no longer matches). */
+  tamper?: (payload: Record<string, unknown>) => void;
+  /** Hostile: the nonce to put in the token instead of the one the tool sent. */
+  nonce?: string;
+  /** Hostile: a different issuer. */
+  issuer?: string;
+}
+
+/** One authorization request the tool's login initiation sent the browser with. */
+export type AuthRequest = Record<string, string>;
+
+export interface TestPlatform {
+  issuer: string;
+  clientId: string;
+  baseUrl: string;
+  authLoginUrl: string;
+  authTokenUrl: string;
+  keysetUrl: string;
+  /** What Gradewise's registration form takes, for this platform and these deployments. */
+  registration(
+    deploymentIds: string[],
+    name?: string,
+  ): {
+    name: string;
+    issuer: string;
+    clientId: string;
+    deploymentIds: string[];
+    authLoginUrl: string;
+    authTokenUrl: string;
+    keysetUrl: string;
+  };
+  /** The launch the next authorization request answers (under this login hint). */
+  nextLaunch(spec: LaunchSpec): string;
+  /** The tool's login initiation URL with this platform's parameters for a prepared launch. */
+  loginUrlFor(toolLoginUrl: string, targetLinkUri: string, loginHint: string): string;
+  /** A platform page (a course) whose link opens the prepared launch: `framed` puts the tool in an iframe. */
+  coursePageUrl(toolLoginUrl: string, targetLinkUri: string, loginHint: string, framed?: boolean): string;
+  /** Every authorization request received, in order. */
+  authRequests(): AuthRequest[];
+  /** The id_tokens it sent (payloads), in order. */
+  sentTokens(): JWTPayload[];
+  /** Signs a token as the platform would (for replays built by a test). */
+  sign(payload: Record<string, unknown>): Promise<string>;
+  /** Deep linking responses the tool form-posted back, verified against the tool's JWKS. */
+  deepLinkResponses(): Array<{ payload: JWTPayload | null; error: string | null }>;
+  /** Where Deep Linking responses come back (the return URL). */
+  deepLinkReturnUrl: string;
+  /** Tool JWKS URL used to verify deep linking responses. */
+  setToolJwksUrl(url: string): void;
+  close(): Promise<void>;
+}
+
+export async function startTestPlatform(options: { clientId?: string } = {}): Promise<TestPlatform> {
+  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
+  const rogue = await generateKeyPair('RS256', { extractable: true });
+  const kid = `platform-${randomBytes(4).toString('hex')}`;
+  const publicJwk: JWK = { ...(await exportJWK(publicKey)), kid, alg: 'RS256', use: 'sig' };
+  const clientId = options.clientId ?? `gradewise-${randomBytes(4).toString('hex')}`;
+  const launches = new Map<string, LaunchSpec>();
+  const received: AuthRequest[] = [];
+  const tokens: JWTPayload[] = [];
+  const deepLinks: Array<{ payload: JWTPayload | null; error: string | null }> = [];
+  let toolJwks: ReturnType<typeof createRemoteJWKSet> | undefined;
+
+  const server = http.createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      response.statusCode = 500;
+      response.end(String(error));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const issuer = `${baseUrl}/lms`;
+  const deepLinkReturnUrl = `${baseUrl}/deep-link-return`;
+
+  async function signWith(payload: Record<string, unknown>, spec: Partial<LaunchSpec>): Promise<string> {
+    if (spec.unsigned) {
+      const encode = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+      return `${encode({ alg: 'none', typ: 'JWT' })}.${encode(payload)}.`;
+    }
+    const key: CryptoKey = spec.rogueKey ? rogue.privateKey : privateKey;
+    const token = await new SignJWT(payload)
+      .setProtectedHeader({ alg: 'RS256', kid: spec.rogueKey ? 'rogue-key' : kid, typ: 'JWT' })
+      .sign(key);
+    if (!spec.tamper) return token;
+    const [header, body, signature] = token.split('.');
+    const changed = JSON.parse(Buffer.from(body!, 'base64url').toString()) as Record<string, unknown>;
+    spec.tamper(changed);
+    return `${header}.${Buffer.from(JSON.stringify(changed)).toString('base64url')}.${signature}`;
+  }
+
+  async function idTokenFor(spec: LaunchSpec, nonce: string): Promise<string> {
+    const now = Math.floor(Date.now() / 1000);
+    const messageType = spec.messageType ?? 'LtiResourceLinkRequest';
+    const payload: Record<string, unknown> = {
+      iss: spec.issuer ?? issuer,
+      aud: spec.audience ?? clientId,
+      sub: spec.sub,
+      iat: now - (spec.issuedSecondsAgo ?? 0),
+      exp: now + (spec.expiresInSeconds ?? 300),
+      nonce: spec.nonce ?? nonce,
+      ...(spec.azp !== undefined ? { azp: spec.azp } : {}),
+      ...(spec.name ? { name: spec.name } : {}),
+      ...(spec.email ? { email: spec.email } : {}),
+      [`${LTI}message_type`]: messageType,
+      [`${LTI}version`]: spec.version ?? '1.3.0',
+      [`${LTI}deployment_id`]: spec.deploymentId ?? 'deployment-1',
+      [`${LTI}target_link_uri`]: 'launch',
+      [`${LTI}roles`]: spec.roles,
+      ...(spec.context ? { [`${LTI}context`]: spec.context } : {}),
+      ...(messageType === 'LtiResourceLinkRequest'
+        ? { [`${LTI}resource_link`]: spec.resourceLink ?? { id: `link-${randomUUID()}` } }
+        : {}),
+      ...(spec.custom ? { [`${LTI}custom`]: spec.custom } : {}),
+      ...(messageType === 'LtiDeepLinkingRequest'
+        ? {
+            'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings': {
+              deep_link_return_url: spec.deepLinkReturnUrl ?? deepLinkReturnUrl,
+              accept_types: ['ltiResourceLink'],
+              accept_presentation_document_targets: ['iframe', 'window'],
+              ...(spec.deepLinkData ? { data: spec.deepLinkData } : {}),
+            },
+          }
+        : {}),
+    };
+    tokens.push(payload as JWTPayload);
+    return signWith(payload, spec);
+  }
+
+  async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
+    const url = new URL(request.url ?? '/', baseUrl);
+    if (url.pathname === '/jwks') {
+      response.setHeader('content-type', 'application/json');
+      response.end(JSON.stringify({ keys: [publicJwk] }));
+      return;
+    }
+    if (url.pathname === '/auth') {
+      // The OIDC authorization endpoint (LTI 1.3 core 5.1.1.2): checks the tool's request, answers a form post.
+      const query = Object.fromEntries(url.searchParams);
+      received.push(query);
+      const problems = [
+        query['scope'] !== 'openid' && 'scope',
+        query['response_type'] !== 'id_token' && 'response_type',
+        query['response_mode'] !== 'form_post' && 'response_mode',
+        query['prompt'] !== 'none' && 'prompt',
+        query['client_id'] !== clientId && 'client_id',
+        !query['nonce'] && 'nonce',
+        !query['state'] && 'state',
+        !query['redirect_uri'] && 'redirect_uri',
+      ].filter(Boolean);
+      const spec = launches.get(query['login_hint'] ?? '');
+      if (problems.length > 0 || !spec) {
+        response.statusCode = 400;
+        response.end(`invalid authorization request: ${problems.join(', ') || 'unknown login_hint'}`);
+        return;
+      }
+      const idToken = await idTokenFor(spec, query['nonce']!);
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(`<!doctype html><html lang="en"><head><title>Launching</title></head>
+<body onload="document.forms[0].submit()"><form method="post" action="${escape(query['redirect_uri']!)}">
+<input type="hidden" name="id_token" value="${escape(idToken)}">
+<input type="hidden" name="state" value="${escape(query['state']!)}">
+<noscript><button type="submit">Continue</button></noscript></form></body></html>`);
+      return;
+    }
+    if (url.pathname === '/course') {
+      const login = url.searchParams.get('login') ?? '';
+      const framed = url.searchParams.get('framed') === '1';
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(
+        framed
+          ? `<!doctype html><html lang="en"><head><title>Test LMS course</title></head><body><h1>Test LMS course</h1>
+<iframe title="Gradewise" src="${escape(login)}" style="width:100%;height:600px"></iframe></body></html>`
+          : `<!doctype html><html lang="en"><head><title>Test LMS course</title></head><body><h1>Test LMS course</h1>
+<a href="${escape(login)}">Open Gradewise</a></body></html>`,
+      );
+      return;
+    }
+    if (url.pathname === '/deep-link-return' && request.method === 'POST') {
+      const body = Object.fromEntries(new URLSearchParams(await readBody(request)));
+      try {
+        if (!toolJwks) throw new Error('no tool JWKS configured');
+        const { payload } = await jwtVerify(body['JWT'] ?? '', toolJwks, {
+          issuer: clientId,
+          audience: issuer,
+          algorithms: ['RS256'],
+        });
+        deepLinks.push({ payload, error: null });
+      } catch (error) {
+        deepLinks.push({ payload: null, error: String(error) });
+      }
+      response.setHeader('content-type', 'text/html; charset=utf-8');
+      response.end(
+        '<!doctype html><html lang="en"><head><title>Link added</title></head><body><h1>Link added</h1></body></html>',
+      );
+      return;
+    }
+    response.statusCode = 404;
+    response.end('not found');
+  }
+
+  function loginUrlFor(toolLoginUrl: string, targetLinkUri: string, loginHint: string): string {
+    const query = new URLSearchParams({
+      iss: issuer,
+      login_hint: loginHint,
+      target_link_uri: targetLinkUri,
+      lti_message_hint: `message-${loginHint}`,
+      client_id: clientId,
+    });
+    return `${toolLoginUrl}?${query}`;
+  }
+
+  return {
+    issuer,
+    clientId,
+    baseUrl,
+    authLoginUrl: `${baseUrl}/auth`,
+    authTokenUrl: `${baseUrl}/token`,
+    keysetUrl: `${baseUrl}/jwks`,
+    deepLinkReturnUrl,
+    registration: (deploymentIds, name = 'Test LMS') => ({
+      name,
+      issuer,
+      clientId,
+      deploymentIds,
+      authLoginUrl: `${baseUrl}/auth`,
+      authTokenUrl: `${baseUrl}/token`,
+      keysetUrl: `${baseUrl}/jwks`,
+    }),
+    nextLaunch(spec) {
+      const hint = `hint-${randomUUID()}`;
+      launches.set(hint, spec);
+      return hint;
+    },
+    loginUrlFor,
+    coursePageUrl(toolLoginUrl, targetLinkUri, loginHint, framed = false) {
+      const login = loginUrlFor(toolLoginUrl, targetLinkUri, loginHint);
+      return `${baseUrl}/course?${new URLSearchParams({ login, ...(framed ? { framed: '1' } : {}) })}`;
+    },
+    authRequests: () => [...received],
+    sentTokens: () => [...tokens],
+    sign: (payload) => signWith(payload, {}),
+    deepLinkResponses: () => [...deepLinks],
+    setToolJwksUrl(url) {
+      toolJwks = createRemoteJWKSet(new URL(url));
+    },
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.closeAllConnections();
+        server.close((error) => (error ? reject(error) : resolve()));
+      }),
+  };
+}
+
+function escape(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+}
+
+function readBody(request: http.IncomingMessage): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let body = '';
+    request.setEncoding('utf8');
+    request.on('data', (chunk: string) => (body += chunk));
+    request.on('end', () => resolve(body));
+    request.on('error', reject);
+  });
+}

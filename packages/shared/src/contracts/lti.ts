@@ -1,0 +1,86 @@
+import { z } from 'zod';
+import { AuthOutput } from './auth.ts';
+
+/**
+ * LTI 1.3 Advantage (issue 32, decision 0074): registering an LMS ("platform") with Gradewise
+ * ("the tool"), the URLs an LMS administrator pastes, and the launch handoff to the web app.
+ */
+
+const HttpUrl = z
+  .url({ protocol: /^https?$/, message: 'must be an http:// or https:// address' })
+  .max(2000, 'must be at most 2000 characters');
+const Identifier = (what: string) =>
+  z.string().trim().min(1, `${what} is required`).max(255, `${what} must be at most 255 characters`);
+
+export const RegisterPlatformInput = z.object({
+  name: z.string().trim().min(1, 'A name is required (e.g. "University Canvas")').max(120),
+  issuer: HttpUrl,
+  clientId: Identifier('The client id'),
+  deploymentIds: z.array(Identifier('A deployment id')).min(1, 'At least one deployment id is required').max(50),
+  authLoginUrl: HttpUrl,
+  authTokenUrl: HttpUrl,
+  keysetUrl: HttpUrl,
+});
+export type RegisterPlatformInput = z.infer<typeof RegisterPlatformInput>;
+
+export const PlatformOutput = z.object({
+  _id: z.string(),
+  name: z.string(),
+  issuer: z.string(),
+  clientId: z.string(),
+  deploymentIds: z.array(z.string()),
+  authLoginUrl: z.string(),
+  authTokenUrl: z.string(),
+  keysetUrl: z.string(),
+  createdAt: z.string(),
+});
+export type PlatformOutput = z.infer<typeof PlatformOutput>;
+
+export const PlatformList = z.object({ platforms: z.array(PlatformOutput) });
+export type PlatformList = z.infer<typeof PlatformList>;
+
+export const AddDeploymentsInput = z.object({ deploymentIds: RegisterPlatformInput.shape.deploymentIds });
+
+/** What an LMS administrator pastes into the LMS's tool registration. */
+export const ToolConfigOutput = z.object({
+  loginUrl: z.string(),
+  launchUrl: z.string(),
+  jwksUrl: z.string(),
+  deepLinkingUrl: z.string(),
+  /** The key the tool signs with now (its `kid`), for a platform that takes a pasted key. */
+  activeKeyId: z.string(),
+});
+export type ToolConfigOutput = z.infer<typeof ToolConfigOutput>;
+
+export const RotateKeyOutput = z.object({ message: z.string(), kid: z.string(), retiredKid: z.string().nullable() });
+
+export const LtiLanding = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('course'), courseId: z.string() }),
+  z.object({ kind: z.literal('assignment'), courseId: z.string(), assignmentId: z.string() }),
+  z.object({ kind: z.literal('link'), contextId: z.string(), contextTitle: z.string() }),
+  z.object({
+    kind: z.literal('deep-link'),
+    code: z.string(),
+    courseId: z.string().nullable(),
+    contextTitle: z.string(),
+  }),
+]);
+export type LtiLanding = z.infer<typeof LtiLanding>;
+
+export const HandoffInput = z.object({ code: z.string().min(1).max(200) });
+export const HandoffOutput = AuthOutput.extend({ landing: LtiLanding });
+export type HandoffOutput = z.infer<typeof HandoffOutput>;
+
+export const LinkContextInput = z.union([
+  z.object({ courseId: z.string().min(1) }),
+  z.object({ create: z.literal(true) }),
+]);
+export type LinkContextInput = z.infer<typeof LinkContextInput>;
+export const LinkContextOutput = z.object({ message: z.string(), courseId: z.string() });
+export type LinkContextOutput = z.infer<typeof LinkContextOutput>;
+
+export const DeepLinkInput = z.object({ code: z.string().min(1).max(200), assignmentId: z.string().min(1) });
+export type DeepLinkInput = z.infer<typeof DeepLinkInput>;
+/** The signed LtiDeepLinkingResponse and where the browser form-posts it (field `JWT`). */
+export const DeepLinkOutput = z.object({ returnUrl: z.string(), jwt: z.string() });
+export type DeepLinkOutput = z.infer<typeof DeepLinkOutput>;
