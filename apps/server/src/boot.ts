@@ -12,7 +12,8 @@ import { createLogger } from './lib/logger.ts';
 import { Slots } from './lib/slots.ts';
 import { createMailer } from './mail/mailer.ts';
 import { listenForBackupRequests, type BackupListener } from './services/backup-socket.ts';
-import { closeFileStorage, openFileStorage } from './storage/open-file-storage.ts';
+import { bucketOf, closeFileStorage, openFileStorage } from './storage/open-file-storage.ts';
+import { ORPHAN_GRACE_MS, sweepOrphanFiles } from './services/sweep-orphan-files.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
 import path from 'node:path';
 
@@ -87,6 +88,20 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
   const statistics = startPlannerStatistics(database, (error) =>
     log.warn({ err: error }, 'analysing the database tables failed'),
   );
+  // Objects no row names (an upload killed before its row committed, a deleted course's files) are
+  // removed from the bucket by the processes that run jobs, hourly, after a grace period.
+  const bucket = bucketOf(ctx.storage);
+  const sweeper =
+    bucket && options.jobs === 'workers'
+      ? setInterval(() => {
+          sweepOrphanFiles(database.db, bucket).then(
+            ({ deleted }) => {
+              if (deleted.length > 0) log.info({ deleted: deleted.length }, 'removed stored files no row names');
+            },
+            (error: unknown) => log.warn({ err: error }, 'sweeping stored files no row names failed'),
+          );
+        }, ORPHAN_GRACE_MS).unref()
+      : undefined;
   // `npm run backup` reaches an embedded database through this process (decision 0070).
   let backups: BackupListener | undefined;
   if (!config.databaseUrl) {
@@ -104,6 +119,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     shutdown: async () => {
       if (isShutDown) return;
       isShutDown = true;
+      clearInterval(sweeper);
       await backups?.close();
       // Workers first: a running job finishes (or is left for a retry) while the database is open.
       await ctx.jobs?.stop().catch((error) => log.error({ err: error }, 'stopping the job queue failed'));

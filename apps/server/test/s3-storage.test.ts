@@ -5,7 +5,11 @@ import { count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, submissions } from '../src/db/schema.ts';
 import { AppError } from '../src/lib/errors.ts';
+import { moveFilesToS3 } from '../src/services/move-files-to-s3.ts';
 import { storeFilesThen } from '../src/services/store-files.ts';
+import { sweepOrphanFiles } from '../src/services/sweep-orphan-files.ts';
+import { LocalDiskStorage, localBlobPath } from '../src/storage/file-storage.ts';
+import { openFileStorage } from '../src/storage/open-file-storage.ts';
 import { S3Storage, objectKey } from '../src/storage/s3-storage.ts';
 import { createCourseWorld, fetchFile, type CourseWorld } from './support/course-fixtures.ts';
 import { makePdf } from './support/files.ts';
@@ -283,5 +287,131 @@ describe('the app pointed at a bucket that does not exist', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json().message).toContain('check S3_BUCKET');
     expect((await t.ctx.db.select({ n: count() }).from(files))[0]!.n).toBe(0);
+  });
+});
+
+describe('moving an installation from local disk to S3 (npm run files:to-s3)', () => {
+  let server: S3TestServer;
+  let t: TestApp;
+  let world: CourseWorld;
+  let bucket: S3Storage;
+
+  beforeAll(async () => {
+    server = await startS3Server();
+    bucket = new S3Storage(settingsOf(server));
+    t = await createTestApp();
+    world = await createCourseWorld(t.app);
+  });
+  afterAll(async () => {
+    bucket?.close();
+    await t?.close();
+    await server?.close();
+  });
+
+  const locations = async () =>
+    (await t.ctx.db.select({ id: files.id, location: files.location, storageKey: files.storageKey }).from(files)).sort(
+      (a, b) => a.id.localeCompare(b.id),
+    );
+
+  it('copies and verifies every file, switches each row after its copy, never leaves a file unreadable, and copies nothing twice', async () => {
+    const pdf = await makePdf('Stored on the local disk before the move.');
+    const form = await multipart({ file: pdfPart(pdf) });
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${world.assignment._id}/questions/${world.question._id}/submit`,
+      headers: { ...world.student.auth, ...form.headers },
+      payload: form.payload,
+    });
+    expect(submitted.statusCode).toBe(201);
+    const link = submitted.json().submission.file as string;
+    const before = await locations();
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    expect(before.every((row) => row.location === 'local')).toBe(true);
+
+    // The operator sets S3_* and restarts: files not moved yet still open (from the disk).
+    const local = new LocalDiskStorage(t.config.filesDir);
+    t.ctx.storage = openFileStorage({ s3: settingsOf(server), filesDir: t.config.filesDir });
+    expect((await fetchFile(t.app, link)).rawPayload).toEqual(pdf);
+
+    const first = await moveFilesToS3(t.ctx.db, local, bucket);
+    expect(first).toEqual({ moved: before.length, problems: [] });
+    const after = await locations();
+    expect(after.every((row) => row.location === 's3')).toBe(true);
+    // Same keys, same bytes, in the bucket as the S3 server holds them.
+    expect(after.map((row) => row.storageKey).sort()).toEqual(await objectsOnServer(server));
+    for (const row of after) {
+      expect(await fs.readFile(objectOnServer(server, row.storageKey))).toEqual(
+        await fs.readFile(localBlobPath(t.config.filesDir, row.storageKey)),
+      );
+    }
+
+    // A second run finds nothing to copy.
+    expect(await moveFilesToS3(t.ctx.db, local, bucket)).toEqual({ moved: 0, problems: [] });
+
+    // With the local disk gone, every file opens from the bucket.
+    await fs.rm(t.config.filesDir, { recursive: true });
+    const download = await fetchFile(t.app, link);
+    expect(download.statusCode).toBe(200);
+    expect(download.rawPayload).toEqual(pdf);
+  });
+
+  it('a blob on disk that is not the file its row names is not moved, and says so', async () => {
+    t.ctx.storage = new LocalDiskStorage(t.config.filesDir);
+    const pdf = await makePdf('Damaged on disk before the move.');
+    const form = await multipart({ file: pdfPart(pdf) });
+    const submitted = await t.app.inject({
+      method: 'POST',
+      url: `/api/assignments/${world.assignment._id}/questions/${world.question._id}/submit`,
+      headers: { ...world.student.auth, ...form.headers },
+      payload: form.payload,
+    });
+    expect(submitted.statusCode).toBe(201);
+    const [row] = (await locations()).filter((candidate) => candidate.location === 'local');
+    await fs.writeFile(localBlobPath(t.config.filesDir, row!.storageKey), 'not the uploaded bytes');
+
+    const summary = await moveFilesToS3(t.ctx.db, new LocalDiskStorage(t.config.filesDir), bucket);
+    expect(summary.moved).toBe(0);
+    expect(summary.problems).toEqual([
+      { fileId: row!.id, reason: expect.stringContaining('is not the file the row names') },
+    ]);
+    expect((await locations()).find((candidate) => candidate.id === row!.id)!.location).toBe('local');
+    expect(await objectsOnServer(server)).not.toContain(row!.storageKey);
+  });
+});
+
+describe('the orphan sweep', () => {
+  let server: S3TestServer;
+  let t: TestApp;
+
+  beforeAll(async () => {
+    server = await startS3Server();
+    t = await createTestApp(server.env);
+    await createCourseWorld(t.app);
+  });
+  afterAll(async () => {
+    await t?.close();
+    await server?.close();
+  });
+
+  it('removes objects no row names once past the grace period, and never an object a row names', async () => {
+    const bucket = new S3Storage(settingsOf(server));
+    try {
+      const referenced = (await t.ctx.db.select({ storageKey: files.storageKey }).from(files)).map(
+        (row) => row.storageKey,
+      );
+      expect(referenced.length).toBeGreaterThan(0);
+      // What a process killed between the object and its row leaves behind.
+      const orphan = await bucket.put(Buffer.from('an upload whose row never committed'));
+
+      // Within the grace period (the default: an hour), nothing is touched.
+      expect(await sweepOrphanFiles(t.ctx.db, bucket)).toEqual({ deleted: [] });
+      expect(await objectsOnServer(server)).toContain(orphan);
+
+      // Past it (every object counts as older than a minute from now), the orphan alone goes.
+      expect(await sweepOrphanFiles(t.ctx.db, bucket, new Date(Date.now() + 60_000))).toEqual({ deleted: [orphan] });
+      expect(await objectsOnServer(server)).toEqual([...referenced].sort());
+    } finally {
+      bucket.close();
+    }
   });
 });

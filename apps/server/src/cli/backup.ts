@@ -5,7 +5,7 @@ import { openPglite, openPostgres, type Database } from '../db/client.ts';
 import { DataDirLockedError, lockDataDir } from '../db/data-dir-lock.ts';
 import { requestBackupFromServer } from '../services/backup-socket.ts';
 import { BackupError, writeBackup, type BackupSummary } from '../services/write-backup.ts';
-import { LocalDiskStorage } from '../storage/file-storage.ts';
+import { openFileStorage } from '../storage/open-file-storage.ts';
 
 const USAGE = `Usage: npm run backup -- OUT
 
@@ -28,7 +28,7 @@ async function main(): Promise<number> {
   const out = resolveFromCaller(args[0]!);
   const config = loadConfig();
   const log = (message: string) => console.log(message);
-  const storage = new LocalDiskStorage(config.filesDir);
+  const storage = openFileStorage(config);
   let summary: BackupSummary;
   if (config.databaseUrl) {
     // PostgreSQL: our own connection; the snapshot is one REPEATABLE READ transaction beside the app's.

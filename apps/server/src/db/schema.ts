@@ -119,6 +119,20 @@ export const mailThrottles = pgTable('mail_throttles', {
   sent: integer('sent').notNull(),
 });
 
+/**
+ * The per-client request limits of the HTTP layer (sign-in, registration, password reset): one row
+ * per client and route in its current window, shared by every API process (services/request-limits.ts).
+ */
+export const requestLimitCounters = pgTable(
+  'request_limit_counters',
+  {
+    key: text('key').primaryKey(),
+    hits: integer('hits').notNull(),
+    resetsAt: timestamp('resets_at', { withTimezone: true }).notNull(),
+  },
+  (table) => [index('request_limit_counters_resets_at_idx').on(table.resetsAt)],
+);
+
 /** Every stored blob. Content lives in the storage backend under `storageKey`, never the client's name. */
 export const files = pgTable('files', {
   id: uuid('id').primaryKey(),
@@ -129,6 +143,10 @@ export const files = pgTable('files', {
   sha256: text('sha256').notNull(),
   originalName: text('original_name'),
   uploadedById: uuid('uploaded_by_id').references(() => users.id),
+  /** Where the blob lives: 'local' (DATA_DIR/files) or 's3' (S3_BUCKET); `npm run files:to-s3` switches it after a verified copy. */
+  location: text('location', { enum: ['local', 's3'] })
+    .notNull()
+    .default('local'),
   createdAt: createdAt(),
 });
 

@@ -17,8 +17,9 @@ export interface StoredFile extends CheckedFile {
  * 1. blobs go to storage first (outside the transaction: storage is not transactional);
  * 2. the `files` rows and the caller's rows are written in one transaction;
  * 3. if anything fails, the blobs written in step 1 are deleted before the error goes on.
- * So a failed request leaves neither a row nor an orphan blob. (A crash between 1 and 2 can
- * still leave an unreferenced blob; it is harmless and can be swept by storage key.)
+ * So a failed request leaves neither a row nor an orphan blob, and no row ever points at a blob
+ * that was not written. (A crash between 1 and 2 can still leave an unreferenced blob: the orphan
+ * sweep, services/sweep-orphan-files.ts, removes it after a grace period.)
  */
 export async function storeFilesThen<T>(
   ctx: AppContext,
@@ -44,6 +45,7 @@ export async function storeFilesThen<T>(
           sha256: file.sha256,
           originalName: file.originalName,
           uploadedById,
+          location: ctx.storage.location,
         })),
       );
       return write(tx, stored);

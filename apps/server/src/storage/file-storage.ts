@@ -4,6 +4,8 @@ import fs from 'node:fs/promises';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 
+export type FileLocation = 'local' | 's3';
+
 /** A stored file being read: its bytes as a stream (never the whole file in memory) and its size. */
 export interface StoredStream {
   body: Readable;
@@ -21,6 +23,8 @@ export interface StoredStream {
 export interface FileStorage {
   /** Which storage this is, for logs and readiness ("local disk at ...", "S3 bucket ..."). */
   readonly description: string;
+  /** Where `put` writes: recorded on each file row (`files.location`). */
+  readonly location: FileLocation;
   put(content: Buffer): Promise<string>;
   get(storageKey: string): Promise<Buffer>;
   /** The blob as a stream, for downloads. */
@@ -41,6 +45,8 @@ export function isMissingBlob(error: unknown): boolean {
 }
 
 export class LocalDiskStorage implements FileStorage {
+  readonly location = 'local' as const;
+
   constructor(private readonly root: string) {}
 
   get description(): string {

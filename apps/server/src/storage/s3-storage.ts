@@ -35,6 +35,7 @@ const REQUEST_TIMEOUT_MS = 30_000;
  * an absent object is a missing blob (404 at the file route), never a 500 with an SDK trace.
  */
 export class S3Storage implements FileStorage {
+  readonly location = 's3' as const;
   readonly client: S3Client;
 
   constructor(private readonly settings: S3Settings) {
@@ -61,6 +62,12 @@ export class S3Storage implements FileStorage {
 
   async put(content: Buffer): Promise<string> {
     const key = randomBytes(16).toString('hex');
+    await this.putAt(key, content);
+    return key;
+  }
+
+  /** Writes a blob under a key it already has (the move from local disk keeps each file's key). */
+  async putAt(key: string, content: Buffer): Promise<void> {
     await this.guard(() =>
       this.client.send(
         new PutObjectCommand({
@@ -72,7 +79,6 @@ export class S3Storage implements FileStorage {
         }),
       ),
     );
-    return key;
   }
 
   async get(storageKey: string): Promise<Buffer> {
