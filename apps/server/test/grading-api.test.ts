@@ -284,6 +284,7 @@ describe('POST grade / regrade / save-grade', () => {
         'grader',
         'hiddenText',
         'isAlreadyGraded',
+        'ocrPages',
         'questionPoints',
         'submissionText',
       ].sort(),
