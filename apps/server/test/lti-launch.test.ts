@@ -89,7 +89,9 @@ async function signIn(launched: Launched): Promise<HandoffOutput> {
   expect(location.startsWith(`${tool}/lti/landing#code=`)).toBe(true);
   const code = location.split('#code=')[1]!;
   const response = await t.app.inject({ method: 'POST', url: '/api/lti/handoff', payload: { code } });
-  return expectStatus<HandoffOutput>(response, 200, 'handoff');
+  const handoff = expectStatus<HandoffOutput>(response, 200, 'handoff');
+  subjects.set(handoff.user.id, launchedSub(launched));
+  return handoff;
 }
 
 const auth = (handoff: HandoffOutput) => ({ authorization: `Bearer ${handoff.token}` });
@@ -506,3 +508,90 @@ describe('hostile launches are refused with a clear page, and nothing is created
     expect(response.json()).toMatchObject({ code: 'BAD_REQUEST' });
   });
 });
+
+describe('Deep Linking', () => {
+  it("answers the LMS's deep linking request with a signed link to the picked assignment, which then launches into it", async () => {
+    const { contextId, courseId, instructor } = await linkedContext();
+    const assignment = await createAssignment(t.app, { auth: auth(instructor) } as TestUser, courseId, {
+      title: 'Lab report 3',
+    });
+    const picker = await signIn(
+      await launch({
+        ...person('instructor', contextId),
+        sub: subOf(instructor),
+        messageType: 'LtiDeepLinkingRequest',
+        deepLinkData: 'opaque-platform-data',
+      }),
+    );
+    if (picker.landing.kind !== 'deep-link')
+      throw new Error(`expected a deep link landing: ${JSON.stringify(picker.landing)}`);
+    expect(picker.landing.courseId).toBe(courseId);
+    // The picker's form post: a page that form-posts the signed response to the LMS's return URL.
+    const answered = await fetch(`${tool}/api/lti/deep-links`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'text/html' },
+      body: new URLSearchParams({ code: picker.landing.code, assignmentId: assignment._id }),
+    });
+    expect(answered.status).toBe(200);
+    expect(answered.headers.get('content-security-policy')).toContain(`form-action ${lms.baseUrl}`);
+    const page = await answered.text();
+    const action = /<form method="post" action="([^"]*)"/.exec(page)?.[1];
+    const jwt = /name="JWT" value="([^"]*)"/.exec(page)?.[1] ?? '';
+    expect(action).toBe(lms.deepLinkReturnUrl);
+    const returned = await fetch(action!, { method: 'POST', body: new URLSearchParams({ JWT: jwt }) });
+    expect(returned.status).toBe(200);
+    // What the platform received, verified with the tool's JWKS (iss = client id, aud = issuer).
+    const received = lms.deepLinkResponses().at(-1)!;
+    expect(received.error).toBeNull();
+    expect(received.payload).toMatchObject({
+      'https://purl.imsglobal.org/spec/lti/claim/message_type': 'LtiDeepLinkingResponse',
+      'https://purl.imsglobal.org/spec/lti/claim/version': '1.3.0',
+      'https://purl.imsglobal.org/spec/lti/claim/deployment_id': 'deployment-1',
+      'https://purl.imsglobal.org/spec/lti-dl/claim/data': 'opaque-platform-data',
+      'https://purl.imsglobal.org/spec/lti-dl/claim/content_items': [
+        {
+          type: 'ltiResourceLink',
+          title: 'Lab report 3',
+          url: `${tool}/api/lti/launch`,
+          custom: { gradewise_assignment_id: assignment._id },
+          lineItem: { scoreMaximum: 0, label: 'Lab report 3', resourceId: assignment._id },
+        },
+      ],
+    });
+    // The code answered once.
+    const again = await t.app.inject({
+      method: 'POST',
+      url: '/api/lti/deep-links',
+      payload: { code: picker.landing.code, assignmentId: assignment._id },
+    });
+    expect(again.statusCode).toBe(400);
+    // The link the LMS now holds launches a student straight into the assignment.
+    const student = await signIn(
+      await launch(person('learner', contextId, { custom: { gradewise_assignment_id: assignment._id } })),
+    );
+    expect(student.landing).toEqual({ kind: 'assignment', courseId, assignmentId: assignment._id });
+    const opened = await t.app.inject({
+      method: 'GET',
+      url: `/api/assignments/${assignment._id}`,
+      headers: auth(student),
+    });
+    expect(opened.statusCode).toBe(200);
+  });
+
+  it('a learner cannot make a deep linking request', async () => {
+    const { contextId } = await linkedContext();
+    const before = await tableCounts();
+    const launched = await launch(person('learner', contextId, { messageType: 'LtiDeepLinkingRequest' }));
+    expect(launched.response.status).toBe(403);
+    expect(launched.body).toContain('Only instructors can add Gradewise assignments');
+    expect(await tableCounts()).toEqual(before);
+  });
+});
+
+/** The LMS subject an account was created for (the tests' LMS users are created by their first launch). */
+function subOf(handoff: HandoffOutput): string {
+  const sub = subjects.get(handoff.user.id);
+  if (!sub) throw new Error('unknown LMS user');
+  return sub;
+}
+const subjects = new Map<string, string>();

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
@@ -63,6 +64,58 @@ ${link}
     .header(
       'content-security-policy',
       "default-src 'none'; style-src 'unsafe-inline'; frame-ancestors *; base-uri 'none'; form-action 'none'",
+    )
+    .header('cache-control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+/** The one script of these pages: it submits the form (the button does it without script). */
+const SUBMIT_SCRIPT = 'document.forms[0].submit();';
+const SUBMIT_SCRIPT_HASH = `'sha256-${createHash('sha256').update(SUBMIT_SCRIPT).digest('base64')}'`;
+
+/**
+ * A page that form-posts `fields` to `action` (another site: the LMS), at once when script runs,
+ * else on its button. Its CSP allows exactly that form target and that one script.
+ */
+export function sendFormPostPage(
+  reply: FastifyReply,
+  page: { title: string; message: string; action: string; fields: Record<string, string>; button: string },
+): FastifyReply {
+  const inputs = Object.entries(page.fields)
+    .map(([name, value]) => `<input type="hidden" name="${escapeHtml(name)}" value="${escapeHtml(value)}">`)
+    .join('\n');
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(page.title)} · Gradewise</title>
+<style>
+body { font-family: system-ui, sans-serif; margin: 0; padding: 2rem 1rem; color: #1d1b20; background: #fafafa; }
+main { max-width: 36rem; margin: 0 auto; background: #fff; border: 1px solid #ddd; border-radius: 8px; padding: 1.5rem; }
+button { background: #1a56db; color: #fff; padding: 0.6rem 1rem; border: 0; border-radius: 6px; font: inherit; }
+</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(page.title)}</h1>
+<p>${escapeHtml(page.message)}</p>
+<form method="post" action="${escapeHtml(page.action)}">
+${inputs}
+<button type="submit">${escapeHtml(page.button)}</button>
+</form>
+</main>
+<script>${SUBMIT_SCRIPT}</script>
+</body>
+</html>
+`;
+  reply.raw.removeHeader('x-frame-options');
+  return reply
+    .status(200)
+    .header(
+      'content-security-policy',
+      `default-src 'none'; style-src 'unsafe-inline'; script-src ${SUBMIT_SCRIPT_HASH}; form-action ${new URL(page.action).origin}; frame-ancestors *; base-uri 'none'`,
     )
     .header('cache-control', 'no-store')
     .type('text/html; charset=utf-8')

@@ -203,3 +203,8 @@ export async function selectLoginState(db: Db, state: string): Promise<typeof lt
   const [row] = await db.select().from(ltiLoginStates).where(eq(ltiLoginStates.state, state)).limit(1);
   return row;
 }
+
+export async function selectHandoff(db: Db, codeHash: string): Promise<LtiHandoffRow | undefined> {
+  const [row] = await db.select().from(ltiLaunchHandoffs).where(eq(ltiLaunchHandoffs.codeHash, codeHash)).limit(1);
+  return row;
+}

@@ -8,9 +8,8 @@ import { importPrivateKey, TOOL_ALGORITHM } from '../lti/keys.ts';
 import { LaunchRefusal } from '../lti/verify-id-token.ts';
 import { selectAssignmentSummaryById } from '../models/assignments.ts';
 import { linkContext, selectContextById, selectPlatformById } from '../models/lti.ts';
-import type { UserRow } from '../models/users.ts';
 import { loadVisibleAssignment, requireOwner } from '../policies/course-access.ts';
-import { takeDeepLinkRequest, toolUrls } from './lti-launch.ts';
+import { readDeepLinkRequest, toolUrls, spendDeepLinkRequest } from './lti-launch.ts';
 import { activeToolKey } from './lti-registration.ts';
 
 /**
@@ -18,16 +17,19 @@ import { activeToolKey } from './lti-registration.ts';
  * external tool" dialog; the answer is an LtiDeepLinkingResponse signed with the tool's key, holding
  * one ltiResourceLink to the tool's launch URL with the assignment in a custom parameter and a line
  * item whose maximum is the assignment's points. The browser form-posts it to the return URL.
- * Only the assignment's course owner may link it; an unlinked LMS course is linked to its course.
+ *
+ * The request's one-time code is the permission (it names the instructor whose launch made it), so
+ * the web app can answer with a plain form post; only that instructor's own assignments can be
+ * linked (of the linked course when the LMS course is linked). An unlinked LMS course is linked to
+ * the picked assignment's course.
  */
 export async function createDeepLinkResponse(
   ctx: AppContext,
-  user: UserRow,
   input: DeepLinkInput,
   baseUrl: string,
 ): Promise<DeepLinkOutput> {
+  const { user, request } = await readDeepLinkRequest(ctx, input.code);
   const scope = requireOwner(await loadVisibleAssignment(ctx.db, user, input.assignmentId), 'add it to an LMS course');
-  const request = await takeDeepLinkRequest(ctx, user, input.code);
   if (request.courseId && request.courseId !== scope.course.id) {
     throw new LaunchRefusal(
       'course',
@@ -37,10 +39,14 @@ export async function createDeepLinkResponse(
   }
   const platform = await selectPlatformById(ctx.db, request.platformId);
   if (!platform) throw new LaunchRefusal('unknown-platform', 'The LMS this request came from is no longer registered.');
+  if (!(await spendDeepLinkRequest(ctx, input.code))) {
+    throw new LaunchRefusal('handoff', 'This request to add a Gradewise link was already answered.');
+  }
   if (!request.courseId) {
     const context = await selectContextById(ctx.db, request.contextId);
-    if (context && !context.courseId && context.linkableById === user.id)
+    if (context && !context.courseId && context.linkableById === user.id) {
       await linkContext(ctx.db, context.id, scope.course.id);
+    }
   }
   const summary = await selectAssignmentSummaryById(ctx.db, scope.assignment.id);
   const key = await activeToolKey(ctx);

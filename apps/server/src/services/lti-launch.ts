@@ -29,6 +29,7 @@ import {
   selectLtiUserId,
   selectPlatformById,
   selectPlatformsByIssuer,
+  selectHandoff,
   takeHandoff,
   takeLoginState,
   upsertContext,
@@ -47,6 +48,8 @@ import { loadVisibleCourse, requireOwner } from '../policies/course-access.ts';
 
 const LOGIN_STATE_TTL_MS = 10 * 60 * 1000;
 const HANDOFF_TTL_MS = 2 * 60 * 1000;
+/** Picking the assignment to link takes longer than a sign-in. */
+const DEEP_LINK_TTL_MS = 30 * 60 * 1000;
 
 /** Where the web app takes the person after a launch. */
 export type LtiLanding =
@@ -267,7 +270,7 @@ export async function completeLaunch(
         data: settings.data ?? null,
         courseId: course?.id ?? null,
       };
-      const deepLinkCode = await newHandoff(tx, user.id, request, now);
+      const deepLinkCode = await newHandoff(tx, user.id, request, now, DEEP_LINK_TTL_MS);
       landing = { kind: 'deep-link', code: deepLinkCode, courseId: course?.id ?? null, contextTitle: saved.title };
     } else if (!course) {
       landing = { kind: 'link', contextId: saved.id, contextTitle: saved.title };
@@ -293,6 +296,7 @@ async function newHandoff(
   userId: string,
   landing: Record<string, unknown> | object,
   now: Date,
+  ttlMs = HANDOFF_TTL_MS,
 ): Promise<string> {
   const code = randomBytes(32).toString('base64url');
   await insertHandoff(
@@ -301,7 +305,7 @@ async function newHandoff(
       codeHash: hashCode(code),
       userId,
       landing: landing as Record<string, unknown>,
-      expiresAt: new Date(now.getTime() + HANDOFF_TTL_MS),
+      expiresAt: new Date(now.getTime() + ttlMs),
     },
     now,
   );
@@ -373,17 +377,29 @@ export async function redeemHandoff(ctx: AppContext, code: string): Promise<{ us
   return { user, landing: landing.landing };
 }
 
-/** Takes a deep linking request out (once), for the instructor who launched it. */
-export async function takeDeepLinkRequest(ctx: AppContext, user: UserRow, code: string): Promise<DeepLinkRequest> {
-  const row = await takeHandoff(ctx.db, hashCode(code));
+/**
+ * A deep linking request still open, and the instructor who launched it: its code is the
+ * permission (one-time, bound to that account, short-lived). Not used up here: see spendDeepLinkRequest.
+ */
+export async function readDeepLinkRequest(
+  ctx: AppContext,
+  code: string,
+): Promise<{ user: UserRow; request: DeepLinkRequest }> {
+  const row = await selectHandoff(ctx.db, hashCode(code));
   const request = row?.landing as DeepLinkRequest | undefined;
-  if (!row || row.userId !== user.id || row.expiresAt < currentTime(ctx) || request?.kind !== 'deep-link-request') {
+  const user = row ? await selectUserById(ctx.db, row.userId) : undefined;
+  if (!row || !user || user.deletedAt || row.expiresAt < currentTime(ctx) || request?.kind !== 'deep-link-request') {
     throw new LaunchRefusal(
       'handoff',
       'This request to add a Gradewise link was already answered or has expired. Please start again from your LMS.',
     );
   }
-  return request;
+  return { user, request };
+}
+
+/** Uses a deep linking request up; false when someone else answered it meanwhile. */
+export async function spendDeepLinkRequest(ctx: AppContext, code: string): Promise<boolean> {
+  return (await takeHandoff(ctx.db, hashCode(code))) !== undefined;
 }
 
 /**

@@ -40,7 +40,7 @@ import {
   type RegisteredPlatform,
 } from '../../services/lti-registration.ts';
 import { currentUser } from '../access.ts';
-import { isFramed, sendPage, wantsPage } from '../lti-pages.ts';
+import { isFramed, sendFormPostPage, sendPage, wantsPage } from '../lti-pages.ts';
 
 const IdParams = z.object({ id: z.string() });
 const LoginParams = z.object({
@@ -263,10 +263,26 @@ export function ltiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       },
     );
 
+    // The answer to a deep linking request: the picker's form posts here (its code is the
+    // permission); a browser gets a page that form-posts the signed response to the LMS.
     app.post(
       '/api/lti/deep-links',
-      { config: { access: 'instructor' }, schema: { body: DeepLinkInput, response: { 200: DeepLinkOutput } } },
-      async (request) => createDeepLinkResponse(ctx, currentUser(request), request.body, baseUrlOf(ctx, request)),
+      { config: { access: 'public' }, schema: { body: DeepLinkInput, response: { 200: DeepLinkOutput } } },
+      async (request, reply) => {
+        try {
+          const answer = await createDeepLinkResponse(ctx, request.body, baseUrlOf(ctx, request));
+          if (!wantsPage(request)) return answer;
+          return sendFormPostPage(reply, {
+            title: 'Adding the link to your LMS',
+            message: 'Gradewise is sending the link to your LMS.',
+            action: answer.returnUrl,
+            fields: { JWT: answer.jwt },
+            button: 'Return to your LMS',
+          });
+        } catch (error) {
+          return refuse(request, reply, error);
+        }
+      },
     );
   };
 }
