@@ -77,6 +77,15 @@ describe('grading report', () => {
     expect(screen.queryByText(/Confidence/)).not.toBeInTheDocument();
   });
 
+  it('puts the grade and comments before the answer, so a phone shows them first', async () => {
+    stubNetwork({ ...signInAs(STUDENT), [`GET ${REPORT_API}`]: () => jsonResponse(200, report('student')) });
+    renderApp(REPORT_PATH);
+    const finalGrade = await screen.findByText('Final Grade: 7.5 / 10');
+    const answerViews = screen.getByRole('button', { name: 'Original PDF' });
+    // One column on a phone, in document order: the grade comes before the PDF's controls.
+    expect(finalGrade.compareDocumentPosition(answerViews) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+  });
+
   it('says when the grade shown was saved on an earlier version, instead of a blank', async () => {
     stubNetwork({
       ...signInAs(STUDENT),

@@ -111,27 +111,13 @@ function ReportBody({ report, assignmentId }: { report: GradingReport; assignmen
         alignItems: 'start',
       }}
     >
-      <SubmissionViewer
-        fileUrl={report.submission.file}
-        text={report.extractedText}
-        title={`Answer of ${report.submission.student.name}`}
-        view={regions.view}
-        onViewChange={regions.setView}
-        pdf={{
-          pageNumber: regions.page,
-          onPageNumberChange: regions.setPage,
-          renderPageOverlay: (page) => (
-            <RegionOverlay
-              page={page}
-              marks={regions.marks}
-              highlightedKey={regions.highlightedId}
-              scrollTarget={regions.scrollTarget}
-              onSelect={regions.select}
-            />
-          ),
-        }}
-      />
-      <Box component="section" aria-labelledby="report-comments-heading">
+      {/* The grade and comments come first: on a phone above the PDF (they were below the whole
+          answer), at a desk in the right-hand column beside it. */}
+      <Box
+        component="section"
+        aria-labelledby="report-comments-heading"
+        sx={{ minWidth: 0, gridColumn: { md: 2 }, gridRow: { md: 1 } }}
+      >
         <Typography id="report-comments-heading" variant="h6" component="h2" gutterBottom>
           Review Comments
         </Typography>
@@ -186,6 +172,28 @@ function ReportBody({ report, assignmentId }: { report: GradingReport; assignmen
         (report.isAlreadyGraded || report.regrade.requests.length > 0) ? (
           <RegradeRequestPanel report={{ ...report, regrade: report.regrade }} assignmentId={assignmentId} />
         ) : null}
+      </Box>
+      <Box sx={{ minWidth: 0, gridColumn: { md: 1 }, gridRow: { md: 1 } }}>
+        <SubmissionViewer
+          fileUrl={report.submission.file}
+          text={report.extractedText}
+          title={`Answer of ${report.submission.student.name}`}
+          view={regions.view}
+          onViewChange={regions.setView}
+          pdf={{
+            pageNumber: regions.page,
+            onPageNumberChange: regions.setPage,
+            renderPageOverlay: (page) => (
+              <RegionOverlay
+                page={page}
+                marks={regions.marks}
+                highlightedKey={regions.highlightedId}
+                scrollTarget={regions.scrollTarget}
+                onSelect={regions.select}
+              />
+            ),
+          }}
+        />
       </Box>
     </Box>
   );

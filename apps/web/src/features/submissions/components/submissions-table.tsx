@@ -1,4 +1,4 @@
-import { useRef, type ReactNode } from 'react';
+import { Fragment, useRef, type ReactNode } from 'react';
 import { Link as RouterLink } from 'react-router-dom';
 import {
   Box,
@@ -146,7 +146,9 @@ type ListProps = SubmissionsTableProps & { hasReportColumn: boolean };
 
 function SubmissionRows({ rows, isStaff, renderStudentExtra, hasReportColumn, ...props }: ListProps) {
   return (
-    <TableContainer component={Paper} variant="outlined">
+    // At a desk a button's label stays on one line (VIEW PDF, VIEW REPORT wrapped at 1280 px); the
+    // columns make room for them, and the student's email breaks only where an address can.
+    <TableContainer component={Paper} variant="outlined" sx={{ '& .MuiButton-root': { whiteSpace: 'nowrap' } }}>
       <Table aria-label="Submissions">
         <TableHead>
           <TableRow>
@@ -266,8 +268,8 @@ function StudentCell({ row, isStaff, extra }: { row: SubmissionTableRow; isStaff
     <Box sx={{ minWidth: 0 }}>
       <Typography sx={{ fontWeight: 500, overflowWrap: 'anywhere' }}>{row.student.name}</Typography>
       {isStaff && row.student.email ? (
-        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'anywhere' }}>
-          {row.student.email}
+        <Typography variant="body2" color="text.secondary" sx={{ overflowWrap: 'break-word' }}>
+          {breakableEmail(row.student.email)}
         </Typography>
       ) : null}
       <Typography variant="caption" color="text.secondary">
@@ -275,6 +277,28 @@ function StudentCell({ row, isStaff, extra }: { row: SubmissionTableRow; isStaff
       </Typography>
       {extra}
     </Box>
+  );
+}
+
+/**
+ * An email that wraps only after its '@' and before a dot of the domain ("sam.student@" /
+ * "example.edu"), never in the middle of a word; one longer than the column still breaks (break-word).
+ */
+export function breakableEmail(email: string): ReactNode {
+  const at = email.lastIndexOf('@');
+  if (at < 0) return email;
+  const domainParts = email.slice(at + 1).split('.');
+  return (
+    <>
+      {email.slice(0, at + 1)}
+      {domainParts.map((part, index) => (
+        <Fragment key={index}>
+          <wbr />
+          {index > 0 ? '.' : ''}
+          {part}
+        </Fragment>
+      ))}
+    </>
   );
 }
 
