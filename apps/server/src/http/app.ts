@@ -12,6 +12,7 @@ import { answerGroupRoutes } from './routes/answer-group-routes.ts';
 import { assignmentRoutes } from './routes/assignment-routes.ts';
 import { authRoutes } from './routes/auth-routes.ts';
 import { healthRoutes } from './routes/health-routes.ts';
+import { requestLimitStore } from '../services/request-limits.ts';
 import { courseRoutes } from './routes/course-routes.ts';
 import { fileRoutes } from './routes/file-routes.ts';
 import { gradeAuditRoutes } from './routes/grade-audit-routes.ts';
@@ -55,7 +56,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // After the security headers, so even refused requests carry them.
   installAccessControl(app, ctx);
   installRouteRegistry(app);
-  await app.register(rateLimit, { global: false });
+  // Counted in the database, so every API process shares one count per client (services/request-limits.ts).
+  await app.register(rateLimit, { global: false, store: requestLimitStore(ctx) });
   await app.register(multipart, {
     limits: { fileSize: ctx.config.maxUploadBytes, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
   });
