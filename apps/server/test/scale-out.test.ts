@@ -1,5 +1,6 @@
-import { randomBytes } from 'node:crypto';
+import { createHash, randomBytes } from 'node:crypto';
 import fs from 'node:fs/promises';
+import http from 'node:http';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -14,6 +15,7 @@ import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { withDatabase } from './support/global-setup.ts';
 import { multipart, pdfPart, type FormValue } from './support/multipart.ts';
+import { startS3Server } from './support/s3-server.ts';
 import { startServerProcess, type ServerProcess } from './support/server-process.ts';
 
 /**
@@ -314,6 +316,216 @@ if (isPostgres) {
           world.submissionId,
         ]);
         expect(runs).toEqual([{ status: 'succeeded', attempts: 2 }]);
+      },
+      SCENARIO_LIMIT_MS,
+    );
+
+    it(
+      'two API servers with no shared disk, one worker, one PostgreSQL and one S3: the journey alternates between them, a server killed mid-upload loses nothing, the sign-in limit holds across both',
+      async () => {
+        fake.reset();
+        const s3 = await startS3Server();
+        cleanups.push(() => s3.close());
+        const url = await freshDatabase();
+        // What an operator sets on every machine: the database, the bucket, one token secret. No
+        // DATA_DIR is shared: each process gets its own.
+        const shared = {
+          DATABASE_URL: url,
+          TOKEN_SECRET: randomBytes(32).toString('hex'),
+          AUTH_RATE_LIMIT: '8',
+          AI_PROVIDER: 'openai-compatible',
+          AI_BASE_URL: fake.baseUrl,
+          AI_MODEL: FAKE_MODEL_ID,
+          ...s3.env,
+        };
+        const own = async (extra: Record<string, string> = {}) => ({
+          ...shared,
+          DATA_DIR: await temporaryDirectory(),
+          ...extra,
+        });
+        const [first, second] = await Promise.all([
+          start(await own({ JOB_WORKERS: 'off', LOG_REQUESTS: 'true' })),
+          start(await own({ JOB_WORKERS: 'off' })),
+        ]);
+        await start(await own(), 'worker');
+        for (const server of [first, second]) {
+          expect(await expectOk(api(server, 'GET', '/readyz'))).toEqual({ ready: true, database: 'ok', storage: 'ok' });
+        }
+        const register = async (server: ServerProcess, name: string, role: 'student' | 'instructor') => {
+          const email = `${name.toLowerCase()}@example.edu`;
+          const password = 'correct-horse-battery';
+          await expectOk(api(server, 'POST', '/api/auth/register', { json: { name, email, password, role } }), 201);
+          // Signed in on the other server.
+          const other = server === first ? second : first;
+          return expectOk(api(other, 'POST', '/api/auth/login', { json: { email, password } }));
+        };
+
+        // Registered on one, the course created on the other.
+        const instructor = await register(first, 'Ada', 'instructor');
+        const sam = await register(second, 'Sam', 'student');
+        const kim = await register(first, 'Kim', 'student');
+        const token = instructor.token as string;
+        const course = (await expectOk(api(second, 'POST', '/api/courses', { token, form: { title: 'Physics' } }), 201))
+          .course;
+        await expectOk(
+          api(first, 'POST', `/api/courses/${course._id}/add-students`, {
+            token,
+            json: { emails: [sam.user.email, kim.user.email] },
+          }),
+        );
+        const assignment = (
+          await expectOk(
+            api(second, 'POST', '/api/assignments', { token, json: { title: 'Set 1', courseId: course._id } }),
+            201,
+          )
+        ).assignment;
+        const question = (
+          await expectOk(
+            api(first, 'POST', `/api/assignments/${assignment._id}/questions`, {
+              token,
+              form: {
+                points: '10',
+                questionFile: pdfPart(await pdf('A ball is dropped from 20 m. How long does it fall? g = 10 m/s^2.')),
+                solutionFile: pdfPart(await pdf('t = sqrt(2 h / g) = 2 s.')),
+              },
+            }),
+            201,
+          )
+        ).question;
+        const base = `/api/assignments/${assignment._id}/questions/${question._id}`;
+        await expectOk(
+          api(second, 'PATCH', `${base}/save-rubric`, {
+            token,
+            json: {
+              questionText: 'A ball is dropped from 20 m. How long does it fall?',
+              solutionText: 't = sqrt(2 h / g) = 2 s.',
+              items: [
+                { id: 'method', criterion: 'Uses h = g t^2 / 2', points: 5 },
+                { id: 'result', criterion: 'Finds t = 2 s', points: 5 },
+              ],
+            },
+          }),
+        );
+
+        // Sam's PDF goes in through the first server and opens from the second.
+        const samPdf = await pdf('h = g t^2 / 2 so t = 2 s.');
+        const samSubmission = (
+          await expectOk(
+            api(first, 'POST', `${base}/submit`, { token: sam.token, form: { file: pdfPart(samPdf) } }),
+            201,
+          )
+        ).submission;
+        const opened = await fetch(`${second.baseUrl}${samSubmission.file}`);
+        expect(opened.status).toBe(200);
+        expect(Buffer.from(await opened.arrayBuffer())).toEqual(samPdf);
+
+        // Kim's upload: the first server is killed (SIGKILL) while its body is arriving.
+        const rowsBefore = await query(url, `SELECT id FROM files ORDER BY id`);
+        const kimPdf = await pdf('t = 2 s because 20 = 5 t^2.');
+        const form = await multipart({ file: pdfPart(kimPdf) });
+        const payload = Buffer.from(form.payload);
+        const upload = http.request(`${first.baseUrl}${base}/submit`, {
+          method: 'POST',
+          headers: { ...form.headers, authorization: `Bearer ${kim.token}`, 'content-length': String(payload.length) },
+        });
+        const uploadEnded = new Promise<string>((resolve) => {
+          upload.on('error', (error) => resolve(`error: ${error.message}`));
+          upload.on('response', (response) => resolve(`answered ${response.statusCode}`));
+        });
+        upload.write(payload.subarray(0, Math.floor(payload.length / 2)));
+        await first.waitForLog(
+          (line) => line.msg === 'incoming request' && JSON.stringify(line.req ?? '').includes('/submit'),
+        );
+        await first.kill();
+        expect(await uploadEnded).toMatch(/^error: /);
+        // Nothing half written: no new row, and the bucket holds exactly the objects the rows name.
+        expect(await query(url, `SELECT id FROM files ORDER BY id`)).toEqual(rowsBefore);
+        expect(await query(url, `SELECT id FROM submissions WHERE student_id = $1`, [kim.user._id])).toEqual([]);
+        const objects = async () => {
+          const found: string[] = [];
+          const walk = async (dir: string) => {
+            for (const entry of await fs.readdir(dir, { withFileTypes: true })) {
+              if (entry.isDirectory()) await walk(path.join(dir, entry.name));
+              else if (entry.name.endsWith('._S3rver_object')) found.push(path.join(dir, entry.name));
+            }
+          };
+          await walk(path.join(s3.directory, s3.bucket));
+          return found;
+        };
+        const everyRowHasItsObject = async () => {
+          const rows = await query<{ storage_key: string; sha256: string; size_bytes: number; location: string }>(
+            url,
+            `SELECT storage_key, sha256, size_bytes, location FROM files`,
+          );
+          const stored = new Map(
+            await Promise.all(
+              (await objects()).map(async (file) => {
+                const bytes = await fs.readFile(file);
+                return [
+                  path.basename(file).replace('._S3rver_object', ''),
+                  { sha256: createHash('sha256').update(bytes).digest('hex'), size: bytes.length },
+                ] as const;
+              }),
+            ),
+          );
+          for (const row of rows) {
+            expect(row.location).toBe('s3');
+            expect(stored.get(row.storage_key)).toEqual({ sha256: row.sha256, size: row.size_bytes });
+          }
+          expect(stored.size).toBe(rows.length);
+        };
+        await everyRowHasItsObject();
+
+        // Kim sends it again through the second server: it is stored whole.
+        const kimSubmission = (
+          await expectOk(
+            api(second, 'POST', `${base}/submit`, { token: kim.token, form: { file: pdfPart(kimPdf) } }),
+            201,
+          )
+        ).submission;
+        await everyRowHasItsObject();
+
+        // A replacement for the killed server (its own empty disk) joins; Grade All asked on it is
+        // done by the worker, and its progress read on the other server.
+        const third = await start(await own({ JOB_WORKERS: 'off' }));
+        const gradeAll = await expectOk(api(third, 'POST', `${base}/grade-all`, { token, json: {} }));
+        expect(gradeAll.queued).toBe(2);
+        const deadline = Date.now() + RECOVERY_DEADLINE_MS;
+        let progress = await expectOk(api(second, 'GET', `${base}/grade-all/progress`, { token }));
+        while (!progress.isFinished && Date.now() < deadline) {
+          await new Promise((resolve) => setTimeout(resolve, 250)); // polling interval, not a synchronisation
+          progress = await expectOk(api(second, 'GET', `${base}/grade-all/progress`, { token }));
+        }
+        expect(progress).toMatchObject({ total: 2, done: 2, failed: 0, isFinished: true });
+
+        // The grading report, read on the other server, links the answer's file, which opens there too.
+        const report = await expectOk(api(second, 'GET', `${base}/grade/${kimSubmission._id}/report`, { token }));
+        const link = /\/api\/files\/[^"]+/.exec(JSON.stringify(report))?.[0];
+        expect(link).toBeDefined();
+        const reportFile = await fetch(`${third.baseUrl}${link}`);
+        expect(reportFile.status).toBe(200);
+        expect(Buffer.from(await reportFile.arrayBuffer())).toEqual(kimPdf);
+
+        // The sign-in limit (8 a minute per client and route) counts across both servers. The journey's
+        // sign-ins may or may not share the current window (it can run past a minute): the window is
+        // ended in the database, the clock every process counts on, so the count starts at 0.
+        await query(url, `DELETE FROM request_limit_counters WHERE key LIKE 'POST /api/auth/login %'`);
+        const attempts: number[] = [];
+        for (let index = 0; attempts.at(-1) !== 429 && index < 20; index += 1) {
+          const server = index % 2 === 0 ? second : third;
+          const response = await api(server, 'POST', '/api/auth/login', {
+            json: { email: `nobody${index}@example.edu`, password: 'not-the-password' },
+          });
+          attempts.push(response.status);
+        }
+        expect(attempts).toEqual([401, 401, 401, 401, 401, 401, 401, 401, 429]);
+        const refusedOnOther = await fetch(`${(attempts.length % 2 === 0 ? second : third).baseUrl}/api/auth/login`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json' },
+          body: JSON.stringify({ email: 'someone@example.edu', password: 'not-the-password' }),
+        });
+        expect(refusedOnOther.status).toBe(429);
+        expect(Number(refusedOnOther.headers.get('retry-after'))).toBeGreaterThanOrEqual(1);
       },
       SCENARIO_LIMIT_MS,
     );
