@@ -45,6 +45,15 @@ const AUXILIARIES_AND_CONJUNCTIONS = new Set(
 export function isWordSalad(sentence: string): boolean {
   const words = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   if (words.length < 5) return false;
+  const { glue, misplaced } = glueInDisorder(words);
+  return (
+    misplaced >= 2 ||
+    (misplaced >= 1 && glue <= 2 && words.length <= 12 && /\b(?:the|a|an|of|and|to|is)$/i.test(sentence.trim()))
+  );
+}
+
+/** Articles and prepositions (glue), and how many of them stand where English never puts them. */
+function glueInDisorder(words: readonly string[]): { glue: number; misplaced: number } {
   let glue = 0;
   let misplaced = 0;
   words.forEach((word, index) => {
@@ -52,8 +61,8 @@ export function isWordSalad(sentence: string): boolean {
     if (!isDeterminer && !PREPOSITIONS.has(word)) return;
     glue++;
     const next = words[index + 1];
-    // "the the" is a typo, not disorder.
-    if (next === word) return;
+    // "the the" is a typo, not disorder; "bulb a and bulb c", "part a." name things, not articles.
+    if (next === word || (word === 'a' && (next === undefined || next === 'and' || next === 'or'))) return;
     if (
       next === undefined ||
       (isDeterminer && (DETERMINERS.has(next) || PREPOSITIONS.has(next))) ||
@@ -62,10 +71,7 @@ export function isWordSalad(sentence: string): boolean {
     )
       misplaced++;
   });
-  return (
-    misplaced >= 2 ||
-    (misplaced >= 1 && glue <= 2 && words.length <= 12 && /\b(?:the|a|an|of|and|to|is)$/i.test(sentence.trim()))
-  );
+  return { glue, misplaced };
 }
 
 /**
@@ -94,24 +100,28 @@ export function isKeywordLine(
   return glue === 0 && fromReference === 1 && !/[.!?]\s*$/.test(sentence);
 }
 
-/** The reference side's words and its word pairs in order, to recognise its words shuffled. */
+/** The reference side's words, its word pairs in order, and each line's words, to recognise its words shuffled. */
 export interface ReferenceWords {
   words: Set<string>;
   pairs: Set<string>;
+  /** The words of each line of the question and solution as written (an alternative answer, a part). */
+  lines: string[][];
 }
 
 const lowerWords = (text: string) => text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
 
 /**
- * Words from every text; word pairs only from `prose` (question and solution as written): a
- * rubric's lists of key terms would otherwise make a shuffled order look like the reference's own.
+ * Words from every text; word pairs and lines only from `prose` (question and solution as written):
+ * a rubric's lists of key terms would otherwise make a shuffled order look like the reference's own.
  */
 export function referenceWordsOf(prose: readonly string[], lists: readonly string[] = []): ReferenceWords {
   const words = new Set<string>();
   const pairs = new Set<string>();
+  const lines: string[][] = [];
   for (const text of prose) {
     for (const line of text.split(/\n+/)) {
       const lineWords = lowerWords(line);
+      if (lineWords.length) lines.push(lineWords);
       lineWords.forEach((word, index) => {
         words.add(word);
         if (index > 0) pairs.add(`${lineWords[index - 1]} ${word}`);
@@ -119,22 +129,59 @@ export function referenceWordsOf(prose: readonly string[], lists: readonly strin
     }
   }
   for (const text of lists) for (const word of lowerWords(text)) words.add(word);
-  return { words, pairs };
+  return { words, pairs, lines };
+}
+
+/** Glue words ("The", "If", "and") written with a capital right after a word: a sentence's start moved. */
+function movedSentenceStarts(text: string): number {
+  let count = 0;
+  for (const match of text.matchAll(/[\p{Ll}\p{N},]\s+(\p{Lu}\p{Ll}*)\b/gu)) {
+    const word = match[1]!.toLowerCase();
+    if (DETERMINERS.has(word) || PREPOSITIONS.has(word) || AUXILIARIES_AND_CONJUNCTIONS.has(word)) count++;
+  }
+  return count;
+}
+
+/** The largest share of one reference line's words (with their counts) that the answer uses. */
+function lineCoverage(words: readonly string[], lines: readonly string[][]): number {
+  let best = 0;
+  for (const line of lines) {
+    if (line.length < 5) continue;
+    const available = new Map<string, number>();
+    for (const word of words) available.set(word, (available.get(word) ?? 0) + 1);
+    let used = 0;
+    for (const word of line) {
+      const left = available.get(word) ?? 0;
+      if (left > 0) {
+        used++;
+        available.set(word, left - 1);
+      }
+    }
+    best = Math.max(best, used / line.length);
+  }
+  return best;
 }
 
 /**
  * The reference's own words, reordered: nearly every word comes from the question, solution or
- * rubric, yet hardly any two stand side by side as they do there. A copy of the solution keeps
- * its order (and is judged as what it says); a paraphrase brings words of its own.
+ * rubric, few pairs stand side by side as they do there, and the order shows it is not a sentence
+ * someone wrote: glue words where English never puts them or a sentence's capital moved inside, or
+ * nearly all of one reference line's words with even fewer of its pairs. A copy of the solution
+ * keeps its order (and is judged as what it says); a student's own sentence in the reference's
+ * words is grammatical ("the shorter string has a higher pitch") and is judged too. On the public
+ * sets (decision 0075) this sets aside 95-99% of shuffled references and 0-0.3% of credited answers.
  */
-export function isReferenceShuffle(sentence: string, reference: ReferenceWords): boolean {
-  const words = lowerWords(sentence);
+export function isReferenceShuffle(text: string, reference: ReferenceWords): boolean {
+  const words = lowerWords(text);
   if (words.length < 5 || reference.words.size === 0) return false;
   const fromReference = words.filter((word) => reference.words.has(word)).length / words.length;
+  if (fromReference < 0.85) return false;
   let keptPairs = 0;
   for (let index = 1; index < words.length; index++)
     if (reference.pairs.has(`${words[index - 1]} ${words[index]}`)) keptPairs++;
-  return fromReference >= 0.85 && keptPairs / (words.length - 1) < 0.2;
+  const kept = keptPairs / (words.length - 1);
+  const isDisordered = glueInDisorder(words).misplaced + movedSentenceStarts(text) >= 1;
+  return (kept < 0.4 && isDisordered) || (kept < 0.3 && lineCoverage(words, reference.lines) >= 0.8);
 }
 
 export interface ScreenedAnswer {
@@ -179,7 +226,7 @@ function restatesQuestion(
 export function screenAnswer(
   answerText: string,
   questionText: string,
-  reference: ReferenceWords = { words: new Set(), pairs: new Set() },
+  reference: ReferenceWords = { words: new Set(), pairs: new Set(), lines: [] },
 ): ScreenedAnswer {
   const isReferenceWord = (word: string) => reference.words.has(word);
   const laterLines = new Set(
@@ -192,7 +239,7 @@ export function screenAnswer(
   const sentences = splitSentences(answerText);
   // The reference's words shuffled across sentence marks ("the. header of UDP is. port") show in
   // the whole answer what short fragments cannot: the whole answer is then set aside.
-  const isWholeShuffle = isReferenceShuffle(answerText.replace(/[.!?;:]+/g, ' '), reference);
+  const isWholeShuffle = isReferenceShuffle(answerText, reference);
   // Words in disorder count as salad only when they are the reference's words (three in four or
   // more): a clumsy sentence in the student's own words is an answer, and a salad of other words
   // earns nothing anyway. Without that condition 1-2% of credited real answers were set aside.
