@@ -21,6 +21,8 @@ const QUESTION = 'assignments/:assignmentId/questions/:questionId';
 
 /** The account screens share one module (and MUI's TextField, which the first page does without). */
 const accountRoutes = () => import('./routes/account-routes.tsx');
+/** The LTI screens (issue 32) share one module. */
+const ltiRoutes = () => import('./routes/lti-routes.tsx');
 
 /**
  * The route table with the query cache its loaders fill. Each loader only starts a screen's query
@@ -51,10 +53,15 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
         { path: 'verify-email', lazy: async () => ({ Component: (await accountRoutes()).VerifyEmailRoute }) },
         { path: 'forgot-password', lazy: async () => ({ Component: (await accountRoutes()).ForgotPasswordRoute }) },
         { path: 'reset-password', lazy: async () => ({ Component: (await accountRoutes()).ResetPasswordRoute }) },
+        // Where an LMS launch arrives, before any session: it makes one (issue 32).
+        { path: 'lti/landing', lazy: async () => ({ Component: (await ltiRoutes()).LtiLandingRoute }) },
         {
           element: <RequireAuth />,
           children: [
             { path: 'account', lazy: async () => ({ Component: (await accountRoutes()).AccountRoute }) },
+            { path: 'lti', lazy: async () => ({ Component: (await ltiRoutes()).LtiSettingsRoute }) },
+            { path: 'lti/link', lazy: async () => ({ Component: (await ltiRoutes()).LtiLinkRoute }) },
+            { path: 'lti/deep-link', lazy: async () => ({ Component: (await ltiRoutes()).LtiDeepLinkRoute }) },
             {
               // Spec: a logged-in person who has not seen the demo goes to /demo before the courses list.
               element: <RequireSeenDemo />,

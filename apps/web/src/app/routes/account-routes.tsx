@@ -233,6 +233,16 @@ export function AccountRoute() {
         {user ? `${user.name} · ${user.email}` : ''}
       </Typography>
       <Stack spacing={3}>
+        {user?.role === 'instructor' && (
+          <Section title="Your LMS">
+            <Typography>
+              Add Gradewise to Canvas, Moodle or another LMS with LTI 1.3:{' '}
+              <Link component={RouterLink} to="/lti">
+                Connect your LMS
+              </Link>
+            </Typography>
+          </Section>
+        )}
         <Section title="Change password">
           <Stack component="form" spacing={2} onSubmit={change.submit} noValidate aria-label="Change password">
             <OutcomeAlert outcome={change.outcome} />
