@@ -210,6 +210,8 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     databaseUrl: env.DATABASE_URL,
     tokenTtlSeconds: env.TOKEN_TTL,
     tokenSecret: env.TOKEN_SECRET,
+    /** The address people reach Gradewise at (PUBLIC_URL, no trailing slash); the LTI tool's URLs are built on it. */
+    publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
     ai: {
       provider: env.AI_PROVIDER,
       model: env.AI_MODEL,

@@ -61,7 +61,7 @@ const STATE_MAX_AGE_SECONDS = 600;
 
 /** The address this tool is reached at: PUBLIC_URL when set (behind a proxy), else this request's own. */
 function baseUrlOf(ctx: AppContext, request: FastifyRequest): string {
-  return ctx.config.mail?.publicUrl ?? `${request.protocol}://${request.host}`;
+  return ctx.config.publicUrl ?? `${request.protocol}://${request.host}`;
 }
 
 function presentPlatform(platform: RegisteredPlatform): PlatformOutput {
