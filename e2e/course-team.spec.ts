@@ -142,12 +142,15 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
     await expect(taPage.getByText(student.email)).toHaveCount(0);
   }
   const share = taPage.getByRole('region', { name: 'Your share' });
-  await expect(share.getByText(/your share is 1 of 3 answers, 1 left to grade/)).toBeVisible();
+  await expect(share.getByText(/your share is 1 of 3 answers\./)).toBeVisible();
+  // Both counts, each named: the TA's share, and the whole question beside it.
+  await expect(share.getByText('Left to grade in your share:')).toBeVisible();
+  await expect(share.getByText('Left to grade in the whole question:')).toBeVisible();
   await expect(taTable.getByText('Your share')).toHaveCount(1);
   await taPage.screenshot({ path: `${SHOTS}/question-ta-share-1280.png`, fullPage: true });
 
   // 5. The TA walks their share: the grading screen opens their answer and the AI suggests.
-  await share.getByRole('button', { name: 'Review (1 left)' }).click();
+  await share.getByRole('button', { name: 'Review (1 left in your share)' }).click();
   const taDialog = taPage.getByRole('dialog', { name: 'Grade Question Submission' });
   await expect(taDialog.getByRole('heading', { name: 'Review Comments' })).toBeVisible({ timeout: 90_000 });
   await expect(taDialog.getByText(/^Final Grade: [\d.]+ \/ 10$/)).toBeVisible();

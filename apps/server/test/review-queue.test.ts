@@ -110,7 +110,7 @@ describe('GET .../review-queue', () => {
       openBy: null,
     });
     expect(queue.gradeFirst).toEqual({ target: 0, ownGrades: 0, isActive: false });
-    expect(queue.share).toEqual({ scope: 'mine', isSplit: false, mine: 4, total: 4 });
+    expect(queue.share).toEqual({ scope: 'mine', isSplit: false, mine: 4, total: 4, remainingInQuestion: 4 });
   });
 
   it('keeps a saved item with the confidence it was graded at, counts it as done, and keeps every item', async () => {

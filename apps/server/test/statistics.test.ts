@@ -163,6 +163,18 @@ describe('question statistics over HTTP', () => {
     expect((await get(`${base()}/statistics`, stranger)).statusCode).toBe(404);
     expect((await get(`/api/assignments/not-an-id/statistics`)).statusCode).toBe(404);
   });
+
+  // Last in this block: it adds an answer the figures above do not expect.
+  it('the assignment: a partly graded student is counted apart, never in the mean, median or distribution', async () => {
+    // B hands in the bonus question, not graded yet: B's total (10 so far) is not a grade.
+    await submitAnswer(t.app, students[1]!, world.assignment._id, secondQuestion._id, 'Yes, I think.');
+    const stats = (await get(`/api/assignments/${world.assignment._id}/statistics`)).json();
+    // Fully graded: A 6 + 5 = 11, C 0 + 5 = 5.
+    expect(stats).toMatchObject({ answered: 4, graded: 2, partlyGraded: 1, mean: 8, median: 8 });
+    expect(stats.histogram.reduce((sum: number, bin: any) => sum + bin.count, 0)).toBe(2);
+    // A question's figures have no partly graded students.
+    expect((await get(`${base()}/statistics`)).json().partlyGraded).toBe(0);
+  });
 });
 
 describe('the statistics rules', () => {

@@ -101,7 +101,13 @@ describe('three graders on one 300-student question', () => {
   it('before any split, every grader’s queue is the whole class and nothing is anyone’s in particular', async () => {
     const own = await queue(tina);
     expect(own.items).toHaveLength(CLASS_SIZE);
-    expect(own.share).toEqual({ scope: 'mine', isSplit: false, mine: CLASS_SIZE, total: CLASS_SIZE });
+    expect(own.share).toEqual({
+      scope: 'mine',
+      isSplit: false,
+      mine: CLASS_SIZE,
+      total: CLASS_SIZE,
+      remainingInQuestion: CLASS_SIZE,
+    });
     expect(own.items.every((item: any) => item.isMine && item.assignedTo.length === 0 && item.openBy === null)).toBe(
       true,
     );
@@ -119,7 +125,15 @@ describe('three graders on one 300-student question', () => {
     for (const [index, share] of shares.entries()) {
       const grader = [owner, tina, theo][index]!;
       expect(share.items).toHaveLength(CLASS_SIZE / 3);
-      expect(share.share).toEqual({ scope: 'mine', isSplit: true, mine: CLASS_SIZE / 3, total: CLASS_SIZE });
+      // Left to grade: the share's 100 for each, and the whole question's 300 beside it (what the
+      // owner has left, whoever's answers they are).
+      expect(share.share).toEqual({
+        scope: 'mine',
+        isSplit: true,
+        mine: CLASS_SIZE / 3,
+        total: CLASS_SIZE,
+        remainingInQuestion: CLASS_SIZE,
+      });
       expect(share.remaining).toBe(CLASS_SIZE / 3);
       for (const item of share.items) {
         expect(item.assignedTo).toEqual([{ _id: grader.id, name: grader.name }]);
@@ -214,7 +228,13 @@ describe('sections: students given to graders', () => {
     expect((await queue(theo)).items).toHaveLength(50 + 150);
     // The owner gave every section away but the unassigned half: that half is theirs too.
     const own = await queue(owner);
-    expect(own.share).toEqual({ scope: 'mine', isSplit: true, mine: 150, total: CLASS_SIZE });
+    expect(own.share).toEqual({
+      scope: 'mine',
+      isSplit: true,
+      mine: 150,
+      total: CLASS_SIZE,
+      remainingInQuestion: CLASS_SIZE,
+    });
     const listed = await split(tina);
     expect(listed.students.filter((student: any) => student.graderId === tina.id)).toHaveLength(100);
     expect(listed.graders.map((grader: any) => grader.name)).toEqual(['Ada Owner', 'Theo Assistant', 'Tina Assistant']);

@@ -73,6 +73,7 @@ export function presentReviewQueue(view: ReviewQueueView): ReviewQueueOutput {
       isSplit: items.some((item) => (item.assignedTo ?? []).length > 0),
       mine: mine.length,
       total: items.length,
+      remainingInQuestion: items.filter((item) => item.status !== 'graded').length,
     },
   };
 }

@@ -16,7 +16,8 @@ import type { StatisticsSources } from '../models/grading-statistics.ts';
  * - an *answer* is one student's answer to one question; its current version is the newest, and
  *   its grade is the one that counts for it (the newest saved on the newest graded version), as in
  *   the grades CSV and the question page. Only saved grades are grades;
- * - the assignment's distribution is over students' totals: the sum of their counting grades;
+ * - the assignment's distribution is over fully graded students' totals (the sum of their counting
+ *   grades; every answer they handed in graded); partly graded students are counted apart;
  * - a saved grade *started from* the AI suggestion it names (grades.grading_run_id); agreement
  *   compares the two: mean absolute difference, and the share within 10% of the question's points;
  * - an answer is *double-graded* when its grade history holds saves by two different people; a
@@ -67,7 +68,8 @@ export function computeStatistics(request: StatisticsRequest): StatisticsOutput 
   const startedFrom = (grade: SavedGrade) => (grade.gradingRunId ? runTotals.get(grade.gradingRunId) : undefined);
   const points = round(request.questions.reduce((sum, question) => sum + question.points, 0));
 
-  const grades = request.scope === 'question' ? questionGrades(answers) : studentTotals(answers);
+  const { totals: grades, partlyGraded } =
+    request.scope === 'question' ? { totals: questionGrades(answers), partlyGraded: 0 } : studentTotals(answers);
   const graded = answers.filter((answer) => answer.counting);
   const aiPairs = graded.flatMap((answer) => {
     const suggestion = startedFrom(answer.counting!);
@@ -80,6 +82,7 @@ export function computeStatistics(request: StatisticsRequest): StatisticsOutput 
     points,
     answered: new Set(answers.map((answer) => answer.studentId)).size,
     graded: grades.length,
+    partlyGraded,
     histogram: histogram(grades, points),
     mean: grades.length > 0 ? round(grades.reduce((sum, grade) => sum + grade, 0) / grades.length) : null,
     median: median(grades),
@@ -170,14 +173,26 @@ function questionGrades(answers: readonly Answer[]): number[] {
   return answers.flatMap((answer) => (answer.counting ? [answer.counting.grade] : []));
 }
 
-/** A student's total: the sum of their counting grades, for students with at least one (as the CSV's Total). */
-function studentTotals(answers: readonly Answer[]): number[] {
-  const totals = new Map<string, number>();
-  for (const answer of answers) {
-    if (!answer.counting) continue;
-    totals.set(answer.studentId, (totals.get(answer.studentId) ?? 0) + answer.counting.grade);
+/**
+ * Students' totals (the sum of their counting grades, as the CSV's Total) for the *fully graded*
+ * students only: every answer they handed in has a saved grade. A student with some answers graded
+ * and some not is *partly graded*: counted apart, never in the distribution, mean or median, where
+ * a half-graded total would read as a low grade.
+ */
+function studentTotals(answers: readonly Answer[]): { totals: number[]; partlyGraded: number } {
+  const byStudent = groupBy(answers, (answer) => answer.studentId);
+  const totals: number[] = [];
+  let partlyGraded = 0;
+  for (const own of byStudent.values()) {
+    const graded = own.filter((answer) => answer.counting);
+    if (graded.length === 0) continue;
+    if (graded.length < own.length) {
+      partlyGraded += 1;
+      continue;
+    }
+    totals.push(round(graded.reduce((sum, answer) => sum + answer.counting!.grade, 0)));
   }
-  return [...totals.values()].map(round);
+  return { totals, partlyGraded };
 }
 
 export function histogram(values: readonly number[], points: number): HistogramBin[] {

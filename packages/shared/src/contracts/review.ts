@@ -92,6 +92,11 @@ export const ReviewQueueOutput = z.object({
       /** Items in the caller's share, and items in all. */
       mine: z.number(),
       total: z.number(),
+      /**
+       * Items of the whole question without a saved grade, whoever's they are: what the owner has
+       * left to grade (`remaining` counts only the items listed).
+       */
+      remainingInQuestion: z.number().optional(),
     })
     .optional(),
 });

@@ -116,8 +116,16 @@ export const StatisticsOutput = z.object({
   points: z.number(),
   /** Students with a current answer (latest version) to the question, or to any question of the assignment. */
   answered: z.number().int(),
-  /** Of those, students with a saved grade (the distribution's population). */
+  /**
+   * Of those, the students graded in full (the distribution's population): for a question, those
+   * with a saved grade; for an assignment, those whose every answer has a saved grade.
+   */
   graded: z.number().int(),
+  /**
+   * Assignment: students with some answers graded and some not, left out of the distribution, mean
+   * and median (their total is not a grade yet). Always 0 for a question.
+   */
+  partlyGraded: z.number().int(),
   histogram: z.array(HistogramBin),
   mean: z.number().nullable(),
   median: z.number().nullable(),

@@ -2,6 +2,7 @@ import { screen, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { StatisticsOutput } from '@gradewise/shared/contracts/statistics';
+import { shortItemLabel } from './components/statistics-view.tsx';
 import { reliabilityDiagram, type ConfidenceDecision } from '@gradewise/shared/reliability';
 import { ASSIGNMENT_ID, QUESTION_ID, signInAs } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
@@ -32,6 +33,7 @@ function statistics(overrides: Partial<StatisticsOutput> = {}): StatisticsOutput
     points: 15,
     answered: 7,
     graded: 0,
+    partlyGraded: 0,
     histogram: [],
     mean: null,
     median: null,
@@ -149,5 +151,59 @@ describe('statistics screen: the reliability diagram', () => {
     const diagram = await screen.findByRole('img', { name: 'Reliability diagram: Addition' }, { timeout: 15_000 });
     expect(diagram).toHaveAccessibleDescription(/^5 decisions; calibration error 33.4 points\./);
     expect(screen.queryByRole('combobox', { name: 'Questions' })).not.toBeInTheDocument();
+  });
+});
+
+describe('statistics screen: figures that cannot mislead', () => {
+  it('an assignment: the mean and median are over fully graded students, the partly graded counted apart', async () => {
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${ASSIGNMENT_API}`]: () =>
+        jsonResponse(200, statistics({ answered: 7, graded: 4, partlyGraded: 3, mean: 12, median: 12.5 })),
+    });
+    renderApp(`/assignments/${ASSIGNMENT_ID}/statistics`);
+    expect(await screen.findByText('Fully graded students', undefined, { timeout: 15_000 })).toBeInTheDocument();
+    expect(screen.getByText('4 of 7')).toBeInTheDocument();
+    expect(screen.getByText('Partly graded (not in the figures)').nextSibling).toHaveTextContent('3');
+    expect(screen.getByText('Mean of fully graded').nextSibling).toHaveTextContent('12 / 15');
+    expect(screen.getByText('Median of fully graded').nextSibling).toHaveTextContent('12.5 / 15');
+  });
+
+  it('rubric items that start alike get told apart: numbered on the axis, the full label for screen readers', async () => {
+    const criterion = (end: string) => `Uses the equations of uniform acceleration ${end}`;
+    const items = ['for the time', 'for the speed', 'with units'].map((end, index) => ({
+      questionId: QUESTION_ID,
+      questionLabel: 'Uniform acceleration',
+      itemId: `item-${index}`,
+      criterion: criterion(end),
+      points: 2,
+      deductedCount: index,
+      answerShare: index / 4,
+      pointsShare: index / 3,
+    }));
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET ${ASSIGNMENT_API}`]: () =>
+        jsonResponse(200, statistics({ graded: 4, mean: 10, median: 10, rubricItems: items })),
+    });
+    renderApp(`/assignments/${ASSIGNMENT_ID}/statistics`);
+    const chart = await screen.findByRole(
+      'img',
+      { name: /^Share of graded answers that lost points on each rubric item/ },
+      { timeout: 15_000 },
+    );
+    for (const end of ['for the time', 'for the speed', 'with units']) {
+      expect(chart).toHaveAccessibleName(expect.stringContaining(`Uniform acceleration: ${criterion(end)}`));
+    }
+    // The table under the chart names each bar's number with the whole label.
+    const table = screen.getByRole('table', { name: 'Deductions per rubric item table' });
+    expect(rowsOf(table).map((cells) => cells[0])).toEqual([
+      `1. Uniform acceleration: ${criterion('for the time')} (2 pts)`,
+      `2. Uniform acceleration: ${criterion('for the speed')} (2 pts)`,
+      `3. Uniform acceleration: ${criterion('with units')} (2 pts)`,
+    ]);
+    expect(
+      new Set(items.map((item, index) => shortItemLabel(index, `${item.questionLabel}: ${item.criterion}`))).size,
+    ).toBe(3);
   });
 });

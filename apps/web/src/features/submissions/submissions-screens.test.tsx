@@ -331,6 +331,31 @@ describe('text extraction state in the submissions table', () => {
   });
 });
 
+describe('left to grade, when the work is split', () => {
+  it("the owner's counts: their share, and the whole question beside it, each named", async () => {
+    stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`GET /api${QUESTION_PATH}`]: () => jsonResponse(200, questionForStaff({ autoRubric: [], submissions: [] })),
+      [`GET /api${QUESTION_PATH}/grade-all/progress`]: () =>
+        jsonResponse(200, { batchId: null, total: 0, done: 0, failed: 0, running: 0, remaining: 0, isFinished: true }),
+      // Every answer of the owner's share is graded; the TA's two are not.
+      [`GET /api${QUESTION_PATH}/review-queue`]: () =>
+        jsonResponse(200, {
+          questionPoints: 10,
+          items: [],
+          remaining: 0,
+          share: { scope: 'mine', isSplit: true, mine: 1, total: 3, remainingInQuestion: 2 },
+        }),
+    });
+    renderApp(QUESTION_PATH);
+    const share = await screen.findByRole('region', { name: 'Your share' });
+    expect(await within(share).findByText('Left to grade in the whole question:')).toBeInTheDocument();
+    expect(within(share).getByText('Left to grade in the whole question:').nextSibling).toHaveTextContent('2');
+    expect(within(share).getByText('Left to grade in your share:').nextSibling).toHaveTextContent('0');
+    expect(screen.getByRole('button', { name: 'Review (0 left in your share)' })).toBeDisabled();
+  });
+});
+
 describe('submit your answer (student)', () => {
   it('says beforehand that a graded answer cannot be replaced, and disables Submit with that reason', async () => {
     vi.spyOn(console, 'error').mockImplementation(() => undefined);

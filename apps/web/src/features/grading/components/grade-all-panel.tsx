@@ -120,7 +120,8 @@ export function GradeAllPanel({
             navigate(gradePagePath(assignmentId, questionId, firstToReview.submissionId, { queue: true }))
           }
         >
-          Review{queue.data ? ` (${remaining} left)` : ''}
+          {/* Split: the owner's Review walks their share; the whole question's count is under Your share. */}
+          Review{queue.data ? ` (${remaining} left${queue.data.share?.isSplit ? ' in your share' : ''})` : ''}
         </Button>
         {extraActions}
       </Stack>

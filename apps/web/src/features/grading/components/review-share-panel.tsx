@@ -1,6 +1,6 @@
 import { useId } from 'react';
 import { Link as RouterLink, useNavigate } from 'react-router-dom';
-import { Button, Paper, Stack, Typography } from '@mui/material';
+import { Box, Button, Paper, Stack, Typography } from '@mui/material';
 import BarChartIcon from '@mui/icons-material/BarChart';
 import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
 import { gradePagePath, statisticsPath } from '../../../lib/paths.ts';
@@ -32,16 +32,42 @@ export function ReviewSharePanel({
     : !queue.data
       ? 'Loading your share…'
       : share?.isSplit
-        ? `The grading of this question is split: your share is ${share.mine} of ${share.total} answers, ${queue.data.remaining} left to grade.`
+        ? `The grading of this question is split: your share is ${share.mine} of ${share.total} answers.`
         : `Every answer is yours to grade: ${queue.data.remaining} of ${queue.data.items.length} left.`;
+  // Two counts, each named for what it counts: the caller's share, and (split) the whole question,
+  // which is what the owner has left whoever's answers they are.
+  const counts =
+    queue.data && share?.isSplit
+      ? [
+          { label: 'Left to grade in your share', value: queue.data.remaining },
+          ...(share.remainingInQuestion === undefined
+            ? []
+            : [{ label: 'Left to grade in the whole question', value: share.remainingInQuestion }]),
+        ]
+      : [];
   return (
     <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 2, sm: 2.5 }, mb: 4 }}>
       <Typography id={headingId} variant="h6" component="h2">
         Your share
       </Typography>
-      <Typography variant="body2" color={queue.isError ? 'error' : 'text.secondary'} sx={{ mb: showReview ? 2 : 0 }}>
+      <Typography variant="body2" color={queue.isError ? 'error' : 'text.secondary'} sx={{ mb: 1 }}>
         {summary}
       </Typography>
+      {counts.length > 0 ? (
+        <Box component="dl" sx={{ display: 'flex', flexWrap: 'wrap', columnGap: 3, rowGap: 0.5, m: 0, mb: 1 }}>
+          {counts.map((count) => (
+            <Box key={count.label} sx={{ display: 'flex', gap: 0.75 }}>
+              <Typography component="dt" variant="body2" color="text.secondary">
+                {count.label}:
+              </Typography>
+              <Typography component="dd" variant="body2" sx={{ m: 0, fontWeight: 500 }}>
+                {count.value}
+              </Typography>
+            </Box>
+          ))}
+        </Box>
+      ) : null}
+      {showReview ? <Box sx={{ mb: 1 }} /> : null}
       {showReview ? (
         <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
           <Button
@@ -53,7 +79,7 @@ export function ReviewSharePanel({
               navigate(gradePagePath(assignmentId, questionId, firstToReview.submissionId, { queue: true }))
             }
           >
-            Review{queue.data ? ` (${queue.data.remaining} left)` : ''}
+            Review{queue.data ? ` (${queue.data.remaining} left in your share)` : ''}
           </Button>
           <Button
             component={RouterLink}

@@ -54,13 +54,20 @@ function agreementText(agreement: Agreement | null): string {
   return `${number(agreement.meanAbsoluteDifference)} pts apart · ${percent(agreement.withinTenPercentShare)} within 10% (${agreement.compared})`;
 }
 
+/** "3. Q1: Explains the addi…": the bar's number and the start of its label, for the chart's axis. */
+export function shortItemLabel(index: number, label: string): string {
+  const short = label.length > 20 ? `${label.slice(0, 19).trimEnd()}…` : label;
+  return `${index + 1}. ${short}`;
+}
+
 export function StatisticsView({ statistics }: { statistics: StatisticsOutput }) {
   const { histogram, rubricItems, graders } = statistics;
+  const isAssignment = statistics.scope === 'assignment';
   const binLabels = histogram.map((bin) => `${bin.from}–${bin.to}`);
   const distributionSummary =
     statistics.graded === 0
       ? 'No saved grades yet.'
-      : `Grades of ${statistics.graded} students out of ${statistics.points} points: ` +
+      : `Grades of ${statistics.graded} ${isAssignment ? 'fully graded ' : ''}students out of ${statistics.points} points: ` +
         histogram.map((bin, index) => `${binLabels[index]}: ${bin.count}`).join(', ');
   const itemLabel = (item: (typeof rubricItems)[number]) =>
     statistics.scope === 'assignment' ? `${item.questionLabel}: ${item.criterion}` : item.criterion;
@@ -68,9 +75,21 @@ export function StatisticsView({ statistics }: { statistics: StatisticsOutput })
   return (
     <Box>
       <Stack direction="row" useFlexGap spacing={1.5} sx={{ flexWrap: 'wrap' }}>
-        <Figure label="Graded" value={`${statistics.graded} of ${statistics.answered}`} />
-        <Figure label="Mean" value={`${number(statistics.mean)} / ${statistics.points}`} />
-        <Figure label="Median" value={`${number(statistics.median)} / ${statistics.points}`} />
+        <Figure
+          label={isAssignment ? 'Fully graded students' : 'Graded'}
+          value={`${statistics.graded} of ${statistics.answered}`}
+        />
+        {isAssignment ? (
+          <Figure label="Partly graded (not in the figures)" value={String(statistics.partlyGraded)} />
+        ) : null}
+        <Figure
+          label={isAssignment ? 'Mean of fully graded' : 'Mean'}
+          value={`${number(statistics.mean)} / ${statistics.points}`}
+        />
+        <Figure
+          label={isAssignment ? 'Median of fully graded' : 'Median'}
+          value={`${number(statistics.median)} / ${statistics.points}`}
+        />
         <Figure label="Late answers" value={percent(statistics.lateShare)} />
         <Figure
           label="Kept within 10% of the AI"
@@ -96,6 +115,9 @@ export function StatisticsView({ statistics }: { statistics: StatisticsOutput })
             </Box>
             <Typography component="figcaption" variant="body2" color="text.secondary">
               Students per band of points (the last band includes the full mark).
+              {isAssignment && statistics.partlyGraded > 0
+                ? ` ${statistics.partlyGraded} partly graded ${statistics.partlyGraded === 1 ? 'student is' : 'students are'} left out until every answer of theirs is graded.`
+                : ''}
             </Typography>
           </Box>
         )}
@@ -135,7 +157,20 @@ export function StatisticsView({ statistics }: { statistics: StatisticsOutput })
                 <BarChart
                   height={Math.max(160, 48 * rubricItems.length + 60)}
                   layout="horizontal"
-                  yAxis={[{ scaleType: 'band', data: rubricItems.map(itemLabel), width: 140 }]}
+                  yAxis={[
+                    {
+                      scaleType: 'band',
+                      // Each bar is its number in the table below; the axis shows it with the start
+                      // of the criterion, the tooltip the whole label (items of one question used to
+                      // read alike when cut at the axis's width).
+                      data: rubricItems.map((_item, index) => index),
+                      valueFormatter: (index: number, context) =>
+                        context.location === 'tick'
+                          ? shortItemLabel(index, itemLabel(rubricItems[index]!))
+                          : `${index + 1}. ${itemLabel(rubricItems[index]!)}`,
+                      width: 170,
+                    },
+                  ]}
                   xAxis={[{ min: 0, max: 100, label: '% of graded answers' }]}
                   series={[
                     {
@@ -157,10 +192,10 @@ export function StatisticsView({ statistics }: { statistics: StatisticsOutput })
                   </TableRow>
                 </TableHead>
                 <TableBody>
-                  {rubricItems.map((item) => (
+                  {rubricItems.map((item, index) => (
                     <TableRow key={`${item.questionId}:${item.itemId}`}>
                       <TableCell>
-                        {itemLabel(item)} ({item.points} pts)
+                        {index + 1}. {itemLabel(item)} ({item.points} pts)
                       </TableCell>
                       <TableCell align="right">
                         {item.deductedCount} ({percent(item.answerShare)})
