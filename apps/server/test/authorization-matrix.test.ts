@@ -370,6 +370,13 @@ export const MATRIX: MatrixRow[] = [
     expect: courseMembers(),
   },
   {
+    // The caller's own invitations only: anyone signed in, nothing about anyone else.
+    route: 'GET /api/invitations',
+    access: 'user',
+    request: () => ({ method: 'GET', url: '/api/invitations' }),
+    expect: everyoneSignedIn(200),
+  },
+  {
     route: 'POST /api/courses/:id/add-students',
     access: 'instructor',
     request: (f) => ({

@@ -11,6 +11,7 @@ import { AssignmentList } from '../../features/assignments/components/assignment
 import type { CreateAssignmentState } from '../../features/assignments/components/create-assignment-form.tsx';
 import { COURSE_MESSAGES, useCourse } from '../../features/courses/api/courses-api.ts';
 import { CourseOverview } from '../../features/courses/components/course-overview.tsx';
+import { PendingInvitations } from '../../features/rosters/components/pending-invitations.tsx';
 import { StaffSection } from '../../features/staff/components/staff-section.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -100,6 +101,17 @@ export function CourseDetailRoute() {
           </>
         }
       />
+      {/* Students who registered with an invited email wait for the owner: shown here too, with
+          Confirm all, not only on the Students page (issue 29). */}
+      {isOwner && detail.viewer === 'staff' && detail.pendingStudents.some((pending) => pending.registeredName) ? (
+        <Box sx={{ mb: 4 }}>
+          <PendingInvitations
+            courseId={detail._id}
+            invitations={detail.pendingStudents.filter((pending) => pending.registeredName)}
+            confirmedBy={detail.invitationsConfirmedBy}
+          />
+        </Box>
+      ) : null}
       <Box component="section" aria-labelledby={assignmentsHeadingId}>
         <Typography id={assignmentsHeadingId} variant="h5" component="h2" sx={{ mb: 2 }}>
           Assignments
