@@ -110,7 +110,16 @@ describe('invitations with SMTP', () => {
   it('attach only when the invited owner follows the link; someone else registering the email first gets nothing', async () => {
     const instructor = await registerVerified('teacher@school.test', 'instructor');
     const course = await createCourse(t.app, instructor, { title: 'Biology' });
-    await addStudents(t.app, instructor, course._id, ['invited@school.test']);
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/add-students`,
+      headers: instructor.auth,
+      payload: { emails: ['invited@school.test'] },
+    });
+    // With SMTP the words say what happens here: the student proves the address, then joins.
+    expect(added.json().message).toBe(
+      'Students added successfully. 0 added, 1 invited (no account yet; they join once they register and confirm their email).',
+    );
 
     // An attacker registers the invited email (as an instructor, or a student): no account, no course.
     const attempt = await register({
@@ -125,6 +134,7 @@ describe('invitations with SMTP', () => {
       await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })
     ).json();
     expect(roster.pendingStudents.map((p: any) => p.email)).toEqual(['invited@school.test']);
+    expect(roster.invitationsConfirmedBy).toBe('email');
 
     // The owner of the address registers too and follows their own (latest) link.
     const student = await registerVerified('invited@school.test');

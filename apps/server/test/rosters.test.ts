@@ -81,7 +81,7 @@ describe('POST /api/courses/:id/add-students (emails)', () => {
     const body = response.json();
     expect(body).toEqual({
       message:
-        'Students added successfully. 1 added, 1 already enrolled, 2 invited (no account yet; they join when they register), 3 rejected.',
+        'Students added successfully. 1 added, 1 already enrolled, 2 invited (no account yet; once they register, you confirm them on the Students page), 3 rejected.',
       added: 1,
       alreadyEnrolled: 1,
       invited: 2,
@@ -165,11 +165,25 @@ describe('pending enrolments', () => {
     const student = await registerUser(t.app, { email: 'future.student@example.edu', name: 'Future' });
     const before = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
     expect(before).toEqual([]);
+    // Not an empty list to the student: what waits for them, and for whom.
+    const waiting = await t.app.inject({ method: 'GET', url: '/api/invitations', headers: student.auth });
+    expect(waiting.statusCode).toBe(200);
+    expect(waiting.json()).toEqual({
+      invitations: [
+        {
+          courseTitle: 'Invited course',
+          instructorName: owner.name,
+          invitedAt: expect.any(String),
+          waitingFor: 'instructor',
+        },
+      ],
+    });
     const hidden = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: student.auth });
     expect(hidden.statusCode).toBe(404);
     const staff = (
       await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth })
     ).json();
+    expect(staff.invitationsConfirmedBy).toBe('instructor');
     expect(staff.pendingStudents).toEqual([
       {
         email: 'future.student@example.edu',
@@ -189,6 +203,8 @@ describe('pending enrolments', () => {
     expect(confirmed.json().message).toBe('Future (future.student@example.edu) is now enrolled in this course.');
     const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
     expect(list.map((c: any) => c.title)).toEqual(['Invited course']);
+    const after = await t.app.inject({ method: 'GET', url: '/api/invitations', headers: student.auth });
+    expect(after.json()).toEqual({ invitations: [] });
     expect(await rosterOf(course._id)).toEqual({ students: ['future.student@example.edu'], pending: [] });
   });
 
@@ -308,7 +324,7 @@ describe('POST /api/courses/:id/add-students/excel', () => {
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({
       message:
-        'Students added via Excel successfully! 1 added, 5 invited (no account yet; they join when they register), 1 rejected.',
+        'Students added via Excel successfully! 1 added, 5 invited (no account yet; once they register, you confirm them on the Students page), 1 rejected.',
       added: 1,
       alreadyEnrolled: 0,
       invited: 5,

@@ -1,7 +1,7 @@
 import { and, asc, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
-import { enrollments, pendingEnrollments, users } from '../db/schema.ts';
+import { courses, enrollments, pendingEnrollments, users } from '../db/schema.ts';
 
 export interface RosterStudent {
   id: string;
@@ -137,4 +137,21 @@ export async function claimPendingEnrollments(db: Db, userId: string, email: str
     .values(pending.map((row) => ({ courseId: row.courseId, userId })))
     .onConflictDoNothing();
   return pending.length;
+}
+
+export interface WaitingInvitationRow {
+  courseTitle: string;
+  instructorName: string;
+  invitedAt: Date;
+}
+
+/** The invitations that wait for one email, with their course's title and instructor, oldest first. */
+export async function selectInvitationsOfEmail(db: Db, email: string): Promise<WaitingInvitationRow[]> {
+  return db
+    .select({ courseTitle: courses.title, instructorName: users.name, invitedAt: pendingEnrollments.createdAt })
+    .from(pendingEnrollments)
+    .innerJoin(courses, eq(courses.id, pendingEnrollments.courseId))
+    .innerJoin(users, eq(users.id, courses.instructorId))
+    .where(eq(pendingEnrollments.email, email))
+    .orderBy(asc(pendingEnrollments.createdAt), asc(courses.title));
 }

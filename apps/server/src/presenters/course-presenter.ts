@@ -1,4 +1,9 @@
-import type { CourseForStaff, CourseForStudent, CourseSummary } from '@gradewise/shared/contracts/courses';
+import type {
+  CourseForStaff,
+  CourseForStudent,
+  CourseSummary,
+  InvitationConfirmer,
+} from '@gradewise/shared/contracts/courses';
 import type { CourseSummaryRow, CourseWithInstructor } from '../models/courses.ts';
 import type { PendingWithRegistrant, RosterStudent } from '../models/enrollments.ts';
 import type { GraderRole } from '../policies/course-access.ts';
@@ -50,11 +55,13 @@ export function presentCourseForStaff(
   pending: PendingWithRegistrant[],
   signer: FileUrlSigner,
   staffRole: GraderRole = 'owner',
+  invitationsConfirmedBy?: InvitationConfirmer,
 ): CourseForStaff {
   return {
     ...presentCourseBase(rows, signer),
     viewer: 'staff',
     staffRole,
+    ...(invitationsConfirmedBy && staffRole === 'owner' ? { invitationsConfirmedBy } : {}),
     instructor: person(rows.row.instructor),
     students: rows.students.map(person),
     ...demoFlag(rows.row.course),

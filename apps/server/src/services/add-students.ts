@@ -105,18 +105,27 @@ export async function addStudentsToCourse(
       rejected.map((rejection) => ({ path: rejection.entry, message: rejection.reason })),
     );
   }
-  return { message: describeOutcome(source, counts, rejected.length), ...counts, rejected };
+  return { message: describeOutcome(source, counts, rejected.length, Boolean(ctx.mailer)), ...counts, rejected };
 }
 
 function describeOutcome(
   source: RosterSource,
   counts: { added: number; alreadyEnrolled: number; invited: number; alreadyInvited: number },
   rejectedCount: number,
+  sendsEmail: boolean,
 ): string {
   const head = source === 'excel' ? 'Students added via Excel successfully!' : 'Students added successfully.';
   const parts = [`${counts.added} added`];
   if (counts.alreadyEnrolled > 0) parts.push(`${counts.alreadyEnrolled} already enrolled`);
-  if (counts.invited > 0) parts.push(`${counts.invited} invited (no account yet; they join when they register)`);
+  // As it happens on this server: with SMTP the student proves the address and joins; without, the
+  // instructor confirms the registered student on the Students page (decision 0072).
+  if (counts.invited > 0) {
+    parts.push(
+      sendsEmail
+        ? `${counts.invited} invited (no account yet; they join once they register and confirm their email)`
+        : `${counts.invited} invited (no account yet; once they register, you confirm them on the Students page)`,
+    );
+  }
   if (counts.alreadyInvited > 0) parts.push(`${counts.alreadyInvited} already invited`);
   if (rejectedCount > 0) parts.push(`${rejectedCount} rejected`);
   return `${head} ${parts.join(', ')}.`;

@@ -1,3 +1,4 @@
+import type { InvitationConfirmer } from '@gradewise/shared/contracts/courses';
 import type { AppContext } from '../context.ts';
 import {
   selectCourseSummariesEnrolledBy,
@@ -9,10 +10,12 @@ import {
 import {
   claimPendingEnrollments,
   hasPendingEnrollments,
+  selectInvitationsOfEmail,
   selectPendingOfCourse,
   selectRosterOfCourse,
   type PendingWithRegistrant,
   type RosterStudent,
+  type WaitingInvitationRow,
 } from '../models/enrollments.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleCourse, type CourseScope } from '../policies/course-access.ts';
@@ -54,4 +57,22 @@ export async function loadCourseDetail(ctx: AppContext, user: UserRow, courseId:
     scope.role === 'owner' ? selectPendingOfCourse(ctx.db, scope.course.id) : Promise.resolve([]),
   ]);
   return { scope, row: row!, students, pending };
+}
+
+/** Who turns an invitation into a seat on this server: the emailed link with SMTP, else the instructor. */
+export function invitationConfirmer(ctx: AppContext): InvitationConfirmer {
+  return ctx.mailer ? 'email' : 'instructor';
+}
+
+/**
+ * The invitations that wait for the caller's own email (GET /api/invitations). A student whose
+ * address is proved has none left (GET /api/courses claimed them); an instructor account never
+ * takes a student seat, so it has none to wait for either.
+ */
+export async function listWaitingInvitations(
+  ctx: AppContext,
+  user: UserRow,
+): Promise<{ rows: WaitingInvitationRow[]; waitingFor: InvitationConfirmer }> {
+  const rows = user.role === 'student' ? await selectInvitationsOfEmail(ctx.db, user.email) : [];
+  return { rows, waitingFor: invitationConfirmer(ctx) };
 }

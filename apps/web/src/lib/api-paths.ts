@@ -32,6 +32,8 @@ export const apiPaths = {
     addStudents: (courseId: string) => `${course(courseId)}/add-students`,
     addStudentsExcel: (courseId: string) => `${course(courseId)}/add-students/excel`,
     confirmStudent: (courseId: string) => `${course(courseId)}/confirm-student`,
+    /** The caller's own invitations waiting for a confirmation. */
+    waitingInvitations: '/invitations',
     staff: (courseId: string) => `${course(courseId)}/staff`,
     staffMember: (courseId: string, userId: string) => `${course(courseId)}/staff/${segment(userId)}`,
     workSplit: (courseId: string) => `${course(courseId)}/work-split`,

@@ -9,6 +9,7 @@ export const queryKeys = {
   courses: {
     all: ['courses'] as const,
     list: () => ['courses', 'list'] as const,
+    waitingInvitations: () => ['courses', 'waiting-invitations'] as const,
     detail: (courseId: string) => ['courses', 'detail', courseId] as const,
     staff: (courseId: string) => ['courses', 'staff', courseId] as const,
     workSplit: (courseId: string) => ['courses', 'work-split', courseId] as const,

@@ -66,6 +66,31 @@ export const PendingStudent = z.object({
 export type PendingStudent = z.infer<typeof PendingStudent>;
 
 /**
+ * Who turns an invitation into a seat, as the screens word it: `email` with SMTP (the student
+ * proves the address by the emailed link, then joins), `instructor` without (the instructor
+ * confirms the registered student on the Students page).
+ */
+export const InvitationConfirmer = z.enum(['email', 'instructor']);
+export type InvitationConfirmer = z.infer<typeof InvitationConfirmer>;
+
+/**
+ * GET /api/invitations (any signed-in user): the courses whose invitation waits for the caller's
+ * own email, so a registered student sees "waiting for your instructor to confirm" rather than an
+ * empty course list. Empty for an instructor and for a student with nothing waiting.
+ */
+export const WaitingInvitationsOutput = z.object({
+  invitations: z.array(
+    z.object({
+      courseTitle: z.string(),
+      instructorName: z.string(),
+      invitedAt: z.string(),
+      waitingFor: InvitationConfirmer,
+    }),
+  ),
+});
+export type WaitingInvitationsOutput = z.infer<typeof WaitingInvitationsOutput>;
+
+/**
  * GET /api/courses/:id. `viewer` says which view the caller got: `staff` (the owning instructor or a TA,
  * who may add students and create assignments) or `student` (an enrolled student).
  */
@@ -77,6 +102,8 @@ export const CourseForStaff = CourseDetailBase.extend({
   /** Enrolled students, by name, with their emails (the roster the owner manages). */
   students: z.array(Person),
   pendingStudents: z.array(PendingStudent),
+  /** How an invited student comes in on this server (absent for a TA, who cannot invite). */
+  invitationsConfirmedBy: InvitationConfirmer.optional(),
   /** True for the demo course that `npm run demo` loads. */
   isDemo: z.boolean().optional(),
 });

@@ -11,6 +11,7 @@ import {
   CREATE_COURSE_FILE_FIELDS,
   CreateCourseFields,
   CreateCourseOutput,
+  WaitingInvitationsOutput,
 } from '@gradewise/shared/contracts/courses';
 import type { AppContext } from '../../context.ts';
 import { badRequest } from '../../lib/errors.ts';
@@ -22,7 +23,12 @@ import {
 } from '../../presenters/course-presenter.ts';
 import { addStudentsToCourse, authorizeRosterChange, confirmInvitedStudent } from '../../services/add-students.ts';
 import { createCourse } from '../../services/create-course.ts';
-import { listCoursesFor, loadCourseDetail } from '../../services/read-courses.ts';
+import {
+  invitationConfirmer,
+  listCoursesFor,
+  listWaitingInvitations,
+  loadCourseDetail,
+} from '../../services/read-courses.ts';
 import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/spreadsheet-limits.ts';
 import { readEmailsFromSpreadsheetOffThread } from '../../spreadsheets/read-spreadsheet-off-thread.ts';
 import { mayGrade } from '../../policies/course-access.ts';
@@ -76,8 +82,24 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const rows = { row: detail.row, students: detail.students };
         const { role } = detail.scope;
         return mayGrade(role)
-          ? presentCourseForStaff(rows, detail.pending, ctx.fileUrls, role)
+          ? presentCourseForStaff(rows, detail.pending, ctx.fileUrls, role, invitationConfirmer(ctx))
           : presentCourseForStudent(rows, ctx.fileUrls);
+      },
+    );
+
+    app.get(
+      '/api/invitations',
+      { config: { access: 'user' }, schema: { response: { 200: WaitingInvitationsOutput } } },
+      async (request) => {
+        const { rows, waitingFor } = await listWaitingInvitations(ctx, currentUser(request));
+        return {
+          invitations: rows.map((row) => ({
+            courseTitle: row.courseTitle,
+            instructorName: row.instructorName,
+            invitedAt: row.invitedAt.toISOString(),
+            waitingFor,
+          })),
+        };
       },
     );
 

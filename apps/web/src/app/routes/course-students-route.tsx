@@ -64,7 +64,11 @@ export function CourseStudentsRoute() {
       {detail.viewer === 'staff' && detail.staffRole !== 'ta' ? (
         <Grid container spacing={3} sx={{ mb: 4 }}>
           <Grid size={{ xs: 12, md: 7 }}>
-            <AddStudentsByEmailForm courseId={detail._id} onAdded={onAdded} />
+            <AddStudentsByEmailForm
+              courseId={detail._id}
+              onAdded={onAdded}
+              confirmedBy={detail.invitationsConfirmedBy}
+            />
           </Grid>
           <Grid size={{ xs: 12, md: 5 }}>
             <ExcelUploadForm courseId={detail._id} onAdded={onAdded} />
@@ -78,7 +82,11 @@ export function CourseStudentsRoute() {
         <StudentTable students={detail.students} />
       </Box>
       {detail.viewer === 'staff' && detail.staffRole !== 'ta' ? (
-        <PendingInvitations courseId={detail._id} invitations={detail.pendingStudents} />
+        <PendingInvitations
+          courseId={detail._id}
+          invitations={detail.pendingStudents}
+          confirmedBy={detail.invitationsConfirmedBy}
+        />
       ) : null}
     </Container>
   );

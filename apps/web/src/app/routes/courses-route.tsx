@@ -1,14 +1,15 @@
 import { Link as RouterLink } from 'react-router-dom';
-import { Box, Button, Container } from '@mui/material';
+import { Alert, AlertTitle, Box, Button, Container } from '@mui/material';
 import AddIcon from '@mui/icons-material/Add';
 import { PageHeader } from '../../components/page-header.tsx';
 import { EmptyMessage, ErrorMessage, LoadingMessage } from '../../components/screen-states.tsx';
-import { COURSE_MESSAGES, useCourses } from '../../features/courses/api/courses-api.ts';
+import { COURSE_MESSAGES, useCourses, useWaitingInvitations } from '../../features/courses/api/courses-api.ts';
 import { CourseGrid } from '../../features/courses/components/course-grid.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
+import type { WaitingInvitationsOutput } from '@gradewise/shared/contracts/courses';
 
 /**
  * Courses list (spec section 2): 'My Courses' for instructors (their own courses, with Create New
@@ -23,6 +24,8 @@ export function CoursesRoute() {
   // The route's loader has started the request (app/router.tsx): this reads it, without a second one.
   const courses = useCourses({ loadedByRoute: true });
   useErrorToast(courses.error, COURSE_MESSAGES.fetchListFailed);
+  // A student with no course yet may be invited already: say what they are waiting for.
+  const waiting = useWaitingInvitations(!isInstructor && courses.data?.length === 0);
 
   return (
     <Container maxWidth="lg" sx={{ py: { xs: 3, md: 5 } }}>
@@ -51,6 +54,8 @@ export function CoursesRoute() {
               </Button>
             }
           />
+        ) : courses.data.length === 0 && !isInstructor && (waiting.data?.invitations.length ?? 0) > 0 ? (
+          <WaitingInvitations invitations={waiting.data!.invitations} />
         ) : courses.data.length === 0 ? (
           <EmptyMessage
             text={
@@ -64,5 +69,25 @@ export function CoursesRoute() {
         )}
       </Box>
     </Container>
+  );
+}
+
+/** "Waiting for your instructor to confirm": the invitations of a registered student, in place of an empty list. */
+function WaitingInvitations({ invitations }: { invitations: WaitingInvitationsOutput['invitations'] }) {
+  const byInstructor = invitations[0]?.waitingFor === 'instructor';
+  return (
+    <Alert severity="info" variant="outlined" sx={{ my: 2 }}>
+      <AlertTitle>{byInstructor ? 'Waiting for your instructor to confirm' : 'Confirm your email to join'}</AlertTitle>
+      {byInstructor
+        ? 'You are invited to these courses. They appear here once your instructor confirms your registration:'
+        : 'You are invited to these courses. Follow the link we emailed you to confirm your address, and they appear here:'}
+      <Box component="ul" sx={{ my: 1, pl: 2.5 }}>
+        {invitations.map((invitation) => (
+          <li key={`${invitation.courseTitle}:${invitation.invitedAt}`}>
+            {invitation.courseTitle} ({invitation.instructorName})
+          </li>
+        ))}
+      </Box>
+    </Alert>
   );
 }

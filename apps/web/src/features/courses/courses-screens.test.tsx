@@ -41,12 +41,39 @@ describe('courses list', () => {
   });
 
   it("shows a student 'Enrolled Courses' without Create New Course, and says when there are none", async () => {
-    stubNetwork({ ...signInAs(STUDENT), 'GET /api/courses': () => jsonResponse(200, []) });
+    stubNetwork({
+      ...signInAs(STUDENT),
+      'GET /api/courses': () => jsonResponse(200, []),
+      'GET /api/invitations': () => jsonResponse(200, { invitations: [] }),
+    });
     renderApp('/courses');
 
     expect(await screen.findByRole('heading', { level: 1, name: 'Enrolled Courses' })).toBeInTheDocument();
     expect(await screen.findByText(/You are not enrolled in any courses yet/)).toBeInTheDocument();
     expect(screen.queryByRole('link', { name: 'Create New Course' })).not.toBeInTheDocument();
+  });
+
+  it('tells an invited, registered student they wait for their instructor to confirm, instead of an empty list', async () => {
+    stubNetwork({
+      ...signInAs(STUDENT),
+      'GET /api/courses': () => jsonResponse(200, []),
+      'GET /api/invitations': () =>
+        jsonResponse(200, {
+          invitations: [
+            {
+              courseTitle: 'Linear Algebra',
+              instructorName: 'Ada Instructor',
+              invitedAt: '2030-01-02T10:00:00.000Z',
+              waitingFor: 'instructor',
+            },
+          ],
+        }),
+    });
+    renderApp('/courses');
+
+    expect(await screen.findByText('Waiting for your instructor to confirm')).toBeInTheDocument();
+    expect(screen.getByText('Linear Algebra (Ada Instructor)')).toBeInTheDocument();
+    expect(screen.queryByText(/You are not enrolled in any courses yet/)).not.toBeInTheDocument();
   });
 
   it("shows 'Failed to fetch courses.' when the server answers without a message", async () => {

@@ -85,7 +85,7 @@ describe('course students', () => {
       [`POST /api/courses/${COURSE_ID}/add-students`]: () =>
         jsonResponse(200, {
           message:
-            'Students added successfully. 1 added, 1 invited (no account yet; they join when they register), 1 rejected.',
+            'Students added successfully. 1 added, 1 invited (no account yet; once they register, you confirm them on the Students page), 1 rejected.',
           added: 1,
           alreadyEnrolled: 0,
           invited: 1,
@@ -222,5 +222,36 @@ describe('invited, not enrolled yet (issue 15)', () => {
       await screen.findByText('Kai Student (kai@example.edu) is now enrolled in this course.'),
     ).toBeInTheDocument();
     expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ email: 'kai@example.edu' });
+  });
+
+  it('without email set up, says the instructor confirms, and Confirm all confirms every registered student', async () => {
+    const registered: PendingStudent[] = ['kai', 'lea'].map((name) => ({
+      email: `${name}@example.edu`,
+      invitedAt: '2030-01-02T10:00:00.000Z',
+      registeredName: `${name} Student`,
+      registeredAsInstructor: false,
+    }));
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(
+        courseForStaff({ pendingStudents: [...registered, invitations[2]!], invitationsConfirmedBy: 'instructor' }),
+      ),
+      [`POST /api/courses/${COURSE_ID}/confirm-student`]: () => jsonResponse(200, { message: 'Enrolled.' }),
+    });
+    const user = userEvent.setup();
+    renderApp(STUDENTS_PATH);
+
+    expect(
+      await screen.findByText(/Email is not set up on this server, so nobody joins by themselves/),
+    ).toBeInTheDocument();
+    expect(screen.getByRole('textbox', { name: /Student emails/ })).toHaveAccessibleDescription(
+      /once they register, you confirm them below/,
+    );
+    await user.click(screen.getByRole('button', { name: 'Confirm all (2)' }));
+    expect(await screen.findByText('2 students are now enrolled.')).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual([
+      { email: 'kai@example.edu' },
+      { email: 'lea@example.edu' },
+    ]);
   });
 });

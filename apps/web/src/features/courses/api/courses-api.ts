@@ -1,5 +1,9 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CREATE_COURSE_FILE_FIELDS, CreateCourseOutput } from '@gradewise/shared/contracts/courses';
+import {
+  CREATE_COURSE_FILE_FIELDS,
+  CreateCourseOutput,
+  WaitingInvitationsOutput,
+} from '@gradewise/shared/contracts/courses';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -23,6 +27,18 @@ export function useCourses(options: { enabled?: boolean; loadedByRoute?: boolean
     ...courseQueries.list(),
     enabled: options.enabled ?? true,
     ...(options.loadedByRoute ? { refetchOnMount: false, retryOnMount: false } : {}),
+  });
+}
+
+/**
+ * GET /api/invitations: the courses whose invitation waits for the student's own email (asked
+ * only when their course list is empty, where it explains why).
+ */
+export function useWaitingInvitations(enabled: boolean) {
+  return useQuery({
+    queryKey: queryKeys.courses.waitingInvitations(),
+    queryFn: ({ signal }) => apiClient.get(apiPaths.courses.waitingInvitations, WaitingInvitationsOutput, { signal }),
+    enabled,
   });
 }
 

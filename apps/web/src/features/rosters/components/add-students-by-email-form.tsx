@@ -3,7 +3,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Button, Paper, Stack, Typography } from '@mui/material';
-import { MAX_ROSTER_ENTRIES, splitRosterEntries } from '@gradewise/shared/contracts/courses';
+import { MAX_ROSTER_ENTRIES, splitRosterEntries, type InvitationConfirmer } from '@gradewise/shared/contracts/courses';
 import { FormTextField } from '../../../components/form-text-field.tsx';
 import { ROSTER_MESSAGES, useAddStudentsByEmail } from '../api/rosters-api.ts';
 import { showRosterError, showRosterOutcome } from './roster-toasts.tsx';
@@ -22,8 +22,24 @@ const EmailsFormSchema = z.object({
     ),
 });
 
+/** What happens to an email without an account, as it happens on this server. */
+export function invitationHelp(confirmedBy: InvitationConfirmer | undefined): string {
+  return confirmedBy === 'email'
+    ? 'People without an account yet are invited: they join once they register and confirm their email.'
+    : 'People without an account yet are invited: once they register, you confirm them below (Confirm all).';
+}
+
 /** 'Add Students by Email' (owning instructor): a box of comma-separated emails. */
-export function AddStudentsByEmailForm({ courseId, onAdded }: { courseId: string; onAdded: () => void }) {
+export function AddStudentsByEmailForm({
+  courseId,
+  onAdded,
+  confirmedBy,
+}: {
+  courseId: string;
+  onAdded: () => void;
+  /** How invited students come in on this server (the course detail says). */
+  confirmedBy?: InvitationConfirmer;
+}) {
   const headingId = useId();
   const addStudents = useAddStudentsByEmail(courseId);
   const { control, handleSubmit, formState } = useForm({
@@ -58,7 +74,7 @@ export function AddStudentsByEmailForm({ courseId, onAdded }: { courseId: string
           name="emails"
           label="Student emails"
           placeholder="ana@school.edu, ben@school.edu"
-          helperText="Separate emails with commas. People without an account yet are invited and join when they register."
+          helperText={`Separate emails with commas. ${invitationHelp(confirmedBy)}`}
           multiline
           minRows={3}
           fullWidth

@@ -1,6 +1,6 @@
-import { useId } from 'react';
+import { useId, useState } from 'react';
 import { Button, List, ListItem, ListItemText, Paper, Typography } from '@mui/material';
-import type { PendingStudent } from '@gradewise/shared/contracts/courses';
+import type { InvitationConfirmer, PendingStudent } from '@gradewise/shared/contracts/courses';
 import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
@@ -11,24 +11,63 @@ import { useConfirmStudent } from '../api/rosters-api.ts';
  * attaches only to a proved address: the owner follows the emailed link (with SMTP), or, when
  * someone has registered with the email, the instructor confirms them here.
  */
-export function PendingInvitations({ courseId, invitations }: { courseId: string; invitations: PendingStudent[] }) {
+export function PendingInvitations({
+  courseId,
+  invitations,
+  confirmedBy,
+}: {
+  courseId: string;
+  invitations: PendingStudent[];
+  /** How invited students come in on this server: the words above the list follow it. */
+  confirmedBy?: InvitationConfirmer;
+}) {
   const headingId = useId();
   const confirm = useConfirmStudent(courseId);
+  const [isConfirmingAll, setConfirmingAll] = useState(false);
   if (invitations.length === 0) return null;
+  const registered = invitations.filter((invitation) => invitation.registeredName);
   const onConfirm = (email: string) =>
     confirm.mutate(email, {
       onSuccess: (result) => showSuccess(result.message),
       onError: (error) => showError(messageOf(error, 'Failed to confirm the student.'), error),
     });
+  // One press for everyone who registered: each confirmation is its own (atomic) call, one after
+  // the other; one refused (say, an account deleted meanwhile) does not stop the others.
+  const onConfirmAll = async () => {
+    setConfirmingAll(true);
+    let confirmed = 0;
+    for (const invitation of registered) {
+      try {
+        await confirm.mutateAsync(invitation.email);
+        confirmed += 1;
+      } catch (error) {
+        showError(messageOf(error, `Failed to confirm ${invitation.email}.`), error);
+      }
+    }
+    setConfirmingAll(false);
+    if (confirmed > 0) showSuccess(`${confirmed} ${confirmed === 1 ? 'student is' : 'students are'} now enrolled.`);
+  };
   return (
     <section aria-labelledby={headingId}>
       <Typography id={headingId} variant="h6" component="h2" sx={{ mt: 4, mb: 0.5 }}>
         Invited, not enrolled yet
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 1.5 }}>
-        They join the course once their email is confirmed: by the link emailed at registration, or by you below when
-        someone has registered with it.
+        {confirmedBy === 'email'
+          ? 'They join the course once they register and confirm their email by the link sent to them. Someone who registered before email was set up, you confirm below.'
+          : 'Email is not set up on this server, so nobody joins by themselves: once an invited student has registered, confirm them below.'}
       </Typography>
+      {registered.length > 0 ? (
+        <Button
+          variant="contained"
+          size="small"
+          sx={{ mb: 1.5 }}
+          disabled={isConfirmingAll || confirm.isPending}
+          onClick={() => void onConfirmAll()}
+        >
+          {isConfirmingAll ? 'Confirming…' : `Confirm all (${registered.length})`}
+        </Button>
+      ) : null}
       <Paper variant="outlined">
         <List dense disablePadding aria-labelledby={headingId}>
           {invitations.map((invitation, index) => (
