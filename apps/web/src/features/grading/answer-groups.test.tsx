@@ -355,3 +355,72 @@ describe('answer group on the grading screen', () => {
     await waitFor(() => expect(screen.queryByRole('group', { name: 'Answer group' })).not.toBeInTheDocument());
   });
 });
+
+describe('the review queue after a save', () => {
+  it('moves to the lowest-confidence answer still ungraded in the order the server gives after the save', async () => {
+    const ungradedOutput = {
+      submissionText: 'F = 6 N',
+      gradingResult: { comments: [], totalScore: 10 },
+      questionPoints: 10,
+      confidenceLevel: 40,
+      grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' },
+      hiddenText: [],
+      gradingRunId: 'run-eve',
+      isAlreadyGraded: false,
+      currentGradeId: null,
+    };
+    // Before the save: Eve is to grade first; then Ben (85%) before Dan (17%) in the old order.
+    let queue: object = {
+      ...queueOutput,
+      items: [
+        queueItem('Ann', { status: 'graded', grade: 9 }),
+        queueItem('Eve', { isGradeFirst: true, represents: 1, confidenceLevel: 40 }),
+        queueItem('Ben', { confidenceLevel: 85 }),
+        queueItem('Dan', { confidenceLevel: 17 }),
+      ],
+    };
+    stubNetwork({
+      ...questionPageRoutes(() => jsonResponse(200, groupsOutput())),
+      [`GET ${QUESTION_API}/review-queue`]: () => jsonResponse(200, queue),
+      [`POST ${QUESTION_API}/grade/${idOf('Eve')}`]: () => jsonResponse(200, ungradedOutput),
+      [`POST ${QUESTION_API}/grade/${idOf('Dan')}`]: () =>
+        jsonResponse(200, { ...ungradedOutput, gradingRunId: 'run-dan' }),
+      [`POST ${QUESTION_API}/save-grade/${idOf('Eve')}`]: () => {
+        // The save ends "grade these first": the server orders by confidence alone now.
+        queue = {
+          ...queueOutput,
+          gradeFirst: { target: 2, ownGrades: 2, isActive: false },
+          remaining: 2,
+          items: [
+            queueItem('Dan', { confidenceLevel: 17 }),
+            queueItem('Eve', { status: 'graded', grade: 10, confidenceLevel: 40 }),
+            queueItem('Ben', { confidenceLevel: 85 }),
+            queueItem('Ann', { status: 'graded', grade: 9 }),
+          ],
+        };
+        return jsonResponse(200, {
+          message: 'Grade saved successfully!',
+          grade: {
+            _id: 'grade-eve',
+            id: 'grade-eve',
+            submissionId: idOf('Eve'),
+            grade: 10,
+            feedback: '',
+            comments: [],
+            confidenceLevel: 40,
+            gradingRunId: 'run-eve',
+            savedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
+            createdAt: '2030-02-02T10:00:00.000Z',
+          },
+        });
+      },
+    });
+    const { router } = renderApp(`${QUESTION_PATH}/grade/${idOf('Eve')}?queue=1`);
+    const user = userEvent.setup({ delay: null });
+
+    await screen.findByText('Final Grade: 10 / 10', undefined, { timeout: 15_000 });
+    await user.click(screen.getByRole('button', { name: 'Save Grade' }));
+    // Not Ben, who followed Eve in the order read before the save.
+    await waitFor(() => expect(router.state.location.pathname).toBe(`${QUESTION_PATH}/grade/${idOf('Dan')}`));
+  });
+});

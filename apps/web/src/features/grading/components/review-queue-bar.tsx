@@ -36,6 +36,11 @@ export function queuePosition(
  * Where to go after saving in the queue: the next item without a saved grade after this one,
  * wrapping round to skipped ones; null when every item has a grade.
  */
+/** The first answer of the queue's order still without a saved grade, other than the one just saved. */
+export function firstToReview(items: readonly ReviewQueueItem[], savedId: string): ReviewQueueItem | null {
+  return items.find((item) => item.status !== 'graded' && item.submissionId !== savedId) ?? null;
+}
+
 export function nextToReview(items: readonly ReviewQueueItem[], submissionId: string): ReviewQueueItem | null {
   const index = items.findIndex((item) => item.submissionId === submissionId);
   const ordered = [...items.slice(index + 1), ...items.slice(0, Math.max(index, 0))];

@@ -7,7 +7,7 @@ import type { BackState } from '../../../lib/use-go-back.ts';
 import { gradePagePath } from '../../../lib/paths.ts';
 import { GRADING_MESSAGES, useRegrade, useSaveGrade, useUndoGradeSave } from '../api/grading-api.ts';
 import { toSaveGradeComments } from '../comment-editing.ts';
-import { nextToReview } from '../components/review-queue-bar.tsx';
+import { firstToReview, nextToReview } from '../components/review-queue-bar.tsx';
 import { formatPoints } from '../format.ts';
 import type { CommentReview } from './use-comment-review.ts';
 import type { GradingSession, RestoredDraft } from './use-grading-session.ts';
@@ -96,10 +96,15 @@ export function useGradeActions({
         basedOnRunId: result.gradingRunId,
       },
       {
-        onSuccess: (output) => {
+        onSuccess: async (output) => {
           offerUndo(output.message || GRADING_MESSAGES.saved, output.grade);
           if (!inQueue) return goBack();
-          const next = nextToReview(queueItems, submissionId);
+          // The queue as the server orders it after this save, not the copy read before it: the
+          // save can end "grade these first" (the k-th own grade) or change other answers, and the
+          // next answer is the first still ungraded of the caller's share in that order (lowest
+          // confidence, grade-first answers leading while the rule holds). Read failed: the copy.
+          const fresh = await session.refetchQueue().catch(() => undefined);
+          const next = fresh ? firstToReview(fresh, submissionId) : nextToReview(queueItems, submissionId);
           if (next) return goToQueueItem(next);
           showInfo('Review queue done: every submission of this question has a saved grade.');
           goBack();

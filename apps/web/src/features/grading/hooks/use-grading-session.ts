@@ -136,6 +136,8 @@ export function useGradingSession({
     setStaleMessage,
     reload,
     queueItems: queue.data?.items ?? [],
+    /** The queue as the server orders it now (after a save the grade-first rule may have switched off). */
+    refetchQueue: async () => (await queue.refetch()).data?.items,
     position: inQueue && queue.data ? queuePosition(queue.data.items, submissionId, queue.data.remaining) : null,
   };
 }
