@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, submissions } from '../src/db/schema.ts';
 import { AppError } from '../src/lib/errors.ts';
 import { moveFilesToS3 } from '../src/services/move-files-to-s3.ts';
+import { loadConfig } from '../src/config.ts';
 import { storeFilesThen } from '../src/services/store-files.ts';
 import { sweepOrphanFiles } from '../src/services/sweep-orphan-files.ts';
 import { LocalDiskStorage, localBlobPath } from '../src/storage/file-storage.ts';
@@ -15,6 +16,7 @@ import { createCourseWorld, fetchFile, type CourseWorld } from './support/course
 import { makePdf } from './support/files.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
 import { startS3Server, S3RVER_KEY, type S3TestServer } from './support/s3-server.ts';
+import { startServerProcess } from './support/server-process.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -414,4 +416,47 @@ describe('the orphan sweep', () => {
       bucket.close();
     }
   });
+});
+
+describe('S3 settings a process is started with', () => {
+  it('the configuration names the missing variable', () => {
+    expect(() => loadConfig({ S3_BUCKET: 'files', S3_ACCESS_KEY_ID: 'key' })).toThrow(
+      /S3_SECRET_ACCESS_KEY: is required with the other S3 key/,
+    );
+    expect(() => loadConfig({ S3_ENDPOINT: 'http://127.0.0.1:9000' })).toThrow(
+      /S3_BUCKET: is required with S3_ENDPOINT/,
+    );
+    expect(() => loadConfig({ S3_BUCKET: 'Not_A_Bucket' })).toThrow(/S3_BUCKET: must be a bucket name/);
+    expect(loadConfig({ S3_BUCKET: 'files', S3_ENDPOINT: 'http://127.0.0.1:9000' }).s3).toMatchObject({
+      bucket: 'files',
+      forcePathStyle: true,
+      region: 'us-east-1',
+    });
+    expect(loadConfig({}).s3).toBeUndefined();
+  });
+
+  it('a real server with an access key the storage does not know says which variable is wrong, and is not ready', async () => {
+    const server = await startS3Server();
+    const dataDir = await fs.mkdtemp(path.join(server.directory, '..', 'gradewise-s3-process-'));
+    const child = await startServerProcess({
+      ...server.env,
+      S3_ACCESS_KEY_ID: 'NOT-A-KEY',
+      DATA_DIR: dataDir,
+      DATABASE_URL: '',
+    });
+    try {
+      const said = await child.waitForLog(
+        (line) => typeof line.msg === 'string' && line.msg.startsWith('File storage is not available'),
+      );
+      expect(said.msg).toContain('check S3_ACCESS_KEY_ID');
+      const ready = await fetch(`${child.baseUrl}/readyz`);
+      expect(ready.status).toBe(503);
+      expect(((await ready.json()) as { storage: string }).storage).toContain('check S3_ACCESS_KEY_ID');
+      expect((await fetch(`${child.baseUrl}/healthz`)).status).toBe(200);
+    } finally {
+      expect(await child.stop()).toBe(0);
+      await server.close();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
