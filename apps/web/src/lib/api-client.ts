@@ -40,6 +40,8 @@ export interface RequestOptions {
   /** A plain value is sent as JSON; FormData is sent as multipart (the browser sets the boundary). */
   body?: unknown;
   signal?: AbortSignal;
+  /** The request outlives the page (fetch's keepalive): for what a closing page must still say. */
+  keepalive?: boolean;
 }
 
 /** The API refused the stored token (expired or revoked): the session should end. */
@@ -100,7 +102,13 @@ export function createApiClient(baseUrl = '/api'): ApiClient {
 
     let response: Response;
     try {
-      response = await fetch(`${baseUrl}${path}`, { method, headers, body, signal: options.signal });
+      response = await fetch(`${baseUrl}${path}`, {
+        method,
+        headers,
+        body,
+        signal: options.signal,
+        ...(options.keepalive ? { keepalive: true } : {}),
+      });
     } catch (error) {
       // Cancellation is not a failure to report; let the caller (TanStack Query) see it as is.
       if (options.signal?.aborted) throw error;

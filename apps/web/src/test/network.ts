@@ -8,6 +8,8 @@ export interface SentRequest {
   search: string;
   headers: Headers;
   body: unknown;
+  /** Sent to outlive the page (fetch's keepalive: a lease given up as the page goes away). */
+  keepalive: boolean;
 }
 
 export type Responder = (request: SentRequest) => Response | Promise<Response>;
@@ -27,6 +29,7 @@ export function stubNetwork(routes: Record<string, Responder>): SentRequest[] {
       search: url.search,
       headers: new Headers(init.headers),
       body,
+      keepalive: init.keepalive ?? false,
     };
     sent.push(request);
     const respond = routes[`${request.method} ${request.path}`];

@@ -40,6 +40,23 @@ describe('grading lease notice', () => {
     await waitFor(() => expect(sent.some((request) => request.method === 'DELETE')).toBe(true));
   });
 
+  it('gives its mark up when the page goes away (tab or browser closed), by a request that outlives the page', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      [`POST ${LEASE}`]: () => jsonResponse(200, lease(true)),
+      [`DELETE ${LEASE}`]: () => jsonResponse(200, { message: 'The answer is no longer open.' }),
+    });
+    const { queryClient } = renderNotice();
+    await waitFor(() => expect(queryClient.getQueryState(LEASE_KEY)?.status).toBe('success'));
+    expect(sent.some((request) => request.method === 'DELETE')).toBe(false);
+    // Nothing unmounts when a tab closes: only the page's own pagehide is heard.
+    window.dispatchEvent(new PageTransitionEvent('pagehide', { persisted: false }));
+    await waitFor(() => expect(sent.filter((request) => request.method === 'DELETE')).toHaveLength(1));
+    const release = sent.find((request) => request.method === 'DELETE')!;
+    expect(release.keepalive).toBe(true);
+    expect(release.headers.get('Authorization')).toMatch(/^Bearer /);
+  });
+
   it('shows nothing while the grader holds the answer themself', async () => {
     const sent = stubNetwork({
       ...signInAs(INSTRUCTOR),

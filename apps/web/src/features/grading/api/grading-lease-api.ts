@@ -24,5 +24,22 @@ export function useGradingLease(assignmentId: string, questionId: string, submis
     },
     [path],
   );
+  // Closing the tab or the browser unmounts nothing: on page hide the lease is given up by a request
+  // that outlives the page (keepalive: the same authorized DELETE, with its bearer token, which
+  // sendBeacon cannot send), so "Open by …" does not linger until the lease expires. A page brought
+  // back from the back/forward cache takes it again.
+  const { refetch } = lease;
+  useEffect(() => {
+    const release = () => void apiClient.delete(path, MessageOutput, { keepalive: true }).catch(() => undefined);
+    const retake = (event: PageTransitionEvent) => {
+      if (event.persisted) void refetch();
+    };
+    window.addEventListener('pagehide', release);
+    window.addEventListener('pageshow', retake);
+    return () => {
+      window.removeEventListener('pagehide', release);
+      window.removeEventListener('pageshow', retake);
+    };
+  }, [path, refetch]);
   return lease;
 }
