@@ -90,8 +90,12 @@ export const GRADING_ACTIONS_SX = {
   gap: 1,
 } as const;
 
-/** The content area's padding, the same in the dialog and in the frame drawn before it. */
-export const GRADING_CONTENT_SX = { px: { xs: 1.5, sm: 3 }, pt: { xs: 0, md: 2.5 } } as const;
+/**
+ * The content area's padding, the same in the dialog and in the frame drawn before it. The
+ * scroll padding keeps whatever the keyboard or a scrollIntoView brings into view clear of the
+ * grade bar stuck to the bottom (its height and a margin): no control ends up under it.
+ */
+export const GRADING_CONTENT_SX = { px: { xs: 1.5, sm: 3 }, pt: { xs: 0, md: 2.5 }, scrollPaddingBottom: 96 } as const;
 
 const doNothing = () => undefined;
 
