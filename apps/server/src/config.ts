@@ -3,12 +3,25 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
 import { GRADE_FIRST_DEFAULT } from '@gradewise/shared/contracts/review';
+import { MAX_MONTHLY_BUDGET, MAX_PRICE_PER_MILLION, toMicros } from '@gradewise/shared/contracts/ai-cost';
 import { DEFAULT_PGLITE_SHARED_BUFFERS_MB, MAX_PGLITE_SHARED_BUFFERS_MB } from './db/pglite/memory.ts';
 
 /**
  * Environment, validated once at boot. A bad value stops the process with a sentence that names
  * the variable, never with a stack trace from deep inside a library.
  */
+/** A price per million tokens: a plain number of the currency, 0 to 1000 (the dearest models cost well under 200). */
+const Price = z.coerce
+  .number({ message: 'must be a number (a price per million tokens, e.g. 0.15)' })
+  .min(0, 'must not be negative')
+  .max(MAX_PRICE_PER_MILLION, `must be at most ${MAX_PRICE_PER_MILLION} per million tokens`);
+
+/** A monthly budget in the currency: 0 to 1,000,000. */
+const Budget = z.coerce
+  .number({ message: 'must be a number (an amount of money per month, e.g. 50)' })
+  .min(0, 'must not be negative')
+  .max(MAX_MONTHLY_BUDGET, `must be at most ${MAX_MONTHLY_BUDGET}`);
+
 const Duration = z
   .string()
   .regex(/^\d+\s*[smhd]?$/, 'use a number of seconds or a number followed by s, m, h or d (e.g. 7d)')
@@ -56,6 +69,22 @@ const ConfigSchema = z
       .enum(['true', 'false'], { message: 'must be true or false' })
       .transform((value) => value === 'true')
       .optional(),
+    // ---- Providers as a list, and their prices (docs/decisions/0073-ai-providers-per-course-and-cost.md)
+    /** Price of the AI_PROVIDER entry, per million input (prompt) tokens, in AI_CURRENCY. */
+    AI_PRICE_INPUT_PER_MILLION: Price.optional(),
+    /** Price of the AI_PROVIDER entry, per million output (answer) tokens, in AI_CURRENCY. */
+    AI_PRICE_OUTPUT_PER_MILLION: Price.optional(),
+    /** More providers a course owner may choose from: a JSON array, see README "AI providers". */
+    AI_PROVIDERS: z.string().min(2).optional(),
+    /** The id of the provider a course grades with until its owner picks one (default: AI_PROVIDER's entry). */
+    AI_DEFAULT_PROVIDER: z.string().min(1).optional(),
+    /** The currency of every price and budget (a 3-letter ISO code; shown beside amounts). */
+    AI_CURRENCY: z
+      .string()
+      .regex(/^[A-Z]{3}$/, 'must be a 3-letter currency code such as USD or EUR')
+      .default('USD'),
+    /** What one instructor's courses may spend on AI providers per calendar month (UTC), in AI_CURRENCY; unset: no cap. */
+    AI_INSTRUCTOR_MONTHLY_BUDGET: Budget.optional(),
     GRADING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
     /** k of "grade these first": own grades per question before the queue is lowest confidence first; 0 turns it off. */
     GRADE_FIRST_COUNT: z.coerce.number().int().min(0).max(50).default(GRADE_FIRST_DEFAULT),
@@ -198,7 +227,7 @@ const ConfigSchema = z
 
 export type Config = ReturnType<typeof toConfig>;
 
-function toConfig(env: z.infer<typeof ConfigSchema>) {
+function toConfig(env: z.infer<typeof ConfigSchema>, providers: ReturnType<typeof readProviderList>) {
   const dataDir = path.resolve(REPO_ROOT, env.DATA_DIR ?? 'data');
   return {
     port: env.PORT,
@@ -212,16 +241,11 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
     tokenSecret: env.TOKEN_SECRET,
     /** The address people reach Gradewise at (PUBLIC_URL, no trailing slash); the LTI tool's URLs are built on it. */
     publicUrl: env.PUBLIC_URL?.replace(/\/+$/, ''),
-    ai: {
-      provider: env.AI_PROVIDER,
-      model: env.AI_MODEL,
-      baseUrl: env.AI_BASE_URL,
-      apiKey: env.AI_API_KEY ?? (env.AI_PROVIDER === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY),
-      timeoutMs: env.AI_TIMEOUT_MS,
-      totalTimeoutMs: env.AI_TOTAL_TIMEOUT_MS,
-      maxRetries: env.AI_MAX_RETRIES,
-      vision: env.AI_VISION,
-    },
+    /** The provider a course grades with until its owner picks another (one entry of aiProviders). */
+    ai: providers.defaultProvider,
+    /** Every provider a course owner may choose from; the built-in grader is always the first. */
+    aiProviders: providers.list,
+    aiCurrency: env.AI_CURRENCY,
     gradingConcurrency: env.GRADING_CONCURRENCY,
     gradeFirstCount: env.GRADE_FIRST_COUNT,
     extractionThreads: env.EXTRACTION_THREADS,
@@ -240,6 +264,9 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
       courseCallsPerDay: env.AI_COURSE_CALLS_PER_DAY,
       instructorCallsPerHour: env.AI_INSTRUCTOR_CALLS_PER_HOUR,
       instructorCallsPerDay: env.AI_INSTRUCTOR_CALLS_PER_DAY,
+      /** Millionths of AI_CURRENCY; undefined: no cap. */
+      instructorMonthlyBudgetMicros:
+        env.AI_INSTRUCTOR_MONTHLY_BUDGET === undefined ? undefined : toMicros(env.AI_INSTRUCTOR_MONTHLY_BUDGET),
     },
     /** Outgoing email; undefined when SMTP is not configured (the embedded default). */
     mail:
@@ -266,6 +293,230 @@ function toConfig(env: z.infer<typeof ConfigSchema>) {
   };
 }
 
+// ---- Providers as a list ------------------------------------------------------------------------
+
+export type ProviderKind = 'builtin' | 'openai' | 'anthropic' | 'openai-compatible';
+
+/** One provider a course may grade with: how to call it, what it costs, and where answers go. */
+export interface AiProviderConfig {
+  /** Chosen by the operator; what a course stores ("builtin" is the built-in grader). */
+  id: string;
+  /** What instructors see in the course's AI settings. */
+  label: string;
+  provider: ProviderKind;
+  model: string | undefined;
+  baseUrl: string | undefined;
+  apiKey: string | undefined;
+  timeoutMs: number;
+  totalTimeoutMs: number;
+  maxRetries: number;
+  vision: boolean | undefined;
+  /** Price per million input and output tokens, in AI_CURRENCY. */
+  inputPricePerMillion: number;
+  outputPricePerMillion: number;
+  /** True when answers never leave this server (the built-in grader, or a local endpoint). */
+  onServer: boolean;
+}
+
+const PROVIDER_KINDS = ['builtin', 'openai', 'anthropic', 'openai-compatible'] as const;
+const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]{0,39}$/;
+
+const ProviderEntry = z.strictObject({
+  id: z.string().regex(PROVIDER_ID, 'must be 1-40 lower-case letters, digits, dots, dashes or underscores'),
+  label: z.string().min(1).max(80).optional(),
+  provider: z.enum(['openai', 'anthropic', 'openai-compatible'], {
+    message: 'must be openai, anthropic or openai-compatible',
+  }),
+  model: z.string().min(1).optional(),
+  baseUrl: z.url({ message: 'must be a URL such as http://localhost:11434/v1' }).optional(),
+  /** The key itself, or (better) the name of the variable that holds it. */
+  apiKey: z.string().min(1).optional(),
+  apiKeyEnv: z
+    .string()
+    .regex(/^[A-Z_][A-Z0-9_]*$/, 'must be the name of an environment variable')
+    .optional(),
+  vision: z.boolean({ message: 'must be true or false' }).optional(),
+  inputPricePerMillion: z
+    .number({ message: 'must be a number (a price per million input tokens, e.g. 0.15)' })
+    .min(0, 'must not be negative')
+    .max(MAX_PRICE_PER_MILLION, `must be at most ${MAX_PRICE_PER_MILLION} per million tokens`),
+  outputPricePerMillion: z
+    .number({ message: 'must be a number (a price per million output tokens, e.g. 0.6)' })
+    .min(0, 'must not be negative')
+    .max(MAX_PRICE_PER_MILLION, `must be at most ${MAX_PRICE_PER_MILLION} per million tokens`),
+  onServer: z.boolean({ message: 'must be true or false' }).optional(),
+});
+
+type ProviderEnv = Pick<
+  z.infer<typeof ConfigSchema>,
+  | 'AI_PROVIDER'
+  | 'AI_MODEL'
+  | 'AI_BASE_URL'
+  | 'AI_API_KEY'
+  | 'OPENAI_API_KEY'
+  | 'ANTHROPIC_API_KEY'
+  | 'AI_TIMEOUT_MS'
+  | 'AI_TOTAL_TIMEOUT_MS'
+  | 'AI_MAX_RETRIES'
+  | 'AI_VISION'
+  | 'AI_PRICE_INPUT_PER_MILLION'
+  | 'AI_PRICE_OUTPUT_PER_MILLION'
+  | 'AI_PROVIDERS'
+  | 'AI_DEFAULT_PROVIDER'
+> & { readonly [name: string]: unknown };
+
+/**
+ * The providers of this server: the built-in grader always, the single-provider variables
+ * (AI_PROVIDER, AI_MODEL, ...) as one entry named after AI_PROVIDER, then each entry of AI_PROVIDERS.
+ * Problems come back as issues naming the variable and the entry's field, for the boot message.
+ */
+function readProviderList(env: ProviderEnv): {
+  list: AiProviderConfig[];
+  defaultProvider: AiProviderConfig;
+  issues: { path: string; message: string }[];
+} {
+  const issues: { path: string; message: string }[] = [];
+  const common = {
+    timeoutMs: env.AI_TIMEOUT_MS,
+    totalTimeoutMs: env.AI_TOTAL_TIMEOUT_MS,
+    maxRetries: env.AI_MAX_RETRIES,
+  };
+  const list: AiProviderConfig[] = [
+    {
+      id: 'builtin',
+      label: 'Built-in grader (on this server)',
+      provider: 'builtin',
+      model: undefined,
+      baseUrl: undefined,
+      apiKey: undefined,
+      vision: false,
+      inputPricePerMillion: 0,
+      outputPricePerMillion: 0,
+      onServer: true,
+      ...common,
+    },
+  ];
+  if (env.AI_PROVIDER !== 'builtin') {
+    const kind = env.AI_PROVIDER;
+    list.push({
+      id: kind,
+      label: `${kind}${env.AI_MODEL ? ` (${env.AI_MODEL})` : ''}`,
+      provider: kind,
+      model: env.AI_MODEL,
+      baseUrl: env.AI_BASE_URL,
+      apiKey: env.AI_API_KEY ?? (kind === 'anthropic' ? env.ANTHROPIC_API_KEY : env.OPENAI_API_KEY),
+      vision: env.AI_VISION,
+      inputPricePerMillion: env.AI_PRICE_INPUT_PER_MILLION ?? 0,
+      outputPricePerMillion: env.AI_PRICE_OUTPUT_PER_MILLION ?? 0,
+      onServer: kind === 'openai-compatible' && isLocalAddress(env.AI_BASE_URL),
+      ...common,
+    });
+  }
+  if (env.AI_PROVIDERS !== undefined) {
+    let entries: unknown;
+    try {
+      entries = JSON.parse(env.AI_PROVIDERS);
+    } catch {
+      issues.push({ path: 'AI_PROVIDERS', message: 'must be a JSON array of providers (see README, "AI providers")' });
+    }
+    if (entries !== undefined && !Array.isArray(entries)) {
+      issues.push({ path: 'AI_PROVIDERS', message: 'must be a JSON array of providers (see README, "AI providers")' });
+    } else if (Array.isArray(entries)) {
+      entries.forEach((raw, index) => {
+        const at = `AI_PROVIDERS[${index}]`;
+        const parsed = ProviderEntry.safeParse(raw);
+        if (!parsed.success) {
+          for (const issue of parsed.error.issues) {
+            issues.push({ path: [at, ...issue.path].join('.'), message: issue.message });
+          }
+          return;
+        }
+        const entry = parsed.data;
+        const apiKey = entry.apiKey ?? (entry.apiKeyEnv ? stringOr(env[entry.apiKeyEnv]) : undefined);
+        if (list.some((known) => known.id === entry.id)) {
+          issues.push({ path: `${at}.id`, message: `"${entry.id}" is already the id of another provider` });
+        }
+        if (entry.provider !== 'openai-compatible' && !apiKey) {
+          issues.push({
+            path: `${at}.apiKeyEnv`,
+            message: entry.apiKeyEnv
+              ? `names ${entry.apiKeyEnv}, which is not set`
+              : `is required for ${entry.provider} (the name of the variable holding the key)`,
+          });
+        }
+        if (entry.provider === 'openai-compatible' && !entry.baseUrl) {
+          issues.push({
+            path: `${at}.baseUrl`,
+            message: 'is required for openai-compatible (e.g. http://localhost:11434/v1)',
+          });
+        }
+        if (entry.provider === 'openai-compatible' && !entry.model) {
+          issues.push({
+            path: `${at}.model`,
+            message: 'is required for openai-compatible (the model name your server serves)',
+          });
+        }
+        if (entry.provider !== 'openai-compatible' && entry.onServer === true) {
+          issues.push({
+            path: `${at}.onServer`,
+            message: `cannot be true for ${entry.provider}: answers go to its service`,
+          });
+        }
+        list.push({
+          id: entry.id,
+          label: entry.label ?? `${entry.id}${entry.model ? ` (${entry.model})` : ''}`,
+          provider: entry.provider,
+          model: entry.model,
+          baseUrl: entry.baseUrl,
+          apiKey,
+          vision: entry.vision,
+          inputPricePerMillion: entry.inputPricePerMillion,
+          outputPricePerMillion: entry.outputPricePerMillion,
+          onServer: entry.onServer ?? (entry.provider === 'openai-compatible' && isLocalAddress(entry.baseUrl)),
+          ...common,
+        });
+      });
+    }
+  }
+  const defaultId = env.AI_DEFAULT_PROVIDER ?? (env.AI_PROVIDER === 'builtin' ? 'builtin' : env.AI_PROVIDER);
+  let defaultProvider = list.find((entry) => entry.id === defaultId);
+  if (!defaultProvider) {
+    issues.push({
+      path: 'AI_DEFAULT_PROVIDER',
+      message: `names "${defaultId}", which is not a configured provider (${list.map((entry) => entry.id).join(', ')})`,
+    });
+    defaultProvider = list[0]!;
+  }
+  return { list, defaultProvider, issues };
+}
+
+function stringOr(value: unknown): string | undefined {
+  return typeof value === 'string' && value !== '' ? value : undefined;
+}
+
+/** Whether an address is this machine or a private network (a local model server). */
+export function isLocalAddress(url: string | undefined): boolean {
+  if (!url) return false;
+  let host: string;
+  try {
+    host = new URL(url).hostname.replace(/^\[|\]$/g, '');
+  } catch {
+    return false;
+  }
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    host.endsWith('.local') ||
+    host === '::1' ||
+    /^127\./.test(host) ||
+    /^10\./.test(host) ||
+    /^192\.168\./.test(host) ||
+    /^172\.(1[6-9]|2\d|3[01])\./.test(host)
+  );
+}
+
+export { PROVIDER_KINDS };
+
 /** One extraction thread per core the server's own thread does not use, at least 1 and at most 4. */
 export function defaultExtractionThreads(): number {
   return Math.min(4, Math.max(1, os.availableParallelism() - 1));
@@ -281,7 +532,13 @@ export function loadConfig(env: Record<string, string | undefined> = process.env
     const lines = parsed.error.issues.map((issue) => `  - ${issue.path.join('.') || 'environment'}: ${issue.message}`);
     throw new ConfigError(`Gradewise cannot start: the configuration is invalid.\n${lines.join('\n')}`);
   }
-  return toConfig(parsed.data);
+  // The raw environment too: an AI_PROVIDERS entry's apiKeyEnv names a variable of its own choosing.
+  const providers = readProviderList({ ...cleaned, ...parsed.data });
+  if (providers.issues.length > 0) {
+    const lines = providers.issues.map((issue) => `  - ${issue.path}: ${issue.message}`);
+    throw new ConfigError(`Gradewise cannot start: the configuration is invalid.\n${lines.join('\n')}`);
+  }
+  return toConfig(parsed.data, providers);
 }
 
 export function parseDurationSeconds(raw: string): number {

@@ -299,7 +299,11 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
     });
     expect(generate.statusCode).toBe(200);
     // Another process used the rest of the hour after this run was queued.
-    await chargeProviderCalls(t.ctx, { courseId: world.course._id, instructorId: world.instructor.id }, 4);
+    await chargeProviderCalls(
+      t.ctx,
+      { courseId: world.course._id, instructorId: world.instructor.id, provider: t.config.ai },
+      4,
+    );
     const before = fake.chatRequests().length;
     const run = await startGradingRun(t.ctx, submissions[0]!._id, world.instructor.id, null);
     await t.ctx.jobs!.send(gradeSubmissionJob, { id: run.id });
@@ -357,7 +361,7 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
   it('counts a work row once, and concurrent charges never go over a quota (durable counts in the database)', async () => {
     setClock(t, '2026-11-23T18:00:00Z');
     const { world } = await worldWithAnswers(0);
-    const scope = { courseId: world.course._id, instructorId: world.instructor.id };
+    const scope = { courseId: world.course._id, instructorId: world.instructor.id, provider: t.config.ai };
     const workId = crypto.randomUUID();
     await chargeProviderCalls(t.ctx, scope, 1, workId);
     await chargeProviderCalls(t.ctx, scope, 1, workId);
@@ -380,7 +384,7 @@ describe('provider quotas per course and instructor (fake OpenAI-compatible mode
   it("keeps today's counters and drops those of windows that ended before today, once a new window opens", async () => {
     const clock = setClock(t, '2026-11-24T22:10:00Z');
     const { world } = await worldWithAnswers(0);
-    const scope = { courseId: world.course._id, instructorId: world.instructor.id };
+    const scope = { courseId: world.course._id, instructorId: world.instructor.id, provider: t.config.ai };
     const counters = async () =>
       (
         await t.ctx.db

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import type { Access } from '../src/http/access.ts';
 import { insertHandoff, upsertContext } from '../src/models/lti.ts';
+import { insertGradingBatch } from '../src/models/grading-batches.ts';
 import {
   addStudents,
   addTa,
@@ -120,6 +121,17 @@ const gradersInCourse = (status: number): Record<Caller, number> => ({
 });
 
 const questionPath = (f: Fixture) => `/api/assignments/${f.world.assignment._id}/questions/${f.world.question._id}`;
+
+/** A Grade All batch of the fixture's question (a row, as Grade All writes it), for Stop and its spend. */
+async function batchOf(f: Fixture): Promise<string> {
+  const batch = await insertGradingBatch(t.ctx.db, {
+    id: crypto.randomUUID(),
+    questionId: f.world.question._id,
+    requestedById: f.world.instructor.id,
+    total: 0,
+  });
+  return batch.id;
+}
 
 /** The grade of the fixture's submission saved now (what a grading screen opened now starts from). */
 const currentGradeOf = (f: Fixture) =>
@@ -689,6 +701,79 @@ export const MATRIX: MatrixRow[] = [
     expect: gradersInCourse(200),
   },
 
+  // ---- issue 31: the course's AI provider, cost before and after, Stop
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/estimate',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/grade-all/estimate` }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/spend',
+    access: 'user',
+    request: async (f) => ({
+      method: 'GET',
+      url: `${questionPath(f)}/grade-all/spend?batchId=${await batchOf(f)}`,
+    }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-all/stop',
+    access: 'user',
+    request: async (f) => ({
+      method: 'POST',
+      url: `${questionPath(f)}/grade-all/stop`,
+      payload: { batchId: await batchOf(f) },
+    }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/ai-runs',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/submissions/${f.submission._id}/ai-runs` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/resuggest/estimate',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `${questionPath(f)}/resuggest/estimate` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-settings',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/ai-settings` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'PATCH /api/courses/:id/ai-settings',
+    access: 'user',
+    request: (f) => ({
+      method: 'PATCH',
+      url: `/api/courses/${f.world.course._id}/ai-settings`,
+      payload: { confirmAbove: 2 },
+    }),
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-reader',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/ai-reader` }),
+    expect: courseMembers(200),
+  },
+  {
+    route: 'GET /api/assignments/:id/ai-spend',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/ai-spend` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-spend',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/ai-spend` }),
+    expect: gradersInCourse(200),
+  },
+
   // ---- AI spend: the limits left on the question's course (owner only)
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/ai-quota',
@@ -973,6 +1058,14 @@ export const MATRIX: MatrixRow[] = [
       payload: { courseId: f.world.course._id },
     }),
     expect: { ...anyInstructor(404), owner: 200, ta: 404 },
+  },
+  {
+    // Roster sync (NRPS) is the owner's; the fixture's course is in no LMS, so the owner is told
+    // so (400) after everyone else was refused (lti-launch.test.ts syncs a real roster).
+    route: 'POST /api/courses/:id/lti-roster-sync',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `/api/courses/${f.world.course._id}/lti-roster-sync` }),
+    expect: ownerOnlyInCourse(400),
   },
   {
     // The request's one-time code is the permission (it names the owner): each call a fresh one.

@@ -27,6 +27,14 @@ export const ERROR_CODES = [
   'PAYLOAD_TOO_LARGE',
   'UNSUPPORTED_FILE',
   'RATE_LIMITED',
+  /** The course is held to AI on this server, and this call would go to an external provider. */
+  'AI_PROVIDER_NOT_ALLOWED',
+  /** The work does not fit what is left of the course's or the instructor's monthly AI budget. */
+  'AI_BUDGET_EXCEEDED',
+  /** The estimate is above the course's confirmation amount: ask again with `confirmCost: true`. */
+  'COST_CONFIRMATION_REQUIRED',
+  /** Queued work cancelled by the instructor (Stop on Grade All) before it was sent. */
+  'CANCELLED',
   'AI_FAILED',
   'EXTRACTION_FAILED',
   /** A request sent in a content type this route does not read (not JSON where JSON is expected). */
@@ -68,6 +76,10 @@ export const HTTP_STATUS_OF: Record<ErrorCode, number> = {
   UNSUPPORTED_MEDIA_TYPE: 415,
   UNPROCESSABLE: 422,
   RATE_LIMITED: 429,
+  AI_PROVIDER_NOT_ALLOWED: 403,
+  AI_BUDGET_EXCEEDED: 409,
+  COST_CONFIRMATION_REQUIRED: 409,
+  CANCELLED: 409,
   AI_FAILED: 502,
   EXTRACTION_FAILED: 422,
   UNAVAILABLE: 503,

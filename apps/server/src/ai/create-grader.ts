@@ -1,12 +1,20 @@
 import type { Config } from '../config.ts';
 import { createBuiltinGrader } from './builtin/builtin-grader.ts';
 import type { Grader } from './grader-types.ts';
-import { createLlmGrader, type LlmGraderOptions } from './llm/llm-grader.ts';
+import { createLlmGrader, interpretLlmGrading, interpretLlmRubric, type LlmGraderOptions } from './llm/llm-grader.ts';
 import { createLanguageModelClient, type LanguageModelClientOptions } from './provider/create-client.ts';
 
 export interface CreateGraderOptions extends LanguageModelClientOptions {
   /** Retry-policy overrides for the LLM grader (tests and benchmarks). */
   retry?: LlmGraderOptions['retry'];
+}
+
+/**
+ * What reads an LLM answer already stored (a run retried after its call was paid for): the
+ * interpretation is pure and calls nothing, so it needs no provider, whichever one answered.
+ */
+export function interpretingLlmGrader(): Pick<Grader, 'kind' | 'interpretGrading' | 'interpretRubric'> {
+  return { kind: 'llm', interpretGrading: interpretLlmGrading, interpretRubric: interpretLlmRubric };
 }
 
 /** The LLM grader of each AI configuration (the `ai` object of the process's Config), built once. */

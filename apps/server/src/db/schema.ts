@@ -162,6 +162,14 @@ export const courses = pgTable(
     syllabusFileId: uuid('syllabus_file_id').references(() => files.id),
     /** Set on courses created by `npm run demo`, so the demo loader can tell its data from real data. */
     isDemo: boolean('is_demo').notNull().default(false),
+    /** The configured provider (AiProviderConfig.id) this course grades with; null: the server's default. */
+    aiProviderId: text('ai_provider_id'),
+    /** Held to providers on this server: every AI call to an external one is refused (services/course-ai.ts). */
+    aiServerOnly: boolean('ai_server_only').notNull().default(false),
+    /** Most the course may spend on AI per calendar month (UTC), in millionths of AI_CURRENCY; null: no cap. */
+    aiMonthlyBudgetMicros: bigint('ai_monthly_budget_micros', { mode: 'number' }),
+    /** Grade All and re-suggest ask for confirmation above this estimate (millionths); null: the default. */
+    aiConfirmAboveMicros: bigint('ai_confirm_above_micros', { mode: 'number' }),
     createdAt: createdAt(),
   },
   (table) => [index('courses_instructor_idx').on(table.instructorId)],
@@ -472,6 +480,8 @@ export const rubricGenerations = pgTable(
     status: text('status', { enum: JOB_STATUSES }).notNull(),
     graderKind: text('grader_kind', { enum: GRADER_KINDS }).notNull(),
     provider: text('provider').notNull(),
+    /** The configured provider (AiProviderConfig.id) chosen when the draft was queued. */
+    providerId: text('provider_id'),
     model: text('model').notNull(),
     promptVersion: text('prompt_version').notNull(),
     /** The provider's answer, stored before it is acted on, so a retry never pays twice. */
@@ -561,6 +571,9 @@ export const gradingBatches = pgTable(
       .references(() => questions.id, { onDelete: 'cascade' }),
     requestedById: uuid('requested_by_id').references(() => users.id),
     total: integer('total').notNull(),
+    /** Set by Stop: the batch's queued runs were cancelled then (services/grade-all.ts). */
+    stoppedAt: timestamp('stopped_at', { withTimezone: true }),
+    stoppedById: uuid('stopped_by_id').references(() => users.id),
     createdAt: createdAt(),
   },
   (table) => [index('grading_batches_question_idx').on(table.questionId)],
@@ -578,6 +591,8 @@ export const gradingRuns = pgTable(
     status: text('status', { enum: JOB_STATUSES }).notNull(),
     graderKind: text('grader_kind', { enum: GRADER_KINDS }).notNull(),
     provider: text('provider').notNull(),
+    /** The configured provider (AiProviderConfig.id) chosen when the run was queued: it finishes on it. */
+    providerId: text('provider_id'),
     model: text('model').notNull(),
     promptVersion: text('prompt_version').notNull(),
     rawOutput: jsonb('raw_output'),
@@ -803,6 +818,65 @@ export const aiCharges = pgTable('ai_charges', {
 });
 
 /**
+ * What each AI call cost (issue 31): one row per work row that called a provider (a grading run,
+ * a rubric draft, a rubric trial or regrade check, a model check's answer), written with the
+ * provider's reported tokens and priced when it answered. Spend per course, assignment and month,
+ * and the budgets, are sums of these. No foreign keys to the work: spend outlives a deleted run.
+ */
+export const aiCosts = pgTable(
+  'ai_costs',
+  {
+    workId: uuid('work_id').primaryKey(),
+    kind: text('kind', { enum: ['grading', 'rubric', 'trial', 'recheck', 'model-check'] }).notNull(),
+    courseId: uuid('course_id').notNull(),
+    instructorId: uuid('instructor_id').notNull(),
+    assignmentId: uuid('assignment_id'),
+    questionId: uuid('question_id'),
+    batchId: uuid('batch_id'),
+    providerId: text('provider_id').notNull(),
+    model: text('model').notNull(),
+    inputTokens: integer('input_tokens').notNull(),
+    outputTokens: integer('output_tokens').notNull(),
+    /** A grading call's rubric items: what the estimate learns an answer's length per item from. */
+    rubricItems: integer('rubric_items'),
+    /** Millionths of AI_CURRENCY: tokens x the provider's price per million tokens. */
+    costMicros: bigint('cost_micros', { mode: 'number' }).notNull(),
+    recordedAt: timestamp('recorded_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [
+    index('ai_costs_course_idx').on(table.courseId, table.recordedAt),
+    index('ai_costs_instructor_idx').on(table.instructorId, table.recordedAt),
+    index('ai_costs_batch_idx').on(table.batchId),
+    index('ai_costs_provider_idx').on(table.providerId, table.recordedAt),
+  ],
+);
+
+/**
+ * A model check (issue 31, item 5): a candidate provider run on a sample of the course's saved
+ * grades before switching to it, its agreement with them side by side with the current one. Kept.
+ */
+export const aiModelChecks = pgTable(
+  'ai_model_checks',
+  {
+    id: uuid('id').primaryKey(),
+    courseId: uuid('course_id')
+      .notNull()
+      .references(() => courses.id, { onDelete: 'cascade' }),
+    requestedById: uuid('requested_by_id').references(() => users.id),
+    candidateProviderId: text('candidate_provider_id').notNull(),
+    currentProviderId: text('current_provider_id').notNull(),
+    sampleSize: integer('sample_size').notNull(),
+    status: text('status', { enum: JOB_STATUSES }).notNull(),
+    result: jsonb('result'),
+    costMicros: bigint('cost_micros', { mode: 'number' }).notNull().default(0),
+    error: text('error'),
+    createdAt: createdAt(),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [index('ai_model_checks_course_idx').on(table.courseId, table.createdAt)],
+);
+
+/**
  * Who has a submission open in the grading screen ("Being graded by ..."): one lease per
  * submission, refreshed while the screen is open and void once `expires_at` has passed, so a
  * closed tab frees it by itself. Presence only: it warns, it never blocks a save.
@@ -964,3 +1038,24 @@ export const ltiLaunchHandoffs = pgTable('lti_launch_handoffs', {
   landing: jsonb('landing').$type<Record<string, unknown>>().notNull(),
   expiresAt: timestamp('expires_at', { withTimezone: true }).notNull(),
 });
+
+/**
+ * The LMS roster of a context as the last Names and Role Provisioning sync read it: who is in it,
+ * as what, and who left (`status` 'left': no longer listed, or listed Inactive). Leaving keeps the
+ * person's Gradewise seat and work; the roster shows them as left.
+ */
+export const ltiMembers = pgTable(
+  'lti_members',
+  {
+    contextId: uuid('context_id')
+      .notNull()
+      .references(() => ltiContexts.id, { onDelete: 'cascade' }),
+    userId: uuid('user_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    role: text('role', { enum: ['instructor', 'ta', 'learner'] }).notNull(),
+    status: text('status', { enum: ['active', 'left'] }).notNull(),
+    syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
+  },
+  (table) => [primaryKey({ columns: [table.contextId, table.userId] })],
+);

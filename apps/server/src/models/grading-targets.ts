@@ -31,7 +31,14 @@ export async function selectGradingTarget(
       submission: SubmissionRow;
       question: QuestionRow;
       rubric: RubricRow | undefined;
-      spendScope: { courseId: string; instructorId: string };
+      /** The course's ids and AI rules: whose quotas a provider call counts against, which provider it may use. */
+      course: {
+        courseId: string;
+        instructorId: string;
+        assignmentId: string;
+        aiProviderId: string | null;
+        aiServerOnly: boolean;
+      };
     }
   | undefined
 > {
@@ -42,6 +49,9 @@ export async function selectGradingTarget(
       rubric: rubrics,
       courseId: courses.id,
       instructorId: courses.instructorId,
+      assignmentId: assignments.id,
+      aiProviderId: courses.aiProviderId,
+      aiServerOnly: courses.aiServerOnly,
     })
     .from(submissions)
     .innerJoin(questions, eq(questions.id, submissions.questionId))
@@ -51,8 +61,8 @@ export async function selectGradingTarget(
     .where(eq(submissions.id, submissionId))
     .limit(1);
   if (!row) return undefined;
-  const { submission, question, rubric, courseId, instructorId } = row;
-  return { submission, question, rubric: rubric ?? undefined, spendScope: { courseId, instructorId } };
+  const { submission, question, rubric, ...course } = row;
+  return { submission, question, rubric: rubric ?? undefined, course };
 }
 
 /** Whether this is the newest version of one student's answer to its question. */

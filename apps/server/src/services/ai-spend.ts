@@ -1,5 +1,5 @@
 import type { AiLimitUsage, AiQuotaOutput } from '@gradewise/shared/contracts/ai-quota';
-import type { Config } from '../config.ts';
+import type { AiProviderConfig, Config } from '../config.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
 import { notFound, rateLimited, type AppError } from '../lib/errors.ts';
@@ -14,6 +14,7 @@ import {
 } from '../models/ai-usage.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
+import { chosenProvider } from './course-ai.ts';
 
 /**
  * AI spend, the one home of its rules (docs/decisions/0015-ai-spend-and-active-pdfs.md):
@@ -35,6 +36,8 @@ import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts
 export interface SpendScope {
   courseId: string;
   instructorId: string;
+  /** The provider the work goes to (services/course-ai.ts): only an external one counts against the quotas. */
+  provider: AiProviderConfig;
 }
 
 type Period = 'minute' | 'hour' | 'day';
@@ -48,18 +51,21 @@ interface LimitWindow extends UsageKey {
 
 const PERIOD_MS: Record<Period, number> = { minute: 60_000, hour: 3_600_000, day: 86_400_000 };
 
-/** Whether AI calls go to an external provider (and so count against the hourly and daily quotas). */
-export function usesProvider(config: Config): boolean {
-  return config.ai.provider !== 'builtin';
+/** Whether AI calls go to a provider model (and so count against the hourly and daily quotas). */
+export function usesProvider(scope: Pick<SpendScope, 'provider'>): boolean {
+  return scope.provider.provider !== 'builtin';
 }
 
 export function now(ctx: AppContext): Date {
   return ctx.clock ? ctx.clock() : new Date();
 }
 
-/** The course and instructor of a question scope the policy loaded. */
-export function spendScopeOf(scope: { course: { id: string; instructorId: string } }): SpendScope {
-  return { courseId: scope.course.id, instructorId: scope.course.instructorId };
+/** The course and instructor of a question scope the policy loaded, and the provider its work goes to. */
+export function spendScopeOf(
+  scope: { course: { id: string; instructorId: string } },
+  provider: AiProviderConfig,
+): SpendScope {
+  return { courseId: scope.course.id, instructorId: scope.course.instructorId, provider };
 }
 
 /**
@@ -78,7 +84,7 @@ export async function countInteractiveCall(ctx: AppContext, userId: string): Pro
  * or its instructor has fewer calls left. Counts nothing (the jobs count when they call).
  */
 export async function checkProviderQuota(ctx: AppContext, scope: SpendScope, calls: number): Promise<void> {
-  if (!usesProvider(ctx.config) || calls <= 0) return;
+  if (!usesProvider(scope) || calls <= 0) return;
   const at = now(ctx);
   const windows = providerWindows(ctx.config, scope, at);
   const used = await selectUsageCounts(ctx.db, windows);
@@ -98,7 +104,7 @@ export async function chargeProviderCalls(
   calls: number,
   workId?: string,
 ): Promise<void> {
-  if (!usesProvider(ctx.config) || calls <= 0) return;
+  if (!usesProvider(scope) || calls <= 0) return;
   const at = now(ctx);
   await ctx.db.transaction(async (tx) => {
     if (workId !== undefined && !(await insertAiCharge(tx, workId, scope.courseId))) return;
@@ -117,10 +123,15 @@ export async function chargeProviderCalls(
  * one call against the quotas of the question's course, once per row. A refusal (429) fails the
  * row for good with the quota's sentence, before anything is sent.
  */
-export async function chargeProviderCallOfWork(ctx: AppContext, questionId: string, workId: string): Promise<void> {
+export async function chargeProviderCallOfWork(
+  ctx: AppContext,
+  questionId: string,
+  workId: string,
+  provider: AiProviderConfig,
+): Promise<void> {
   const scope = await selectSpendScopeOfQuestion(ctx.db, questionId);
   if (!scope) throw notFound('This question no longer exists.');
-  await chargeProviderCalls(ctx, scope, 1, workId);
+  await chargeProviderCalls(ctx, { ...scope, provider }, 1, workId);
 }
 
 /** GET ai-quota: what this instructor may still start on this question's course, per limit. */
@@ -136,10 +147,11 @@ export async function readAiQuota(
   const at = now(ctx);
   const perUser = userWindow(ctx.config, user.id, at);
   const [userUsed] = await selectUsageCounts(ctx.db, [perUser]);
-  if (!usesProvider(ctx.config)) {
+  const provider = chosenProvider(ctx.config, scope.course);
+  if (!usesProvider({ provider })) {
     return { provider: 'builtin', perMinute: usage(perUser, userUsed!), providerQuotas: null, providerCallsLeft: null };
   }
-  const windows = providerWindows(ctx.config, spendScopeOf(scope), at);
+  const windows = providerWindows(ctx.config, spendScopeOf(scope, provider), at);
   const used = await selectUsageCounts(ctx.db, windows);
   const [courseHour, courseDay, instructorHour, instructorDay] = windows.map((window, index) =>
     usage(window, used[index]!),

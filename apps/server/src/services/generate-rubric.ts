@@ -12,7 +12,8 @@ import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
 import { checkProviderQuota, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
-import { describeConfiguredGrader } from './describe-grader.ts';
+import type { AiProviderConfig } from '../config.ts';
+import { courseProvider, describeProvider } from './course-ai.ts';
 import { errorOfFailedRow, requireJobs, RUBRIC_WAIT_MS, stillRunning } from './job-work.ts';
 import { generateRubricJob } from './run-rubric-generation.ts';
 
@@ -30,9 +31,10 @@ export async function generateRubric(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'generate its rubric',
   );
-  await checkProviderQuota(ctx, spendScopeOf(scope), 1);
+  const provider = courseProvider(ctx.config, scope.course);
+  await checkProviderQuota(ctx, spendScopeOf(scope, provider), 1);
   await countInteractiveCall(ctx, user.id);
-  const generation = await draftRubricAndWait(ctx, scope.question, user.id);
+  const generation = await draftRubricAndWait(ctx, scope.question, user.id, provider);
   const rubric = await selectRubricByQuestionId(ctx.db, scope.question.id);
   if (!rubric) throw new AppError('INTERNAL', 'The rubric was generated but could not be read back. Please try again.');
   return { rubric, generation };
@@ -46,9 +48,11 @@ export async function draftRubricAndWait(
   ctx: AppContext,
   question: QuestionRow,
   requestedById: string,
+  /** The course's provider (services/course-ai.ts), already allowed by the caller. */
+  provider: AiProviderConfig,
 ): Promise<RubricGenerationRow> {
   const jobs = requireJobs(ctx);
-  const generation = await startRubricGeneration(ctx, question.id, requestedById);
+  const generation = await startRubricGeneration(ctx, question.id, requestedById, provider);
   await jobs.send(generateRubricJob, { id: generation.id });
   const settled = await jobs.waitFor(
     generation.id,
@@ -68,6 +72,7 @@ async function startRubricGeneration(
   ctx: AppContext,
   questionId: string,
   requestedById: string,
+  provider: AiProviderConfig,
 ): Promise<RubricGenerationRow> {
   // The partial unique index allows one draft in flight per question; between our insert losing
   // and our select, that draft may finish, so try a few times.
@@ -76,7 +81,7 @@ async function startRubricGeneration(
       id: newId(),
       questionId,
       status: 'queued',
-      ...describeConfiguredGrader(ctx.config),
+      ...describeProvider(provider),
       requestedById,
     });
     if (inserted) return inserted;

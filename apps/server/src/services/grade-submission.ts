@@ -17,7 +17,8 @@ import { selectSubmissionInQuestion, type SubmissionRow } from '../models/submis
 import { selectUserById, type UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { checkProviderQuota, countInteractiveCall, spendScopeOf, type SpendScope } from './ai-spend.ts';
-import { describeConfiguredGrader } from './describe-grader.ts';
+import type { AiProviderConfig } from '../config.ts';
+import { courseProvider, describeProvider } from './course-ai.ts';
 import { draftRubricAndWait } from './generate-rubric.ts';
 import { errorOfFailedRow, GRADING_WAIT_MS, requireJobs, stillRunning } from './job-work.ts';
 import { gradeSubmissionJob } from './run-grading.ts';
@@ -100,7 +101,9 @@ async function loadForGrading(ctx: AppContext, user: UserRow, params: GradeParam
     ? await selectSubmissionInQuestion(ctx.db, question.id, params.submissionId)
     : undefined;
   if (!submission) throw notFound('Submission not found.');
-  return { question, submission, spendScope: spendScopeOf(scope) };
+  // The course's provider, refused here when the course is held to this server and it is external.
+  const provider = courseProvider(ctx.config, scope.course);
+  return { question, submission, spendScope: spendScopeOf(scope, provider) };
 }
 
 async function gradeAsJob(
@@ -116,8 +119,9 @@ async function gradeAsJob(
   // The provider quota first (it counts nothing), then this user's call: a refusal costs nothing.
   await checkProviderQuota(ctx, spendScope, needsRubric ? 2 : 1);
   await countInteractiveCall(ctx, user.id);
-  if (needsRubric) await draftRubricAndWait(ctx, question, user.id);
-  const run = await startGradingRun(ctx, submission.id, user.id, null, options);
+  const { provider } = spendScope;
+  if (needsRubric) await draftRubricAndWait(ctx, question, user.id, provider);
+  const run = await startGradingRun(ctx, submission.id, user.id, null, { ...options, provider });
   if (isActiveRun(run)) await jobs.send(gradeSubmissionJob, { id: run.id });
   const settled = await waitForRun(ctx, run.id);
   // Read after the run: the saved grade current when this answer is made (a regrade never changes it).
@@ -139,6 +143,8 @@ export interface StartOptions {
    * (job-recovery.test.ts caught it: a run re-sent at boot finished between the two).
    */
   joinSucceeded?: boolean;
+  /** The provider the run is queued on (the course's, services/course-ai.ts); default: the server's. */
+  provider?: AiProviderConfig;
 }
 
 /**
@@ -162,7 +168,7 @@ export async function startGradingRun(
           submissionId,
           batchId,
           status: 'queued',
-          ...describeConfiguredGrader(ctx.config),
+          ...describeProvider(options.provider ?? ctx.config.ai),
           requestedById,
         }))
       );

@@ -8,7 +8,7 @@ import { selectLatestSubmissionsPerStudent } from '../models/submissions.ts';
 import { selectLatestSuggestionRefresh, type SuggestionRefreshRow } from '../models/suggestion-refreshes.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
-import { describeConfiguredGrader } from './describe-grader.ts';
+import { chosenProvider, describeProvider } from './course-ai.ts';
 
 /** Where a question's suggestions stand, as read; presenters/suggestion-presenter.ts presents it. */
 export interface SuggestionState {
@@ -32,7 +32,7 @@ export async function readSuggestionSummary(
   user: UserRow,
   params: { assignmentId: string; questionId: string },
 ): Promise<SuggestionState> {
-  const { question } = requireGrader(
+  const { question, course } = requireGrader(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'see its suggestions',
   );
@@ -55,7 +55,7 @@ export async function readSuggestionSummary(
     suggestions,
     withoutSuggestion: ungraded.length - suggestions.length,
     savedGrades,
-    grader: describeConfiguredGrader(ctx.config),
+    grader: describeProvider(chosenProvider(ctx.config, course)),
     refresh,
     resuggestable: resuggestable.length,
   };

@@ -1,5 +1,6 @@
 import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
-import { createGrader } from '../ai/create-grader.ts';
+import { newId } from '../lib/ids.ts';
+import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
 import type { GradingInput } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { currentTime } from '../lib/clock.ts';
@@ -56,8 +57,9 @@ export async function recheckRegradeWithAi(
     throw new AppError('EXTRACTION_FAILED', extraction.error ?? 'The text of this PDF could not be read.');
   }
 
+  const provider = courseProvider(ctx.config, scope.course);
   await countInteractiveCall(ctx, user.id);
-  await chargeProviderCalls(ctx, spendScopeOf(scope), 1);
+  await chargeProviderCalls(ctx, spendScopeOf(scope, provider), 1);
   const items = item ? [item] : rubric.items;
   const input: GradingInput = {
     questionText: rubric.questionText,
@@ -66,8 +68,20 @@ export async function recheckRegradeWithAi(
     points: item ? item.points : question.points,
     answerText: extraction.text,
   };
-  const grader = createGrader(ctx.config);
+  const grader = graderOf(provider);
   const call = await grader.requestGrading(input);
+  await recordAiCost(
+    ctx.db,
+    {
+      workId: newId(),
+      kind: 'recheck',
+      course: { courseId: scope.course.id, instructorId: scope.course.instructorId },
+      assignmentId: question.assignmentId,
+      questionId: question.id,
+    },
+    provider,
+    call.meta,
+  );
   const suggestion = grader.interpretGrading(call.rawOutput, input);
   const recheck: RegradeAiRecheck = {
     grader: { kind: call.meta.graderKind, provider: call.meta.provider, model: call.meta.model },

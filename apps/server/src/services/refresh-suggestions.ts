@@ -15,6 +15,7 @@ import {
   recordSuggestionRefreshFailure,
   selectUnfinishedSuggestionRefreshIds,
 } from '../models/suggestion-refreshes.ts';
+import { courseGradesWithBuiltin } from './course-ai.ts';
 import { MAX_JOB_STARTS } from './job-work.ts';
 import { buildGradingInput, readSavedGradeExamples, storedSuggestion } from './run-grading.ts';
 
@@ -37,7 +38,7 @@ export async function requestSuggestionRefresh(
   questionId: string,
   requestedById: string,
 ): Promise<void> {
-  if (ctx.config.ai.provider !== 'builtin') return;
+  if (!(await courseGradesWithBuiltin(ctx, questionId))) return;
   try {
     const refresh = await insertSuggestionRefreshUnlessQueued(ctx.db, { id: newId(), questionId, requestedById });
     // Without a queue in this process the row waits for the next boot sweep of a process with one.
@@ -101,7 +102,7 @@ export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, a
   const { questionId } = refresh;
 
   // The configuration may have changed since the save: automatic refreshes never call an LLM.
-  const isFree = ctx.config.ai.provider === 'builtin';
+  const isFree = await courseGradesWithBuiltin(ctx, questionId);
   const rubric = isFree ? await selectRubricByQuestionId(ctx.db, questionId) : undefined;
   const question = rubric ? await selectQuestionById(ctx.db, questionId) : undefined;
   if (!rubric || !question) {

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { GradedExample, Grader, GradingInput, GradingSuggestion, RubricItem } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
-import { createGrader } from '../ai/create-grader.ts';
 import { acceptsImages } from '../ai/provider/settings.ts';
+import { interpretingLlmGrader } from '../ai/create-grader.ts';
 import type { AppContext } from '../context.ts';
 import { defineJob, type JobAttempt } from '../jobs/job-definition.ts';
 import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
@@ -24,8 +24,12 @@ import type { QuestionRow } from '../models/questions.ts';
 import type { RubricRow } from '../models/rubrics.ts';
 import type { SubmissionRow } from '../models/submissions.ts';
 import { chargeProviderCalls } from './ai-spend.ts';
+import { isBatchStopped } from '../models/ai-costs.ts';
+import { graderOf, providerOfWork, recordAiCost } from './course-ai.ts';
 import { ensureFileExtraction, renderAnswerPages } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
+
+type StoredOutputReader = Pick<Grader, 'kind' | 'interpretGrading'>;
 
 /** Grades one submission: the payload names a grading_runs row. */
 export const gradeSubmissionJob = defineJob({
@@ -61,27 +65,51 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   refuseWorkStartedTooOften(ctx, run, 'grading');
   const target = await selectGradingTarget(ctx.db, run.submissionId);
   if (!target) throw notFound('This submission no longer exists.');
-  const { submission, question, rubric, spendScope } = target;
+  const { submission, question, rubric, course } = target;
   if (!rubric)
     throw conflict('This question has no rubric yet. Generate one from the question page, then grade again.');
   const savedGrades = await readSavedGradeExamples(ctx, question.id);
   const { input, extraction } = await buildGradingInput(ctx, { submission, question, rubric, savedGrades });
 
   let rawOutput = run.rawOutput;
-  let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, run);
+  let grader: StoredOutputReader | undefined = rawOutput === null ? undefined : graderForStoredOutput(run);
   if (rawOutput === null || !grader) {
-    const asked = createGrader(ctx.config);
+    // The provider the run was queued on, if the course still allows it (services/course-ai.ts).
+    const provider = providerOfWork(ctx.config, course, run.providerId);
+    const asked = graderOf(provider);
     grader = asked;
+    await refuseIfStopped(ctx, run.batchId);
     // Counted once per run, against the quotas of the question's course (read with the target).
-    if (asked.kind === 'llm') await chargeProviderCalls(ctx, spendScope, 1, runId);
-    if (asked.kind === 'llm' && acceptsImages(ctx.config.ai)) {
+    if (asked.kind === 'llm') await chargeProviderCalls(ctx, { ...course, provider }, 1, runId);
+    if (asked.kind === 'llm' && acceptsImages(provider)) {
       input.answerPages = await renderAnswerPages(ctx, submission.fileId, extraction);
     }
-    const call = await ctx.gradingCalls.run(() => asked.requestGrading(input, attempt.signal), attempt.signal);
-    await storeGradingRunOutput(ctx.db, runId, {
-      rawOutput: call.rawOutput,
-      ...call.meta,
-      examplesUsed: input.examples?.length ?? 0,
+    const call = await ctx.gradingCalls.run(async () => {
+      // Stop lets calls in flight finish; a run that waited for its slot meanwhile sends nothing.
+      await refuseIfStopped(ctx, run.batchId);
+      return asked.requestGrading(input, attempt.signal);
+    }, attempt.signal);
+    // The answer and what it cost, together: a stored answer is never paid for again, nor left unpriced.
+    await ctx.db.transaction(async (tx) => {
+      await storeGradingRunOutput(tx, runId, {
+        rawOutput: call.rawOutput,
+        ...call.meta,
+        examplesUsed: input.examples?.length ?? 0,
+      });
+      await recordAiCost(
+        tx,
+        {
+          workId: runId,
+          kind: 'grading',
+          course,
+          assignmentId: course.assignmentId,
+          questionId: question.id,
+          batchId: run.batchId,
+          rubricItems: input.rubricItems.length,
+        },
+        provider,
+        call.meta,
+      );
     });
     rawOutput = call.rawOutput;
     await holdAfterStoringOutputForTests(ctx, { job: gradeSubmissionJob.name, id: runId }, attempt.signal);
@@ -93,6 +121,13 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
     ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
 }
 
+/** A run of a batch stopped by the instructor (Stop on Grade All) is cancelled before it calls. */
+async function refuseIfStopped(ctx: AppContext, batchId: string | null): Promise<void> {
+  if (batchId !== null && (await isBatchStopped(ctx.db, batchId))) {
+    throw new AppError('CANCELLED', 'Stopped before it started: nothing was sent for this answer.');
+  }
+}
+
 /**
  * What a grader reads for one answer: the rubric, the answer's extracted text (extracted once per
  * file and stored), and the question's saved grades on other students' answers as examples.
@@ -102,7 +137,7 @@ export async function buildGradingInput(
   target: {
     submission: SubmissionRow;
     question: QuestionRow;
-    rubric: RubricRow;
+    rubric: Pick<RubricRow, 'questionText' | 'solutionText' | 'items'>;
     savedGrades: readonly SavedGradeExample[];
   },
 ): Promise<{ input: GradingInput; extraction: FileExtractionRow }> {
@@ -180,14 +215,13 @@ export function examplesFor(savedGrades: readonly SavedGradeExample[], studentId
 }
 
 /**
- * The grader able to read a stored answer: the built-in one reads its own; an LLM answer needs an
- * LLM grader. If the configuration changed to the built-in grader since, the stored LLM answer
- * cannot be read and the run asks the current grader instead.
+ * What reads a stored answer: the built-in grader its own, the LLM interpretation an LLM's, whatever
+ * provider the course uses now (a run finishes on the provider it started with).
  */
-function graderForStoredOutput(ctx: AppContext, run: Pick<GradingRunRow, 'graderKind'>): Grader | undefined {
+function graderForStoredOutput(run: Pick<GradingRunRow, 'graderKind'>): StoredOutputReader {
+  // Interpreting a stored answer is pure and calls nothing: any LLM grader reads an LLM answer.
   if (run.graderKind === 'builtin') return createBuiltinGrader();
-  const current = createGrader(ctx.config);
-  return current.kind === 'llm' ? current : undefined;
+  return interpretingLlmGrader();
 }
 
 /**

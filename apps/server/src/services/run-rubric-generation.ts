@@ -3,7 +3,7 @@ import { RUBRIC_TEXT_MAX } from '@gradewise/shared/contracts/grading';
 import { z } from 'zod';
 import type { Grader, RubricDraftInput } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
-import { createGrader } from '../ai/create-grader.ts';
+import { interpretingLlmGrader } from '../ai/create-grader.ts';
 import type { AppContext } from '../context.ts';
 import { defineJob, type JobAttempt } from '../jobs/job-definition.ts';
 import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
@@ -21,6 +21,7 @@ import { rubricLockKey, takeTransactionLock } from '../models/locks.ts';
 import { selectRubricItemIdsEverUsed } from '../models/rubric-versions.ts';
 import { selectRubricForUpdate } from '../models/rubrics.ts';
 import { chargeProviderCallOfWork } from './ai-spend.ts';
+import { aiCourseOfQuestion, graderOf, providerOfWork, recordAiCost } from './course-ai.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
 import { withUnusedIds } from './rubric-item-ids.ts';
@@ -57,12 +58,24 @@ export async function runRubricGeneration(ctx: AppContext, generationId: string,
   const input: RubricDraftInput = { questionText, solutionText, points: question.points };
 
   let rawOutput = generation.rawOutput;
-  let grader = rawOutput === null ? undefined : graderForStoredOutput(ctx, generation);
+  let grader: StoredOutputReader | undefined = rawOutput === null ? undefined : graderForStoredOutput(generation);
   if (rawOutput === null || !grader) {
-    grader = createGrader(ctx.config);
-    if (grader.kind === 'llm') await chargeProviderCallOfWork(ctx, question.id, generationId);
-    const call = await grader.requestRubric(input, attempt.signal);
-    await storeRubricGenerationOutput(ctx.db, generationId, { rawOutput: call.rawOutput, ...call.meta });
+    // The provider the draft was queued on, if the course still allows it (services/course-ai.ts).
+    const course = await aiCourseOfQuestion(ctx.db, question.id);
+    const provider = providerOfWork(ctx.config, course, generation.providerId);
+    const asked = graderOf(provider);
+    grader = asked;
+    if (asked.kind === 'llm') await chargeProviderCallOfWork(ctx, question.id, generationId, provider);
+    const call = await asked.requestRubric(input, attempt.signal);
+    await ctx.db.transaction(async (tx) => {
+      await storeRubricGenerationOutput(tx, generationId, { rawOutput: call.rawOutput, ...call.meta });
+      await recordAiCost(
+        tx,
+        { workId: generationId, kind: 'rubric', course, assignmentId: course.assignmentId, questionId: question.id },
+        provider,
+        call.meta,
+      );
+    });
     rawOutput = call.rawOutput;
     await holdAfterStoringOutputForTests(ctx, { job: generateRubricJob.name, id: generationId }, attempt.signal);
   }
@@ -105,11 +118,10 @@ async function readPdfText(ctx: AppContext, fileId: string, which: 'question' | 
   return extraction.text;
 }
 
-function graderForStoredOutput(
-  ctx: AppContext,
-  generation: Pick<RubricGenerationRow, 'graderKind'>,
-): Grader | undefined {
+type StoredOutputReader = Pick<Grader, 'kind' | 'interpretRubric'>;
+
+/** What reads a stored draft: pure, so any provider's LLM answer is read without calling one. */
+function graderForStoredOutput(generation: Pick<RubricGenerationRow, 'graderKind'>): StoredOutputReader {
   if (generation.graderKind === 'builtin') return createBuiltinGrader();
-  const current = createGrader(ctx.config);
-  return current.kind === 'llm' ? current : undefined;
+  return interpretingLlmGrader();
 }

@@ -1,7 +1,8 @@
 import type { RubricTrialInput, RubricTrialOutput, RubricTrialResult } from '@gradewise/shared/contracts/review';
 import { freshItemId, totalOfItems } from '@gradewise/shared/rubric-items';
 import type { z } from 'zod';
-import { createGrader } from '../ai/create-grader.ts';
+import { newId } from '../lib/ids.ts';
+import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
 import type { GradingInput, RubricItem } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
@@ -44,10 +45,11 @@ export async function tryRubric(
   const items = checkedItems(input.items, question.points);
   const answers = await collectAnswers(ctx, scope.assignment, question.id, input);
   // One call of this user, and with a provider one paid call per answer, all counted up front.
+  const provider = courseProvider(ctx.config, scope.course);
   await countInteractiveCall(ctx, user.id);
-  await chargeProviderCalls(ctx, spendScopeOf(scope), answers.length);
+  await chargeProviderCalls(ctx, spendScopeOf(scope, provider), answers.length);
 
-  const grader = createGrader(ctx.config);
+  const grader = graderOf(provider);
   const results: RubricTrialResult[] = [];
   let graderInfo: RubricTrialOutput['grader'] | undefined;
   for (const answer of answers) {
@@ -59,6 +61,18 @@ export async function tryRubric(
       answerText: answer.text,
     };
     const call = await grader.requestGrading(gradingInput);
+    await recordAiCost(
+      ctx.db,
+      {
+        workId: newId(),
+        kind: 'trial',
+        course: { courseId: scope.course.id, instructorId: scope.course.instructorId },
+        assignmentId: scope.assignment.id,
+        questionId: question.id,
+      },
+      provider,
+      call.meta,
+    );
     const suggestion = grader.interpretGrading(call.rawOutput, gradingInput);
     graderInfo = { kind: call.meta.graderKind, provider: call.meta.provider, model: call.meta.model };
     const criterionOf = new Map(items.map((item) => [item.id, item.criterion]));

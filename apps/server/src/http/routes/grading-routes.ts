@@ -13,6 +13,7 @@ import {
   UndoSaveGradeInput,
   UndoSaveGradeOutput,
 } from '@gradewise/shared/contracts/grading';
+import { ConfirmCostInput } from '@gradewise/shared/contracts/ai-cost';
 import type { AppContext } from '../../context.ts';
 import {
   presentAutoRubric,
@@ -28,6 +29,7 @@ import { saveGrade } from '../../services/save-grade.ts';
 import { saveRubric } from '../../services/save-rubric.ts';
 import { undoGradeSave } from '../../services/undo-grade-save.ts';
 import { currentUser } from '../access.ts';
+import { aiCostRoutes } from './ai-cost-routes.ts';
 
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
 const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
@@ -40,6 +42,9 @@ const BASE = '/api/assignments/:assignmentId/questions/:questionId';
  */
 export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    // What AI work costs, its provider and Stop (issue 31) live beside the grading routes.
+    await app.register(aiCostRoutes(ctx));
+
     app.post(
       `${BASE}/generate-rubric`,
       { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: GenerateRubricOutput } } },
@@ -115,9 +120,15 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
 
     app.post(
       `${BASE}/grade-all`,
-      { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: GradeAllOutput } } },
+      {
+        config: { access: 'user' },
+        // The body is optional: `{ confirmCost: true }` confirms an estimate above the course's amount (issue 31).
+        schema: { params: QuestionParams, body: ConfirmCostInput, response: { 200: GradeAllOutput } },
+      },
       async (request) => {
-        const { batchId, queued } = await gradeAll(ctx, currentUser(request), request.params);
+        const { batchId, queued } = await gradeAll(ctx, currentUser(request), request.params, {
+          confirmCost: request.body?.confirmCost,
+        });
         const message =
           queued === 0
             ? 'Nothing to grade: every latest submission is graded or being graded.'

@@ -28,7 +28,12 @@ export function suggestionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       `${BASE}/resuggest`,
       {
         config: { access: 'user' },
-        schema: { params: QuestionParams, body: ResuggestInput, response: { 200: ResuggestOutput } },
+        // `confirmCost: true` confirms an estimate above the course's amount (issue 31), beside the contract's fields.
+        schema: {
+          params: QuestionParams,
+          body: ResuggestInput.extend({ confirmCost: z.boolean().optional() }),
+          response: { 200: ResuggestOutput },
+        },
       },
       async (request) => {
         const { batchId, queued } = await resuggestAnswers(ctx, currentUser(request), request.params, request.body);
