@@ -1,8 +1,8 @@
 import type { AddressInfo } from 'node:net';
-import { count } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { HandoffOutput, PlatformOutput, ToolConfigOutput } from '@gradewise/shared/contracts/lti';
-import { courseStaff, enrollments, ltiContexts, ltiUsers, users } from '../src/db/schema.ts';
+import { courseStaff, enrollments, ltiContexts, ltiMembers, ltiUsers, users } from '../src/db/schema.ts';
 import { createAssignment, createCourse } from './support/course-fixtures.ts';
 import { expectStatus, registerUser, type TestUser } from './support/http.ts';
 import { ROLE, startTestPlatform, type LaunchSpec, type TestPlatform } from './support/lti-platform.ts';
@@ -595,3 +595,107 @@ function subOf(handoff: HandoffOutput): string {
   return sub;
 }
 const subjects = new Map<string, string>();
+
+describe('Names and Role Provisioning (roster sync)', () => {
+  it('reads every page of the LMS roster, seats students and TAs, and marks those who left', async () => {
+    const contextId = `ctx-nrps-${(unique += 1)}`;
+    const first = await signIn(await launch(person('instructor', contextId, { nrps: true })));
+    if (first.landing.kind !== 'link') throw new Error('expected a link offer');
+    const linked = await t.app.inject({
+      method: 'POST',
+      url: `/api/lti/contexts/${first.landing.contextId}/link`,
+      headers: auth(first),
+      payload: { create: true },
+    });
+    const { courseId } = expectStatus<{ courseId: string }>(linked, 200, 'link');
+    const learners = [1, 2, 3, 4].map((n) => ({
+      user_id: `${contextId}-learner-${n}`,
+      roles: [ROLE.learner],
+      name: `Learner ${n}`,
+      email: `${contextId}-learner-${n}@school.example`,
+    }));
+    const assistant = { user_id: `${contextId}-ta`, roles: [ROLE.ta], name: 'Tara Assistant' };
+    const inactive = { ...learners[3]!, user_id: `${contextId}-gone`, status: 'Inactive' as const };
+    lms.setMembers(contextId, [
+      { user_id: subOf(first), roles: [ROLE.instructor], name: first.user.name },
+      ...learners,
+      assistant,
+      inactive,
+    ]);
+    const synced = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${courseId}/lti-roster-sync`,
+      headers: auth(first),
+    });
+    expect(expectStatus(synced, 200, 'sync')).toMatchObject({ contexts: 1, active: 6, left: 0 });
+    // What the platform received: one token request with a client assertion it verified against
+    // the tool's JWKS, for the NRPS scope; then the roster's four pages, each with that token.
+    const grant = lms.tokenRequests().at(-1)!;
+    expect(grant).toMatchObject({
+      grantType: 'client_credentials',
+      scope: 'https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly',
+      error: null,
+    });
+    expect(grant.assertion).toMatchObject({ iss: lms.clientId, sub: lms.clientId, aud: `${lms.baseUrl}/token` });
+    const pages = lms.membershipRequests().filter((r) => r.path.startsWith(`/memberships/${contextId}`));
+    expect(pages.map((r) => r.path)).toEqual([
+      `/memberships/${contextId}`,
+      `/memberships/${contextId}?page=1`,
+      `/memberships/${contextId}?page=2`,
+      `/memberships/${contextId}?page=3`,
+    ]);
+    for (const page of pages) {
+      expect(page.accept).toBe('application/vnd.ims.lti-nrps.v2.membershipcontainer+json');
+      expect(page.authorization).toMatch(/^Bearer [0-9a-f]{32}$/);
+    }
+    const enrolled = await t.ctx.db.select({ n: count() }).from(enrollments).where(eq(enrollments.courseId, courseId));
+    expect(enrolled[0]!.n).toBe(4);
+    const staff = await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}/staff`, headers: auth(first) });
+    expect(staff.json().staff.map((m: { name: string }) => m.name)).toEqual(['Tara Assistant']);
+
+    // A synced learner launching later is the same account, already in the course.
+    const learnerLaunch = await signIn(await launch({ ...person('learner', contextId), sub: learners[0]!.user_id }));
+    expect(learnerLaunch.landing).toEqual({ kind: 'course', courseId });
+    expect(learnerLaunch.user.name).toBe('Learner 1');
+
+    // Two learners leave the LMS course: the next sync marks them, and keeps their seats and work.
+    lms.setMembers(contextId, [
+      { user_id: subOf(first), roles: [ROLE.instructor] },
+      learners[0]!,
+      learners[1]!,
+      assistant,
+    ]);
+    const again = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${courseId}/lti-roster-sync`,
+      headers: auth(first),
+    });
+    expect(expectStatus(again, 200, 'sync')).toMatchObject({ active: 4, left: 2 });
+    const left = await t.ctx.db
+      .select({ name: users.name })
+      .from(ltiMembers)
+      .innerJoin(users, eq(users.id, ltiMembers.userId))
+      .where(and(eq(ltiMembers.status, 'left')));
+    expect(left.map((row) => row.name).sort()).toEqual(['Learner 3', 'Learner 4']);
+
+    // Only the owner may sync: the TA and a student are refused.
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${courseId}/lti-roster-sync`,
+      headers: auth(learnerLaunch),
+    });
+    expect(refused.statusCode).toBe(403);
+  });
+
+  it('a course linked to no LMS roster says so', async () => {
+    const owner = await registerUser(t.app, { role: 'instructor' });
+    const course = await createCourse(t.app, owner, { title: 'Not in an LMS' });
+    const response = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/lti-roster-sync`,
+      headers: owner.auth,
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toContain('not linked to an LMS course');
+  });
+});

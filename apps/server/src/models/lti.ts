@@ -1,4 +1,4 @@
-import { and, asc, eq, gt, isNull, lt, or, sql } from 'drizzle-orm';
+import { and, asc, eq, gt, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
   ltiContexts,
@@ -6,6 +6,7 @@ import {
   ltiKeys,
   ltiLaunchHandoffs,
   ltiLoginStates,
+  ltiMembers,
   ltiPlatforms,
   ltiUsers,
 } from '../db/schema.ts';
@@ -169,8 +170,9 @@ export async function upsertContext(db: Db, row: NewLtiContextRow): Promise<LtiC
       set: {
         title: row.title,
         deploymentId: row.deploymentId,
-        membershipsUrl: row.membershipsUrl,
-        lineItemsUrl: row.lineItemsUrl,
+        // A launch without a service claim leaves the URL the last one gave.
+        ...(row.membershipsUrl ? { membershipsUrl: row.membershipsUrl } : {}),
+        ...(row.lineItemsUrl ? { lineItemsUrl: row.lineItemsUrl } : {}),
         ...(row.linkableById ? { linkableById: row.linkableById } : {}),
       },
     })
@@ -207,4 +209,42 @@ export async function selectLoginState(db: Db, state: string): Promise<typeof lt
 export async function selectHandoff(db: Db, codeHash: string): Promise<LtiHandoffRow | undefined> {
   const [row] = await db.select().from(ltiLaunchHandoffs).where(eq(ltiLaunchHandoffs.codeHash, codeHash)).limit(1);
   return row;
+}
+
+// ---- the LMS roster (Names and Role Provisioning Services)
+
+export type LtiMemberRow = typeof ltiMembers.$inferSelect;
+
+export async function selectContextsOfCourse(db: Db, courseId: string): Promise<LtiContextRow[]> {
+  return db.select().from(ltiContexts).where(eq(ltiContexts.courseId, courseId)).orderBy(asc(ltiContexts.createdAt));
+}
+
+export async function upsertMember(db: Db, row: typeof ltiMembers.$inferInsert): Promise<void> {
+  await db
+    .insert(ltiMembers)
+    .values(row)
+    .onConflictDoUpdate({
+      target: [ltiMembers.contextId, ltiMembers.userId],
+      set: { role: row.role, status: row.status, syncedAt: row.syncedAt },
+    });
+}
+
+/** Marks everyone of the context the sync did not see as left; answers how many changed. */
+export async function markMissingMembersLeft(db: Db, contextId: string, seen: string[]): Promise<number> {
+  const rows = await db
+    .update(ltiMembers)
+    .set({ status: 'left' })
+    .where(
+      and(
+        eq(ltiMembers.contextId, contextId),
+        eq(ltiMembers.status, 'active'),
+        seen.length > 0 ? notInArray(ltiMembers.userId, seen) : undefined,
+      ),
+    )
+    .returning({ userId: ltiMembers.userId });
+  return rows.length;
+}
+
+export async function selectMembers(db: Db, contextId: string): Promise<LtiMemberRow[]> {
+  return db.select().from(ltiMembers).where(eq(ltiMembers.contextId, contextId));
 }

@@ -318,10 +318,18 @@ async function newHandoff(
  * account takes the LMS's email when no account has it, else an address of its own that cannot
  * receive mail. Learners get student accounts, instructors and TAs instructor accounts.
  */
-async function accountFor(
+export interface LmsPerson {
+  sub: string;
+  name?: string | undefined;
+  given_name?: string | undefined;
+  family_name?: string | undefined;
+  email?: string | undefined;
+}
+
+export async function accountFor(
   db: Db,
   platform: LtiPlatformRow,
-  claims: LaunchClaims,
+  claims: LmsPerson,
   role: LtiCourseRole,
 ): Promise<UserRow> {
   const wanted = role === 'learner' ? 'student' : 'instructor';
@@ -353,7 +361,7 @@ async function accountFor(
 }
 
 /** The person's seat in the linked course: a learner is enrolled; an instructor or TA who does not own it gets a TA seat. */
-async function takeSeat(db: Db, course: CourseRow, user: UserRow, role: LtiCourseRole): Promise<void> {
+export async function takeSeat(db: Db, course: CourseRow, user: UserRow, role: LtiCourseRole): Promise<void> {
   if (role === 'learner') {
     await insertEnrollments(db, course.id, [user.id]);
     return;

@@ -69,6 +69,24 @@ export interface LaunchSpec {
   nonce?: string;
   /** Hostile: a different issuer. */
   issuer?: string;
+  /** Offer Names and Role Provisioning Services for the context (its membership URL in the launch). */
+  nrps?: boolean;
+}
+
+/** A member of a context, as NRPS lists it. */
+export interface PlatformMember {
+  user_id: string;
+  roles: string[];
+  name?: string;
+  email?: string;
+  status?: 'Active' | 'Inactive' | 'Deleted';
+}
+
+/** What the tool sent to a service endpoint. */
+export interface ServiceRequest {
+  path: string;
+  authorization: string | undefined;
+  accept: string | undefined;
 }
 
 /** One authorization request the tool's login initiation sent the browser with. */
@@ -110,8 +128,14 @@ export interface TestPlatform {
   deepLinkResponses(): Array<{ payload: JWTPayload | null; error: string | null }>;
   /** Where Deep Linking responses come back (the return URL). */
   deepLinkReturnUrl: string;
-  /** Tool JWKS URL used to verify deep linking responses. */
+  /** Tool JWKS URL used to verify deep linking responses and service client assertions. */
   setToolJwksUrl(url: string): void;
+  /** The roster NRPS answers for a context (two members a page). */
+  setMembers(contextId: string, members: PlatformMember[]): void;
+  /** Token requests: the grant, its scope and the verified client assertion (or why it failed). */
+  tokenRequests(): Array<{ grantType: string; scope: string; assertion: JWTPayload | null; error: string | null }>;
+  /** Every request to the membership endpoint. */
+  membershipRequests(): ServiceRequest[];
   close(): Promise<void>;
 }
 
@@ -125,6 +149,11 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
   const received: AuthRequest[] = [];
   const tokens: JWTPayload[] = [];
   const deepLinks: Array<{ payload: JWTPayload | null; error: string | null }> = [];
+  const rosters = new Map<string, PlatformMember[]>();
+  const tokenLog: Array<{ grantType: string; scope: string; assertion: JWTPayload | null; error: string | null }> = [];
+  const membershipLog: ServiceRequest[] = [];
+  const issuedTokens = new Set<string>();
+  const PAGE_SIZE = 2;
   let toolJwks: ReturnType<typeof createRemoteJWKSet> | undefined;
 
   const server = http.createServer((request, response) => {
@@ -177,6 +206,14 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
         ? { [`${LTI}resource_link`]: spec.resourceLink ?? { id: `link-${randomUUID()}` } }
         : {}),
       ...(spec.custom ? { [`${LTI}custom`]: spec.custom } : {}),
+      ...(spec.nrps && spec.context
+        ? {
+            'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice': {
+              context_memberships_url: `${baseUrl}/memberships/${encodeURIComponent(spec.context.id)}`,
+              service_versions: ['2.0'],
+            },
+          }
+        : {}),
       ...(messageType === 'LtiDeepLinkingRequest'
         ? {
             'https://purl.imsglobal.org/spec/lti-dl/claim/deep_linking_settings': {
@@ -239,6 +276,67 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
           : `<!doctype html><html lang="en"><head><title>Test LMS course</title></head><body><h1>Test LMS course</h1>
 <a href="${escape(login)}">Open Gradewise</a></body></html>`,
       );
+      return;
+    }
+    if (url.pathname === '/token' && request.method === 'POST') {
+      // OAuth 2 client credentials with a JWT client assertion (IMS Security Framework 4.1).
+      const body = Object.fromEntries(new URLSearchParams(await readBody(request)));
+      const entry = {
+        grantType: body['grant_type'] ?? '',
+        scope: body['scope'] ?? '',
+        assertion: null as JWTPayload | null,
+        error: null as string | null,
+      };
+      try {
+        if (!toolJwks) throw new Error('no tool JWKS configured');
+        if (body['client_assertion_type'] !== 'urn:ietf:params:oauth:client-assertion-type:jwt-bearer')
+          throw new Error('client_assertion_type');
+        const { payload } = await jwtVerify(body['client_assertion'] ?? '', toolJwks, {
+          issuer: clientId,
+          subject: clientId,
+          audience: `${baseUrl}/token`,
+          algorithms: ['RS256'],
+          requiredClaims: ['jti', 'exp', 'iat'],
+        });
+        entry.assertion = payload;
+      } catch (error) {
+        entry.error = String(error);
+      }
+      tokenLog.push(entry);
+      response.setHeader('content-type', 'application/json');
+      if (entry.error || entry.grantType !== 'client_credentials') {
+        response.statusCode = 401;
+        response.end(JSON.stringify({ error: 'invalid_client' }));
+        return;
+      }
+      const accessToken = randomBytes(16).toString('hex');
+      issuedTokens.add(accessToken);
+      response.end(
+        JSON.stringify({ access_token: accessToken, token_type: 'Bearer', expires_in: 3600, scope: entry.scope }),
+      );
+      return;
+    }
+    if (url.pathname.startsWith('/memberships/')) {
+      membershipLog.push({
+        path: `${url.pathname}${url.search}`,
+        authorization: request.headers.authorization,
+        accept: request.headers.accept,
+      });
+      const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+      if (!bearer || !issuedTokens.has(bearer)) {
+        response.statusCode = 401;
+        response.end('unauthorized');
+        return;
+      }
+      const contextId = decodeURIComponent(url.pathname.slice('/memberships/'.length));
+      const members = rosters.get(contextId) ?? [];
+      const page = Number(url.searchParams.get('page') ?? '0');
+      const slice = members.slice(page * PAGE_SIZE, (page + 1) * PAGE_SIZE);
+      if ((page + 1) * PAGE_SIZE < members.length) {
+        response.setHeader('link', `<${baseUrl}${url.pathname}?page=${page + 1}>; rel="next"`);
+      }
+      response.setHeader('content-type', 'application/vnd.ims.lti-nrps.v2.membershipcontainer+json');
+      response.end(JSON.stringify({ id: `${baseUrl}${url.pathname}`, context: { id: contextId }, members: slice }));
       return;
     }
     if (url.pathname === '/deep-link-return' && request.method === 'POST') {
@@ -309,6 +407,11 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
     setToolJwksUrl(url) {
       toolJwks = createRemoteJWKSet(new URL(url));
     },
+    setMembers(contextId, members) {
+      rosters.set(contextId, members);
+    },
+    tokenRequests: () => [...tokenLog],
+    membershipRequests: () => [...membershipLog],
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -84,3 +84,12 @@ export type DeepLinkInput = z.infer<typeof DeepLinkInput>;
 /** The signed LtiDeepLinkingResponse and where the browser form-posts it (field `JWT`). */
 export const DeepLinkOutput = z.object({ returnUrl: z.string(), jwt: z.string() });
 export type DeepLinkOutput = z.infer<typeof DeepLinkOutput>;
+
+/** POST /api/courses/:id/lti-roster-sync: what Names and Role Provisioning brought in. */
+export const RosterSyncOutput = z.object({
+  message: z.string(),
+  contexts: z.number().int(),
+  active: z.number().int(),
+  left: z.number().int(),
+});
+export type RosterSyncOutput = z.infer<typeof RosterSyncOutput>;

@@ -85,3 +85,15 @@ CREATE TABLE "lti_launch_handoffs" (
 );
 --> statement-breakpoint
 ALTER TABLE "lti_launch_handoffs" ADD CONSTRAINT "lti_launch_handoffs_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;
+--> statement-breakpoint
+CREATE TABLE "lti_members" (
+	"context_id" uuid NOT NULL,
+	"user_id" uuid NOT NULL,
+	"role" text NOT NULL,
+	"status" text NOT NULL,
+	"synced_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "lti_members_context_id_user_id_pk" PRIMARY KEY("context_id","user_id")
+);
+--> statement-breakpoint
+ALTER TABLE "lti_members" ADD CONSTRAINT "lti_members_context_id_lti_contexts_id_fk" FOREIGN KEY ("context_id") REFERENCES "public"."lti_contexts"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+ALTER TABLE "lti_members" ADD CONSTRAINT "lti_members_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;

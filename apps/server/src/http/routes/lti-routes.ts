@@ -13,6 +13,7 @@ import {
   PlatformList,
   PlatformOutput,
   RegisterPlatformInput,
+  RosterSyncOutput,
   RotateKeyOutput,
   ToolConfigOutput,
 } from '@gradewise/shared/contracts/lti';
@@ -20,6 +21,7 @@ import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { presentUser } from '../../presenters/user-presenter.ts';
 import { createDeepLinkResponse } from '../../services/lti-deep-linking.ts';
+import { syncLtiRoster } from '../../services/lti-roster-sync.ts';
 import {
   completeLaunch,
   linkLtiContext,
@@ -260,6 +262,19 @@ export function ltiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const { course, context } = await linkLtiContext(ctx, currentUser(request), request.params.id, request.body);
         return { message: `${context.title} in your LMS now opens ${course.title}.`, courseId: course.id };
+      },
+    );
+
+    // Names and Role Provisioning Services: the course's owner brings the roster in line with the LMS.
+    app.post(
+      '/api/courses/:id/lti-roster-sync',
+      { config: { access: 'user' }, schema: { params: IdParams, response: { 200: RosterSyncOutput } } },
+      async (request) => {
+        const result = await syncLtiRoster(ctx, currentUser(request), request.params.id);
+        return {
+          message: `Roster synced from the LMS: ${result.active} people in the course, ${result.left} marked as left.`,
+          ...result,
+        };
       },
     );
 
