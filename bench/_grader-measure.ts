@@ -138,7 +138,7 @@ export async function measureFamilies(folder: string, only?: readonly string[]):
           id: answer.id,
           text: answer.text,
           share: answer.share,
-          isJudged: !['blank', 'restates-question', 'instructions-only'].includes(analysis.status),
+          isJudged: !['blank', 'restates-question', 'instructions-only', 'does-not-know'].includes(analysis.status),
           foldedText: analysis.foldedText,
           signals: answerSignals(analysis, input, context, lookup),
         });

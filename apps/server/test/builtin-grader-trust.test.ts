@@ -82,6 +82,17 @@ describe('a sound cold start', () => {
     );
   });
 
+  it('gives an answer that says the student does not know nothing, confidently, and says why', async () => {
+    const { suggestion, judgement } = await grade(withAnswer(MIGRATION, "I don't know."));
+    expect(suggestion.totalScore).toBe(0);
+    expect(suggestion.confidence).toBeGreaterThanOrEqual(90);
+    expect(judgement.status).toBe('does-not-know');
+    expect(suggestion.comments[0]?.text).toMatch(/does not know/);
+    // Saying so beside an answer is an answer.
+    const hedged = await grade(withAnswer(MIGRATION, "I don't know for sure, but they move to find food."));
+    expect(hedged.suggestion.totalScore).toBeGreaterThan(0);
+  });
+
   it('gives partial credit on a one-item rubric', async () => {
     const { suggestion } = await grade(withAnswer(MIGRATION, 'They move to find food.'));
     expect(suggestion.totalScore).toBeGreaterThan(0);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isReferenceShuffle, referenceWordsOf } from '../src/ai/builtin/answer-screening.ts';
+import { isReferenceShuffle, referenceWordsOf, saysItDoesNotKnow } from '../src/ai/builtin/answer-screening.ts';
 import { hashSeed, seededRandom } from '../src/lib/seeded-random.ts';
 
 /**
@@ -49,5 +49,18 @@ describe('the reference shuffled is set aside; a student sentence in its words i
       'Bulbs A and C are still in closed paths with the battery',
     ]);
     expect(isReferenceShuffle('bulb a and bulb c were still in a closed path with the battery', circuit)).toBe(false);
+  });
+});
+
+describe('an answer that says the student does not know', () => {
+  it('is recognised in the ways students write it, and only when it is the whole answer', () => {
+    for (const answer of ["I don't know.", 'i dont know', 'No idea', 'idk', '?', 'Not sure, sorry', 'I do not know.'])
+      expect(saysItDoesNotKnow(answer), answer).toBe(true);
+    for (const answer of [
+      "I don't know the exact value, but the pitch gets higher.",
+      'Not sure, but I think the string vibrates faster.',
+      'Nobody knows',
+    ])
+      expect(saysItDoesNotKnow(answer), answer).toBe(false);
   });
 });

@@ -184,6 +184,23 @@ export function isReferenceShuffle(text: string, reference: ReferenceWords): boo
   return (kept < 0.4 && isDisordered) || (kept < 0.3 && lineCoverage(words, reference.lines) >= 0.8);
 }
 
+/**
+ * The whole answer says the student does not know ("I don't know.", "no idea", "idk", "?"): on
+ * the public sets people gave every one of 151 such answers 0.
+ */
+const NOT_KNOWING =
+  /^(?:(?:i|we)\s+)?(?:(?:do\s*n[o']?t|dont|did\s*n[o']?t|didnt|really\s+do\s*n[o']?t)\s+know|have\s+no\s+(?:idea|clue)|no\s+(?:idea|clue)|not\s+sure|idk|dunno|(?:i\s+)?forgot|unsure|\?+)(?:\s+(?:sorry|the\s+answer|this|that|it|anything|about\s+this))*$/;
+
+export function saysItDoesNotKnow(answerText: string): boolean {
+  const folded = answerText
+    .toLowerCase()
+    .replace(/\u2019/g, "'")
+    .replace(/[^\p{L}\p{N}'?]+/gu, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
+  return NOT_KNOWING.test(folded);
+}
+
 export interface ScreenedAnswer {
   /** The sentences that count as the student's answer. */
   evidenceSentences: string[];
@@ -194,6 +211,8 @@ export interface ScreenedAnswer {
   saladSentences: string[];
   /** Nothing at all was written (or only whitespace and punctuation). */
   isBlank: boolean;
+  /** The whole answer says the student does not know. */
+  isNotKnowing: boolean;
 }
 
 /**
@@ -273,5 +292,6 @@ export function screenAnswer(
     restatedSentences,
     saladSentences,
     isBlank: !/[\p{L}\p{N}]/u.test(answerText),
+    isNotKnowing: saysItDoesNotKnow(answerText),
   };
 }

@@ -33,7 +33,15 @@ import { allocatePoints, draftRubricItems } from './rubric-drafting.ts';
 
 const BuiltinJudgementSchema = z.object({
   version: z.string(),
-  status: z.enum(['answered', 'blank', 'near-empty', 'off-topic', 'restates-question', 'instructions-only']),
+  status: z.enum([
+    'answered',
+    'blank',
+    'near-empty',
+    'off-topic',
+    'restates-question',
+    'instructions-only',
+    'does-not-know',
+  ]),
   items: z.array(
     z.object({
       rubricItemId: z.string(),

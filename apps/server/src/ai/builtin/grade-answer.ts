@@ -43,10 +43,10 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.0.0';
+export const BUILTIN_GRADER_VERSION = '3.1.0';
 
 export type AnswerStatus =
-  'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only';
+  'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only' | 'does-not-know';
 
 export interface ItemJudgement {
   rubricItemId: string;
@@ -246,6 +246,7 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
 
   let status: AnswerStatus = 'answered';
   if (screened.isBlank) status = 'blank';
+  else if (screened.isNotKnowing) status = 'does-not-know';
   else if (screened.evidenceSentences.length === 0) {
     status = screened.instructionSentences.length > 0 ? 'instructions-only' : 'restates-question';
     // Only salad: there is nothing in sentences to judge; graded as an answer that shows nothing.
@@ -344,7 +345,12 @@ function givesValueOfKind(
 }
 
 /** Statuses with nothing to judge: no words, only the question again, only words to the grader. */
-const NOTHING_TO_JUDGE: ReadonlySet<AnswerStatus> = new Set(['blank', 'restates-question', 'instructions-only']);
+const NOTHING_TO_JUDGE: ReadonlySet<AnswerStatus> = new Set([
+  'blank',
+  'restates-question',
+  'instructions-only',
+  'does-not-know',
+]);
 
 /** The meaning of a text the grader asked for beforehand (textsToEmbed). */
 export type MeaningLookup = (text: string) => Embedding;
@@ -600,7 +606,7 @@ export function gradeAnswer(
     items,
     remarks,
     confidence: NOTHING_TO_JUDGE.has(status)
-      ? status === 'blank'
+      ? status === 'blank' || status === 'does-not-know'
         ? BLANK_CONFIDENCE
         : NOTHING_TO_JUDGE_CONFIDENCE
       : estimateConfidence(confidenceModelInputs, decisionShift(examples, model), model),
@@ -625,5 +631,8 @@ export function gradeAnswer(
 /** Only the question again, or only words to the grader: 0, which people nearly always keep. */
 const NOTHING_TO_JUDGE_CONFIDENCE = 85;
 
-/** A blank answer: every human grader gives nothing too, so the suggestion is kept almost always. */
+/**
+ * A blank answer, or one that says the student does not know: every human grader gives nothing too
+ * (all 151 such answers on the public sets), so the suggestion is kept almost always.
+ */
 export const BLANK_CONFIDENCE = 95;

@@ -129,6 +129,8 @@ export function statusComment(status: AnswerStatus, item: RubricItem, answerTopi
       return `${criterion}: the answer is too short to show this.`;
     case 'restates-question':
       return `${criterion}: the answer only repeats the question and does not answer it.`;
+    case 'does-not-know':
+      return `${criterion}: not answered — the answer says the student does not know.`;
     case 'instructions-only':
       return `${criterion}: not answered — the answer only contains a request to the grader, which earns no credit.`;
     case 'off-topic': {
