@@ -202,8 +202,12 @@ test.describe('without email (the embedded default)', () => {
     await studentPage.getByLabel('Password').fill(student.password);
     await studentPage.getByRole('button', { name: 'Login' }).click();
     await studentPage.getByRole('button', { name: 'Skip Demo' }).click();
-    await expect(studentPage.getByText(/You are not enrolled in any courses yet/)).toBeVisible();
-    await expect(studentPage.getByText(courseTitle)).toHaveCount(0);
+    // Not an empty list: the course they are invited to, waiting for the instructor (issue 29).
+    await expect(studentPage.getByText('Waiting for your instructor to confirm')).toBeVisible();
+    await expect(studentPage.getByText(`${courseTitle} (${teacher.name})`)).toBeVisible();
+    await expect(studentPage.getByRole('link', { name: `View Course: ${courseTitle}` })).toHaveCount(0);
+    await shoot(studentPage, 'student-waiting-for-confirmation');
+    await studentPage.setViewportSize(PHONE);
 
     // The instructor, in the browser, confirms them on the students page.
     await page.setViewportSize(DESK);
@@ -214,9 +218,16 @@ test.describe('without email (the embedded default)', () => {
     await page.getByRole('button', { name: 'Skip Demo' }).click();
     await page.goto(`/courses/${courseId}/students`);
     await expect(page.getByText(`${student.name} registered, awaiting your confirmation`)).toBeVisible();
+    // Without email the words say who lets the student in: the instructor.
+    await expect(page.getByText(/Email is not set up on this server, so nobody joins by themselves/)).toBeVisible();
     await shoot(page, 'students-awaiting-confirmation');
-    await page.getByRole('button', { name: `Confirm ${student.name} (${student.email})` }).click();
-    await expect(page.getByText(`${student.name} (${student.email}) is now enrolled in this course.`)).toBeVisible();
+    // The course page lists them too, with Confirm all.
+    await page.goto(`/courses/${courseId}`);
+    await expect(page.getByText(`${student.name} registered, awaiting your confirmation`)).toBeVisible();
+    await shoot(page, 'course-awaiting-confirmation');
+    await page.getByRole('button', { name: 'Confirm all (1)' }).click();
+    await expect(page.getByText('1 student is now enrolled.')).toBeVisible();
+    await page.goto(`/courses/${courseId}/students`);
     await expect(page.getByRole('table', { name: 'Students' }).getByText(student.email)).toBeVisible();
 
     // The student now sees the course; on the phone, Account is in the menu and opens /account.
