@@ -56,6 +56,11 @@ test('the demo instructor grades a demo question with Grade All and reviews it, 
   // Grade All drafts the rubric itself when the question has none, then grades the whole class.
   const gradeWithAi = page.getByRole('region', { name: 'Grade with AI' });
   await gradeWithAi.getByRole('button', { name: 'Grade All' }).click();
+  // The estimate comes first (issue 31); Start queues the run.
+  await page
+    .getByRole('dialog', { name: 'Grade All: what it will cost' })
+    .getByRole('button', { name: /^Start/ })
+    .click();
   await expect(gradeWithAi.getByRole('progressbar', { name: 'Grade All progress' })).toBeVisible({ timeout: 60_000 });
   await expect(gradeWithAi.getByRole('status')).toHaveText(
     `Grading finished: ${CLASS_SIZE} done · 0 failed · 0 remaining (of ${CLASS_SIZE}).`,

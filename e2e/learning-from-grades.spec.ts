@@ -75,6 +75,10 @@ test('five saved grades refresh the remaining suggestions of a demo question', a
 
   const gradeWithAi = page.getByRole('region', { name: 'Grade with AI' });
   await gradeWithAi.getByRole('button', { name: 'Grade All' }).click();
+  await page
+    .getByRole('dialog', { name: 'Grade All: what it will cost' })
+    .getByRole('button', { name: /^Start/ })
+    .click();
   await expect(gradeWithAi.getByRole('status')).toHaveText(
     `Grading finished: ${classSize} done · 0 failed · 0 remaining (of ${classSize}).`,
     { timeout: 240_000 },

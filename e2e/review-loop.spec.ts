@@ -255,6 +255,10 @@ test('Grade All suggests grades for a class of ten, the review queue walks the a
 
   await page.goto(seeded.questionPath);
   await page.getByRole('button', { name: 'Grade All' }).click();
+  await page
+    .getByRole('dialog', { name: 'Grade All: what it will cost' })
+    .getByRole('button', { name: /^Start/ })
+    .click();
   // Live progress, read from the server: it is still there after a reload.
   await expect(page.getByText(/^Grading finished: 10 done · 0 failed · 0 remaining \(of 10\)\.$/)).toBeVisible({
     timeout: 180_000,

@@ -384,7 +384,7 @@ function readProviderList(env: ProviderEnv): {
   const list: AiProviderConfig[] = [
     {
       id: 'builtin',
-      label: 'Built-in grader (on this server)',
+      label: 'Built-in grader',
       provider: 'builtin',
       model: undefined,
       baseUrl: undefined,

@@ -11,6 +11,10 @@ import { AssignmentList } from '../../features/assignments/components/assignment
 import type { CreateAssignmentState } from '../../features/assignments/components/create-assignment-form.tsx';
 import { COURSE_MESSAGES, useCourse } from '../../features/courses/api/courses-api.ts';
 import { CourseOverview } from '../../features/courses/components/course-overview.tsx';
+import {
+  CourseAiReaderNotice,
+  CourseAiSettingsSection,
+} from '../../features/courses/components/course-ai-settings.tsx';
 import { PendingInvitations } from '../../features/rosters/components/pending-invitations.tsx';
 import { StaffSection } from '../../features/staff/components/staff-section.tsx';
 import { messageOf } from '../../lib/api-client.ts';
@@ -127,6 +131,7 @@ export function CourseDetailRoute() {
         )}
       </Box>
       {isStaff ? <StaffSection courseId={detail._id} canManage={isOwner} /> : null}
+      {isStaff ? <CourseAiSettingsSection courseId={detail._id} /> : <CourseAiReaderNotice courseId={detail._id} />}
     </Container>
   );
 }

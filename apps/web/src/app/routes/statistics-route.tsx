@@ -4,6 +4,7 @@ import { PageHeader } from '../../components/page-header.tsx';
 import { LoadFailedMessage, LoadingMessage } from '../../components/screen-states.tsx';
 import { STATISTICS_MESSAGES, useStatistics } from '../../features/statistics/api/statistics-api.ts';
 import { StatisticsView } from '../../features/statistics/components/statistics-view.tsx';
+import { AiSpendPanel } from '../../features/statistics/components/ai-spend-panel.tsx';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useErrorToast } from '../../lib/use-error-toast.ts';
 import { assignmentPath, questionPagePath } from '../../lib/paths.ts';
@@ -37,6 +38,7 @@ export function StatisticsRoute() {
         />
       ) : null}
       {statistics.data ? <StatisticsView statistics={statistics.data} /> : null}
+      {statistics.data ? <AiSpendPanel assignmentId={assignmentId} /> : null}
     </Container>
   );
 }

@@ -1,21 +1,14 @@
-import { useEffect, useId, useRef, type ReactNode } from 'react';
+import { useEffect, useId, useRef, useState, type ReactNode } from 'react';
 import { useNavigate } from 'react-router-dom';
 import { useQueryClient } from '@tanstack/react-query';
 import { Box, Button, LinearProgress, Paper, Stack, Typography } from '@mui/material';
 import AutoAwesomeIcon from '@mui/icons-material/AutoAwesome';
 import RateReviewOutlinedIcon from '@mui/icons-material/RateReviewOutlined';
 import type { GradingProgressOutput } from '@gradewise/shared/contracts/grading';
-import { messageOf } from '../../../lib/api-client.ts';
 import { gradePagePath } from '../../../lib/paths.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { showError, showInfo } from '../../../lib/toasts.tsx';
-import {
-  GRADING_MESSAGES,
-  refreshAfterGrading,
-  useGradeAll,
-  useGradeAllProgress,
-  useReviewQueue,
-} from '../api/grading-api.ts';
+import { refreshAfterGrading, useGradeAllProgress, useReviewQueue } from '../api/grading-api.ts';
+import { GradeAllEstimateDialog, GradeAllSpend } from './grade-all-cost.tsx';
 
 export interface GradeAllPanelProps {
   assignmentId: string;
@@ -46,7 +39,8 @@ export function GradeAllPanel({
   const whyDisabledId = useId();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
-  const gradeAll = useGradeAll(assignmentId, questionId);
+  // Grade All shows its estimate first (issue 31); the dialog starts the run.
+  const [estimating, setEstimating] = useState(false);
   const progress = useGradeAllProgress(assignmentId, questionId);
   const queue = useReviewQueue(assignmentId, questionId);
   const isRunning = progress.data ? !progress.data.isFinished : false;
@@ -80,11 +74,7 @@ export function GradeAllPanel({
         ? 'Nothing left for Grade All: every answer has an AI suggestion or a saved grade. Review them, or use Regrade on one answer to ask the AI again.'
         : null;
 
-  const onGradeAll = () =>
-    gradeAll.mutate(undefined, {
-      onSuccess: (output) => showInfo(output.message),
-      onError: (error) => showError(messageOf(error, GRADING_MESSAGES.gradeAllFailed), error),
-    });
+  const onGradeAll = () => setEstimating(true);
 
   return (
     <Paper component="section" variant="outlined" aria-labelledby={headingId} sx={{ p: { xs: 2, sm: 2.5 }, mb: 4 }}>
@@ -101,15 +91,11 @@ export function GradeAllPanel({
           variant="contained"
           startIcon={<AutoAwesomeIcon />}
           onClick={onGradeAll}
-          disabled={gradeAll.isPending || isRunning || whyDisabled !== null}
-          aria-busy={gradeAll.isPending}
+          disabled={isRunning || whyDisabled !== null}
+          aria-haspopup="dialog"
           aria-describedby={whyDisabled ? whyDisabledId : undefined}
         >
-          {gradeAll.isPending
-            ? 'Starting…'
-            : leftToGrade > 0 && !isRunning
-              ? `Grade All (${leftToGrade} left)`
-              : 'Grade All'}
+          {leftToGrade > 0 && !isRunning ? `Grade All (${leftToGrade} left)` : 'Grade All'}
         </Button>
         <Button
           variant="outlined"
@@ -131,6 +117,20 @@ export function GradeAllPanel({
         </Typography>
       ) : null}
       {progress.data && progress.data.batchId ? <GradeAllProgress progress={progress.data} /> : null}
+      {progress.data && progress.data.batchId ? (
+        <GradeAllSpend
+          assignmentId={assignmentId}
+          questionId={questionId}
+          batchId={progress.data.batchId}
+          isRunning={isRunning}
+        />
+      ) : null}
+      <GradeAllEstimateDialog
+        assignmentId={assignmentId}
+        questionId={questionId}
+        open={estimating}
+        onClose={() => setEstimating(false)}
+      />
     </Paper>
   );
 }

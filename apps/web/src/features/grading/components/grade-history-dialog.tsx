@@ -22,6 +22,7 @@ import { downloadCsv } from '../../../lib/download-csv.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { showError } from '../../../lib/toasts.tsx';
 import { GRADE_HISTORY_MESSAGES, useGradeHistory } from '../api/grade-history-api.ts';
+import { AiRunsCost } from './ai-runs-cost.tsx';
 import { formatPoints } from '../format.ts';
 
 const TITLE_ID = 'grade-history-title';
@@ -95,6 +96,7 @@ export function GradeHistoryButton({ assignmentId, questionId, submissionId }: G
               ))}
             </Box>
           ) : null}
+          {open ? <AiRunsCost assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} /> : null}
         </DialogContent>
         <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
           <Button
