@@ -15,7 +15,7 @@ const SHOTS = process.env.SHOTS_DIR;
 /** Where the email's text wraps: the characters each new line starts with, and what precedes them. */
 async function emailLineBreaks(page: Page, email: string): Promise<{ before: string; after: string }[]> {
   return page.evaluate((text) => {
-    const holder = [...document.querySelectorAll('table p, table span')].find(
+    const holder = Array.from(document.querySelectorAll('table p, table span')).find(
       (element) => element.textContent === text,
     );
     if (!holder) throw new Error(`${text} is not in the table`);
