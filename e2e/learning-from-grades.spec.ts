@@ -101,6 +101,12 @@ test('five saved grades refresh the remaining suggestions of a demo question', a
   for (let count = 0; count < SAVES; count += 1) {
     await expect(queueBar).toContainText(`${classSize - count} left`);
     await expect(page.getByText(/^Confidence: \d+%$/)).toBeVisible({ timeout: 30_000 });
+    // After a save the background refresh re-suggests this answer from the saved grades; decline
+    // the comments of that suggestion, not of the one it replaces while the screen is open.
+    if (count > 0)
+      await expect(page.getByText(`Updated from your ${count} ${count === 1 ? 'grade' : 'grades'}`)).toBeVisible({
+        timeout: 60_000,
+      });
     const declines = page.getByRole('button', { name: /^Decline comment \d+$/ });
     for (let index = 0; index < (await declines.count()); index += 1) await declines.nth(index).click();
     ({ points } = await finalGrade(page));
