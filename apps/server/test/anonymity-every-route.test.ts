@@ -1,6 +1,7 @@
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { pendingEnrollments } from '../src/db/schema.ts';
+import { insertGradingBatch } from '../src/models/grading-batches.ts';
 import { addStudents, addTa, createAssignment, createCourse, createQuestion } from './support/course-fixtures.ts';
 import { makePdf, makeWorkbook } from './support/files.ts';
 import type { TestUser } from './support/http.ts';
@@ -143,6 +144,17 @@ async function freshSeat(w: World): Promise<TestUser> {
   const seat = await signUp('Seat Holder', `seat-${w.unique()}@school.test`, 'instructor');
   await addTa(t.app, w.owner, w.courseId, seat);
   return seat;
+}
+
+/** A Grade All batch of the question's (as the owner's Grade All records it), for its spend and its Stop. */
+async function gradeAllBatch(w: World): Promise<string> {
+  const batch = await insertGradingBatch(t.ctx.db, {
+    id: crypto.randomUUID(),
+    questionId: w.questionId,
+    requestedById: w.owner.id,
+    total: 0,
+  });
+  return batch.id;
 }
 
 const WALK: WalkEntry[] = [
@@ -629,6 +641,152 @@ const WALK: WalkEntry[] = [
     freshSession: true,
     request: () => ({ method: 'POST', url: '/api/auth/logout-everywhere' }),
     expect: both(200),
+  },
+
+  // ---- issue 29: a student's own pending invitations (staff have none)
+  { route: 'GET /api/invitations', request: () => ({ method: 'GET', url: '/api/invitations' }), expect: both(200) },
+
+  // ---- issue 31: the course's AI provider and what AI costs; amounts and runs, never names
+  {
+    route: 'GET /api/courses/:id/ai-settings',
+    request: (w) => ({ method: 'GET', url: `/api/courses/${w.courseId}/ai-settings` }),
+    expect: both(200),
+  },
+  {
+    route: 'PATCH /api/courses/:id/ai-settings',
+    request: (w) => ({ method: 'PATCH', url: `/api/courses/${w.courseId}/ai-settings`, payload: { confirmAbove: 2 } }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-reader',
+    request: (w) => ({ method: 'GET', url: `/api/courses/${w.courseId}/ai-reader` }),
+    expect: both(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-spend',
+    request: (w) => ({ method: 'GET', url: `/api/courses/${w.courseId}/ai-spend` }),
+    expect: both(200),
+  },
+  {
+    route: 'GET /api/assignments/:id/ai-spend',
+    request: (w) => ({ method: 'GET', url: `${assignmentPath(w)}/ai-spend` }),
+    expect: both(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/estimate',
+    request: (w) => ({ method: 'GET', url: `${questionPath(w)}/grade-all/estimate` }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/grade-all/spend',
+    request: async (w) => ({
+      method: 'GET',
+      url: `${questionPath(w)}/grade-all/spend?batchId=${await gradeAllBatch(w)}`,
+    }),
+    expect: both(200),
+  },
+  {
+    route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-all/stop',
+    request: async (w) => ({
+      method: 'POST',
+      url: `${questionPath(w)}/grade-all/stop`,
+      payload: { batchId: await gradeAllBatch(w) },
+    }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/submissions/:submissionId/ai-runs',
+    request: (w) => ({ method: 'GET', url: `${questionPath(w)}/submissions/${answerOf(w, 0)}/ai-runs` }),
+    expect: both(200),
+  },
+  {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/resuggest/estimate',
+    request: (w) => ({ method: 'GET', url: `${questionPath(w)}/resuggest/estimate` }),
+    expect: both(200),
+  },
+
+  // ---- issue 32: LTI. Registrations, keys and launches name no student of the course; a launch
+  // without a platform's id_token is refused alike (lti-launch.test.ts drives real launches)
+  { route: 'GET /api/lti/jwks', request: () => ({ method: 'GET', url: '/api/lti/jwks' }), expect: both(200) },
+  { route: 'GET /api/lti/tool', request: () => ({ method: 'GET', url: '/api/lti/tool' }), expect: both(200) },
+  {
+    route: 'POST /api/lti/keys/rotate',
+    request: () => ({ method: 'POST', url: '/api/lti/keys/rotate' }),
+    expect: both(403),
+  },
+  { route: 'GET /api/lti/platforms', request: () => ({ method: 'GET', url: '/api/lti/platforms' }), expect: both(200) },
+  {
+    route: 'POST /api/lti/platforms',
+    request: (w) => {
+      const lms = `https://lms-${w.unique()}.example.edu`;
+      return {
+        method: 'POST',
+        url: '/api/lti/platforms',
+        payload: {
+          name: 'An LMS',
+          issuer: lms,
+          clientId: `client-${w.unique()}`,
+          deploymentIds: ['deployment-1'],
+          authLoginUrl: `${lms}/auth`,
+          authTokenUrl: `${lms}/token`,
+          keysetUrl: `${lms}/jwks`,
+        },
+      };
+    },
+    expect: both(201),
+  },
+  {
+    route: 'POST /api/lti/platforms/:id/deployments',
+    request: () => ({
+      method: 'POST',
+      url: '/api/lti/platforms/00000000-0000-4000-8000-000000000000/deployments',
+      payload: { deploymentIds: ['deployment-2'] },
+    }),
+    expect: both(404),
+  },
+  {
+    route: 'DELETE /api/lti/platforms/:id',
+    request: () => ({ method: 'DELETE', url: '/api/lti/platforms/00000000-0000-4000-8000-000000000000' }),
+    expect: both(404),
+  },
+  { route: 'GET /api/lti/login', request: () => ({ method: 'GET', url: '/api/lti/login' }), expect: both(400) },
+  {
+    route: 'POST /api/lti/login',
+    request: () => ({ method: 'POST', url: '/api/lti/login', payload: {} }),
+    expect: both(400),
+  },
+  {
+    route: 'POST /api/lti/launch',
+    request: () => ({ method: 'POST', url: '/api/lti/launch', payload: { state: 'none' } }),
+    expect: both(400),
+  },
+  {
+    route: 'POST /api/lti/handoff',
+    request: () => ({ method: 'POST', url: '/api/lti/handoff', payload: { code: 'not-a-code' } }),
+    expect: both(400),
+  },
+  {
+    route: 'POST /api/lti/contexts/:id/link',
+    request: (w) => ({
+      method: 'POST',
+      url: '/api/lti/contexts/00000000-0000-4000-8000-000000000000/link',
+      payload: { courseId: w.courseId },
+    }),
+    expect: both(404),
+  },
+  {
+    route: 'POST /api/courses/:id/lti-roster-sync',
+    request: (w) => ({ method: 'POST', url: `/api/courses/${w.courseId}/lti-roster-sync` }),
+    expect: ownerOnly(400),
+  },
+  {
+    route: 'POST /api/lti/deep-links',
+    request: (w) => ({
+      method: 'POST',
+      url: '/api/lti/deep-links',
+      payload: { code: 'not-a-code', assignmentId: w.assignmentId },
+    }),
+    expect: both(400),
   },
 ];
 
