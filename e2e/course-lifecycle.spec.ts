@@ -187,10 +187,10 @@ test('an instructor sets up a course and a question, an invited student register
     await logOut(page);
 
     // ---- The student registers with the invited email. Without SMTP (this server) the invitation
-    // waits for the instructor's confirmation (issue 15): until then the course stays hidden.
+    // waits for the instructor's confirmation (issue 15): until then the student is told so (issue 29).
     await register(page, student);
     await logIn(page, student.email, student.password);
-    await expect(page.getByText('You are not enrolled in any courses yet.', { exact: false })).toBeVisible();
+    await expect(page.getByText('Waiting for your instructor to confirm')).toBeVisible();
     await logOut(page);
     await page.goto('/login');
     await logIn(page, instructor.email, instructor.password);
