@@ -251,13 +251,13 @@ test('an instructor and a TA split and grade an anonymous assignment, then read 
   await phone.goto(`/assignments/${assignment._id}`);
   await phone.getByRole('link', { name: 'Statistics' }).click();
   await expect(phone.getByRole('heading', { name: 'Statistics: Homework 1', level: 1 })).toBeVisible();
-  await expect(phone.getByRole('img', { name: /^Grades of 3 students out of 10 points/ })).toBeVisible();
+  await expect(phone.getByRole('img', { name: /^Grades of 3 fully graded students out of 10 points/ })).toBeVisible();
   await phone.screenshot({ path: `${SHOTS}/assignment-statistics-390.png`, fullPage: true });
   await phone.goto(questionPath);
   await expect(phone.getByText(/Student \d/).first()).toBeVisible();
   await phone.screenshot({ path: `${SHOTS}/question-anonymous-390.png`, fullPage: true });
   await page.goto(`/assignments/${assignment._id}/statistics`);
-  await expect(page.getByRole('img', { name: /^Grades of 3 students/ })).toBeVisible();
+  await expect(page.getByRole('img', { name: /^Grades of 3 fully graded students/ })).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/assignment-statistics-1280.png`, fullPage: true });
 
   // The work split and the TA's share on a phone.
