@@ -1,4 +1,4 @@
-import Fastify, { type FastifyInstance } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import helmet, { type FastifyHelmetOptions } from '@fastify/helmet';
 
 /** The security headers of every answer: helmet's, with our Content-Security-Policy. */
@@ -26,48 +26,12 @@ export const SECURITY_HEADER_OPTIONS: FastifyHelmetOptions = {
 };
 
 /**
- * Sets helmet's headers on every answer (refused, not found and failed ones included), as
- * `@fastify/helmet` registered globally does, but computed once.
- *
- * The plugin builds helmet's middleware again on every request (its `helmetApplyHeaders` hook
- * calls `helmet(options)`, which parses and re-serialises the CSP directives), and adds an async
- * hook that decorates the reply with a `helmet()` function nobody here calls: about 0.03 ms of
- * CPU per request, a tenth of an authenticated `GET /api/courses` (issue 11, decision 0061).
- * The headers depend on the options only, so they are read once at boot from the plugin itself,
- * run on a probe instance (the names as it spells them, the values, in its order), and then set
- * on each response's raw headers, where the plugin sets them: a route's own header (the file
- * routes' CSP) still replaces one of them.
+ * `@fastify/helmet` registered for the whole app, so every answer (refused, not found and failed
+ * ones included) carries its headers; a route's own header (the file routes' CSP, the LTI pages')
+ * still replaces one of them. Decision 0061 set precomputed headers by hand to save about 0.03 ms
+ * per request; decision 0078 went back to the plugin: one less piece of machinery to keep equal to
+ * it by hand, and the values are pinned by security-header-values.test.ts.
  */
-export async function installSecurityHeaders(
-  app: FastifyInstance,
-  options: FastifyHelmetOptions = SECURITY_HEADER_OPTIONS,
-): Promise<void> {
-  const headers = await readHelmetHeaders(options);
-  app.addHook('onRequest', (_request, reply, done) => {
-    const raw = reply.raw;
-    for (const [name, value] of headers) raw.setHeader(name, value);
-    done();
-  });
-}
-
-/** The headers `@fastify/helmet` with `options` sets on a request, as [name, value] pairs in its order. */
-export async function readHelmetHeaders(options: FastifyHelmetOptions): Promise<Array<[string, string]>> {
-  const probe = Fastify();
-  let headers: Array<[string, string]> = [];
-  try {
-    await probe.register(helmet, options);
-    probe.addHook('onRequest', (_request, reply, done) => {
-      // Node's OutgoingMessage has getRawHeaderNames (the names as set) since 15.13; @types/node 20 omits it.
-      const raw = reply.raw as typeof reply.raw & { getRawHeaderNames(): string[] };
-      headers = raw.getRawHeaderNames().map((name) => [name, String(raw.getHeader(name))]);
-      done();
-    });
-    probe.get('/', () => '');
-    await probe.inject({ method: 'GET', url: '/' });
-  } finally {
-    await probe.close();
-  }
-  if (!headers.some(([name]) => name.toLowerCase() === 'content-security-policy'))
-    throw new Error('@fastify/helmet set no Content-Security-Policy on its probe request');
-  return headers;
+export async function installSecurityHeaders(app: FastifyInstance): Promise<void> {
+  await app.register(helmet, { ...SECURITY_HEADER_OPTIONS, global: true });
 }
