@@ -1,4 +1,4 @@
-import type { GradingInput } from '../grader-types.ts';
+import type { GradingInput, RubricItem } from '../grader-types.ts';
 import {
   answerTerms,
   describeReference,
@@ -29,12 +29,14 @@ import { itemComment, statusComment } from './write-comments.ts';
 import {
   cosine,
   gatherItemEvidence,
+  isSameTarget,
   numericTargets,
   viewAnswer,
   type ItemEvidence,
+  type NumericTarget,
   type TermWeights,
 } from './item-evidence.ts';
-import { parseQuantities, parseUnit } from './quantities.ts';
+import { parseQuantities, parseUnit, type Quantity } from './quantities.ts';
 import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
 
 /**
@@ -43,7 +45,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.1.0';
+export const BUILTIN_GRADER_VERSION = '3.2.0';
 
 export type AnswerStatus =
   'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only' | 'does-not-know';
@@ -175,7 +177,9 @@ export interface QuestionContext {
   questionQuantities: ReturnType<typeof parseQuantities>;
   alignedSolution: string[][];
   referenceTerms: Set<string>;
-  allTargets: ReturnType<typeof numericTargets>;
+  /** Each rubric item's expected values (itemTargetsOf). */
+  itemTargets: NumericTarget[][];
+  allTargets: NumericTarget[];
   /** Measured answers by text: saved grades are measured once, not once per graded answer. */
   analyses: Map<string, AnswerAnalysis>;
   /** What answers are compared with in meaning: the whole alternatives and the solution's sentences. */
@@ -186,6 +190,24 @@ export interface QuestionContext {
 const contexts = new Map<string, QuestionContext>();
 const CONTEXT_CACHE_SIZE = 16;
 const ANALYSIS_CACHE_SIZE = 4000;
+
+/**
+ * Each item's expected values. A result an earlier item asks for is working in a later one: part
+ * (b)'s "s = 1/2 a t^2 = 96 m" uses part (a)'s a = 3.0 m/s^2, and a closing "Answer: a = 3.0 m/s^2,
+ * s = 96 m" line does not make (a)'s value a second result of (b).
+ */
+function itemTargetsOf(items: readonly RubricItem[], questionQuantities: readonly Quantity[]): NumericTarget[][] {
+  const earlierResults: NumericTarget[] = [];
+  return items.map((item) => {
+    const targets = numericTargets(`${item.criterion}. ${item.guidance}`, questionQuantities).map((target) =>
+      target.isResult && earlierResults.some((earlier) => isSameTarget(earlier, target))
+        ? { ...target, isResult: false }
+        : target,
+    );
+    earlierResults.push(...targets.filter((target) => target.isResult));
+    return targets;
+  });
+}
 
 export function questionContextFor(input: GradingInput): QuestionContext {
   const key = JSON.stringify([input.questionText, input.solutionText, input.rubricItems]);
@@ -202,13 +224,13 @@ export function questionContextFor(input: GradingInput): QuestionContext {
     questionQuantities,
     alignedSolution: alignSolution(input, weights),
     referenceTerms: new Set([...weights.vocabulary].filter((term) => !questionTerms.has(term))),
-    allTargets: input.rubricItems.flatMap((item) =>
-      numericTargets(`${item.criterion}. ${item.guidance}`, questionQuantities),
-    ),
+    itemTargets: itemTargetsOf(input.rubricItems, questionQuantities),
+    allTargets: [],
     analyses: new Map(),
     referenceTexts: [],
     solutionSentences: splitSentences(input.solutionText).slice(0, 24),
   };
+  context.allTargets = context.itemTargets.flat();
   context.referenceTexts = context.reference.alternatives.map((alternative) => alternative.text).slice(0, 12);
   if (contexts.size >= CONTEXT_CACHE_SIZE) contexts.delete(contexts.keys().next().value!);
   contexts.set(key, context);
@@ -265,6 +287,7 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
       questionText: input.questionText,
       questionQuantities: context.questionQuantities,
       referenceTerms: context.referenceTerms,
+      targets: context.itemTargets[index]!,
       allTargets: context.allTargets,
     });
     evidences.push(evidence);
@@ -277,6 +300,7 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
     // A result that is only partly right (missing or wrong unit, sign, rounding) always costs
     // something, however good the words around it are.
     if (numeric?.hasResults && numeric.score < 1) rawCredit = Math.min(rawCredit, 1 - 0.5 * (1 - numeric.score));
+    if (numeric?.wrongResultCap != null) rawCredit = Math.min(rawCredit, numeric.wrongResultCap);
     items.push({
       rubricItemId: item.id,
       credit: rawCredit,
@@ -540,10 +564,11 @@ export function gradeAnswer(
   const prediction = predictShare(signals, analysis.foldedText, examples, model);
   let share = isOnlySetAside ? 0 : prediction.share;
   // Numbers are judged by value and unit, which the word and meaning models cannot see. Before
-  // saved grades, where results to compute carry most of the points, an exact result earns what
-  // the rubric evidence gives, and a value with a flaw (unit, sign, power of ten, rounding) or a
-  // wrong value with a unit never earns more. A bare number the evidence could not match leaves
-  // the model to judge (decimal commas, probabilities written in words).
+  // saved grades, where results to compute carry most of the points, the rubric items decide: an
+  // exact result earns what the item evidence gives, and a value with a flaw (unit, sign, power of
+  // ten, rounding), a wrong value (with a unit, or a bare number written as the result) or a
+  // missing result never earns more. Decimal commas and numbers in words are read as values
+  // (quantities.ts), so they are judged, not taken for missing.
   const resultOutcomes = analysis.evidences.flatMap((evidence) =>
     (evidence.numeric?.outcomes ?? []).filter((outcome) => outcome.target.isResult),
   );
@@ -559,13 +584,17 @@ export function gradeAnswer(
   const isFlawedResult = resultOutcomes.some(
     (outcome) =>
       ['missing-unit', 'wrong-unit', 'sign-error', 'power-of-ten', 'rounded'].includes(outcome.match) ||
-      (outcome.match === 'none' && givesValueOfKind(outcome.target.expected, analysis.answerQuantities)),
+      (outcome.match === 'none' &&
+        (outcome.stated !== null || givesValueOfKind(outcome.target.expected, analysis.answerQuantities))),
   );
   // A question whose answer is a unit ("the unit of force": the newton, N, kg m/s^2) answered with
   // a unit of another kind ("the joule") is wrong, however close the words.
   const isWrongUnit = prediction.sameAnswers === 0 && namesUnitOfOtherKind(input.solutionText, analysis.evidenceText);
   if (isWrongUnit) share = 0;
-  const isDecidedByNumbers = isNumericQuestion && isFlawedResult;
+  // A result not found at all (no value of its kind, nothing written as a result for it) is a part
+  // not answered: it costs that item's points however well the rest reads.
+  const isResultMissing = resultOutcomes.some((outcome) => outcome.match === 'none');
+  const isDecidedByNumbers = isNumericQuestion && (isFlawedResult || isResultMissing);
   if (isNumericQuestion && resultOutcomes.every((outcome) => outcome.match === 'exact'))
     share = Math.max(share, analysis.features.itemShare);
   if (isDecidedByNumbers) share = Math.min(share, analysis.features.itemShare);

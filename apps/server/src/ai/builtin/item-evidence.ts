@@ -41,6 +41,12 @@ export interface NumericOutcome {
   target: NumericTarget;
   match: QuantityMatch;
   actual: Quantity | null;
+  /**
+   * For a result the answer gets wrong (match 'none'): the value it states instead, of the
+   * result's kind or, with no unit at all, a bare number it writes as a result ("a = 24 x 8 = 192").
+   * Null when the answer states nothing for it: then the result is missing, not wrong.
+   */
+  stated: Quantity | null;
 }
 
 export interface NumericEvidence {
@@ -51,6 +57,12 @@ export interface NumericEvidence {
   expressions: { expression: string; isFound: boolean; credit: number }[];
   /** How much of the item is numbers and formulas rather than words (0..1). */
   share: number;
+  /**
+   * When the answer states a wrong value for one of the item's results: the most the item can
+   * earn, its right results and a part of the working it shows (intermediate values, formulas).
+   * Null otherwise.
+   */
+  wrongResultCap: number | null;
 }
 
 export interface ItemEvidence {
@@ -179,6 +191,8 @@ export interface AnswerView {
   windows: Token[][];
   /** Values the answer states, without the ones it only copies from the question. */
   quantities: Quantity[];
+  /** Of those, the ones written as a result (after "=", "is" or ":", ending the clause), in order. */
+  statedResults: Quantity[];
   /** The answer squeezed for formula matching: lower case, no spaces or multiplication signs. */
   compactText: string;
 }
@@ -212,6 +226,10 @@ export function viewAnswer(sentences: string[], questionQuantities: readonly Qua
     bigrams: new Set(perSentence.flatMap((tokens) => [...termBigrams(tokens)])),
     windows,
     quantities: sentences.flatMap((sentence) => parseQuantities(sentence)).filter((quantity) => !isGiven(quantity)),
+    statedResults: sentences
+      .flatMap((sentence) => resultQuantities(sentence))
+      // A value the question gives, with or without its unit, is a restatement, not a result.
+      .filter((quantity) => !questionQuantities.some((given) => sameValue(given, quantity))),
     compactText: compactFormula(sentences.join(' ')),
   };
 }
@@ -295,6 +313,23 @@ function bestOutcome(
   return best;
 }
 
+/** The same number as written, whatever the unit ("24" and "24 m/s"). */
+function sameValue(left: Quantity, right: Quantity): boolean {
+  return Math.abs(left.value - right.value) <= 1e-9 * Math.max(1, Math.abs(left.value));
+}
+
+/** The same value in the same unit kind (two parses of "96 m" are different objects). */
+function sameQuantity(left: Quantity, right: Quantity): boolean {
+  return (
+    Math.abs(left.si - right.si) <= 1e-9 * Math.max(1, Math.abs(left.si)) &&
+    (left.dimension === null ? right.dimension === null : sameDimension(left, right))
+  );
+}
+
+export function isSameTarget(left: NumericTarget, right: NumericTarget): boolean {
+  return left.expected.some((expected) => right.expected.some((other) => sameQuantity(expected, other)));
+}
+
 /** Relative distance between two values of one dimension (for deciding which target a value answers). */
 function distance(left: Quantity, right: Quantity): number {
   return Math.abs(left.si - right.si) / Math.max(Math.abs(right.si), 1e-12);
@@ -302,14 +337,15 @@ function distance(left: Quantity, right: Quantity): number {
 
 function outcomeFor(
   target: NumericTarget,
-  answerQuantities: readonly Quantity[],
+  answer: Pick<AnswerView, 'quantities' | 'statedResults'>,
   allTargets: readonly NumericTarget[],
 ): NumericOutcome {
+  const answerQuantities = answer.quantities;
   const hasUnit = target.expected.some((quantity) => quantity.dimension !== null);
-  if (!hasUnit) return { target, ...bestOutcome(target, answerQuantities) };
+  if (!hasUnit) return withStated(target, bestOutcome(target, answerQuantities), answer, allTargets);
   const withUnits = answerQuantities.filter((quantity) => quantity.dimension !== null);
   const fromUnits = bestOutcome(target, withUnits);
-  if (fromUnits.match !== 'none') return { target, ...fromUnits };
+  if (fromUnits.match !== 'none') return { target, ...fromUnits, stated: null };
   // The answer states a value of this kind (say, 200 J) and it is wrong: a bare 100 somewhere in
   // its working is not "the right value without a unit".
   // A value answers the target of its kind it is closest to: "248 K" is a wrong Kelvin conversion,
@@ -323,28 +359,65 @@ function outcomeFor(
       (best, expected) => (best === null || distance(quantity, expected) < distance(quantity, best) ? expected : best),
       null,
     );
-    return closest !== null && target.expected.includes(closest);
+    return closest !== null && target.expected.some((expected) => sameQuantity(expected, closest));
   };
-  if (withUnits.some((quantity) => sameDimension(quantity, unitBearing) && answersThisTarget(quantity)))
-    return { target, match: 'none', actual: null };
-  return {
-    target,
-    ...bestOutcome(
-      target,
-      answerQuantities.filter((quantity) => quantity.dimension === null),
-    ),
-  };
+  const wrongOfKind = withUnits.filter(
+    (quantity) => sameDimension(quantity, unitBearing) && answersThisTarget(quantity),
+  );
+  if (wrongOfKind.length > 0)
+    return { target, match: 'none', actual: null, stated: target.isResult ? wrongOfKind.at(-1)! : null };
+  const bare = answerQuantities.filter((quantity) => quantity.dimension === null);
+  return withStated(target, bestOutcome(target, bare), answer, allTargets);
 }
+
+/**
+ * A result the answer does not match, where it writes bare numbers as results: the one it gives
+ * for this result. Results and written results are paired in order when they are as many (part
+ * (a)'s value, then part (b)'s), else each written value goes to the result nearest in size.
+ */
+function withStated(
+  target: NumericTarget,
+  outcome: { match: QuantityMatch; actual: Quantity | null },
+  answer: Pick<AnswerView, 'statedResults'>,
+  allTargets: readonly NumericTarget[],
+): NumericOutcome {
+  if (outcome.match !== 'none' || !target.isResult) return { target, ...outcome, stated: null };
+  const written = answer.statedResults.filter((quantity) => quantity.dimension === null && !quantity.isCoefficient);
+  if (written.length === 0) return { target, ...outcome, stated: null };
+  // Each item finds its targets anew: one result is the same target wherever it appears.
+  const results = allTargets
+    .filter((other) => other.isResult)
+    .filter((other, index, all) => all.findIndex((first) => isSameTarget(first, other)) === index);
+  const index = results.findIndex((other) => isSameTarget(other, target));
+  if (written.length === results.length && index >= 0) return { target, ...outcome, stated: written[index]! };
+  const gap = (quantity: Quantity, other: NumericTarget) =>
+    Math.min(
+      ...other.expected.map((expected) =>
+        Math.abs(Math.log(Math.abs(quantity.value) + 1e-12) - Math.log(Math.abs(expected.value) + 1e-12)),
+      ),
+    );
+  const mine = written.filter((quantity) => {
+    const nearest = results.reduce(
+      (best, other) => (gap(quantity, other) < gap(quantity, best) ? other : best),
+      results[0] ?? target,
+    );
+    return isSameTarget(nearest, target);
+  });
+  return { target, ...outcome, stated: mine.at(-1) ?? null };
+}
+
+/** Of the points of a result stated wrong, the most its working (all intermediate steps shown) keeps. */
+const WORKING_SHARE_OF_WRONG_RESULT = 0.6;
 
 export function judgeNumbers(
   targets: readonly NumericTarget[],
   expressions: readonly string[],
-  answer: Pick<AnswerView, 'quantities' | 'compactText'>,
+  answer: Pick<AnswerView, 'quantities' | 'statedResults' | 'compactText'>,
   wordCount: number,
   allTargets: readonly NumericTarget[] = targets,
 ): NumericEvidence | null {
   if (targets.length === 0 && expressions.length === 0) return null;
-  const outcomes = targets.map((target) => outcomeFor(target, answer.quantities, allTargets));
+  const outcomes = targets.map((target) => outcomeFor(target, answer, allTargets));
   // Formulas count when written out as in the item. (Rearranged forms are not credited here:
   // wrong formulas such as t = h/g share every symbol with right ones, so symbols prove nothing.)
   const answerFormulas = answer.compactText.split(/[,;]|\.(?!\d)/).filter((piece) => piece.includes('='));
@@ -376,7 +449,15 @@ export function judgeNumbers(
   }
   const symbolCount = targets.length + expressions.length;
   const share = results.length > 0 ? 0.75 : Math.min(0.6, (2 * symbolCount) / (symbolCount + Math.max(1, wordCount)));
-  return { score, hasResults: results.length > 0, outcomes, expressions: expressionResults, share };
+  // A wrong value is not a right value half-seen: the item earns its right results, and of the
+  // rest only what the working shows (a slip in the last step keeps most of it, none keeps none).
+  const isResultWrong = results.some((outcome) => outcome.match === 'none' && outcome.stated !== null);
+  const resultScore = mean(results.map((outcome) => MATCH_CREDIT[outcome.match]));
+  const working = mean(intermediateCredits);
+  const wrongResultCap = isResultWrong
+    ? resultScore + (1 - resultScore) * WORKING_SHARE_OF_WRONG_RESULT * working
+    : null;
+  return { score, hasResults: results.length > 0, outcomes, expressions: expressionResults, share, wrongResultCap };
 }
 
 export function describeTarget(target: NumericTarget): string {
@@ -424,6 +505,8 @@ export function gatherItemEvidence(options: {
   questionQuantities: readonly Quantity[];
   /** Terms of the solution and rubric: what an on-topic example shares. */
   referenceTerms: ReadonlySet<string>;
+  /** This item's expected values, when the caller has found them (else from its text). */
+  targets?: readonly NumericTarget[];
   /** Every item's expected values, so an answer value is judged against the target it answers. */
   allTargets?: readonly NumericTarget[];
 }): ItemEvidence {
@@ -492,7 +575,7 @@ export function gatherItemEvidence(options: {
   }
 
   const itemText = `${criterion}. ${guidance}`;
-  const targets = numericTargets(itemText, options.questionQuantities);
+  const targets = options.targets ?? numericTargets(itemText, options.questionQuantities);
   const expressions = formulaExpressions(guidance || criterion, options.questionText);
   const wordCount = new Set(contentTerms(itemText).map((token) => token.term)).size;
   const numeric = judgeNumbers(targets, expressions, answer, wordCount, options.allTargets ?? targets);

@@ -237,16 +237,23 @@ export interface Quantity {
 }
 
 // mantissa (with optional thousands separators) + optional scientific part + optional fraction.
+// A comma before one or two digits is a decimal comma ("3,0 m/s^2", "9,81"), as much of the world
+// writes it; before three it separates thousands ("1,500").
 const NUMBER_PATTERN =
-  /(?<![\w.^'])([-+]?)((?:\d{1,3}(?:(?:,\d{3})+|(?: \d{3})+)(?!\d)|\d+)(?:\.\d+)?|\.\d+)(?:\s*(?:e|E)([-+]?\d+)|\s*[x×*·]\s*10\s*\^\s*\(?([-+]?\d+)\)?)?(?:\s*\/\s*(\d+)(?!\.?\d))?(?![\d'])/g;
+  /(?<![\w.^'])([-+]?)((?:\d{1,3}(?:(?:,\d{3})+|(?: \d{3})+)(?!\d)|\d+)(?:\.\d+|,\d{1,2}(?![\d,]))?|\.\d+)(?:\s*(?:e|E)([-+]?\d+)|\s*[x×*·]\s*10\s*\^\s*\(?([-+]?\d+)\)?)?(?:\s*\/\s*(\d+)(?!\.?\d))?(?![\d'])/g;
 
 const POWER_OF_TEN_PATTERN = /(?<![\w.^])([-+]?)10\s*\^\s*\(?([-+]?\d+)\)?/g;
 
 const UNIT_CANDIDATE =
   /^[ \t]*((?:°\s*[CcFf]|[A-Za-zµμΩ%][A-Za-zµμΩ]*(?:\^-?\d+)?)(?:(?:\s*[/·*]\s*\(?|\s+per\s+|\s+)(?:[A-Za-zµμΩ°]+(?:\^-?\d+)?)\)?)*)/;
 
+/** The mantissa as JavaScript reads numbers: thousands separators out, a decimal comma a point. */
+function plainDigits(mantissa: string): string {
+  return (/^\d+,\d{1,2}$/.test(mantissa) ? mantissa.replace(',', '.') : mantissa).replace(/[ ,]/g, '');
+}
+
 function countSignificantFigures(digits: string): number {
-  const compact = digits.replace(/[ ,]/g, '').replace(/^[-+]/, '');
+  const compact = plainDigits(digits).replace(/^[-+]/, '');
   const [whole = '', fraction = ''] = compact.split('.');
   const all = (whole + fraction).replace(/^0+/, '');
   return Math.max(1, fraction ? all.length : all.replace(/0+$/, '').length || 1);
@@ -398,7 +405,7 @@ export function parseQuantities(input: string, options: { readNumberWords?: bool
     if (text[start - 1] === '^' || /\^\s*$/.test(text.slice(Math.max(0, start - 3), start))) continue;
     const exponent = exponentE ?? exponentTen;
     // Through a string, so 6.02 x 10^23 is exactly 6.02e23 rather than 6.019999999999999e23.
-    let value = Number(mantissa.replace(/[ ,]/g, '') + (exponent !== undefined ? `e${exponent}` : ''));
+    let value = Number(plainDigits(mantissa) + (exponent !== undefined ? `e${exponent}` : ''));
     // "10^23", "8.0^2": a power written out is its value.
     const power =
       exponent === undefined && denominator === undefined
@@ -432,7 +439,8 @@ export function parseQuantities(input: string, options: { readNumberWords?: bool
       end: end + (unit?.length ?? 0),
       text,
       isCoefficient,
-      isWholeNumber: /^\d[\d ,]*$/.test(mantissa) && exponent === undefined && denominator === undefined && !power,
+      isWholeNumber:
+        /^\d[\d ,]*$/.test(plainDigits(mantissa)) && exponent === undefined && denominator === undefined && !power,
     });
     taken.push([start, end + (unit?.length ?? 0)]);
   }

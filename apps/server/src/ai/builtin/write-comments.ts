@@ -74,7 +74,7 @@ function numericProblem(evidence: ItemEvidence, answerQuantities: readonly Quant
       return `the value ${actual} is rounded too far`;
     case 'none': {
       if (focus.target.isResult) {
-        const given = answerValueFor(focus, answerQuantities);
+        const given = focus.stated ?? answerValueFor(focus, answerQuantities);
         return given ? `the value ${formatQuantity(given)} is not the expected result` : 'the result is not given';
       }
       return isFormulaMissing

@@ -1,0 +1,70 @@
+import { describe, expect, it } from 'vitest';
+import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
+import { parseQuantities } from '../src/ai/builtin/quantities.ts';
+import type { GradingInput } from '../src/ai/grader-types.ts';
+import { DEMO_QUESTIONS } from '../src/demo/demo-content.ts';
+
+/**
+ * A question in parts with computed results (the demo's "Uniform acceleration": (a) 3.0 m/s^2,
+ * (b) 96 m, 3 points each on the drafted rubric): each part's result decides that part's points,
+ * before any saved grade (decision 0080).
+ */
+const grader = createBuiltinGrader();
+const car = DEMO_QUESTIONS.find((question) => question.key === 'car')!;
+const questionText = car.questionPages.flat().join('\n');
+const solutionText = car.solutionPages.flat().join('\n');
+
+async function suggestionFor(answerText: string) {
+  const draft = await grader.requestRubric({ questionText, solutionText, points: car.points });
+  const rubricItems = grader.interpretRubric(draft.rawOutput, { questionText, solutionText, points: car.points }).items;
+  const input: GradingInput = { questionText, solutionText, rubricItems, points: car.points, answerText, examples: [] };
+  const call = await grader.requestGrading(input);
+  return { rubricItems, suggestion: grader.interpretGrading(call.rawOutput, input) };
+}
+
+describe('built-in grader: results decide the parts they belong to', () => {
+  it('drafts one item per part, and the right results in other words earn full marks', async () => {
+    const { rubricItems, suggestion } = await suggestionFor(car.answers.paraphrased.join('\n'));
+    expect(rubricItems.map((item) => item.points)).toEqual([3, 3]);
+    expect(suggestion.totalScore).toBe(6);
+  });
+
+  it('a missing part costs that part’s points', async () => {
+    const { suggestion } = await suggestionFor('(a) a = 24/8 = 3 m/s^2');
+    expect(suggestion.totalScore).toBeLessThanOrEqual(3.5);
+    expect(suggestion.comments[0]!.pointsDeducted).toBe(0);
+    expect(suggestion.comments[1]!.pointsDeducted).toBeGreaterThanOrEqual(2.5);
+    expect(suggestion.comments[1]!.text).toMatch(/the result is not given/);
+  });
+
+  it('a wrong value for one part costs that part, and the comment quotes the answer’s value, never the expected one', async () => {
+    const { suggestion } = await suggestionFor(car.answers.partial.join('\n'));
+    expect(suggestion.totalScore).toBeGreaterThanOrEqual(3);
+    expect(suggestion.totalScore).toBeLessThanOrEqual(4);
+    expect(suggestion.comments[1]!.text).toMatch(/the value 192 m is not the expected result/);
+    for (const comment of suggestion.comments) expect(comment.text).not.toMatch(/\b96\b/);
+  });
+
+  it('bare numbers written as the results are judged as results: wrong ones earn nothing', async () => {
+    const { suggestion } = await suggestionFor(car.answers['mostly-wrong'].join('\n'));
+    expect(suggestion.totalScore).toBeLessThanOrEqual(1);
+    expect(suggestion.comments[0]!.text).toMatch(/the value 192 is not the expected result/);
+    expect(suggestion.comments[1]!.text).toMatch(/the value 1536 is not the expected result/);
+  });
+
+  it('right values without their units cost the units, not the parts', async () => {
+    const { suggestion } = await suggestionFor('(a) a = 24/8 = 3\n(b) s = 1/2 x 3 x 8^2 = 96');
+    expect(suggestion.totalScore).toBeGreaterThanOrEqual(4);
+    expect(suggestion.totalScore).toBeLessThan(6);
+    expect(suggestion.comments[0]!.text).toMatch(/right but has no unit/);
+  });
+
+  it('reads a decimal comma as a decimal point: "3,0 m/s^2" is the right result', async () => {
+    expect(parseQuantities('a = 3,0 m/s^2').map((quantity) => quantity.si)).toEqual([3]);
+    expect(parseQuantities('g = 9,81 m/s^2').map((quantity) => quantity.si)).toEqual([9.81]);
+    // Three digits after the comma still separate thousands.
+    expect(parseQuantities('1,500 m').map((quantity) => quantity.si)).toEqual([1500]);
+    const { suggestion } = await suggestionFor('(a) a = 24/8 = 3,0 m/s^2\n(b) s = 0,5 x 3,0 x 64 = 96,0 m');
+    expect(suggestion.totalScore).toBe(6);
+  });
+});
