@@ -1,11 +1,12 @@
 import Fastify, { LogController, type FastifyInstance } from 'fastify';
 import multipart from '@fastify/multipart';
 import rateLimit from '@fastify/rate-limit';
-import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
+import { validatorCompiler, type ZodTypeProvider } from 'fastify-type-provider-zod';
 import type { AppContext } from '../context.ts';
 import { installAccessControl } from './access.ts';
 import { installCompression } from './compression.ts';
 import { installErrorHandler } from './error-handler.ts';
+import { fastSerializerCompiler } from './fast-serializer.ts';
 import { installRouteRegistry } from './route-registry.ts';
 import { installSecurityHeaders } from './security-headers.ts';
 import { answerGroupRoutes } from './routes/answer-group-routes.ts';
@@ -48,7 +49,8 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   }).withTypeProvider<ZodTypeProvider>();
 
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // One way to serialise every answer: fast-json-stringify from the route's zod contract (decision 0078).
+  app.setSerializerCompiler(fastSerializerCompiler);
   installErrorHandler(app);
 
   await installSecurityHeaders(app);

@@ -33,7 +33,6 @@ import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/spreadsheet-limits
 import { readEmailsFromSpreadsheetOffThread } from '../../spreadsheets/read-spreadsheet-off-thread.ts';
 import { mayGrade } from '../../policies/course-access.ts';
 import { currentUser } from '../access.ts';
-import { fastSerializerCompiler } from '../fast-serializer.ts';
 import { readMultipartForm } from '../multipart.ts';
 
 const CourseParams = z.object({ id: z.string() });
@@ -45,8 +44,6 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       {
         config: { access: 'user' },
         schema: { response: { 200: CourseList } },
-        // Every screen's first call: fast-json-stringify, not a zod pass over each course (issue 11).
-        serializerCompiler: fastSerializerCompiler,
       },
       async (request) => {
         const rows = await listCoursesFor(ctx, currentUser(request));
