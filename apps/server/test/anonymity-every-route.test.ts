@@ -834,6 +834,17 @@ beforeAll(async () => {
     const submission = response.json().submission;
     submissions.push({ _id: submission._id, fileUrl: submission.file });
   }
+  {
+    // No LMS behind the walk's course: an empty list (lti-grade-passback.test.ts shows labels on real posts).
+    route: 'GET /api/assignments/:id/lti-grade-passback',
+    request: (w) => ({ method: 'GET', url: `${assignmentPath(w)}/lti-grade-passback` }),
+    expect: both(200),
+  },
+  {
+    route: 'POST /api/assignments/:id/lti-grade-passback',
+    request: (w) => ({ method: 'POST', url: `${assignmentPath(w)}/lti-grade-passback` }),
+    expect: ownerOnly(400),
+  },
   // Two answers graded and saved (each open to a regrade request), two suggested only.
   for (const index of [0, 1]) {
     await gradeWithAi(t.app, owner, { ...at, submissionId: submissions[index]!._id });

@@ -1126,6 +1126,22 @@ function ensureLtiPlatform(f: Fixture): Promise<{ id: string; issuer: string; cl
 
 async function ltiLogin(f: Fixture): Promise<Record<string, string>> {
   const platform = await ensureLtiPlatform(f);
+  {
+    // Where each student's score stands with the LMS (AGS): the course's staff; students 403,
+    // strangers 404 (lti-grade-passback.test.ts reads real posts).
+    route: 'GET /api/assignments/:id/lti-grade-passback',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/lti-grade-passback` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    // Sending the grades again is the owner's; the fixture's course is in no LMS, so the owner is
+    // told so (400) after everyone else was refused.
+    route: 'POST /api/assignments/:id/lti-grade-passback',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `/api/assignments/${f.world.assignment._id}/lti-grade-passback` }),
+    expect: ownerOnlyInCourse(400),
+  },
   // inject's requests reach the tool as http://localhost:80.
   return {
     iss: platform.issuer,

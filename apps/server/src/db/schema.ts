@@ -1054,8 +1054,75 @@ export const ltiMembers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['instructor', 'ta', 'learner'] }).notNull(),
+    /** When a launch last synced the roster (NRPS): launches sync at most once an hour (decision 0076). */
+    rosterSyncedAt: timestamp('roster_synced_at', { withTimezone: true }),
     status: text('status', { enum: ['active', 'left'] }).notNull(),
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },
   (table) => [primaryKey({ columns: [table.contextId, table.userId] })],
+);
+
+/**
+ * Assignment and Grade Services (decision 0076): the LMS line item an assignment's scores go to, per
+ * LMS course linked to its course. Learned from a launch of a deep-linked assignment (the `lineitem`
+ * of its AGS claim), else found by `resource_id` or created by the grade passback job.
+ */
+export const ltiLineItems = pgTable(
+  'lti_line_items',
+  {
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    contextId: uuid('context_id')
+      .notNull()
+      .references(() => ltiContexts.id, { onDelete: 'cascade' }),
+    url: text('url').notNull(),
+    createdAt: createdAt(),
+  },
+  (table) => [primaryKey({ columns: [table.assignmentId, table.contextId] })],
+);
+
+/**
+ * One score post to an LMS (decision 0076): the work row of a `lti-score-post` job. The score is
+ * computed when the job runs (never from a grade that is not released), and what was sent is kept.
+ * At most one queued row per (LMS course, assignment, student): a change while one waits joins it.
+ */
+export const ltiScorePosts = pgTable(
+  'lti_score_posts',
+  {
+    id: uuid('id').primaryKey(),
+    contextId: uuid('context_id')
+      .notNull()
+      .references(() => ltiContexts.id, { onDelete: 'cascade' }),
+    assignmentId: uuid('assignment_id')
+      .notNull()
+      .references(() => assignments.id, { onDelete: 'cascade' }),
+    studentId: uuid('student_id')
+      .notNull()
+      .references(() => users.id, { onDelete: 'cascade' }),
+    status: text('status', { enum: JOB_STATUSES }).notNull(),
+    attempts: integer('attempts').notNull().default(0),
+    error: text('error'),
+    errorCode: text('error_code'),
+    /** What the LMS answered to the last failed try, word for word (shortened). */
+    platformMessage: text('platform_message'),
+    /** What was sent (null while nothing was): the score, its maximum and the grading progress. */
+    scoreGiven: doublePrecision('score_given'),
+    scoreMaximum: doublePrecision('score_maximum'),
+    gradingProgress: text('grading_progress'),
+    /** True when nothing was released to send (the row finished without a post). */
+    skipped: boolean('skipped').notNull().default(false),
+    createdAt: createdAt(),
+    startedAt: timestamp('started_at', { withTimezone: true }),
+    finishedAt: timestamp('finished_at', { withTimezone: true }),
+  },
+  (table) => [
+    index('lti_score_posts_assignment_idx').on(table.assignmentId, table.createdAt),
+    uniqueIndex('lti_score_posts_one_queued_idx')
+      .on(table.contextId, table.assignmentId, table.studentId)
+      .where(sql`${table.status} = 'queued'`),
+    uniqueIndex('lti_score_posts_one_running_idx')
+      .on(table.contextId, table.assignmentId, table.studentId)
+      .where(sql`${table.status} = 'running'`),
+  ],
 );

@@ -1,15 +1,25 @@
-import { and, asc, eq, gt, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
+import { and, asc, desc, eq, gt, inArray, isNotNull, isNull, lt, notInArray, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import {
+  enrollments,
   ltiContexts,
   ltiDeployments,
   ltiKeys,
   ltiLaunchHandoffs,
+  ltiLineItems,
   ltiLoginStates,
   ltiMembers,
   ltiPlatforms,
+  ltiScorePosts,
   ltiUsers,
 } from '../db/schema.ts';
+import {
+  claimedValues,
+  recordWorkRowFailure,
+  selectUnfinishedWorkRowIds,
+  succeededValues,
+  whileUnfinished,
+} from './work-rows.ts';
 
 /** The LTI tables (migration 0022, decision 0074): reads and writes, no rules. */
 export type LtiKeyRow = typeof ltiKeys.$inferSelect;
@@ -247,4 +257,161 @@ export async function markMissingMembersLeft(db: Db, contextId: string, seen: st
 
 export async function selectMembers(db: Db, contextId: string): Promise<LtiMemberRow[]> {
   return db.select().from(ltiMembers).where(eq(ltiMembers.contextId, contextId));
+}
+
+// ---- Assignment and Grade Services: line items and score posts (decision 0076)
+
+export type LtiScorePostRow = typeof ltiScorePosts.$inferSelect;
+
+/** The LMS courses linked to the course that offer line items (AGS). */
+export async function selectGradebookContextsOfCourse(db: Db, courseId: string): Promise<LtiContextRow[]> {
+  return db
+    .select()
+    .from(ltiContexts)
+    .where(and(eq(ltiContexts.courseId, courseId), isNotNull(ltiContexts.lineItemsUrl)))
+    .orderBy(asc(ltiContexts.createdAt));
+}
+
+export async function selectLineItemUrl(db: Db, assignmentId: string, contextId: string): Promise<string | undefined> {
+  const [row] = await db
+    .select({ url: ltiLineItems.url })
+    .from(ltiLineItems)
+    .where(and(eq(ltiLineItems.assignmentId, assignmentId), eq(ltiLineItems.contextId, contextId)))
+    .limit(1);
+  return row?.url;
+}
+
+/** Records the line item of an assignment in an LMS course; the newest one the LMS names wins. */
+export async function upsertLineItem(
+  db: Db,
+  row: { assignmentId: string; contextId: string; url: string },
+): Promise<void> {
+  await db
+    .insert(ltiLineItems)
+    .values(row)
+    .onConflictDoUpdate({ target: [ltiLineItems.assignmentId, ltiLineItems.contextId], set: { url: row.url } });
+}
+
+/** The students of the course who have an LMS identity on this platform: their LMS user id (`sub`). */
+export async function selectLmsSubjects(
+  db: Db,
+  platformId: string,
+  userIds: readonly string[],
+): Promise<Map<string, string>> {
+  if (userIds.length === 0) return new Map();
+  const rows = await db
+    .select({ userId: ltiUsers.userId, subject: ltiUsers.subject })
+    .from(ltiUsers)
+    .where(and(eq(ltiUsers.platformId, platformId), inArray(ltiUsers.userId, [...userIds])));
+  return new Map(rows.map((row) => [row.userId, row.subject]));
+}
+
+/** Every LMS user of the platform among the course's enrolled students. */
+export async function selectEnrolledLmsStudentIds(db: Db, courseId: string, platformId: string): Promise<string[]> {
+  const rows = await db
+    .select({ userId: ltiUsers.userId })
+    .from(ltiUsers)
+    .innerJoin(enrollments, eq(enrollments.userId, ltiUsers.userId))
+    .where(and(eq(ltiUsers.platformId, platformId), eq(enrollments.courseId, courseId)));
+  return rows.map((row) => row.userId);
+}
+
+/**
+ * Queues a score post unless one is queued for the same LMS course, assignment and student (a
+ * partial unique index decides): that one has not computed its score yet, so it sends this change
+ * too. Answers the inserted row, or undefined when the change joined the queued one.
+ */
+export async function insertScorePostUnlessQueued(
+  db: Db,
+  row: { id: string; contextId: string; assignmentId: string; studentId: string },
+): Promise<LtiScorePostRow | undefined> {
+  const [inserted] = await db
+    .insert(ltiScorePosts)
+    .values({ ...row, status: 'queued' })
+    .onConflictDoNothing()
+    .returning();
+  return inserted;
+}
+
+export async function selectScorePostById(db: Db, id: string): Promise<LtiScorePostRow | undefined> {
+  const [row] = await db.select().from(ltiScorePosts).where(eq(ltiScorePosts.id, id)).limit(1);
+  return row;
+}
+
+/** Claims a post for a try; throws the database's unique violation while another post of the same score runs. */
+export async function markScorePostRunning(db: Db, id: string): Promise<LtiScorePostRow | undefined> {
+  const [row] = await db
+    .update(ltiScorePosts)
+    .set({ ...claimedValues(ltiScorePosts), startedAt: new Date() })
+    .where(whileUnfinished(ltiScorePosts, id))
+    .returning();
+  return row;
+}
+
+export async function markScorePostSucceeded(
+  db: Db,
+  id: string,
+  result: { scoreGiven: number | null; scoreMaximum: number | null; gradingProgress: string | null; skipped: boolean },
+): Promise<void> {
+  await db
+    .update(ltiScorePosts)
+    .set({ ...result, ...succeededValues(), platformMessage: null })
+    .where(and(eq(ltiScorePosts.id, id), eq(ltiScorePosts.status, 'running')));
+}
+
+/** Keeps what the LMS answered to a failed try (the job's own failure record says only that it failed). */
+export async function noteScorePostPlatformMessage(db: Db, id: string, message: string): Promise<void> {
+  await db.update(ltiScorePosts).set({ platformMessage: message }).where(whileUnfinished(ltiScorePosts, id));
+}
+
+export async function recordScorePostFailure(
+  db: Db,
+  id: string,
+  failure: { code: string; message: string },
+  isFinal: boolean,
+): Promise<void> {
+  await recordWorkRowFailure(db, ltiScorePosts, id, failure, isFinal);
+}
+
+export async function selectUnfinishedScorePostIds(db: Db): Promise<string[]> {
+  return selectUnfinishedWorkRowIds(db, ltiScorePosts);
+}
+
+/** The assignment's newest post per (LMS course, student): the state the instructor sees. */
+export async function selectLatestScorePosts(db: Db, assignmentId: string): Promise<LtiScorePostRow[]> {
+  return db
+    .selectDistinctOn([ltiScorePosts.contextId, ltiScorePosts.studentId])
+    .from(ltiScorePosts)
+    .where(eq(ltiScorePosts.assignmentId, assignmentId))
+    .orderBy(ltiScorePosts.contextId, ltiScorePosts.studentId, desc(ltiScorePosts.createdAt), desc(ltiScorePosts.id));
+}
+
+/** The newest post that reached the LMS, per (LMS course, student) of the assignment. */
+export async function selectLatestSentScorePosts(db: Db, assignmentId: string): Promise<LtiScorePostRow[]> {
+  return db
+    .selectDistinctOn([ltiScorePosts.contextId, ltiScorePosts.studentId])
+    .from(ltiScorePosts)
+    .where(
+      and(
+        eq(ltiScorePosts.assignmentId, assignmentId),
+        eq(ltiScorePosts.status, 'succeeded'),
+        eq(ltiScorePosts.skipped, false),
+      ),
+    )
+    .orderBy(ltiScorePosts.contextId, ltiScorePosts.studentId, desc(ltiScorePosts.finishedAt), desc(ltiScorePosts.id));
+}
+
+/** Launches sync the roster at most this often: answers true (and stamps the time) when this one may. */
+export async function claimLaunchRosterSync(db: Db, contextId: string, now: Date, everyMs: number): Promise<boolean> {
+  const rows = await db
+    .update(ltiContexts)
+    .set({ rosterSyncedAt: now })
+    .where(
+      and(
+        eq(ltiContexts.id, contextId),
+        or(isNull(ltiContexts.rosterSyncedAt), lt(ltiContexts.rosterSyncedAt, new Date(now.getTime() - everyMs))),
+      ),
+    )
+    .returning({ id: ltiContexts.id });
+  return rows.length > 0;
 }

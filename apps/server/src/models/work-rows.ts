@@ -1,6 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import type { gradingRuns, rubricGenerations, suggestionRefreshes } from '../db/schema.ts';
+import type { gradingRuns, ltiScorePosts, rubricGenerations, suggestionRefreshes } from '../db/schema.ts';
 
 /**
  * The lifecycle every job's work row shares (grading_runs, rubric_generations,
@@ -10,7 +10,8 @@ import type { gradingRuns, rubricGenerations, suggestionRefreshes } from '../db/
  * leaves the row unfinished. Every write is guarded by the row still being unfinished, so a late
  * duplicate of a job changes nothing. Each table's module names its own functions from these.
  */
-export type WorkRowTable = typeof gradingRuns | typeof rubricGenerations | typeof suggestionRefreshes;
+export type WorkRowTable =
+  typeof gradingRuns | typeof rubricGenerations | typeof suggestionRefreshes | typeof ltiScorePosts;
 
 /** Queued or running: the row's job has work left to do. */
 export const ACTIVE_STATUSES = ['queued', 'running'] as const;

@@ -10,6 +10,7 @@ import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import { analyseQuestionAnswers, loadQuestionAnswers } from './read-answer-groups.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
+import { requestScorePassback } from './lti-grade-passback.ts';
 
 type Skipped = ApplyToGroupOutput['skipped'][number];
 
@@ -92,6 +93,11 @@ export async function applyGradeToGroup(
 
   // Applied grades are saved grades: the pending suggestions learn from them as after any save.
   if (applied.length > 0) await requestSuggestionRefresh(ctx, question.id, user.id);
+  const appliedIds = new Set(applied.map((grade) => grade.submissionId));
+  const studentIds = answers.rows
+    .filter((row) => appliedIds.has(row.submission.id))
+    .map((row) => row.submission.studentId);
+  if (studentIds.length > 0) await requestScorePassback(ctx, question.assignmentId, studentIds);
   const count = applied.length;
   return {
     message:

@@ -33,6 +33,7 @@ import {
   takeHandoff,
   takeLoginState,
   upsertContext,
+  upsertLineItem,
   type LtiContextRow,
   type LtiPlatformRow,
 } from '../models/lti.ts';
@@ -258,6 +259,11 @@ export async function completeLaunch(
       lineItemsUrl: claims[CLAIM.agsEndpoint]?.lineitems ?? null,
       linkableById: course ? null : user.id,
     });
+    // A deep-linked assignment's launch names its line item (AGS): scores go there (decision 0076).
+    const lineItemUrl = claims[CLAIM.agsEndpoint]?.lineitem;
+    if (course && assignmentId && lineItemUrl) {
+      await upsertLineItem(tx, { assignmentId, contextId: saved.id, url: lineItemUrl });
+    }
     let landing: LtiLanding;
     if (isDeepLinking) {
       const settings = claims[CLAIM.deepLinkingSettings]!;

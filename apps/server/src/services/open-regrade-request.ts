@@ -17,6 +17,7 @@ import { selectLatestSubmissionOfStudent } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleSubmission, requireStudent } from '../policies/course-access.ts';
 import { readRegradeEligibility } from './regrade-eligibility.ts';
+import { requestScorePassback } from './lti-grade-passback.ts';
 
 /** One student's requests on one assignment are counted and written one at a time. */
 const regradeLockKey = (assignmentId: string, studentId: string) => `regrade:${assignmentId}:${studentId}`;
@@ -84,5 +85,7 @@ export async function openRegradeRequest(
       status: 'open',
     });
   });
+  // The LMS learns the grade is under review: it goes as PendingManual (decision 0076).
+  await requestScorePassback(ctx, assignment.id, [user.id]);
   return { row, disputed: counting?.grade };
 }

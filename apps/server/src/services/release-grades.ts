@@ -9,6 +9,7 @@ import {
 import { updateQuestionRelease } from '../models/questions.ts';
 import type { UserRow } from '../models/users.ts';
 import { loadVisibleAssignment, loadVisibleQuestion, requireOwner } from '../policies/course-access.ts';
+import { requestScorePassback } from './lti-grade-passback.ts';
 
 /** Whether grades are held and since when they are out, as stored on an assignment or a question. */
 type ReleaseState = Pick<AssignmentRow, 'gradesHeld' | 'gradesReleasedAt'>;
@@ -30,6 +31,8 @@ export async function setAssignmentRelease(
   );
   const change = releaseChange(assignment, released, currentTime(ctx));
   await updateAssignmentGrading(ctx.db, assignment.id, change);
+  // Released scores go to the LMS (decision 0076); holding them again sends nothing.
+  if (released) await requestScorePassback(ctx, assignment.id);
   return change;
 }
 
@@ -43,7 +46,9 @@ export async function setQuestionRelease(
     await loadVisibleQuestion(ctx.db, user, params.assignmentId, params.questionId),
     'hold or release its grades',
   );
-  return updateQuestionRelease(ctx.db, question.id, releaseChange(question, released, currentTime(ctx)));
+  const state = await updateQuestionRelease(ctx.db, question.id, releaseChange(question, released, currentTime(ctx)));
+  if (released) await requestScorePassback(ctx, params.assignmentId);
+  return state;
 }
 
 /** Releasing what is not held changes nothing (no new window start). */

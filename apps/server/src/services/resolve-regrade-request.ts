@@ -19,6 +19,7 @@ import {
   type StaffRegradeSources,
 } from './read-regrade-requests.ts';
 import { saveGrade } from './save-grade.ts';
+import { requestScorePassback } from './lti-grade-passback.ts';
 
 const alreadyResolved = () => conflict('This regrade request was already resolved.');
 
@@ -81,6 +82,8 @@ export async function resolveRegradeRequest(
     if (newGrade !== null && !counting) throw conflict('This answer has no saved grade to change.');
     // Accepted at the grade it has (staff may have regraded it on the grading screen), or rejected.
     await closeWith(ctx.db, null);
+    // The grade is as it was, but no longer under review: the LMS gets it as fully graded again.
+    await requestScorePassback(ctx, scope.assignment.id, [row.studentId]);
   }
   const [sources] = await loadStaffRegradeSources(ctx, [(await selectRegradeRequestById(ctx.db, row.id))!]);
   return sources!;

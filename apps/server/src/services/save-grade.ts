@@ -22,6 +22,7 @@ import { countPdfPages } from '../pdf/count-pages.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import type { GradeParams } from './grade-submission.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
+import { requestScorePassback } from './lti-grade-passback.ts';
 
 export interface SaveGradeOptions {
   /**
@@ -92,6 +93,8 @@ export async function saveGrade(
     return { grade, rubric };
   });
   await requestSuggestionRefresh(ctx, question.id, user.id);
+  // A released grade that changed goes to the LMS (decision 0076); the job sends nothing held.
+  await requestScorePassback(ctx, question.assignmentId, [submission.studentId]);
   return { grade, rubric };
 }
 

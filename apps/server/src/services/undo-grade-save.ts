@@ -15,6 +15,7 @@ import type { UserRow } from '../models/users.ts';
 import { loadVisibleQuestion, requireGrader } from '../policies/course-access.ts';
 import type { GradeParams } from './grade-submission.ts';
 import { requestSuggestionRefresh } from './refresh-suggestions.ts';
+import { requestScorePassback } from './lti-grade-passback.ts';
 
 /** How long after a save its author may still take it back (the toast offers it for seconds). */
 export const UNDO_SAVE_WINDOW_MS = 10 * 60 * 1000;
@@ -74,5 +75,6 @@ export async function undoGradeSave(
   });
   // The undone grade may already have taught the pending suggestions: refresh them without it.
   await requestSuggestionRefresh(ctx, question.id, user.id);
+  await requestScorePassback(ctx, question.assignmentId, [submission.studentId]);
   return { current };
 }

@@ -71,6 +71,30 @@ export interface LaunchSpec {
   issuer?: string;
   /** Offer Names and Role Provisioning Services for the context (its membership URL in the launch). */
   nrps?: boolean;
+  /** Offer Assignment and Grade Services: the context's line items URL, and this link's line item when given. */
+  ags?: { lineitem?: string };
+}
+
+/** A line item the platform holds (AGS 2.0). */
+export interface PlatformLineItem {
+  id: string;
+  scoreMaximum: number;
+  label: string;
+  resourceId?: string;
+  resourceLinkId?: string;
+  tag?: string;
+}
+
+/** A request the tool sent to a line items or scores endpoint, as received. */
+export interface AgsRequest {
+  method: string;
+  path: string;
+  authorization: string | undefined;
+  accept: string | undefined;
+  contentType: string | undefined;
+  body: Record<string, unknown> | null;
+  /** What the platform answered. */
+  status: number;
 }
 
 /** A member of a context, as NRPS lists it. */
@@ -136,6 +160,16 @@ export interface TestPlatform {
   tokenRequests(): Array<{ grantType: string; scope: string; assertion: JWTPayload | null; error: string | null }>;
   /** Every request to the membership endpoint. */
   membershipRequests(): ServiceRequest[];
+  /** The context's line items URL (what a launch with `ags` names). */
+  lineItemsUrlOf(contextId: string): string;
+  /** Creates a line item as an LMS does for a deep link it received; answers it. */
+  addLineItem(contextId: string, item: Omit<PlatformLineItem, 'id'>): PlatformLineItem;
+  /** The context's line items. */
+  lineItems(contextId: string): PlatformLineItem[];
+  /** Every request to a line items or scores endpoint, in order. */
+  agsRequests(): AgsRequest[];
+  /** The next `count` score posts are answered with this status and text (a platform failing). */
+  failNextScores(count: number, status: number, text: string): void;
   close(): Promise<void>;
 }
 
@@ -153,6 +187,9 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
   const tokenLog: Array<{ grantType: string; scope: string; assertion: JWTPayload | null; error: string | null }> = [];
   const membershipLog: ServiceRequest[] = [];
   const issuedTokens = new Set<string>();
+  const lineItemsByContext = new Map<string, PlatformLineItem[]>();
+  const agsLog: AgsRequest[] = [];
+  const scoreFailures: Array<{ status: number; text: string }> = [];
   const PAGE_SIZE = 2;
   let toolJwks: ReturnType<typeof createRemoteJWKSet> | undefined;
 
@@ -211,6 +248,18 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
             'https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice': {
               context_memberships_url: `${baseUrl}/memberships/${encodeURIComponent(spec.context.id)}`,
               service_versions: ['2.0'],
+            },
+          }
+        : {}),
+      ...(spec.ags && spec.context
+        ? {
+            'https://purl.imsglobal.org/spec/lti-ags/claim/endpoint': {
+              scope: [
+                'https://purl.imsglobal.org/spec/lti-ags/scope/lineitem',
+                'https://purl.imsglobal.org/spec/lti-ags/scope/score',
+              ],
+              lineitems: lineItemsUrlOf(spec.context.id),
+              ...(spec.ags.lineitem ? { lineitem: spec.ags.lineitem } : {}),
             },
           }
         : {}),
@@ -339,6 +388,10 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
       response.end(JSON.stringify({ id: `${baseUrl}${url.pathname}`, context: { id: contextId }, members: slice }));
       return;
     }
+    if (url.pathname.startsWith('/lineitems/')) {
+      await handleAgs(request, response, url);
+      return;
+    }
     if (url.pathname === '/deep-link-return' && request.method === 'POST') {
       const body = Object.fromEntries(new URLSearchParams(await readBody(request)));
       try {
@@ -360,6 +413,84 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
     }
     response.statusCode = 404;
     response.end('not found');
+  }
+
+  /**
+   * Assignment and Grade Services 2.0: `/lineitems/<context>` lists (filtered by `resource_id`,
+   * `resource_link_id`, `tag`) and creates line items; `/lineitems/<context>/<n>/scores` takes
+   * scores. Each request is recorded with what it carried and what was answered.
+   */
+  async function handleAgs(request: http.IncomingMessage, response: http.ServerResponse, url: URL): Promise<void> {
+    const text = request.method === 'POST' ? await readBody(request) : '';
+    let body: Record<string, unknown> | null = null;
+    try {
+      body = text ? (JSON.parse(text) as Record<string, unknown>) : null;
+    } catch {
+      body = null;
+    }
+    const entry: AgsRequest = {
+      method: request.method ?? 'GET',
+      path: `${url.pathname}${url.search}`,
+      authorization: request.headers.authorization,
+      accept: request.headers.accept,
+      contentType: request.headers['content-type'],
+      body,
+      status: 200,
+    };
+    agsLog.push(entry);
+    const answer = (status: number, payload: string, contentType = 'application/json') => {
+      entry.status = status;
+      response.statusCode = status;
+      response.setHeader('content-type', contentType);
+      response.end(payload);
+    };
+    const bearer = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1];
+    if (!bearer || !issuedTokens.has(bearer)) return answer(401, 'unauthorized', 'text/plain');
+    const [, , encodedContext, itemNumber, scores] = url.pathname.split('/');
+    const contextId = decodeURIComponent(encodedContext ?? '');
+    const items = lineItemsByContext.get(contextId) ?? [];
+    if (itemNumber === undefined) {
+      if (request.method === 'GET') {
+        const filtered = items.filter(
+          (item) =>
+            (!url.searchParams.has('resource_id') || item.resourceId === url.searchParams.get('resource_id')) &&
+            (!url.searchParams.has('resource_link_id') ||
+              item.resourceLinkId === url.searchParams.get('resource_link_id')) &&
+            (!url.searchParams.has('tag') || item.tag === url.searchParams.get('tag')),
+        );
+        return answer(200, JSON.stringify(filtered), 'application/vnd.ims.lis.v2.lineitemcontainer+json');
+      }
+      if (request.method === 'POST') {
+        if (entry.contentType !== 'application/vnd.ims.lis.v2.lineitem+json' || !body)
+          return answer(415, 'a line item is application/vnd.ims.lis.v2.lineitem+json', 'text/plain');
+        if (typeof body['scoreMaximum'] !== 'number' || typeof body['label'] !== 'string')
+          return answer(400, 'scoreMaximum and label are required', 'text/plain');
+        const created = addLineItem(contextId, body as unknown as Omit<PlatformLineItem, 'id'>);
+        return answer(201, JSON.stringify(created), 'application/vnd.ims.lis.v2.lineitem+json');
+      }
+    }
+    const item = items.find((candidate) => candidate.id === `${lineItemsUrlOf(contextId)}/${itemNumber}`);
+    if (!item) return answer(404, 'no such line item', 'text/plain');
+    if (scores === 'scores' && request.method === 'POST') {
+      if (entry.contentType !== 'application/vnd.ims.lis.v1.score+json')
+        return answer(415, 'a score is application/vnd.ims.lis.v1.score+json', 'text/plain');
+      const failure = scoreFailures.shift();
+      if (failure) return answer(failure.status, failure.text, 'text/plain');
+      return answer(204, '');
+    }
+    return answer(405, 'not supported', 'text/plain');
+  }
+
+  function lineItemsUrlOf(contextId: string): string {
+    return `${baseUrl}/lineitems/${encodeURIComponent(contextId)}`;
+  }
+
+  function addLineItem(contextId: string, item: Omit<PlatformLineItem, 'id'>): PlatformLineItem {
+    const items = lineItemsByContext.get(contextId) ?? [];
+    const created = { ...item, id: `${lineItemsUrlOf(contextId)}/${items.length + 1}` };
+    items.push(created);
+    lineItemsByContext.set(contextId, items);
+    return created;
   }
 
   function loginUrlFor(toolLoginUrl: string, targetLinkUri: string, loginHint: string): string {
@@ -412,6 +543,13 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
     },
     tokenRequests: () => [...tokenLog],
     membershipRequests: () => [...membershipLog],
+    lineItemsUrlOf,
+    addLineItem,
+    lineItems: (contextId) => [...(lineItemsByContext.get(contextId) ?? [])],
+    agsRequests: () => [...agsLog],
+    failNextScores(count, status, text) {
+      for (let index = 0; index < count; index += 1) scoreFailures.push({ status, text });
+    },
     close: () =>
       new Promise<void>((resolve, reject) => {
         server.closeAllConnections();

@@ -93,3 +93,33 @@ export const RosterSyncOutput = z.object({
   left: z.number().int(),
 });
 export type RosterSyncOutput = z.infer<typeof RosterSyncOutput>;
+
+/** Where a student's score stands with the LMS (Assignment and Grade Services, decision 0076). */
+export const GRADE_PASSBACK_STATES = ['sent', 'pending', 'failed', 'nothing-released'] as const;
+
+export const GradePassbackRow = z.object({
+  /** The student as staff see them on a grading surface (a label while the assignment is anonymous). */
+  student: z.object({ _id: z.string(), name: z.string() }),
+  lmsCourse: z.string(),
+  state: z.enum(GRADE_PASSBACK_STATES),
+  /** What was sent (null while nothing was). */
+  scoreGiven: z.number().nullable(),
+  scoreMaximum: z.number().nullable(),
+  gradingProgress: z.string().nullable(),
+  /** Why the post failed or waits for a retry: the LMS's own words when it answered. */
+  message: z.string().nullable(),
+  at: z.string(),
+});
+export type GradePassbackRow = z.infer<typeof GradePassbackRow>;
+
+/** GET /api/assignments/:id/lti-grade-passback: the course's staff only. */
+export const GradePassbackOutput = z.object({
+  /** The LMS courses linked to the course that take grades; empty: grades stay in Gradewise. */
+  lmsCourses: z.array(z.string()),
+  rows: z.array(GradePassbackRow),
+});
+export type GradePassbackOutput = z.infer<typeof GradePassbackOutput>;
+
+/** POST /api/assignments/:id/lti-grade-passback: the owner sends every LMS student's score again. */
+export const SendGradesOutput = z.object({ message: z.string(), queued: z.number().int() });
+export type SendGradesOutput = z.infer<typeof SendGradesOutput>;

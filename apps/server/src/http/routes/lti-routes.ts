@@ -6,6 +6,7 @@ import {
   AddDeploymentsInput,
   DeepLinkInput,
   DeepLinkOutput,
+  GradePassbackOutput,
   HandoffInput,
   HandoffOutput,
   LinkContextInput,
@@ -15,12 +16,14 @@ import {
   RegisterPlatformInput,
   RosterSyncOutput,
   RotateKeyOutput,
+  SendGradesOutput,
   ToolConfigOutput,
 } from '@gradewise/shared/contracts/lti';
 import type { AppContext } from '../../context.ts';
 import { AppError } from '../../lib/errors.ts';
 import { presentUser } from '../../presenters/user-presenter.ts';
 import { createDeepLinkResponse } from '../../services/lti-deep-linking.ts';
+import { readGradePassback, sendGradesToLms } from '../../services/lti-grade-passback.ts';
 import { syncLtiRoster } from '../../services/lti-roster-sync.ts';
 import {
   completeLaunch,
@@ -274,6 +277,34 @@ export function ltiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return {
           message: `Roster synced from the LMS: ${result.active} people in the course, ${result.left} marked as left.`,
           ...result,
+        };
+      },
+    );
+
+    // Assignment and Grade Services (decision 0076): where each student's score stands with the LMS,
+    // for the course's staff; the owner sends them all again.
+    app.get(
+      '/api/assignments/:id/lti-grade-passback',
+      { config: { access: 'user' }, schema: { params: IdParams, response: { 200: GradePassbackOutput } } },
+      async (request) => {
+        const view = await readGradePassback(ctx, currentUser(request), request.params.id);
+        return {
+          lmsCourses: view.lmsCourses,
+          rows: view.rows.map((row) => ({ ...row, at: row.at.toISOString() })),
+        };
+      },
+    );
+    app.post(
+      '/api/assignments/:id/lti-grade-passback',
+      { config: { access: 'user' }, schema: { params: IdParams, response: { 200: SendGradesOutput } } },
+      async (request) => {
+        const queued = await sendGradesToLms(ctx, currentUser(request), request.params.id);
+        return {
+          message:
+            queued === 0
+              ? 'No student of this course has come from the LMS yet: there is nothing to send.'
+              : `Sending the released grades of ${queued} ${queued === 1 ? 'student' : 'students'} to the LMS.`,
+          queued,
         };
       },
     );
