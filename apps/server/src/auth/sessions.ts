@@ -2,6 +2,7 @@ import { currentTime } from '../lib/clock.ts';
 import { eq, lt, sql } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
 import { revokedTokens, users } from '../db/schema.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import type { UserRow } from '../models/users.ts';
 import type { VerifiedToken } from './tokens.ts';
 import { forgetUser, USER_CACHE_TTL_MS, userCacheOf } from './user-cache.ts';
@@ -24,12 +25,12 @@ export async function loadSessionUser(ctx: AppContext, token: VerifiedToken): Pr
 }
 
 /** Per context: token id -> whether it is logged out, and until when that answer is reused. */
-const revocations = new WeakMap<AppContext, Map<string, { revoked: boolean; until: number }>>();
+const revocations = new WeakMap<AppContext, BoundedCache<string, { revoked: boolean; until: number }>>();
 const MAX_REMEMBERED = 10_000;
 
-function revocationsOf(ctx: AppContext): Map<string, { revoked: boolean; until: number }> {
+function revocationsOf(ctx: AppContext): BoundedCache<string, { revoked: boolean; until: number }> {
   let map = revocations.get(ctx);
-  if (!map) revocations.set(ctx, (map = new Map()));
+  if (!map) revocations.set(ctx, (map = new BoundedCache(MAX_REMEMBERED)));
   return map;
 }
 
@@ -43,7 +44,6 @@ async function isRevoked(ctx: AppContext, tokenId: string): Promise<boolean> {
     .from(revokedTokens)
     .where(eq(revokedTokens.tokenId, tokenId))
     .limit(1);
-  if (remembered.size >= MAX_REMEMBERED) remembered.delete(remembered.keys().next().value!);
   remembered.set(tokenId, { revoked: row !== undefined, until: now + USER_CACHE_TTL_MS });
   return row !== undefined;
 }

@@ -1,4 +1,5 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import { AppError } from '../lib/errors.ts';
 import { isId } from '../lib/ids.ts';
 
@@ -37,7 +38,7 @@ export class TokenService {
    * what verification decides is the same for it at any later time except expiry, which is
    * checked on every use. Revocation is not decided here (auth/sessions.ts reads it every time).
    */
-  private readonly verified = new Map<string, VerifiedClaims>();
+  private readonly verified = new BoundedCache<string, VerifiedClaims>(MAX_VERIFIED);
 
   constructor(
     secret: Uint8Array,
@@ -71,7 +72,6 @@ export class TokenService {
       return verifiedToken(known);
     }
     const claims = this.check(token, now);
-    if (this.verified.size >= MAX_VERIFIED) this.verified.delete(this.verified.keys().next().value!);
     this.verified.set(token, claims);
     return verifiedToken(claims);
   }

@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import { selectUserById, type UserRow } from '../models/users.ts';
 
 /**
@@ -22,7 +23,7 @@ interface Entry {
  * database read), and a row is only ever served for the version it was read with.
  */
 export class UserCache {
-  private readonly entries = new Map<string, Entry>();
+  private readonly entries = new BoundedCache<string, Entry>(MAX_ENTRIES);
 
   async read(ctx: AppContext, userId: string, tokenVersion: number): Promise<UserRow | undefined> {
     const key = `${userId}:${tokenVersion}`;
@@ -33,7 +34,6 @@ export class UserCache {
     const user = await selectUserById(ctx.db, userId);
     // Only a row that authenticates this token is kept (a revoked token's read is never cached).
     if (user && user.tokenVersion === tokenVersion) {
-      if (this.entries.size >= MAX_ENTRIES) this.entries.delete(this.entries.keys().next().value!);
       this.entries.set(key, { user, expiresAt: now + USER_CACHE_TTL_MS });
     }
     return user;
