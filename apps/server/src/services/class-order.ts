@@ -1,4 +1,5 @@
 import type { AppContext } from '../context.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import { selectLatestAnswerKeys, type LatestAnswerKey } from '../models/submissions.ts';
 import type { QuestionScope } from '../policies/course-access.ts';
 import { isAnonymousNow, readStudentIdentities, type StudentIdentities } from './anonymous-grading.ts';
@@ -29,11 +30,11 @@ interface Kept {
 }
 
 /** One store per application context (a process has one; each test app its own). */
-const kept = new WeakMap<AppContext, Map<string, Kept>>();
+const kept = new WeakMap<AppContext, BoundedCache<string, Kept>>();
 
-function keptOf(ctx: AppContext): Map<string, Kept> {
+function keptOf(ctx: AppContext): BoundedCache<string, Kept> {
   let map = kept.get(ctx);
-  if (!map) kept.set(ctx, (map = new Map()));
+  if (!map) kept.set(ctx, (map = new BoundedCache(MAX_QUESTIONS)));
   return map;
 }
 
@@ -43,8 +44,7 @@ export async function readClassOrder(ctx: AppContext, scope: QuestionScope): Pro
   const store = keptOf(ctx);
   const known = store.get(question.id);
   if (known && known.revision === question.classRevision && known.isAnonymous === isAnonymous) {
-    // Most recently used last: Map keeps insertion order, so the first key is the one to evict.
-    store.delete(question.id);
+    // Set again, it is the newest: the least recently used question is the one dropped.
     store.set(question.id, known);
     return known.order;
   }
@@ -57,8 +57,6 @@ export async function readClassOrder(ctx: AppContext, scope: QuestionScope): Pro
     keys.map((key) => key.student.id),
   );
   const order = { keys: keys.sort((a, b) => identities.compare(a.student, b.student)), identities };
-  store.delete(question.id);
-  if (store.size >= MAX_QUESTIONS) store.delete(store.keys().next().value!);
   store.set(question.id, { revision: question.classRevision, isAnonymous, order });
   return order;
 }
