@@ -1,5 +1,6 @@
 import type { GradeFirstState } from '@gradewise/shared/contracts/review';
 import type { AppContext } from '../context.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 import {
   analyseAnswers,
   findScoreOutliers,
@@ -79,8 +80,8 @@ interface TextAnalysis {
  * kept per question, keyed by that list, and recomputed only when an answer is added, replaced or
  * read. Process-local and small (groups and picks only); every process computes the same result.
  */
-const textAnalyses = new Map<string, TextAnalysis>();
 const TEXT_ANALYSES_KEPT = 64;
+const textAnalyses = new BoundedCache<string, TextAnalysis>(TEXT_ANALYSES_KEPT);
 
 function savedShareOf(grade: GradeRow | undefined, points: number): number | null {
   return grade && points > 0 ? grade.grade / points : null;
@@ -100,8 +101,7 @@ async function analyseTexts(
     .join(',')}`;
   const cached = textAnalyses.get(answers.questionId);
   if (cached?.fingerprint === fingerprint) {
-    // Refresh its place in the LRU order.
-    textAnalyses.delete(answers.questionId);
+    // Set again, it is the newest: the least recently used question is the one dropped.
     textAnalyses.set(answers.questionId, cached);
     return cached;
   }
@@ -124,9 +124,7 @@ async function analyseTexts(
     representatives: pickRepresentatives(space, target),
     withText: space.answers.length,
   };
-  textAnalyses.delete(answers.questionId);
   textAnalyses.set(answers.questionId, analysis);
-  if (textAnalyses.size > TEXT_ANALYSES_KEPT) textAnalyses.delete(textAnalyses.keys().next().value!);
   return analysis;
 }
 
