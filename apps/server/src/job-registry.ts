@@ -1,3 +1,4 @@
+import { checkModelJob } from './services/check-model.ts';
 import { extractTextJob } from './services/ensure-file-extraction.ts';
 import { generateRubricJob } from './services/run-rubric-generation.ts';
 import { gradeSubmissionJob } from './services/run-grading.ts';
@@ -15,4 +16,5 @@ export const JOB_DEFINITIONS = [
   refreshSuggestionsJob,
   extractTextJob,
   postLtiScoreJob,
+  checkModelJob,
 ] as const;

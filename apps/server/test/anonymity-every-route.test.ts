@@ -157,6 +157,33 @@ async function gradeAllBatch(w: World): Promise<string> {
   return batch.id;
 }
 
+/** A model check of the walk's course on the built-in grader, finished (its result is what the walk reads). */
+async function finishedModelCheck(w: World): Promise<string> {
+  const started = await t.app.inject({
+    method: 'POST',
+    url: `/api/courses/${w.courseId}/ai-model-checks`,
+    headers: w.owner.auth,
+    payload: { providerId: 'builtin' },
+  });
+  expect(started.statusCode, started.body).toBe(200);
+  const id = started.json().id as string;
+  const finished = await t.ctx.jobs!.waitFor(
+    id,
+    async () => {
+      const read = await t.app.inject({
+        method: 'GET',
+        url: `/api/courses/${w.courseId}/ai-model-checks/${id}`,
+        headers: w.owner.auth,
+      });
+      const check = read.json();
+      return check.status === 'succeeded' || check.status === 'failed' ? check : undefined;
+    },
+    { timeoutMs: 60_000, pollMs: 100 },
+  );
+  expect(finished?.status).toBe('succeeded');
+  return id;
+}
+
 const WALK: WalkEntry[] = [
   // ---- accounts: the caller's own, never a student's
   {
@@ -702,6 +729,34 @@ const WALK: WalkEntry[] = [
   {
     route: 'GET /api/assignments/:assignmentId/questions/:questionId/resuggest/estimate',
     request: (w) => ({ method: 'GET', url: `${questionPath(w)}/resuggest/estimate` }),
+    expect: both(200),
+  },
+  // ---- issue 31, item 5: model checks name answers by their place in the sample, never a student
+  {
+    route: 'GET /api/courses/:id/ai-model-checks/estimate',
+    request: (w) => ({ method: 'GET', url: `/api/courses/${w.courseId}/ai-model-checks/estimate?providerId=builtin` }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/courses/:id/ai-model-checks',
+    request: (w) => ({
+      method: 'POST',
+      url: `/api/courses/${w.courseId}/ai-model-checks`,
+      payload: { providerId: 'builtin' },
+    }),
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-model-checks/:checkId',
+    request: async (w) => ({
+      method: 'GET',
+      url: `/api/courses/${w.courseId}/ai-model-checks/${await finishedModelCheck(w)}`,
+    }),
+    expect: both(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-model-checks',
+    request: (w) => ({ method: 'GET', url: `/api/courses/${w.courseId}/ai-model-checks` }),
     expect: both(200),
   },
 

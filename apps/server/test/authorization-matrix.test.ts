@@ -258,6 +258,27 @@ async function gradedQuestionOf(
   return { question: { _id: questionId, submissionId: submission._id } };
 }
 
+let modelCheck: Promise<string> | undefined;
+
+/**
+ * For the model-check routes: a saved grade on a question with a rubric (what a check samples),
+ * and one check the owner started on the built-in grader, through the API, the first time a row needs it.
+ */
+function ensureModelCheck(f: Fixture): Promise<string> {
+  modelCheck ??= (async () => {
+    await ensureRegradeRequest(f, 'model-check');
+    const started = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${f.world.course._id}/ai-model-checks`,
+      headers: f.world.instructor.auth,
+      payload: { providerId: 'builtin' },
+    });
+    if (started.statusCode !== 200) throw new Error(`model check failed: ${started.body}`);
+    return started.json().id as string;
+  })();
+  return modelCheck;
+}
+
 export const MATRIX: MatrixRow[] = [
   // ---- auth
   {
@@ -771,6 +792,44 @@ export const MATRIX: MatrixRow[] = [
     route: 'GET /api/courses/:id/ai-spend',
     access: 'user',
     request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/ai-spend` }),
+    expect: gradersInCourse(200),
+  },
+  // ---- issue 31, item 5: a model check before switching (the owner runs it, staff read the history)
+  {
+    route: 'GET /api/courses/:id/ai-model-checks',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/ai-model-checks` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-model-checks/estimate',
+    access: 'user',
+    request: async (f) => {
+      await ensureModelCheck(f);
+      return { method: 'GET', url: `/api/courses/${f.world.course._id}/ai-model-checks/estimate?providerId=builtin` };
+    },
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'POST /api/courses/:id/ai-model-checks',
+    access: 'user',
+    request: async (f) => {
+      await ensureModelCheck(f);
+      return {
+        method: 'POST',
+        url: `/api/courses/${f.world.course._id}/ai-model-checks`,
+        payload: { providerId: 'builtin', sampleSize: 1 },
+      };
+    },
+    expect: ownerOnlyInCourse(200),
+  },
+  {
+    route: 'GET /api/courses/:id/ai-model-checks/:checkId',
+    access: 'user',
+    request: async (f) => ({
+      method: 'GET',
+      url: `/api/courses/${f.world.course._id}/ai-model-checks/${await ensureModelCheck(f)}`,
+    }),
     expect: gradersInCourse(200),
   },
 

@@ -870,10 +870,43 @@ export const aiModelChecks = pgTable(
     result: jsonb('result'),
     costMicros: bigint('cost_micros', { mode: 'number' }).notNull().default(0),
     error: text('error'),
+    /** Migration 0024: starts of its job (too many give it up) and the failure's code. */
+    attempts: integer('attempts').notNull().default(0),
+    errorCode: text('error_code'),
     createdAt: createdAt(),
     finishedAt: timestamp('finished_at', { withTimezone: true }),
   },
   (table) => [index('ai_model_checks_course_idx').on(table.courseId, table.createdAt)],
+);
+
+/** What one provider said about one answer of a model check: its total and per-item points, or why it could not. */
+export type ModelCheckVerdict =
+  { score: number; items: Record<string, number>; confidence: number } | { error: string };
+
+/**
+ * One answer of a model check's sample (migration 0024, decision 0077): the saved grade it is
+ * compared with, copied when the check was queued, and what each provider said, written as it
+ * answered (with its ai_costs row, in one transaction), so a retried job asks only what is left.
+ * The row's id is the candidate call's work id in ai_costs, `current_work_id` the current one's.
+ * No foreign key to the submission: a check's history outlives an answer deleted since.
+ */
+export const aiModelCheckAnswers = pgTable(
+  'ai_model_check_answers',
+  {
+    id: uuid('id').primaryKey(),
+    checkId: uuid('check_id')
+      .notNull()
+      .references(() => aiModelChecks.id, { onDelete: 'cascade' }),
+    position: integer('position').notNull(),
+    submissionId: uuid('submission_id').notNull(),
+    questionId: uuid('question_id').notNull(),
+    savedScore: doublePrecision('saved_score').notNull(),
+    savedComments: jsonb('saved_comments').$type<StoredComment[]>().notNull(),
+    currentWorkId: uuid('current_work_id').notNull(),
+    candidate: jsonb('candidate').$type<ModelCheckVerdict>(),
+    current: jsonb('current').$type<ModelCheckVerdict>(),
+  },
+  (table) => [uniqueIndex('ai_model_check_answers_position_idx').on(table.checkId, table.position)],
 );
 
 /**

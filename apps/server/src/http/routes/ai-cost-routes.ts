@@ -23,6 +23,7 @@ import {
 import { estimateGradeAll, readBatchSpend, stopGradeAll } from '../../services/grade-all.ts';
 import { estimateResuggest } from '../../services/resuggest-answers.ts';
 import { currentUser } from '../access.ts';
+import { modelCheckRoutes } from './model-check-routes.ts';
 
 const CourseParams = z.object({ id: z.string() });
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
@@ -37,6 +38,9 @@ const BASE = '/api/assignments/:assignmentId/questions/:questionId';
  */
 export function aiCostRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
+    // Issue 31, item 5: the check before switching models.
+    await app.register(modelCheckRoutes(ctx));
+
     app.get(
       '/api/courses/:id/ai-settings',
       { config: { access: 'user' }, schema: { params: CourseParams, response: { 200: CourseAiSettings } } },
