@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
+import { formulaTargets, judgeFormula, parseFormula, sameFormula } from '../src/ai/builtin/formula-check.ts';
 import { parseQuantities } from '../src/ai/builtin/quantities.ts';
 import type { GradingInput } from '../src/ai/grader-types.ts';
 import { DEMO_QUESTIONS } from '../src/demo/demo-content.ts';
@@ -7,7 +8,7 @@ import { DEMO_QUESTIONS } from '../src/demo/demo-content.ts';
 /**
  * A question in parts with computed results (the demo's "Uniform acceleration": (a) 3.0 m/s^2,
  * (b) 96 m, 3 points each on the drafted rubric): each part's result decides that part's points,
- * before any saved grade (decision 0080).
+ * before any saved grade; and the pendulum's symbolic results by value (decision 0080).
  */
 const grader = createBuiltinGrader();
 const car = DEMO_QUESTIONS.find((question) => question.key === 'car')!;
@@ -66,5 +67,75 @@ describe('built-in grader: results decide the parts they belong to', () => {
     expect(parseQuantities('1,500 m').map((quantity) => quantity.si)).toEqual([1500]);
     const { suggestion } = await suggestionFor('(a) a = 24/8 = 3,0 m/s^2\n(b) s = 0,5 x 3,0 x 64 = 96,0 m');
     expect(suggestion.totalScore).toBe(6);
+  });
+});
+
+describe('built-in grader: symbolic results are judged by value, not by spelling', () => {
+  const pendulum = DEMO_QUESTIONS.find((question) => question.key === 'pendulum')!;
+  const pendulumQuestion = pendulum.questionPages.flat().join('\n');
+  const pendulumSolution = pendulum.solutionPages.flat().join('\n');
+
+  async function pendulumSuggestion(answerText: string) {
+    const draft = await grader.requestRubric({
+      questionText: pendulumQuestion,
+      solutionText: pendulumSolution,
+      points: pendulum.points,
+    });
+    const rubricItems = grader.interpretRubric(draft.rawOutput, {
+      questionText: pendulumQuestion,
+      solutionText: pendulumSolution,
+      points: pendulum.points,
+    }).items;
+    const input: GradingInput = {
+      questionText: pendulumQuestion,
+      solutionText: pendulumSolution,
+      rubricItems,
+      points: pendulum.points,
+      answerText,
+      examples: [],
+    };
+    const call = await grader.requestGrading(input);
+    return grader.interpretGrading(call.rawOutput, input);
+  }
+
+  it('compares formulas at several values of their symbols', () => {
+    const same = (left: string, right: string) => sameFormula(parseFormula(left)!, parseFormula(right)!);
+    expect(same('2 pi sqrt(L/g)', '2π√(L/g)')).toBe(true);
+    expect(same('2 pi sqrt(L/g)', '2*pi*(L/g)^(1/2)')).toBe(true);
+    expect(same('-mgL sin(theta)', '-m g L sin(θ)')).toBe(true);
+    expect(same('1/2 a t^2', '0.5 a t^2')).toBe(true);
+    expect(same('2 pi sqrt(L/g)', '2 pi sqrt(g/L)')).toBe(false);
+    expect(same('2 pi sqrt(L/g)', '2 pi m / g')).toBe(false);
+    // What the grammar cannot read is not judged at all.
+    expect(parseFormula('the square root of L over g')).toBeNull();
+  });
+
+  it('finds the symbol an equation gives, never a product or a value', () => {
+    expect(
+      formulaTargets('so the period is T = 2 pi / omega = 2 pi sqrt(L / g).').map((target) => target.symbol),
+    ).toEqual(['T']);
+    expect(formulaTargets("I theta'' = -m g L sin(theta)")).toEqual([]);
+    expect(formulaTargets('a = (v - u) / t = 3.0 m/s^2')).toEqual([]);
+    const [period] = formulaTargets('T = 2 pi sqrt(L / g)');
+    expect(judgeFormula(period!, 'so T = 2π √(L/g)')).toBe('right');
+    expect(judgeFormula(period!, '(c) T = 2 pi sqrt(g/L)')).toBe('wrong');
+    expect(judgeFormula(period!, 'a period of 2 pi sqrt(L/g)')).toBe('unknown');
+    expect(judgeFormula(period!, 'T = 2.0 s')).toBe('unknown');
+  });
+
+  it('a wrong final formula costs its part, and the right ones in other notation keep theirs', async () => {
+    const full = await pendulumSuggestion(pendulum.answers.full.join('\n'));
+    expect(full.totalScore).toBe(10);
+    const partial = await pendulumSuggestion(pendulum.answers.partial.join('\n'));
+    expect(partial.totalScore).toBeLessThanOrEqual(7.5);
+    const periodComment = partial.comments.find((comment) => /\(c\)/.test(comment.text))!;
+    expect(periodComment.pointsDeducted).toBeGreaterThanOrEqual(2.5);
+    expect(periodComment.text).toMatch(/the formula given for T is not the expected result/);
+    for (const comment of partial.comments) expect(comment.text).not.toMatch(/sqrt\(L\s*\/\s*g\)/i);
+  });
+
+  it('a formula of the wrong quantities earns nothing', async () => {
+    const wrong = await pendulumSuggestion(pendulum.answers['mostly-wrong'].join('\n'));
+    expect(wrong.totalScore).toBeLessThanOrEqual(1);
   });
 });

@@ -21,8 +21,12 @@ export function itemCertainty(
   let certainty = Math.min(1, Math.max(0, 0.5 + margin / 0.25));
   if (numeric?.hasResults) {
     const resultOutcomes = numeric.outcomes.filter((outcome) => outcome.target.isResult);
-    const allExact = resultOutcomes.every((outcome) => outcome.match === 'exact');
-    const someNumberCompared = resultOutcomes.some((outcome) => outcome.actual !== null);
+    const allExact =
+      resultOutcomes.every((outcome) => outcome.match === 'exact') &&
+      numeric.formulaOutcomes.every((formula) => formula.outcome === 'right');
+    const someNumberCompared =
+      resultOutcomes.some((outcome) => outcome.actual !== null || outcome.stated !== null) ||
+      numeric.formulaOutcomes.length > 0;
     // An exact value is the clearest evidence there is; a parsed value that is wrong is clear too.
     if (allExact) certainty = Math.max(certainty, 0.95);
     else if (someNumberCompared) certainty = Math.max(certainty, 0.7);

@@ -572,21 +572,24 @@ export function gradeAnswer(
   const resultOutcomes = analysis.evidences.flatMap((evidence) =>
     (evidence.numeric?.outcomes ?? []).filter((outcome) => outcome.target.isResult),
   );
-  const numericPoints = input.rubricItems.reduce(
-    (sum, item, index) => sum + (analysis.evidences[index]?.numeric?.hasResults ? item.points : 0),
-    0,
-  );
+  const formulaOutcomes = analysis.evidences.flatMap((evidence) => evidence.numeric?.formulaOutcomes ?? []);
+  const numericPoints = input.rubricItems.reduce((sum, item, index) => {
+    const numeric = analysis.evidences[index]?.numeric;
+    return sum + (numeric?.hasResults || numeric?.hasFormulaTargets ? item.points : 0);
+  }, 0);
   const isNumericQuestion =
     prediction.sameAnswers === 0 &&
     examples.length === 0 &&
     numericPoints >= 0.5 * input.points &&
-    resultOutcomes.length > 0;
-  const isFlawedResult = resultOutcomes.some(
-    (outcome) =>
-      ['missing-unit', 'wrong-unit', 'sign-error', 'power-of-ten', 'rounded'].includes(outcome.match) ||
-      (outcome.match === 'none' &&
-        (outcome.stated !== null || givesValueOfKind(outcome.target.expected, analysis.answerQuantities))),
-  );
+    (resultOutcomes.length > 0 || formulaOutcomes.length > 0);
+  const isFlawedResult =
+    formulaOutcomes.some((formula) => formula.outcome === 'wrong') ||
+    resultOutcomes.some(
+      (outcome) =>
+        ['missing-unit', 'wrong-unit', 'sign-error', 'power-of-ten', 'rounded'].includes(outcome.match) ||
+        (outcome.match === 'none' &&
+          (outcome.stated !== null || givesValueOfKind(outcome.target.expected, analysis.answerQuantities))),
+    );
   // A question whose answer is a unit ("the unit of force": the newton, N, kg m/s^2) answered with
   // a unit of another kind ("the joule") is wrong, however close the words.
   const isWrongUnit = prediction.sameAnswers === 0 && namesUnitOfOtherKind(input.solutionText, analysis.evidenceText);
@@ -595,7 +598,11 @@ export function gradeAnswer(
   // not answered: it costs that item's points however well the rest reads.
   const isResultMissing = resultOutcomes.some((outcome) => outcome.match === 'none');
   const isDecidedByNumbers = isNumericQuestion && (isFlawedResult || isResultMissing);
-  if (isNumericQuestion && resultOutcomes.every((outcome) => outcome.match === 'exact'))
+  if (
+    isNumericQuestion &&
+    resultOutcomes.every((outcome) => outcome.match === 'exact') &&
+    formulaOutcomes.every((formula) => formula.outcome === 'right')
+  )
     share = Math.max(share, analysis.features.itemShare);
   if (isDecidedByNumbers) share = Math.min(share, analysis.features.itemShare);
   let status = analysis.status;

@@ -7,6 +7,7 @@ import {
   type Quantity,
   type QuantityMatch,
 } from './quantities.ts';
+import { formulaTargets, judgeFormula, type FormulaTarget } from './formula-check.ts';
 import { resultQuantities } from './rubric-drafting.ts';
 import { contentTerms, normaliseText, splitSentences, termBigrams, type Token } from './text-analysis.ts';
 
@@ -57,6 +58,10 @@ export interface NumericEvidence {
   expressions: { expression: string; isFound: boolean; credit: number }[];
   /** How much of the item is numbers and formulas rather than words (0..1). */
   share: number;
+  /** The item asks for a symbolic result ("T = 2 pi sqrt(L/g)"), judged or not. */
+  hasFormulaTargets: boolean;
+  /** Its symbolic results the answer writes a formula for: right or wrong (formula-check.ts). */
+  formulaOutcomes: { symbol: string; outcome: 'right' | 'wrong' }[];
   /**
    * When the answer states a wrong value for one of the item's results: the most the item can
    * earn, its right results and a part of the working it shows (intermediate values, formulas).
@@ -412,12 +417,20 @@ const WORKING_SHARE_OF_WRONG_RESULT = 0.6;
 export function judgeNumbers(
   targets: readonly NumericTarget[],
   expressions: readonly string[],
-  answer: Pick<AnswerView, 'quantities' | 'statedResults' | 'compactText'>,
+  answer: Pick<AnswerView, 'sentences' | 'quantities' | 'statedResults' | 'compactText'>,
   wordCount: number,
   allTargets: readonly NumericTarget[] = targets,
+  formulas: readonly FormulaTarget[] = [],
 ): NumericEvidence | null {
-  if (targets.length === 0 && expressions.length === 0) return null;
+  if (targets.length === 0 && expressions.length === 0 && formulas.length === 0) return null;
   const outcomes = targets.map((target) => outcomeFor(target, answer, allTargets));
+  // Symbolic results ("T = 2 pi sqrt(L/g)") judged by value when the answer writes a formula for
+  // the same symbol; one it says in words, or not at all, is left to the other evidence.
+  const answerText = answer.sentences.join('\n');
+  const formulaOutcomes = formulas.flatMap((formula) => {
+    const outcome = judgeFormula(formula, answerText);
+    return outcome === 'unknown' ? [] : [{ symbol: formula.symbol, outcome }];
+  });
   // Formulas count when written out as in the item. (Rearranged forms are not credited here:
   // wrong formulas such as t = h/g share every symbol with right ones, so symbols prove nothing.)
   const answerFormulas = answer.compactText.split(/[,;]|\.(?!\d)/).filter((piece) => piece.includes('='));
@@ -427,15 +440,20 @@ export function judgeNumbers(
   });
   const hasWorking = answerFormulas.length > 0 || answer.quantities.length > 1;
   const results = outcomes.filter((outcome) => outcome.target.isResult);
+  const resultCredits = [
+    ...results.map((outcome) => MATCH_CREDIT[outcome.match]),
+    ...formulaOutcomes.map((formula) => (formula.outcome === 'right' ? 1 : 0)),
+  ];
   const intermediateCredits = [
     ...outcomes.filter((outcome) => !outcome.target.isResult).map((outcome) => MATCH_CREDIT[outcome.match]),
     ...expressionResults.map((result) => result.credit),
   ];
   const mean = (values: number[]) =>
     values.length ? values.reduce((sum, value) => sum + value, 0) / values.length : 0;
+  const hasResults = resultCredits.length > 0;
+  const resultScore = mean(resultCredits);
   let score: number;
-  if (results.length > 0) {
-    const resultScore = mean(results.map((outcome) => MATCH_CREDIT[outcome.match]));
+  if (hasResults) {
     // A right result implies the working; intermediate values only help a wrong one.
     if (resultScore >= 0.999) {
       // A bare right result with no working at all, where the item names a method: a little less.
@@ -448,16 +466,26 @@ export function judgeNumbers(
     score = Math.max(mean(intermediateCredits), ...expressionResults.map((result) => result.credit));
   }
   const symbolCount = targets.length + expressions.length;
-  const share = results.length > 0 ? 0.75 : Math.min(0.6, (2 * symbolCount) / (symbolCount + Math.max(1, wordCount)));
+  const share = hasResults ? 0.75 : Math.min(0.6, (2 * symbolCount) / (symbolCount + Math.max(1, wordCount)));
   // A wrong value is not a right value half-seen: the item earns its right results, and of the
   // rest only what the working shows (a slip in the last step keeps most of it, none keeps none).
-  const isResultWrong = results.some((outcome) => outcome.match === 'none' && outcome.stated !== null);
-  const resultScore = mean(results.map((outcome) => MATCH_CREDIT[outcome.match]));
+  const isResultWrong =
+    results.some((outcome) => outcome.match === 'none' && outcome.stated !== null) ||
+    formulaOutcomes.some((formula) => formula.outcome === 'wrong');
   const working = mean(intermediateCredits);
   const wrongResultCap = isResultWrong
     ? resultScore + (1 - resultScore) * WORKING_SHARE_OF_WRONG_RESULT * working
     : null;
-  return { score, hasResults: results.length > 0, outcomes, expressions: expressionResults, share, wrongResultCap };
+  return {
+    score,
+    hasResults,
+    hasFormulaTargets: formulas.length > 0,
+    outcomes,
+    formulaOutcomes,
+    expressions: expressionResults,
+    share,
+    wrongResultCap,
+  };
 }
 
 export function describeTarget(target: NumericTarget): string {
@@ -578,7 +606,14 @@ export function gatherItemEvidence(options: {
   const targets = options.targets ?? numericTargets(itemText, options.questionQuantities);
   const expressions = formulaExpressions(guidance || criterion, options.questionText);
   const wordCount = new Set(contentTerms(itemText).map((token) => token.term)).size;
-  const numeric = judgeNumbers(targets, expressions, answer, wordCount, options.allTargets ?? targets);
+  const numeric = judgeNumbers(
+    targets,
+    expressions,
+    answer,
+    wordCount,
+    options.allTargets ?? targets,
+    formulaTargets(itemText),
+  );
 
   const byWeight = (map: Map<string, number>) =>
     [...map.entries()].sort((left, right) => right[1] - left[1]).map(([term]) => weights.displayOf(term));

@@ -59,6 +59,8 @@ function numericProblem(evidence: ItemEvidence, answerQuantities: readonly Quant
     (numeric.hasResults ? undefined : numeric.outcomes.find((outcome) => outcome.match !== 'exact'));
   const isFormulaMissing =
     numeric.expressions.length > 0 && !numeric.expressions.some((expression) => expression.isFound);
+  const wrongFormula = numeric.formulaOutcomes.find((formula) => formula.outcome === 'wrong');
+  if (!focus && wrongFormula) return `the formula given for ${wrongFormula.symbol} is not the expected result`;
   if (!focus) return !numeric.hasResults && isFormulaMissing ? 'the working does not show the relation it needs' : null;
   const actual = focus.actual ? formatQuantity(focus.actual) : null;
   switch (focus.match) {
