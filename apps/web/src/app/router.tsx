@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router-dom';
-import { hasSeenDemo } from '../lib/browser-storage.ts';
+import { hasSeenDemo, isPrefetchOff } from '../lib/browser-storage.ts';
 import { courseQueries } from '../lib/queries/courses.ts';
 import { hasSessionToken } from '../lib/session.tsx';
 import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
@@ -148,6 +148,7 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
             {
               path: `${QUESTION}/grade/:submissionId`,
               handle: FULL_SCREEN,
+              loader: startGradingScreen(queryClient),
               lazy: async () => {
                 const route = import('./routes/grade-submission-route.tsx');
                 // The screen's frame draws its title in its own font (Roboto Medium), fetched beside the
@@ -179,6 +180,25 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
 function startCoursesList(queryClient: QueryClient): LoaderFunction {
   return () => {
     if (hasSessionToken() && hasSeenDemo()) void queryClient.prefetchQuery(courseQueries.list());
+    return null;
+  };
+}
+
+/**
+ * The grading screen's reads start as the navigation to it does, beside the session check and the
+ * screen's code (decision 0079), from a small module of their own (the queries and their contracts)
+ * so neither the first page's JavaScript grows nor the reads wait for the screen's components. On
+ * moving through the queue they find what the open answer read ahead.
+ */
+function startGradingScreen(queryClient: QueryClient): LoaderFunction {
+  return ({ params, request }) => {
+    const { assignmentId = '', questionId = '', submissionId = '' } = params;
+    const inQueue = new URL(request.url).searchParams.get('queue') === '1';
+    // isPrefetchOff: bench/grading-next.ts measures today's way (the screen reads on mounting) too.
+    if (hasSessionToken() && !isPrefetchOff())
+      void import('../features/grading/api/grading-reads.ts').then(({ startGradingScreen: start }) =>
+        start(queryClient, { assignmentId, questionId, submissionId }, inQueue),
+      );
     return null;
   };
 }

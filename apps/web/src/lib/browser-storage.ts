@@ -31,3 +31,10 @@ export const hasSeenDemo = (): boolean => read(SEEN_DEMO_STORAGE_KEY) !== null;
 export const markDemoSeen = (): void => write(SEEN_DEMO_STORAGE_KEY, 'true');
 /** Login clears the flag, so each login starts with the demo until it is viewed or skipped. */
 export const forgetDemoSeen = (): void => write(SEEN_DEMO_STORAGE_KEY, null);
+
+/**
+ * A measuring switch, not a setting: `noPrefetch` set turns off reading the next answers ahead on
+ * the grading screen, so bench/grading-next.ts can time today's way and the new one in one run.
+ */
+export const PREFETCH_OFF_STORAGE_KEY = 'noPrefetch';
+export const isPrefetchOff = (): boolean => read(PREFETCH_OFF_STORAGE_KEY) !== null;

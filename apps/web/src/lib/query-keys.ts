@@ -37,6 +37,8 @@ export const queryKeys = {
       [...queryKeys.questions.detail(assignmentId, questionId), 'submission', submissionId] as const,
   },
   grading: {
+    /** Every answer's result (what POST grade answered), to drop those no screen shows. */
+    results: ['grading', 'result'] as const,
     result: (submissionId: string) => ['grading', 'result', submissionId] as const,
     progress: (questionId: string) => ['grading', 'progress', questionId] as const,
     queues: ['grading', 'queue'] as const,

@@ -28,8 +28,21 @@ export const GRADING_MESSAGES = {
   queueFailed: 'Failed to fetch the review queue.',
 } as const;
 
+/**
+ * A grade changed (saved, undone, regraded, a suggestion refreshed): results read ahead for answers
+ * no screen shows may be out of date, so they are dropped and read again when needed.
+ */
+export function dropUnshownResults(queryClient: QueryClient): void {
+  queryClient.removeQueries({
+    queryKey: queryKeys.grading.results,
+    predicate: (query) => query.getObserversCount() === 0,
+  });
+}
+
 /** After a grade changes, everything that shows it: the question page, the queue, the progress, reports. */
 export function refreshAfterGrading(queryClient: QueryClient, assignmentId: string, questionId: string) {
+  // Results read ahead for answers not on screen may predate this change: read again when opened.
+  dropUnshownResults(queryClient);
   return Promise.all([
     queryClient.invalidateQueries({ queryKey: queryKeys.questions.detail(assignmentId, questionId) }),
     queryClient.invalidateQueries({ queryKey: queryKeys.grading.queue(questionId) }),

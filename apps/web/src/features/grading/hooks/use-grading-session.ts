@@ -4,6 +4,7 @@ import type { GradingComment, GradingOutput } from '@gradewise/shared/contracts/
 import { isNotFound, messageOf } from '../../../lib/api-client.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
+import { useReadAhead, useResultDroppedOnClose } from '../api/grading-prefetch.ts';
 import { queuePosition } from '../components/review-queue-bar.tsx';
 
 export interface GradingSessionOptions {
@@ -45,10 +46,14 @@ export function useGradingSession({
   const isRead = question.isFetchedAfterMount;
   const isMissing = isRead && question.isSuccess && (!isStaffView || !submission);
   const grading = useGradingResult(assignmentId, questionId, submissionId, Boolean(submission));
+  useResultDroppedOnClose(submissionId);
   const queue = useReviewQueue(assignmentId, questionId, inQueue);
+  // The route starts POST grade before the submission is known (decision 0079): its refusal of an
+  // answer that is not there is the screen's "not found", said once, not a grading failure too.
+  const gradingError = submission ? grading.error : null;
 
   useErrorToast(question.error, GRADING_MESSAGES.fetchFailed);
-  useErrorToast(grading.error, GRADING_MESSAGES.gradeFailed);
+  useErrorToast(gradingError, GRADING_MESSAGES.gradeFailed);
   const missing = useMemo(() => (isMissing ? new Error(GRADING_MESSAGES.notFound) : null), [isMissing]);
   useErrorToast(missing, GRADING_MESSAGES.notFound);
 
@@ -106,17 +111,27 @@ export function useGradingSession({
     ? GRADING_MESSAGES.notFound
     : question.isError
       ? messageOf(question.error, GRADING_MESSAGES.fetchFailed)
-      : grading.isError
-        ? messageOf(grading.error, GRADING_MESSAGES.gradeFailed)
+      : gradingError
+        ? messageOf(gradingError, GRADING_MESSAGES.gradeFailed)
         : null;
   // A read that failed for a passing reason (a server error, a lost connection) can be tried again;
   // a submission that is not there cannot, and the screen only offers Close then.
-  const failedRead = question.isError ? question : grading.isError ? grading : null;
+  const failedRead = question.isError ? question : gradingError ? grading : null;
   const retry = failedRead && !isMissing && !isNotFound(failedRead.error) ? () => void failedRead.refetch() : null;
   // A grade saved on an earlier version is not this version's: opening it grades it afresh.
   const isAlreadyGraded =
     Boolean(submission?.isAlreadyGraded && !submission.isGradeOnEarlierVersion) ||
     submission?.gradingStatus === 'succeeded';
+
+  // While this answer is read, the next ones of the queue are read ahead (decision 0079).
+  useReadAhead({
+    assignmentId,
+    questionId,
+    submissionId,
+    items: queue.data?.items ?? [],
+    queueReadAt: queue.dataUpdatedAt,
+    enabled: inQueue && Boolean(result),
+  });
 
   return {
     detail,

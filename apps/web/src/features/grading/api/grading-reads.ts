@@ -1,0 +1,75 @@
+import type { QueryClient } from '@tanstack/react-query';
+import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
+import { questionQueries } from '../../../lib/queries/questions.ts';
+
+/**
+ * Reading an answer before its screen opens (issue 29 part 4, decision 0079): the grading screen's
+ * own reads (the question with the submission, POST grade, the PDF), started earlier, never other
+ * routes and never the lease: a prefetch is the same authorized call the screen makes on opening,
+ * and only the screen that shows an answer says "Open by …".
+ *
+ * How long a result read ahead is kept with no screen showing it. Results are otherwise dropped as
+ * their screen closes (gcTime 0 in `gradingQueries.result`), so the next opening reads the latest.
+ */
+export const READ_AHEAD_KEEP_MS = 60_000;
+
+/**
+ * POST grade answers what is stored — a saved grade or a finished suggestion — without an AI call
+ * for these; for the others ('not-graded', 'failed', 'grading') it starts or joins a run, which
+ * counts against the AI limits, so it is left to the person who opens the answer.
+ */
+export function isReadWithoutGrading(item: Pick<ReviewQueueItem, 'status'>): boolean {
+  return item.status === 'needs-review' || item.status === 'graded';
+}
+
+/**
+ * Starts what the grading screen of one answer reads: the question with the submission and, when
+ * `withResult`, POST grade (kept READ_AHEAD_KEEP_MS for the screen to take). Once the submission is
+ * known its PDF is fetched too, into the browser's cache (the file route allows a private hour), so
+ * the PDF viewer's first page does not wait for the network. Returns at once; failures are left to
+ * the screen, which reads again and says them.
+ */
+export function startAnswerReads(
+  queryClient: QueryClient,
+  ids: { assignmentId: string; questionId: string; submissionId: string },
+  { withResult, withQueue = false }: { withResult: boolean; withQueue?: boolean },
+): void {
+  const { assignmentId, questionId, submissionId } = ids;
+  const queue = gradingQueries.queue(assignmentId, questionId);
+  if (withQueue && queryClient.getQueryData(queue.queryKey) === undefined) void queryClient.prefetchQuery(queue);
+  if (withResult)
+    void queryClient.prefetchQuery({
+      ...gradingQueries.result(assignmentId, questionId, submissionId),
+      gcTime: READ_AHEAD_KEEP_MS,
+    });
+  // Not again while a copy read ahead is fresh (its PDF was fetched with it); the screen itself
+  // reads the submission again on opening.
+  const submission = questionQueries.submission(assignmentId, questionId, submissionId);
+  const readAt = queryClient.getQueryState(submission.queryKey)?.dataUpdatedAt ?? 0;
+  if (Date.now() - readAt < READ_AHEAD_KEEP_MS) return;
+  void queryClient
+    .fetchQuery(submission)
+    .then((page) => {
+      const row =
+        page.viewer === 'staff' ? page.submissions?.find((candidate) => candidate._id === submissionId) : null;
+      if (row?.file) return fetch(row.file, { credentials: 'same-origin' }).then((response) => response.blob());
+      return undefined;
+    })
+    .catch(() => undefined);
+}
+
+/**
+ * The grading screen's first reads, started by its route as the navigation starts (router.tsx), not
+ * after its code has arrived: the question with the submission, POST grade and, in the queue, the
+ * queue go out at once, beside the session check and the screen's code, instead of one after the
+ * other behind the dialog's 45 files; the PDF follows the submission. Nothing when no session is
+ * stored (the route sends the person to sign in). What was read ahead is not read again.
+ */
+export function startGradingScreen(
+  queryClient: QueryClient,
+  ids: { assignmentId: string; questionId: string; submissionId: string },
+  inQueue: boolean,
+): void {
+  startAnswerReads(queryClient, ids, { withResult: true, withQueue: inQueue });
+}
