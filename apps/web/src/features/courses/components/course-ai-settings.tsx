@@ -19,6 +19,7 @@ import { ErrorMessage, LoadingMessage } from '../../../components/screen-states.
 import { ApiError, messageOf } from '../../../lib/api-client.ts';
 import { showInfo } from '../../../lib/toasts.tsx';
 import { useCourseAiReader, useCourseAiSettings, useUpdateCourseAiSettings } from '../api/course-ai-api.ts';
+import { ModelCheckSection } from './model-check-section.tsx';
 
 /**
  * The course's AI (issue 31): which configured provider grades it, whether it is held to this
@@ -48,6 +49,14 @@ export function CourseAiSettingsSection({ courseId }: { courseId: string }) {
         // Saved or read again: the form starts from what the server holds now.
         <SettingsForm key={settings.dataUpdatedAt} courseId={courseId} settings={settings.data} />
       )}
+      {settings.data ? (
+        <ModelCheckSection
+          courseId={courseId}
+          providers={settings.data.providers}
+          currentProviderId={settings.data.providerId}
+          canEdit={settings.data.canEdit}
+        />
+      ) : null}
     </Paper>
   );
 }
