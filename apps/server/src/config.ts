@@ -318,7 +318,6 @@ export interface AiProviderConfig {
   onServer: boolean;
 }
 
-const PROVIDER_KINDS = ['builtin', 'openai', 'anthropic', 'openai-compatible'] as const;
 const PROVIDER_ID = /^[a-z0-9][a-z0-9._-]{0,39}$/;
 
 const ProviderEntry = z.strictObject({
@@ -514,8 +513,6 @@ export function isLocalAddress(url: string | undefined): boolean {
     /^172\.(1[6-9]|2\d|3[01])\./.test(host)
   );
 }
-
-export { PROVIDER_KINDS };
 
 /** One extraction thread per core the server's own thread does not use, at least 1 and at most 4. */
 export function defaultExtractionThreads(): number {

@@ -1,4 +1,4 @@
-import { desc, eq, inArray, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import { unionAll } from 'drizzle-orm/pg-core';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
@@ -117,9 +117,4 @@ export async function selectCourseSummariesEnrolledBy(db: Db, userId: string): P
 export async function selectCourseIdsOwnedBy(db: Db, instructorId: string): Promise<string[]> {
   const rows = await db.select({ id: courses.id }).from(courses).where(eq(courses.instructorId, instructorId));
   return rows.map((row) => row.id);
-}
-
-export async function selectCoursesByIds(db: Db, ids: string[]): Promise<CourseRow[]> {
-  if (ids.length === 0) return [];
-  return db.select().from(courses).where(inArray(courses.id, ids));
 }

@@ -4,8 +4,6 @@ import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { fileExtractions } from '../db/schema.ts';
 
-export type { ExtractedPage } from '../db/json-columns.ts';
-
 export type FileExtractionRow = typeof fileExtractions.$inferSelect;
 export type NewFileExtractionRow = typeof fileExtractions.$inferInsert;
 

@@ -65,15 +65,6 @@ export async function selectGradingTarget(
   return { submission, question, rubric: rubric ?? undefined, course };
 }
 
-/** Whether this is the newest version of one student's answer to its question. */
-export async function isLatestSubmission(db: Db, submission: SubmissionRow): Promise<boolean> {
-  const [row] = await db
-    .select({ version: sql<number>`max(${submissions.version})` })
-    .from(submissions)
-    .where(and(eq(submissions.questionId, submission.questionId), eq(submissions.studentId, submission.studentId)));
-  return Number(row?.version ?? 0) === submission.version;
-}
-
 /**
  * Latest submission per student of a question that has no saved grade and no run in flight:
  * what grade-all queues.

@@ -1,4 +1,4 @@
-import { and, asc, count, desc, eq, inArray, ne, type SQL } from 'drizzle-orm';
+import { and, asc, count, desc, eq, ne, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { assignments, regradeRequests } from '../db/schema.ts';
 import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
@@ -127,9 +127,4 @@ export async function updateRegradeAiRecheck(
 ): Promise<RegradeRequestRow> {
   const [row] = await db.update(regradeRequests).set({ aiRecheck }).where(eq(regradeRequests.id, id)).returning();
   return row!;
-}
-
-export async function selectRegradeRequestsByIds(db: Db, ids: string[]): Promise<RegradeRequestRow[]> {
-  if (ids.length === 0) return [];
-  return await db.select().from(regradeRequests).where(inArray(regradeRequests.id, ids));
 }

@@ -28,11 +28,6 @@ export async function insertSuggestionRefreshUnlessQueued(
   return inserted;
 }
 
-export async function selectSuggestionRefreshById(db: Db, id: string): Promise<SuggestionRefreshRow | undefined> {
-  const [row] = await db.select().from(suggestionRefreshes).where(eq(suggestionRefreshes.id, id)).limit(1);
-  return row;
-}
-
 /** The question's newest refresh, whatever its state. */
 export async function selectLatestSuggestionRefresh(
   db: Db,

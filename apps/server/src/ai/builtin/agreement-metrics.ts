@@ -94,31 +94,6 @@ export function summarizeAgreement(answers: readonly ScoredAnswer[]): AgreementS
   };
 }
 
-export interface CalibrationBucket {
-  label: string;
-  count: number;
-  mae: number;
-}
-
-/** Mean absolute error per confidence band: a meaningful confidence makes it fall as confidence rises. */
-export function calibrationBuckets(
-  answers: readonly ScoredAnswer[],
-  edges: readonly number[] = [0, 50, 70, 85, 101],
-): CalibrationBucket[] {
-  const buckets: CalibrationBucket[] = [];
-  for (let index = 0; index + 1 < edges.length; index++) {
-    const low = edges[index]!;
-    const high = edges[index + 1]!;
-    const members = answers.filter((answer) => answer.confidence >= low && answer.confidence < high);
-    buckets.push({
-      label: `${low}-${Math.min(100, high - 1)}`,
-      count: members.length,
-      mae: meanAbsoluteError(members),
-    });
-  }
-  return buckets;
-}
-
 /** Splits at the median confidence: [low half, high half]. Ties go to the low half. */
 export function splitByConfidence(answers: readonly ScoredAnswer[]): [ScoredAnswer[], ScoredAnswer[]] {
   const sorted = [...answers].sort((left, right) => left.confidence - right.confidence);

@@ -303,11 +303,6 @@ export function roundScore(points: number, share: number, snapToEnds = true): nu
   return Math.min(points, Math.max(0, Math.round((points * share) / step) * step));
 }
 
-/** Kept: the instructor's score within 10% of the points of the suggestion. */
-export function isKept(points: number, suggestedShare: number, humanShare: number): boolean {
-  return isSuggestionKept(roundScore(points, suggestedShare) / points, humanShare, 1);
-}
-
 /** The shown score is 0 or full marks (or within a tenth of them). */
 export function isAtAnEnd(shownShare: number): boolean {
   return shownShare <= 0.1 + 1e-9 || shownShare >= 0.9 - 1e-9;

@@ -199,10 +199,6 @@ export function contentTerms(text: string): Token[] {
   return tokenize(text).filter((token) => !token.isStop && !token.isNumber);
 }
 
-export function termSet(text: string): Set<string> {
-  return new Set(contentTerms(text).map((token) => token.term));
-}
-
 /** Adjacent content-term pairs (order-free), the cheap n-gram signal for phrases like "tertiary structure". */
 export function termBigrams(tokens: readonly Token[]): Set<string> {
   const pairs = new Set<string>();

@@ -78,8 +78,6 @@ export function buildGradingOutputSchema(rubricItems: RubricItem[], options: { w
   });
 }
 
-export type GradingAnswer = z.infer<ReturnType<typeof buildGradingOutputSchema>>;
-
 export const MAX_RUBRIC_ITEMS = 10;
 
 export const RubricAnswerSchema = z.strictObject({
@@ -97,8 +95,6 @@ export const RubricAnswerSchema = z.strictObject({
     .min(1)
     .max(MAX_RUBRIC_ITEMS),
 });
-
-export type RubricAnswer = z.infer<typeof RubricAnswerSchema>;
 
 /**
  * The stored raw output of a grading call: the model's validated answer plus how it was obtained,
