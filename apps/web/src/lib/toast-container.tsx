@@ -11,7 +11,10 @@ import 'react-toastify/ReactToastify.css';
  */
 export { toast };
 
-/** Toast settings of spec section 9: top right, 5 seconds, paused on hover and on focus loss. */
+/**
+ * Toast settings of spec section 9: top right, 5 seconds, paused on hover and on focus loss.
+ * @public read by lib/toasts.tsx from its dynamic import, which knip does not follow.
+ */
 export function AppToastContainer() {
   return (
     <ToastContainer
