@@ -1,5 +1,6 @@
 import type { GlyphFacts, GlyphInspector } from './glyph-ink.ts';
 import { OPS, type PDFPageProxy } from './pdfjs.ts';
+import { BoundedCache } from '../lib/bounded-cache.ts';
 
 /**
  * A walk over a page's pdf.js operator list that records, for every glyph the page shows, how it
@@ -414,14 +415,14 @@ function collectGlyphs(
   return { text, advance };
 }
 
-const comparableCache = new Map<string, string[]>();
+const comparableCache = new BoundedCache<string, string[]>(10_000);
 
 /** A glyph's text as the characters the text items will show for it: NFKC, no whitespace. Cached (hot path). */
 export function comparableChars(unicode: string): string[] {
   let chars = comparableCache.get(unicode);
   if (!chars) {
     chars = Array.from(unicode.normalize('NFKC')).filter((char) => !/\s/u.test(char));
-    if (comparableCache.size < 10_000) comparableCache.set(unicode, chars);
+    comparableCache.set(unicode, chars);
   }
   return chars;
 }
