@@ -835,6 +835,22 @@ const WALK: WalkEntry[] = [
     expect: ownerOnly(400),
   },
   {
+    route: 'GET /api/courses/:id/lti-links',
+    request: (w) => ({ method: 'GET', url: `/api/courses/${w.courseId}/lti-links` }),
+    expect: both(200),
+  },
+  {
+    // No LMS behind the walk's course: an empty list (lti-grade-passback.test.ts shows labels on real posts).
+    route: 'GET /api/assignments/:id/lti-grade-passback',
+    request: (w) => ({ method: 'GET', url: `${assignmentPath(w)}/lti-grade-passback` }),
+    expect: both(200),
+  },
+  {
+    route: 'POST /api/assignments/:id/lti-grade-passback',
+    request: (w) => ({ method: 'POST', url: `${assignmentPath(w)}/lti-grade-passback` }),
+    expect: ownerOnly(400),
+  },
+  {
     route: 'POST /api/lti/deep-links',
     request: (w) => ({
       method: 'POST',
@@ -889,17 +905,6 @@ beforeAll(async () => {
     const submission = response.json().submission;
     submissions.push({ _id: submission._id, fileUrl: submission.file });
   }
-  {
-    // No LMS behind the walk's course: an empty list (lti-grade-passback.test.ts shows labels on real posts).
-    route: 'GET /api/assignments/:id/lti-grade-passback',
-    request: (w) => ({ method: 'GET', url: `${assignmentPath(w)}/lti-grade-passback` }),
-    expect: both(200),
-  },
-  {
-    route: 'POST /api/assignments/:id/lti-grade-passback',
-    request: (w) => ({ method: 'POST', url: `${assignmentPath(w)}/lti-grade-passback` }),
-    expect: ownerOnly(400),
-  },
   // Two answers graded and saved (each open to a regrade request), two suggested only.
   for (const index of [0, 1]) {
     await gradeWithAi(t.app, owner, { ...at, submissionId: submissions[index]!._id });

@@ -1127,6 +1127,30 @@ export const MATRIX: MatrixRow[] = [
     expect: ownerOnlyInCourse(400),
   },
   {
+    // The LMS courses linked to a course and their roster's state: the course's staff; the
+    // fixture's course is linked to none (an empty list; lti-launch.test.ts reads a linked one).
+    route: 'GET /api/courses/:id/lti-links',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/courses/${f.world.course._id}/lti-links` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    // Where each student's score stands with the LMS (AGS): the course's staff; students 403,
+    // strangers 404 (lti-grade-passback.test.ts reads real posts).
+    route: 'GET /api/assignments/:id/lti-grade-passback',
+    access: 'user',
+    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/lti-grade-passback` }),
+    expect: gradersInCourse(200),
+  },
+  {
+    // Sending the grades again is the owner's; the fixture's course is in no LMS, so the owner is
+    // told so (400) after everyone else was refused.
+    route: 'POST /api/assignments/:id/lti-grade-passback',
+    access: 'user',
+    request: (f) => ({ method: 'POST', url: `/api/assignments/${f.world.assignment._id}/lti-grade-passback` }),
+    expect: ownerOnlyInCourse(400),
+  },
+  {
     // The request's one-time code is the permission (it names the owner): each call a fresh one.
     route: 'POST /api/lti/deep-links',
     access: 'public',
@@ -1185,22 +1209,6 @@ function ensureLtiPlatform(f: Fixture): Promise<{ id: string; issuer: string; cl
 
 async function ltiLogin(f: Fixture): Promise<Record<string, string>> {
   const platform = await ensureLtiPlatform(f);
-  {
-    // Where each student's score stands with the LMS (AGS): the course's staff; students 403,
-    // strangers 404 (lti-grade-passback.test.ts reads real posts).
-    route: 'GET /api/assignments/:id/lti-grade-passback',
-    access: 'user',
-    request: (f) => ({ method: 'GET', url: `/api/assignments/${f.world.assignment._id}/lti-grade-passback` }),
-    expect: gradersInCourse(200),
-  },
-  {
-    // Sending the grades again is the owner's; the fixture's course is in no LMS, so the owner is
-    // told so (400) after everyone else was refused.
-    route: 'POST /api/assignments/:id/lti-grade-passback',
-    access: 'user',
-    request: (f) => ({ method: 'POST', url: `/api/assignments/${f.world.assignment._id}/lti-grade-passback` }),
-    expect: ownerOnlyInCourse(400),
-  },
   // inject's requests reach the tool as http://localhost:80.
   return {
     iss: platform.issuer,

@@ -379,6 +379,8 @@ describe('LTI grade passback', () => {
     });
     await grade(course, 0);
     await grade(course, 1, [{ text: 'Units missing.', pointsDeducted: 1, accepted: true }]);
+    // The held saves' posts finish first (each sends nothing), so the release's post is the one that sends.
+    await settled(course.assignmentId);
     await setRelease(course.instructor, course.assignmentId, true);
     await settled(course.assignmentId);
     const { lineItemRequests, scores } = received(course);

@@ -687,6 +687,65 @@ describe('Names and Role Provisioning (roster sync)', () => {
     expect(refused.statusCode).toBe(403);
   });
 
+  it('syncs the roster at a launch into the linked course, at most once an hour', async () => {
+    const contextId = `ctx-launch-sync-${(unique += 1)}`;
+    const first = await signIn(await launch(person('instructor', contextId, { nrps: true })));
+    if (first.landing.kind !== 'link') throw new Error('expected a link offer');
+    const linked = await t.app.inject({
+      method: 'POST',
+      url: `/api/lti/contexts/${first.landing.contextId}/link`,
+      headers: auth(first),
+      payload: { create: true },
+    });
+    const { courseId } = expectStatus<{ courseId: string }>(linked, 200, 'link');
+    const learners = [1, 2].map((n) => ({ user_id: `${contextId}-learner-${n}`, roles: [ROLE.learner] }));
+    lms.setMembers(contextId, [{ user_id: subOf(first), roles: [ROLE.instructor] }, ...learners]);
+    const pagesOf = () => lms.membershipRequests().filter((r) => r.path.startsWith(`/memberships/${contextId}`));
+    const enrolledIn = async () =>
+      (await t.ctx.db.select({ n: count() }).from(enrollments).where(eq(enrollments.courseId, courseId)))[0]!.n;
+    const syncedAt = async () =>
+      (
+        await t.ctx.db
+          .select({ at: ltiContexts.rosterSyncedAt })
+          .from(ltiContexts)
+          .where(eq(ltiContexts.id, first.landing.kind === 'link' ? first.landing.contextId : ''))
+      )[0]!.at;
+    // The instructor's first launch found the course unlinked: nothing was synced.
+    expect(pagesOf()).toEqual([]);
+
+    // A learner's launch into the linked course: the whole roster comes in after the launch answers.
+    await signIn(await launch({ ...person('learner', contextId, { nrps: true }), sub: learners[0]!.user_id }));
+    await expect.poll(enrolledIn, { timeout: 30_000, interval: 50 }).toBe(2);
+    expect(pagesOf().map((r) => r.path)).toEqual([`/memberships/${contextId}`, `/memberships/${contextId}?page=1`]);
+    const stamped = await syncedAt();
+    expect(stamped).not.toBeNull();
+
+    // Another launch within the hour syncs nothing: the platform hears nothing more.
+    await signIn(await launch({ ...person('learner', contextId, { nrps: true }), sub: learners[1]!.user_id }));
+    expect(await syncedAt()).toEqual(stamped);
+    expect(pagesOf()).toHaveLength(2);
+
+    // The course's LMS section reads the same state.
+    const links = await t.app.inject({
+      method: 'GET',
+      url: `/api/courses/${courseId}/lti-links`,
+      headers: auth(first),
+    });
+    expect(expectStatus(links, 200, 'lti links')).toEqual({
+      links: [
+        {
+          lmsCourse: `LMS course ${contextId}`,
+          lms: 'Test LMS',
+          offersRoster: true,
+          takesGrades: false,
+          rosterSyncedAt: stamped!.toISOString(),
+          active: 3,
+          left: 0,
+        },
+      ],
+    });
+  });
+
   it('a course linked to no LMS roster says so', async () => {
     const owner = await registerUser(t.app, { role: 'instructor' });
     const course = await createCourse(t.app, owner, { title: 'Not in an LMS' });

@@ -1054,6 +1054,8 @@ export const ltiContexts = pgTable(
     membershipsUrl: text('memberships_url'),
     /** Assignment and Grade Services: the context's line items URL, when the platform offers it. */
     lineItemsUrl: text('line_items_url'),
+    /** When a launch last synced the roster (NRPS): launches sync at most once an hour (decision 0076). */
+    rosterSyncedAt: timestamp('roster_synced_at', { withTimezone: true }),
     createdAt: createdAt(),
   },
   (table) => [
@@ -1087,8 +1089,6 @@ export const ltiMembers = pgTable(
       .notNull()
       .references(() => users.id, { onDelete: 'cascade' }),
     role: text('role', { enum: ['instructor', 'ta', 'learner'] }).notNull(),
-    /** When a launch last synced the roster (NRPS): launches sync at most once an hour (decision 0076). */
-    rosterSyncedAt: timestamp('roster_synced_at', { withTimezone: true }),
     status: text('status', { enum: ['active', 'left'] }).notNull(),
     syncedAt: timestamp('synced_at', { withTimezone: true }).notNull().defaultNow(),
   },

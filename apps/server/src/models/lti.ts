@@ -415,3 +415,8 @@ export async function claimLaunchRosterSync(db: Db, contextId: string, now: Date
     .returning({ id: ltiContexts.id });
   return rows.length > 0;
 }
+
+/** Records that the context's roster was synced now (on demand), which the launches' rate counts. */
+export async function stampRosterSync(db: Db, contextId: string, now: Date): Promise<void> {
+  await db.update(ltiContexts).set({ rosterSyncedAt: now }).where(eq(ltiContexts.id, contextId));
+}

@@ -174,7 +174,7 @@ export interface LaunchPost {
 export async function completeLaunch(
   ctx: AppContext,
   post: LaunchPost,
-): Promise<{ code: string; landing: LtiLanding }> {
+): Promise<{ code: string; landing: LtiLanding; contextId: string }> {
   if (!post.idToken || !post.state) {
     throw new LaunchRefusal(
       'malformed',
@@ -286,7 +286,7 @@ export async function completeLaunch(
       landing = { kind: 'course', courseId: course.id };
     }
     const code = await newHandoff(tx, user.id, { kind: 'landing', landing }, now);
-    return { code, landing };
+    return { code, landing, contextId: saved.id };
   });
 }
 

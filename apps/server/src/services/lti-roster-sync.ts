@@ -7,9 +7,20 @@ import { courseRoleOf, SCOPE } from '../lti/claims.ts';
 import { importPrivateKey } from '../lti/keys.ts';
 import { fetchServiceToken, nextPageOf } from '../lti/service-token.ts';
 import { LaunchRefusal } from '../lti/verify-id-token.ts';
-import { markMissingMembersLeft, selectContextsOfCourse, selectPlatformById, upsertMember } from '../models/lti.ts';
+import { selectCourseById, type CourseRow } from '../models/courses.ts';
+import {
+  claimLaunchRosterSync,
+  markMissingMembersLeft,
+  selectContextById,
+  selectContextsOfCourse,
+  selectMembers,
+  selectPlatformById,
+  stampRosterSync,
+  upsertMember,
+  type LtiContextRow,
+} from '../models/lti.ts';
 import type { UserRow } from '../models/users.ts';
-import { loadVisibleCourse, requireOwner } from '../policies/course-access.ts';
+import { loadVisibleCourse, requireGrader, requireOwner } from '../policies/course-access.ts';
 import { accountFor, takeSeat } from './lti-launch.ts';
 import { activeToolKey } from './lti-registration.ts';
 
@@ -49,28 +60,70 @@ export async function syncLtiRoster(ctx: AppContext, user: UserRow, courseId: st
     throw new AppError('BAD_REQUEST', 'This course is not linked to an LMS course that offers its roster (NRPS).');
   }
   const result: RosterSyncResult = { contexts: contexts.length, active: 0, left: 0 };
-  const key = await activeToolKey(ctx);
   for (const context of contexts) {
-    const platform = await selectPlatformById(ctx.db, context.platformId);
-    if (!platform) continue;
-    const members = await readMembership(ctx, platform, context.membershipsUrl!, key.kid, key.privateJwk as JWK);
-    const now = currentTime(ctx);
-    await ctx.db.transaction(async (tx) => {
-      const seen: string[] = [];
-      for (const member of members) {
-        const role = courseRoleOf(member.roles);
-        if (role === 'other') continue;
-        const active = (member.status ?? 'Active') === 'Active';
-        if (!active) continue;
-        const account = await accountFor(tx, platform, { ...member, sub: member.user_id }, role);
-        await takeSeat(tx, course, account, role);
-        await upsertMember(tx, { contextId: context.id, userId: account.id, role, status: 'active', syncedAt: now });
-        seen.push(account.id);
-      }
-      result.active += seen.length;
-      result.left += await markMissingMembersLeft(tx, context.id, seen);
-    });
+    // A sync on demand counts for the launches' rate too: they need not sync again this hour.
+    await stampRosterSync(ctx.db, context.id, currentTime(ctx));
+    const counts = await syncContextRoster(ctx, course, context);
+    result.active += counts.active;
+    result.left += counts.left;
   }
+  return result;
+}
+
+/** Launches sync the roster of their LMS course at most this often (decision 0076). */
+export const LAUNCH_ROSTER_SYNC_EVERY_MS = 60 * 60 * 1000;
+
+/**
+ * At a launch into a linked course (decision 0076): the roster is synced when none was in the
+ * last hour, by a launch or on demand. The claim is made before the launch answers; the sync itself
+ * runs after, so the LMS's speed never slows a launch, and its failure is only logged (the owner's
+ * "Sync roster" button says why). Answers whether a sync was started.
+ */
+export async function syncRosterAtLaunch(ctx: AppContext, contextId: string): Promise<boolean> {
+  try {
+    const context = await selectContextById(ctx.db, contextId);
+    const course = context?.courseId ? await selectCourseById(ctx.db, context.courseId) : undefined;
+    if (!context?.membershipsUrl || !course) return false;
+    const now = currentTime(ctx);
+    if (!(await claimLaunchRosterSync(ctx.db, context.id, now, LAUNCH_ROSTER_SYNC_EVERY_MS))) return false;
+    void syncContextRoster(ctx, course, context).catch((error: unknown) =>
+      ctx.log.warn({ err: error, contextId }, 'the roster sync at a launch failed'),
+    );
+    return true;
+  } catch (error) {
+    // The launch itself succeeded: a roster that could not be synced never refuses it.
+    ctx.log.warn({ err: error, contextId }, 'the roster sync at a launch could not start');
+    return false;
+  }
+}
+
+/** One LMS course's roster read in full, then written in one transaction. */
+async function syncContextRoster(
+  ctx: AppContext,
+  course: CourseRow,
+  context: LtiContextRow,
+): Promise<{ active: number; left: number }> {
+  const result = { active: 0, left: 0 };
+  const platform = await selectPlatformById(ctx.db, context.platformId);
+  if (!platform) return result;
+  const key = await activeToolKey(ctx);
+  const members = await readMembership(ctx, platform, context.membershipsUrl!, key.kid, key.privateJwk as JWK);
+  const now = currentTime(ctx);
+  await ctx.db.transaction(async (tx) => {
+    const seen: string[] = [];
+    for (const member of members) {
+      const role = courseRoleOf(member.roles);
+      if (role === 'other') continue;
+      const active = (member.status ?? 'Active') === 'Active';
+      if (!active) continue;
+      const account = await accountFor(tx, platform, { ...member, sub: member.user_id }, role);
+      await takeSeat(tx, course, account, role);
+      await upsertMember(tx, { contextId: context.id, userId: account.id, role, status: 'active', syncedAt: now });
+      seen.push(account.id);
+    }
+    result.active = seen.length;
+    result.left = await markMissingMembersLeft(tx, context.id, seen);
+  });
   return result;
 }
 
@@ -109,4 +162,40 @@ async function readMembership(
     next = nextPageOf(response.headers.get('link'));
   }
   return members;
+}
+
+export interface CourseLmsLinkView {
+  lmsCourse: string;
+  lms: string;
+  offersRoster: boolean;
+  takesGrades: boolean;
+  rosterSyncedAt: Date | null;
+  active: number;
+  left: number;
+}
+
+/** GET /api/courses/:id/lti-links: the LMS courses linked to the course, for its staff. */
+export async function readCourseLmsLinks(
+  ctx: AppContext,
+  user: UserRow,
+  courseId: string,
+): Promise<CourseLmsLinkView[]> {
+  const { course } = requireGrader(await loadVisibleCourse(ctx.db, user, courseId), 'see its LMS links');
+  const views: CourseLmsLinkView[] = [];
+  for (const context of await selectContextsOfCourse(ctx.db, course.id)) {
+    const [platform, members] = await Promise.all([
+      selectPlatformById(ctx.db, context.platformId),
+      selectMembers(ctx.db, context.id),
+    ]);
+    views.push({
+      lmsCourse: context.title,
+      lms: platform?.name ?? 'LMS',
+      offersRoster: context.membershipsUrl !== null,
+      takesGrades: context.lineItemsUrl !== null,
+      rosterSyncedAt: context.rosterSyncedAt,
+      active: members.filter((member) => member.status === 'active').length,
+      left: members.filter((member) => member.status === 'left').length,
+    });
+  }
+  return views;
 }

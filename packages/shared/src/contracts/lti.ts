@@ -123,3 +123,23 @@ export type GradePassbackOutput = z.infer<typeof GradePassbackOutput>;
 /** POST /api/assignments/:id/lti-grade-passback: the owner sends every LMS student's score again. */
 export const SendGradesOutput = z.object({ message: z.string(), queued: z.number().int() });
 export type SendGradesOutput = z.infer<typeof SendGradesOutput>;
+
+/** One LMS course linked to a Gradewise course, as its staff see it (decision 0076). */
+export const CourseLmsLink = z.object({
+  lmsCourse: z.string(),
+  /** The name the LMS was registered under. */
+  lms: z.string(),
+  /** It offers its roster (Names and Role Provisioning) / takes grades (Assignment and Grade Services). */
+  offersRoster: z.boolean(),
+  takesGrades: z.boolean(),
+  /** The last roster sync, at a launch or on demand. */
+  rosterSyncedAt: z.string().nullable(),
+  /** People the syncs found in the LMS course, and those marked as left since. */
+  active: z.number().int(),
+  left: z.number().int(),
+});
+export type CourseLmsLink = z.infer<typeof CourseLmsLink>;
+
+/** GET /api/courses/:id/lti-links: the course's staff; empty when no LMS course is linked. */
+export const CourseLmsLinksOutput = z.object({ links: z.array(CourseLmsLink) });
+export type CourseLmsLinksOutput = z.infer<typeof CourseLmsLinksOutput>;

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { MessageOutput } from '@gradewise/shared/errors';
 import {
   AddDeploymentsInput,
+  CourseLmsLinksOutput,
   DeepLinkInput,
   DeepLinkOutput,
   GradePassbackOutput,
@@ -24,7 +25,7 @@ import { AppError } from '../../lib/errors.ts';
 import { presentUser } from '../../presenters/user-presenter.ts';
 import { createDeepLinkResponse } from '../../services/lti-deep-linking.ts';
 import { readGradePassback, sendGradesToLms } from '../../services/lti-grade-passback.ts';
-import { syncLtiRoster } from '../../services/lti-roster-sync.ts';
+import { readCourseLmsLinks, syncLtiRoster, syncRosterAtLaunch } from '../../services/lti-roster-sync.ts';
 import {
   completeLaunch,
   linkLtiContext,
@@ -215,7 +216,9 @@ export function ltiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const cookie = state ? `${STATE_COOKIE_PREFIX}${state}` : undefined;
         const browserHasState = cookie !== undefined && cookieOf(request, cookie) === '1';
         try {
-          const { code } = await completeLaunch(ctx, { idToken, state, browserHasState });
+          const { code, contextId } = await completeLaunch(ctx, { idToken, state, browserHasState });
+          // At most once an hour per LMS course, and after the answer (decision 0076).
+          await syncRosterAtLaunch(ctx, contextId);
           void reply.header('set-cookie', `${cookie}=; Path=/api/lti/launch; Max-Age=0; HttpOnly; SameSite=Lax`);
           const landing = `${baseUrlOf(ctx, request)}/lti/landing#code=${code}`;
           if (isFramed(request)) {
@@ -277,6 +280,18 @@ export function ltiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         return {
           message: `Roster synced from the LMS: ${result.active} people in the course, ${result.left} marked as left.`,
           ...result,
+        };
+      },
+    );
+
+    // The LMS courses linked to a course, with their roster's state: the course's staff (decision 0076).
+    app.get(
+      '/api/courses/:id/lti-links',
+      { config: { access: 'user' }, schema: { params: IdParams, response: { 200: CourseLmsLinksOutput } } },
+      async (request) => {
+        const links = await readCourseLmsLinks(ctx, currentUser(request), request.params.id);
+        return {
+          links: links.map((link) => ({ ...link, rosterSyncedAt: link.rosterSyncedAt?.toISOString() ?? null })),
         };
       },
     );

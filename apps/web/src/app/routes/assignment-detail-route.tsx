@@ -8,6 +8,7 @@ import { LoadFailedMessage, LoadingMessage } from '../../components/screen-state
 import { ASSIGNMENT_MESSAGES, useAssignment } from '../../features/assignments/api/assignments-api.ts';
 import { AnonymousGradingSetting } from '../../features/assignments/components/anonymous-grading-setting.tsx';
 import { ResubmissionSetting } from '../../features/assignments/components/resubmission-setting.tsx';
+import { LmsGradePassback } from '../../features/lti/components/lms-grade-passback.tsx';
 import { GradeReleaseControl } from '../../features/regrades/components/grade-release-control.tsx';
 import { RegradeSettingsForm } from '../../features/regrades/components/regrade-settings-form.tsx';
 import { formatDateTime, isPast } from '../../lib/format-date.ts';
@@ -104,6 +105,12 @@ export function AssignmentDetailRoute() {
             releasedAt={detail.gradesReleasedAt ?? null}
           />
           <RegradeSettingsForm key={`${detail.regradeWindowDays}-${detail.regradeRequestLimit}`} assignment={detail} />
+        </Box>
+      ) : null}
+      {/* The course's staff see what reached the LMS (decision 0076); students never. */}
+      {detail.viewer === 'staff' ? (
+        <Box sx={{ mt: detail.staffRole === 'ta' ? 3 : 0 }}>
+          <LmsGradePassback assignmentId={detail._id} isOwner={detail.staffRole !== 'ta'} />
         </Box>
       ) : null}
     </Container>

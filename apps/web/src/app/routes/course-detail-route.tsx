@@ -16,6 +16,7 @@ import {
   CourseAiSettingsSection,
 } from '../../features/courses/components/course-ai-settings.tsx';
 import { PendingInvitations } from '../../features/rosters/components/pending-invitations.tsx';
+import { CourseLmsSection } from '../../features/lti/components/course-lms-section.tsx';
 import { StaffSection } from '../../features/staff/components/staff-section.tsx';
 import { messageOf } from '../../lib/api-client.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -131,6 +132,7 @@ export function CourseDetailRoute() {
         )}
       </Box>
       {isStaff ? <StaffSection courseId={detail._id} canManage={isOwner} /> : null}
+      {isStaff ? <CourseLmsSection courseId={detail._id} isOwner={isOwner} /> : null}
       {isStaff ? <CourseAiSettingsSection courseId={detail._id} /> : <CourseAiReaderNotice courseId={detail._id} />}
     </Container>
   );

@@ -1,10 +1,14 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  CourseLmsLinksOutput,
+  GradePassbackOutput,
   HandoffOutput,
   LinkContextOutput,
   PlatformList,
   PlatformOutput,
+  RosterSyncOutput,
   RotateKeyOutput,
+  SendGradesOutput,
   ToolConfigOutput,
   type LinkContextInput,
   type RegisterPlatformInput,
@@ -20,6 +24,9 @@ export const ltiApiPaths = {
   rotateKey: '/lti/keys/rotate',
   handoff: '/lti/handoff',
   link: (contextId: string) => `/lti/contexts/${encodeURIComponent(contextId)}/link`,
+  gradePassback: (assignmentId: string) => `/assignments/${encodeURIComponent(assignmentId)}/lti-grade-passback`,
+  rosterSync: (courseId: string) => `/courses/${encodeURIComponent(courseId)}/lti-roster-sync`,
+  courseLinks: (courseId: string) => `/courses/${encodeURIComponent(courseId)}/lti-links`,
   /** Posted by a plain HTML form (the answer is a page that returns to the LMS). */
   deepLinks: '/api/lti/deep-links',
 } as const;
@@ -27,6 +34,8 @@ export const ltiApiPaths = {
 const ltiKeys = {
   tool: ['lti', 'tool'] as const,
   platforms: ['lti', 'platforms'] as const,
+  gradePassback: (assignmentId: string) => ['lti', 'grade-passback', assignmentId] as const,
+  courseLinks: (courseId: string) => ['lti', 'course-links', courseId] as const,
 };
 
 export const LTI_MESSAGES = {
@@ -35,7 +44,14 @@ export const LTI_MESSAGES = {
   registerFailed: 'Could not register the LMS.',
   removeFailed: 'Could not remove the registration.',
   rotateFailed: 'Could not rotate the signing key.',
+  passbackFailed: 'Could not load what was sent to the LMS.',
+  sendGradesFailed: 'Could not send the grades to the LMS.',
+  rosterSyncFailed: 'Could not sync the roster from the LMS.',
+  courseLinksFailed: 'Could not load the LMS courses linked to this course.',
 } as const;
+
+/** While a post waits (queued, or between retries), the list is read again this often. */
+const PASSBACK_REFRESH_MS = 3000;
 
 export function useToolConfig() {
   return useQuery({
@@ -82,5 +98,42 @@ export function redeemHandoff(code: string): Promise<HandoffOutput> {
 export function useLinkContext(contextId: string) {
   return useMutation({
     mutationFn: (choice: LinkContextInput) => apiClient.post(ltiApiPaths.link(contextId), choice, LinkContextOutput),
+  });
+}
+
+/** Where each student's score stands with the LMS (decision 0076): the course's staff. */
+export function useGradePassback(assignmentId: string) {
+  return useQuery({
+    queryKey: ltiKeys.gradePassback(assignmentId),
+    queryFn: ({ signal }) => apiClient.get(ltiApiPaths.gradePassback(assignmentId), GradePassbackOutput, { signal }),
+    refetchInterval: (query) =>
+      query.state.data?.rows.some((row) => row.state === 'pending') ? PASSBACK_REFRESH_MS : false,
+  });
+}
+
+/** The owner sends every LMS student's released score again. */
+export function useSendGradesToLms(assignmentId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiClient.post(ltiApiPaths.gradePassback(assignmentId), {}, SendGradesOutput),
+    onSuccess: () => queryClient.invalidateQueries({ queryKey: ltiKeys.gradePassback(assignmentId) }),
+  });
+}
+
+/** The owner brings the course's roster in line with the LMS (Names and Role Provisioning). */
+export function useSyncLtiRoster(courseId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => apiClient.post(ltiApiPaths.rosterSync(courseId), {}, RosterSyncOutput),
+    // New students and staff change the course's lists everywhere.
+    onSuccess: () => queryClient.invalidateQueries(),
+  });
+}
+
+/** The LMS courses linked to a course and their roster's state: the course's staff. */
+export function useCourseLmsLinks(courseId: string) {
+  return useQuery({
+    queryKey: ltiKeys.courseLinks(courseId),
+    queryFn: ({ signal }) => apiClient.get(ltiApiPaths.courseLinks(courseId), CourseLmsLinksOutput, { signal }),
   });
 }
