@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { expect as baseExpect, test } from '@playwright/test';
 import { ROLE, startTestPlatform, type TestPlatform } from '../apps/server/test/support/lti-platform.ts';
-import { ok, registerPerson, storedToken, unique } from './support.ts';
+import { ok, pdf, registerPerson, storedToken, unique } from './support.ts';
 
 /**
  * Issue 32: Gradewise inside the school's LMS. The project's own test LMS (a real HTTP server with
@@ -157,4 +157,134 @@ test('a launch from the LMS opens the right course, as the right role, in a real
   await expect(settings.getByRole('button', { name: 'Copy login initiation url' })).toBeFocused();
 
   for (const context of [teacher, learner, framedContext, hostile, registrarContext]) await context.close();
+});
+
+test('the course LMS section syncs the roster, and a saved grade shows as sent to the LMS', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(180_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const tool = baseURL!;
+  // A platform of its own: the first journey registered the other one.
+  const gradebook = await startTestPlatform();
+  try {
+    const registrar = await registerPerson(request, 'Gary Gradebook', 'instructor');
+    await ok(
+      await request.post('/api/lti/platforms', {
+        headers: { Authorization: `Bearer ${registrar.token}` },
+        data: gradebook.registration(['deployment-1'], 'Gradebook LMS'),
+      }),
+      'register the LMS',
+    );
+    gradebook.setToolJwksUrl(`${tool}/api/lti/jwks`);
+    const loginUrl = `${tool}/api/lti/login`;
+    const launchUrl = `${tool}/api/lti/launch`;
+    const contextId = `graded-${unique()}`;
+    const context = { id: contextId, title: `Chemistry 201 (${contextId})` };
+    const teacherSub = `teacher-${contextId}`;
+    const learnerSub = `learner-${contextId}`;
+
+    const teacher = await browser.newContext({ viewport: DESK });
+    const page = await teacher.newPage();
+    const hint = gradebook.nextLaunch({
+      sub: teacherSub,
+      name: 'Carla Chemist',
+      roles: [ROLE.instructor],
+      context,
+      nrps: true,
+      ags: {},
+    });
+    await page.goto(gradebook.coursePageUrl(loginUrl, launchUrl, hint));
+    await page.getByRole('link', { name: 'Open Gradewise' }).click();
+    await page.getByRole('button', { name: 'Create and link' }).click();
+    await expect(page).toHaveURL(/\/courses\/[0-9a-f-]{36}$/);
+    const courseId = page.url().split('/courses/')[1]!;
+    const teacherAuth = { Authorization: `Bearer ${await storedToken(page)}` };
+
+    // The course's LMS section: not synced yet; the owner syncs it now.
+    gradebook.setMembers(contextId, [
+      { user_id: teacherSub, roles: [ROLE.instructor], name: 'Carla Chemist' },
+      { user_id: learnerSub, roles: [ROLE.learner], name: 'Lou Learner' },
+    ]);
+    const lmsSection = page.getByRole('region', { name: 'LMS' });
+    await expect(lmsSection.getByText('Roster not synced yet.')).toBeVisible();
+    await lmsSection.getByRole('button', { name: 'Sync roster now' }).click();
+    await expect(lmsSection.getByText(/Roster synced .*: 2 in the course\./)).toBeVisible();
+    await lmsSection.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/course-lms-1280.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+    await lmsSection.screenshot({ path: `${SHOTS}/course-lms-390.png` });
+    await page.setViewportSize(DESK);
+
+    // The learner the sync brought in launches, and answers an assignment the owner grades.
+    const learner = await browser.newContext({ viewport: DESK });
+    const learnerPage = await learner.newPage();
+    const learnerHint = gradebook.nextLaunch({ sub: learnerSub, roles: [ROLE.learner], context, ags: {} });
+    await learnerPage.goto(gradebook.coursePageUrl(loginUrl, launchUrl, learnerHint));
+    await learnerPage.getByRole('link', { name: 'Open Gradewise' }).click();
+    await expect(learnerPage).toHaveURL(new RegExp(`/courses/${courseId}$`));
+    const learnerAuth = { Authorization: `Bearer ${await storedToken(learnerPage)}` };
+    const { assignment } = await ok<{ assignment: { _id: string } }>(
+      await request.post('/api/assignments', {
+        headers: teacherAuth,
+        data: { title: 'Titration lab', courseId, deadline: null },
+      }),
+      'create assignment',
+    );
+    const { question } = await ok<{ question: { _id: string } }>(
+      await request.post(`/api/assignments/${assignment._id}/questions`, {
+        headers: teacherAuth,
+        multipart: { title: 'Endpoint', points: '10', questionFile: await pdf('Question', ['Find the endpoint.']) },
+      }),
+      'create question',
+    );
+    const base = `/api/assignments/${assignment._id}/questions/${question._id}`;
+    const { submission } = await ok<{ submission: { _id: string } }>(
+      await request.post(`${base}/submit`, {
+        headers: learnerAuth,
+        multipart: { file: await pdf('Answer', ['The endpoint is at 25.0 mL.']) },
+      }),
+      'submit',
+    );
+    await ok(
+      await request.post(`${base}/save-grade/${submission._id}`, {
+        headers: teacherAuth,
+        data: {
+          grade: 8,
+          feedback: '',
+          comments: [{ text: 'Units missing.', pointsDeducted: 2, accepted: true }],
+          expectedGradeId: null,
+        },
+      }),
+      'save grade',
+    );
+
+    // The assignment page shows the score as sent, and the LMS received exactly that.
+    await page.goto(`/assignments/${assignment._id}`);
+    const passback = page.getByRole('region', { name: 'Grades in the LMS' });
+    await expect(passback.getByText('Sent', { exact: true })).toBeVisible();
+    await expect(passback.getByText(/8 \/ 10 \(final\)/)).toBeVisible();
+    const scores = gradebook.agsRequests().filter((sent) => sent.path.endsWith('/scores'));
+    expect(scores.map((sent) => sent.body)).toEqual([
+      expect.objectContaining({
+        userId: learnerSub,
+        scoreGiven: 8,
+        scoreMaximum: 10,
+        gradingProgress: 'FullyGraded',
+        comment: 'Endpoint: Units missing.',
+      }),
+    ]);
+    await passback.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `${SHOTS}/grades-in-lms-1280.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+    await passback.screenshot({ path: `${SHOTS}/grades-in-lms-390.png` });
+    // Keyboard: the owner's button is reachable and named.
+    await passback.getByRole('button', { name: 'Send grades to the LMS' }).focus();
+    await expect(passback.getByRole('button', { name: 'Send grades to the LMS' })).toBeFocused();
+    for (const each of [teacher, learner]) await each.close();
+  } finally {
+    await gradebook.close();
+  }
 });
