@@ -100,15 +100,6 @@ export function rampCredit(evidence: number, ramp: { low: number; high: number }
   return Math.min(1, Math.max(0, (evidence - ramp.low) / (ramp.high - ramp.low)));
 }
 
-/** Deductions move in half points on items of 2 points or more, quarter points below. */
-export function roundDeduction(points: number, rawDeduction: number): number {
-  if (rawDeduction <= 1e-9) return 0;
-  if (rawDeduction >= points - 1e-9) return points;
-  const step = points >= 2 ? 0.5 : 0.25;
-  const rounded = Math.round(rawDeduction / step) * step;
-  return Math.min(points, Math.max(0, rounded));
-}
-
 /**
  * Term weights are inverse document frequencies over the sentences of the question, the solution
  * and the rubric: the reference side only, so every answer to a question is weighed the same way.

@@ -1,6 +1,5 @@
 import {
   compareQuantity,
-  formatQuantity,
   isEquivalentQuantity,
   MATCH_CREDIT,
   parseQuantities,
@@ -486,11 +485,6 @@ export function judgeNumbers(
     share,
     wrongResultCap,
   };
-}
-
-export function describeTarget(target: NumericTarget): string {
-  const withUnit = target.expected.find((quantity) => quantity.unitText) ?? target.expected[0]!;
-  return formatQuantity(withUnit);
 }
 
 const EXAMPLE_CRITERION = /\b(?:example|illustrat\w*|application|instance)\b/i;
