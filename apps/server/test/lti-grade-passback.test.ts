@@ -398,6 +398,25 @@ describe('LTI grade passback', () => {
     expect((await t.app.inject({ method: 'GET', url, headers: stranger.auth })).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'POST', url, headers: course.student.auth })).statusCode).toBe(403);
     expect((await t.app.inject({ method: 'POST', url, headers: stranger.auth })).statusCode).toBe(404);
+    // While the assignment is anonymous its staff see a label, never the student's name or id.
+    await grade(course, 0);
+    await settled(course.assignmentId);
+    const anonymous = await t.app.inject({
+      method: 'PUT',
+      url: `/api/assignments/${course.assignmentId}/anonymous-grading`,
+      headers: course.instructor.auth,
+      payload: { isAnonymous: true },
+    });
+    expectStatus(anonymous, 200, 'anonymous grading');
+    const labelled = await passback(course);
+    expect(labelled.rows).toEqual([
+      expect.objectContaining({
+        state: 'sent',
+        student: { _id: expect.stringMatching(/^anonymous-\d+$/), name: expect.stringMatching(/^Student \d+$/) },
+      }),
+    ]);
+    expect(JSON.stringify(labelled)).not.toContain('Lee Learner');
+    expect(JSON.stringify(labelled)).not.toContain(course.student.id);
     // A course with no LMS behind it: an empty list, and nothing to send.
     const plain = await createAssignment(t.app, stranger, await ownCourse(stranger));
     const empty = await t.app.inject({
