@@ -164,7 +164,7 @@ describe('question page: pending suggestions', () => {
     expect(await region.findByText(/4 suggestions pending/)).toBeInTheDocument();
   });
 
-  it('with an LLM, offers the re-suggest only after a confirmation that states the number of calls', async () => {
+  it('with an LLM, offers the re-suggest only after a confirmation that states the number of calls and the estimated cost', async () => {
     const llmSummary = summary({
       grader: { kind: 'llm', provider: 'openai', model: 'gpt-4o-mini' },
       refreshesAutomatically: false,
@@ -176,6 +176,22 @@ describe('question page: pending suggestions', () => {
       questionRoutes(() => jsonResponse(200, llmSummary), {
         [`POST ${QUESTION_API}/resuggest`]: () =>
           jsonResponse(200, { message: 'Re-suggesting 4 answers in the background.', batchId: 'batch-1', queued: 4 }),
+        // Issue 31: the cost before it starts, as Grade All shows it.
+        [`GET ${QUESTION_API}/resuggest/estimate`]: () =>
+          jsonResponse(200, {
+            providerId: 'hosted',
+            providerLabel: 'Hosted model',
+            location: 'external',
+            currency: 'USD',
+            answers: 4,
+            inputTokens: 12_000,
+            outputTokens: 600,
+            cost: 0.0123,
+            confirmAbove: 1,
+            needsConfirmation: false,
+            budgetLeft: 4.5,
+            fitsBudget: true,
+          }),
       }),
     );
     renderApp(QUESTION_PATH);
@@ -186,6 +202,9 @@ describe('question page: pending suggestions', () => {
     const dialog = await screen.findByRole('dialog', { name: 'Re-suggest 4 answers?' });
     expect(dialog).toHaveTextContent('This makes 4 calls to openai/gpt-4o-mini');
     expect(dialog).toHaveTextContent('with your 3 saved grades as examples');
+    expect(await within(dialog).findByText('$0.0123')).toBeInTheDocument();
+    expect(dialog).toHaveTextContent('12,000 tokens in, about 600 tokens out');
+    expect(dialog).toHaveTextContent('$4.50');
     await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
     await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
     expect(sent.some((request) => request.path.endsWith('/resuggest'))).toBe(false);
@@ -193,12 +212,13 @@ describe('question page: pending suggestions', () => {
     await user.click(region.getByRole('button', { name: 'Re-suggest 4 answers with openai/gpt-4o-mini' }));
     await user.click(
       within(await screen.findByRole('dialog', { name: 'Re-suggest 4 answers?' })).getByRole('button', {
-        name: 'Make 4 calls',
+        name: 'Make 4 calls (about $0.0123)',
       }),
     );
     expect(await screen.findByText('Re-suggesting 4 answers in the background.')).toBeInTheDocument();
     const posted = sent.filter((request) => request.path.endsWith('/resuggest'));
     expect(posted).toHaveLength(1);
-    expect(posted[0]!.body).toEqual({ answers: 4 });
+    // The estimate was shown: the request confirms it.
+    expect(posted[0]!.body).toEqual({ answers: 4, confirmCost: true });
   });
 });

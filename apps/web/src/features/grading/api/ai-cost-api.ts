@@ -13,6 +13,7 @@ const question = (assignmentId: string, questionId: string) => `/assignments/${a
 
 export const aiCostKeys = {
   estimate: (questionId: string) => ['ai-cost', 'estimate', questionId] as const,
+  resuggestEstimate: (questionId: string) => ['ai-cost', 'resuggest-estimate', questionId] as const,
   batchSpend: (batchId: string) => ['ai-cost', 'batch', batchId] as const,
   runs: (submissionId: string) => ['ai-cost', 'runs', submissionId] as const,
 };
@@ -23,6 +24,17 @@ export function useGradeAllEstimate(assignmentId: string, questionId: string, en
     queryKey: aiCostKeys.estimate(questionId),
     queryFn: ({ signal }) =>
       apiClient.get(`${question(assignmentId, questionId)}/grade-all/estimate`, AiCostEstimate, { signal }),
+    enabled,
+    staleTime: 0,
+  });
+}
+
+/** GET resuggest/estimate, only while re-suggest's confirmation is open: what re-suggesting every waiting answer costs. */
+export function useResuggestEstimate(assignmentId: string, questionId: string, enabled: boolean) {
+  return useQuery({
+    queryKey: aiCostKeys.resuggestEstimate(questionId),
+    queryFn: ({ signal }) =>
+      apiClient.get(`${question(assignmentId, questionId)}/resuggest/estimate`, AiCostEstimate, { signal }),
     enabled,
     staleTime: 0,
   });

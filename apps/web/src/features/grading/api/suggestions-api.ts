@@ -37,12 +37,19 @@ export function useSuggestionSummary(assignmentId: string, questionId: string) {
   return summary;
 }
 
-/** POST resuggest with the number of answers (= calls) the instructor confirmed. */
+/**
+ * POST resuggest with the number of answers (= calls) the instructor confirmed, after its cost
+ * estimate was shown: the confirmation covers an estimate above the course's amount (issue 31).
+ */
 export function useResuggest(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (answers: number) =>
-      apiClient.post(apiPaths.questions.resuggest(assignmentId, questionId), { answers }, ResuggestOutput),
+      apiClient.post(
+        apiPaths.questions.resuggest(assignmentId, questionId),
+        { answers, confirmCost: true },
+        ResuggestOutput,
+      ),
     onSettled: () => refreshAfterGrading(queryClient, assignmentId, questionId),
   });
 }

@@ -13,7 +13,8 @@ import {
   Typography,
 } from '@mui/material';
 import StopCircleOutlinedIcon from '@mui/icons-material/StopCircleOutlined';
-import { formatMoney } from '@gradewise/shared/contracts/ai-cost';
+import type { UseQueryResult } from '@tanstack/react-query';
+import { formatMoney, type AiCostEstimate } from '@gradewise/shared/contracts/ai-cost';
 import { messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo } from '../../../lib/toasts.tsx';
 import { useBatchSpend, useConfirmedGradeAll, useGradeAllEstimate, useStopGradeAll } from '../api/ai-cost-api.ts';
@@ -54,72 +55,10 @@ export function GradeAllEstimateDialog({
     <Dialog open={open} onClose={onClose} aria-labelledby={titleId} fullWidth maxWidth="sm">
       <DialogTitle id={titleId}>Grade All: what it will cost</DialogTitle>
       <DialogContent>
-        {estimate.isPending ? (
-          <Stack direction="row" spacing={1.5} alignItems="center" role="status">
-            <CircularProgress size={20} aria-hidden />
-            <Typography>Reading the answers to estimate the cost…</Typography>
-          </Stack>
-        ) : estimate.isError ? (
-          <Alert
-            severity="error"
-            action={
-              <Button color="inherit" size="small" onClick={() => void estimate.refetch()}>
-                Retry
-              </Button>
-            }
-          >
-            {messageOf(estimate.error, 'The estimate could not be made.')}
-          </Alert>
-        ) : data && data.answers === 0 ? (
-          <DialogContentText>
-            Nothing to grade: every answer has a suggestion, a saved grade or a run in flight.
-          </DialogContentText>
-        ) : data ? (
-          <Stack spacing={1.5}>
-            <DialogContentText>
-              {data.answers} answer{data.answers === 1 ? '' : 's'} on <strong>{data.providerLabel}</strong> (
-              {data.location === 'on-server' ? 'on this server' : 'an external service'}).
-            </DialogContentText>
-            <Box
-              component="dl"
-              sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
-            >
-              <Typography component="dt" color="text.secondary">
-                Estimated cost
-              </Typography>
-              <Typography component="dd" sx={{ m: 0, fontWeight: 600 }}>
-                {formatMoney(data.cost, data.currency)}
-              </Typography>
-              <Typography component="dt" color="text.secondary">
-                Tokens
-              </Typography>
-              <Typography component="dd" sx={{ m: 0 }}>
-                {tokens(data.inputTokens)} in, about {tokens(data.outputTokens)} out
-              </Typography>
-              <Typography component="dt" color="text.secondary">
-                Budget left this month
-              </Typography>
-              <Typography component="dd" sx={{ m: 0 }}>
-                {data.budgetLeft === null ? 'No budget set' : formatMoney(data.budgetLeft, data.currency)}
-              </Typography>
-            </Box>
-            {!data.fitsBudget ? (
-              <Alert severity="error">
-                This does not fit what is left of the monthly budget. Nothing will be queued; the course owner can raise
-                the budget in the course&apos;s AI settings.
-              </Alert>
-            ) : data.needsConfirmation ? (
-              <Alert severity="warning">
-                This is more than the {formatMoney(data.confirmAbove, data.currency)} this course starts without asking.
-                Start only if you mean to spend it.
-              </Alert>
-            ) : null}
-            <Typography variant="body2" color="text.secondary">
-              The estimate counts each answer&apos;s text, the rubric and the instructions sent with it. You can stop
-              the run at any time; what was spent is shown as it runs.
-            </Typography>
-          </Stack>
-        ) : null}
+        <CostEstimateBody
+          estimate={estimate}
+          empty="Nothing to grade: every answer has a suggestion, a saved grade or a run in flight."
+        />
       </DialogContent>
       <DialogActions>
         <Button onClick={onClose}>Cancel</Button>
@@ -137,6 +76,83 @@ export function GradeAllEstimateDialog({
         </Button>
       </DialogActions>
     </Dialog>
+  );
+}
+
+/**
+ * What queued AI work will cost, before it starts (issue 31): answers, tokens and money on the
+ * course's provider, the budget left, and a warning above the course's confirmation amount. One
+ * home for Grade All's dialog and re-suggest's (both read an AiCostEstimate from the server).
+ */
+export function CostEstimateBody({ estimate, empty }: { estimate: UseQueryResult<AiCostEstimate>; empty: string }) {
+  const data = estimate.data;
+  return (
+    <>
+      {estimate.isPending ? (
+        <Stack direction="row" spacing={1.5} alignItems="center" role="status">
+          <CircularProgress size={20} aria-hidden />
+          <Typography>Reading the answers to estimate the cost…</Typography>
+        </Stack>
+      ) : estimate.isError ? (
+        <Alert
+          severity="error"
+          action={
+            <Button color="inherit" size="small" onClick={() => void estimate.refetch()}>
+              Retry
+            </Button>
+          }
+        >
+          {messageOf(estimate.error, 'The estimate could not be made.')}
+        </Alert>
+      ) : data && data.answers === 0 ? (
+        <DialogContentText>{empty}</DialogContentText>
+      ) : data ? (
+        <Stack spacing={1.5}>
+          <DialogContentText>
+            {data.answers} answer{data.answers === 1 ? '' : 's'} on <strong>{data.providerLabel}</strong> (
+            {data.location === 'on-server' ? 'on this server' : 'an external service'}).
+          </DialogContentText>
+          <Box
+            component="dl"
+            sx={{ display: 'grid', gridTemplateColumns: 'auto 1fr', columnGap: 2, rowGap: 0.5, m: 0 }}
+          >
+            <Typography component="dt" color="text.secondary">
+              Estimated cost
+            </Typography>
+            <Typography component="dd" sx={{ m: 0, fontWeight: 600 }}>
+              {formatMoney(data.cost, data.currency)}
+            </Typography>
+            <Typography component="dt" color="text.secondary">
+              Tokens
+            </Typography>
+            <Typography component="dd" sx={{ m: 0 }}>
+              {tokens(data.inputTokens)} in, about {tokens(data.outputTokens)} out
+            </Typography>
+            <Typography component="dt" color="text.secondary">
+              Budget left this month
+            </Typography>
+            <Typography component="dd" sx={{ m: 0 }}>
+              {data.budgetLeft === null ? 'No budget set' : formatMoney(data.budgetLeft, data.currency)}
+            </Typography>
+          </Box>
+          {!data.fitsBudget ? (
+            <Alert severity="error">
+              This does not fit what is left of the monthly budget. Nothing will be queued; the course owner can raise
+              the budget in the course&apos;s AI settings.
+            </Alert>
+          ) : data.needsConfirmation ? (
+            <Alert severity="warning">
+              This is more than the {formatMoney(data.confirmAbove, data.currency)} this course starts without asking.
+              Start only if you mean to spend it.
+            </Alert>
+          ) : null}
+          <Typography variant="body2" color="text.secondary">
+            The estimate counts each answer&apos;s text, the rubric and the instructions sent with it. You can stop the
+            run at any time; what was spent is shown as it runs.
+          </Typography>
+        </Stack>
+      ) : null}
+    </>
   );
 }
 

@@ -18,7 +18,10 @@ import type { SuggestionSummary } from '@gradewise/shared/contracts/suggestions'
 import { LoadingMessage } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo } from '../../../lib/toasts.tsx';
+import { formatMoney } from '@gradewise/shared/contracts/ai-cost';
+import { useResuggestEstimate } from '../api/ai-cost-api.ts';
 import { SUGGESTION_MESSAGES, useResuggest, useSuggestionSummary } from '../api/suggestions-api.ts';
+import { CostEstimateBody } from './grade-all-cost.tsx';
 import { ConfidenceHelp } from './confidence-help.tsx';
 import { learnedFromGradesText } from './learned-from-grades.tsx';
 
@@ -133,6 +136,9 @@ function ResuggestAction({
 }: SuggestionsPanelProps & { summary: SuggestionSummary }) {
   const [isConfirming, setConfirming] = useState(false);
   const resuggest = useResuggest(assignmentId, questionId);
+  // The cost before it starts (issue 31), read while the confirmation is open, as Grade All's.
+  const estimate = useResuggestEstimate(assignmentId, questionId, isConfirming);
+  const cost = estimate.data;
   const titleId = useId();
   const count = summary.resuggestable;
   const model = describeModel(summary.grader);
@@ -173,6 +179,9 @@ function ResuggestAction({
             {plural(summary.savedGrades, 'saved grade', 'saved grades')} as examples. Your provider may charge for each
             call. Suggestions you have not saved are replaced; saved grades never change.
           </DialogContentText>
+          <Box sx={{ mt: 2 }}>
+            <CostEstimateBody estimate={estimate} empty="Nothing to re-suggest: every answer has a saved grade." />
+          </Box>
         </DialogContent>
         <DialogActions>
           <Button onClick={() => setConfirming(false)} disabled={resuggest.isPending}>
@@ -181,10 +190,11 @@ function ResuggestAction({
           <Button
             variant="contained"
             onClick={onConfirm}
-            disabled={resuggest.isPending}
+            disabled={resuggest.isPending || !cost || cost.answers === 0 || !cost.fitsBudget}
             aria-busy={resuggest.isPending}
           >
             Make {plural(count, 'call', 'calls')}
+            {cost && cost.answers > 0 ? ` (about ${formatMoney(cost.cost, cost.currency)})` : ''}
           </Button>
         </DialogActions>
       </Dialog>
