@@ -145,20 +145,20 @@ describe('the next answer at once', () => {
   });
 
   it('does not read ahead an answer whose grade call would start an AI run (no suggestion yet)', async () => {
-    // From Ben: Next is Cid (no suggestion: left to whoever opens it); Save Grade would move to Ann.
+    // From Ben, Next is Cid, who has no suggestion: his grade call is left to whoever opens him.
     const sent = stubNetwork(
       routes({
-        Ann: () => jsonResponse(200, suggestionOf('Ann')),
         Ben: () => jsonResponse(200, suggestionOf('Ben')),
         Cid: () => jsonResponse(200, suggestionOf('Cid')),
       }),
     );
     renderApp(`${QUESTION_PATH}/grade/${idOf('Ben')}?queue=1`);
 
+    // Ben's suggestion and the queue are both on screen: the moment an answer would be read ahead.
     expect(await screen.findByText('Ben forgot the units.')).toBeInTheDocument();
+    expect(await screen.findByText('Review queue: 2 of 3 · 3 left')).toBeInTheDocument();
     const sentPaths = () => sent.map((request) => `${request.method} ${request.path}`);
-    await waitFor(() => expect(sentPaths()).toContain('GET /api/files/answer-ann'));
-    expect(sentPaths()).toContain(`POST ${QUESTION_API}/grade/${idOf('Ann')}`);
+    await waitFor(() => expect(sentPaths()).toContain(`POST ${QUESTION_API}/grade/${idOf('Ben')}/lease`));
     expect(sentPaths()).not.toContain(`POST ${QUESTION_API}/grade/${idOf('Cid')}`);
     expect(sentPaths()).not.toContain('GET /api/files/answer-cid');
   });

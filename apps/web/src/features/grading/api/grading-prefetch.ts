@@ -3,30 +3,18 @@ import { useQueryClient } from '@tanstack/react-query';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
 import { isPrefetchOff } from '../../../lib/browser-storage.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
-import { firstToReview } from '../components/review-queue-bar.tsx';
 import { isReadWithoutGrading, startAnswerReads } from './grading-reads.ts';
 
 /**
- * The answers worth reading ahead from the open one: the one Next opens, and the one Save Grade is
- * expected to move to (the first still ungraded in the queue's order), when that differs.
- */
-export function answersToReadAhead(items: readonly ReviewQueueItem[], submissionId: string): ReviewQueueItem[] {
-  const index = items.findIndex((item) => item.submissionId === submissionId);
-  if (index < 0) return [];
-  const next = items[index + 1];
-  const afterSave = firstToReview(items, submissionId);
-  const chosen = [next, afterSave].filter((item): item is ReviewQueueItem => Boolean(item));
-  return chosen.filter(
-    (item, position) => chosen.findIndex((other) => other.submissionId === item.submissionId) === position,
-  );
-}
-
-/**
- * The open answer's screen reads the next answers of the queue while this one is read, so Next
- * (and Save Grade's move) draws their suggestion at once. Only once the open answer's own result is
- * shown (its reads go first), only in the queue, and only answers whose result is a read (see
+ * The open answer's screen reads the queue's next answer (the one Next opens) while this one is
+ * read, so Next draws its suggestion at once. Only once the open answer's own result is shown (its
+ * reads go first), only in the queue, and only an answer whose result is a read (see
  * isReadWithoutGrading). Asked again when the queue is read again: a grade saved or a suggestion
  * refreshed drops the results read ahead (refreshAfterGrading), and the queue is read after both.
+ *
+ * Save Grade's move does not use it: the save can refresh other answers' suggestions, and the
+ * answer it moves to is chosen by the queue read after the save, so its result is read after that
+ * too, never before (useGradeActions drops what was read ahead), as the queue's order showed it.
  */
 export function useReadAhead(options: {
   assignmentId: string;
@@ -39,13 +27,13 @@ export function useReadAhead(options: {
 }): void {
   const queryClient = useQueryClient();
   const { assignmentId, questionId, submissionId, items, queueReadAt, enabled } = options;
-  const targets = enabled ? answersToReadAhead(items, submissionId).filter(isReadWithoutGrading) : [];
-  const targetIds = targets.map((item) => item.submissionId).join(',');
+  const index = items.findIndex((item) => item.submissionId === submissionId);
+  const next = enabled && index >= 0 ? items[index + 1] : undefined;
+  const nextId = next && isReadWithoutGrading(next) ? next.submissionId : null;
   useEffect(() => {
-    if (!targetIds || isPrefetchOff()) return;
-    for (const id of targetIds.split(','))
-      startAnswerReads(queryClient, { assignmentId, questionId, submissionId: id }, { withResult: true });
-  }, [queryClient, assignmentId, questionId, targetIds, queueReadAt]);
+    if (!nextId || isPrefetchOff()) return;
+    startAnswerReads(queryClient, { assignmentId, questionId, submissionId: nextId }, { withResult: true });
+  }, [queryClient, assignmentId, questionId, nextId, queueReadAt]);
 }
 
 /**

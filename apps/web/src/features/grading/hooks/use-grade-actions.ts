@@ -1,3 +1,4 @@
+import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import type { GradingOutput, SavedGrade } from '@gradewise/shared/contracts/grading';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
@@ -5,7 +6,13 @@ import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo, showSuccess, showSuccessWithUndo } from '../../../lib/toasts.tsx';
 import type { BackState } from '../../../lib/use-go-back.ts';
 import { gradePagePath } from '../../../lib/paths.ts';
-import { GRADING_MESSAGES, useRegrade, useSaveGrade, useUndoGradeSave } from '../api/grading-api.ts';
+import {
+  dropUnshownResults,
+  GRADING_MESSAGES,
+  useRegrade,
+  useSaveGrade,
+  useUndoGradeSave,
+} from '../api/grading-api.ts';
 import { toSaveGradeComments } from '../comment-editing.ts';
 import { firstToReview, nextToReview } from '../components/review-queue-bar.tsx';
 import { formatPoints } from '../format.ts';
@@ -38,6 +45,7 @@ export function useGradeActions({
   backState,
 }: GradeActionsOptions) {
   const navigate = useNavigate();
+  const queryClient = useQueryClient();
   const regrade = useRegrade(assignmentId, questionId, submissionId);
   const save = useSaveGrade(assignmentId, questionId, submissionId);
   const undoSave = useUndoGradeSave(assignmentId, questionId);
@@ -105,6 +113,9 @@ export function useGradeActions({
           // confidence, grade-first answers leading while the rule holds). Read failed: the copy.
           const fresh = await session.refetchQueue().catch(() => undefined);
           const next = fresh ? firstToReview(fresh, submissionId) : nextToReview(queueItems, submissionId);
+          // Its result is read from here, after the queue that chose it, not taken from a read ahead
+          // of the save: the save can have refreshed its suggestion (decision 0079).
+          dropUnshownResults(queryClient);
           if (next) return goToQueueItem(next);
           showInfo('Review queue done: every submission of this question has a saved grade.');
           goBack();
