@@ -91,10 +91,10 @@ async function waitForBatch(base: string, auth: TestUser['auth'], batchId: strin
 }
 
 /** A course with a saved rubric and `count` answers without a grade. */
-async function classWithAnswers(count: number) {
-  const world = await createCourseWorld(t.app);
+async function classWithAnswers(count: number, app: TestApp = t) {
+  const world = await createCourseWorld(app.app);
   const target = { assignmentId: world.assignment._id, questionId: world.question._id };
-  await saveRubric(t.app, world.instructor, target, {
+  await saveRubric(app.app, world.instructor, target, {
     questionText: 'Explain why the sum of two even numbers is even.',
     solutionText: 'Write them as 2a and 2b; the sum 2(a + b) is a multiple of 2.',
     items: [
@@ -103,10 +103,10 @@ async function classWithAnswers(count: number) {
     ],
   });
   const students = await Promise.all(
-    Array.from({ length: count }, (_, index) => registerUser(t.app, { name: `Student ${index}` })),
+    Array.from({ length: count }, (_, index) => registerUser(app.app, { name: `Student ${index}` })),
   );
   await addStudents(
-    t.app,
+    app.app,
     world.instructor,
     world.course._id,
     students.map((student) => student.email),
@@ -114,7 +114,7 @@ async function classWithAnswers(count: number) {
   const submissionIds: string[] = [];
   for (const [index, student] of students.entries()) {
     const submission = await submitAnswer(
-      t.app,
+      app.app,
       student,
       target.assignmentId,
       target.questionId,
@@ -240,6 +240,54 @@ describe('cost before: the estimate of Grade All', () => {
       expect(one / cost).toBeLessThan(1.2);
     }
   });
+});
+
+describe('cost before: the estimate of Grade All on a 300-answer class', () => {
+  let bigApp: TestApp;
+  beforeAll(async () => {
+    // Its own server and database: the provider has never answered there, so the estimate uses
+    // the default answer length (the harder case), not one measured on the other tests' calls.
+    bigApp = await startApp();
+  });
+  afterAll(async () => {
+    await bigApp?.close();
+  });
+
+  // 300 students registered, 300 PDFs read and graded, one call at a time: minutes, not one.
+  it(
+    'is within 20% of what the run then costs, from the usage the test server reported',
+    { timeout: 600_000 },
+    async () => {
+      const { world, base } = await classWithAnswers(300, bigApp);
+      const auth = world.instructor.auth;
+      const estimate = (
+        await bigApp.app.inject({ method: 'GET', url: `${base}/grade-all/estimate`, headers: auth })
+      ).json();
+      expect(estimate).toMatchObject({ providerId: 'hosted', answers: 300 });
+      const started = await bigApp.app.inject({
+        method: 'POST',
+        url: `${base}/grade-all`,
+        headers: auth,
+        payload: { confirmCost: true },
+      });
+      expect(started.statusCode).toBe(200);
+      expect(started.json().queued).toBe(300);
+      await waitForBatch(base, auth, started.json().batchId, bigApp);
+
+      // What the run cost: the test server's reported usage of each call, priced; recorded once per call.
+      const calls = fake.chatRequests();
+      expect(calls).toHaveLength(300);
+      const reported = calls.reduce((sum, call) => sum + micros(reportedUsage(call.body)), 0) / 1e6;
+      const spend = (
+        await bigApp.app.inject({ method: 'GET', url: `/api/courses/${world.course._id}/ai-spend`, headers: auth })
+      ).json();
+      expect(spend.total.calls).toBe(300);
+      expect(spend.total.cost).toBeCloseTo(reported, 9);
+      const ratio = estimate.cost / spend.total.cost;
+      expect(ratio).toBeGreaterThan(0.8);
+      expect(ratio).toBeLessThan(1.2);
+    },
+  );
 });
 
 describe('cost during: Stop', () => {
