@@ -333,11 +333,6 @@ export async function insertScorePostUnlessQueued(
   return inserted;
 }
 
-export async function selectScorePostById(db: Db, id: string): Promise<LtiScorePostRow | undefined> {
-  const [row] = await db.select().from(ltiScorePosts).where(eq(ltiScorePosts.id, id)).limit(1);
-  return row;
-}
-
 /** Claims a post for a try; throws the database's unique violation while another post of the same score runs. */
 export async function markScorePostRunning(db: Db, id: string): Promise<LtiScorePostRow | undefined> {
   const [row] = await db
@@ -384,21 +379,6 @@ export async function selectLatestScorePosts(db: Db, assignmentId: string): Prom
     .from(ltiScorePosts)
     .where(eq(ltiScorePosts.assignmentId, assignmentId))
     .orderBy(ltiScorePosts.contextId, ltiScorePosts.studentId, desc(ltiScorePosts.createdAt), desc(ltiScorePosts.id));
-}
-
-/** The newest post that reached the LMS, per (LMS course, student) of the assignment. */
-export async function selectLatestSentScorePosts(db: Db, assignmentId: string): Promise<LtiScorePostRow[]> {
-  return db
-    .selectDistinctOn([ltiScorePosts.contextId, ltiScorePosts.studentId])
-    .from(ltiScorePosts)
-    .where(
-      and(
-        eq(ltiScorePosts.assignmentId, assignmentId),
-        eq(ltiScorePosts.status, 'succeeded'),
-        eq(ltiScorePosts.skipped, false),
-      ),
-    )
-    .orderBy(ltiScorePosts.contextId, ltiScorePosts.studentId, desc(ltiScorePosts.finishedAt), desc(ltiScorePosts.id));
 }
 
 /** Launches sync the roster at most this often: answers true (and stamps the time) when this one may. */

@@ -56,10 +56,10 @@ const SCORE_MEDIA_TYPE = 'application/vnd.ims.lis.v1.score+json';
 const PLATFORM_MESSAGE_MAX = 500;
 
 /** The AGS grading progress Gradewise sends (AGS 2.0, "gradingProgress"). */
-export type GradingProgress = 'FullyGraded' | 'Pending' | 'PendingManual';
+type GradingProgress = 'FullyGraded' | 'Pending' | 'PendingManual';
 
 /** A student's released score on an assignment, as the LMS gets it. */
-export interface ReleasedScore {
+interface ReleasedScore {
   scoreGiven: number;
   scoreMaximum: number;
   gradingProgress: GradingProgress;
@@ -119,7 +119,7 @@ async function queueScorePosts(
 }
 
 /** Another post of the same student's score is running: this one waits for a retry of its job. */
-export class ScorePostBusyError extends Error {
+class ScorePostBusyError extends Error {
   constructor() {
     super('Another post of this score is running; this one runs after it.');
   }
@@ -144,7 +144,7 @@ export const postLtiScoreJob = defineJob({
 });
 
 /** The job's work: computes the released score now, finds or creates the line item, posts the score. */
-export async function postScore(ctx: AppContext, postId: string): Promise<void> {
+async function postScore(ctx: AppContext, postId: string): Promise<void> {
   let post: LtiScorePostRow | undefined;
   try {
     post = await markScorePostRunning(ctx.db, postId);
@@ -220,7 +220,7 @@ export async function postScore(ctx: AppContext, postId: string): Promise<void> 
  * answer has a released grade and no regrade request is open; PendingManual while a request waits
  * for a person; Pending while an answer has no released grade yet. Undefined when nothing is released.
  */
-export async function releasedScoreOf(
+async function releasedScoreOf(
   db: Db,
   assignment: AssignmentRow,
   studentId: string,
@@ -297,7 +297,7 @@ async function lineItemOf(
 }
 
 /** The scores endpoint of a line item: its path with `/scores` (AGS 2.0, 3.4), before any query. */
-export function scoresUrlOf(lineItemUrl: string): string {
+function scoresUrlOf(lineItemUrl: string): string {
   const url = new URL(lineItemUrl);
   url.pathname = `${url.pathname.replace(/\/$/, '')}/scores`;
   return url.toString();
@@ -339,7 +339,7 @@ function isUniqueViolation(error: unknown): boolean {
 
 // ---- what the course's staff see
 
-export type PassbackState = 'sent' | 'pending' | 'failed' | 'nothing-released';
+type PassbackState = 'sent' | 'pending' | 'failed' | 'nothing-released';
 
 export interface PassbackRow {
   student: { _id: string; name: string };

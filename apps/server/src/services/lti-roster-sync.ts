@@ -71,7 +71,7 @@ export async function syncLtiRoster(ctx: AppContext, user: UserRow, courseId: st
 }
 
 /** Launches sync the roster of their LMS course at most this often (decision 0076). */
-export const LAUNCH_ROSTER_SYNC_EVERY_MS = 60 * 60 * 1000;
+const LAUNCH_ROSTER_SYNC_EVERY_MS = 60 * 60 * 1000;
 
 /**
  * At a launch into a linked course (decision 0076): the roster is synced when none was in the
