@@ -1,4 +1,5 @@
 import type { GradingInput, RubricItem } from '../grader-types.ts';
+import { BoundedCache } from '../../lib/bounded-cache.ts';
 import {
   answerTerms,
   describeReference,
@@ -172,15 +173,15 @@ export interface QuestionContext {
   itemTargets: NumericTarget[][];
   allTargets: NumericTarget[];
   /** Measured answers by text: saved grades are measured once, not once per graded answer. */
-  analyses: Map<string, AnswerAnalysis>;
+  analyses: BoundedCache<string, AnswerAnalysis>;
   /** What answers are compared with in meaning: the whole alternatives and the solution's sentences. */
   referenceTexts: string[];
   solutionSentences: string[];
 }
 
-const contexts = new Map<string, QuestionContext>();
 const CONTEXT_CACHE_SIZE = 16;
 const ANALYSIS_CACHE_SIZE = 4000;
+const contexts = new BoundedCache<string, QuestionContext>(CONTEXT_CACHE_SIZE);
 
 /**
  * Each item's expected values. A result an earlier item asks for is working in a later one: part
@@ -217,13 +218,12 @@ export function questionContextFor(input: GradingInput): QuestionContext {
     referenceTerms: new Set([...weights.vocabulary].filter((term) => !questionTerms.has(term))),
     itemTargets: itemTargetsOf(input.rubricItems, questionQuantities),
     allTargets: [],
-    analyses: new Map(),
+    analyses: new BoundedCache(ANALYSIS_CACHE_SIZE),
     referenceTexts: [],
     solutionSentences: splitSentences(input.solutionText).slice(0, 24),
   };
   context.allTargets = context.itemTargets.flat();
   context.referenceTexts = context.reference.alternatives.map((alternative) => alternative.text).slice(0, 12);
-  if (contexts.size >= CONTEXT_CACHE_SIZE) contexts.delete(contexts.keys().next().value!);
   contexts.set(key, context);
   return context;
 }
@@ -339,7 +339,6 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
     relevance,
     lengthRatio: answerTokens.length / referenceLength,
   };
-  if (context.analyses.size >= ANALYSIS_CACHE_SIZE) context.analyses.delete(context.analyses.keys().next().value!);
   context.analyses.set(answerText, analysis);
   return analysis;
 }
