@@ -4,7 +4,8 @@
 // builds the real HTTP app, seeds a class of STUDENTS students through it (answers of a few
 // paragraphs, read by the extraction jobs, AI suggestions from Grade All, a third saved as grades
 // with a comment), waits until no job is left, listens, and prints one line `READY {json}` with
-// what the benchmark needs. Runs until SIGTERM.
+// what the benchmark needs. Runs until SIGTERM. BENCH_SERVE_WEB=1 also serves the built web app
+// (apps/web/dist), for the browser benchmark of the grading screen (bench/grading-next.ts).
 //
 // Seeding goes through the product's own routes (register, course, add-students, question,
 // upload-submission, save-grade), except the student accounts: 300 argon2 hashes would take
@@ -24,7 +25,7 @@ const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 300);
 
 const config = loadConfig();
 const runtime = await openRuntime(config, { jobs: 'workers' });
-const app = await buildApp(runtime.ctx);
+const app = await buildApp(runtime.ctx, { serveWebApp: process.env.BENCH_SERVE_WEB === '1' });
 await app.ready();
 
 async function call<T = any>(method: string, url: string, token: string | undefined, body?: unknown): Promise<T> {

@@ -1,0 +1,246 @@
+/**
+ * The next answer at once (issue 29 part 4, decision 0079): on a question of 300 answers, the time
+ * from a click on Next in the review queue to the next answer's suggestion drawn, warm, with the
+ * answers read ahead and without (today's way: the screen reads when it opens), measured in one
+ * run on one machine, alternating; then Lighthouse mobile on that question's grading screen, both
+ * ways.
+ *
+ *   npm run build -w @gradewise/web && npx tsx bench/grading-next.ts [--rounds 4] [--steps 5] [--runs 1] [--read-ms 2000] [--quick]
+ *
+ * The server is bench/_question-page-server.ts with BENCH_SERVE_WEB=1: PGlite in a temporary data
+ * directory, a class of 300 seeded through the API (each answer suggested by the built-in grader,
+ * a third graded), and the built web app. The browser is Debian's Chromium, as bench/lighthouse.ts
+ * starts it. The switch is the app's `noPrefetch` local-storage key (lib/browser-storage.ts): set,
+ * nothing is read ahead and the route starts no read. "Drawn" is the first animation frame in which
+ * the next student's name is in the title bar and the review comments' heading is on the page.
+ * Warm: the app's code is loaded and the server has answered every route once; each round opens
+ * the queue afresh, then clicks Next `--steps` times, each after `--read-ms` (2000) with the answer
+ * on screen, as a grader reads it first: the time in which the next answers are read ahead.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import lighthouse from 'lighthouse';
+import type { Page } from 'puppeteer-core';
+import { argument, launchMeasuringBrowser, median } from './_measuring-browser.ts';
+
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
+const quick = process.argv.includes('--quick');
+const rounds = Number(argument('--rounds') ?? (quick ? 2 : 4));
+const steps = Number(argument('--steps') ?? (quick ? 3 : 5));
+const lighthouseRuns = Number(argument('--runs') ?? 1);
+const readMs = Number(argument('--read-ms') ?? 2000);
+const PREFETCH_OFF_KEY = 'noPrefetch';
+
+if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html')))
+  throw new Error('The web app is not built: run "npm run build -w @gradewise/web" first.');
+
+interface QueueItem {
+  submissionId: string;
+  student: { name: string };
+  status: string;
+}
+
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-bench-next-'));
+console.log(`load average at start: ${loadAverage()} (${os.availableParallelism()} cores)`);
+console.log('seeding 300 answers through the API (a minute or more on a busy machine)...');
+const server = await startSeededServer();
+let browser: Awaited<ReturnType<typeof launchMeasuringBrowser>> | undefined;
+try {
+  const { questionUrl, token } = server.ready;
+  const base = new URL(questionUrl).origin;
+  const apiQuestion = new URL(questionUrl).pathname;
+  const screenBase = apiQuestion.replace(/^\/api/, '');
+  const queue = await getJson<{ items: QueueItem[] }>(`${base}${apiQuestion}/review-queue`, token);
+  // Answers with a suggestion and no grade: what a reviewer walks with Next.
+  const toReview = queue.items.filter((item) => item.status === 'needs-review');
+  const needed = rounds * 2 * (steps + 1) + 2;
+  if (toReview.length < needed)
+    throw new Error(`${toReview.length} answers to review; ${needed} are needed for these rounds.`);
+  console.log(`queue: ${queue.items.length} answers, ${toReview.length} with a suggestion to review`);
+
+  browser = await launchMeasuringBrowser();
+  const { page } = browser;
+  await page.setViewport({ width: 1280, height: 900 });
+  await page.goto(`${base}/about`, { waitUntil: 'load' });
+  await page.evaluate((value) => {
+    window.localStorage.setItem('token', value);
+    window.localStorage.setItem('seenDemo', 'true');
+  }, token);
+
+  // Each round starts at an answer of its own, further down the queue, so no round opens an answer
+  // an earlier one read or read ahead. The first round is a warm-up and is not counted.
+  const times: Record<'today' | 'ahead', number[]> = { today: [], ahead: [] };
+  let cursor = 0;
+  for (let round = 0; round <= rounds; round += 1) {
+    for (const mode of ['today', 'ahead'] as const) {
+      const start = queue.items.indexOf(toReview[cursor]!);
+      cursor += steps + 1;
+      const measured = await walk(page, base, screenBase, queue.items, start, mode);
+      if (round > 0) times[mode].push(...measured);
+      else console.log(`warm-up (${mode}): ${measured.map((ms) => ms.toFixed(0)).join(', ')} ms`);
+    }
+  }
+  const today = median(times.today);
+  const ahead = median(times.ahead);
+  console.log(`\nNext to the next answer's suggestion drawn, warm, ${times.today.length} clicks each (median, p90):`);
+  console.log(`  today's way (read on opening): ${today.toFixed(1)} ms, ${percentile(times.today, 0.9).toFixed(1)} ms`);
+  console.log(`  read ahead:                    ${ahead.toFixed(1)} ms, ${percentile(times.ahead, 0.9).toFixed(1)} ms`);
+  console.log(`  ratio read ahead / today: ${(ahead / today).toFixed(3)} (goal: read ahead <= 100 ms)`);
+
+  // Lighthouse mobile on the grading screen of an answer to review, in the queue, as a first visit.
+  const target = toReview[cursor]!;
+  const screenUrl = `${base}${screenBase}/grade/${target.submissionId}?queue=1`;
+  const scores: Record<'today' | 'ahead', number[]> = { today: [], ahead: [] };
+  for (let run = 0; run < lighthouseRuns; run += 1) {
+    for (const mode of ['today', 'ahead'] as const) {
+      await setMode(page, base, mode);
+      await page.goto('about:blank');
+      const cdp = await page.createCDPSession();
+      await cdp.send('Network.clearBrowserCache');
+      await cdp.detach();
+      const result = await lighthouse(
+        screenUrl,
+        { logLevel: 'error', output: 'json', onlyCategories: ['performance'], disableStorageReset: true },
+        undefined,
+        page,
+      );
+      const score = result?.lhr.categories.performance?.score;
+      if (score == null) throw new Error(`Lighthouse gave no score: ${result?.lhr.runtimeError?.message}`);
+      scores[mode].push(score);
+      const audits = result!.lhr.audits;
+      console.log(
+        `Lighthouse (${mode}) run ${run + 1}: ${score.toFixed(2)} (FCP ${audits['first-contentful-paint']?.displayValue},` +
+          ` LCP ${audits['largest-contentful-paint']?.displayValue}, TBT ${audits['total-blocking-time']?.displayValue},` +
+          ` CLS ${audits['cumulative-layout-shift']?.displayValue})`,
+      );
+    }
+  }
+  console.log(
+    `\nLighthouse mobile performance, grading screen of a 300-answer question (median of ${lighthouseRuns}):` +
+      ` today's way ${median(scores.today).toFixed(2)}, read ahead ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`,
+  );
+  console.log(`load average at end: ${loadAverage()}`);
+} finally {
+  await browser?.close();
+  await stopServer(server.child);
+  fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/** Opens the queue at items[start], then clicks Next `steps` times; returns each click's time. */
+async function walk(
+  page: Page,
+  base: string,
+  screenBase: string,
+  items: QueueItem[],
+  start: number,
+  mode: 'today' | 'ahead',
+): Promise<number[]> {
+  await setMode(page, base, mode);
+  await page.goto(`${base}${screenBase}/grade/${items[start]!.submissionId}?queue=1`, { waitUntil: 'load' });
+  await waitForAnswer(page, items[start]!.student.name);
+  const measured: number[] = [];
+  for (let step = 1; step <= steps; step += 1) {
+    // A grader reads the answer before Next: the time in which the next ones are read ahead.
+    await new Promise((resolve) => setTimeout(resolve, readMs));
+    const next = items[start + step]!;
+    measured.push(await clickNextUntilDrawn(page, next.student.name));
+  }
+  return measured;
+}
+
+async function setMode(page: Page, base: string, mode: 'today' | 'ahead'): Promise<void> {
+  if (!page.url().startsWith(base)) await page.goto(`${base}/about`, { waitUntil: 'load' });
+  await page.evaluate(
+    (key, off) => (off ? window.localStorage.setItem(key, 'true') : window.localStorage.removeItem(key)),
+    PREFETCH_OFF_KEY,
+    mode === 'today',
+  );
+}
+
+/**
+ * In the page: the click, then every animation frame until the next answer's suggestion is there.
+ * Sent as source text: tsx's compiled functions call a helper (__name) the page does not have.
+ */
+async function clickNextUntilDrawn(page: Page, studentName: string): Promise<number> {
+  return page.evaluate(`new Promise((resolve, reject) => {
+    const name = ${JSON.stringify(studentName)};
+    const drawn = () =>
+      (document.getElementById('grade-dialog-title')?.parentElement?.textContent ?? '').includes(name) &&
+      document.getElementById('review-comments-heading') !== null;
+    const next = [...document.querySelectorAll('[role="navigation"][aria-label="Review queue"] button')].find(
+      (button) => button.textContent.trim() === 'Next',
+    );
+    if (!next) return reject(new Error('No Next button'));
+    const started = performance.now();
+    next.click();
+    const check = () => {
+      if (drawn()) resolve(performance.now() - started);
+      else if (performance.now() - started > 120000) reject(new Error(name + "'s answer was not drawn"));
+      else requestAnimationFrame(check);
+    };
+    requestAnimationFrame(check);
+  })`) as Promise<number>;
+}
+
+/** The answer of `name` is on screen with its suggestion (the same test as above, for waitForFunction). */
+async function waitForAnswer(page: Page, studentName: string): Promise<void> {
+  await page.waitForFunction(
+    `(document.getElementById('grade-dialog-title')?.parentElement?.textContent ?? '').includes(${JSON.stringify(studentName)}) &&
+      document.getElementById('review-comments-heading') !== null`,
+    { timeout: 120_000, polling: 'raf' },
+  );
+}
+
+function percentile(values: number[], share: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(share * sorted.length))]!;
+}
+
+async function getJson<T>(url: string, token: string): Promise<T> {
+  const response = await fetch(url, { headers: { authorization: `Bearer ${token}` } });
+  if (!response.ok) throw new Error(`GET ${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as T;
+}
+
+function loadAverage(): string {
+  return os
+    .loadavg()
+    .map((value) => value.toFixed(1))
+    .join(' ');
+}
+
+async function startSeededServer(): Promise<{ child: ChildProcess; ready: { questionUrl: string; token: string } }> {
+  const child = spawn(path.join(root, 'node_modules/.bin/tsx'), [path.join(root, 'bench/_question-page-server.ts')], {
+    cwd: root,
+    env: {
+      ...process.env,
+      DATA_DIR: dataDir,
+      HOST: '127.0.0.1',
+      AUTH_RATE_LIMIT: '100000',
+      BENCH_STUDENTS: '300',
+      BENCH_SERVE_WEB: '1',
+      LOG_LEVEL: 'warn',
+    },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const ready = await new Promise<{ url: string; token: string }>((resolve, reject) => {
+    let buffered = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString();
+      const match = /READY (.*)/.exec(buffered);
+      if (match) resolve(JSON.parse(match[1]!) as { url: string; token: string });
+    });
+    child.once('exit', (code) => reject(new Error(`The seeded server exited with ${code} before it was ready.`)));
+  });
+  return { child, ready: { questionUrl: ready.url.split('?')[0]!, token: ready.token } };
+}
+
+async function stopServer(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once('exit', resolve));
+  child.kill('SIGTERM');
+  await exited;
+}
