@@ -256,6 +256,40 @@ describe('a model check before switching', () => {
     expect(recorded).toHaveLength(3);
   });
 
+  it("stops before its next call when the course is held to this server meanwhile, failed with the rule's sentence, keeping what it spent", async () => {
+    const world = await gradedCourse();
+    let release!: () => void;
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    fake.setDefaultBehaviour({ kind: 'smart', until: gate });
+    const started = await t.app.inject({
+      method: 'POST',
+      url: checks(world),
+      headers: world.instructor.auth,
+      payload: { providerId: 'hosted', confirmCost: true },
+    });
+    expect(started.statusCode, started.body).toBe(200);
+    await fake.waitForChatRequests(1);
+    const held = await t.app.inject({
+      method: 'PATCH',
+      url: `/api/courses/${world.course._id}/ai-settings`,
+      headers: world.instructor.auth,
+      payload: { serverOnly: true },
+    });
+    expect(held.statusCode).toBe(200);
+    release();
+    const check = await waitForCheck(world, started.json().id);
+    expect(check.status).toBe('failed');
+    expect(check.error).toContain('held to AI on this server only');
+    // The call in flight finished and is paid for; nothing more was sent.
+    expect(fake.chatRequests()).toHaveLength(1);
+    const recorded = await t.ctx.db.select().from(aiCosts).where(eq(aiCosts.courseId, world.course._id));
+    expect(recorded).toHaveLength(1);
+    expect(check.cost).toBeCloseTo(Number(recorded[0]!.costMicros) / 1e6, 9);
+    expect(check.cost).toBeGreaterThan(0);
+  });
+
   it('asks for confirmation above the course amount and refuses what does not fit the budget', async () => {
     const world = await gradedCourse();
     const settings = `/api/courses/${world.course._id}/ai-settings`;

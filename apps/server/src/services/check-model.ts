@@ -293,21 +293,15 @@ export async function runModelCheck(ctx: AppContext, checkId: string, attempt: J
       `This model check was given up: it was started ${MAX_JOB_STARTS} times and the server stopped each time before it finished.`,
     );
   }
-  const course = await selectCourseById(ctx.db, check.courseId);
-  if (!course) throw notFound('This course no longer exists.');
-  const rule = courseMoneyOf({ course });
-  const providerOf = (id: string) => {
-    const provider = findProvider(ctx.config, id);
-    if (!provider) throw conflict(`The provider "${id}" is no longer configured on this server.`);
-    return requireAllowed(rule, provider);
-  };
-  const candidate = providerOf(check.candidateProviderId);
-  const current = providerOf(check.currentProviderId);
+  let { course, candidate, current } = await allowedProviders(ctx, check);
   const questions = await questionsOfCourse(ctx, course.id);
   const examples = new Map<string, SavedGradeExample[]>();
 
   for (const answer of await selectModelCheckAnswers(ctx.db, check.id)) {
     if (answer.candidate !== null && answer.current !== null) continue;
+    // The course's rule as it is now, before each answer: held to this server meanwhile, the
+    // check stops here (failed with the rule's sentence), keeping what it already spent.
+    ({ course, candidate, current } = await allowedProviders(ctx, check));
     const input = await inputOf(ctx, answer, questions, examples).catch((error: unknown) => {
       if (attempt.signal.aborted) throw error;
       return { error: messageOf(error) };
@@ -335,6 +329,26 @@ export async function runModelCheck(ctx: AppContext, checkId: string, attempt: J
   const spent = [...costs.values()].reduce((sum, micros) => sum + micros, 0);
   await markModelCheckSucceeded(ctx.db, check.id, result, spent);
   ctx.log.info({ checkId: check.id, answers: answers.length }, 'model check succeeded');
+}
+
+/** The check's two providers, if still configured and allowed by the course's rule now (403 otherwise: the check fails). */
+async function allowedProviders(
+  ctx: AppContext,
+  check: ModelCheckRow,
+): Promise<{ course: CourseRow; candidate: AiProviderConfig; current: AiProviderConfig }> {
+  const course = await selectCourseById(ctx.db, check.courseId);
+  if (!course) throw notFound('This course no longer exists.');
+  const rule = courseMoneyOf({ course });
+  const providerOf = (id: string) => {
+    const provider = findProvider(ctx.config, id);
+    if (!provider) throw conflict(`The provider "${id}" is no longer configured on this server.`);
+    return requireAllowed(rule, provider);
+  };
+  return {
+    course,
+    candidate: providerOf(check.candidateProviderId),
+    current: providerOf(check.currentProviderId),
+  };
 }
 
 interface QuestionOfCourse {
