@@ -9,6 +9,7 @@
 //   node scripts/build.mjs            # both parts, each only if its sources changed
 //   node scripts/build.mjs web        # the web app only (npm run demo)
 //   node scripts/build.mjs --force    # build again whatever the stamps say
+//   node scripts/build.mjs --verbose  # the tools' whole output on a terminal too
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import fs from 'node:fs';
@@ -44,6 +45,9 @@ const PARTS = {
 };
 
 const args = process.argv.slice(2);
+// On a terminal a person reads one line per part (issue 29 part 7): the tools' output is kept and
+// shown whole only if a step fails. Piped or with LOG_FORMAT=json (a log collector), all of it.
+const quiet = Boolean(process.stdout.isTTY) && process.env.LOG_FORMAT !== 'json' && !args.includes('--verbose');
 const force = args.includes('--force');
 const asked = args.filter((arg) => !arg.startsWith('-'));
 for (const name of asked) {
@@ -56,8 +60,11 @@ for (const name of asked.length > 0 ? asked : Object.keys(PARTS)) {
   const stampFile = path.join(stampDir, `${name}.hash`);
   const isCurrent = !force && readOrEmpty(stampFile) === hash && fs.existsSync(path.join(root, part.output));
   if (isCurrent) continue;
-  console.log(`Building the ${name} (its sources changed since the last build)…`);
+  const started = Date.now();
+  if (quiet) process.stdout.write(`Building the ${name} (its sources changed since the last build)… `);
+  else console.log(`Building the ${name} (its sources changed since the last build)…`);
   part.build();
+  if (quiet) process.stdout.write(`done in ${((Date.now() - started) / 1000).toFixed(0)} s\n`);
   fs.mkdirSync(stampDir, { recursive: true });
   fs.writeFileSync(stampFile, hash);
 }
@@ -107,8 +114,18 @@ function hashSources(sources, skip) {
 }
 
 function run(command, commandArgs) {
-  const result = spawnSync(command, commandArgs, { cwd: root, stdio: 'inherit' });
-  if (result.status !== 0) fail(`${command} ${commandArgs.join(' ')} failed.`);
+  const result = spawnSync(command, commandArgs, {
+    cwd: root,
+    stdio: quiet ? ['ignore', 'pipe', 'pipe'] : 'inherit',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  if (result.status === 0) return;
+  if (quiet) {
+    process.stdout.write('failed\n');
+    process.stdout.write(result.stdout ?? '');
+    process.stderr.write(result.stderr ?? '');
+  }
+  fail(`${command} ${commandArgs.join(' ')} failed.`);
 }
 
 function readOrEmpty(file) {
