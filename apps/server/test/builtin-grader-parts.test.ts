@@ -156,3 +156,20 @@ describe('built-in grader: symbolic results are judged by value, not by spelling
     expect(wrong.totalScore).toBeLessThanOrEqual(1);
   });
 });
+
+describe('built-in grader: drafted criteria', () => {
+  it('name each topic once, not a word and its plural', async () => {
+    const sky = DEMO_QUESTIONS.find((question) => question.key === 'sky')!;
+    const input = {
+      questionText: sky.questionPages.flat().join('\n'),
+      solutionText: sky.solutionPages.flat().join('\n'),
+      points: sky.points,
+    };
+    const items = grader.interpretRubric((await grader.requestRubric(input)).rawOutput, input).items;
+    for (const item of items) {
+      const topics = item.criterion.replace(/^Step \d+: reasoning about /, '').split(', ');
+      const stems = topics.map((topic) => topic.replace(/s$/, ''));
+      expect(new Set(stems).size).toBe(stems.length);
+    }
+  });
+});

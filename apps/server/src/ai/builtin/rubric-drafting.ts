@@ -312,13 +312,13 @@ export function resultQuantities(text: string): Quantity[] {
  */
 function topicOf(segment: Segment, questionText: string): string {
   const questionTerms = new Set(contentTerms(questionText).map((token) => token.term));
-  const shared = [
-    ...new Set(
-      contentTerms(segment.text)
-        .filter((token) => questionTerms.has(token.term) && /^[a-z][a-z' -]{2,}$/i.test(token.display))
-        .map((token) => token.display),
-    ),
-  ].slice(0, 3);
+  // One word per stem, as first written: "wavelengths, wavelength" is one topic.
+  const byStem = new Map<string, string>();
+  for (const token of contentTerms(segment.text)) {
+    if (!questionTerms.has(token.term) || !/^[a-z][a-z' -]{2,}$/i.test(token.display)) continue;
+    if (!byStem.has(token.term)) byStem.set(token.term, token.display);
+  }
+  const shared = [...byStem.values()].slice(0, 3);
   return shared.length > 0 ? `reasoning about ${shared.join(', ')}` : 'a step of the reasoning';
 }
 
