@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import type { CourseAiSettings } from '@gradewise/shared/contracts/ai-cost';
 import type { ModelCheck, ModelCheckEstimate } from '@gradewise/shared/contracts/ai-model-checks';
 import { COURSE_ID, courseForStaff, signInAs } from '../../test/fixtures.ts';
-import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
+import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork, type Responder } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 /** The course page's "Check a model before switching" (issue 31, item 5; decision 0077), over the real client and router. */
@@ -96,7 +96,7 @@ const check = (overrides: Partial<ModelCheck> = {}): ModelCheck => ({
   ...overrides,
 });
 
-function courseRoutes(checks: () => Response | Promise<Response>) {
+function courseRoutes(checks: Responder) {
   return {
     ...signInAs(INSTRUCTOR),
     [`GET /api/courses/${COURSE_ID}`]: () => jsonResponse(200, courseForStaff()),
