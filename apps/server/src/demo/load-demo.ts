@@ -1,5 +1,6 @@
-import { count, eq, inArray, like, notLike } from 'drizzle-orm';
+import { count, eq, like, notLike } from 'drizzle-orm';
 import type { AppContext } from '../context.ts';
+import { deleteCourses } from '../services/delete-courses.ts';
 import { assignments, courses, questions, submissions, users } from '../db/schema.ts';
 import { buildCourseFixture, defaultAnswerKind } from './course-fixture.ts';
 import { DEMO_QUESTIONS, type AnswerKind } from './demo-content.ts';
@@ -48,15 +49,11 @@ export async function loadDemo(ctx: AppContext, options: { force?: boolean } = {
         'Use another data directory (DATA_DIR=./demo-data npm run demo), or add the demo beside your data with: npm run demo -- --force',
     );
   }
-  // A demo left half-built by an interrupted run is removed and built again (cascades to its rows).
-  if (existing.length > 0) {
-    await ctx.db.delete(courses).where(
-      inArray(
-        courses.id,
-        existing.map((course) => course.id),
-      ),
-    );
-  }
+  // A demo left half-built by an interrupted run is removed, its stored files with it, and built again.
+  await deleteCourses(
+    ctx,
+    existing.map((course) => course.id),
+  );
   const fixture = await buildCourseFixture(ctx, {
     instructor: DEMO_INSTRUCTOR,
     studentCount: DEMO_STUDENT_COUNT,

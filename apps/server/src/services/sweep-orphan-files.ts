@@ -9,8 +9,8 @@ export const ORPHAN_GRACE_MS = 60 * 60 * 1000;
  * Deletes the bucket's objects that no file row names and that were written before `olderThan`
  * (decision 0071). An upload puts its object before its row commits (services/store-files.ts), so a
  * process killed in between, or a failed upload whose clean-up could not reach the storage, leaves
- * an object nobody names; and deleting an account or a course removes rows, not objects. Objects
- * are checked against the rows in pages, and a key is deleted only when no row names it at the
+ * an object nobody names; so does a deleted course whose objects could not be removed after its
+ * rows went (services/delete-courses.ts). Objects are checked against the rows in pages, and a key is deleted only when no row names it at the
  * moment it is checked, after the grace period.
  */
 export async function sweepOrphanFiles(

@@ -23,9 +23,12 @@ export interface S3TestServer {
 
 export const S3RVER_KEY = 'S3RVER';
 
-export async function startS3Server(options: { bucket?: string; port?: number } = {}): Promise<S3TestServer> {
+export async function startS3Server(
+  options: { bucket?: string; port?: number; directory?: string } = {},
+): Promise<S3TestServer> {
   const bucket = options.bucket ?? 'gradewise-files';
-  const directory = await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-s3-'));
+  // A given folder: the same server started again over the objects it held (a storage coming back).
+  const directory = options.directory ?? (await fs.mkdtemp(path.join(os.tmpdir(), 'gradewise-s3-')));
   const port = options.port ?? (await freePort());
   const server = new S3rver({
     address: '127.0.0.1',
