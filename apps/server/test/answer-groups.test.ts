@@ -1,5 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
+import { AnswerGroupsOutput, ApplyToGroupOutput } from '@gradewise/shared/contracts/answer-groups';
+import { GradingReportForStaff, ReviewQueueOutput } from '@gradewise/shared/contracts/review';
+import { ErrorBody } from '@gradewise/shared/errors';
 import { fileExtractions, submissions } from '../src/db/schema.ts';
 import { selectSavedGradeExamples } from '../src/models/graded-examples.ts';
 import {
@@ -9,6 +12,7 @@ import {
   createQuestion,
   submitAnswer,
 } from './support/course-fixtures.ts';
+import { expectJson } from './support/expect-json.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
@@ -55,26 +59,30 @@ const SUGGESTIONS: Record<string, { value: number; reason: number; confidence: n
 
 const groupsUrl = () => `${questionPath(assignmentId, questionId)}/answer-groups`;
 const readGroups = (user: TestUser = owner) => t.app.inject({ method: 'GET', url: groupsUrl(), headers: user.auth });
+/** The owner's answer groups, parsed by their contract. */
+const groupsOf = async () => expectJson(await readGroups(), 200, AnswerGroupsOutput);
 const readQueue = async () =>
-  (
+  expectJson(
     await t.app.inject({
       method: 'GET',
       url: `${questionPath(assignmentId, questionId)}/review-queue`,
       headers: owner.auth,
-    })
-  ).json();
+    }),
+    200,
+    ReviewQueueOutput,
+  );
 const apply = (payload: Record<string, unknown>, user: TestUser = owner) =>
   t.app.inject({ method: 'POST', url: `${groupsUrl()}/apply`, headers: user.auth, payload });
 const target = (name: string) => ({ assignmentId, questionId, submissionId: submissionOf.get(name)!, points: 10 });
 const nameOf = (submissionId: string) => [...submissionOf].find(([, id]) => id === submissionId)![0];
 
-async function gradeReport(name: string): Promise<any> {
+async function gradeReport(name: string): Promise<GradingReportForStaff> {
   const response = await t.app.inject({
     method: 'GET',
     url: `${questionPath(assignmentId, questionId)}/grade/${submissionOf.get(name)}/report`,
     headers: owner.auth,
   });
-  return response.json();
+  return expectJson(response, 200, GradingReportForStaff);
 }
 
 beforeAll(async () => {
@@ -159,27 +167,20 @@ afterAll(async () => {
 
 describe('GET .../answer-groups', () => {
   it('groups the alike answers with their size, representative, shared value and flags', async () => {
-    const response = await readGroups();
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    const body = await groupsOf();
     expect(body.questionPoints).toBe(10);
     // Hal's answer has no text yet: it is counted, not grouped (though it says the same as Ann's).
     expect(body.withoutText).toBe(1);
     expect(body.groups).toHaveLength(1);
-    const [group] = body.groups;
+    const group = body.groups[0]!;
     expect(group.size).toBe(4);
-    expect(group.members.map((member: any) => nameOf(member.submissionId)).sort()).toEqual([
-      'Ann',
-      'Ben',
-      'Cat',
-      'Dan',
-    ]);
+    expect(group.members.map((member) => nameOf(member.submissionId)).sort()).toEqual(['Ann', 'Ben', 'Cat', 'Dan']);
     expect(group.finalValue).toBe('6 N');
-    expect(group.representativeSubmissionId).toBe(group.members[0].submissionId);
+    expect(group.representativeSubmissionId).toBe(group.members[0]!.submissionId);
     expect(group.members[0]).toMatchObject({ isRepresentative: true, similarity: 1 });
-    expect(group.members.filter((member: any) => member.isRepresentative)).toHaveLength(1);
+    expect(group.members.filter((member) => member.isRepresentative)).toHaveLength(1);
 
-    const byName = new Map(group.members.map((member: any) => [nameOf(member.submissionId), member]));
+    const byName = new Map(group.members.map((member) => [nameOf(member.submissionId), member]));
     expect(byName.get('Dan')).toMatchObject({
       status: 'needs-review',
       suggestedScore: 4,
@@ -188,14 +189,13 @@ describe('GET .../answer-groups', () => {
       appliedFromSubmissionId: null,
       student: { name: 'Dan', email: 'dan@example.edu' },
     });
-    for (const name of ['Ann', 'Ben', 'Cat']) expect((byName.get(name) as any).flags).toEqual([]);
+    for (const name of ['Ann', 'Ben', 'Cat']) expect(byName.get(name)?.flags).toEqual([]);
     expect(body.gradeFirst).toEqual({ target: 5, ownGrades: 0, isActive: true });
   });
 
   it('is for the owning instructor only: students never see groups', async () => {
     const student = await readGroups(students.get('Ann')!);
-    expect(student.statusCode).toBe(403);
-    expect(student.json().code).toBe('FORBIDDEN');
+    expect(expectJson(student, 403, ErrorBody).code).toBe('FORBIDDEN');
     expect(student.body).not.toContain(submissionOf.get('Ben')!);
     expect((await readGroups(otherInstructor)).statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: groupsUrl() })).statusCode).toBe(401);
@@ -206,27 +206,27 @@ describe('the review queue while fewer than k grades are saved', () => {
   it('starts with the answers that best represent the class, marked grade first, the group medoid first', async () => {
     const queue = await readQueue();
     expect(queue.gradeFirst).toEqual({ target: 5, ownGrades: 0, isActive: true });
-    const first = queue.items.filter((item: any) => item.isGradeFirst);
+    const first = queue.items.filter((item) => item.isGradeFirst);
     // Four kinds of answer (the group, Eve's 5 N, Fay's words, Gus's "don't know"): one of each,
     // not a fifth that would be a near copy of one already picked.
     expect(first).toHaveLength(4);
-    expect(first.filter((item: any) => item.groupSize === 4)).toHaveLength(1);
+    expect(first.filter((item) => item.groupSize === 4)).toHaveLength(1);
     // The grade-first items lead the queue...
     expect(queue.items.slice(0, 4)).toEqual(first);
     // ...the first of them is the representative of the biggest group, standing for its members.
-    const groups = (await readGroups()).json();
+    const groups = await groupsOf();
     expect(first[0]).toMatchObject({
-      submissionId: groups.groups[0].representativeSubmissionId,
+      submissionId: groups.groups[0]!.representativeSubmissionId,
       groupSize: 4,
       represents: expect.any(Number),
     });
-    expect(first[0].represents).toBeGreaterThanOrEqual(3);
+    expect(first[0]!.represents).toBeGreaterThanOrEqual(3);
     // Never an answer without text; the rest follow lowest confidence first, unread ones last.
-    const hal = queue.items.find((item: any) => item.submissionId === submissionOf.get('Hal'));
+    const hal = queue.items.find((item) => item.submissionId === submissionOf.get('Hal'));
     expect(hal).toMatchObject({ isGradeFirst: false, represents: null, groupSize: null, status: 'not-graded' });
     expect(queue.items.at(-1)).toEqual(hal);
-    const rest = queue.items.slice(4, -1).map((item: any) => item.confidenceLevel);
-    expect(rest).toEqual([...rest].sort((a, b) => a - b));
+    const rest = queue.items.slice(4, -1).map((item) => item.confidenceLevel);
+    expect(rest).toEqual([...rest].sort((a, b) => Number(a) - Number(b)));
     // Group sizes are shown on every member and only on members.
     for (const item of queue.items) {
       const isMember = ['Ann', 'Ben', 'Cat', 'Dan'].includes(nameOf(item.submissionId));
@@ -263,8 +263,7 @@ describe('POST .../answer-groups/apply', () => {
       fromSubmissionId: submissionOf.get('Ann'),
       submissionIds: ['Ben', 'Cat', 'Eve'].map((name) => submissionOf.get(name)),
     });
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    const body = expectJson(response, 200, ApplyToGroupOutput);
     expect(body.applied).toEqual([{ submissionId: submissionOf.get('Ben'), grade: 9 }]);
     expect(body.skipped).toEqual([
       { submissionId: submissionOf.get('Cat'), reason: 'already-graded' },
@@ -274,36 +273,36 @@ describe('POST .../answer-groups/apply', () => {
 
     const ben = await gradeReport('Ben');
     expect(ben).toMatchObject({ isAlreadyGraded: true, grade: 9 });
-    expect(ben.comments.map((comment: any) => [comment.text, comment.pointsDeducted, comment.accepted])).toEqual([
+    expect(ben.comments.map((comment) => [comment.text, comment.pointsDeducted, comment.accepted])).toEqual([
       ['Give the unit in the first line too.', 1, true],
       ['Nice diagram.', 0, true],
       ['Not counted.', 2, false],
     ]);
     // The copies are Ben's own comments, not Ann's rows.
     const ann = await gradeReport('Ann');
-    expect(ben.comments.map((comment: any) => comment.id)).not.toContain(ann.comments[0].id);
+    expect(ben.comments.map((comment) => comment.id)).not.toContain(ann.comments[0]!.id);
     expect((await gradeReport('Cat')).grade).toBe(9.5);
     expect((await gradeReport('Eve')).isAlreadyGraded).toBe(false);
     // Dan was not confirmed in the dialog: still without a grade.
     expect((await gradeReport('Dan')).isAlreadyGraded).toBe(false);
 
-    const group = (await readGroups()).json().groups[0];
-    const benMember = group.members.find((member: any) => member.submissionId === submissionOf.get('Ben'));
+    const group = (await groupsOf()).groups[0]!;
+    const benMember = group.members.find((member) => member.submissionId === submissionOf.get('Ben'));
     expect(benMember).toMatchObject({ status: 'graded', grade: 9, appliedFromSubmissionId: submissionOf.get('Ann') });
   });
 
   it('without a list applies to every member still without a grade; the applied grades do not count as own grades', async () => {
     const response = await apply({ fromSubmissionId: submissionOf.get('Ann') });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().applied).toEqual([{ submissionId: submissionOf.get('Dan'), grade: 9 }]);
-    expect(response.json().skipped).toEqual([]);
+    const body = expectJson(response, 200, ApplyToGroupOutput);
+    expect(body.applied).toEqual([{ submissionId: submissionOf.get('Dan'), grade: 9 }]);
+    expect(body.skipped).toEqual([]);
     const again = await apply({ fromSubmissionId: submissionOf.get('Ann') });
-    expect(again.json()).toMatchObject({
+    expect(expectJson(again, 200, ApplyToGroupOutput)).toMatchObject({
       applied: [],
       message: 'Nothing to apply: every chosen answer already has a grade.',
     });
     // Ann and Cat were graded by hand; Ben and Dan got Ann's grade applied.
-    expect((await readGroups()).json().gradeFirst).toEqual({ target: 5, ownGrades: 2, isActive: true });
+    expect((await groupsOf()).gradeFirst).toEqual({ target: 5, ownGrades: 2, isActive: true });
   });
 
   it('learns from the grade a group copied, once: the applied copies are not examples', async () => {
@@ -327,12 +326,12 @@ describe('POST .../answer-groups/apply', () => {
     expect((await gradeReport('Ben')).grade).toBe(9);
     // Saved by hand now at 6 against Ann's 9: the instructor has told Dan's answer apart from
     // Ann's, so it leaves Ann's group however alike the words (decision 0068).
-    const groups = (await readGroups()).json().groups;
-    const annGroup = groups.find((group: any) =>
-      group.members.some((member: any) => member.submissionId === submissionOf.get('Ann')),
+    const { groups } = await groupsOf();
+    const annGroup = groups.find((group) =>
+      group.members.some((member) => member.submissionId === submissionOf.get('Ann')),
     );
-    expect(annGroup.members.map((member: any) => member.submissionId)).not.toContain(submissionOf.get('Dan'));
-    expect(annGroup.members.map((member: any) => member.submissionId)).toContain(submissionOf.get('Ben'));
+    expect(annGroup?.members.map((member) => member.submissionId)).not.toContain(submissionOf.get('Dan'));
+    expect(annGroup?.members.map((member) => member.submissionId)).toContain(submissionOf.get('Ben'));
     // Dan's grade is the instructor's own again: an example to learn from.
     const examples = await selectSavedGradeExamples(t.ctx.db, questionId);
     expect(examples.map((example) => nameOf(example.submissionId)).sort()).toEqual(['Ann', 'Cat', 'Dan']);
@@ -341,8 +340,9 @@ describe('POST .../answer-groups/apply', () => {
   it('refuses an answer that is in no group', async () => {
     await saveGrade(t.app, owner, target('Gus'), []);
     const response = await apply({ fromSubmissionId: submissionOf.get('Gus') });
-    expect(response.statusCode).toBe(409);
-    expect(response.json().message).toBe('This answer is not in a group of alike answers any more.');
+    expect(expectJson(response, 409, ErrorBody).message).toBe(
+      'This answer is not in a group of alike answers any more.',
+    );
   });
 });
 
@@ -351,20 +351,18 @@ describe('the review queue after k grades', () => {
     // Own grades so far: Ann, Cat, Dan (re-saved), Gus = 4 of 5.
     const before = await readQueue();
     expect(before.gradeFirst).toEqual({ target: 5, ownGrades: 4, isActive: true });
-    expect(before.items.filter((item: any) => item.isGradeFirst)).toHaveLength(4);
+    expect(before.items.filter((item) => item.isGradeFirst)).toHaveLength(4);
 
     await saveGrade(t.app, owner, target('Fay'), []);
     const after = await readQueue();
     expect(after.gradeFirst).toEqual({ target: 5, ownGrades: 5, isActive: false });
-    expect(after.items.some((item: any) => item.isGradeFirst)).toBe(false);
-    expect(after.items.every((item: any) => item.represents === null)).toBe(true);
-    const confidences = after.items.slice(0, -1).map((item: any) => item.confidenceLevel);
-    expect(confidences.every((value: unknown) => typeof value === 'number')).toBe(true);
-    expect(confidences).toEqual([...confidences].sort((a: number, b: number) => a - b));
-    expect(after.items.at(-1).submissionId).toBe(submissionOf.get('Hal'));
+    expect(after.items.some((item) => item.isGradeFirst)).toBe(false);
+    expect(after.items.every((item) => item.represents === null)).toBe(true);
+    const confidences = after.items.slice(0, -1).map((item) => item.confidenceLevel);
+    expect(confidences.every((value) => typeof value === 'number')).toBe(true);
+    expect(confidences).toEqual([...confidences].sort((a, b) => Number(a) - Number(b)));
+    expect(after.items.at(-1)?.submissionId).toBe(submissionOf.get('Hal'));
     // The order differs from the grade-first one (Gus, most confident, is not near the front any more).
-    expect(after.items.map((item: any) => item.submissionId)).not.toEqual(
-      before.items.map((item: any) => item.submissionId),
-    );
+    expect(after.items.map((item) => item.submissionId)).not.toEqual(before.items.map((item) => item.submissionId));
   });
 });
