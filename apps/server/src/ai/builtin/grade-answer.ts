@@ -357,13 +357,24 @@ function resultsVerdict(analysis: AnswerAnalysis, input: GradingInput): 'right' 
     const numeric = analysis.evidences[index]?.numeric;
     return sum + (numeric?.hasResults || numeric?.hasFormulaTargets ? item.points : 0);
   }, 0);
-  if (resultPoints < 0.5 * input.points || resultOutcomes.length + formulaOutcomes.length === 0) return 'not-judged';
+  // A result the answer does not give is judged missing only when it is a quantity with a unit
+  // (a length, a time): a bare number it never writes ("1" of a reference's "class 1 ...", a
+  // probability said in words) leaves the word and meaning evidence to judge, as before.
+  const judged = resultOutcomes.filter(
+    (outcome) =>
+      outcome.match !== 'none' ||
+      outcome.stated !== null ||
+      outcome.target.expected.some((quantity) => quantity.dimension !== null),
+  );
+  if (resultPoints < 0.5 * input.points || judged.length + formulaOutcomes.length === 0) return 'not-judged';
   const isFlawed =
     formulaOutcomes.some((formula) => formula.outcome === 'wrong') ||
-    // A result not found at all (no value of its kind, nothing written as a result for it) is a
-    // part not answered: it costs that item's points however well the rest reads.
-    resultOutcomes.some((outcome) => outcome.match !== 'exact');
-  return isFlawed ? 'flawed' : 'right';
+    // Wrong, flawed (unit, sign, power of ten, rounding) or missing: it costs that item's points
+    // however well the rest reads.
+    judged.some((outcome) => outcome.match !== 'exact');
+  if (isFlawed) return 'flawed';
+  // All right only when every result was found right, the bare ones too.
+  return judged.length === resultOutcomes.length ? 'right' : 'not-judged';
 }
 
 /**
