@@ -14,6 +14,7 @@ import { createMailer } from './mail/mailer.ts';
 import { listenForBackupRequests, type BackupListener } from './services/backup-socket.ts';
 import { bucketOf, closeFileStorage, openFileStorage } from './storage/open-file-storage.ts';
 import { ORPHAN_GRACE_MS, sweepOrphanFiles } from './services/sweep-orphan-files.ts';
+import { jobGraceOf } from './shutdown.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
 import path from 'node:path';
 
@@ -72,7 +73,10 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     log,
   };
   try {
-    ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, { runWorkers: options.jobs === 'workers' });
+    ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, {
+      runWorkers: options.jobs === 'workers',
+      shutdownGraceMs: jobGraceOf(config.shutdownTimeoutMs),
+    });
   } catch (error) {
     await database.close().catch(() => {});
     releaseLock();

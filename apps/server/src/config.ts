@@ -101,6 +101,11 @@ const ConfigSchema = z
     EXTRACTION_TIMEOUT_MS: z.coerce.number().int().min(100).max(3_600_000).default(120_000),
     /** 'in-process' (default): `npm start` also runs job workers; 'off': an API-only process on PostgreSQL. */
     JOB_WORKERS: z.enum(['in-process', 'off'], { message: 'must be in-process or off' }).default('in-process'),
+    /**
+     * SIGTERM: how long a process may take to stop (requests in flight finish, running jobs finish or
+     * are handed back); past it the process exits anyway (shutdown.ts, decision 0081).
+     */
+    SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
     // ---- AI spend (services/ai-spend.ts, docs/decisions/0015-ai-spend-and-active-pdfs.md)
     /** Interactive grade, regrade, generate-rubric and rubric-trial calls one user may start per minute, any grader. */
@@ -255,6 +260,7 @@ function toConfig(env: z.infer<typeof ConfigSchema>, providers: ReturnType<typeo
     extractionIdleMs: env.EXTRACTION_IDLE_MS === 0 ? undefined : env.EXTRACTION_IDLE_MS,
     /** Whether `main.ts` runs job workers beside HTTP (worker.ts always does). */
     runsJobWorkers: env.JOB_WORKERS === 'in-process',
+    shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     /** Login and register attempts per client address per minute. */
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT,
     /** AI spend limits (services/ai-spend.ts). */

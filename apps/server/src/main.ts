@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { buildApp } from './http/app.ts';
 import { closeExtractionPool, configureExtractionPool } from './pdf/extraction-pool.ts';
+import { exitAfterShutdownTimeout } from './shutdown.ts';
 
 /**
  * Starts the HTTP server (API + web app) with the job workers in-process (the embedded default).
@@ -26,18 +27,26 @@ async function main(): Promise<void> {
     if (isStopping) return;
     isStopping = true;
     runtime.ctx.log.info(`${signal} received: finishing requests in flight, then stopping`);
-    // Jobs first: running ones finish (or are left for a retry after restart) and requests waiting
-    // on a job are answered; then stop taking requests; then close what they use.
-    await runtime.ctx.jobs
-      ?.stop()
-      .catch((error) => runtime.ctx.log.error({ err: error }, 'stopping the job queue failed'));
-    await app.close().catch((error) => runtime.ctx.log.error({ err: error }, 'closing HTTP failed'));
+    exitAfterShutdownTimeout(runtime.ctx.log, config.shutdownTimeoutMs);
+    // At once and together: HTTP stops taking requests and finishes those in flight, while running
+    // jobs finish (or are handed back for a retry) and requests waiting on a job are answered with
+    // a 503; then what they used is closed.
+    await Promise.all([
+      runtime.ctx.jobs?.stop().catch((error) => runtime.ctx.log.error({ err: error }, 'stopping the job queue failed')),
+      app.close().catch((error) => runtime.ctx.log.error({ err: error }, 'closing HTTP failed')),
+    ]);
     await runtime.shutdown();
     await closeExtractionPool().catch((error) =>
       runtime.ctx.log.error({ err: error }, 'closing the PDF extraction threads failed'),
     );
     process.exit(0);
   };
+  // Fastify closes the listening socket right after this hook: from here on no request is taken
+  // (a new connection is refused, a kept-alive one answered 503), and the log says so.
+  app.addHook('preClose', (done) => {
+    runtime.ctx.log.info('no longer taking requests');
+    done();
+  });
   process.once('SIGINT', () => void stop('SIGINT'));
   process.once('SIGTERM', () => void stop('SIGTERM'));
 

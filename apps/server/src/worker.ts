@@ -2,6 +2,7 @@ import { openRuntime } from './boot.ts';
 import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { closeExtractionPool, configureExtractionPool } from './pdf/extraction-pool.ts';
+import { exitAfterShutdownTimeout } from './shutdown.ts';
 
 /**
  * Job workers only, no HTTP: for scaling out on PostgreSQL (DATABASE_URL), where any number of
@@ -23,6 +24,7 @@ async function main(): Promise<void> {
     if (isStopping) return;
     isStopping = true;
     runtime.ctx.log.info(`${signal} received: letting running jobs finish, then stopping`);
+    exitAfterShutdownTimeout(runtime.ctx.log, config.shutdownTimeoutMs);
     await runtime.shutdown();
     await closeExtractionPool().catch((error) =>
       runtime.ctx.log.error({ err: error }, 'closing the PDF extraction threads failed'),
