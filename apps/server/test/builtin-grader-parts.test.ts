@@ -173,3 +173,25 @@ describe('built-in grader: drafted criteria', () => {
     }
   });
 });
+
+describe('built-in grader: list numbers are not results', () => {
+  it('a solution numbered "1." "2." "3." does not cap an answer in words that gives no numbers', async () => {
+    const questionText = 'Name the three kinds of rock and say how each one forms.';
+    const numbered =
+      '1.igneous - cools from molten magma or lava. 2.sedimentary - layers of sediment pressed and cemented together. 3.metamorphic - changed by heat and pressure.';
+    const unnumbered = numbered.replace(/\d\./g, '');
+    const answerText =
+      'Igneous rock forms when magma cools down. Sedimentary rock forms from layers of sediment that are pressed together. Metamorphic rock is rock changed by heat and pressure.';
+    const scoreWith = async (solutionText: string) => {
+      const draftInput = { questionText, solutionText, points: 6 };
+      const rubricItems = grader.interpretRubric((await grader.requestRubric(draftInput)).rawOutput, draftInput).items;
+      const input: GradingInput = { ...draftInput, rubricItems, answerText, examples: [] };
+      return grader.interpretGrading((await grader.requestGrading(input)).rawOutput, input).totalScore;
+    };
+    const [withNumbers, withoutNumbers] = [await scoreWith(numbered), await scoreWith(unnumbered)];
+    expect(withoutNumbers).toBeGreaterThanOrEqual(4);
+    // The numbers do not cap it: within a step of the unnumbered solution (the words around the
+    // numbers are read a little differently).
+    expect(withNumbers).toBeGreaterThanOrEqual(withoutNumbers - 1);
+  });
+});
