@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import S3rver from 's3rver';
 import { freePort } from './server-process.ts';
+import { startSignatureCheck, type SignatureCheck } from './s3-signature-check.ts';
 
 /**
  * A real S3 protocol server on loopback (s3rver 3.7.1: signed requests, listing, multipart), its
@@ -16,6 +17,8 @@ export interface S3TestServer {
   env: Record<string, string>;
   /** The folder s3rver keeps objects in (`<bucket>/<key>._S3rver_object`). */
   directory: string;
+  /** With `checkSignatures`: the front that checks each request's signature (counts what it refused). */
+  signatures?: SignatureCheck;
   /** Stops the server; its port refuses connections after this. */
   stop(): Promise<void>;
   close(): Promise<void>;
@@ -24,7 +27,13 @@ export interface S3TestServer {
 export const S3RVER_KEY = 'S3RVER';
 
 export async function startS3Server(
-  options: { bucket?: string; port?: number; directory?: string } = {},
+  options: {
+    bucket?: string;
+    port?: number;
+    directory?: string;
+    /** Check each request's SigV4 signature against the secret, as S3 does (s3rver does not). */
+    checkSignatures?: boolean;
+  } = {},
 ): Promise<S3TestServer> {
   const bucket = options.bucket ?? 'gradewise-files';
   // A given folder: the same server started again over the objects it held (a storage coming back).
@@ -38,17 +47,22 @@ export async function startS3Server(
     configureBuckets: [{ name: bucket }],
   });
   await server.run();
-  const endpoint = `http://127.0.0.1:${port}`;
+  const signatures = options.checkSignatures
+    ? await startSignatureCheck(port, new Map([[S3RVER_KEY, S3RVER_KEY]]))
+    : undefined;
+  const endpoint = `http://127.0.0.1:${signatures?.port ?? port}`;
   let running = true;
   const stop = async () => {
     if (!running) return;
     running = false;
+    await signatures?.close();
     await server.close();
   };
   return {
     endpoint,
     bucket,
     directory,
+    signatures,
     env: {
       S3_BUCKET: bucket,
       S3_ENDPOINT: endpoint,
