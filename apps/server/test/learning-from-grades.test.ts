@@ -1,5 +1,7 @@
 import { and, count, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
 import type { Grader, GradingInput } from '../src/ai/grader-types.ts';
 import { gradingRuns, suggestionRefreshes } from '../src/db/schema.ts';
 import { addStudents, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
@@ -49,13 +51,13 @@ const ANSWERS: Record<string, string> = {
 let t: TestApp;
 let world: CourseWorld;
 const students = new Map<string, TestUser>();
-const submissionOf = new Map<string, any>();
-const suggestionOf = new Map<string, any>();
+const submissionOf = new Map<string, SubmissionForStudent>();
+const suggestionOf = new Map<string, GradingOutput>();
 
 const target = (name: string) => ({
   assignmentId: world.assignment._id,
   questionId: world.question._id,
-  submissionId: submissionOf.get(name)._id as string,
+  submissionId: submissionOf.get(name)!._id,
   points: 10,
 });
 const inputsFor = (name: string) => recorded.inputs.filter((input) => input.answerText.includes(ANSWERS[name]!));
@@ -129,12 +131,12 @@ afterAll(async () => {
 describe('saved grades become examples, and each save refreshes the pending suggestions', () => {
   it('a cold start gives the grader no examples', () => {
     for (const name of ['Ann', 'Ben', 'Cat', 'Dan']) expect(inputsFor(name).at(-1)!.examples).toEqual([]);
-    expect(suggestionOf.get('Ben').examplesUsed).toBe(0);
+    expect(suggestionOf.get('Ben')!.examplesUsed).toBe(0);
   });
 
   it("a save queues one refresh that re-suggests only the ungraded answers, with the grade, its accepted comments and the AI's earlier score as the example", async () => {
     const runsBefore = new Map<string, number>();
-    for (const name of students.keys()) runsBefore.set(name, (await runsOf(submissionOf.get(name)._id)).length);
+    for (const name of students.keys()) runsBefore.set(name, (await runsOf(submissionOf.get(name)!._id)).length);
     const inputsBefore = recorded.inputs.length;
 
     await saveGrade(t.app, world.instructor, target('Ann'), [
@@ -149,10 +151,10 @@ describe('saved grades become examples, and each save refreshes the pending sugg
 
     // Ann's graded answer is not suggested again, nor Eve's never-graded one; every other answer
     // got exactly one new run.
-    expect((await runsOf(submissionOf.get('Ann')._id)).length).toBe(runsBefore.get('Ann'));
-    expect(await runsOf(submissionOf.get('Eve')._id)).toEqual([]);
+    expect((await runsOf(submissionOf.get('Ann')!._id)).length).toBe(runsBefore.get('Ann'));
+    expect(await runsOf(submissionOf.get('Eve')!._id)).toEqual([]);
     for (const name of ['Ben', 'Cat', 'Dan']) {
-      const runs = await runsOf(submissionOf.get(name)._id);
+      const runs = await runsOf(submissionOf.get(name)!._id);
       expect(runs.length).toBe(runsBefore.get(name)! + 1);
       expect(runs[0]).toMatchObject({ status: 'succeeded', graderKind: 'builtin', examplesUsed: 1 });
     }
@@ -166,7 +168,7 @@ describe('saved grades become examples, and each save refreshes the pending sugg
           answerText: expect.stringContaining(ANSWERS.Ann!),
           score: 8,
           comments: [{ text: 'Say why 2 + 2 gives 4.', pointsDeducted: 2, rubricItemId: 'item-why' }],
-          suggestedScore: suggestionOf.get('Ann').gradingResult.totalScore,
+          suggestedScore: suggestionOf.get('Ann')!.gradingResult.totalScore,
         },
       ]);
     }
@@ -175,11 +177,11 @@ describe('saved grades become examples, and each save refreshes the pending sugg
   it('the grade call answers the refreshed suggestion with how many grades it learned from', async () => {
     const response = await t.app.inject({
       method: 'POST',
-      url: `${questionPath(world.assignment._id, world.question._id)}/grade/${submissionOf.get('Ben')._id}`,
+      url: `${questionPath(world.assignment._id, world.question._id)}/grade/${submissionOf.get('Ben')!._id}`,
       headers: world.instructor.auth,
     });
     expect(response.statusCode).toBe(200);
-    const [latest] = await runsOf(submissionOf.get('Ben')._id);
+    const [latest] = await runsOf(submissionOf.get('Ben')!._id);
     expect(response.json()).toMatchObject({ isAlreadyGraded: false, gradingRunId: latest!.id, examplesUsed: 1 });
   });
 
@@ -187,7 +189,7 @@ describe('saved grades become examples, and each save refreshes the pending sugg
     const before = recorded.inputs.length;
     const response = await t.app.inject({
       method: 'POST',
-      url: `${questionPath(world.assignment._id, world.question._id)}/regrade/${submissionOf.get('Ann')._id}`,
+      url: `${questionPath(world.assignment._id, world.question._id)}/regrade/${submissionOf.get('Ann')!._id}`,
       headers: world.instructor.auth,
     });
     expect(response.statusCode).toBe(200);
@@ -207,7 +209,7 @@ describe('saved grades become examples, and each save refreshes the pending sugg
     const summary = response.json();
     const confidences: number[] = [];
     for (const name of ['Ben', 'Cat', 'Dan']) {
-      const [latest] = (await runsOf(submissionOf.get(name)._id)).filter((run) => run.status === 'succeeded');
+      const [latest] = (await runsOf(submissionOf.get(name)!._id)).filter((run) => run.status === 'succeeded');
       confidences.push(latest!.confidence!);
     }
     expect(summary).toMatchObject({
@@ -225,7 +227,7 @@ describe('saved grades become examples, and each save refreshes the pending sugg
   });
 
   it('a second save learns from both grades and leaves the newly graded answer alone', async () => {
-    const catRunsBefore = await runsOf(submissionOf.get('Cat')._id);
+    const catRunsBefore = await runsOf(submissionOf.get('Cat')!._id);
     const catRuns = catRunsBefore.length;
     // The grade is saved against Cat's newest suggestion, which the first refresh already made.
     const catSuggestion = catRunsBefore.find((run) => run.status === 'succeeded')!;
@@ -233,9 +235,9 @@ describe('saved grades become examples, and each save refreshes the pending sugg
     const refreshes = await refreshesOf(world.question._id);
     expect(refreshes).toHaveLength(2);
     expect(await refreshFinished(refreshes[1]!.id)).toMatchObject({ examplesUsed: 2, resuggested: 2 });
-    expect((await runsOf(submissionOf.get('Cat')._id)).length).toBe(catRuns);
+    expect((await runsOf(submissionOf.get('Cat')!._id)).length).toBe(catRuns);
     for (const name of ['Ben', 'Dan']) {
-      const [latest] = await runsOf(submissionOf.get(name)._id);
+      const [latest] = await runsOf(submissionOf.get(name)!._id);
       expect(latest).toMatchObject({ status: 'succeeded', examplesUsed: 2 });
       const examples = inputsFor(name).at(-1)!.examples!;
       expect(examples.map((example) => example.score).sort((a, b) => a - b)).toEqual([8, 10]);
