@@ -133,7 +133,6 @@ export default tseslint.config(
       'apps/server/test/grading-llm.test.ts',
       'apps/server/test/grading-report.test.ts',
       'apps/server/test/job-recovery.test.ts',
-      'apps/server/test/llm-grader.test.ts',
       'apps/server/test/pdf-active-content.test.ts',
       'apps/server/test/questions.test.ts',
       'apps/server/test/regrade-requests.test.ts',

@@ -120,12 +120,12 @@ async function expectAiFailure(promise: Promise<unknown>): Promise<AppError> {
 
 function systemText(requestIndex: number): string {
   const messages = fake.chatRequests()[requestIndex]?.body.messages ?? [];
-  return messageText(messages.find((message: any) => message.role === 'system'));
+  return messageText(messages.find((message) => message.role === 'system'));
 }
 
 function userTexts(requestIndex: number): string[] {
   const messages = fake.chatRequests()[requestIndex]?.body.messages ?? [];
-  return messages.filter((message: any) => message.role === 'user').map(messageText);
+  return messages.filter((message) => message.role === 'user').map(messageText);
 }
 
 describe('LLM grading', () => {
@@ -210,7 +210,7 @@ describe('invalid model output', () => {
 
     expect(fake.chatRequests()).toHaveLength(2);
     expect(sleeps).toEqual([]);
-    const repairMessages = fake.chatRequests()[1]?.body.messages as any[];
+    const repairMessages = fake.chatRequests()[1]?.body.messages ?? [];
     expect(repairMessages.map((message) => message.role)).toEqual(['system', 'user', 'assistant', 'user']);
     expect(messageText(repairMessages[2])).toBe('{"items": [ not json');
     expect(messageText(repairMessages[3])).toContain('That answer cannot be used');
