@@ -242,7 +242,7 @@ describe('repair requests quote a bounded excerpt of a bad answer', () => {
     const requests = fake.chatRequests().slice(before);
     expect(requests).toHaveLength(2);
     const repair = requests[1]!;
-    const quoted = repair.body.messages.find((message: any) => message.role === 'assistant');
+    const quoted = repair.body.messages.find((message) => message.role === 'assistant');
     const quotedText = messageText(quoted);
     expect(bad.length).toBeGreaterThan(3_000_000);
     expect(quotedText.length).toBeLessThan(REPAIR_EXCERPT_HEAD + REPAIR_EXCERPT_TAIL + 200);
