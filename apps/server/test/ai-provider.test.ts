@@ -132,8 +132,8 @@ describe('createGrader', () => {
 
 describe('fake LLM server', () => {
   it('lists its model and streams a completion as server-sent events when asked', async () => {
-    const models = (await fetch(`${fake.baseUrl}/models`).then((response) => response.json())) as any;
-    expect(models.data[0].id).toBe('fake-grader-1');
+    const models: unknown = await fetch(`${fake.baseUrl}/models`).then((response) => response.json());
+    expect(models).toMatchObject({ data: [{ id: 'fake-grader-1' }] });
 
     fake.enqueue({ kind: 'json', content: { reply: 'streamed' } });
     const response = await fetch(`${fake.baseUrl}/chat/completions`, {
