@@ -321,6 +321,45 @@ if (isPostgres) {
     );
 
     it(
+      'a worker stopped with SIGTERM while its job hangs hands the job back within SHUTDOWN_TIMEOUT_MS and exits 0; another worker finishes it',
+      async () => {
+        fake.reset();
+        const url = await freshDatabase();
+        const env = {
+          DATABASE_URL: url,
+          DATA_DIR: await temporaryDirectory(),
+          AI_PROVIDER: 'openai-compatible',
+          AI_BASE_URL: fake.baseUrl,
+          AI_MODEL: FAKE_MODEL_ID,
+          AI_MAX_RETRIES: '0',
+          // Running jobs get three quarters of it (shutdown.ts, decision 0081).
+          SHUTDOWN_TIMEOUT_MS: '4000',
+        };
+        const apiServer = await start({ ...env, JOB_WORKERS: 'off' });
+        const stopping = await start(env, 'worker');
+        const world = await buildWorld(apiServer);
+
+        fake.enqueue({ kind: 'hang' });
+        const waiting = api(apiServer, 'POST', `${world.base}/grade/${world.submissionId}`, { token: world.token });
+        await fake.waitForChatRequests(1);
+        // The model never answers: the job is aborted at the end of its share and handed back, and
+        // the process stops by itself within its bound (exit 0, not the bound's exit 1).
+        expect(await stopping.stop()).toBe(0);
+        const said = (text: string) =>
+          stopping.logs.some((line) => typeof line.msg === 'string' && line.msg.startsWith(text));
+        expect(said('waiting up to 3000 ms for 1 running job(s)')).toBe(true);
+        expect(said('stopping took longer')).toBe(false);
+
+        // Handed back, not lost: the next worker takes it, and the instructor's request gets the grade.
+        await start(env, 'worker');
+        const graded = await expectOk(waiting);
+        expect(graded).toMatchObject({ grader: { kind: 'llm', provider: 'openai-compatible', model: FAKE_MODEL_ID } });
+        expect(fake.chatRequests()).toHaveLength(2);
+      },
+      SCENARIO_LIMIT_MS,
+    );
+
+    it(
       'two API servers with no shared disk, one worker, one PostgreSQL and one S3: the journey alternates between them, a server killed mid-upload loses nothing, the sign-in limit holds across both',
       async () => {
         fake.reset();
