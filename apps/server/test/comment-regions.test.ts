@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GradingOutput } from '@gradewise/shared/contracts/grading';
+import { GradingReportForStaff, GradingReportForStudent } from '@gradewise/shared/contracts/review';
+import { expectJson } from './support/expect-json.ts';
 import { buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { createCourseWorld, type CourseWorld } from './support/course-fixtures.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
@@ -62,8 +65,7 @@ describe('comment regions', () => {
       url: `${base()}/grade/${submissionId}`,
       headers: world.instructor.auth,
     });
-    expect(grading.statusCode).toBe(200);
-    expect(grading.json().gradingResult.comments.map((comment: any) => comment.region)).toEqual([
+    expect(expectJson(grading, 200, GradingOutput).gradingResult.comments.map((comment) => comment.region)).toEqual([
       { page: 2, ...box },
       null,
       { page: 1, ...box },
@@ -74,7 +76,9 @@ describe('comment regions', () => {
       url: `${base()}/grade/${submissionId}/report`,
       headers: world.instructor.auth,
     });
-    expect(staff.json().comments.map((comment: any) => comment.region?.page ?? null)).toEqual([2, null, 1]);
+    expect(
+      expectJson(staff, 200, GradingReportForStaff).comments.map((comment) => comment.region?.page ?? null),
+    ).toEqual([2, null, 1]);
 
     // The student sees the boxes of accepted comments only: the declined one (page 1) is not theirs.
     const student = await t.app.inject({
@@ -82,8 +86,8 @@ describe('comment regions', () => {
       url: `${base()}/grade/${submissionId}/report`,
       headers: world.student.auth,
     });
-    expect(student.statusCode).toBe(200);
-    expect(student.json().comments.map((comment: any) => [comment.text, comment.region])).toEqual([
+    const studentReport = expectJson(student, 200, GradingReportForStudent);
+    expect(studentReport.comments.map((comment) => [comment.text, comment.region])).toEqual([
       ['Units missing in (b).', { page: 2, ...box }],
       ['Nice diagram.', null],
     ]);
