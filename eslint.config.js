@@ -127,7 +127,6 @@ export default tseslint.config(
       'apps/server/test/grade-export.test.ts',
       'apps/server/test/grade-lifecycle.test.ts',
       'apps/server/test/grade-release.test.ts',
-      'apps/server/test/grading-llm.test.ts',
       'apps/server/test/grading-report.test.ts',
       'apps/server/test/job-recovery.test.ts',
       'apps/server/test/pdf-active-content.test.ts',

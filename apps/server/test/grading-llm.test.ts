@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GenerateRubricOutput } from '@gradewise/shared/contracts/grading';
+import { expectJson } from './support/expect-json.ts';
 import { gradingRuns, rubricGenerations } from '../src/db/schema.ts';
 import { addStudents, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
@@ -36,11 +38,10 @@ afterAll(async () => {
 describe('grading through an OpenAI-compatible model', () => {
   it('generate-rubric asks the model once and records who answered, with tokens and latency', async () => {
     const response = await post(`${base()}/generate-rubric`);
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    const body = expectJson(response, 200, GenerateRubricOutput);
     expect(body.grader).toEqual({ kind: 'llm', provider: 'openai-compatible', model: FAKE_MODEL_ID });
-    const items = body.autoRubric[0].items;
-    expect(items.reduce((sum: number, item: any) => sum + item.points, 0)).toBeCloseTo(10, 2);
+    const items = body.autoRubric[0]!.items;
+    expect(items.reduce((sum, item) => sum + item.points, 0)).toBeCloseTo(10, 2);
     expect(fake.chatRequests()).toHaveLength(1);
     const [generation] = await t.ctx.db
       .select()
