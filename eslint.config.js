@@ -115,7 +115,6 @@ export default tseslint.config(
     files: [
       'apps/server/test/accounts.test.ts',
       'apps/server/test/ai-prompt-privacy.test.ts',
-      'apps/server/test/ai-spend.test.ts',
       'apps/server/test/anonymous-grading.test.ts',
       'apps/server/test/assignments.test.ts',
       'apps/server/test/authorization-matrix.test.ts',

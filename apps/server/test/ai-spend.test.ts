@@ -1,5 +1,7 @@
 import { eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorBody } from '@gradewise/shared/errors';
+import { expectJson } from './support/expect-json.ts';
 import { aiUsageCounts, gradingRuns } from '../src/db/schema.ts';
 import { chargeProviderCalls } from '../src/services/ai-spend.ts';
 import { startGradingRun } from '../src/services/grade-submission.ts';
@@ -59,7 +61,7 @@ describe('interactive AI calls per user per minute (built-in grader)', () => {
     const world = await createCourseWorld(t.app);
     const submission = await submitAnswer(t.app, world.student, world.assignment._id, world.question._id);
     const statuses: number[] = [];
-    let refusal: any;
+    let refusal: ErrorBody | undefined;
     let retryAfter: unknown;
     for (let i = 0; i < 20; i += 1) {
       const response = await t.app.inject({
@@ -69,20 +71,20 @@ describe('interactive AI calls per user per minute (built-in grader)', () => {
       });
       statuses.push(response.statusCode);
       if (response.statusCode === 429) {
-        refusal ??= response.json();
+        refusal ??= expectJson(response, 429, ErrorBody);
         retryAfter ??= response.headers['retry-after'];
       }
     }
     expect(statuses.filter((status) => status === 200)).toHaveLength(LIMIT);
     expect(statuses.slice(0, LIMIT).every((status) => status === 200)).toBe(true);
     expect(statuses.slice(LIMIT).every((status) => status === 429)).toBe(true);
-    expect(refusal.code).toBe('RATE_LIMITED');
-    expect(refusal.message).toContain(`${LIMIT} AI calls`);
-    expect(refusal.message).toContain('AI_USER_CALLS_PER_MINUTE');
-    expect(refusal.message).toContain('It resets at 2026-11-23 10:16:00 UTC.');
+    expect(refusal?.code).toBe('RATE_LIMITED');
+    expect(refusal?.message).toContain(`${LIMIT} AI calls`);
+    expect(refusal?.message).toContain('AI_USER_CALLS_PER_MINUTE');
+    expect(refusal?.message).toContain('It resets at 2026-11-23 10:16:00 UTC.');
     // 10:15:20 to the reset at 10:16:00: the wait, as Retry-After and in the body.
     expect(retryAfter).toBe('40');
-    expect(refusal.retryAfterSeconds).toBe(40);
+    expect(refusal?.retryAfterSeconds).toBe(40);
     // Refused calls queued nothing: exactly LIMIT runs exist for the submission.
     const runs = await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id));
     expect(runs).toHaveLength(LIMIT);
