@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CourseForStaff } from '@gradewise/shared/contracts/courses';
+import { expectJson } from './support/expect-json.ts';
 import { passwordProblem } from '../src/auth/password-policy.ts';
 import { users } from '../src/db/schema.ts';
 import { BASE_WAIT_SECONDS, clientOf, FREE_ATTEMPTS, MAX_WAIT_SECONDS } from '../src/services/login-throttle.ts';
@@ -246,8 +248,7 @@ describe('account deletion', () => {
 
     // The course still answers, with the seat shown as a deleted account.
     const detail = await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth });
-    expect(detail.statusCode).toBe(200);
-    expect(detail.json().students.map((s: any) => s.name)).toEqual(['Deleted account']);
+    expect(expectJson(detail, 200, CourseForStaff).students.map((s) => s.name)).toEqual(['Deleted account']);
 
     // The address is free again, as a new account that sees nothing of the old one.
     const again = await registerUser(t.app, { email: student.email });
