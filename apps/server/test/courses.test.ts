@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CourseList } from '@gradewise/shared/contracts/courses';
+import { expectJson } from './support/expect-json.ts';
 import { count } from 'drizzle-orm';
 import { courses, files } from '../src/db/schema.ts';
 import { addStudents, createCourse, fetchFile } from './support/course-fixtures.ts';
@@ -192,8 +194,11 @@ describe('GET /api/courses', () => {
     await addStudents(t.app, owner, second._id, [student.email]);
     await addStudents(t.app, owner, first._id, [student.email]);
 
-    const ownerList = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: owner.auth })).json();
-    expect(ownerList.map((course: any) => course.title)).toEqual(['Second', 'First']);
+    const ownerResponse = await t.app.inject({ method: 'GET', url: '/api/courses', headers: owner.auth });
+    const ownerList = expectJson(ownerResponse, 200, CourseList);
+    // Nothing beyond the contract goes out.
+    expect(ownerResponse.json()).toEqual(ownerList);
+    expect(ownerList.map((course) => course.title)).toEqual(['Second', 'First']);
     expect(ownerList[0]).toEqual({
       _id: second._id,
       title: 'Second',
@@ -202,13 +207,14 @@ describe('GET /api/courses', () => {
       // The list's time is the one the course was created with, to the millisecond, in UTC.
       createdAt: second.createdAt,
     });
-    expect(ownerList[1]._id).toBe(first._id);
-    expect(ownerList[1].createdAt).toBe(first.createdAt);
+    expect(ownerList[1]!._id).toBe(first._id);
+    expect(ownerList[1]!.createdAt).toBe(first.createdAt);
 
-    const studentList = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
+    const studentResponse = await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth });
+    const studentList = expectJson(studentResponse, 200, CourseList);
     // Newest first, whatever the order of enrolment; each summary as the owner's list shows it.
-    expect(studentList.map((course: any) => course._id)).toEqual([second._id, first._id]);
-    expect(studentList).toEqual(ownerList);
+    expect(studentList.map((course) => course._id)).toEqual([second._id, first._id]);
+    expect(studentResponse.json()).toEqual(ownerResponse.json());
   });
 
   it('answers an empty list to a newcomer and 401 to anonymous callers', async () => {
