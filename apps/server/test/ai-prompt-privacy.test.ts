@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
 import { addStudents, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
 import { FAKE_MODEL_ID, startFakeLlmServer, type FakeLlmServer } from './support/fake-llm-server.ts';
 import { registerUser, type TestUser } from './support/http.ts';
@@ -18,7 +19,7 @@ let fake: FakeLlmServer;
 let t: TestApp;
 let world: CourseWorld;
 const students: TestUser[] = [];
-const submissions: any[] = [];
+const submissions: SubmissionForStudent[] = [];
 
 const CLASS = [
   { name: 'Philippa Grimsditch', email: 'philippa.grimsditch@example.edu', answer: 'Two plus two makes four.' },
@@ -50,7 +51,7 @@ async function exerciseEveryModelCall(): Promise<void> {
     const graded = await post(`${base()}/grade/${submission._id}`);
     expect(graded.statusCode, graded.body).toBe(200);
   }
-  const regraded = await post(`${base()}/regrade/${submissions[0]._id}`);
+  const regraded = await post(`${base()}/regrade/${submissions[0]!._id}`);
   expect(regraded.statusCode, regraded.body).toBe(200);
   const trial = await post(`${base()}/rubric-trial`, {
     questionText: 'What is 2 + 2?',
@@ -63,7 +64,7 @@ async function exerciseEveryModelCall(): Promise<void> {
   await saveGrade(t.app, world.instructor, {
     assignmentId: world.assignment._id,
     questionId: world.question._id,
-    submissionId: submissions[0]._id,
+    submissionId: submissions[0]!._id,
     points: 10,
   });
   const before = fake.chatRequests().length;
