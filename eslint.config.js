@@ -122,7 +122,6 @@ export default tseslint.config(
       'apps/server/test/file-extraction.test.ts',
       'apps/server/test/grade-export.test.ts',
       'apps/server/test/grade-lifecycle.test.ts',
-      'apps/server/test/grade-release.test.ts',
       'apps/server/test/grading-report.test.ts',
       'apps/server/test/job-recovery.test.ts',
       'apps/server/test/pdf-active-content.test.ts',

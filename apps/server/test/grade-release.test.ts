@@ -94,7 +94,7 @@ describe('release of grades', () => {
     const answer = await gradedAnswer(assignment._id);
     const view = await studentView(answer);
     expect(view.report).toMatchObject({ isAlreadyGraded: true, grade: 7, gradeWithheld: false, isAiAssisted: false });
-    expect(view.report.comments.map((comment: any) => comment.text)).toEqual(['Missing the reasoning.']);
+    expect(view.report.comments.map((comment: { text: string }) => comment.text)).toEqual(['Missing the reasoning.']);
     expect(view.row).toMatchObject({ grade: 7, isAlreadyGraded: true, gradeWithheld: false });
   });
 
