@@ -125,7 +125,6 @@ export default tseslint.config(
       'apps/server/test/grading-report.test.ts',
       'apps/server/test/job-recovery.test.ts',
       'apps/server/test/pdf-active-content.test.ts',
-      'apps/server/test/questions.test.ts',
       'apps/server/test/regrade-requests.test.ts',
       'apps/server/test/review-queue.test.ts',
       'apps/server/test/rosters.test.ts',

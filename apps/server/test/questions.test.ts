@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssignmentDetail } from '@gradewise/shared/contracts/assignments';
 import { count, eq } from 'drizzle-orm';
 import { files, questions } from '../src/db/schema.ts';
 import { addStudents, createAssignment, createCourse, createQuestion, fetchFile } from './support/course-fixtures.ts';
@@ -13,7 +14,7 @@ let owner: TestUser;
 let student: TestUser;
 let outsider: TestUser;
 let otherInstructor: TestUser;
-let assignment: any;
+let assignment: AssignmentDetail;
 beforeAll(async () => {
   t = await createTestApp();
   owner = await registerUser(t.app, { role: 'instructor' });
