@@ -119,7 +119,6 @@ export default tseslint.config(
       'apps/server/test/backup-restore.test.ts',
       'apps/server/test/builtin-grader-trust.test.ts',
       'apps/server/test/email-ownership.test.ts',
-      'apps/server/test/file-extraction.test.ts',
       'apps/server/test/grade-export.test.ts',
       'apps/server/test/grade-lifecycle.test.ts',
       'apps/server/test/grading-report.test.ts',

@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionDetail } from '@gradewise/shared/contracts/questions';
+import { SubmitAnswerOutput } from '@gradewise/shared/contracts/submissions';
+import { expectJson } from './support/expect-json.ts';
 import { eq } from 'drizzle-orm';
 import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
 import { finishFileExtraction, selectFileExtraction } from '../src/models/file-extractions.ts';
@@ -34,7 +37,7 @@ const ANSWER = 'Osmosis is the movement of water across a semi-permeable membran
 
 const questionUrl = (world: CourseWorld) => `/api/assignments/${world.assignment._id}/questions/${world.question._id}`;
 
-async function submit(t: TestApp, world: CourseWorld, content: Uint8Array, student = world.student): Promise<any> {
+async function submit(t: TestApp, world: CourseWorld, content: Uint8Array, student = world.student) {
   const form = await multipart({ file: pdfPart(Buffer.from(content)) });
   const response = await t.app.inject({
     method: 'POST',
@@ -42,8 +45,7 @@ async function submit(t: TestApp, world: CourseWorld, content: Uint8Array, stude
     headers: { ...student.auth, ...form.headers },
     payload: form.payload,
   });
-  expect(response.statusCode).toBe(201);
-  return response.json().submission;
+  return expectJson(response, 201, SubmitAnswerOutput).submission;
 }
 
 async function fileIdOf(t: TestApp, submissionId: string): Promise<string> {
@@ -65,14 +67,20 @@ async function extractionSettled(t: TestApp, fileId: string) {
   return row!;
 }
 
-async function staffRowOf(t: TestApp, world: CourseWorld, user: TestUser, submissionId: string): Promise<any> {
+/** The submission's row in the question, as `user` reads it (the owner's row, or a student's own). */
+async function rowIn(t: TestApp, world: CourseWorld, user: TestUser, submissionId: string) {
   const response = await t.app.inject({
     method: 'GET',
     url: `${questionUrl(world)}?includeSubmissions=1`,
     headers: user.auth,
   });
-  expect(response.statusCode).toBe(200);
-  return response.json().submissions.find((row: any) => row._id === submissionId);
+  return expectJson(response, 200, QuestionDetail).submissions?.find((found) => found._id === submissionId);
+}
+
+async function staffRowOf(t: TestApp, world: CourseWorld, submissionId: string) {
+  const row = await rowIn(t, world, world.instructor, submissionId);
+  if (!row || !('extractedText' in row)) throw new Error(`no staff row for submission ${submissionId}`);
+  return row;
 }
 
 describe('text extraction at submission', () => {
@@ -93,11 +101,11 @@ describe('text extraction at submission', () => {
     const fileId = await fileIdOf(t, submission._id);
     expect((await extractionSettled(t, fileId)).status).toBe('succeeded');
 
-    const row = await staffRowOf(t, world, world.instructor, submission._id);
+    const row = await staffRowOf(t, world, submission._id);
     expect(row).toMatchObject({ extractionStatus: 'done', extractionError: null, gradingStatus: 'none' });
     expect(row.extractedText).toBe(ANSWER);
     // The student sees where their own file stands too.
-    const own = await staffRowOf(t, world, world.student, submission._id);
+    const own = await rowIn(t, world, world.student, submission._id);
     expect(own).toMatchObject({ extractionStatus: 'done', extractionError: null });
     expect(await t.ctx.db.select().from(gradingRuns).where(eq(gradingRuns.submissionId, submission._id))).toEqual([]);
   });
@@ -193,14 +201,14 @@ describe('text extraction at submission', () => {
     expect(extractionPoolStats().replaced).toBe(replacedBefore + 1);
     const message =
       'Reading this PDF needed more memory than allowed (256 MB), so it was stopped. Please export it again as a simpler PDF or upload a smaller file.';
-    expect(await staffRowOf(t, world, world.instructor, bomb._id)).toMatchObject({
+    expect(await staffRowOf(t, world, bomb._id)).toMatchObject({
       extractionStatus: 'failed',
       extractionError: message,
     });
 
     const next = await submit(t, world, await buildTextPdf({ paragraphs: [ANSWER] }));
     expect((await extractionSettled(t, await fileIdOf(t, next._id))).status).toBe('succeeded');
-    expect((await staffRowOf(t, world, world.instructor, next._id)).extractedText).toBe(ANSWER);
+    expect((await staffRowOf(t, world, next._id)).extractedText).toBe(ANSWER);
   }, 240_000);
 });
 
@@ -243,7 +251,7 @@ describe('a PDF that runs over the time limit', () => {
     expect(graded.json()).toEqual({ code: 'EXTRACTION_FAILED', message });
     // Answered from the stored fault: no thread read the file again.
     expect(extractionPoolStats().calls).toBe(callsBefore);
-    expect(await staffRowOf(t, world, world.instructor, bomb._id)).toMatchObject({
+    expect(await staffRowOf(t, world, bomb._id)).toMatchObject({
       extractionStatus: 'failed',
       extractionError: message,
     });
@@ -288,7 +296,7 @@ describe('hostile files', () => {
         errorCode: 'too-complex',
         error: message,
       });
-      expect(await staffRowOf(t, world, world.student, submission._id)).toMatchObject({
+      expect(await rowIn(t, world, world.student, submission._id)).toMatchObject({
         extractionStatus: 'failed',
         extractionError: message,
       });
