@@ -120,7 +120,6 @@ export default tseslint.config(
       'apps/server/test/builtin-grader-trust.test.ts',
       'apps/server/test/email-ownership.test.ts',
       'apps/server/test/grade-export.test.ts',
-      'apps/server/test/grade-lifecycle.test.ts',
       'apps/server/test/grading-report.test.ts',
       'apps/server/test/job-recovery.test.ts',
       'apps/server/test/pdf-active-content.test.ts',

@@ -1,5 +1,7 @@
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionForStaff, QuestionForStudent } from '@gradewise/shared/contracts/questions';
+import { expectJson } from './support/expect-json.ts';
 import { RESUBMISSION_REFUSED_MESSAGE } from '@gradewise/shared/resubmission';
 import {
   addStudents,
@@ -99,24 +101,26 @@ function reopen(target: Target, submissionId: string, user: TestUser = world.ins
   });
 }
 
-async function staffRow(target: Target, studentId: string): Promise<any> {
+async function staffRow(target: Target, studentId: string) {
   const response = await t.app.inject({
     method: 'GET',
     url: `${base(target)}?includeSubmissions=1`,
     headers: world.instructor.auth,
   });
-  expect(response.statusCode).toBe(200);
-  return response.json().submissions.find((row: any) => row.student._id === studentId);
+  const row = expectJson(response, 200, QuestionForStaff).submissions?.find((found) => found.student._id === studentId);
+  if (!row) throw new Error(`no staff row for student ${studentId}`);
+  return row;
 }
 
-async function studentRow(target: Target, student: TestUser): Promise<any> {
+async function studentRow(target: Target, student: TestUser) {
   const response = await t.app.inject({
     method: 'GET',
     url: `${base(target)}?includeSubmissions=1`,
     headers: student.auth,
   });
-  expect(response.statusCode).toBe(200);
-  return response.json().submissions[0];
+  const row = expectJson(response, 200, QuestionForStudent).submissions?.[0];
+  if (!row) throw new Error(`no row for ${student.name}`);
+  return row;
 }
 
 async function csvCell(target: Target, email: string): Promise<string | undefined> {
