@@ -131,7 +131,6 @@ export default tseslint.config(
       'apps/server/test/scale-out.test.ts',
       'apps/server/test/statistics.test.ts',
       'apps/server/test/submissions.test.ts',
-      'apps/server/test/undo-grade-save.test.ts',
       'apps/server/test/unsafe-text-restart.test.ts',
       'apps/server/test/unsafe-text.test.ts',
       'apps/server/test/work-split.test.ts',

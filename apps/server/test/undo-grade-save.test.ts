@@ -1,5 +1,8 @@
 import { and, desc, eq, inArray } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GradeHistoryOutput } from '@gradewise/shared/contracts/grade-audit';
+import { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import { expectJson } from './support/expect-json.ts';
 import { gradingRuns, suggestionRefreshes } from '../src/db/schema.ts';
 import {
   addStudents,
@@ -118,24 +121,26 @@ async function newestFinishedRunId(answer: Answer): Promise<string | undefined> 
   return run?.id;
 }
 
-async function staffRow(answer: Answer): Promise<any> {
+async function staffRow(answer: Answer) {
   const response = await t.app.inject({
     method: 'GET',
     url: `${answer.base}?includeSubmissions=1`,
     headers: world.instructor.auth,
   });
-  expect(response.statusCode).toBe(200);
-  return response.json().submissions.find((row: any) => row._id === answer.submissionId);
+  const row = expectJson(response, 200, QuestionForStaff).submissions?.find(
+    (found) => found._id === answer.submissionId,
+  );
+  if (!row) throw new Error(`no staff row for submission ${answer.submissionId}`);
+  return row;
 }
 
-async function history(answer: Answer): Promise<any[]> {
+async function history(answer: Answer) {
   const response = await t.app.inject({
     method: 'GET',
     url: `${answer.base}/submissions/${answer.submissionId}/grade-history`,
     headers: world.instructor.auth,
   });
-  expect(response.statusCode).toBe(200);
-  return response.json().entries;
+  return expectJson(response, 200, GradeHistoryOutput).entries;
 }
 
 describe('undo a saved grade', () => {
