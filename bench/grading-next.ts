@@ -6,6 +6,10 @@
  * ways.
  *
  *   npm run build -w @gradewise/web && npx tsx bench/grading-next.ts [--rounds 4] [--steps 5] [--runs 1] [--read-ms 2000] [--quick]
+ *   npx tsx bench/grading-next.ts --lighthouse-only [--runs 3]
+ *
+ * `--lighthouse-only` skips the Next timings and today's way: only Lighthouse on the screen as it
+ * ships (read ahead), which is what a change to the screen's first paint needs measured.
  *
  * The server is bench/_question-page-server.ts with BENCH_SERVE_WEB=1: PGlite in a temporary data
  * directory, a class of 300 seeded through the API (each answer suggested by the built-in grader,
@@ -28,6 +32,7 @@ import { argument, launchMeasuringBrowser, median } from './_measuring-browser.t
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const quick = process.argv.includes('--quick');
+const lighthouseOnly = process.argv.includes('--lighthouse-only');
 const rounds = Number(argument('--rounds') ?? (quick ? 2 : 4));
 const steps = Number(argument('--steps') ?? (quick ? 3 : 5));
 const lighthouseRuns = Number(argument('--runs') ?? 1);
@@ -56,7 +61,7 @@ try {
   const queue = await getJson<{ items: QueueItem[] }>(`${base}${apiQuestion}/review-queue`, token);
   // Answers with a suggestion and no grade: what a reviewer walks with Next.
   const toReview = queue.items.filter((item) => item.status === 'needs-review');
-  const needed = rounds * 2 * (steps + 1) + 2;
+  const needed = lighthouseOnly ? 1 : rounds * 2 * (steps + 1) + 2;
   if (toReview.length < needed)
     throw new Error(`${toReview.length} answers to review; ${needed} are needed for these rounds.`);
   console.log(`queue: ${queue.items.length} answers, ${toReview.length} with a suggestion to review`);
@@ -74,7 +79,7 @@ try {
   // an earlier one read or read ahead. The first round is a warm-up and is not counted.
   const times: Record<'today' | 'ahead', number[]> = { today: [], ahead: [] };
   let cursor = 0;
-  for (let round = 0; round <= rounds; round += 1) {
+  for (let round = 0; round <= (lighthouseOnly ? -1 : rounds); round += 1) {
     for (const mode of ['today', 'ahead'] as const) {
       const start = queue.items.indexOf(toReview[cursor]!);
       cursor += steps + 1;
@@ -85,17 +90,26 @@ try {
   }
   const today = median(times.today);
   const ahead = median(times.ahead);
-  console.log(`\nNext to the next answer's suggestion drawn, warm, ${times.today.length} clicks each (median, p90):`);
-  console.log(`  today's way (read on opening): ${today.toFixed(1)} ms, ${percentile(times.today, 0.9).toFixed(1)} ms`);
-  console.log(`  read ahead:                    ${ahead.toFixed(1)} ms, ${percentile(times.ahead, 0.9).toFixed(1)} ms`);
-  console.log(`  ratio read ahead / today: ${(ahead / today).toFixed(3)} (goal: read ahead <= 100 ms)`);
+  if (!lighthouseOnly)
+    console.log(`\nNext to the next answer's suggestion drawn, warm, ${times.today.length} clicks each (median, p90):`);
+  if (!lighthouseOnly)
+    console.log(
+      `  today's way (read on opening): ${today.toFixed(1)} ms, ${percentile(times.today, 0.9).toFixed(1)} ms`,
+    );
+  if (!lighthouseOnly)
+    console.log(
+      `  read ahead:                    ${ahead.toFixed(1)} ms, ${percentile(times.ahead, 0.9).toFixed(1)} ms`,
+    );
+  if (!lighthouseOnly)
+    console.log(`  ratio read ahead / today: ${(ahead / today).toFixed(3)} (goal: read ahead <= 100 ms)`);
 
   // Lighthouse mobile on the grading screen of an answer to review, in the queue, as a first visit.
   const target = toReview[cursor]!;
   const screenUrl = `${base}${screenBase}/grade/${target.submissionId}?queue=1`;
   const scores: Record<'today' | 'ahead', number[]> = { today: [], ahead: [] };
+  const lighthouseModes = lighthouseOnly ? (['ahead'] as const) : (['today', 'ahead'] as const);
   for (let run = 0; run < lighthouseRuns; run += 1) {
-    for (const mode of ['today', 'ahead'] as const) {
+    for (const mode of lighthouseModes) {
       const result = await firstVisit(page, base, mode, screenUrl);
       const score = result.lhr.categories.performance!.score!;
       scores[mode].push(score);
@@ -105,11 +119,13 @@ try {
           ` LCP ${audits['largest-contentful-paint']?.displayValue}, TBT ${audits['total-blocking-time']?.displayValue},` +
           ` CLS ${audits['cumulative-layout-shift']?.displayValue})`,
       );
+      if (lighthouseOnly)
+        console.log(`  largest paint: ${largestPaintElement(audits['largest-contentful-paint-element'])}`);
     }
   }
   console.log(
     `\nLighthouse mobile performance, grading screen of a 300-answer question (median of ${lighthouseRuns}):` +
-      ` today's way ${median(scores.today).toFixed(2)}, read ahead ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`,
+      ` today's way ${lighthouseOnly ? 'not measured' : median(scores.today).toFixed(2)}, read ahead ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`,
   );
   console.log(`load average at end: ${loadAverage()}`);
 } finally {
@@ -206,6 +222,12 @@ async function waitForAnswer(page: Page, studentName: string): Promise<void> {
       document.getElementById('review-comments-heading') !== null`,
     { timeout: 120_000, polling: 'raf' },
   );
+}
+
+/** The largest paint's element as Lighthouse names it (its HTML snippet), to see what to draw sooner. */
+function largestPaintElement(audit: { details?: unknown } | undefined): string {
+  const found = /"snippet":"((?:[^"\\]|\\.)*)"/.exec(JSON.stringify(audit?.details ?? {}));
+  return found ? JSON.parse(`"${found[1]}"`).slice(0, 160) : 'not reported';
 }
 
 function percentile(values: number[], share: number): number {

@@ -190,7 +190,38 @@ function gradingScreenChunks(ids: string[], getModuleInfo: Rollup.GetModuleInfo)
     if (elsewhere.has(module)) continue;
     chunks.set(module, otherScreens.has(module) ? 'grading-frame-helpers' : 'grading-frame');
   }
+  // The dialog's own files (about 45, most of them small MUI modules) in two chunks: the screen's
+  // first paint waited for eight rounds of the browser's six connections, one after the other
+  // (decision 0079). What another screen or its lazy parts also import goes in 'grading-dialog-shared',
+  // so those screens do not load the dialog's own code; the libraries kept apart (pdf.js, KaTeX) stay apart.
+  const elsewhereLazily = dynamicClosure(
+    ids.filter((id) => id.includes('/src/app/routes/') && !id.endsWith(GRADING_FRAME)),
+    getModuleInfo,
+  );
+  for (const module of staticClosure(find(GRADING_DIALOG), getModuleInfo)) {
+    if (elsewhere.has(module) || chunks.has(module) || KEPT_APART.test(module)) continue;
+    chunks.set(module, elsewhereLazily.has(module) ? 'grading-dialog-shared' : 'grading-dialog');
+  }
   return chunks;
+}
+
+/** The grading dialog, which the grading screen's route loads as its frame is drawn. */
+const GRADING_DIALOG = '/src/features/grading/components/grading-dialog.tsx';
+/** Libraries with chunks of their own (libraryChunk), never regrouped with a screen. */
+const KEPT_APART = /node_modules\/(pdfjs-dist|react-pdf|katex|rehype-katex|remark-math)\//;
+
+/** Like staticClosure, and through dynamic imports too: every module `roots` may ever load. */
+function dynamicClosure(roots: string[], getModuleInfo: Rollup.GetModuleInfo): Set<string> {
+  const seen = new Set<string>();
+  const pending = [...roots];
+  while (pending.length > 0) {
+    const id = pending.pop()!;
+    if (seen.has(id)) continue;
+    seen.add(id);
+    const info = getModuleInfo(id);
+    pending.push(...(info?.importedIds ?? []), ...(info?.dynamicallyImportedIds ?? []));
+  }
+  return seen;
 }
 
 /** Every module `roots` import statically, directly or not, libraries' index files followed too. */

@@ -6,10 +6,17 @@ import { questionPagePath } from '../../lib/paths.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
 
-/** The grading dialog and everything it imports (about 45 files). */
-const GradingDialog = lazy(async () => ({
-  default: (await import('../../features/grading/components/grading-dialog.tsx')).GradingDialog,
-}));
+/**
+ * The grading dialog and everything it imports, in two chunks (vite.config.ts), asked for as soon
+ * as this module runs, beside the title's font: the screen's largest paint is the dialog's content
+ * (on a 300-answer question the answer-group notice), so it is what the screen waits for. The
+ * frame's own files have arrived by then, so they are not queued behind it (decisions 0053, 0079).
+ */
+const gradingDialogModule = import('../../features/grading/components/grading-dialog.tsx');
+// A failed load is said by the route's error screen when the dialog renders; a student, taken to
+// the report, never renders it, and the failure is not an unhandled rejection.
+gradingDialogModule.catch(() => undefined);
+const GradingDialog = lazy(async () => ({ default: (await gradingDialogModule).GradingDialog }));
 
 /**
  * .../grade/:submissionId — the grading screen. `?regrade=true` comes from a graded row's Regrade
@@ -29,10 +36,9 @@ export function GradeSubmissionRoute() {
   const isFrameShown = useFirstPaintDone();
   if (user?.role === 'student') return <Navigate to="report" relative="path" replace />;
   const frame = <GradingDialogFrame onClose={goBack} />;
-  // The frame first, then the dialog's code, asked for once the frame is on screen: the frame's
-  // few files are not queued behind the dialog's 45 (a browser opens six connections to a server),
-  // so the title bar comes after one round instead of eight. As a transition, so the frame stays
-  // (the same elements, not a fallback drawn anew) until the dialog replaces it (decision 0053).
+  // The frame first, then the dialog, rendered once the frame is on screen (its code was asked for
+  // as this module ran). As a transition, so the frame stays (the same elements, not a fallback
+  // drawn anew) until the dialog replaces it (decisions 0053, 0079).
   return (
     <Suspense fallback={frame}>
       {isFrameShown ? (
