@@ -1,7 +1,7 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
-import type { AutoRubric } from '@gradewise/shared/contracts/grading';
+import { SaveRubricInput, type AutoRubric } from '@gradewise/shared/contracts/grading';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
@@ -135,10 +135,14 @@ describe('Edit Rubric', () => {
       await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
 
       expect(await screen.findByText('Rubric saved successfully!')).toBeInTheDocument();
-      expect((sent.find((request) => request.method === 'PATCH')!.body as any).items).toEqual([
-        { criterion: 'States the method', points: 4, guidance: '' },
-        { id: 'item-1', criterion: 'Finds both eigenvalues', points: 6, guidance: '2 and 3' },
-      ]);
+      expect(sent.find((request) => request.method === 'PATCH')?.body).toEqual(
+        expect.objectContaining({
+          items: [
+            { criterion: 'States the method', points: 4, guidance: '' },
+            { id: 'item-1', criterion: 'Finds both eigenvalues', points: 6, guidance: '2 and 3' },
+          ],
+        }),
+      );
     },
   );
 
@@ -169,8 +173,8 @@ describe('Edit Rubric', () => {
     const sent = stubNetwork({
       ...signInAs(INSTRUCTOR),
       [`GET ${QUESTION_API}`]: () => questionWith([current])(),
-      [`PATCH ${QUESTION_API}/save-rubric`]: (request: any) => {
-        if (request.body.expectedVersion === 4) {
+      [`PATCH ${QUESTION_API}/save-rubric`]: (request) => {
+        if (SaveRubricInput.parse(request.body).expectedVersion === 4) {
           return jsonResponse(200, { message: 'Rubric saved successfully!', autoRubric: [current] });
         }
         current = rubric({ version: 4, questionText: 'Their wording.', updatedAt: '2030-02-02T10:00:00.000Z' });
@@ -206,7 +210,7 @@ describe('Edit Rubric', () => {
     await user.click(screen.getByRole('button', { name: 'Save Rubric' }));
     expect(await screen.findByText('Rubric saved successfully!')).toBeInTheDocument();
     const patches = sent.filter((request) => request.method === 'PATCH');
-    expect(patches.map((request: any) => request.body.expectedVersion)).toEqual([3, 4]);
+    expect(patches.map((request) => SaveRubricInput.parse(request.body).expectedVersion)).toEqual([3, 4]);
   });
 
   it("falls back to plain text with 'Failed to compile rubric preview' when the math cannot be rendered", async () => {
