@@ -136,7 +136,6 @@ export default tseslint.config(
       'apps/server/test/work-split.test.ts',
       'apps/web/src/features/assignments/assignments-screens.test.tsx',
       'apps/web/src/features/grading/grading-screen.test.tsx',
-      'apps/web/src/features/staff/work-split-screen.test.tsx',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },

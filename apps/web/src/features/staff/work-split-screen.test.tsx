@@ -1,6 +1,7 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
+import { SetQuestionGradersInput } from '@gradewise/shared/contracts/work-split';
 import { COURSE_ID, courseForStaff, signInAs } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -37,11 +38,11 @@ describe('work split screen', () => {
       ...signInAs(INSTRUCTOR),
       [`GET /api/courses/${COURSE_ID}`]: () => jsonResponse(200, courseForStaff({ staffRole: 'owner' })),
       [`GET ${SPLIT_API}`]: loading.responder,
-      [`PUT ${SPLIT_API}/questions/question-1`]: (request: any) =>
+      [`PUT ${SPLIT_API}/questions/question-1`]: (request) =>
         jsonResponse(200, {
           message: 'This question has one grader now.',
           split: split({
-            questions: [{ ...split().questions[0], graderIds: request.body.graderIds }],
+            questions: [{ ...split().questions[0], graderIds: SetQuestionGradersInput.parse(request.body).graderIds }],
           }),
         }),
       [`PUT ${SPLIT_API}/students`]: () => jsonResponse(200, { message: '3 students updated.', split: split() }),
