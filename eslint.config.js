@@ -134,7 +134,6 @@ export default tseslint.config(
       'apps/server/test/unsafe-text-restart.test.ts',
       'apps/server/test/unsafe-text.test.ts',
       'apps/server/test/work-split.test.ts',
-      'apps/web/src/features/assignments/assignments-screens.test.tsx',
       'apps/web/src/features/grading/grading-screen.test.tsx',
     ],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

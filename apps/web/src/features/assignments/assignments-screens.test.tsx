@@ -1,6 +1,7 @@
 import { screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
+import { UpdateAssignmentSettingsInput } from '@gradewise/shared/contracts/assignments';
 import { createMemoryRouter, RouterProvider } from 'react-router-dom';
 import { render } from '@testing-library/react';
 import { AppProviders } from '../../app/providers.tsx';
@@ -156,8 +157,8 @@ describe('create assignment', () => {
     ).toBeInTheDocument();
     await user.click(screen.getByRole('button', { name: 'Create Assignment' }));
     expect(await screen.findByText('Assignment created successfully!')).toBeInTheDocument();
-    expect((sent.find((request) => request.method === 'POST')?.body as any).deadline).toBe(
-      new Date('2020-03-01T17:00').toISOString(),
+    expect(sent.find((request) => request.method === 'POST')?.body).toEqual(
+      expect.objectContaining({ deadline: new Date('2020-03-01T17:00').toISOString() }),
     );
   });
 
@@ -209,10 +210,12 @@ describe('assignment detail', () => {
       ...signInAs(INSTRUCTOR),
       [`GET /api/assignments/${ASSIGNMENT_ID}`]: () =>
         jsonResponse(200, assignmentDetail('staff', { allowsResubmission: false })),
-      [`PATCH /api/assignments/${ASSIGNMENT_ID}/settings`]: (request: any) =>
+      [`PATCH /api/assignments/${ASSIGNMENT_ID}/settings`]: (request) =>
         jsonResponse(200, {
           message: 'Students may now resubmit after grading.',
-          assignment: assignmentDetail('staff', { allowsResubmission: request.body.allowsResubmission }),
+          assignment: assignmentDetail('staff', {
+            allowsResubmission: UpdateAssignmentSettingsInput.parse(request.body).allowsResubmission,
+          }),
         }),
     });
     renderApp(`/assignments/${ASSIGNMENT_ID}`);
