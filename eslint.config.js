@@ -132,7 +132,6 @@ export default tseslint.config(
       'apps/server/test/statistics.test.ts',
       'apps/server/test/submissions.test.ts',
       'apps/server/test/unsafe-text-restart.test.ts',
-      'apps/server/test/unsafe-text.test.ts',
       'apps/server/test/work-split.test.ts',
       'apps/web/src/features/grading/grading-screen.test.tsx',
     ],

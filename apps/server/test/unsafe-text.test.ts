@@ -1,6 +1,8 @@
 import { eq } from 'drizzle-orm';
 import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GradingOutput } from '@gradewise/shared/contracts/grading';
+import { expectJson } from './support/expect-json.ts';
 import { fileExtractions, gradingRuns, rubricGenerations, submissions } from '../src/db/schema.ts';
 import { buildPdfWithNulInText } from '../src/demo/pdf-documents.ts';
 import { MAX_JOB_STARTS } from '../src/services/job-work.ts';
@@ -288,9 +290,8 @@ describe('NUL and lone surrogates in every text field', () => {
       url: `${base()}/grade/${submissionId}`,
       headers: world.instructor.auth,
     });
-    expect(graded.statusCode).toBe(200);
     expectHandled(graded, 'grade');
-    const comments = graded.json().gradingResult.comments;
+    const comments = expectJson(graded, 200, GradingOutput).gradingResult.comments;
 
     const saved = await t.app.inject({
       method: 'POST',
@@ -301,7 +302,7 @@ describe('NUL and lone surrogates in every text field', () => {
         grade: 10,
         feedback: poisoned('Well done'),
         comments: [
-          ...comments.map((comment: any) => ({ ...comment, pointsDeducted: 0, text: poisoned(comment.text || 'ok') })),
+          ...comments.map((comment) => ({ ...comment, pointsDeducted: 0, text: poisoned(comment.text || 'ok') })),
           {
             _id: poisoned('mine'),
             id: poisoned('mine'),
