@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectJson } from './support/expect-json.ts';
 import { eq } from 'drizzle-orm';
-import { MAX_ROSTER_ENTRIES } from '@gradewise/shared/contracts/courses';
+import { CourseForStaff, CourseList, MAX_ROSTER_ENTRIES } from '@gradewise/shared/contracts/courses';
 import { forgetUser } from '../src/auth/user-cache.ts';
 import { enrollments, pendingEnrollments, users } from '../src/db/schema.ts';
 import { addStudents, createCourse } from './support/course-fixtures.ts';
@@ -50,10 +51,14 @@ const xlsx = (content: Buffer, filename = 'roster.xlsx'): FilePart => ({
 });
 
 async function rosterOf(courseId: string) {
-  const detail = (await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}`, headers: owner.auth })).json();
+  const detail = expectJson(
+    await t.app.inject({ method: 'GET', url: `/api/courses/${courseId}`, headers: owner.auth }),
+    200,
+    CourseForStaff,
+  );
   return {
-    students: detail.students.map((s: any) => s.email).sort(),
-    pending: detail.pendingStudents.map((p: any) => p.email).sort(),
+    students: detail.students.map((s) => s.email).sort(),
+    pending: detail.pendingStudents.map((p) => p.email).sort(),
   };
 }
 
@@ -201,8 +206,12 @@ describe('pending enrolments', () => {
     });
     expect(confirmed.statusCode).toBe(200);
     expect(confirmed.json().message).toBe('Future (future.student@example.edu) is now enrolled in this course.');
-    const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
-    expect(list.map((c: any) => c.title)).toEqual(['Invited course']);
+    const list = expectJson(
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth }),
+      200,
+      CourseList,
+    );
+    expect(list.map((c) => c.title)).toEqual(['Invited course']);
     const after = await t.app.inject({ method: 'GET', url: '/api/invitations', headers: student.auth });
     expect(after.json()).toEqual({ invitations: [] });
     expect(await rosterOf(course._id)).toEqual({ students: ['future.student@example.edu'], pending: [] });
@@ -299,8 +308,12 @@ describe('pending enrolments', () => {
     expect(unproved).toEqual([]);
     await t.ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, student.id));
     forgetUser(t.ctx, student.id); // the row changed behind the app's back: drop its cached copy
-    const list = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
-    expect(list.map((c: any) => c._id)).toEqual([course._id]);
+    const list = expectJson(
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth }),
+      200,
+      CourseList,
+    );
+    expect(list.map((c) => c._id)).toEqual([course._id]);
     expect(await t.ctx.db.select().from(pendingEnrollments).where(eq(pendingEnrollments.email, student.email))).toEqual(
       [],
     );
