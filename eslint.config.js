@@ -118,7 +118,6 @@ export default tseslint.config(
       'apps/server/test/authorization-matrix.test.ts',
       'apps/server/test/backup-restore.test.ts',
       'apps/server/test/builtin-grader-trust.test.ts',
-      'apps/server/test/email-ownership.test.ts',
       'apps/server/test/grade-export.test.ts',
       'apps/server/test/grading-report.test.ts',
       'apps/server/test/job-recovery.test.ts',

@@ -1,5 +1,7 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CourseForStaff, CourseList } from '@gradewise/shared/contracts/courses';
+import { expectJson } from './support/expect-json.ts';
 import { users } from '../src/db/schema.ts';
 import { mailboxOf, MAILS_PER_MAILBOX_PER_HOUR } from '../src/services/mail-throttle.ts';
 import { addStudents, createCourse } from './support/course-fixtures.ts';
@@ -130,22 +132,30 @@ describe('invitations with SMTP', () => {
     });
     expect(attempt.statusCode).toBe(202);
     expect(await t.ctx.db.select().from(users).where(eq(users.email, 'invited@school.test'))).toEqual([]);
-    const roster = (
-      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })
-    ).json();
-    expect(roster.pendingStudents.map((p: any) => p.email)).toEqual(['invited@school.test']);
+    const roster = expectJson(
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth }),
+      200,
+      CourseForStaff,
+    );
+    expect(roster.pendingStudents.map((p) => p.email)).toEqual(['invited@school.test']);
     expect(roster.invitationsConfirmedBy).toBe('email');
 
     // The owner of the address registers too and follows their own (latest) link.
     const student = await registerVerified('invited@school.test');
     expect(student.role).toBe('student');
-    const courses = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
-    expect(courses.map((c: any) => c.title)).toEqual(['Biology']);
-    const after = (
-      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })
-    ).json();
+    const courses = expectJson(
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth }),
+      200,
+      CourseList,
+    );
+    expect(courses.map((c) => c.title)).toEqual(['Biology']);
+    const after = expectJson(
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth }),
+      200,
+      CourseForStaff,
+    );
     expect(after.pendingStudents).toEqual([]);
-    expect(after.students.map((s: any) => s.email)).toEqual(['invited@school.test']);
+    expect(after.students.map((s) => s.email)).toEqual(['invited@school.test']);
   });
 
   it('keeps the invitation when the address owner registers as an instructor', async () => {
@@ -153,10 +163,12 @@ describe('invitations with SMTP', () => {
     const course = await createCourse(t.app, instructor);
     await addStudents(t.app, instructor, course._id, ['dual@school.test']);
     await registerVerified('dual@school.test', 'instructor');
-    const detail = (
-      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth })
-    ).json();
-    expect(detail.pendingStudents.map((p: any) => p.email)).toEqual(['dual@school.test']);
+    const detail = expectJson(
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: instructor.auth }),
+      200,
+      CourseForStaff,
+    );
+    expect(detail.pendingStudents.map((p) => p.email)).toEqual(['dual@school.test']);
   });
 
   it('still enrols an already registered student at once', async () => {
@@ -164,8 +176,12 @@ describe('invitations with SMTP', () => {
     const student = await registerVerified('already@school.test');
     const course = await createCourse(t.app, instructor, { title: 'Chemistry' });
     await addStudents(t.app, instructor, course._id, [student.email]);
-    const courses = (await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth })).json();
-    expect(courses.map((c: any) => c.title)).toEqual(['Chemistry']);
+    const courses = expectJson(
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth }),
+      200,
+      CourseList,
+    );
+    expect(courses.map((c) => c.title)).toEqual(['Chemistry']);
   });
 });
 
