@@ -124,7 +124,6 @@ export default tseslint.config(
       'apps/server/test/pdf-active-content.test.ts',
       'apps/server/test/regrade-requests.test.ts',
       'apps/server/test/review-queue.test.ts',
-      'apps/server/test/rubric-trial.test.ts',
       'apps/server/test/rubric-versions.test.ts',
       'apps/server/test/scale-out.test.ts',
       'apps/server/test/statistics.test.ts',

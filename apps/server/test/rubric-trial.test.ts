@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { RubricTrialOutput } from '@gradewise/shared/contracts/review';
+import { expectJson } from './support/expect-json.ts';
 import { count } from 'drizzle-orm';
 import { gradingRuns, rubrics } from '../src/db/schema.ts';
 import {
@@ -24,7 +26,7 @@ const RUBRIC = {
     { criterion: 'Explains the addition of two and two', points: 4, guidance: '' },
   ],
 };
-const trialUrl = (w: { assignment: any; question: any } = world) =>
+const trialUrl = (w: { assignment: { _id: string }; question: { _id: string } } = world) =>
   `${questionPath(w.assignment._id, w.question._id)}/rubric-trial`;
 const tryRubric = (user: TestUser, payload: object, url = trialUrl()) =>
   t.app.inject({ method: 'POST', url, headers: user.auth, payload });
@@ -46,19 +48,18 @@ describe('POST .../rubric-trial', () => {
       ...RUBRIC,
       sampleAnswer: 'The sum is 4, because two and two gives four.',
     });
-    expect(response.statusCode).toBe(200);
-    const trial = response.json();
+    const trial = expectJson(response, 200, RubricTrialOutput);
     expect(trial.grader).toEqual({ kind: 'builtin', provider: 'builtin', model: expect.any(String) });
     expect(trial.questionPoints).toBe(10);
     expect(trial.results).toHaveLength(1);
-    const [result] = trial.results;
+    const result = trial.results[0]!;
     expect(result).toMatchObject({ label: 'Sample answer', submissionId: null });
     expect(result.totalScore).toBeGreaterThanOrEqual(0);
     expect(result.totalScore).toBeLessThanOrEqual(10);
     expect(result.confidenceLevel).toBeGreaterThanOrEqual(0);
     expect(result.confidenceLevel).toBeLessThanOrEqual(100);
     // Items without ids were numbered; every judging comment names one of them and its criterion.
-    for (const comment of result.comments.filter((comment: any) => comment.rubricItemId !== null)) {
+    for (const comment of result.comments.filter((comment) => comment.rubricItemId !== null)) {
       expect(['item-1', 'item-2']).toContain(comment.rubricItemId);
       expect(comment.criterion).toBe(RUBRIC.items[comment.rubricItemId === 'item-1' ? 0 : 1]!.criterion);
     }
@@ -90,8 +91,9 @@ describe('POST .../rubric-trial', () => {
       sampleAnswer: 'Four.',
       submissionIds: [submission._id],
     });
-    expect(response.statusCode).toBe(200);
-    expect(response.json().results.map((result: any) => [result.label, result.submissionId])).toEqual([
+    expect(
+      expectJson(response, 200, RubricTrialOutput).results.map((result) => [result.label, result.submissionId]),
+    ).toEqual([
       ['Sample answer', null],
       ['Sam Student', submission._id],
     ]);
