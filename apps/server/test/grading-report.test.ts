@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { SaveRubricOutput } from '@gradewise/shared/contracts/grading';
+import { GradingReportForStaff, GradingReportForStudent } from '@gradewise/shared/contracts/review';
+import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
+import { expectJson } from './support/expect-json.ts';
 import {
   addStudents,
   createCourseWorld,
@@ -15,8 +19,8 @@ let world: CourseWorld;
 let classmate: TestUser;
 let outsider: TestUser;
 let otherInstructor: TestUser;
-let submission: any;
-let rubric: any;
+let submission: SubmissionForStudent;
+let rubric: SaveRubricOutput['autoRubric'][number];
 
 const reportUrl = (submissionId: string) =>
   `${questionPath(world.assignment._id, world.question._id)}/grade/${submissionId}/report`;
@@ -73,15 +77,15 @@ describe('GET .../grade/:submissionId/report', () => {
   });
 
   it('shows the owner every saved comment, declined ones marked, with the grade, text, confidence and grader', async () => {
-    const [sumItem, explainItem] = rubric.items;
+    const sumItem = rubric.items[0]!;
+    const explainItem = rubric.items[1]!;
     await saveGrade(t.app, world.instructor, target(), [
       { text: 'Good sum.', pointsDeducted: 0, accepted: true, rubricItemId: sumItem.id },
       { text: 'Explanation is thin.', pointsDeducted: 1.5, accepted: true, rubricItemId: explainItem.id },
       { text: 'AI thought the handwriting was unclear.', pointsDeducted: 2, accepted: false, rubricItemId: null },
     ]);
     const response = await readReport(world.instructor, submission._id);
-    expect(response.statusCode).toBe(200);
-    const report = response.json();
+    const report = expectJson(response, 200, GradingReportForStaff);
     expect(report).toMatchObject({
       viewer: 'staff',
       isAlreadyGraded: true,
@@ -92,12 +96,12 @@ describe('GET .../grade/:submissionId/report', () => {
     });
     expect(report.extractedText).toContain('two and two make four');
     expect(report.confidenceLevel).toEqual(expect.any(Number));
-    expect(report.comments.map((comment: any) => [comment.text, comment.pointsDeducted, comment.accepted])).toEqual([
+    expect(report.comments.map((comment) => [comment.text, comment.pointsDeducted, comment.accepted])).toEqual([
       ['Good sum.', 0, true],
       ['Explanation is thin.', 1.5, true],
       ['AI thought the handwriting was unclear.', 2, false],
     ]);
-    expect(report.comments[1].rubricItem).toEqual({
+    expect(report.comments[1]!.rubricItem).toEqual({
       id: explainItem.id,
       criterion: 'Explains the addition',
       points: 4,
@@ -107,14 +111,14 @@ describe('GET .../grade/:submissionId/report', () => {
 
   it('shows the student only the accepted comments and the grade: nothing declined, no confidence, grader or rubric', async () => {
     const response = await readReport(world.student, submission._id);
-    expect(response.statusCode).toBe(200);
-    const report = response.json();
+    const report = expectJson(response, 200, GradingReportForStudent);
     expect(report.viewer).toBe('student');
     expect(report).toMatchObject({ isAlreadyGraded: true, grade: 8.5 });
-    expect(report.comments.map((comment: any) => comment.text)).toEqual(['Good sum.', 'Explanation is thin.']);
-    expect(report.comments.every((comment: any) => comment.accepted && comment.rubricItem === null)).toBe(true);
-    expect(report).not.toHaveProperty('confidenceLevel');
-    expect(report).not.toHaveProperty('grader');
+    expect(report.comments.map((comment) => comment.text)).toEqual(['Good sum.', 'Explanation is thin.']);
+    expect(report.comments.every((comment) => comment.accepted && comment.rubricItem === null)).toBe(true);
+    // What the contract does not name is stripped by the parse: the absences are read on the raw body.
+    expect(response.json()).not.toHaveProperty('confidenceLevel');
+    expect(response.json()).not.toHaveProperty('grader');
     expect(response.body).not.toContain('handwriting');
     expect(response.body).not.toContain('SECRET SOLUTION');
     expect(response.body).not.toContain('Explains the addition');
@@ -150,7 +154,7 @@ describe('GET .../grade/:submissionId/report', () => {
       gradedVersion: 1,
     });
     // Never a blank where a grade was saved: the new version shows the earlier grade, marked as such.
-    const studentReport = (await readReport(world.student, newer._id)).json();
+    const studentReport = expectJson(await readReport(world.student, newer._id), 200, GradingReportForStudent);
     expect(studentReport).toMatchObject({
       submission: { _id: newer._id },
       isAlreadyGraded: true,
@@ -158,7 +162,7 @@ describe('GET .../grade/:submissionId/report', () => {
       isGradeOnEarlierVersion: true,
       gradedVersion: 1,
     });
-    expect(studentReport.comments.map((comment: any) => comment.text)).toEqual(['Good sum.', 'Explanation is thin.']);
+    expect(studentReport.comments.map((comment) => comment.text)).toEqual(['Good sum.', 'Explanation is thin.']);
     expect((await readReport(world.instructor, newer._id)).json()).toMatchObject({
       isAlreadyGraded: true,
       grade: 8.5,
