@@ -60,6 +60,8 @@ test('a launch from the LMS opens the right course, as the right role, in a real
   });
   await page.goto(lms.coursePageUrl(loginUrl, launchUrl, hint));
   await page.getByRole('link', { name: 'Open Gradewise' }).click();
+  // A first launch asks which account to use (decision 0076): a new one here.
+  await page.getByRole('button', { name: 'Continue with a new account' }).click();
   await expect(page.getByRole('heading', { name: 'Link your LMS course' })).toBeVisible();
   await expect(page.getByText(`${contextTitle} in your LMS is not linked to Gradewise yet`)).toBeVisible();
   await page.screenshot({ path: `${SHOTS}/link-1280.png`, fullPage: true });
@@ -198,6 +200,7 @@ test('the course LMS section syncs the roster, and a saved grade shows as sent t
     });
     await page.goto(gradebook.coursePageUrl(loginUrl, launchUrl, hint));
     await page.getByRole('link', { name: 'Open Gradewise' }).click();
+    await page.getByRole('button', { name: 'Continue with a new account' }).click();
     await page.getByRole('button', { name: 'Create and link' }).click();
     await expect(page).toHaveURL(/\/courses\/[0-9a-f-]{36}$/);
     const courseId = page.url().split('/courses/')[1]!;
@@ -286,5 +289,73 @@ test('the course LMS section syncs the roster, and a saved grade shows as sent t
     for (const each of [teacher, learner]) await each.close();
   } finally {
     await gradebook.close();
+  }
+});
+
+test("an instructor's first launch can use their existing Gradewise account, after its password", async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  fs.mkdirSync(SHOTS, { recursive: true });
+  const tool = baseURL!;
+  const school = await startTestPlatform();
+  try {
+    const owner = await registerPerson(request, 'Paula Password', 'instructor');
+    const ownerAuth = { Authorization: `Bearer ${owner.token}` };
+    const courseTitle = `Optics 301 ${unique()}`;
+    await ok(await request.post('/api/courses', { headers: ownerAuth, multipart: { title: courseTitle } }), 'course');
+    await ok(
+      await request.post('/api/lti/platforms', {
+        headers: ownerAuth,
+        data: school.registration(['deployment-1'], 'School LMS'),
+      }),
+      'register the LMS',
+    );
+    const contextId = `optics-${unique()}`;
+    const page = await (await browser.newContext({ viewport: DESK })).newPage();
+    const hint = school.nextLaunch({
+      sub: `paula-${contextId}`,
+      name: 'Paula P.',
+      roles: [ROLE.instructor],
+      context: { id: contextId, title: `Optics (${contextId})` },
+    });
+    await page.goto(school.coursePageUrl(`${tool}/api/lti/login`, `${tool}/api/lti/launch`, hint));
+    await page.getByRole('link', { name: 'Open Gradewise' }).click();
+    const useExisting = page.getByRole('button', { name: 'Use my existing Gradewise account' });
+    await expect(useExisting).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/account-choice-1280.png`, fullPage: true });
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: `${SHOTS}/account-choice-390.png`, fullPage: true });
+    await page.setViewportSize(DESK);
+
+    // Keyboard: the choice and the form work without a mouse.
+    await useExisting.focus();
+    await page.keyboard.press('Enter');
+    const email = page.getByRole('textbox', { name: 'Email of your Gradewise account' });
+    await expect(email).toBeFocused();
+    await page.keyboard.type(owner.email);
+    await page.getByLabel('Password').fill('not my password');
+    await page.keyboard.press('Enter');
+    await expect(page.getByRole('alert')).toHaveText('Invalid email or password.');
+    await page.setViewportSize(PHONE);
+    await page.screenshot({ path: `${SHOTS}/account-link-error-390.png`, fullPage: true });
+    await page.setViewportSize(DESK);
+
+    await page.getByLabel('Password').fill('correct horse battery');
+    await page.getByRole('button', { name: 'Sign in and link' }).click();
+    // Signed in as the existing account: the LMS course can be linked to the course it already owns.
+    await expect(page.getByRole('heading', { name: 'Link your LMS course' })).toBeVisible();
+    await expect(page.getByText(courseTitle)).toBeVisible();
+    await page.screenshot({ path: `${SHOTS}/account-linked-1280.png`, fullPage: true });
+    const token = await storedToken(page);
+    const me = await ok<{ _id: string; email: string }>(
+      await request.get('/api/auth/user', { headers: { Authorization: `Bearer ${token}` } }),
+      'who is signed in',
+    );
+    expect(me.email).toBe(owner.email);
+  } finally {
+    await school.close();
   }
 });

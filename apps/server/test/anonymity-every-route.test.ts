@@ -821,6 +821,15 @@ const WALK: WalkEntry[] = [
     expect: both(400),
   },
   {
+    route: 'POST /api/lti/account-link',
+    request: () => ({
+      method: 'POST',
+      url: '/api/lti/account-link',
+      payload: { code: 'not-a-code', email: 'nobody@example.edu', password: 'not-a-password' },
+    }),
+    expect: both(400),
+  },
+  {
     route: 'POST /api/lti/contexts/:id/link',
     request: (w) => ({
       method: 'POST',

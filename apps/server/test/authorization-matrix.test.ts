@@ -1108,6 +1108,17 @@ export const MATRIX: MatrixRow[] = [
     expect: everyone(400),
   },
   {
+    // The launch's link code is the permission (lti-account-link.test.ts drives real launches).
+    route: 'POST /api/lti/account-link',
+    access: 'public',
+    request: () => ({
+      method: 'POST',
+      url: '/api/lti/account-link',
+      payload: { code: 'not-a-code', email: 'nobody@example.edu', password: 'not-a-password' },
+    }),
+    expect: everyone(400),
+  },
+  {
     // Each call: a fresh LMS course whose first launch was the owner's; only they may link it.
     route: 'POST /api/lti/contexts/:id/link',
     access: 'instructor',

@@ -156,6 +156,33 @@ export async function insertLtiUser(db: Db, platformId: string, subject: string,
   await db.insert(ltiUsers).values({ platformId, subject, userId });
 }
 
+/**
+ * Moves an LMS identity from one account to another; false when it is no longer the `fromUserId`'s
+ * (linked elsewhere meanwhile), and then nothing moved.
+ */
+export async function moveLtiUser(
+  db: Db,
+  platformId: string,
+  subject: string,
+  fromUserId: string,
+  toUserId: string,
+): Promise<boolean> {
+  const rows = await db
+    .update(ltiUsers)
+    .set({ userId: toUserId })
+    .where(and(eq(ltiUsers.platformId, platformId), eq(ltiUsers.subject, subject), eq(ltiUsers.userId, fromUserId)))
+    .returning({ userId: ltiUsers.userId });
+  return rows.length === 1;
+}
+
+/** Hands an unlinked context's "link it" permission from one account to another. */
+export async function moveContextLinkable(db: Db, id: string, fromUserId: string, toUserId: string): Promise<void> {
+  await db
+    .update(ltiContexts)
+    .set({ linkableById: toUserId })
+    .where(and(eq(ltiContexts.id, id), eq(ltiContexts.linkableById, fromUserId)));
+}
+
 export async function selectContext(db: Db, platformId: string, contextId: string): Promise<LtiContextRow | undefined> {
   const [row] = await db
     .select()

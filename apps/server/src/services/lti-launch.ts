@@ -1,6 +1,9 @@
 import { createHash, randomBytes } from 'node:crypto';
+import { sql } from 'drizzle-orm';
+import { forgetUser } from '../auth/user-cache.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
+import { users } from '../db/schema.ts';
 import { currentTime } from '../lib/clock.ts';
 import { notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
@@ -14,7 +17,7 @@ import {
 } from '../lti/claims.ts';
 import { LaunchRefusal, verifyIdToken } from '../lti/verify-id-token.ts';
 import { selectAssignmentWithCourse } from '../models/assignments.ts';
-import { insertStaffMember, selectStaffRole } from '../models/course-staff.ts';
+import { deleteStaffSeatsOfUser, insertStaffMember, selectStaffRole } from '../models/course-staff.ts';
 import { insertCourse, selectCourseById, type CourseRow } from '../models/courses.ts';
 import { insertEnrollments } from '../models/enrollments.ts';
 import {
@@ -23,6 +26,8 @@ import {
   insertLtiUser,
   isKnownDeployment,
   linkContext,
+  moveContextLinkable,
+  moveLtiUser,
   selectContext,
   selectContextById,
   selectLoginState,
@@ -37,8 +42,10 @@ import {
   type LtiContextRow,
   type LtiPlatformRow,
 } from '../models/lti.ts';
-import { insertUser, selectUserById, type UserRow } from '../models/users.ts';
+import { insertUser, selectUserById, updateUser, type UserRow } from '../models/users.ts';
 import { loadVisibleCourse, requireOwner } from '../policies/course-access.ts';
+import { logInUser } from './log-in-user.ts';
+import { DELETED_ACCOUNT_NAME } from './manage-account.ts';
 
 /**
  * The LTI 1.3 launch (decision 0074): OIDC third-party login initiation, then the id_token the
@@ -49,6 +56,8 @@ import { loadVisibleCourse, requireOwner } from '../policies/course-access.ts';
 
 const LOGIN_STATE_TTL_MS = 10 * 60 * 1000;
 const HANDOFF_TTL_MS = 2 * 60 * 1000;
+/** Long enough to remember and type a password, short enough that a forgotten tab is no risk. */
+const ACCOUNT_LINK_TTL_MS = 10 * 60 * 1000;
 /** Picking the assignment to link takes longer than a sign-in. */
 const DEEP_LINK_TTL_MS = 30 * 60 * 1000;
 
@@ -68,6 +77,22 @@ export interface DeepLinkRequest {
   returnUrl: string;
   data: string | null;
   courseId: string | null;
+}
+
+/**
+ * An instructor's first launch, kept server-side: the LMS identity it linked to a new account, which
+ * the instructor may move to an existing password account instead (decision 0076).
+ */
+export interface AccountLinkRequest {
+  kind: 'account-link';
+  platformId: string;
+  subject: string;
+  /** The account this launch made; the identity moves only while it is still this one's. */
+  launchUserId: string;
+  contextId: string;
+  courseId: string | null;
+  role: LtiCourseRole;
+  landing: LtiLanding;
 }
 
 export interface LoginInitiation {
@@ -246,6 +271,11 @@ export async function completeLaunch(
     );
   }
 
+  // Only an instructor's very first launch may take the identity to an existing account: later the
+  // LMS-made account may own courses of its own. Deep linking keeps its own code bound to the account.
+  const offerAccountLink =
+    role !== 'learner' && !isDeepLinking && (await selectLtiUserId(ctx.db, platform.id, claims.sub)) === undefined;
+
   return ctx.db.transaction(async (tx) => {
     const user = await accountFor(tx, platform, claims, role);
     if (course) await takeSeat(tx, course, user, role);
@@ -285,7 +315,21 @@ export async function completeLaunch(
     } else {
       landing = { kind: 'course', courseId: course.id };
     }
-    const code = await newHandoff(tx, user.id, { kind: 'landing', landing }, now);
+    let accountLinkCode: string | undefined;
+    if (offerAccountLink) {
+      const request: AccountLinkRequest = {
+        kind: 'account-link',
+        platformId: platform.id,
+        subject: claims.sub,
+        launchUserId: user.id,
+        contextId: saved.id,
+        courseId: course?.id ?? null,
+        role,
+        landing,
+      };
+      accountLinkCode = await newHandoff(tx, user.id, request, now, ACCOUNT_LINK_TTL_MS);
+    }
+    const code = await newHandoff(tx, user.id, { kind: 'landing', landing, accountLinkCode }, now);
     return { code, landing, contextId: saved.id };
   });
 }
@@ -377,9 +421,12 @@ export async function takeSeat(db: Db, course: CourseRow, user: UserRow, role: L
 }
 
 /** Step 3: the web app trades the code for a session and where to land. Once, within two minutes. */
-export async function redeemHandoff(ctx: AppContext, code: string): Promise<{ user: UserRow; landing: LtiLanding }> {
+export async function redeemHandoff(
+  ctx: AppContext,
+  code: string,
+): Promise<{ user: UserRow; landing: LtiLanding; accountLinkCode: string | undefined }> {
   const row = await takeHandoff(ctx.db, hashCode(code));
-  const landing = row?.landing as { kind?: string; landing?: LtiLanding } | undefined;
+  const landing = row?.landing as { kind?: string; landing?: LtiLanding; accountLinkCode?: string } | undefined;
   if (!row || row.expiresAt < currentTime(ctx) || landing?.kind !== 'landing' || !landing.landing) {
     throw new LaunchRefusal(
       'handoff',
@@ -388,7 +435,77 @@ export async function redeemHandoff(ctx: AppContext, code: string): Promise<{ us
   }
   const user = await selectUserById(ctx.db, row.userId);
   if (!user || user.deletedAt) throw new LaunchRefusal('account', 'This account no longer exists.');
-  return { user, landing: landing.landing };
+  return { user, landing: landing.landing, accountLinkCode: landing.accountLinkCode };
+}
+
+const spentAccountLink = () =>
+  new LaunchRefusal(
+    'handoff',
+    'This offer to use your existing Gradewise account was already used or has expired. Please launch Gradewise again from your course.',
+  );
+
+/**
+ * "Use my existing Gradewise account" on an instructor's first launch: the account's email and
+ * password, checked as a sign-in is (same throttle), then the LMS identity moves from the account
+ * the launch made to that one, never by email alone. The code is used up by the first right
+ * password; the launch's own account is retired (it owned nothing yet). Answers the account and
+ * where the launch lands.
+ */
+export async function linkExistingAccount(
+  ctx: AppContext,
+  input: { code: string; email: string; password: string },
+  address: string,
+): Promise<{ user: UserRow; landing: LtiLanding }> {
+  const codeHash = hashCode(input.code);
+  const pending = await selectHandoff(ctx.db, codeHash);
+  if (!pending || pending.expiresAt < currentTime(ctx) || pending.landing['kind'] !== 'account-link') {
+    throw spentAccountLink();
+  }
+  const user = await logInUser(ctx, input.email, input.password, address);
+  if (user.role !== 'instructor') {
+    throw new LaunchRefusal(
+      'account-role',
+      'That is a student account; an LMS instructor can only use an instructor account.',
+      'FORBIDDEN',
+    );
+  }
+  // Single use: whoever takes the code first links; a replay finds nothing.
+  const taken = await takeHandoff(ctx.db, codeHash);
+  if (!taken || taken.expiresAt < currentTime(ctx)) throw spentAccountLink();
+  const request = taken.landing as unknown as AccountLinkRequest;
+  await ctx.db.transaction(async (tx) => {
+    const moved = await moveLtiUser(tx, request.platformId, request.subject, request.launchUserId, user.id);
+    if (!moved) {
+      throw new LaunchRefusal(
+        'linked-elsewhere',
+        'This LMS identity is already linked to another Gradewise account, so it cannot be linked to this one.',
+        'CONFLICT',
+      );
+    }
+    await moveContextLinkable(tx, request.contextId, request.launchUserId, user.id);
+    const course = request.courseId ? await selectCourseById(tx, request.courseId) : undefined;
+    if (course) await takeSeat(tx, course, user, request.role);
+    await retireLaunchAccount(ctx, tx, request.launchUserId);
+  });
+  ctx.log.info(
+    { audit: 'lti-account-link', platformId: request.platformId, subject: request.subject, userId: user.id },
+    'LMS identity linked to an existing Gradewise account',
+  );
+  return { user, landing: request.landing };
+}
+
+/** The account a first launch made, left empty by the link: tombstoned as a deleted account is. */
+async function retireLaunchAccount(ctx: AppContext, db: Db, userId: string): Promise<void> {
+  await deleteStaffSeatsOfUser(db, userId);
+  await updateUser(db, userId, {
+    name: DELETED_ACCOUNT_NAME,
+    email: `deleted-${userId}@deleted.invalid`,
+    passwordHash: '!deleted',
+    tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
+    emailVerifiedAt: null,
+    deletedAt: currentTime(ctx),
+  });
+  forgetUser(ctx, userId);
 }
 
 /**

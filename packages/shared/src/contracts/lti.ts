@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { AuthOutput } from './auth.ts';
+import { AuthOutput, LoginInput } from './auth.ts';
 
 /**
  * LTI 1.3 Advantage (issue 32, decision 0074): registering an LMS ("platform") with Gradewise
@@ -68,8 +68,21 @@ export const LtiLanding = z.discriminatedUnion('kind', [
 export type LtiLanding = z.infer<typeof LtiLanding>;
 
 export const HandoffInput = z.object({ code: z.string().min(1).max(200) });
-export const HandoffOutput = AuthOutput.extend({ landing: LtiLanding });
+export const HandoffOutput = AuthOutput.extend({
+  landing: LtiLanding,
+  /**
+   * On an instructor's first launch only: the one-time code that links this LMS identity to an
+   * existing Gradewise password account instead of the new one (decision 0076).
+   */
+  accountLinkCode: z.string().optional(),
+});
 export type HandoffOutput = z.infer<typeof HandoffOutput>;
+
+/** "Use my existing Gradewise account": the launch's link code and that account's sign-in. */
+export const AccountLinkInput = LoginInput.extend({ code: z.string().min(1).max(200) });
+export type AccountLinkInput = z.input<typeof AccountLinkInput>;
+export const AccountLinkOutput = AuthOutput.extend({ landing: LtiLanding });
+export type AccountLinkOutput = z.infer<typeof AccountLinkOutput>;
 
 export const LinkContextInput = z.union([
   z.object({ courseId: z.string().min(1) }),

@@ -3,6 +3,8 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { MessageOutput } from '@gradewise/shared/errors';
 import {
+  AccountLinkInput,
+  AccountLinkOutput,
   AddDeploymentsInput,
   CourseLmsLinksOutput,
   DeepLinkInput,
@@ -28,6 +30,7 @@ import { readGradePassback, sendGradesToLms } from '../../services/lti-grade-pas
 import { readCourseLmsLinks, syncLtiRoster, syncRosterAtLaunch } from '../../services/lti-roster-sync.ts';
 import {
   completeLaunch,
+  linkExistingAccount,
   linkLtiContext,
   loginToRestart,
   redeemHandoff,
@@ -249,11 +252,31 @@ export function ltiRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       '/api/lti/handoff',
       { config: { access: 'public' }, schema: { body: HandoffInput, response: { 200: HandoffOutput } } },
       async (request) => {
-        const { user, landing } = await redeemHandoff(ctx, request.body.code);
+        const { user, landing, accountLinkCode } = await redeemHandoff(ctx, request.body.code);
         return {
           token: ctx.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }),
           user: presentUser(user),
           message: 'Signed in from your LMS.',
+          landing,
+          ...(accountLinkCode ? { accountLinkCode } : {}),
+        };
+      },
+    );
+
+    // "Use my existing Gradewise account" (decision 0076): the launch's link code plus that
+    // account's email and password, throttled as sign-in is.
+    app.post(
+      '/api/lti/account-link',
+      {
+        config: { access: 'public', rateLimit: { max: ctx.config.authRateLimitPerMinute, timeWindow: '1 minute' } },
+        schema: { body: AccountLinkInput, response: { 200: AccountLinkOutput } },
+      },
+      async (request) => {
+        const { user, landing } = await linkExistingAccount(ctx, request.body, request.ip);
+        return {
+          token: ctx.tokens.sign({ userId: user.id, tokenVersion: user.tokenVersion }),
+          user: presentUser(user),
+          message: 'Your LMS account now opens your existing Gradewise account.',
           landing,
         };
       },

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import {
+  AccountLinkOutput,
   CourseLmsLinksOutput,
   GradePassbackOutput,
   HandoffOutput,
@@ -10,6 +11,7 @@ import {
   RotateKeyOutput,
   SendGradesOutput,
   ToolConfigOutput,
+  type AccountLinkInput,
   type LinkContextInput,
   type RegisterPlatformInput,
 } from '@gradewise/shared/contracts/lti';
@@ -23,6 +25,7 @@ export const ltiApiPaths = {
   platform: (id: string) => `/lti/platforms/${encodeURIComponent(id)}`,
   rotateKey: '/lti/keys/rotate',
   handoff: '/lti/handoff',
+  accountLink: '/lti/account-link',
   link: (contextId: string) => `/lti/contexts/${encodeURIComponent(contextId)}/link`,
   gradePassback: (assignmentId: string) => `/assignments/${encodeURIComponent(assignmentId)}/lti-grade-passback`,
   rosterSync: (courseId: string) => `/courses/${encodeURIComponent(courseId)}/lti-roster-sync`,
@@ -93,6 +96,11 @@ export function useRotateKey() {
 
 export function redeemHandoff(code: string): Promise<HandoffOutput> {
   return apiClient.post(ltiApiPaths.handoff, { code }, HandoffOutput);
+}
+
+/** "Use my existing Gradewise account" on an instructor's first launch (decision 0076). */
+export function linkExistingAccount(input: AccountLinkInput): Promise<AccountLinkOutput> {
+  return apiClient.post(ltiApiPaths.accountLink, input, AccountLinkOutput);
 }
 
 export function useLinkContext(contextId: string) {
