@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AssignmentList } from '@gradewise/shared/contracts/assignments';
+import type { CourseForStaff } from '@gradewise/shared/contracts/courses';
+import { expectJson } from './support/expect-json.ts';
 import { count } from 'drizzle-orm';
 import { assignments } from '../src/db/schema.ts';
 import { addStudents, createAssignment, createCourse, createQuestion } from './support/course-fixtures.ts';
@@ -10,7 +13,7 @@ let owner: TestUser;
 let student: TestUser;
 let outsider: TestUser;
 let otherInstructor: TestUser;
-let course: any;
+let course: CourseForStaff;
 beforeAll(async () => {
   t = await createTestApp();
   owner = await registerUser(t.app, { role: 'instructor' });
@@ -119,23 +122,23 @@ describe('GET /api/assignments and /api/assignments/:id', () => {
     await createQuestion(t.app, owner, visible._id, { points: '2.5' });
     await addStudents(t.app, owner, ownCourse._id, [student.email]);
 
-    const mine = (await get(owner, '/api/assignments')).json();
-    const titration = mine.find((a: any) => a._id === visible._id);
+    const mine = expectJson(await get(owner, '/api/assignments'), 200, AssignmentList);
+    const titration = mine.find((a) => a._id === visible._id);
     expect(titration).toMatchObject({
       title: 'Titration',
       points: 12.5,
       questionCount: 2,
       course: { _id: ownCourse._id, title: 'Chemistry' },
     });
-    expect(mine.some((a: any) => a.title === 'Secret')).toBe(false);
+    expect(mine.some((a) => a.title === 'Secret')).toBe(false);
 
-    const theirs = (await get(student, '/api/assignments')).json();
-    expect(theirs.map((a: any) => a._id)).toContain(visible._id);
-    expect(theirs.some((a: any) => a.title === 'Secret')).toBe(false);
+    const theirs = expectJson(await get(student, '/api/assignments'), 200, AssignmentList);
+    expect(theirs.map((a) => a._id)).toContain(visible._id);
+    expect(theirs.some((a) => a.title === 'Secret')).toBe(false);
     expect((await get(outsider, '/api/assignments')).json()).toEqual([]);
 
-    const filtered = (await get(student, `/api/assignments?courseId=${ownCourse._id}`)).json();
-    expect(filtered.map((a: any) => a._id)).toEqual([visible._id]);
+    const filtered = expectJson(await get(student, `/api/assignments?courseId=${ownCourse._id}`), 200, AssignmentList);
+    expect(filtered.map((a) => a._id)).toEqual([visible._id]);
     expect((await get(student, `/api/assignments?courseId=${hidden._id}`)).statusCode).toBe(404);
   });
 
