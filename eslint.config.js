@@ -117,7 +117,6 @@ export default tseslint.config(
       'apps/server/test/authorization-matrix.test.ts',
       'apps/server/test/backup-restore.test.ts',
       'apps/server/test/builtin-grader-trust.test.ts',
-      'apps/server/test/grade-export.test.ts',
       'apps/server/test/job-recovery.test.ts',
       'apps/server/test/pdf-active-content.test.ts',
       'apps/server/test/regrade-requests.test.ts',

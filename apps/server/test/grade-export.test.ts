@@ -1,4 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssignmentDetail } from '@gradewise/shared/contracts/assignments';
+import type { CourseForStaff } from '@gradewise/shared/contracts/courses';
+import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
 import { escapeCsvCell, toCsv } from '../src/lib/csv.ts';
 import {
   addStudents,
@@ -19,10 +23,10 @@ let amy: TestUser;
 let bob: TestUser;
 let mallory: TestUser;
 let nina: TestUser;
-let course: any;
-let homework: any;
-let limits: any;
-let untitled: any;
+let course: CourseForStaff;
+let homework: AssignmentDetail;
+let limits: QuestionForStaff;
+let untitled: QuestionForStaff;
 
 const download = (user: TestUser | null, url: string) =>
   t.app.inject({ method: 'GET', url, headers: user ? user.auth : {} });
@@ -50,7 +54,7 @@ beforeAll(async () => {
   limits = await createQuestion(t.app, owner, homework._id, { title: 'Limits, part A', points: '10' });
   untitled = await createQuestion(t.app, owner, homework._id, { title: '', points: '5' });
 
-  const at = (question: any, submission: any) => ({
+  const at = (question: QuestionForStaff, submission: SubmissionForStudent) => ({
     assignmentId: homework._id,
     questionId: question._id,
     submissionId: submission._id,
