@@ -1,4 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CreateRegradeRequestOutput, RegradeQueue } from '@gradewise/shared/contracts/regrades';
+import { GradingReportForStudent } from '@gradewise/shared/contracts/review';
+import { expectJson } from './support/expect-json.ts';
 import {
   addStudents,
   addTa,
@@ -100,8 +103,7 @@ async function queue(status?: string) {
     url: `/api/courses/${world.course._id}/regrade-requests${status ? `?status=${status}` : ''}`,
     headers: world.instructor.auth,
   });
-  expect(response.statusCode).toBe(200);
-  return response.json();
+  return expectJson(response, 200, RegradeQueue);
 }
 
 async function newAssignmentWith(settings: { regradeWindowDays: number; regradeRequestLimit: number }) {
@@ -139,7 +141,8 @@ describe('opening a request', () => {
     expect(report.regrade.requests[0]).toMatchObject({ status: 'open', rubricItemId: 'item-1' });
 
     const open = await queue();
-    const item = open.requests.find((request: any) => request._id === created.json().request._id);
+    const createdId = expectJson(created, 201, CreateRegradeRequestOutput).request._id;
+    const item = open.requests.find((request) => request._id === createdId);
     expect(item).toMatchObject({
       status: 'open',
       reason: 'I stated the sum first.',
@@ -150,7 +153,7 @@ describe('opening a request', () => {
       currentGrade: 7,
       aiRecheck: null,
     });
-    expect(item.comments.map((comment: any) => [comment.rubricItemId, comment.pointsDeducted])).toEqual([
+    expect(item?.comments.map((comment) => [comment.rubricItemId, comment.pointsDeducted])).toEqual([
       ['item-1', 2],
       ['item-2', 1],
     ]);
@@ -322,8 +325,8 @@ describe('resolving', () => {
     });
     const again = await resolve(created._id, { decision: 'accept', reply: 'Changed my mind.' });
     expect(again.statusCode).toBe(409);
-    expect((await queue('resolved')).requests.map((request: any) => request._id)).toContain(created._id);
-    expect((await queue('open')).requests.map((request: any) => request._id)).not.toContain(created._id);
+    expect((await queue('resolved')).requests.map((request) => request._id)).toContain(created._id);
+    expect((await queue('open')).requests.map((request) => request._id)).not.toContain(created._id);
   });
 
   it('accepts with a higher grade by giving back the disputed item’s points, saved as a new grade', async () => {
@@ -338,13 +341,13 @@ describe('resolving', () => {
       disputedGrade: 7,
     });
 
-    const report = (await readReport(answer)).json();
+    const report = expectJson(await readReport(answer), 200, GradingReportForStudent);
     expect(report.grade).toBe(9);
-    expect(report.comments.map((comment: any) => [comment.rubricItemId, comment.pointsDeducted])).toEqual([
+    expect(report.comments.map((comment) => [comment.rubricItemId, comment.pointsDeducted])).toEqual([
       ['item-1', 0],
       ['item-2', 1],
     ]);
-    expect(report.regrade.requests[0]).toMatchObject({ status: 'accepted', reply: 'You are right.' });
+    expect(report.regrade?.requests[0]).toMatchObject({ status: 'accepted', reply: 'You are right.' });
   });
 
   it('accepts with a lower grade by adding a deduction on the item with the reply', async () => {
@@ -423,8 +426,7 @@ describe('course staff', () => {
       url: `/api/courses/${world.course._id}/regrade-requests`,
       headers: ta.auth,
     });
-    expect(taQueue.statusCode).toBe(200);
-    expect(taQueue.json().requests.map((request: any) => request._id)).toContain(created._id);
+    expect(expectJson(taQueue, 200, RegradeQueue).requests.map((request) => request._id)).toContain(created._id);
     const accepted = await resolve(created._id, { decision: 'accept', reply: 'Agreed.', grade: 8 }, ta);
     expect(accepted.statusCode).toBe(200);
     expect(accepted.json().request).toMatchObject({ resolvedBy: { _id: ta.id }, resolvedGrade: 8 });
