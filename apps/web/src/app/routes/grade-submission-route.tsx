@@ -1,6 +1,8 @@
 import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
+import { useQuery } from '@tanstack/react-query';
 import { GRADE_DIALOG_TITLE, GradingDialogFrame } from '../../features/grading/components/grading-dialog-frame.tsx';
+import { gradingQueries } from '../../lib/queries/grading.ts';
 import { useSession } from '../../lib/session.tsx';
 import { questionPagePath } from '../../lib/paths.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
@@ -34,6 +36,13 @@ export function GradeSubmissionRoute() {
   const { goBack } = useGoBack(questionPagePath(assignmentId, questionId));
   useDocumentTitle(GRADE_DIALOG_TITLE);
   const isFrameShown = useFirstPaintDone();
+  const inQueue = search.get('queue') === '1';
+  // In the queue, the frame stays until the queue is known (the route's loader asked for it with the
+  // answer): on a phone its bar takes a line of its own under the title, and drawn after the dialog
+  // it pushed the dialog's content down (a layout shift of 0.08-0.11, decision 0079). The frame is
+  // replaced, not moved, so the swap itself shifts nothing. A failed read does not hold the dialog.
+  const queue = useQuery({ ...gradingQueries.queue(assignmentId, questionId), enabled: inQueue });
+  const isQueueKnown = !inQueue || !queue.isPending;
   if (user?.role === 'student') return <Navigate to="report" relative="path" replace />;
   const frame = <GradingDialogFrame onClose={goBack} />;
   // The frame first, then the dialog, rendered once the frame is on screen (its code was asked for
@@ -41,13 +50,13 @@ export function GradeSubmissionRoute() {
   // drawn anew) until the dialog replaces it (decisions 0053, 0079).
   return (
     <Suspense fallback={frame}>
-      {isFrameShown ? (
+      {isFrameShown && isQueueKnown ? (
         <GradingDialog
           key={submissionId}
           assignmentId={assignmentId}
           questionId={questionId}
           submissionId={submissionId}
-          inQueue={search.get('queue') === '1'}
+          inQueue={inQueue}
           isRegrade={search.get('regrade') === 'true'}
         />
       ) : (

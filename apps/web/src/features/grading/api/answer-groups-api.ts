@@ -26,8 +26,8 @@ export const FLAG_TEXTS: Record<AnswerGroupFlag, string> = {
 export const describeGroupSize = (size: number) => `Group of ${size} alike answers`;
 
 /** GET answer-groups (owning instructor): the groups of alike answers, biggest first. */
-export function useAnswerGroups(assignmentId: string, questionId: string, enabled = true) {
-  return useQuery({ ...gradingQueries.answerGroups(assignmentId, questionId), enabled });
+export function useAnswerGroups(assignmentId: string, questionId: string, enabled = true, staleTime = 0) {
+  return useQuery({ ...gradingQueries.answerGroups(assignmentId, questionId), enabled, staleTime });
 }
 
 /** POST answer-groups/apply; afterwards everything that shows grades is read again. */

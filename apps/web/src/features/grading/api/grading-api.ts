@@ -120,8 +120,8 @@ export function useUndoGradeSave(assignmentId: string, questionId: string) {
 }
 
 /** GET review-queue: latest submissions, lowest AI confidence first. */
-export function useReviewQueue(assignmentId: string, questionId: string, enabled = true) {
-  return useQuery({ ...gradingQueries.queue(assignmentId, questionId), enabled });
+export function useReviewQueue(assignmentId: string, questionId: string, enabled = true, staleTime = 0) {
+  return useQuery({ ...gradingQueries.queue(assignmentId, questionId), enabled, staleTime });
 }
 
 /** How often the progress bar asks while a batch runs; it stops asking once the batch is finished. */

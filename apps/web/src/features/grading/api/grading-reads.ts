@@ -15,6 +15,14 @@ import { questionQueries } from '../../../lib/queries/questions.ts';
 export const READ_AHEAD_KEEP_MS = 60_000;
 
 /**
+ * How long the queue and the answer groups the route has just read count as fresh for the screen
+ * that mounts: without it the screen read both again as it mounted (React Query's default staleTime
+ * is 0), two more 300-row answers to check and draw before the largest paint. A save, an undo or
+ * anything else that changes them invalidates them (refreshAfterGrading), which reads again at once.
+ */
+export const ROUTE_READ_FRESH_MS = 3_000;
+
+/**
  * POST grade answers what is stored — a saved grade or a finished suggestion — without an AI call
  * for these; for the others ('not-graded', 'failed', 'grading') it starts or joins a run, which
  * counts against the AI limits, so it is left to the person who opens the answer.

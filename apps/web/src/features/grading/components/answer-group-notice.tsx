@@ -1,6 +1,7 @@
 import { useState } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
 import { groupOfSubmission, openMembers, useAnswerGroups } from '../api/answer-groups-api.ts';
+import { ROUTE_READ_FRESH_MS } from '../api/grading-reads.ts';
 import { APPLY_TO_GROUP, ApplyToGroupDialog } from './apply-to-group-dialog.tsx';
 import { GroupFlagBadge, GroupSizeBadge } from './group-badges.tsx';
 
@@ -17,7 +18,8 @@ export interface AnswerGroupNoticeProps {
  * nothing while the groups load: the review itself never waits for them.
  */
 export function AnswerGroupNotice({ assignmentId, questionId, submissionId }: AnswerGroupNoticeProps) {
-  const groups = useAnswerGroups(assignmentId, questionId);
+  // Not read again on mounting when the route has just read them (ROUTE_READ_FRESH_MS, decision 0079).
+  const groups = useAnswerGroups(assignmentId, questionId, true, ROUTE_READ_FRESH_MS);
   const [isApplying, setApplying] = useState(false);
   if (groups.isError) {
     return (

@@ -5,6 +5,7 @@ import { isNotFound, messageOf } from '../../../lib/api-client.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
 import { useReadAhead, useResultDroppedOnClose } from '../api/grading-prefetch.ts';
+import { ROUTE_READ_FRESH_MS } from '../api/grading-reads.ts';
 import { queuePosition } from '../components/review-queue-bar.tsx';
 
 export interface GradingSessionOptions {
@@ -47,7 +48,8 @@ export function useGradingSession({
   const isMissing = isRead && question.isSuccess && (!isStaffView || !submission);
   const grading = useGradingResult(assignmentId, questionId, submissionId, Boolean(submission));
   useResultDroppedOnClose(submissionId);
-  const queue = useReviewQueue(assignmentId, questionId, inQueue);
+  // Not read again on mounting when the route has just read it (ROUTE_READ_FRESH_MS, decision 0079).
+  const queue = useReviewQueue(assignmentId, questionId, inQueue, ROUTE_READ_FRESH_MS);
   // The route starts POST grade before the submission is known (decision 0079): its refusal of an
   // answer that is not there is the screen's "not found", said once, not a grading failure too.
   const gradingError = submission ? grading.error : null;
