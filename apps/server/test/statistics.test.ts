@@ -1,4 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import { StatisticsOutput } from '@gradewise/shared/contracts/statistics';
+import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
+import { expectJson } from './support/expect-json.ts';
 import type { StatisticsSources } from '../src/models/grading-statistics.ts';
 import { computeStatistics, type StatisticsQuestion } from '../src/services/grade-statistics.ts';
 import {
@@ -21,16 +26,16 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 let t: TestApp;
 let world: CourseWorld;
 const students: TestUser[] = [];
-const submissions: any[] = [];
-const suggestions: any[] = [];
-let secondQuestion: any;
+const submissions: SubmissionForStudent[] = [];
+const suggestions: GradingOutput[] = [];
+let secondQuestion: QuestionForStaff;
 
 const base = () => questionPath(world.assignment._id, world.question._id);
 const get = (url: string, user: TestUser = world.instructor) =>
   t.app.inject({ method: 'GET', url, headers: user.auth });
 
 async function save(
-  submission: any,
+  submission: { _id: string },
   grade: number,
   comments: CommentInput[],
   basedOnRunId: string | null,
@@ -70,11 +75,11 @@ beforeAll(async () => {
     submissions.push(await submitAnswer(t.app, student, target.assignmentId, target.questionId, answer));
   }
   // Two answers start from an AI suggestion; one is graded by hand; one waits.
-  suggestions.push(await gradeWithAi(t.app, world.instructor, { ...target, submissionId: submissions[0]._id }));
-  suggestions.push(await gradeWithAi(t.app, world.instructor, { ...target, submissionId: submissions[1]._id }));
-  await save(submissions[0], 6, [WHY], suggestions[0].gradingRunId);
-  await save(submissions[1], 10, [], suggestions[1].gradingRunId);
-  await save(submissions[2], 0, [VALUE, WHY], null);
+  suggestions.push(await gradeWithAi(t.app, world.instructor, { ...target, submissionId: submissions[0]!._id }));
+  suggestions.push(await gradeWithAi(t.app, world.instructor, { ...target, submissionId: submissions[1]!._id }));
+  await save(submissions[0]!, 6, [WHY], suggestions[0]!.gradingRunId);
+  await save(submissions[1]!, 10, [], suggestions[1]!.gradingRunId);
+  await save(submissions[2]!, 0, [VALUE, WHY], null);
 
   // A second question (5 points) answered and graded by two of the students, for the assignment totals.
   secondQuestion = await createQuestion(t.app, world.instructor, world.assignment._id, { title: 'Bonus', points: '5' });
@@ -91,15 +96,14 @@ afterAll(async () => {
 describe('question statistics over HTTP', () => {
   it('distribution, mean, median, rubric items, late share and agreement with the AI', async () => {
     const response = await get(`${base()}/statistics`);
-    expect(response.statusCode, response.body).toBe(200);
-    const stats = response.json();
+    const stats = expectJson(response, 200, StatisticsOutput);
     expect(stats).toMatchObject({ scope: 'question', points: 10, answered: 4, graded: 3, median: 6, lateShare: 0 });
     expect(stats.mean).toBeCloseTo(16 / 3, 2);
     expect(stats.histogram).toHaveLength(10);
-    expect(stats.histogram.map((bin: any) => bin.count)).toEqual([1, 0, 0, 0, 0, 0, 1, 0, 0, 1]);
+    expect(stats.histogram.map((bin) => bin.count)).toEqual([1, 0, 0, 0, 0, 0, 1, 0, 0, 1]);
     expect(stats.histogram[9]).toMatchObject({ from: 9, to: 10 });
 
-    const item = (id: string) => stats.rubricItems.find((entry: any) => entry.itemId === id);
+    const item = (id: string) => stats.rubricItems.find((entry) => entry.itemId === id);
     // item-why lost points on 2 of 3 graded answers, 8 of the 14 points deducted.
     expect(item('item-why')).toMatchObject({ deductedCount: 2, answerShare: 0.6667, pointsShare: 0.5714 });
     expect(item('item-value')).toMatchObject({ deductedCount: 1, answerShare: 0.3333, pointsShare: 0.4286 });
@@ -119,22 +123,21 @@ describe('question statistics over HTTP', () => {
       count: 3,
       agreementWithInstructor: null,
     });
-    expect(instructor.meanGrade).toBeCloseTo(16 / 3, 2);
-    expect(instructor.agreementWithAi).toEqual(stats.aiAgreement);
+    expect(instructor?.meanGrade).toBeCloseTo(16 / 3, 2);
+    expect(instructor?.agreementWithAi).toEqual(stats.aiAgreement);
     expect(ai).toMatchObject({ graderId: 'ai', kind: 'ai', count: 2 });
-    expect(ai.meanGrade).toBeCloseTo((ai0! + ai1!) / 2, 2);
-    expect(ai.agreementWithInstructor.compared).toBe(2);
+    expect(ai?.meanGrade).toBeCloseTo((ai0! + ai1!) / 2, 2);
+    expect(ai?.agreementWithInstructor?.compared).toBe(2);
   });
 
   it('the assignment: students’ totals over both questions, items of both questions', async () => {
     const response = await get(`/api/assignments/${world.assignment._id}/statistics`);
-    expect(response.statusCode, response.body).toBe(200);
-    const stats = response.json();
+    const stats = expectJson(response, 200, StatisticsOutput);
     // Totals: A 6 + 5, B 10, C 0 + 5 (D has no grade).
     expect(stats).toMatchObject({ scope: 'assignment', points: 15, answered: 4, graded: 3, median: 10 });
     expect(stats.mean).toBeCloseTo(26 / 3, 2);
-    expect(stats.histogram.map((bin: any) => bin.count)).toEqual([0, 0, 0, 1, 0, 0, 1, 1, 0, 0]);
-    expect(new Set(stats.rubricItems.map((entry: any) => entry.questionId))).toEqual(new Set([world.question._id]));
+    expect(stats.histogram.map((bin) => bin.count)).toEqual([0, 0, 0, 1, 0, 0, 1, 1, 0, 0]);
+    expect(new Set(stats.rubricItems.map((entry) => entry.questionId))).toEqual(new Set([world.question._id]));
     expect(stats.graders[0]).toMatchObject({ isInstructor: true, count: 5 });
   });
 
@@ -168,10 +171,10 @@ describe('question statistics over HTTP', () => {
   it('the assignment: a partly graded student is counted apart, never in the mean, median or distribution', async () => {
     // B hands in the bonus question, not graded yet: B's total (10 so far) is not a grade.
     await submitAnswer(t.app, students[1]!, world.assignment._id, secondQuestion._id, 'Yes, I think.');
-    const stats = (await get(`/api/assignments/${world.assignment._id}/statistics`)).json();
+    const stats = expectJson(await get(`/api/assignments/${world.assignment._id}/statistics`), 200, StatisticsOutput);
     // Fully graded: A 6 + 5 = 11, C 0 + 5 = 5.
     expect(stats).toMatchObject({ answered: 4, graded: 2, partlyGraded: 1, mean: 8, median: 8 });
-    expect(stats.histogram.reduce((sum: number, bin: any) => sum + bin.count, 0)).toBe(2);
+    expect(stats.histogram.reduce((sum, bin) => sum + bin.count, 0)).toBe(2);
     // A question's figures have no partly graded students.
     expect((await get(`${base()}/statistics`)).json().partlyGraded).toBe(0);
   });
