@@ -122,7 +122,6 @@ export default tseslint.config(
       'apps/server/test/review-queue.test.ts',
       'apps/server/test/rubric-versions.test.ts',
       'apps/server/test/scale-out.test.ts',
-      'apps/server/test/submissions.test.ts',
       'apps/server/test/unsafe-text-restart.test.ts',
       'apps/server/test/work-split.test.ts',
       'apps/web/src/features/grading/grading-screen.test.tsx',

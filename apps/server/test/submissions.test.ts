@@ -1,6 +1,9 @@
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { QuestionForStaff, QuestionForStudent } from '@gradewise/shared/contracts/questions';
+import { SubmissionVersionsOutput } from '@gradewise/shared/contracts/submissions';
+import { expectJson } from './support/expect-json.ts';
 import { count, eq } from 'drizzle-orm';
 import { files, submissions } from '../src/db/schema.ts';
 import { newId } from '../src/lib/ids.ts';
@@ -38,14 +41,19 @@ afterAll(async () => {
   await t?.close();
 });
 
-const questionUrl = (w: { assignment: any; question: any }) =>
-  `/api/assignments/${w.assignment._id}/questions/${w.question._id}`;
+/** The assignment and question an answer goes to: only their ids are read. */
+interface Target {
+  assignment: { _id: string };
+  question: { _id: string };
+}
+
+const questionUrl = (w: Target) => `/api/assignments/${w.assignment._id}/questions/${w.question._id}`;
 
 async function postForm(user: TestUser, url: string, parts: Record<string, FormValue | undefined>) {
   const form = await multipart(parts);
   return t.app.inject({ method: 'POST', url, headers: { ...user.auth, ...form.headers }, payload: form.payload });
 }
-const detail = (user: TestUser, w: { assignment: any; question: any } = world) =>
+const detail = (user: TestUser, w: Target = world) =>
   t.app.inject({ method: 'GET', url: `${questionUrl(w)}?includeSubmissions=1`, headers: user.auth });
 
 async function blobCount(): Promise<number> {
@@ -104,14 +112,16 @@ describe('POST .../submit', () => {
         gradeWithheld: false,
       },
     ]);
-    expect((await detail(classmate, q)).json().submissions.map((s: any) => s.student._id)).toEqual([classmate.id]);
+    expect(
+      expectJson(await detail(classmate, q), 200, QuestionForStudent).submissions?.map((s) => s.student._id),
+    ).toEqual([classmate.id]);
 
-    const staff = (await detail(world.instructor, q)).json();
-    expect(staff.submissions.map((s: any) => [s.student.name, s.version, s.versions])).toEqual([
+    const staffRows = expectJson(await detail(world.instructor, q), 200, QuestionForStaff).submissions ?? [];
+    expect(staffRows.map((s) => [s.student.name, s.version, s.versions])).toEqual([
       ['Cleo Classmate', 1, 1],
       ['Sam Student', 2, 2],
     ]);
-    expect(staff.submissions[1]).toMatchObject({
+    expect(staffRows[1]).toMatchObject({
       _id: second._id,
       uploadedBy: { _id: world.student.id },
       student: { email: world.student.email },
@@ -119,9 +129,9 @@ describe('POST .../submit', () => {
 
     // The latest version points at the second upload's file, not the first one's.
     const fileIdOf = (url: string) => url.split('?')[0]!.split('/').pop();
-    expect(fileIdOf(staff.submissions[1].file)).toBe(fileIdOf(second.file));
+    expect(fileIdOf(staffRows[1]!.file)).toBe(fileIdOf(second.file));
     expect(fileIdOf(second.file)).not.toBe(fileIdOf(first.file));
-    expect((await fetchFile(t.app, staff.submissions[1].file)).statusCode).toBe(200);
+    expect((await fetchFile(t.app, staffRows[1]!.file)).statusCode).toBe(200);
   });
 
   it('leaves submissions out unless includeSubmissions=1 (or true) is asked for', async () => {
@@ -198,11 +208,8 @@ describe('POST .../submit', () => {
 });
 
 describe('POST .../upload-submission', () => {
-  const upload = (
-    user: TestUser,
-    parts: Record<string, FormValue | undefined>,
-    w: { assignment: any; question: any } = world,
-  ) => postForm(user, `${questionUrl(w)}/upload-submission`, parts);
+  const upload = (user: TestUser, parts: Record<string, FormValue | undefined>, w: Target = world) =>
+    postForm(user, `${questionUrl(w)}/upload-submission`, parts);
 
   it('adds a version for an enrolled student, uploaded by the instructor', async () => {
     const q = await freshQuestion();
@@ -284,14 +291,13 @@ describe('GET .../submissions/:submissionId/versions', () => {
       url: `${questionUrl(q)}/submissions/${v1._id}/versions`,
       headers: world.instructor.auth,
     });
-    expect(response.statusCode).toBe(200);
-    const body = response.json();
+    const body = expectJson(response, 200, SubmissionVersionsOutput);
     expect(body.student).toEqual({ _id: world.student.id, name: 'Sam Student', email: world.student.email });
-    expect(body.versions.map((v: any) => [v._id, v.version])).toEqual([
+    expect(body.versions.map((v) => [v._id, v.version])).toEqual([
       [v2._id, 2],
       [v1._id, 1],
     ]);
-    const oldFile = await fetchFile(t.app, body.versions[1].file);
+    const oldFile = await fetchFile(t.app, body.versions[1]!.file);
     expect(oldFile.statusCode).toBe(200);
     expect(oldFile.headers['content-type']).toBe('application/pdf');
   });
