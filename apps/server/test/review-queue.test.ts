@@ -1,5 +1,10 @@
 import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { AssignmentDetail } from '@gradewise/shared/contracts/assignments';
+import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
+import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
+import { expectJson } from './support/expect-json.ts';
 import { fileExtractions, submissions } from '../src/db/schema.ts';
 import {
   addStudents,
@@ -16,12 +21,14 @@ let t: TestApp;
 let owner: TestUser;
 let otherInstructor: TestUser;
 let students: TestUser[];
-let assignment: any;
-let question: any;
-const submissionOf = new Map<string, any>();
+let assignment: AssignmentDetail;
+let question: QuestionForStaff;
+const submissionOf = new Map<string, SubmissionForStudent>();
 
 const queueUrl = () => `${questionPath(assignment._id, question._id)}/review-queue`;
 const readQueue = (user: TestUser) => t.app.inject({ method: 'GET', url: queueUrl(), headers: user.auth });
+/** The queue as `user` reads it, parsed by its contract. */
+const queueOf = async (user: TestUser) => expectJson(await readQueue(user), 200, ReviewQueueOutput);
 
 beforeAll(async () => {
   // Grade-first off: this file is about the lowest-confidence order (answer-groups.test.ts covers grade-first).
@@ -54,7 +61,7 @@ beforeAll(async () => {
     await gradeWithAi(t.app, owner, {
       assignmentId: assignment._id,
       questionId: question._id,
-      submissionId: submissionOf.get(name)._id,
+      submissionId: submissionOf.get(name)!._id,
     });
   }
   // Texts are read at submission, in the background; Dan's answer joins a group of alike answers
@@ -62,7 +69,7 @@ beforeAll(async () => {
   const [dan] = await t.ctx.db
     .select()
     .from(submissions)
-    .where(eq(submissions.id, submissionOf.get('Dan')._id));
+    .where(eq(submissions.id, submissionOf.get('Dan')!._id));
   const read = await t.ctx.jobs!.waitFor(
     dan!.fileId,
     async () => {
@@ -79,22 +86,20 @@ afterAll(async () => {
 
 describe('GET .../review-queue', () => {
   it('lists every latest submission, lowest confidence first, ungraded ones last', async () => {
-    const response = await readQueue(owner);
-    expect(response.statusCode).toBe(200);
-    const queue = response.json();
+    const queue = await queueOf(owner);
     expect(queue.questionPoints).toBe(10);
     expect(queue.remaining).toBe(4);
     expect(queue.items).toHaveLength(4);
 
     const suggested = queue.items.slice(0, 3);
-    expect(suggested.map((item: any) => item.status)).toEqual(['needs-review', 'needs-review', 'needs-review']);
+    expect(suggested.map((item) => item.status)).toEqual(['needs-review', 'needs-review', 'needs-review']);
     for (const item of suggested) expect(item.confidenceLevel).toEqual(expect.any(Number));
-    const confidences = suggested.map((item: any) => item.confidenceLevel);
-    expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
-    expect(new Set(suggested.map((item: any) => item.student.name))).toEqual(new Set(['Ann', 'Ben', 'Cat']));
+    const confidences = suggested.map((item) => item.confidenceLevel);
+    expect(confidences).toEqual([...confidences].sort((a, b) => Number(a) - Number(b)));
+    expect(new Set(suggested.map((item) => item.student.name))).toEqual(new Set(['Ann', 'Ben', 'Cat']));
 
     expect(queue.items[3]).toEqual({
-      submissionId: submissionOf.get('Dan')._id,
+      submissionId: submissionOf.get('Dan')!._id,
       student: { _id: students[3]!.id, name: 'Dan', email: 'dan@example.edu' },
       isLate: false,
       status: 'not-graded',
@@ -114,23 +119,23 @@ describe('GET .../review-queue', () => {
   });
 
   it('keeps a saved item with the confidence it was graded at, counts it as done, and keeps every item', async () => {
-    const before = (await readQueue(owner)).json();
-    const first = before.items[0];
+    const before = await queueOf(owner);
+    const first = before.items[0]!;
     await saveGrade(
       t.app,
       owner,
       { assignmentId: assignment._id, questionId: question._id, submissionId: first.submissionId, points: 10 },
       [{ text: 'Reviewed.', pointsDeducted: 1.5, accepted: true }],
     );
-    const after = (await readQueue(owner)).json();
+    const after = await queueOf(owner);
     // The save teaches the grader: the other suggestions may be refreshed with new confidences and
     // re-sorted (lowest first); the web's Next wraps round, so nothing is skipped.
-    expect(new Set(after.items.map((item: any) => item.submissionId))).toEqual(
-      new Set(before.items.map((item: any) => item.submissionId)),
+    expect(new Set(after.items.map((item) => item.submissionId))).toEqual(
+      new Set(before.items.map((item) => item.submissionId)),
     );
-    const saved = after.items.find((item: any) => item.submissionId === first.submissionId);
+    const saved = after.items.find((item) => item.submissionId === first.submissionId);
     expect(saved).toMatchObject({ status: 'graded', grade: 8.5, confidenceLevel: first.confidenceLevel });
-    const confidences = after.items.map((item: any) => item.confidenceLevel ?? Number.POSITIVE_INFINITY);
+    const confidences = after.items.map((item) => item.confidenceLevel ?? Number.POSITIVE_INFINITY);
     expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
     expect(after.remaining).toBe(3);
   });
@@ -138,14 +143,14 @@ describe('GET .../review-queue', () => {
   it('shows only the latest version: a resubmission replaces the reviewed one and needs grading again', async () => {
     // A student whose answer is still ungraded (a graded answer cannot be resubmitted); which one
     // that is depends on the confidences, which decide what the test above graded first.
-    const ungraded = (await readQueue(owner)).json().items.find((item: any) => item.status !== 'graded');
-    const student = students.find((candidate) => candidate.id === ungraded.student._id)!;
+    const ungraded = (await queueOf(owner)).items.find((item) => item.status !== 'graded');
+    const student = students.find((candidate) => candidate.id === ungraded?.student._id)!;
     const resubmitted = await submitAnswer(t.app, student, assignment._id, question._id, 'Corrected: 4.');
-    const queue = (await readQueue(owner)).json();
+    const queue = await queueOf(owner);
     expect(queue.items).toHaveLength(4);
-    const replaced = queue.items.find((item: any) => item.student._id === student.id);
+    const replaced = queue.items.find((item) => item.student._id === student.id);
     expect(replaced).toMatchObject({ submissionId: resubmitted._id, status: 'not-graded', confidenceLevel: null });
-    expect(queue.items.at(-1).status).toBe('not-graded');
+    expect(queue.items.at(-1)?.status).toBe('not-graded');
   });
 
   it('is for the staff of the course only: a student gets 403, another instructor 404', async () => {
