@@ -1,6 +1,10 @@
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import { AUDIT_CSV_COLUMNS } from '@gradewise/shared/contracts/grade-audit';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { GradeHistoryOutput, RubricVersionsOutput } from '@gradewise/shared/contracts/grade-audit';
+import { SaveRubricOutput } from '@gradewise/shared/contracts/grading';
+import { QuestionForStaff } from '@gradewise/shared/contracts/questions';
+import { expectJson } from './support/expect-json.ts';
 import {
   addStudents,
   createCourseWorld,
@@ -82,10 +86,8 @@ async function history(setup: Setup, submissionId: string, user: TestUser = worl
   });
 }
 
-async function entries(setup: Setup, submissionId: string): Promise<any[]> {
-  const response = await history(setup, submissionId);
-  expect(response.statusCode).toBe(200);
-  return response.json().entries;
+async function entries(setup: Setup, submissionId: string) {
+  return expectJson(await history(setup, submissionId), 200, GradeHistoryOutput).entries;
 }
 
 const save = (setup: Setup, submissionId: string, comments: CommentInput[]) =>
@@ -125,20 +127,20 @@ describe('re-applying a rubric change to saved grades', () => {
       ['rubric-change', 6, true],
       ['save', 8, false],
     ]);
-    expect(firstHistory[0].rubricVersion).toBe(version);
-    expect(firstHistory[0].replacesGradeId).toBe(first._id);
-    expect(firstHistory[0].savedBy.name).toBe('Prof Ada');
-    expect(firstHistory[0].comments.map((comment: any) => comment.pointsDeducted)).toEqual([4, 0]);
-    expect(firstHistory[0].changesFromPrevious.summary[0]).toBe('Score 8 → 6.');
-    expect(firstHistory[1].comments.map((comment: any) => comment.pointsDeducted)).toEqual([2, 0]);
+    expect(firstHistory[0]!.rubricVersion).toBe(version);
+    expect(firstHistory[0]!.replacesGradeId).toBe(first._id);
+    expect(firstHistory[0]!.savedBy.name).toBe('Prof Ada');
+    expect(firstHistory[0]!.comments.map((comment) => comment.pointsDeducted)).toEqual([4, 0]);
+    expect(firstHistory[0]!.changesFromPrevious?.summary[0]).toBe('Score 8 → 6.');
+    expect(firstHistory[1]!.comments.map((comment) => comment.pointsDeducted)).toEqual([2, 0]);
 
     const thirdHistory = await entries(setup, tiedToThird!.submissionId);
-    expect(thirdHistory[0].grade).toBe(8.5);
-    expect(thirdHistory[0].comments.map((comment: any) => [comment.pointsDeducted, comment.accepted])).toEqual([
+    expect(thirdHistory[0]!.grade).toBe(8.5);
+    expect(thirdHistory[0]!.comments.map((comment) => [comment.pointsDeducted, comment.accepted])).toEqual([
       [1.5, true],
       [2, false],
     ]);
-    expect(thirdHistory[1].grade).toBe(7.5);
+    expect(thirdHistory[1]!.grade).toBe(7.5);
 
     // Untouched: the grade tied only to item-2 has no new row, the ungraded answer has no grade.
     const secondHistory = await entries(setup, tiedToSecond!.submissionId);
@@ -151,7 +153,8 @@ describe('re-applying a rubric change to saved grades', () => {
       url: `${questionPath(setup.assignmentId, setup.questionId)}?includeSubmissions=1`,
       headers: world.instructor.auth,
     });
-    const grades = Object.fromEntries(detail.json().submissions.map((row: any) => [row._id, row.grade]));
+    const rows = expectJson(detail, 200, QuestionForStaff).submissions ?? [];
+    const grades = Object.fromEntries(rows.map((row) => [row._id, row.grade]));
     expect(grades[tiedToFirst!.submissionId]).toBe(6);
     expect(grades[tiedToSecond!.submissionId]).toBe(9);
     const screen = await gradeWithAi(t.app, world.instructor, { ...setup, submissionId: tiedToFirst!.submissionId });
@@ -182,15 +185,16 @@ describe('re-applying a rubric change to saved grades', () => {
     expect(response.json().regradedCount).toBe(1);
 
     const [current, previous] = await entries(setup, students[0]!.submissionId);
+    if (!current || !previous) throw new Error('expected two entries in the grade history');
     expect(current.reason).toBe('rubric-change');
     expect(current.grade).toBe(8);
-    expect(current.comments.map((comment: any) => comment.text)).toEqual([
+    expect(current.comments.map((comment) => comment.text)).toEqual([
       'States the base case: not shown.',
       'Base case handling is in the general remark.',
       'Recursion: fine, but Base case reappears.',
     ]);
-    expect(previous.comments[0].text).toBe('Base case: not shown.');
-    expect(current.changesFromPrevious.comments).toEqual([
+    expect(previous.comments[0]?.text).toBe('Base case: not shown.');
+    expect(current.changesFromPrevious?.comments).toEqual([
       expect.objectContaining({
         kind: 'edited',
         textFrom: 'Base case: not shown.',
@@ -211,10 +215,10 @@ describe('re-applying a rubric change to saved grades', () => {
       { criterion: 'Recursive step', points: 3, guidance: '' },
       ITEMS[2]!,
     ]);
-    expect(response.statusCode).toBe(200);
-    expect(response.json().regradedCount).toBe(0);
-    const items = response.json().autoRubric[0].items;
-    expect(items.map((item: any) => item.id)).toEqual(['item-1', 'item-4', 'item-3']);
+    const rubricSaved = expectJson(response, 200, SaveRubricOutput);
+    expect(rubricSaved.regradedCount).toBe(0);
+    const items = rubricSaved.autoRubric[0]!.items;
+    expect(items.map((item) => item.id)).toEqual(['item-1', 'item-4', 'item-3']);
     expect((await entries(setup, students[0]!.submissionId)).map((entry) => entry.gradeId)).toEqual([saved._id]);
 
     const versions = await t.app.inject({
@@ -222,17 +226,17 @@ describe('re-applying a rubric change to saved grades', () => {
       url: `${questionPath(setup.assignmentId, setup.questionId)}/rubric-versions`,
       headers: world.instructor.auth,
     });
-    expect(versions.statusCode).toBe(200);
-    const [newest, oldest] = versions.json().versions;
+    const [newest, oldest] = expectJson(versions, 200, RubricVersionsOutput).versions;
+    if (!newest || !oldest) throw new Error('expected two rubric versions');
     expect(newest.version).toBe(oldest.version + 1);
-    expect(newest.createdBy.name).toBe('Prof Ada');
+    expect(newest.createdBy?.name).toBe('Prof Ada');
     expect(newest.regradedCount).toBe(0);
     expect(newest.changes).toEqual([
       'Item item-1: guidance changed.',
       'Added item "Recursive step" (3 pts).',
       'Removed item "Recursion" (3 pts).',
     ]);
-    expect(oldest.items.map((item: any) => item.id)).toEqual(['item-1', 'item-2', 'item-3']);
+    expect(oldest.items.map((item) => item.id)).toEqual(['item-1', 'item-2', 'item-3']);
   });
 
   it('refuses an invalid rubric without touching a grade or a version, and a stale grading screen after a change', async () => {
@@ -270,9 +274,10 @@ describe('the audit record', () => {
     const { setup, students } = await freshQuestion(1);
     const submissionId = students[0]!.submissionId;
     const suggestion = await gradeWithAi(t.app, world.instructor, { ...setup, submissionId });
-    const aiComments: any[] = suggestion.gradingResult.comments;
+    const aiComments = suggestion.gradingResult.comments;
     expect(aiComments.length).toBeGreaterThanOrEqual(2);
     const [edited, declined, ...kept] = aiComments;
+    if (!edited || !declined) throw new Error('expected two AI comments');
     expect(declined.accepted).toBe(true);
     const comments = [
       { ...edited, text: `${edited.text} (checked)`, pointsDeducted: 1, accepted: true },
@@ -290,6 +295,7 @@ describe('the audit record', () => {
     expect(response.statusCode).toBe(200);
 
     const [entry] = await entries(setup, submissionId);
+    if (!entry) throw new Error('expected an entry in the grade history');
     expect(entry.reason).toBe('save');
     expect(entry.savedBy.name).toBe('Prof Ada');
     expect(entry.rubricVersion).toBe(await currentRubricVersion(setup));
@@ -300,14 +306,14 @@ describe('the audit record', () => {
       confidence: suggestion.confidenceLevel,
       grader: { kind: 'builtin', provider: 'builtin', model: suggestion.grader?.model },
     });
-    expect(entry.aiSuggestion.comments.map((comment: any) => comment.id)).toEqual(aiComments.map((c) => c.id));
-    const kinds = entry.changesFromSuggestion.comments.map((change: any) => [change.kind, change.commentId]);
+    expect(entry.aiSuggestion?.comments.map((comment) => comment.id)).toEqual(aiComments.map((c) => c.id));
+    const kinds = entry.changesFromSuggestion?.comments.map((change) => [change.kind, change.commentId]);
     expect(kinds).toContainEqual(['edited', edited.id]);
     expect(kinds).toContainEqual(['added', expect.any(String)]);
     expect(kinds).toContainEqual(['declined', declined.id]);
-    expect(entry.changesFromSuggestion.scoreFrom).toBe(suggestion.gradingResult.totalScore);
-    expect(entry.changesFromSuggestion.scoreTo).toBe(grade);
-    expect(entry.changesFromSuggestion.summary).toContainEqual(
+    expect(entry.changesFromSuggestion?.scoreFrom).toBe(suggestion.gradingResult.totalScore);
+    expect(entry.changesFromSuggestion?.scoreTo).toBe(grade);
+    expect(entry.changesFromSuggestion?.summary).toContainEqual(
       expect.stringMatching(/^Added "Please write the unit\."/),
     );
     expect(entry.changesFromPrevious).toBeNull();
