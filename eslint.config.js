@@ -118,7 +118,6 @@ export default tseslint.config(
       'apps/server/test/backup-restore.test.ts',
       'apps/server/test/builtin-grader-trust.test.ts',
       'apps/server/test/job-recovery.test.ts',
-      'apps/server/test/pdf-active-content.test.ts',
       'apps/server/test/scale-out.test.ts',
       'apps/server/test/unsafe-text-restart.test.ts',
       'apps/server/test/work-split.test.ts',

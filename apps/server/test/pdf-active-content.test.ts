@@ -1,5 +1,5 @@
 import { and, eq } from 'drizzle-orm';
-import { PDFDocument, PDFName, PDFString } from 'pdf-lib';
+import { PDFDocument, PDFName, PDFString, type PDFObject } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, questions, submissions } from '../src/db/schema.ts';
 import { findActiveContent } from '../src/pdf/active-content.ts';
@@ -37,14 +37,20 @@ async function answerPdf(
   return Buffer.from(await document.save({ useObjectStreams: options.useObjectStreams ?? true }));
 }
 
-const action = (document: PDFDocument, entries: Record<string, unknown>) => document.context.obj(entries as any);
+/** What pdf-lib's `context.obj` takes for a dictionary (its own type is not exported). */
+interface PdfEntries {
+  [name: string]: PdfLiteral | PDFObject;
+}
+type PdfLiteral = PdfEntries | PdfLiteral[] | string | number | boolean | null | undefined;
+
+const action = (document: PDFDocument, entries: PdfEntries) => document.context.obj(entries);
 const jsAction = (document: PDFDocument) =>
   action(document, { Type: 'Action', S: 'JavaScript', JS: PDFString.of('app.alert("owned")') });
 
-function addAnnotation(document: PDFDocument, entries: Record<string, unknown>) {
+function addAnnotation(document: PDFDocument, entries: PdfEntries) {
   const page = document.getPage(0);
   const annotation = document.context.register(
-    document.context.obj({ Type: 'Annot', Rect: [50, 700, 200, 720], ...entries } as any),
+    document.context.obj({ Type: 'Annot', Rect: [50, 700, 200, 720], ...entries }),
   );
   page.node.set(PDFName.of('Annots'), document.context.obj([annotation]));
 }
@@ -70,7 +76,7 @@ const CASES: [string, () => Promise<Buffer>, string][] = [
   ],
   [
     'additional actions (AA) on a page',
-    () => answerPdf((d) => d.getPage(0).node.set(PDFName.of('AA'), d.context.obj({ O: jsAction(d) } as any))),
+    () => answerPdf((d) => d.getPage(0).node.set(PDFName.of('AA'), d.context.obj({ O: jsAction(d) }))),
     'JavaScript, additional actions (AA)',
   ],
   [
@@ -86,7 +92,7 @@ const CASES: [string, () => Promise<Buffer>, string][] = [
     'an XFA form',
     () =>
       answerPdf((d) =>
-        d.catalog.set(PDFName.of('AcroForm'), d.context.obj({ Fields: [], XFA: PDFString.of('<xdp/>') } as any)),
+        d.catalog.set(PDFName.of('AcroForm'), d.context.obj({ Fields: [], XFA: PDFString.of('<xdp/>') })),
       ),
     'an XFA form',
   ],
@@ -167,7 +173,7 @@ describe('uploads with active content', () => {
     );
     expect(await findActiveContent(fitOnOpen)).toEqual([]);
     const goTo = await answerPdf((d) =>
-      d.catalog.set(PDFName.of('OpenAction'), d.context.obj({ S: 'GoTo', D: [d.getPage(0).ref, 'Fit'] } as any)),
+      d.catalog.set(PDFName.of('OpenAction'), d.context.obj({ S: 'GoTo', D: [d.getPage(0).ref, 'Fit'] })),
     );
     expect(await findActiveContent(goTo)).toEqual([]);
     const link = await answerPdf((d) =>
