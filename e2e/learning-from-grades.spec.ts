@@ -102,11 +102,15 @@ test('five saved grades refresh the remaining suggestions of a demo question', a
     await expect(queueBar).toContainText(`${classSize - count} left`);
     await expect(page.getByText(/^Confidence: \d+%$/)).toBeVisible({ timeout: 30_000 });
     // After a save the background refresh re-suggests this answer from the saved grades; decline
-    // the comments of that suggestion, not of the one it replaces while the screen is open.
-    if (count > 0)
-      await expect(page.getByText(`Updated from your ${count} ${count === 1 ? 'grade' : 'grades'}`)).toBeVisible({
-        timeout: 60_000,
-      });
+    // the comments of that suggestion. The screen shows the suggestion it read on opening, which
+    // can be the one from before the refresh finished: it is opened again until it is the new one.
+    if (count > 0) {
+      const updated = page.getByText(`Updated from your ${count} ${count === 1 ? 'grade' : 'grades'}`);
+      await expect(async () => {
+        if (!(await updated.isVisible())) await page.reload();
+        await expect(updated).toBeVisible({ timeout: 5_000 });
+      }).toPass({ timeout: 60_000 });
+    }
     const declines = page.getByRole('button', { name: /^Decline comment \d+$/ });
     for (let index = 0; index < (await declines.count()); index += 1) await declines.nth(index).click();
     ({ points } = await finalGrade(page));
