@@ -1,3 +1,4 @@
+import { isIP } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -26,6 +27,43 @@ const Duration = z
   .string()
   .regex(/^\d+\s*[smhd]?$/, 'use a number of seconds or a number followed by s, m, h or d (e.g. 7d)')
   .transform(parseDurationSeconds);
+
+/**
+ * TRUST_PROXY, in the forms Fastify's `trustProxy` takes: whose `X-Forwarded-For` names the client
+ * (login throttle, per-address limits). `false` (the default): nobody's, the connection's address
+ * is the client; a whole number: that many proxies in front of the server; a comma-separated list
+ * of the proxies' addresses or CIDR ranges (`loopback`, `linklocal`, `uniquelocal` allowed); `true`:
+ * every hop (only when nothing but the proxy can reach the server).
+ */
+const TrustProxy = z
+  .string()
+  .trim()
+  .transform((raw, ctx): boolean | number | string[] => {
+    if (raw === 'false') return false;
+    if (raw === 'true') return true;
+    if (/^\d+$/.test(raw)) return Number(raw);
+    const entries = raw.split(',').map((entry) => entry.trim());
+    const wrong = entries.filter((entry) => !isProxyAddress(entry));
+    if (wrong.length > 0) {
+      ctx.addIssue({
+        code: 'custom',
+        message: `must be false, true, a number of proxies, or proxy addresses or CIDR ranges separated by commas (not ${wrong.map((entry) => JSON.stringify(entry)).join(', ')})`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
+
+const PROXY_ADDRESS_NAMES = new Set(['loopback', 'linklocal', 'uniquelocal']);
+
+function isProxyAddress(entry: string): boolean {
+  if (PROXY_ADDRESS_NAMES.has(entry)) return true;
+  const [address = '', prefix, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (prefix === undefined) return true;
+  return /^\d{1,3}$/.test(prefix) && Number(prefix) <= (family === 4 ? 32 : 128);
+}
 
 /** pdf.js and ordinary documents fit in well under half of this (extraction-pool.test.ts reads them in 256 MB). */
 export const DEFAULT_EXTRACTION_MEMORY_MB = 512;
@@ -107,6 +145,8 @@ const ConfigSchema = z
      */
     SHUTDOWN_TIMEOUT_MS: z.coerce.number().int().min(1_000).max(600_000).default(20_000),
     AUTH_RATE_LIMIT: z.coerce.number().int().min(1).default(20),
+    /** Behind a reverse proxy: whose X-Forwarded-For names the client (see TrustProxy above). */
+    TRUST_PROXY: TrustProxy.default(false),
     // ---- AI spend (services/ai-spend.ts, docs/decisions/0015-ai-spend-and-active-pdfs.md)
     /** Interactive grade, regrade, generate-rubric and rubric-trial calls one user may start per minute, any grader. */
     AI_USER_CALLS_PER_MINUTE: z.coerce.number().int().min(1).max(100_000).default(60),
@@ -241,6 +281,8 @@ function toConfig(env: z.infer<typeof ConfigSchema>, providers: ReturnType<typeo
     /** Whether DATA_DIR was left unset (only then may boot move a data directory left by an older version). */
     dataDirIsDefault: env.DATA_DIR === undefined,
     filesDir: path.join(dataDir, 'files'),
+    /** Where uploads wait, in temporary files, while their request runs (http/multipart.ts, decision 0082). */
+    incomingDir: path.join(dataDir, 'incoming'),
     databaseUrl: env.DATABASE_URL,
     tokenTtlSeconds: env.TOKEN_TTL,
     tokenSecret: env.TOKEN_SECRET,
@@ -263,6 +305,8 @@ function toConfig(env: z.infer<typeof ConfigSchema>, providers: ReturnType<typeo
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     /** Login and register attempts per client address per minute. */
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT,
+    /** Fastify's trustProxy: which proxies' X-Forwarded-For gives the client's address (request.ip). */
+    trustProxy: env.TRUST_PROXY,
     /** AI spend limits (services/ai-spend.ts). */
     aiSpend: {
       userCallsPerMinute: env.AI_USER_CALLS_PER_MINUTE,

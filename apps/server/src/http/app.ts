@@ -37,13 +37,27 @@ export interface BuildAppOptions {
   webDistDir?: string;
 }
 
+/**
+ * TRUST_PROXY as Fastify takes it. Fastify 5.12 refuses a bare hop count (it trusts nobody then,
+ * since a count cannot tell the proxy from a client that reached the server directly), so a count
+ * is given as the function Fastify used to build for it: the nearest `hops` addresses are proxies.
+ * It is the operator's choice, documented as safe only when nothing but the proxies reaches the server.
+ */
+function trustProxyOption(
+  setting: AppContext['config']['trustProxy'],
+): boolean | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof setting !== 'number') return setting;
+  return (_address, hop) => hop < setting;
+}
+
 /** One Fastify instance: the JSON API under /api and, optionally, the built SPA at /. */
 export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): Promise<FastifyInstance> {
   const app = Fastify({
     loggerInstance: ctx.log,
     genReqId: () => crypto.randomUUID(),
     bodyLimit: 1024 * 1024,
-    trustProxy: false,
+    // Off unless TRUST_PROXY says which proxies to believe: a client could otherwise pick its own address.
+    trustProxy: trustProxyOption(ctx.config.trustProxy),
     // Errors are logged whatever this says (error-handler.ts); a line per request only when asked.
     logController: new LogController({ disableRequestLogging: !ctx.config.logRequests }),
   }).withTypeProvider<ZodTypeProvider>();
