@@ -18,6 +18,7 @@ import { randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { Readable } from 'node:stream';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import { LocalDiskStorage, type FileStorage } from '../apps/server/src/storage/file-storage.ts';
@@ -56,7 +57,7 @@ async function storageThroughput(): Promise<void> {
   const round = async (storage: FileStorage, into: { put: number[]; get: number[] }) => {
     let started = performance.now();
     const keys: string[] = [];
-    for (const file of files) keys.push(await storage.put(file));
+    for (const file of files) keys.push(await storage.put(Readable.from([file]), file.length));
     into.put.push(totalMb / ((performance.now() - started) / 1000));
     started = performance.now();
     for (const key of keys) {

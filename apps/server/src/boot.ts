@@ -12,7 +12,7 @@ import { createLogger } from './lib/logger.ts';
 import { Slots } from './lib/slots.ts';
 import { createMailer } from './mail/mailer.ts';
 import { listenForBackupRequests, type BackupListener } from './services/backup-socket.ts';
-import { bucketOf, closeFileStorage, openFileStorage } from './storage/open-file-storage.ts';
+import { closeFileStorage, openFileStorage } from './storage/open-file-storage.ts';
 import { ORPHAN_GRACE_MS, sweepOrphanFiles } from './services/sweep-orphan-files.ts';
 import { jobGraceOf } from './shutdown.ts';
 import { FileUrlSigner } from './storage/file-url-signer.ts';
@@ -92,15 +92,16 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
   const statistics = startPlannerStatistics(database, (error) =>
     log.warn({ err: error }, 'analysing the database tables failed'),
   );
-  // Objects no row names (an upload killed before its row committed, a deleted course's files) are
-  // removed from the bucket by the processes that run jobs, hourly, after a grace period.
-  const bucket = bucketOf(ctx.storage);
+  // Blobs no row names (an upload killed before its row committed, a deleted course's files) are
+  // removed from the bucket or the disk by the processes that run jobs, hourly, after a grace
+  // period; so are the partial writes and waiting uploads a killed process left (decision 0082).
   const sweeper =
-    bucket && options.jobs === 'workers'
+    options.jobs === 'workers'
       ? setInterval(() => {
-          sweepOrphanFiles(database.db, bucket).then(
-            ({ deleted }) => {
+          sweepOrphanFiles(database.db, ctx.storage, new Date(Date.now() - ORPHAN_GRACE_MS), config.incomingDir).then(
+            ({ deleted, leftovers }) => {
               if (deleted.length > 0) log.info({ deleted: deleted.length }, 'removed stored files no row names');
+              if (leftovers > 0) log.info({ leftovers }, 'removed partial writes and uploads a stopped process left');
             },
             (error: unknown) => log.warn({ err: error }, 'sweeping stored files no row names failed'),
           );

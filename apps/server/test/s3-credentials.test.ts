@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AppError } from '../src/lib/errors.ts';
 import { S3Storage } from '../src/storage/s3-storage.ts';
+import { putBytes } from './support/files.ts';
 import { startS3Server, S3RVER_KEY, type S3TestServer } from './support/s3-server.ts';
 import { startServerProcess } from './support/server-process.ts';
 
@@ -37,7 +38,7 @@ describe('S3 credentials, with signatures checked', () => {
     const storage = new S3Storage(settingsOf(server));
     try {
       await storage.check();
-      const key = await storage.put(Buffer.from('%PDF-1.7 signed'));
+      const key = await putBytes(storage, Buffer.from('%PDF-1.7 signed'));
       expect(await storage.get(key)).toEqual(Buffer.from('%PDF-1.7 signed'));
       expect(await storage.exists(key)).toBe(true);
       const listed: string[] = [];

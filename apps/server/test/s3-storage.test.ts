@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import fs from 'node:fs/promises';
 import path from 'node:path';
 import { count, eq } from 'drizzle-orm';
@@ -12,8 +13,9 @@ import { sweepOrphanFiles } from '../src/services/sweep-orphan-files.ts';
 import { LocalDiskStorage, localBlobPath } from '../src/storage/file-storage.ts';
 import { openFileStorage } from '../src/storage/open-file-storage.ts';
 import { S3Storage, objectKey } from '../src/storage/s3-storage.ts';
+import { bytesInMemory } from '../src/storage/upload-bytes.ts';
 import { createCourseWorld, fetchFile, type CourseWorld } from './support/course-fixtures.ts';
-import { makePdf } from './support/files.ts';
+import { makePdf, putBytes } from './support/files.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
 import { startS3Server, S3RVER_KEY, type S3TestServer } from './support/s3-server.ts';
 import { startServerProcess } from './support/server-process.ts';
@@ -76,7 +78,7 @@ describe('S3Storage against s3rver', () => {
 
   it('puts, gets, streams, tells existence and deletes', async () => {
     const content = Buffer.from(`%PDF-1.7 ${'x'.repeat(300_000)}`);
-    const key = await storage.put(content);
+    const key = await storage.put(Readable.from([content]), content.length);
     expect(key).toMatch(/^[0-9a-f]{32}$/);
     expect(await fs.readFile(objectOnServer(server, key))).toEqual(content);
     expect(await storage.get(key)).toEqual(content);
@@ -98,7 +100,7 @@ describe('S3Storage against s3rver', () => {
   });
 
   it('lists what the bucket holds', async () => {
-    const keys = [await storage.put(Buffer.from('one')), await storage.put(Buffer.from('two'))];
+    const keys = [await putBytes(storage, Buffer.from('one')), await putBytes(storage, Buffer.from('two'))];
     const listed: string[] = [];
     for await (const item of storage.list()) listed.push(item.storageKey);
     expect(listed).toEqual(expect.arrayContaining(keys));
@@ -112,7 +114,7 @@ describe('S3Storage against s3rver', () => {
       expect((error as AppError).status).toBe(503);
       expect(error.message).toContain('S3 bucket "no-such-bucket"');
       expect(error.message).toContain('the bucket does not exist (check S3_BUCKET');
-      expect((await rejection(absent.put(Buffer.from('x')))).message).toContain('check S3_BUCKET');
+      expect((await rejection(putBytes(absent, Buffer.from('x')))).message).toContain('check S3_BUCKET');
     } finally {
       absent.close();
     }
@@ -213,7 +215,7 @@ describe('the app with its files on S3', () => {
         [
           {
             kind: 'submission',
-            content: pdf,
+            bytes: bytesInMemory(pdf),
             mimeType: 'application/pdf',
             sha256: createHash('sha256').update(pdf).digest('hex'),
             originalName: 'answer.pdf',
@@ -403,14 +405,17 @@ describe('the orphan sweep', () => {
       );
       expect(referenced.length).toBeGreaterThan(0);
       // What a process killed between the object and its row leaves behind.
-      const orphan = await bucket.put(Buffer.from('an upload whose row never committed'));
+      const orphan = await putBytes(bucket, Buffer.from('an upload whose row never committed'));
 
       // Within the grace period (the default: an hour), nothing is touched.
-      expect(await sweepOrphanFiles(t.ctx.db, bucket)).toEqual({ deleted: [] });
+      expect(await sweepOrphanFiles(t.ctx.db, bucket)).toEqual({ deleted: [], leftovers: 0 });
       expect(await objectsOnServer(server)).toContain(orphan);
 
       // Past it (every object counts as older than a minute from now), the orphan alone goes.
-      expect(await sweepOrphanFiles(t.ctx.db, bucket, new Date(Date.now() + 60_000))).toEqual({ deleted: [orphan] });
+      expect(await sweepOrphanFiles(t.ctx.db, bucket, new Date(Date.now() + 60_000))).toEqual({
+        deleted: [orphan],
+        leftovers: 0,
+      });
       expect(await objectsOnServer(server)).toEqual([...referenced].sort());
     } finally {
       bucket.close();

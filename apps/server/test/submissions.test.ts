@@ -10,6 +10,7 @@ import { newId } from '../src/lib/ids.ts';
 import { insertQuestion } from '../src/models/questions.ts';
 import { storeFilesThen } from '../src/services/store-files.ts';
 import { checkPdf } from '../src/storage/file-content.ts';
+import { bytesInMemory } from '../src/storage/upload-bytes.ts';
 import {
   addStudents,
   createAssignment,
@@ -323,7 +324,7 @@ describe('storing files is all or nothing', () => {
   it('removes the blob and the file row when the rows written with it fail', async () => {
     const filesBefore = (await t.ctx.db.select({ n: count() }).from(files))[0]!.n;
     const blobsBefore = await blobCount();
-    const pdf = checkPdf('question', await makePdf(), 'q.pdf');
+    const pdf = await checkPdf('question', bytesInMemory(await makePdf()), 'q.pdf');
     // A real database failure inside the transaction: the assignment does not exist (foreign key).
     const attempt = storeFilesThen(t.ctx, [pdf], world.instructor.id, (tx, [stored]) =>
       insertQuestion(tx, { id: newId(), assignmentId: newId(), title: null, points: 1, questionFileId: stored!.id }),

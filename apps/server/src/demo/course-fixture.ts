@@ -10,6 +10,7 @@ import { insertUser, selectUserByEmail, type UserRow } from '../models/users.ts'
 import { buildPdfWithHiddenText, buildScannedPdf, buildTextPdf } from './pdf-documents.ts';
 import { storeFilesThen } from '../services/store-files.ts';
 import { checkPdf } from '../storage/file-content.ts';
+import { bytesInMemory } from '../storage/upload-bytes.ts';
 import {
   DEMO_ASSIGNMENT_TITLE,
   DEMO_COURSE_TITLE,
@@ -115,9 +116,9 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
     );
   }
 
-  const syllabus = checkPdf(
+  const syllabus = await checkPdf(
     'syllabus',
-    Buffer.from(await buildTextPdf({ pages: DEMO_SYLLABUS_PAGES })),
+    bytesInMemory(await buildTextPdf({ pages: DEMO_SYLLABUS_PAGES })),
     'syllabus.pdf',
   );
   const course = await storeFilesThen(ctx, [syllabus], instructor.id, async (tx, [storedSyllabus]) => {
@@ -145,14 +146,14 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
   const questionRows: QuestionRow[] = [];
   for (const question of questions) {
     const files = [
-      checkPdf(
+      await checkPdf(
         'question',
-        Buffer.from(await buildTextPdf({ pages: question.questionPages })),
+        bytesInMemory(await buildTextPdf({ pages: question.questionPages })),
         `${question.key}-question.pdf`,
       ),
-      checkPdf(
+      await checkPdf(
         'solution',
-        Buffer.from(await buildTextPdf({ pages: question.solutionPages })),
+        bytesInMemory(await buildTextPdf({ pages: question.solutionPages })),
         `${question.key}-solution.pdf`,
       ),
     ];
@@ -175,9 +176,9 @@ export async function buildCourseFixture(ctx: AppContext, options: CourseFixture
     for (const [studentIndex, student] of students.entries()) {
       const kind = answerKind(studentIndex, questionIndex);
       const isLate = lateStudents.has(studentIndex);
-      const pdf = checkPdf(
+      const pdf = await checkPdf(
         'submission',
-        Buffer.from(await buildAnswerPdf(question, kind, options.isTwoPageAnswers ?? false)),
+        bytesInMemory(await buildAnswerPdf(question, kind, options.isTwoPageAnswers ?? false)),
         'answer.pdf',
       );
       const submission = await storeFilesThen(ctx, [pdf], student.id, (tx, [file]) =>

@@ -1,11 +1,16 @@
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
 import type { FastifyRequest } from 'fastify';
 import { AppError, badRequest, payloadTooLarge } from '../lib/errors.ts';
 import type { UploadedFile } from '../storage/file-content.ts';
+import { spoolUpload, type SpooledUpload } from '../storage/upload-bytes.ts';
 
 /**
- * Reads a multipart/form-data request into memory: text fields as strings, the expected file
- * fields as buffers. Sizes are capped while streaming (@fastify/multipart limits set in app.ts,
- * tightened per route with `maxFileBytes`), so an oversized upload is refused before it is buffered.
+ * Reads a multipart/form-data request: text fields as strings, each expected file streamed to a
+ * temporary file in `spoolDir` as it arrives (storage/upload-bytes.ts), never gathered in memory
+ * (decision 0082). Sizes are capped while streaming (@fastify/multipart limits set in app.ts,
+ * tightened per route with `maxFileBytes`): busboy stops a file at the cap, its temporary file is
+ * removed and the request is refused with a 413 that names the cap.
  *
  * A file input left empty arrives as a part with an empty filename and no bytes: that is "no file",
  * so routes answer their own "Please select ..." message.
@@ -23,6 +28,8 @@ export interface ReadMultipartOptions {
    * (spreadsheets). A file over it is refused with a 413 that names it.
    */
   maxFileBytes: number;
+  /** Where uploads wait while the request runs (the configuration's `incomingDir`, DATA_DIR/incoming). */
+  spoolDir: string;
 }
 
 /** The spec gives no words for a file over the limit: ours, with the limit beside them. */
@@ -36,9 +43,27 @@ function formatBytes(bytes: number): string {
   return `${Math.max(1, Math.round(bytes / 1024))} KB`;
 }
 
-export async function readMultipartForm(
+/**
+ * Reads the form, gives it to `use`, and removes the form's temporary files when `use` is done,
+ * whether it succeeded or threw: a request leaves no temporary file behind.
+ */
+export async function withMultipartForm<T>(
   request: FastifyRequest,
   options: ReadMultipartOptions,
+  use: (form: MultipartForm) => Promise<T>,
+): Promise<T> {
+  const spooled: SpooledUpload[] = [];
+  try {
+    return await use(await readMultipartForm(request, options, spooled));
+  } finally {
+    await Promise.all(spooled.map((file) => file.discard()));
+  }
+}
+
+async function readMultipartForm(
+  request: FastifyRequest,
+  options: ReadMultipartOptions,
+  spooled: SpooledUpload[],
 ): Promise<MultipartForm> {
   if (!request.isMultipart()) throw badRequest('Please send this form as multipart/form-data.');
   const form: MultipartForm = { fields: {}, files: {} };
@@ -47,11 +72,18 @@ export async function readMultipartForm(
     for await (const part of parts) {
       if (part.type === 'file') {
         // Always consume the stream, or the iterator never reaches the next part.
-        const content = await part.toBuffer();
-        if (!options.fileFields.includes(part.fieldname)) continue;
-        if (content.length === 0 && !part.filename) continue;
+        if (!options.fileFields.includes(part.fieldname)) {
+          await pipeline(part.file, discardAll());
+          if (part.file.truncated) throw payloadTooLarge(uploadTooLargeMessage(options.maxFileBytes));
+          continue;
+        }
+        const bytes = await spoolUpload(part.file, options.spoolDir);
+        spooled.push(bytes);
+        // busboy ends a file at the cap and marks it truncated: what was written is not the file.
+        if (part.file.truncated) throw payloadTooLarge(uploadTooLargeMessage(options.maxFileBytes));
+        if (bytes.size === 0 && !part.filename) continue;
         if (form.files[part.fieldname]) throw badRequest(`Please send only one file in "${part.fieldname}".`);
-        form.files[part.fieldname] = { content, filename: part.filename };
+        form.files[part.fieldname] = { bytes, filename: part.filename };
       } else {
         if (part.valueTruncated) throw payloadTooLarge(`The field "${part.fieldname}" is too long.`);
         if (part.fieldname in form.fields) continue;
@@ -62,6 +94,10 @@ export async function readMultipartForm(
     throw asMultipartError(error, options.maxFileBytes);
   }
   return form;
+}
+
+function discardAll(): Writable {
+  return new Writable({ write: (_chunk, _encoding, done) => done() });
 }
 
 /**

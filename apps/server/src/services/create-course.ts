@@ -18,9 +18,11 @@ export async function createCourse(
   request: CreateCourseRequest,
 ): Promise<CourseRow> {
   // Every file is checked before anything is stored, so a bad syllabus never leaves an image behind.
-  const image = request.image ? checkImage('course-image', request.image.content, request.image.filename) : undefined;
+  const image = request.image
+    ? await checkImage('course-image', request.image.bytes, request.image.filename)
+    : undefined;
   const syllabus = request.syllabus
-    ? checkPdf('syllabus', request.syllabus.content, request.syllabus.filename)
+    ? await checkPdf('syllabus', request.syllabus.bytes, request.syllabus.filename)
     : undefined;
   const uploads = [image, syllabus].filter((file): file is CheckedFile => file !== undefined);
   return storeFilesThen(ctx, uploads, instructor.id, async (tx, stored) =>

@@ -39,8 +39,8 @@ export async function createQuestion(
 ): Promise<QuestionScope> {
   const { title, points } = parseInput(CreateQuestionFields, form.fields);
   if (!form.questionFile) throw badRequest('Please select a Question PDF.');
-  const uploads: CheckedFile[] = [checkPdf('question', form.questionFile.content, form.questionFile.filename)];
-  if (form.solutionFile) uploads.push(checkPdf('solution', form.solutionFile.content, form.solutionFile.filename));
+  const uploads: CheckedFile[] = [await checkPdf('question', form.questionFile.bytes, form.questionFile.filename)];
+  if (form.solutionFile) uploads.push(await checkPdf('solution', form.solutionFile.bytes, form.solutionFile.filename));
   const question = await storeFilesThen(ctx, uploads, user.id, async (tx, stored) =>
     insertQuestion(tx, {
       id: newId(),

@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { Readable } from 'node:stream';
 import type { Db } from '../db/client.ts';
 import { markFileInBucket, selectLocalFiles } from '../models/files.ts';
 import { isMissingBlob, type LocalDiskStorage } from '../storage/file-storage.ts';
@@ -52,7 +53,8 @@ export async function moveFilesToS3(
         });
         continue;
       }
-      await bucket.putAt(row.storageKey, content);
+      // Already in memory: it was checked against its row before anything is written.
+      await bucket.putAt(row.storageKey, Readable.from([content]), content.length);
       const copied = fingerprint(await bucket.get(row.storageKey));
       if (copied.size !== expected.size || copied.sha256 !== expected.sha256) {
         summary.problems.push({ fileId: row.id, reason: 'its copy in the bucket reads back different' });

@@ -31,7 +31,9 @@ export async function storeFilesThen<T>(
   const stored: StoredFile[] = [];
   try {
     for (const upload of uploads) {
-      stored.push({ ...upload, id: newId(), storageKey: await ctx.storage.put(upload.content) });
+      // A stream of the waiting upload (decision 0082): the storage reads it as it writes.
+      const storageKey = await ctx.storage.put(upload.bytes.stream(), upload.bytes.size);
+      stored.push({ ...upload, id: newId(), storageKey });
     }
     return await ctx.db.transaction(async (tx) => {
       await insertFiles(
@@ -41,7 +43,7 @@ export async function storeFilesThen<T>(
           kind: file.kind,
           storageKey: file.storageKey,
           mimeType: file.mimeType,
-          sizeBytes: file.content.length,
+          sizeBytes: file.bytes.size,
           sha256: file.sha256,
           originalName: file.originalName,
           uploadedById,
@@ -72,7 +74,9 @@ export async function storeFilesThen<T>(
  */
 async function refuseActiveContent(upload: CheckedFile): Promise<void> {
   if (upload.mimeType !== PDF_MIME_TYPE) return;
-  const found = await findActiveContent(upload.content);
+  // pdf-lib parses a whole document in memory: the one place an upload is read whole (decision
+  // 0082). One file at a time, and let go before the next is read or anything is stored.
+  const found = await findActiveContent(await upload.bytes.readWhole());
   if (found.length === 0) return;
   throw unsupportedFile(
     `${upload.originalName ? `"${upload.originalName}"` : 'This PDF'} contains ${joinList(found)}, which a PDF viewer could run or open. ` +

@@ -49,7 +49,7 @@ export async function submitAnswer(
   file: UploadedFile | undefined,
 ): Promise<SubmissionListRow> {
   if (!file) throw badRequest('Please select a PDF to submit.');
-  const checked = checkPdf('submission', file.content, file.filename);
+  const checked = await checkPdf('submission', file.bytes, file.filename);
   return recordSubmission(ctx, scope, student, student, checked, { isGradedAnswerFinal: true });
 }
 
@@ -77,7 +77,7 @@ export async function uploadOnBehalf(
 ): Promise<SubmissionListRow> {
   if (!form.file) throw badRequest('Please select a PDF to upload.');
   const { studentEmail } = parseInput(UploadOnBehalfFields, form.fields);
-  const checked = checkPdf('submission', form.file.content, form.file.filename);
+  const checked = await checkPdf('submission', form.file.bytes, form.file.filename);
   const student = await findEnrolledStudentByEmail(ctx, scope.course.id, studentEmail);
   // The instructor's own upload is their decision: it is not held back by a saved grade (that
   // grade keeps counting as a grade on an earlier version until the new version is graded).

@@ -1,6 +1,6 @@
-import { createHash } from 'node:crypto';
 import { IMAGE_MIME_TYPES, PDF_MIME_TYPE, type ImageMimeType } from '@gradewise/shared/contracts/files';
 import { unsupportedFile } from '../lib/errors.ts';
+import type { UploadBytes } from './upload-bytes.ts';
 
 /**
  * Decides what an upload is from its bytes. The client's filename and claimed content type are
@@ -10,9 +10,9 @@ import { unsupportedFile } from '../lib/errors.ts';
 
 export type FileKind = 'course-image' | 'syllabus' | 'question' | 'solution' | 'submission';
 
-/** A file as it arrived in a request, before any check. */
+/** A file as it arrived in a request, before any check (its bytes wait in a temporary file, storage/upload-bytes.ts). */
 export interface UploadedFile {
-  content: Buffer;
+  bytes: UploadBytes;
   /** The browser's name for it: metadata only, never used for storage or type detection. */
   filename: string;
 }
@@ -20,7 +20,7 @@ export interface UploadedFile {
 /** An upload that passed its content check, ready for `storeFilesThen`. */
 export interface CheckedFile {
   kind: FileKind;
-  content: Buffer;
+  bytes: UploadBytes;
   mimeType: string;
   sha256: string;
   /** Kept as metadata only (shown nowhere as a path); storage keys are random. */
@@ -40,13 +40,18 @@ export function sniffImageType(content: Buffer): ImageMimeType | null {
   return null;
 }
 
+/** How far from its end a PDF's end-of-file marker may be. */
+const PDF_TAIL_BYTES = 1024;
+
 /**
  * A PDF starts with `%PDF-` and has an end-of-file marker near its end. The second check refuses
  * truncated uploads (an interrupted copy) that a viewer or the grader would choke on later.
+ * Only the first bytes and the last kilobyte are read, not the whole file.
  */
-export function isPdf(content: Buffer): boolean {
-  if (!startsWith(content, ascii('%PDF-'))) return false;
-  const tail = content.subarray(Math.max(0, content.length - 1024)).toString('latin1');
+export async function isPdf(bytes: UploadBytes): Promise<boolean> {
+  if (!startsWith(await bytes.slice(0, 5), ascii('%PDF-'))) return false;
+  const tailStart = Math.max(0, bytes.size - PDF_TAIL_BYTES);
+  const tail = (await bytes.slice(tailStart, bytes.size - tailStart)).toString('latin1');
   return tail.includes('%%EOF');
 }
 
@@ -60,28 +65,35 @@ function describe(kind: FileKind): string {
   }[kind];
 }
 
-export function checkPdf(kind: FileKind, content: Buffer, originalName: string | null): CheckedFile {
-  if (content.length === 0) throw unsupportedFile(`${describe(kind)} is empty.`);
-  if (!isPdf(content)) throw unsupportedFile(`${describe(kind)} is not a valid PDF. Please choose a PDF file.`);
-  return toCheckedFile(kind, content, PDF_MIME_TYPE, originalName);
+export async function checkPdf(kind: FileKind, bytes: UploadBytes, originalName: string | null): Promise<CheckedFile> {
+  if (bytes.size === 0) throw unsupportedFile(`${describe(kind)} is empty.`);
+  if (!(await isPdf(bytes))) throw unsupportedFile(`${describe(kind)} is not a valid PDF. Please choose a PDF file.`);
+  return toCheckedFile(kind, bytes, PDF_MIME_TYPE, originalName);
 }
 
-export function checkImage(kind: FileKind, content: Buffer, originalName: string | null): CheckedFile {
-  if (content.length === 0) throw unsupportedFile(`${describe(kind)} is empty.`);
-  const mimeType = sniffImageType(content);
+/** The longest signature `sniffImageType` looks at (WebP: RIFF, four bytes of size, WEBP). */
+const IMAGE_SIGNATURE_BYTES = 12;
+
+export async function checkImage(
+  kind: FileKind,
+  bytes: UploadBytes,
+  originalName: string | null,
+): Promise<CheckedFile> {
+  if (bytes.size === 0) throw unsupportedFile(`${describe(kind)} is empty.`);
+  const mimeType = sniffImageType(await bytes.slice(0, IMAGE_SIGNATURE_BYTES));
   // SVG is deliberately not accepted: it can carry scripts.
   if (!mimeType || !IMAGE_MIME_TYPES.includes(mimeType)) {
     throw unsupportedFile(`${describe(kind)} must be a PNG, JPEG, WebP or GIF image.`);
   }
-  return toCheckedFile(kind, content, mimeType, originalName);
+  return toCheckedFile(kind, bytes, mimeType, originalName);
 }
 
-function toCheckedFile(kind: FileKind, content: Buffer, mimeType: string, originalName: string | null): CheckedFile {
+function toCheckedFile(kind: FileKind, bytes: UploadBytes, mimeType: string, originalName: string | null): CheckedFile {
   return {
     kind,
-    content,
+    bytes,
     mimeType,
-    sha256: createHash('sha256').update(content).digest('hex'),
+    sha256: bytes.sha256,
     originalName: originalName ? cleanName(originalName) : null,
   };
 }

@@ -1,4 +1,11 @@
-import { LocalDiskStorage, isMissingBlob, type FileStorage, type StoredStream } from './file-storage.ts';
+import type { Readable } from 'node:stream';
+import {
+  LocalDiskStorage,
+  isMissingBlob,
+  type FileStorage,
+  type ListedBlob,
+  type StoredStream,
+} from './file-storage.ts';
 import { S3Storage, type S3Settings } from './s3-storage.ts';
 
 /**
@@ -20,6 +27,13 @@ export function bucketOf(storage: FileStorage): S3Storage | undefined {
   return undefined;
 }
 
+/** The local disk behind a storage, when it has one (the orphan sweep removes its partial writes). */
+export function localDiskOf(storage: FileStorage): LocalDiskStorage | undefined {
+  if (storage instanceof LocalDiskStorage) return storage;
+  if (storage instanceof BucketWithLocalFallback) return storage.local;
+  return undefined;
+}
+
 /** Releases what a storage holds open (the S3 client's sockets); nothing for local disk. */
 export function closeFileStorage(storage: FileStorage): void {
   bucketOf(storage)?.close();
@@ -30,15 +44,25 @@ class BucketWithLocalFallback implements FileStorage {
 
   constructor(
     readonly bucket: S3Storage,
-    private readonly local: LocalDiskStorage,
+    readonly local: LocalDiskStorage,
   ) {}
 
   get description(): string {
     return this.bucket.description;
   }
 
-  put(content: Buffer): Promise<string> {
-    return this.bucket.put(content);
+  put(body: Readable, size: number): Promise<string> {
+    return this.bucket.put(body, size);
+  }
+
+  putAt(storageKey: string, body: Readable, size: number): Promise<void> {
+    return this.bucket.putAt(storageKey, body, size);
+  }
+
+  /** The bucket's objects, then what is left on this process's disk (blobs not yet moved, or left over). */
+  async *list(): AsyncGenerator<ListedBlob> {
+    yield* this.bucket.list();
+    yield* this.local.list();
   }
 
   get(storageKey: string): Promise<Buffer> {

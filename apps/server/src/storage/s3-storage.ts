@@ -10,7 +10,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { AppError } from '../lib/errors.ts';
-import { missingBlob, type FileStorage, type StoredStream } from './file-storage.ts';
+import { missingBlob, type FileStorage, type ListedBlob, type StoredStream } from './file-storage.ts';
 
 /** Where S3_* points (config.ts). Without keys, the SDK's own chain (instance role, AWS_* variables) is used. */
 export interface S3Settings {
@@ -60,21 +60,26 @@ export class S3Storage implements FileStorage {
     return `S3 bucket "${this.settings.bucket}"${this.settings.endpoint ? ` at ${this.settings.endpoint}` : ''}`;
   }
 
-  async put(content: Buffer): Promise<string> {
+  async put(body: Readable, size: number): Promise<string> {
     const key = randomBytes(16).toString('hex');
-    await this.putAt(key, content);
+    await this.putAt(key, body, size);
     return key;
   }
 
-  /** Writes a blob under a key it already has (the move from local disk keeps each file's key). */
-  async putAt(key: string, content: Buffer): Promise<void> {
+  /**
+   * One PUT whose body is read from the stream as it is sent (its length is known, so no multipart
+   * upload is needed up to S3's 5 GB for one PUT). S3 stores an object only once its whole body has
+   * arrived: a body that ends short or fails stores nothing. A stream cannot be read twice, so the
+   * SDK's second attempt cannot resend it: a put that fails once is a 503, and the client uploads again.
+   */
+  async putAt(key: string, body: Readable, size: number): Promise<void> {
     await this.guard(() =>
       this.client.send(
         new PutObjectCommand({
           Bucket: this.settings.bucket,
           Key: objectKey(key),
-          Body: content,
-          ContentLength: content.length,
+          Body: body,
+          ContentLength: size,
           ContentType: 'application/octet-stream',
         }),
       ),
@@ -133,7 +138,7 @@ export class S3Storage implements FileStorage {
   }
 
   /** Every stored key with its upload time, for the orphan sweep and the migration. */
-  async *list(): AsyncGenerator<{ storageKey: string; lastModified: Date; size: number }> {
+  async *list(): AsyncGenerator<ListedBlob> {
     let token: string | undefined;
     do {
       const page = await this.guard(() =>

@@ -1,7 +1,9 @@
+import { Readable } from 'node:stream';
 import { deflateRawSync } from 'node:zlib';
 import { crc32 } from 'node:zlib';
 import * as XLSX from '@e965/xlsx';
 import { buildTextPdf } from '../../src/demo/pdf-documents.ts';
+import type { FileStorage } from '../../src/storage/file-storage.ts';
 
 /**
  * Real documents for upload tests, built in memory. Every PDF comes from one writer,
@@ -11,6 +13,11 @@ import { buildTextPdf } from '../../src/demo/pdf-documents.ts';
 /** A typed one-paragraph A4 PDF, the everyday upload of these tests. */
 export async function makePdf(text = 'Question 1: prove that 1 + 1 = 2.'): Promise<Buffer> {
   return Buffer.from(await buildTextPdf({ paragraphs: [text], pageSize: 'a4' }));
+}
+
+/** Puts bytes the test holds in memory (the storage itself takes a stream). */
+export function putBytes(storage: FileStorage, content: Buffer): Promise<string> {
+  return storage.put(Readable.from([content]), content.length);
 }
 
 /** The smallest valid PNG: one transparent pixel. */

@@ -33,7 +33,7 @@ import { ROSTER_SPREADSHEET_LIMITS } from '../../spreadsheets/spreadsheet-limits
 import { readEmailsFromSpreadsheetOffThread } from '../../spreadsheets/read-spreadsheet-off-thread.ts';
 import { mayGrade } from '../../policies/course-access.ts';
 import { currentUser } from '../access.ts';
-import { readMultipartForm } from '../multipart.ts';
+import { withMultipartForm } from '../multipart.ts';
 
 const CourseParams = z.object({ id: z.string() });
 
@@ -56,16 +56,20 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       { config: { access: 'instructor' }, schema: { response: { 201: CreateCourseOutput } } },
       async (request, reply) => {
         const user = currentUser(request);
-        const form = await readMultipartForm(request, {
-          fileFields: Object.values(CREATE_COURSE_FILE_FIELDS),
-          maxFileBytes: ctx.config.maxUploadBytes,
-        });
-        const { title } = parseInput(CreateCourseFields, form.fields);
-        const course = await createCourse(ctx, user, {
-          title,
-          image: form.files[CREATE_COURSE_FILE_FIELDS.image],
-          syllabus: form.files[CREATE_COURSE_FILE_FIELDS.syllabus],
-        });
+        const course = await withMultipartForm(
+          request,
+          {
+            fileFields: Object.values(CREATE_COURSE_FILE_FIELDS),
+            maxFileBytes: ctx.config.maxUploadBytes,
+            spoolDir: ctx.config.incomingDir,
+          },
+          (form) =>
+            createCourse(ctx, user, {
+              title: parseInput(CreateCourseFields, form.fields).title,
+              image: form.files[CREATE_COURSE_FILE_FIELDS.image],
+              syllabus: form.files[CREATE_COURSE_FILE_FIELDS.syllabus],
+            }),
+        );
         const presented = presentCourseForStaff({ row: { course, instructor: user }, students: [] }, [], ctx.fileUrls);
         return reply.status(201).send({ message: 'Course created successfully.', course: presented });
       },
@@ -132,13 +136,20 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         const user = currentUser(request);
         // Access first: a course the caller cannot manage is refused before its upload is read.
         const scope = await authorizeRosterChange(ctx, user, request.params.id);
-        const form = await readMultipartForm(request, {
-          fileFields: [ADD_STUDENTS_EXCEL_FILE_FIELD],
-          maxFileBytes: Math.min(ctx.config.maxUploadBytes, ROSTER_SPREADSHEET_LIMITS.maxFileBytes),
-        });
-        const excelFile = form.files[ADD_STUDENTS_EXCEL_FILE_FIELD];
-        if (!excelFile) throw badRequest('Please select an Excel file first.');
-        const entries = await readEmailsFromSpreadsheetOffThread(excelFile.content);
+        const entries = await withMultipartForm(
+          request,
+          {
+            fileFields: [ADD_STUDENTS_EXCEL_FILE_FIELD],
+            maxFileBytes: Math.min(ctx.config.maxUploadBytes, ROSTER_SPREADSHEET_LIMITS.maxFileBytes),
+            spoolDir: ctx.config.incomingDir,
+          },
+          async (form) => {
+            const excelFile = form.files[ADD_STUDENTS_EXCEL_FILE_FIELD];
+            if (!excelFile) throw badRequest('Please select an Excel file first.');
+            // A spreadsheet is read whole (its zip directory is at its end); it is capped far below a PDF.
+            return readEmailsFromSpreadsheetOffThread(await excelFile.bytes.readWhole());
+          },
+        );
         return addStudentsToCourse(ctx, scope, user, entries, 'excel');
       },
     );

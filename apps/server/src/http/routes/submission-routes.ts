@@ -23,7 +23,7 @@ import {
   uploadOnBehalf,
 } from '../../services/submit-answer.ts';
 import { currentUser } from '../access.ts';
-import { readMultipartForm } from '../multipart.ts';
+import { withMultipartForm } from '../multipart.ts';
 
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
 const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
@@ -37,11 +37,15 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeSubmission(ctx, user, request.params);
-        const form = await readMultipartForm(request, {
-          fileFields: [SUBMISSION_FILE_FIELD],
-          maxFileBytes: ctx.config.maxUploadBytes,
-        });
-        const row = await submitAnswer(ctx, scope, user, form.files[SUBMISSION_FILE_FIELD]);
+        const row = await withMultipartForm(
+          request,
+          {
+            fileFields: [SUBMISSION_FILE_FIELD],
+            maxFileBytes: ctx.config.maxUploadBytes,
+            spoolDir: ctx.config.incomingDir,
+          },
+          (form) => submitAnswer(ctx, scope, user, form.files[SUBMISSION_FILE_FIELD]),
+        );
         return reply
           .status(201)
           .send({ message: 'Submission successful!', submission: presentSubmissionForStudent(row, ctx.fileUrls) });
@@ -54,14 +58,15 @@ export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeUploadOnBehalf(ctx, user, request.params);
-        const form = await readMultipartForm(request, {
-          fileFields: [SUBMISSION_FILE_FIELD],
-          maxFileBytes: ctx.config.maxUploadBytes,
-        });
-        const row = await uploadOnBehalf(ctx, scope, user, {
-          fields: form.fields,
-          file: form.files[SUBMISSION_FILE_FIELD],
-        });
+        const row = await withMultipartForm(
+          request,
+          {
+            fileFields: [SUBMISSION_FILE_FIELD],
+            maxFileBytes: ctx.config.maxUploadBytes,
+            spoolDir: ctx.config.incomingDir,
+          },
+          (form) => uploadOnBehalf(ctx, scope, user, { fields: form.fields, file: form.files[SUBMISSION_FILE_FIELD] }),
+        );
         const identities = await readStudentIdentities(ctx, scope.assignment, [row.student.id]);
         return reply.status(201).send({
           message: 'Uploaded on behalf of the student!',
