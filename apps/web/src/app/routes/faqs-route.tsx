@@ -39,13 +39,14 @@ export function FaqsRoute() {
         Frequently Asked Questions
       </Typography>
       {FAQS.map((faq, index) => (
-        <Accordion key={faq.question} disableGutters>
+        // The summary's heading is the h2 under the page's h1 (MUI's default h3 skipped a level, axe).
+        <Accordion key={faq.question} disableGutters slotProps={{ heading: { component: 'h2' } }}>
           <AccordionSummary
             expandIcon={<ExpandMoreIcon />}
             id={`${baseId}-question-${index}`}
             aria-controls={`${baseId}-answer-${index}`}
           >
-            <Typography component="h2" variant="subtitle1" sx={{ fontWeight: 500 }}>
+            <Typography component="span" variant="subtitle1" sx={{ fontWeight: 500 }}>
               {faq.question}
             </Typography>
           </AccordionSummary>

@@ -43,7 +43,8 @@ export function PricingRoute() {
           <Typography variant="h3" component="h2" sx={{ fontWeight: 700 }}>
             Free
           </Typography>
-          <Typography variant="subtitle1" color="primary" sx={{ mb: 1 }}>
+          {/* A line of text, not MUI's default h6 for subtitle1: no heading level is skipped (axe). */}
+          <Typography variant="subtitle1" component="p" color="primary" sx={{ mb: 1 }}>
             Full access
           </Typography>
           <Typography color="text.secondary">
