@@ -10,6 +10,11 @@ import { apiClient } from '../api-client.ts';
 import { apiPaths } from '../api-paths.ts';
 import { queryKeys } from '../query-keys.ts';
 
+/** POST grade/:submissionId, as `gradingQueries.result` reads it (also read again after a refresh). */
+export function readGradingResult(assignmentId: string, questionId: string, submissionId: string) {
+  return apiClient.post(apiPaths.submissions.grade(assignmentId, questionId, submissionId), undefined, GradingOutput);
+}
+
 /** The grading queries: each key (lib/query-keys.ts) with its fetcher; hooks spread them into useQuery. */
 export const gradingQueries = {
   /**
@@ -21,8 +26,7 @@ export const gradingQueries = {
   result: (assignmentId: string, questionId: string, submissionId: string) =>
     queryOptions({
       queryKey: queryKeys.grading.result(submissionId),
-      queryFn: () =>
-        apiClient.post(apiPaths.submissions.grade(assignmentId, questionId, submissionId), undefined, GradingOutput),
+      queryFn: () => readGradingResult(assignmentId, questionId, submissionId),
       retry: false,
       staleTime: Number.POSITIVE_INFINITY,
       gcTime: 0,

@@ -20,18 +20,32 @@ const isRefreshing = (summary: SuggestionSummary | undefined) =>
 /**
  * GET suggestion-summary: pending suggestions, the changes they are expected to need, and the
  * latest background refresh (polled while it runs). When a refresh finishes, everything showing
- * suggestions (the submissions table, the review queue) is read again.
+ * suggestions (the submissions table, the review queue) is read again, and `onRefreshed` is called
+ * (the grading screen reads its open answer's suggestion again).
  */
-export function useSuggestionSummary(assignmentId: string, questionId: string) {
+export function useSuggestionSummary(
+  assignmentId: string,
+  questionId: string,
+  { enabled = true, onRefreshed }: { enabled?: boolean; onRefreshed?: () => void } = {},
+) {
   const queryClient = useQueryClient();
   const summary = useQuery({
     ...gradingQueries.suggestionSummary(assignmentId, questionId),
+    enabled,
     refetchInterval: (query) => (isRefreshing(query.state.data) ? REFRESH_POLL_MS : false),
   });
   const refreshing = isRefreshing(summary.data);
   const wasRefreshing = useRef(false);
+  // The latest callback, called from the effect below without making it run again on every render.
+  const refreshed = useRef(onRefreshed);
   useEffect(() => {
-    if (wasRefreshing.current && !refreshing) void refreshAfterGrading(queryClient, assignmentId, questionId);
+    refreshed.current = onRefreshed;
+  });
+  useEffect(() => {
+    if (wasRefreshing.current && !refreshing) {
+      void refreshAfterGrading(queryClient, assignmentId, questionId);
+      refreshed.current?.();
+    }
     wasRefreshing.current = refreshing;
   }, [refreshing, queryClient, assignmentId, questionId]);
   return summary;

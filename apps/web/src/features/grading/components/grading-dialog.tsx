@@ -13,6 +13,7 @@ import { describeResult, useGradeActions } from '../hooks/use-grade-actions.ts';
 import { useCommentReview } from '../hooks/use-comment-review.ts';
 import { useGradingPanels, type GradingPanel, type GradingPanels } from '../hooks/use-grading-panels.ts';
 import { useGradingSession } from '../hooks/use-grading-session.ts';
+import { UPDATED_SUGGESTION_MESSAGES, useRefreshedSuggestion } from '../hooks/use-refreshed-suggestion.ts';
 import { useRegionMarking } from '../hooks/use-region-marking.ts';
 import { AnswerGroupNotice } from './answer-group-notice.tsx';
 import { CommentRegionControls } from './comment-regions/comment-region-controls.tsx';
@@ -77,6 +78,15 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   const result = firstResult ? session.result : null;
   const isDrawingResult = Boolean(session.result && !result);
   const points = result?.questionPoints ?? detail?.points ?? 0;
+  // A background refresh that lands while this answer is open (decision 0085).
+  const refreshed = useRefreshedSuggestion({
+    assignmentId,
+    questionId,
+    submissionId,
+    shown: session.result,
+    isEdited: review.isEdited,
+    announce: review.announce,
+  });
 
   const runCommand = (command: ShortcutCommand) => {
     switch (command) {
@@ -216,6 +226,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
                 isReloading={session.isReloading}
                 onReload={actions.onReload}
               />
+              {refreshed.updated ? <UpdatedSuggestionNotice onShow={refreshed.show} /> : null}
               <AnswerGroupNotice assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} />
               <GraderSummary grader={result.grader} hiddenText={result.hiddenText} ocrPages={result.ocrPages} />
               {result.isAlreadyGraded ? null : <LearnedFromGrades examplesUsed={result.examplesUsed} />}
@@ -259,6 +270,24 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
         onSaveGrade={actions.onSaveGrade}
       />
     </Dialog>
+  );
+}
+
+/** A refreshed suggestion held back because the comments were edited: shown only when asked for. */
+function UpdatedSuggestionNotice({ onShow }: { onShow(): void }) {
+  return (
+    <Alert
+      severity="info"
+      role="status"
+      sx={{ mb: 2 }}
+      action={
+        <Button color="inherit" size="small" onClick={onShow}>
+          {UPDATED_SUGGESTION_MESSAGES.show}
+        </Button>
+      }
+    >
+      {UPDATED_SUGGESTION_MESSAGES.available}. {UPDATED_SUGGESTION_MESSAGES.replaces}
+    </Alert>
   );
 }
 

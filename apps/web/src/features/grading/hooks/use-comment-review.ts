@@ -41,6 +41,8 @@ export function useCommentReview() {
   const [state, dispatch] = useReducer(commentsReducer, undefined, () => initialCommentsState());
   const [activeTempId, setActiveTempId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
+  // Any change by the instructor since the last load: a refreshed suggestion then waits to be asked for.
+  const [isEdited, setEdited] = useState(false);
   const cards = useRef(new Map<string, HTMLLIElement>());
   const addButtonRef = useRef<HTMLButtonElement | null>(null);
 
@@ -63,12 +65,14 @@ export function useCommentReview() {
   const load = (output: GradingOutput) => {
     dispatch({ type: 'load', comments: output.gradingResult.comments, points: output.questionPoints });
     setActiveTempId(null);
+    setEdited(false);
   };
 
   /** Applies a comment action and tells screen readers what changed and the grade it gives. */
   const apply = (action: CommentsAction, describe?: (index: number, total: number) => string): CommentsState => {
     const next = commentsReducer(state, action);
     dispatch(action);
+    setEdited(true);
     if (!describe) return next;
     const tempId = 'tempId' in action ? action.tempId : null;
     const index = tempId ? state.comments.findIndex((comment) => comment.tempId === tempId) : -1;
@@ -102,7 +106,10 @@ export function useCommentReview() {
       setActiveTempId(neighbour?.tempId ?? null);
       moveFocusAfterRender(neighbour?.tempId ?? null);
     },
-    onChange: (tempId, change) => dispatch({ type: 'change', tempId, ...change }),
+    onChange: (tempId, change) => {
+      dispatch({ type: 'change', tempId, ...change });
+      setEdited(true);
+    },
     onSave: (tempId) => {
       const wasNew = state.comments.find((comment) => comment.tempId === tempId)?.isNew;
       apply({ type: 'save', tempId }, (i, n) => (wasNew ? 'New comment kept.' : `Comment ${i + 1} of ${n} saved.`));
@@ -180,6 +187,7 @@ export function useCommentReview() {
 
   return {
     state,
+    isEdited,
     finalGrade: finalGradeOf(state),
     activeTempId,
     announcement,
