@@ -6,7 +6,9 @@
  * ways.
  *
  *   npm run build -w @gradewise/web && npx tsx bench/grading-next.ts [--rounds 4] [--steps 5] [--runs 1] [--read-ms 2000] [--quick]
- *   npx tsx bench/grading-next.ts --lighthouse-only [--runs 3]
+ *   npx tsx bench/grading-next.ts --lighthouse-only [--runs 3] [--save DIR]
+ *
+ * --save writes each Lighthouse run's report (JSON) into DIR, to read what the score is made of.
  *
  * `--lighthouse-only` skips the Next timings and today's way: only Lighthouse on the screen as it
  * ships (read ahead), which is what a change to the screen's first paint needs measured.
@@ -37,6 +39,7 @@ const rounds = Number(argument('--rounds') ?? (quick ? 2 : 4));
 const steps = Number(argument('--steps') ?? (quick ? 3 : 5));
 const lighthouseRuns = Number(argument('--runs') ?? 1);
 const readMs = Number(argument('--read-ms') ?? 2000);
+const saveDir = argument('--save');
 const PREFETCH_OFF_KEY = 'noPrefetch';
 
 if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html')))
@@ -113,6 +116,10 @@ try {
       const result = await firstVisit(page, base, mode, screenUrl);
       const score = result.lhr.categories.performance!.score!;
       scores[mode].push(score);
+      if (saveDir) {
+        fs.mkdirSync(saveDir, { recursive: true });
+        fs.writeFileSync(path.join(saveDir, `grading-${mode}-${run + 1}.json`), JSON.stringify(result.lhr));
+      }
       const audits = result.lhr.audits;
       console.log(
         `Lighthouse (${mode}) run ${run + 1}: ${score.toFixed(2)} (FCP ${audits['first-contentful-paint']?.displayValue},` +

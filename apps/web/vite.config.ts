@@ -177,9 +177,10 @@ function gradingScreenChunks(ids: string[], getModuleInfo: Rollup.GetModuleInfo)
   const entries = ids.filter((candidate) => getModuleInfo(candidate)?.isEntry);
   const entryClosure = staticClosure(entries, getModuleInfo);
   // The app shell's own lazy parts (the toast container every page loads when idle, the phone menu).
+  // The grading dialog is not one: the route table asks for it beside the grading route (decision 0085).
   const shellParts = [...entryClosure]
     .flatMap((id) => getModuleInfo(id)?.dynamicallyImportedIds ?? [])
-    .filter((id) => !id.includes('/src/app/routes/'));
+    .filter((id) => !id.includes('/src/app/routes/') && !id.endsWith(GRADING_DIALOG));
   const elsewhere = staticClosure([...entries, ...shellParts, ...FIRST_ROUTES.flatMap(find)], getModuleInfo);
   const otherScreens = staticClosure(
     ids.filter((id) => id.includes('/src/app/routes/') && !id.endsWith(GRADING_FRAME)),

@@ -151,6 +151,10 @@ export function createRoutes(queryClient: QueryClient): RouteObject[] {
               loader: startGradingScreen(queryClient),
               lazy: async () => {
                 const route = import('./routes/grade-submission-route.tsx');
+                // The dialog's code is asked for beside the route's, not once the route's module has
+                // arrived and runs: one round trip fewer before the screen's largest paint, the
+                // dialog's first result (decision 0085). The route's own import finds it loading.
+                void import('../features/grading/components/grading-dialog.tsx').catch(() => undefined);
                 // The screen's frame draws its title in its own font (Roboto Medium), fetched beside the
                 // module, not in a fallback redrawn when Roboto arrives: the dialog's title then replaces
                 // it at the same size, and the screen's largest text is the frame's (decision 0053).
