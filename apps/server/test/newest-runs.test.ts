@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { gradingRuns } from '../src/db/schema.ts';
-import { selectLatestRunSummaries } from '../src/models/grading-runs.ts';
+import { RUN_SUMMARY, selectLatestRuns } from '../src/models/grading-runs.ts';
 import { addStudents, createCourseWorld, submitAnswer } from './support/course-fixtures.ts';
 import { registerUser } from './support/http.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
@@ -107,7 +107,7 @@ describe('the newest run and the newest succeeded run of each answer', () => {
     });
     const queued = await insertRun(finishedOutOfOrder, { status: 'queued', createdAt: '2026-01-01T11:00:00Z' });
 
-    const { latest, latestSucceeded } = await selectLatestRunSummaries(t.ctx.db, submissionIds);
+    const { latest, latestSucceeded } = await selectLatestRuns(t.ctx.db, RUN_SUMMARY, submissionIds);
     expect([...latest.keys()].sort()).toEqual([both, failedAfter, finishedOutOfOrder].sort());
     expect([...latestSucceeded.keys()].sort()).toEqual([both, failedAfter, finishedOutOfOrder].sort());
     expect(latest.get(both)).toMatchObject({ id: newestOfBoth, status: 'succeeded', totalScore: 8 });
@@ -131,6 +131,9 @@ describe('the newest run and the newest succeeded run of each answer', () => {
         'totalScore',
       ].sort(),
     );
-    expect(await selectLatestRunSummaries(t.ctx.db, [])).toEqual({ latest: new Map(), latestSucceeded: new Map() });
+    expect(await selectLatestRuns(t.ctx.db, RUN_SUMMARY, [])).toEqual({
+      latest: new Map(),
+      latestSucceeded: new Map(),
+    });
   });
 });

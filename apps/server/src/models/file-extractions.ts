@@ -16,21 +16,6 @@ export async function selectFileExtraction(db: Db, fileId: string): Promise<File
 export type FileExtractionListRow = Omit<FileExtractionRow, 'pages'>;
 const { pages: _pages, ...extractionListColumns } = getTableColumns(fileExtractions);
 
-// Read by every question page: prepared (db/prepared.ts, issue 11).
-const extractionsOfFiles = preparedPerDb((db) =>
-  db
-    .select(extractionListColumns)
-    .from(fileExtractions)
-    .where(anyOfPlaceholder(fileExtractions.fileId, 'fileIds'))
-    .prepare('file_extractions_of_files'),
-);
-
-export async function selectFileExtractions(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionListRow>> {
-  if (fileIds.length === 0) return new Map();
-  const rows = await extractionsOfFiles(db).execute({ fileIds });
-  return new Map(rows.map((row) => [row.fileId, row as FileExtractionListRow]));
-}
-
 /**
  * Where reading a file stands, as a row of the staff table shows it (decision 0057): its state and
  * whether text was kept hidden, not the text or the findings (an answer's text is most of its bytes).
@@ -39,23 +24,58 @@ export interface FileExtractionState extends Pick<FileExtractionRow, 'fileId' | 
   hasHiddenText: boolean;
 }
 
-const extractionStatesOfFiles = preparedPerDb((db) =>
-  db
-    .select({
-      fileId: fileExtractions.fileId,
-      status: fileExtractions.status,
-      error: fileExtractions.error,
-      hasHiddenText: sql<boolean>`jsonb_array_length(${fileExtractions.hiddenText}) > 0`,
-    })
+/**
+ * The columns of an extraction a question page's read takes, as a value its caller passes
+ * (decision 0084): a row of the whole list and a student's own row read the text
+ * (`EXTRACTION_LISTED`), a row of a page of the staff table only its state (`EXTRACTION_STATE`).
+ */
+export const EXTRACTION_LISTED = { name: 'extraction_listed', columns: extractionListColumns } as const;
+export const EXTRACTION_STATE = {
+  name: 'extraction_state',
+  columns: {
+    fileId: fileExtractions.fileId,
+    status: fileExtractions.status,
+    error: fileExtractions.error,
+    hasHiddenText: sql<boolean>`jsonb_array_length(${fileExtractions.hiddenText}) > 0`,
+  },
+} as const;
+export type ExtractionColumns = typeof EXTRACTION_LISTED | typeof EXTRACTION_STATE;
+/** The extraction a read with these columns gives. */
+export type ExtractionOf<Columns extends ExtractionColumns> = Columns extends typeof EXTRACTION_LISTED
+  ? FileExtractionListRow
+  : FileExtractionState;
+
+// Read by every question page: prepared (db/prepared.ts, issue 11), one statement per column set.
+function prepareExtractionsOfFiles<Columns extends ExtractionColumns['columns']>(
+  db: Db,
+  name: string,
+  columns: Columns,
+) {
+  return db
+    .select(columns)
     .from(fileExtractions)
     .where(anyOfPlaceholder(fileExtractions.fileId, 'fileIds'))
-    .prepare('file_extraction_states_of_files'),
-);
+    .prepare(name);
+}
+const extractionsOfFiles = {
+  [EXTRACTION_LISTED.name]: preparedPerDb((db) =>
+    prepareExtractionsOfFiles(db, 'file_extractions_of_files', EXTRACTION_LISTED.columns),
+  ),
+  [EXTRACTION_STATE.name]: preparedPerDb((db) =>
+    prepareExtractionsOfFiles(db, 'file_extraction_states_of_files', EXTRACTION_STATE.columns),
+  ),
+};
 
-export async function selectFileExtractionStates(db: Db, fileIds: string[]): Promise<Map<string, FileExtractionState>> {
+/** The extraction of each given file that has one, with the given columns, by file id. */
+export async function selectFileExtractions<Columns extends ExtractionColumns>(
+  db: Db,
+  columns: Columns,
+  fileIds: string[],
+): Promise<Map<string, ExtractionOf<Columns>>> {
   if (fileIds.length === 0) return new Map();
-  const rows = await extractionStatesOfFiles(db).execute({ fileIds });
-  return new Map(rows.map((row) => [row.fileId, row]));
+  const rows = await extractionsOfFiles[columns.name](db).execute({ fileIds });
+  // The statement of `columns.name` selects exactly `columns`: its rows are this set's extractions.
+  return new Map(rows.map((row) => [row.fileId, row as ExtractionOf<Columns>]));
 }
 
 export const UNFINISHED_EXTRACTION_STATUSES = ['queued', 'reading'] as const;

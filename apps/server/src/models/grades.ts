@@ -5,12 +5,7 @@ import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
 import { grades, gradingRuns, questions, regradeRequests, submissions } from '../db/schema.ts';
 import { toDate } from '../lib/timestamps.ts';
-import {
-  runStandingColumns,
-  runSummaryColumns,
-  type GradingRunStanding,
-  type GradingRunSummary,
-} from './grading-runs.ts';
+import { RUN_STANDING, RUN_SUMMARY, type RunOf } from './grading-runs.ts';
 
 export type GradeRow = typeof grades.$inferSelect;
 export type NewGradeRow = typeof grades.$inferInsert;
@@ -80,6 +75,16 @@ export async function selectGradeHistory(db: Db, submissionId: string): Promise<
 export type GradeStanding = Omit<GradeRow, 'comments'>;
 const { comments: _gradeComments, ...gradeStandingColumns } = getTableColumns(grades);
 
+/**
+ * The columns of a grade a question page's read takes, as a value its caller passes (decision
+ * 0084): a row of the whole list reads the grade's comments, a row of a page of the staff table
+ * does not (decision 0057).
+ */
+const GRADE_WHOLE = { name: 'grade_whole', columns: getTableColumns(grades) } as const;
+const GRADE_STANDING = { name: 'grade_standing', columns: gradeStandingColumns } as const;
+type GradeColumns = typeof GRADE_WHOLE | typeof GRADE_STANDING;
+type GradeOf<Columns extends GradeColumns> = Columns extends typeof GRADE_WHOLE ? GradeRow : GradeStanding;
+
 /** The grade that counts for a submission, and the version it was saved on. */
 export interface CountingGrade<Grade extends GradeStanding = GradeRow> {
   grade: Grade;
@@ -91,7 +96,7 @@ export interface CountingGrade<Grade extends GradeStanding = GradeRow> {
 
 // Read by every question page: prepared (db/prepared.ts, issue 11).
 const countingTarget = alias(submissions, 'target');
-function countingGradesQuery<Selection extends { grade: typeof gradeStandingColumns }>(db: Db, selection: Selection) {
+function countingGradesQuery<Selection extends { grade: GradeColumns['columns'] }>(db: Db, selection: Selection) {
   return db
     .selectDistinctOn([countingTarget.id], {
       targetId: countingTarget.id,
@@ -111,30 +116,42 @@ function countingGradesQuery<Selection extends { grade: typeof gradeStandingColu
     .innerJoin(grades, eq(grades.submissionId, submissions.id));
 }
 const countingGrades = preparedPerDb((db) =>
-  countingGradesQuery(db, { grade: getTableColumns(grades) })
+  countingGradesQuery(db, { grade: GRADE_WHOLE.columns })
     .where(anyOfPlaceholder(countingTarget.id, 'submissionIds'))
     .orderBy(countingTarget.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id))
     .prepare('counting_grades'),
 );
+/**
+ * The two column sets a question page reads counting grades with their runs in, as values its
+ * caller passes (decision 0084): the whole list's (every column of both) and the staff table's
+ * (neither's comments, decision 0057). `name` names the set's statement.
+ */
+export const COUNTING_GRADE_WHOLE = {
+  name: 'counting_grades_with_runs',
+  grade: GRADE_WHOLE,
+  run: RUN_SUMMARY,
+} as const;
+export const COUNTING_GRADE_STANDING = {
+  name: 'counting_grade_standings_with_runs',
+  grade: GRADE_STANDING,
+  run: RUN_STANDING,
+} as const;
+type CountingGradeColumns = typeof COUNTING_GRADE_WHOLE | typeof COUNTING_GRADE_STANDING;
+
 // The question page's rows read each counting grade with the AI run it started from in the same
 // statement (the run by its primary key, only for the grades that point at one): one round trip
 // fewer than reading the runs by id afterwards (issue 11).
-function prepareCountingGradesWithRuns<
-  Grade extends typeof gradeStandingColumns,
-  Run extends typeof runStandingColumns,
->(db: Db, name: string, grade: Grade, gradeRun: Run) {
-  return countingGradesQuery(db, { grade, gradeRun })
+function prepareCountingGradesWithRuns(db: Db, { name, grade, run }: CountingGradeColumns) {
+  return countingGradesQuery(db, { grade: grade.columns, gradeRun: run.columns })
     .leftJoin(gradingRuns, eq(gradingRuns.id, grades.gradingRunId))
     .where(anyOfPlaceholder(countingTarget.id, 'submissionIds'))
     .orderBy(countingTarget.id, desc(submissions.version), desc(grades.createdAt), desc(grades.id))
     .prepare(name);
 }
-const countingGradesWithRuns = preparedPerDb((db) =>
-  prepareCountingGradesWithRuns(db, 'counting_grades_with_runs', getTableColumns(grades), runSummaryColumns),
-);
-const countingGradeStandingsWithRuns = preparedPerDb((db) =>
-  prepareCountingGradesWithRuns(db, 'counting_grade_standings_with_runs', gradeStandingColumns, runStandingColumns),
-);
+const countingGradesWithRuns = {
+  [COUNTING_GRADE_WHOLE.name]: preparedPerDb((db) => prepareCountingGradesWithRuns(db, COUNTING_GRADE_WHOLE)),
+  [COUNTING_GRADE_STANDING.name]: preparedPerDb((db) => prepareCountingGradesWithRuns(db, COUNTING_GRADE_STANDING)),
+};
 
 /**
  * Per given submission, the grade that counts for it: its own newest saved grade, else the newest
@@ -142,46 +159,40 @@ const countingGradeStandingsWithRuns = preparedPerDb((db) =>
  * the version it graded, and a resubmission never turns it into a blank.
  */
 export async function selectCountingGrades(db: Db, submissionIds: string[]): Promise<Map<string, CountingGrade>> {
-  return countingGradesOf<GradeRow>(countingGrades(db), submissionIds);
+  if (submissionIds.length === 0) return new Map();
+  const rows = await countingGrades(db).execute({ submissionIds });
+  return new Map(rows.map((row) => [row.targetId, countingGradeOf(row)]));
 }
 
 /** A counting grade with the AI run it started from, when it started from one that is still there. */
-export interface CountingGradeWithRun<
-  Grade extends GradeStanding,
-  Run extends GradingRunStanding,
-> extends CountingGrade<Grade> {
-  gradeRun: Run | undefined;
+export interface CountingGradeWithRun<Columns extends CountingGradeColumns> extends CountingGrade<
+  GradeOf<Columns['grade']>
+> {
+  gradeRun: RunOf<Columns['run']> | undefined;
 }
 
-/** `selectCountingGrades` with each grade's AI run, as a submissions row shows it. */
-export async function selectCountingGradesWithRuns(
+/**
+ * `selectCountingGrades` with each grade's AI run, as a question page's row shows them, in the
+ * given columns: `COUNTING_GRADE_WHOLE` for the whole list, `COUNTING_GRADE_STANDING` for a page of
+ * the staff table.
+ */
+export async function selectCountingGradesWithRuns<Columns extends CountingGradeColumns>(
   db: Db,
+  columns: Columns,
   submissionIds: string[],
-): Promise<Map<string, CountingGradeWithRun<GradeRow, GradingRunSummary>>> {
-  return countingGradesWithRunsOf<GradeRow, GradingRunSummary>(countingGradesWithRuns(db), submissionIds);
-}
-
-/** The same grades and runs as a row of the staff table shows them (no comments, decision 0057). */
-export async function selectCountingGradeStandingsWithRuns(
-  db: Db,
-  submissionIds: string[],
-): Promise<Map<string, CountingGradeWithRun<GradeStanding, GradingRunStanding>>> {
-  return countingGradesWithRunsOf<GradeStanding, GradingRunStanding>(countingGradeStandingsWithRuns(db), submissionIds);
-}
-
-async function countingGradesWithRunsOf<Grade extends GradeStanding, Run extends GradingRunStanding>(
-  query: {
-    execute(values: {
-      submissionIds: string[];
-    }): Promise<
-      { targetId: string; targetVersion: number; gradedVersion: number; grade: Grade; gradeRun: Run | null }[]
-    >;
-  },
-  submissionIds: string[],
-): Promise<Map<string, CountingGradeWithRun<Grade, Run>>> {
+): Promise<Map<string, CountingGradeWithRun<Columns>>> {
   if (submissionIds.length === 0) return new Map();
-  const rows = await query.execute({ submissionIds });
-  return new Map(rows.map((row) => [row.targetId, { ...countingGradeOf(row), gradeRun: row.gradeRun ?? undefined }]));
+  const rows = await countingGradesWithRuns[columns.name](db).execute({ submissionIds });
+  // The statement of `columns` selects exactly its grade's and run's columns: the rows are this set's.
+  return new Map(
+    rows.map((row) => [
+      row.targetId,
+      {
+        ...countingGradeOf(row as typeof row & { grade: GradeOf<Columns['grade']> }),
+        gradeRun: (row.gradeRun ?? undefined) as RunOf<Columns['run']> | undefined,
+      },
+    ]),
+  );
 }
 
 function countingGradeOf<Grade extends GradeStanding>(row: {
@@ -195,19 +206,6 @@ function countingGradeOf<Grade extends GradeStanding>(row: {
     gradedVersion: row.gradedVersion,
     isEarlierVersion: row.gradedVersion < row.targetVersion,
   };
-}
-
-async function countingGradesOf<Grade extends GradeStanding>(
-  query: {
-    execute(values: {
-      submissionIds: string[];
-    }): Promise<{ targetId: string; targetVersion: number; gradedVersion: number; grade: Grade }[]>;
-  },
-  submissionIds: string[],
-): Promise<Map<string, CountingGrade<Grade>>> {
-  if (submissionIds.length === 0) return new Map();
-  const rows = await query.execute({ submissionIds });
-  return new Map(rows.map((row) => [row.targetId, countingGradeOf(row)]));
 }
 
 /** When the newest grade on any version of this student's answer was saved; null when none was. */

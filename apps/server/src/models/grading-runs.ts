@@ -43,7 +43,7 @@ export type GradingRunSummary = Pick<
  * JSON back into text and parsing it: 25 rows' newest runs in 2.8 ms with them, 0.8 without).
  */
 export type GradingRunStanding = Omit<GradingRunSummary, 'comments'>;
-export const runStandingColumns = {
+const runStandingColumns = {
   id: gradingRuns.id,
   submissionId: gradingRuns.submissionId,
   status: gradingRuns.status,
@@ -53,7 +53,7 @@ export const runStandingColumns = {
   provider: gradingRuns.provider,
   model: gradingRuns.model,
 };
-export const runSummaryColumns = { ...runStandingColumns, comments: gradingRuns.comments };
+const runSummaryColumns = { ...runStandingColumns, comments: gradingRuns.comments };
 
 /** Queued or running: its job has work left to do. */
 export function isActiveRun(run: Pick<GradingRunRow, 'status'>): boolean {
@@ -222,12 +222,26 @@ function prepareNewestRunPairs<Columns extends typeof runStandingColumns>(db: Db
     .innerJoin(newest, sql`${gradingRuns.id} IN (newest.latest_id, newest.succeeded_id)`)
     .prepare(name);
 }
-const newestRunSummaryPairs = preparedPerDb((db) =>
-  prepareNewestRunPairs(db, 'newest_run_summary_pairs', runSummaryColumns),
-);
-const newestRunStandingPairs = preparedPerDb((db) =>
-  prepareNewestRunPairs(db, 'newest_run_standing_pairs', runStandingColumns),
-);
+
+/**
+ * The columns of a run a question page's read takes, as a value its caller passes (decision 0084):
+ * a row of the whole list reads the suggestion's comments, a row of a page of the staff table does
+ * not (decision 0057). `name` names the set's prepared statements.
+ */
+export const RUN_SUMMARY = { name: 'run_summary', columns: runSummaryColumns } as const;
+export const RUN_STANDING = { name: 'run_standing', columns: runStandingColumns } as const;
+export type RunColumns = typeof RUN_SUMMARY | typeof RUN_STANDING;
+/** The run a read with these columns gives. */
+export type RunOf<Columns extends RunColumns> = Columns extends typeof RUN_SUMMARY
+  ? GradingRunSummary
+  : GradingRunStanding;
+
+const newestRunPairs = {
+  [RUN_SUMMARY.name]: preparedPerDb((db) => prepareNewestRunPairs(db, 'newest_run_summary_pairs', RUN_SUMMARY.columns)),
+  [RUN_STANDING.name]: preparedPerDb((db) =>
+    prepareNewestRunPairs(db, 'newest_run_standing_pairs', RUN_STANDING.columns),
+  ),
+};
 
 /** Each submission's newest run and newest succeeded run, from one read of the pairs. */
 export interface LatestRuns<Run> {
@@ -235,37 +249,27 @@ export interface LatestRuns<Run> {
   latestSucceeded: Map<string, Run>;
 }
 
-async function selectLatestRunPairs<Run extends GradingRunStanding>(
-  query: {
-    execute(values: { submissionIds: string[] }): Promise<(Run & { isLatest: boolean; isLatestSucceeded: boolean })[]>;
-  },
+/**
+ * `selectLatestRunsBySubmission` and `selectLatestSucceededRunsBySubmission` in one statement, with
+ * the given columns: `RUN_SUMMARY` as a row of the whole list shows them, `RUN_STANDING` as a row
+ * of the staff table does.
+ */
+export async function selectLatestRuns<Columns extends RunColumns>(
+  db: Db,
+  columns: Columns,
   submissionIds: string[],
-): Promise<LatestRuns<Run>> {
-  const latest = new Map<string, Run>();
-  const latestSucceeded = new Map<string, Run>();
+): Promise<LatestRuns<RunOf<Columns>>> {
+  const latest = new Map<string, RunOf<Columns>>();
+  const latestSucceeded = new Map<string, RunOf<Columns>>();
   if (submissionIds.length === 0) return { latest, latestSucceeded };
-  for (const { isLatest, isLatestSucceeded, ...fields } of await query.execute({ submissionIds })) {
-    const run = fields as unknown as Run;
+  const rows = await newestRunPairs[columns.name](db).execute({ submissionIds });
+  for (const { isLatest, isLatestSucceeded, ...fields } of rows) {
+    // The statement of `columns.name` selects exactly `columns`: its rows are this set's runs.
+    const run = fields as RunOf<Columns>;
     if (isLatest) latest.set(run.submissionId, run);
     if (isLatestSucceeded) latestSucceeded.set(run.submissionId, run);
   }
   return { latest, latestSucceeded };
-}
-
-/** `selectLatestRunsBySubmission` and `selectLatestSucceededRunsBySubmission` as a submissions row shows them. */
-export async function selectLatestRunSummaries(
-  db: Db,
-  submissionIds: string[],
-): Promise<LatestRuns<GradingRunSummary>> {
-  return selectLatestRunPairs<GradingRunSummary>(newestRunSummaryPairs(db), submissionIds);
-}
-
-/** The same runs as a row of the staff table shows them (no comments, decision 0057). */
-export async function selectLatestRunStandings(
-  db: Db,
-  submissionIds: string[],
-): Promise<LatestRuns<GradingRunStanding>> {
-  return selectLatestRunPairs<GradingRunStanding>(newestRunStandingPairs(db), submissionIds);
 }
 
 export async function selectUnfinishedGradingRunIds(db: Db): Promise<string[]> {

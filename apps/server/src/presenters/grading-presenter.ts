@@ -170,32 +170,32 @@ export function presentSavedGrade(
   };
 }
 
-/**
- * The grading fields of one staff submission row: the saved grade when there is one, else the
- * newest finished AI suggestion's confidence and grader; the status of the newest run.
- */
 /** The grading fields of a row of the staff table. */
 type TableRowGradingFields = Omit<SubmissionGradingFields, 'comments' | 'extractedText' | 'hiddenText'>;
 
-/** What a staff row's grading fields are made from: whole rows, or a table row's (decision 0057). */
-interface SubmissionGradingInput<Run extends GradingRunStanding, Grade extends GradeStanding> {
-  grade: Grade | undefined;
-  latestRun: Run | undefined;
-  latestSucceededRun: Run | undefined;
-  gradeRun: Run | undefined;
-  /** The grade was saved on an earlier version: it counts, but this version is not reviewed yet. */
-  isGradeOnEarlierVersion: boolean;
+/**
+ * What a staff row's grading fields are made from, as a row of the staff table reads it
+ * (services/read-staff-rows.ts, decision 0057); a row in full reads more of the same rows.
+ */
+interface TableRowGradingInput {
+  /** The grade that counts for the row (its own, else an earlier version's) and the run it started from. */
+  counting: (CountingGrade<GradeStanding> & { gradeRun: GradingRunStanding | undefined }) | undefined;
+  latestRun: GradingRunStanding | undefined;
+  latestSucceededRun: GradingRunStanding | undefined;
   extraction: Pick<FileExtractionRow, 'status' | 'error'> | undefined;
   /** Text a reader cannot see was kept out of grading. */
   hasHiddenText: boolean;
 }
 
-/** A staff row's grading fields as the staff table shows them (decision 0057): no text, comments or findings. */
-export function presentTableRowGrading(
-  input: SubmissionGradingInput<GradingRunStanding, GradeStanding>,
-): TableRowGradingFields {
-  const { grade, latestSucceededRun } = input;
-  const source = grade ? (input.gradeRun ?? latestSucceededRun) : latestSucceededRun;
+/**
+ * A staff row's grading fields as the staff table shows them (decision 0057): the saved grade when
+ * there is one, else the newest finished AI suggestion's confidence and grader; the status of the
+ * newest run. No text, comments or findings.
+ */
+export function presentTableRowGrading(input: TableRowGradingInput): TableRowGradingFields {
+  const { counting, latestSucceededRun } = input;
+  const grade = counting?.grade;
+  const source = grade ? (counting.gradeRun ?? latestSucceededRun) : latestSucceededRun;
   return {
     grade: grade ? grade.grade : null,
     isAlreadyGraded: Boolean(grade),
@@ -203,7 +203,8 @@ export function presentTableRowGrading(
     grader: presentGrader(source),
     gradingStatus: input.latestRun?.status ?? 'none',
     reviewStatus: reviewStatusOf({
-      grade: input.isGradeOnEarlierVersion ? undefined : grade,
+      // A grade saved on an earlier version counts, but this version is not reviewed yet.
+      grade: counting?.isEarlierVersion ? undefined : grade,
       latestRun: input.latestRun,
       latestSucceededRun,
     }),
@@ -215,18 +216,20 @@ export function presentTableRowGrading(
 
 /** A staff row's grading fields in full: the table's, with the answer's text, comments and hidden-text findings. */
 export function presentSubmissionGrading(
-  input: Omit<SubmissionGradingInput<GradingRunSummary, GradeRow>, 'extraction' | 'hasHiddenText'> & {
+  input: Omit<TableRowGradingInput, 'counting' | 'latestSucceededRun' | 'extraction' | 'hasHiddenText'> & {
+    counting: (CountingGrade & { gradeRun: GradingRunSummary | undefined }) | undefined;
+    latestSucceededRun: GradingRunSummary | undefined;
     extraction: FileExtractionListRow | undefined;
-    rubricItems: readonly RubricItem[];
   },
+  rubricItems: readonly RubricItem[],
 ): SubmissionGradingFields {
-  const { grade, latestSucceededRun } = input;
+  const grade = input.counting?.grade;
   const hiddenText = presentHiddenText(input.extraction);
   return {
     ...presentTableRowGrading({ ...input, hasHiddenText: hiddenText.length > 0 }),
     comments: grade
-      ? presentComments(grade.comments, input.rubricItems)
-      : presentComments(latestSucceededRun?.comments ?? [], input.rubricItems),
+      ? presentComments(grade.comments, rubricItems)
+      : presentComments(input.latestSucceededRun?.comments ?? [], rubricItems),
     extractedText: input.extraction?.text ?? '',
     hiddenText,
   };

@@ -12,15 +12,14 @@ import type {
 } from '@gradewise/shared/contracts/questions';
 import type { QuestionRow } from '../models/questions.ts';
 import { mayGrade, type QuestionScope } from '../policies/course-access.ts';
-import type {
-  QuestionDetailView,
-  StaffQuestionRow,
-  StaffTableRow,
-  StudentQuestionRow,
-  SubmissionsPageView,
-} from '../services/read-questions.ts';
+import type { RubricRow } from '../models/rubrics.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
-import type { TableGradingShape, WholeGradingShape } from '../services/read-grading.ts';
+import type { OwnQuestionRow, OwnQuestionView } from '../services/read-own-question.ts';
+import type { SubmissionsPageView } from '../services/read-questions.ts';
+import type { StaffPageView } from '../services/read-staff-page.ts';
+import type { StaffRowView } from '../services/read-staff-row.ts';
+import type { StaffQuestionRow, StaffTableRow } from '../services/read-staff-rows.ts';
+import type { WholeQuestionView } from '../services/read-whole-question.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 import { presentQuestionRelease } from './grade-release-presenter.ts';
 import {
@@ -70,6 +69,8 @@ export function presentQuestionForStaff(
     ...(mayGrade(scope.role) ? { staffRole: scope.role } : {}),
     solutionFile: scope.question.solutionFileId ? signer.urlFor(scope.question.solutionFileId) : null,
     autoRubric,
+    // Staff only (a student's view never has it): what the grader's comments may say (decision 0088).
+    showExpectedAnswer: scope.question.showExpectedAnswer,
     ...(submissions ? { submissions } : {}),
   };
 }
@@ -82,35 +83,52 @@ export function presentQuestionForStudent(
   return { ...presentQuestionBase(scope, signer), viewer: 'student', ...(submissions ? { submissions } : {}) };
 }
 
-/**
- * GET .../questions/:questionId, for the role the service read it for. A paged read answers a
- * QuestionPage: staff rows as the table shows them (decision 0057); every other read a QuestionDetail.
+/*
+ * GET .../questions/:questionId, one presenter per mode the route read it in (decision 0084): the
+ * whole question for staff, the grading screen's one row, a page of the staff table (a QuestionPage,
+ * rows as the table shows them, decision 0057), and a student's own.
  */
-export function presentQuestionDetail(
-  detail: QuestionDetailView,
+
+/** The question for staff, with the spec's whole list when it was read: every field of every row. */
+export function presentWholeQuestion(view: WholeQuestionView, signer: FileUrlSigner): QuestionDetail {
+  const { list } = view;
+  const rubricItems = view.rubric?.items ?? [];
+  const submissions = list?.rows.map((row) => presentStaffQuestionRow(row, signer, list.identities, rubricItems));
+  return presentQuestionWithRubric(view, signer, submissions);
+}
+
+/** The question for the grading screen, with its one submission as the whole list shows it (decision 0046). */
+export function presentStaffRow(view: StaffRowView, signer: FileUrlSigner): QuestionDetail {
+  const rubricItems = view.rubric?.items ?? [];
+  const submissions = view.row ? [presentStaffQuestionRow(view.row, signer, view.identities, rubricItems)] : [];
+  return presentQuestionWithRubric(view, signer, submissions);
+}
+
+/** One page of the staff table: rows without the answer's text, comments and findings, and where they sit. */
+export function presentStaffPage(view: StaffPageView, signer: FileUrlSigner): QuestionPage {
+  return {
+    ...presentQuestionWithRubric(view, signer, undefined),
+    submissions: view.rows.map((row) => presentStaffTableRow(row, signer, view.identities)),
+    ...presentPage(view.page),
+  };
+}
+
+/** The question as a student sees it, with their own row when it was read; a QuestionPage when paged. */
+export function presentOwnQuestion(view: OwnQuestionView, signer: FileUrlSigner): QuestionDetail | QuestionPage {
+  const submissions = view.submissions?.map((row) => presentOwnQuestionRow(row, signer));
+  return { ...presentQuestionForStudent(view.scope, signer, submissions), ...presentPage(view.page) };
+}
+
+/** The staff question with its automatic rubric and grade release, and the rows given, if any. */
+function presentQuestionWithRubric(
+  { scope, rubric }: { scope: QuestionScope; rubric: RubricRow | undefined },
   signer: FileUrlSigner,
-): QuestionDetail | QuestionPage {
-  if (detail.viewer === 'student') {
-    const submissions = detail.submissions?.map((row) => presentStudentQuestionRow(row, signer));
-    return { ...presentQuestionForStudent(detail.scope, signer, submissions), ...presentPage(detail.page) };
-  }
-  const { assignment, question } = detail.scope;
-  const autoRubric = presentAutoRubric(detail.rubric);
-  const gradeRelease = presentQuestionRelease(assignment, question);
-  if (detail.page) {
-    const { rows, ...page } = detail.page;
-    return {
-      ...presentQuestionForStaff(detail.scope, signer, undefined, autoRubric),
-      gradeRelease,
-      submissions: rows.map((row) => presentStaffTableRow(row, signer, detail.identities)),
-      ...presentPage(page),
-    };
-  }
-  const rubricItems = detail.rubric?.items ?? [];
-  const submissions = detail.submissions?.map((row) =>
-    presentStaffQuestionRow(row, signer, detail.identities, rubricItems),
-  );
-  return { ...presentQuestionForStaff(detail.scope, signer, submissions, autoRubric), gradeRelease };
+  submissions: QuestionSubmissionForStaff[] | undefined,
+) {
+  return {
+    ...presentQuestionForStaff(scope, signer, submissions, presentAutoRubric(rubric)),
+    gradeRelease: presentQuestionRelease(scope.assignment, scope.question),
+  };
 }
 
 /** `submissionsPage` only on a paged read: the spec's unpaged answer keeps its fields as they were. */
@@ -125,7 +143,11 @@ function presentStaffQuestionRow(
   identities: StudentIdentities,
   rubricItems: readonly RubricItem[],
 ): QuestionSubmissionForStaff {
-  return presentStaffRow(row, signer, identities, (grading) => presentSubmissionGrading({ ...grading, rubricItems }));
+  return {
+    ...presentSubmissionForStaff(row.row, signer, identities),
+    ...presentSubmissionGrading(row, rubricItems),
+    ...presentRowStanding(row),
+  };
 }
 
 /** A row of one page of the staff table: the same fields but the answer's text, comments and findings. */
@@ -134,59 +156,28 @@ function presentStaffTableRow(
   signer: FileUrlSigner,
   identities: StudentIdentities,
 ): QuestionTableRowForStaff {
-  return presentStaffRow(row, signer, identities, (grading) =>
-    presentTableRowGrading({ ...grading, hasHiddenText: grading.extraction?.hasHiddenText ?? false }),
-  );
-}
-
-/**
- * One staff row, whole or as the table shows it: the submission, its grading fields (presented in
- * the row's shape by `presentGrading`, from what was read), its grade's lifecycle, whether it is
- * reopened and whose share of the work it is.
- */
-function presentStaffRow<Shape extends WholeGradingShape | TableGradingShape, GradingFields extends object>(
-  { row, grading, work }: StaffQuestionRow<Shape>,
-  signer: FileUrlSigner,
-  identities: StudentIdentities,
-  presentGrading: (read: {
-    grade: Shape['grade'] | undefined;
-    latestRun: Shape['run'] | undefined;
-    latestSucceededRun: Shape['run'] | undefined;
-    gradeRun: Shape['run'] | undefined;
-    isGradeOnEarlierVersion: boolean;
-    extraction: Shape['extraction'] | undefined;
-  }) => GradingFields,
-) {
-  const { counting } = grading;
   return {
-    ...presentSubmissionForStaff(row, signer, identities),
-    ...presentGrading({
-      grade: counting?.grade,
-      latestRun: grading.latestRun,
-      latestSucceededRun: grading.latestSucceededRun,
-      gradeRun: grading.gradeRun,
-      isGradeOnEarlierVersion: counting?.isEarlierVersion ?? false,
-      extraction: grading.extraction,
-    }),
-    ...presentGradeLifecycle(counting),
-    isReopened: grading.isReopened,
-    ...work,
+    ...presentSubmissionForStaff(row.row, signer, identities),
+    ...presentTableRowGrading({ ...row, hasHiddenText: row.extraction?.hasHiddenText ?? false }),
+    ...presentRowStanding(row),
   };
 }
 
+/** What every staff row shows beside its grading: its grade's lifecycle, whether it is reopened, whose share it is. */
+function presentRowStanding(row: StaffQuestionRow | StaffTableRow) {
+  return { ...presentGradeLifecycle(row.counting), isReopened: row.isReopened, ...row.work };
+}
+
 /** Only the saved grade that is released to them, nothing of the AI's draft. */
-function presentStudentQuestionRow(
-  { row, grade }: StudentQuestionRow,
-  signer: FileUrlSigner,
-): QuestionSubmissionForStudent {
-  const { released } = grade;
+function presentOwnQuestionRow(row: OwnQuestionRow, signer: FileUrlSigner): QuestionSubmissionForStudent {
+  const { released } = row;
   return {
-    ...presentSubmissionForStudent(row, signer),
+    ...presentSubmissionForStudent(row.row, signer),
     grade: released ? released.grade.grade : null,
     isAlreadyGraded: Boolean(released),
     ...presentGradeLifecycle(released),
-    canResubmit: grade.canResubmit,
-    ...presentExtractionState(grade.extraction),
-    gradeWithheld: grade.gradeWithheld,
+    canResubmit: row.canResubmit,
+    ...presentExtractionState(row.extraction),
+    gradeWithheld: row.gradeWithheld,
   };
 }

@@ -11,18 +11,25 @@ import {
 } from '@gradewise/shared/contracts/questions';
 import type { AppContext } from '../../context.ts';
 import {
-  presentQuestionDetail,
+  presentOwnQuestion,
   presentQuestionForStaff,
   presentQuestionSummary,
+  presentStaffPage,
+  presentStaffRow,
+  presentWholeQuestion,
 } from '../../presenters/question-presenter.ts';
 import { authorizeQuestionCreation, createQuestion } from '../../services/create-question.ts';
 import { loadVisibleQuestion, mayGrade } from '../../policies/course-access.ts';
 import { readKeptStaffList } from '../../services/kept-question-lists.ts';
-import { listQuestionsFor, readQuestionDetail } from '../../services/read-questions.ts';
+import { readOwnQuestion } from '../../services/read-own-question.ts';
+import { listQuestionsFor } from '../../services/read-questions.ts';
+import { readStaffPage } from '../../services/read-staff-page.ts';
+import { readStaffRow } from '../../services/read-staff-row.ts';
+import { readWholeQuestion } from '../../services/read-whole-question.ts';
 import { currentUser } from '../access.ts';
 import { fastSerializerFor } from '../fast-serializer.ts';
 import { sendKeptJson } from '../kept-json.ts';
-import { withMultipartForm } from '../multipart.ts';
+import { readMultipartForm } from '../multipart.ts';
 
 const AssignmentParams = z.object({ assignmentId: z.string() });
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
@@ -53,20 +60,15 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeQuestionCreation(ctx, user, request.params.assignmentId);
-        const created = await withMultipartForm(
-          request,
-          {
-            fileFields: Object.values(CREATE_QUESTION_FILE_FIELDS),
-            maxFileBytes: ctx.config.maxUploadBytes,
-            spoolDir: ctx.config.incomingDir,
-          },
-          (form) =>
-            createQuestion(ctx, scope, user, {
-              fields: form.fields,
-              questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],
-              solutionFile: form.files[CREATE_QUESTION_FILE_FIELDS.solution],
-            }),
-        );
+        const form = await readMultipartForm(request, {
+          fileFields: Object.values(CREATE_QUESTION_FILE_FIELDS),
+          maxFileBytes: ctx.config.maxUploadBytes,
+        });
+        const created = await createQuestion(ctx, scope, user, {
+          fields: form.fields,
+          questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],
+          solutionFile: form.files[CREATE_QUESTION_FILE_FIELDS.solution],
+        });
         return reply.status(201).send({
           message: 'Question created successfully!',
           question: presentQuestionForStaff(created, ctx.fileUrls),
@@ -88,21 +90,39 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
         // The schema refuses offset, limit or submissionId without includeSubmissions=1, offset
         // without limit, and a page together with a submissionId.
         const paging = limit === undefined ? undefined : { offset: offset ?? 0, limit };
-        const selection = { paging, submissionId };
         const withSubmissions = isTrueFlag(includeSubmissions);
-        if (withSubmissions && !paging && submissionId === undefined && mayGrade(scope.role)) {
+        // One read per mode, each with its own view and presenter (decision 0084). The serialiser
+        // is chosen only once the answer is made: a refusal thrown first is sent by the error
+        // handler as usual.
+        if (!mayGrade(scope.role)) {
+          const answer = presentOwnQuestion(
+            await readOwnQuestion(ctx, user, scope, withSubmissions, { paging, submissionId }),
+            ctx.fileUrls,
+          );
+          reply.serializer(paging ? serializePage : serializeDetail);
+          return answer;
+        }
+        if (paging) {
+          const answer = presentStaffPage(await readStaffPage(ctx, user, scope, paging), ctx.fileUrls);
+          reply.serializer(serializePage);
+          return answer;
+        }
+        if (submissionId !== undefined) {
+          const answer = presentStaffRow(await readStaffRow(ctx, user, scope, submissionId), ctx.fileUrls);
+          reply.serializer(serializeDetail);
+          return answer;
+        }
+        if (withSubmissions) {
           // The whole staff list: kept serialised between changes (decision 0065).
           const body = await readKeptStaffList(ctx, user, scope, async () => {
-            const detail = await readQuestionDetail(ctx, user, scope, true, selection);
-            const openUntil = (detail.viewer === 'staff' && detail.openUntil) || null;
-            return { body: Buffer.from(serializeDetail(presentQuestionDetail(detail, ctx.fileUrls))), openUntil };
+            const whole = await readWholeQuestion(ctx, user, scope, true);
+            const openUntil = whole.list?.openUntil ?? null;
+            return { body: Buffer.from(serializeDetail(presentWholeQuestion(whole, ctx.fileUrls))), openUntil };
           });
           return sendKeptJson(request, reply, body);
         }
-        const detail = await readQuestionDetail(ctx, user, scope, withSubmissions, selection);
-        const answer = presentQuestionDetail(detail, ctx.fileUrls);
-        // Only once the answer is made: a refusal thrown above is sent by the error handler as usual.
-        reply.serializer(paging ? serializePage : serializeDetail);
+        const answer = presentWholeQuestion(await readWholeQuestion(ctx, user, scope, false), ctx.fileUrls);
+        reply.serializer(serializeDetail);
         return answer;
       },
     );
