@@ -44,6 +44,16 @@ export async function markFileInBucket(db: Db, id: string): Promise<boolean> {
   return rows.length === 1;
 }
 
+/** A restore says where the restored blobs are now (decision 0082): every row not already there. */
+export async function setLocationOfEveryFile(db: Db, location: 'local' | 's3'): Promise<number> {
+  const rows = await db
+    .update(files)
+    .set({ location })
+    .where(sql`${files.location} <> ${location}`)
+    .returning({ id: files.id });
+  return rows.length;
+}
+
 /** Every file a course's rows name: its image and syllabus, its questions' PDFs and solutions, its submissions. */
 export async function selectFileIdsOfCourses(db: Db, courseIds: string[]): Promise<string[]> {
   if (courseIds.length === 0) return [];

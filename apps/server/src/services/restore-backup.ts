@@ -7,7 +7,8 @@ import readline from 'node:readline';
 import { readMigrationFiles } from 'drizzle-orm/migrator';
 import { MIGRATIONS_DIR, migrateDatabase, type Database } from '../db/client.ts';
 import { listExistingTables, loadDatabase, readAppliedMigrations, type TableShape } from '../db/logical-dump.ts';
-import { localBlobPath } from '../storage/file-storage.ts';
+import { setLocationOfEveryFile } from '../models/files.ts';
+import { LocalDiskStorage, type FileStorage } from '../storage/file-storage.ts';
 import {
   BACKUP_FORMAT,
   BACKUP_FORMAT_VERSION,
@@ -21,6 +22,11 @@ export interface RestoreTarget {
   database: Database;
   /** Where LocalDiskStorage keeps blobs (DATA_DIR/files): must be empty or absent. */
   filesDir: string;
+  /**
+   * Where the restored blobs go: the storage the server will read (an S3 bucket when S3_BUCKET is
+   * set, which must hold no blob yet). Without it, local disk at `filesDir`.
+   */
+  storage?: FileStorage;
 }
 
 export interface RestoreSummary {
@@ -35,10 +41,12 @@ export interface RestoreSummary {
 
 const BATCH_ROWS = 1000;
 
-const sha256OfFile = async (file: string) => {
+const sha256OfFile = (file: string) => sha256OfStream(createReadStream(file));
+
+const sha256OfStream = async (stream: AsyncIterable<unknown>) => {
   const hash = createHash('sha256');
   let bytes = 0;
-  for await (const chunk of createReadStream(file)) {
+  for await (const chunk of stream) {
     hash.update(chunk as Buffer);
     bytes += (chunk as Buffer).length;
   }
@@ -123,6 +131,13 @@ export async function restoreBackup(
   if (filesPresent.length > 0) {
     throw new BackupError(`The files folder ${target.filesDir} is not empty: restore only into an empty one.`);
   }
+  const storage = target.storage ?? new LocalDiskStorage(target.filesDir);
+  await storage.check();
+  for await (const blob of storage.list()) {
+    throw new BackupError(
+      `The ${storage.description} already holds stored files (e.g. ${blob.storageKey}): restore only into an empty one.`,
+    );
+  }
   // The backup's migrations must be this version's first ones: the target is migrated to exactly
   // the backup's, loaded, then migrated on (an upgrade, as a start of this version would do).
   const ours = readMigrationFiles({ migrationsFolder: MIGRATIONS_DIR }).map((migration) => migration.hash);
@@ -170,24 +185,12 @@ export async function restoreBackup(
     log(`database upgraded from migration ${theirs.length} to ${ours.length}`);
   }
 
-  let fileBytes = 0;
-  for (const file of manifest.files) {
-    const destination = localBlobPath(target.filesDir, file.storageKey);
-    await fs.mkdir(path.dirname(destination), { recursive: true });
-    const temp = `${destination}.${process.pid}.tmp`;
-    await fs.copyFile(inside(root, file.path), temp);
-    await fs.chmod(temp, 0o600);
-    await fs.rename(temp, destination);
-  }
-  // Read every blob back from where the server will read it.
-  for (const file of manifest.files) {
-    const found = await sha256OfFile(localBlobPath(target.filesDir, file.storageKey));
-    if (found.sha256 !== file.sha256 || found.bytes !== file.bytes) {
-      throw new BackupError(`The restored file ${file.id} does not match the manifest after writing it.`);
-    }
-    fileBytes += found.bytes;
-  }
-  log(`files: ${manifest.files.length} (${fileBytes} bytes) written and read back against the manifest`);
+  const fileBytes = await restoreFiles(storage, root, manifest);
+  // The rows say where their blobs are now (a backup of a server on S3 restored to disk, or the reverse).
+  await setLocationOfEveryFile(target.database.db, storage.location);
+  log(
+    `files: ${manifest.files.length} (${fileBytes} bytes) written to the ${storage.description} and read back against the manifest`,
+  );
   return {
     tables: manifest.tables.length,
     rows,
@@ -196,6 +199,33 @@ export async function restoreBackup(
     migrationsInBackup: theirs.length,
     migrations: ours.length,
   };
+}
+
+/**
+ * Streams every blob from the backup to the storage under its own key, then reads each back from
+ * where the server will read it and checks it against the manifest. If anything fails, the blobs
+ * written so far are deleted again, so the storage is empty for another try.
+ */
+async function restoreFiles(storage: FileStorage, root: string, manifest: BackupManifest): Promise<number> {
+  const written: string[] = [];
+  try {
+    for (const file of manifest.files) {
+      await storage.putAt(file.storageKey, createReadStream(inside(root, file.path)), file.bytes);
+      written.push(file.storageKey);
+    }
+    let fileBytes = 0;
+    for (const file of manifest.files) {
+      const found = await sha256OfStream((await storage.open(file.storageKey)).body);
+      if (found.sha256 !== file.sha256 || found.bytes !== file.bytes) {
+        throw new BackupError(`The restored file ${file.id} does not match the manifest after writing it.`);
+      }
+      fileBytes += found.bytes;
+    }
+    return fileBytes;
+  } catch (error) {
+    await Promise.all(written.map((key) => storage.delete(key).catch(() => {})));
+    throw error;
+  }
 }
 
 /** A copy of the migrations folder whose journal lists only the first `count` migrations. */
