@@ -70,7 +70,7 @@ export class SpooledUpload implements UploadBytes {
 }
 
 /** Temporary files of uploads end so: the local orphan sweep recognises those a killed process left. */
-export const SPOOL_SUFFIX = '.upload';
+const SPOOL_SUFFIX = '.upload';
 
 /**
  * Writes `source` to a new temporary file in `dir` as it arrives, counting its size and sha256.
