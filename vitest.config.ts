@@ -1,18 +1,25 @@
-import { defineConfig } from 'vitest/config';
+import os from 'node:os';
+import { configDefaults, defineConfig } from 'vitest/config';
+import { DATABASE_INDEPENDENT_TESTS } from './apps/server/test/support/database-independent-tests.ts';
 
 /**
  * One `vitest run` for the whole repository. The server suite runs on PGlite always and, when
- * DATABASE_URL is set, a second time on PostgreSQL with the same tests.
+ * DATABASE_URL is set, a second time on PostgreSQL: every file that reads the database choice, the
+ * files that cannot (test/support/database-independent-tests.ts) run once (decision 0083).
  */
 const serverProject = (database: 'pglite' | 'postgres') => ({
   test: {
     name: `server-${database}`,
     root: './apps/server',
     include: ['test/**/*.test.ts'],
+    exclude:
+      database === 'postgres' ? [...configDefaults.exclude, ...DATABASE_INDEPENDENT_TESTS] : configDefaults.exclude,
     environment: 'node',
     globalSetup: ['./test/support/global-setup.ts'],
     env: { TEST_DATABASE: database },
-    testTimeout: 60_000,
+    // A hang's bound, not a speed check: two files at once on a loaded two-core machine can take
+    // twice the wall time one took alone (decision 0083).
+    testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: 'forks' as const,
   },
@@ -21,6 +28,10 @@ const serverProject = (database: 'pglite' | 'postgres') => ({
 export default defineConfig({
   test: {
     reporters: ['default'],
+    // One test file per core (Vitest's default leaves one core to itself: a single file at a time
+    // on two cores, while the other waited). Each file has its own database, data directory and
+    // ports, so files do not meet (decision 0083).
+    maxWorkers: os.availableParallelism(),
     projects: [
       serverProject('pglite'),
       ...(process.env.DATABASE_URL ? [serverProject('postgres')] : []),

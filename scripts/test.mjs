@@ -1,9 +1,11 @@
 #!/usr/bin/env node
-// `npm test`: the whole suite — Vitest (server on PGlite, and on PostgreSQL when DATABASE_URL is
-// set; shared; web) then the Playwright journeys in Debian Chromium against the built app.
-// Ends with each stage's outcome and duration, then one line "tests: N passed, N failed" summing
-// both runners.
-import { spawnSync } from 'node:child_process';
+// `npm test`: the whole suite — lint, types and the web build side by side; then Vitest (server on
+// PGlite, and on PostgreSQL when DATABASE_URL is set; shared; web); then the Playwright journeys in
+// Debian Chromium against the built app.
+// Ends with each stage's outcome and duration, the whole run's, then one line
+// "tests: N passed, N failed" summing both runners.
+import { Buffer } from 'node:buffer';
+import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -12,19 +14,45 @@ const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'test-results');
 const unitResults = path.join(resultsDir, 'unit-results.json');
 const e2eResults = path.join(resultsDir, 'e2e-results.json');
+const runStarted = process.hrtime.bigint();
 
-function run(command, args, env = {}) {
-  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit', env: { ...process.env, ...env } });
+function run(command, args) {
+  const result = spawnSync(command, args, { cwd: root, stdio: 'inherit' });
   return result.status ?? 1;
 }
 
 /** Each stage's outcome and how long it took, printed together at the end. */
 const stages = [];
-function stage(name, command, args) {
+
+/**
+ * Runs one stage to its end. `together`: it runs beside other stages, so its output is kept and
+ * printed whole when it ends (under its name) instead of interleaving with theirs.
+ */
+function stage(name, command, args, { together = false } = {}) {
   const started = process.hrtime.bigint();
-  const status = run(command, args);
-  stages.push({ name, status, ms: Number(process.hrtime.bigint() - started) / 1e6 });
-  return status;
+  // Listed as it starts, so the summary keeps this order whichever stage ends first.
+  const entry = { name, status: 1, ms: 0 };
+  stages.push(entry);
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { cwd: root, stdio: together ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const output = [];
+    child.stdout?.on('data', (chunk) => output.push(chunk));
+    child.stderr?.on('data', (chunk) => output.push(chunk));
+    let failedToStart = null;
+    child.on('error', (error) => {
+      failedToStart = error;
+    });
+    child.on('close', (code) => {
+      entry.ms = Number(process.hrtime.bigint() - started) / 1e6;
+      entry.status = failedToStart ? 1 : (code ?? 1);
+      if (together) {
+        console.log(`\n── ${name}: ${[command, ...args].join(' ')}`);
+        process.stdout.write(Buffer.concat(output).toString('utf8'));
+        if (failedToStart) console.log(String(failedToStart));
+      }
+      resolve(entry.status);
+    });
+  });
 }
 
 // What the tests need from the system (Chromium) first: installed here when it can be, else one
@@ -33,22 +61,27 @@ if (run('node', ['scripts/check-chromium.mjs']) !== 0) process.exit(1);
 
 // Lint and types first: the layer boundaries, import cycles, formatting (eslint.config.js) and the
 // types of every workspace, tests included, are rules; a break of one fails the run like a test.
-const lintStatus = stage('lint', 'npm', ['run', 'lint']);
-const typeStatus = stage('typecheck', 'npm', ['run', 'typecheck']);
+// They and the web build (which only the journeys use) each keep one core busy for under a minute,
+// so they run side by side (decision 0083). The build is done before the unit tests start, so no
+// server test ever meets a half-written apps/web/dist.
+const [lintStatus, typeStatus, buildStatus] = await Promise.all([
+  stage('lint', 'npm', ['run', 'lint'], { together: true }),
+  stage('typecheck', 'npm', ['run', 'typecheck'], { together: true }),
+  stage('build', 'npm', ['run', 'build', '--workspace', '@gradewise/web'], { together: true }),
+]);
 
 fs.mkdirSync(resultsDir, { recursive: true });
 fs.rmSync(unitResults, { force: true });
 fs.rmSync(e2eResults, { force: true });
 
-const unitStatus = stage('unit', 'npx', [
+const unitStatus = await stage('unit', 'npx', [
   'vitest',
   'run',
   '--reporter=default',
   '--reporter=json',
   `--outputFile.json=${unitResults}`,
 ]);
-const buildStatus = stage('build', 'npm', ['run', 'build', '--workspace', '@gradewise/web']);
-const e2eStatus = buildStatus === 0 ? stage('e2e', 'npx', ['playwright', 'test']) : 1;
+const e2eStatus = buildStatus === 0 ? await stage('e2e', 'npx', ['playwright', 'test']) : 1;
 
 const unit = readJson(unitResults);
 const e2e = readJson(e2eResults);
@@ -61,6 +94,8 @@ for (const { name, status, ms } of stages) {
   console.log(`${`${name}:`.padEnd(11)}${status === 0 ? 'passed' : 'FAILED'}  ${duration(ms)}`);
 }
 if (buildStatus !== 0) console.log(`${'e2e:'.padEnd(11)}not run`);
+// lint, typecheck and build overlap, so the whole run is less than the sum of the stages.
+console.log(`${'total:'.padEnd(11)}${' '.repeat(8)}${duration(Number(process.hrtime.bigint() - runStarted) / 1e6)}`);
 if (!unit) console.log('The unit test run wrote no results.');
 if (lintStatus !== 0) console.log('Lint failed (npm run lint): see its output above.');
 if (typeStatus !== 0) console.log('Type check failed (npm run typecheck): see its output above.');
