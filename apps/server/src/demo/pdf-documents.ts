@@ -84,6 +84,8 @@ export type HiddenTextTechnique =
   | 'under-white-stroke'
   | 'small'
   | 'light-grey'
+  // Issue 28: a thick white stroked line (not text, not a fill) drawn over the sentence:
+  | 'under-white-stroked-line'
   // An Identity-H (CID) font whose ToUnicode map says other text than its glyphs draw:
   | 'cid-remapped-other-letters'
   | 'cid-sentence-in-one-glyph'
@@ -173,6 +175,19 @@ export async function buildPdfWithHiddenText(input: HiddenTextPdfInput): Promise
       const count = Math.ceil(font.widthOfTextAtSize(hidden, 11) / font.widthOfTextAtSize('M', 11));
       page.drawText('M'.repeat(count), { x: MARGIN, y, size: 11, font, color: rgb(1, 1, 1) });
       page.pushOperators(popGraphicsState());
+      break;
+    }
+    case 'under-white-stroked-line': {
+      // The sentence in black, then one white line 14 pt wide drawn along it: a stroke, which
+      // paints beyond its path by half its width, so the page looks blank there.
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font });
+      const width = font.widthOfTextAtSize(hidden, 11);
+      page.drawLine({
+        start: { x: MARGIN - 2, y: y + 3 },
+        end: { x: MARGIN + width + 2, y: y + 3 },
+        thickness: 14,
+        color: rgb(1, 1, 1),
+      });
       break;
     }
     case 'small':

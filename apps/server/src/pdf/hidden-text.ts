@@ -546,6 +546,7 @@ function dominantColour(histogram: Uint32Array, touchedBins: number[]): Rgb {
 const COVER_REASONS: Record<PaintedArea['kind'], HiddenTextReason> = {
   image: 'covered-by-image',
   fill: 'covered-by-image',
+  stroke: 'covered-by-image',
   'stroked-text': 'covered-by-text',
   annotation: 'covered-by-annotation',
 };

@@ -54,8 +54,8 @@ export interface PaintedArea {
   /** Order of painting; annotations are drawn after the page, at +Infinity. */
   opIndex: number;
   box: Box;
-  /** `stroked-text`: text with an outline, which can paint over other text like a brush. */
-  kind: 'image' | 'fill' | 'stroked-text' | 'annotation';
+  /** `stroked-text`: text with an outline, which can paint over other text like a brush; `stroke`: a thick outlined path. */
+  kind: 'image' | 'fill' | 'stroke' | 'stroked-text' | 'annotation';
 }
 
 export interface PageDrawing {
@@ -124,6 +124,23 @@ const FILL_OPS = new Set<number>([
   OPS.closeFillStroke,
   OPS.closeEOFillStroke,
 ]);
+
+/** Path operations that stroke (outline) the path, alone or with a fill. */
+const STROKE_OPS = new Set<number>([
+  OPS.stroke,
+  OPS.closeStroke,
+  OPS.fillStroke,
+  OPS.eoFillStroke,
+  OPS.closeFillStroke,
+  OPS.closeEOFillStroke,
+]);
+
+/**
+ * A stroke at least this wide (in points, on the page) can hide a word by itself, like a brush:
+ * text smaller than 4 pt is already hidden as `tiny`, so half that leaves room. Thinner lines
+ * (table borders, underlines: 0.5-1 pt) cannot, and keep typed pages off the raster path.
+ */
+const MIN_COVERING_STROKE_PT = 2;
 
 export const isShowTextOp = (fn: number) => SHOW_TEXT_OPS.has(fn);
 
@@ -315,6 +332,26 @@ export function walkPageDrawing(
               opIndex: i,
               kind: 'fill',
               box: transformBox(state.ctm, [minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!]),
+            });
+          }
+        }
+        // A thick stroke paints like a brush (issue 28: a 14 pt white line drawn over a sentence
+        // hid it from the reader, and a page of text and strokes never reached the raster).
+        const strokeReach =
+          (state.lineWidth / 2) * Math.sqrt(Math.abs(state.ctm[0] * state.ctm[3] - state.ctm[1] * state.ctm[2]));
+        if (
+          STROKE_OPS.has(drawOp) &&
+          minMax &&
+          hiddenMarkedContentDepth === 0 &&
+          strokeReach * 2 >= MIN_COVERING_STROKE_PT
+        ) {
+          needsRaster = true;
+          if (state.strokeAlpha >= 0.99) {
+            const box = transformBox(state.ctm, [minMax[0]!, minMax[1]!, minMax[2]!, minMax[3]!]);
+            paints.push({
+              opIndex: i,
+              kind: 'stroke',
+              box: [box[0] - strokeReach, box[1] - strokeReach, box[2] + strokeReach, box[3] + strokeReach],
             });
           }
         }
