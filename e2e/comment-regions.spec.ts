@@ -66,7 +66,7 @@ for (const viewport of VIEWPORTS) {
     await addComment(dialog, MARKED);
 
     // Comment 1 by mouse: a drag from 20%/20% to 70%/40% of the page.
-    await dialog.getByRole('button', { name: 'Mark comment 1 on the page' }).click();
+    await dialog.getByRole('button', { name: 'Mark on page: comment 1' }).click();
     const drawer = dialog.locator('[data-region-drawer]');
     await expect(drawer).toBeFocused();
     await drawer.scrollIntoViewIfNeeded();
@@ -88,12 +88,12 @@ for (const viewport of VIEWPORTS) {
 
     // Comment 2 from the keyboard: Escape cancels, then arrows move the box and Enter keeps it.
     await showTab('Comments');
-    await dialog.getByRole('button', { name: 'Mark comment 2 on the page' }).click();
+    await dialog.getByRole('button', { name: 'Mark on page: comment 2' }).click();
     await expect(drawer).toBeFocused();
     await page.keyboard.press('Escape');
     await expect(drawer).toHaveCount(0);
     await expect(boxes.getByRole('button', { name: /^Comment 2:/ })).toHaveCount(0);
-    await dialog.getByRole('button', { name: 'Mark comment 2 on the page' }).click();
+    await dialog.getByRole('button', { name: 'Mark on page: comment 2' }).click();
     await expect(drawer).toBeFocused();
     for (let step = 0; step < 10; step += 1) await page.keyboard.press('ArrowDown');
     await page.keyboard.press('Shift+ArrowRight');
