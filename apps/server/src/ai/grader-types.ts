@@ -54,6 +54,12 @@ export interface GradingInput {
   answerPages?: AnswerPage[];
   /** Saved grades on other answers to this question (empty or absent: a cold start). */
   examples?: GradedExample[];
+  /**
+   * The instructor lets comments state the expected answer (the value, the formula, the
+   * reference's words) where the answer falls short. Absent or false: comments say what is missing
+   * without giving the answer away. Comment text only: scores never depend on it (decision 0088).
+   */
+  showExpectedAnswer?: boolean;
 }
 
 export interface SuggestedComment {

@@ -375,6 +375,11 @@ export const questions = pgTable(
      * order is valid for one revision only (services/class-order.ts, decision 0058).
      */
     classRevision: integer('class_revision').notNull().default(0),
+    /**
+     * The instructor lets comments state the expected answer (value, formula, the reference's
+     * words). Off: comments say what is missing without giving the answer away (decision 0088).
+     */
+    showExpectedAnswer: boolean('show_expected_answer').notNull().default(false),
     createdAt: createdAt(),
   },
   (table) => [index('questions_assignment_idx').on(table.assignmentId)],

@@ -71,3 +71,13 @@ export async function selectQuestionWithScope(
   const [row] = await questionWithScope(db).execute({ assignmentId, questionId });
   return row;
 }
+
+/** Whether the question's comments may state the expected answer (decision 0088). */
+export async function updateQuestionShowExpectedAnswer(
+  db: Db,
+  id: string,
+  showExpectedAnswer: boolean,
+): Promise<QuestionRow> {
+  const [row] = await db.update(questions).set({ showExpectedAnswer }).where(eq(questions.id, id)).returning();
+  return row!;
+}

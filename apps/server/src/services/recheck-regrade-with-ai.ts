@@ -67,6 +67,7 @@ export async function recheckRegradeWithAi(
     rubricItems: items,
     points: item ? item.points : question.points,
     answerText: extraction.text,
+    showExpectedAnswer: question.showExpectedAnswer,
   };
   const grader = graderOf(provider);
   const call = await grader.requestGrading(input);

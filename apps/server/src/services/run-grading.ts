@@ -153,6 +153,7 @@ export async function buildGradingInput(
     points: question.points,
     answerText: extraction.text,
     examples: examplesFor(target.savedGrades, submission.studentId),
+    showExpectedAnswer: question.showExpectedAnswer,
   };
   return { input, extraction };
 }

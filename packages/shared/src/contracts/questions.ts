@@ -164,6 +164,11 @@ export const QuestionForStaff = QuestionDetailBase.extend({
   autoRubric: AutoRubric,
   /** Whether students see this question's grades now, and what holds them (decision 0023). */
   gradeRelease: QuestionGradeRelease.optional(),
+  /**
+   * Comments on this question may state the expected answer (off by default, decision 0088). Staff
+   * only: a student's view never carries it.
+   */
+  showExpectedAnswer: z.boolean().optional(),
   submissions: z.array(QuestionSubmissionForStaff).optional(),
   submissionsPage: SubmissionsPage.optional(),
 });
@@ -190,3 +195,20 @@ export type QuestionPage = z.infer<typeof QuestionPage>;
 
 export const CreateQuestionOutput = z.object({ message: z.string(), question: QuestionForStaff });
 export type CreateQuestionOutput = z.infer<typeof CreateQuestionOutput>;
+
+/**
+ * PATCH /api/assignments/:assignmentId/questions/:questionId/feedback-settings (not in the spec,
+ * decision 0088), the question's owner only: whether the grader's comments may state the expected
+ * answer (the value, the formula, the reference's words) where an answer falls short.
+ */
+export const QuestionFeedbackSettingsInput = z.object({
+  showExpectedAnswer: z.boolean({ error: 'must be true or false.' }),
+});
+export type QuestionFeedbackSettingsInput = z.input<typeof QuestionFeedbackSettingsInput>;
+export const QuestionFeedbackSettingsOutput = z.object({
+  message: z.string(),
+  showExpectedAnswer: z.boolean(),
+  /** Pending suggestions queued to be written again with the new setting (built-in grader only). */
+  refreshQueued: z.boolean(),
+});
+export type QuestionFeedbackSettingsOutput = z.infer<typeof QuestionFeedbackSettingsOutput>;

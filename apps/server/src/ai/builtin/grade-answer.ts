@@ -26,7 +26,7 @@ import {
   type PreparedExample,
   type SuggestionModel,
 } from './suggestion-model.ts';
-import { itemComment, statusComment } from './write-comments.ts';
+import { expectedAnswerOf, itemComment, statusComment, withExpectedAnswer } from './write-comments.ts';
 import {
   cosine,
   gatherItemEvidence,
@@ -626,14 +626,20 @@ export function gradeAnswer(
     const rubricItem = input.rubricItems[index]!;
     const pointsDeducted = deductions[index] ?? 0;
     const credit = rubricItem.points > 0 ? 1 - pointsDeducted / rubricItem.points : 1;
+    const comment =
+      status !== 'answered'
+        ? statusComment(status, rubricItem, analysis.answerTopics)
+        : itemComment(rubricItem, credit, analysis.evidences[index]!, analysis.answerQuantities, item.credit);
+    // Only the words change with the instructor's "show the expected answer" (decision 0088).
+    const isShort = pointsDeducted > 0;
     return {
       ...item,
       credit,
       pointsDeducted,
       comment:
-        status !== 'answered'
-          ? statusComment(status, rubricItem, analysis.answerTopics)
-          : itemComment(rubricItem, credit, analysis.evidences[index]!, analysis.answerQuantities, item.credit),
+        input.showExpectedAnswer && isShort
+          ? withExpectedAnswer(comment, expectedAnswerOf(rubricItem, analysis.evidences[index]))
+          : comment,
     };
   });
 

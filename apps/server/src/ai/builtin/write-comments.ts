@@ -91,7 +91,8 @@ function numericProblem(evidence: ItemEvidence, answerQuantities: readonly Quant
 /**
  * One rubric item's comment: the item, in the rubric's words, and what the answer shows or lacks.
  * Never the reference's words, the model answer, or the expected value: the comment goes to the
- * student, and a list of what was missed would hand them the answer (decision 0068).
+ * student, and a list of what was missed would hand them the answer (decision 0068) — unless the
+ * instructor turns on showing the expected answer for the question (withExpectedAnswer, decision 0088).
  */
 export function itemComment(
   item: RubricItem,
@@ -120,6 +121,35 @@ export function itemComment(
   return credit <= 0 || evidenceCredit <= 0
     ? `${criterion}: not shown in the answer.${missingStep}`
     : `${criterion}: partly shown — less complete or less precise than expected.${missingStep}`;
+}
+
+/** The reference's own wording, quoted back only when the instructor allows it: a sentence or two. */
+const EXPECTED_WORDING_CHARS = 200;
+
+/**
+ * What the item expects, for a comment on a part not fully met — only when the instructor turned
+ * on "show the expected answer in feedback" (decision 0088): the expected value of the result the
+ * answer misses ("20 m/s"), else the reference's sentences for this item ("T = 2π√(L/g)"), else the
+ * item's guidance. Null when the rubric gives nothing to quote.
+ */
+export function expectedAnswerOf(item: RubricItem, evidence: ItemEvidence | undefined): string | null {
+  // A result only: an intermediate number alone ("2", from "2 pi") would say nothing useful.
+  const missed = evidence?.numeric?.outcomes.find((outcome) => outcome.target.isResult && outcome.match !== 'exact');
+  const value = missed?.target.expected[0];
+  if (value) return formatQuantity(value);
+  const sentences = evidence?.missingSteps.length ? evidence.missingSteps : (evidence?.alignedSolution ?? []);
+  const wording = sentences.join(' ').replace(/\s+/g, ' ').trim() || item.guidance.replace(/\s+/g, ' ').trim();
+  if (!wording) return null;
+  return wording.length > EXPECTED_WORDING_CHARS
+    ? `${wording.slice(0, EXPECTED_WORDING_CHARS - 1).trimEnd()}…`
+    : wording;
+}
+
+/** A comment on a part not fully met, followed by what was expected ("… Expected: 20 m/s."). */
+export function withExpectedAnswer(comment: string, expected: string | null): string {
+  if (!expected) return comment;
+  const text = expected.replace(/[.\s]+$/, '');
+  return `${comment} Expected: ${text}${text.endsWith('…') ? '' : '.'}`;
 }
 
 export function statusComment(status: AnswerStatus, item: RubricItem, answerTopics: readonly string[]): string {

@@ -9,7 +9,7 @@ import { MAX_RUBRIC_ITEMS } from './output-schemas.ts';
  * Recorded with every suggestion (GraderMeta.promptVersion). Bump it whenever a prompt's wording
  * or an output schema changes, so suggestions can be compared per prompt.
  */
-export const PROMPT_VERSION = 'llm-v3';
+export const PROMPT_VERSION = 'llm-v4';
 
 /** More pages than this are sent as text only: cost and context grow per image. */
 export const MAX_PAGE_IMAGES = 20;
@@ -74,7 +74,8 @@ export function buildGradingSystemPrompt(
     'How to grade:',
     '1. Judge every rubric item above exactly once, by its id; never use an id that is not listed.',
     "2. pointsDeducted is what the answer loses on that item: 0 when the item is fully met, at most the item's points when it is missing or wrong. Partial credit is allowed.",
-    '3. comment speaks to the student in one to three sentences: what is missing or wrong and why; when nothing is deducted, say briefly what was done well.',
+    '3. comment speaks to the student in one to three sentences: what is missing or wrong and why; when nothing is deducted, say briefly what was done well. ' +
+      expectedAnswerRule(input),
     '4. Accept correct answers that differ from the reference solution (other methods, notation, order). Do not deduct for spelling or style unless the rubric asks for it.',
     '5. generalComment is an optional overall remark (an empty string is fine).',
     '6. confidence (0-100) is how likely a careful human grader would make the same deductions: lower it for unreadable, ambiguous or off-topic answers and for borderline partial credit.',
@@ -110,6 +111,17 @@ export function buildGradingSystemPrompt(
         : '') +
       '}, ...one per rubric item], "generalComment": "<text>", "confidence": <0-100>}',
   ].join('\n');
+}
+
+/**
+ * Whether a comment may give the answer away: the instructor's "show the expected answer in
+ * feedback" for the question (decision 0088). Off, the comment says what is missing, never what
+ * the right answer is.
+ */
+function expectedAnswerRule(input: GradingInput): string {
+  return input.showExpectedAnswer
+    ? 'Where the answer falls short, the instructor allows the comment to state the expected answer for that item: the expected value or result (for example "expected 96 m") or the reference solution\'s wording.'
+    : 'Never state the expected answer: no expected value or result, no formula from the reference solution, no list of its words. Name what is missing or wrong without giving the answer away.';
 }
 
 /** The answer as a user message: delimited text, then page images inside the same block. */

@@ -30,6 +30,7 @@ import { saveRubric } from '../../services/save-rubric.ts';
 import { undoGradeSave } from '../../services/undo-grade-save.ts';
 import { currentUser } from '../access.ts';
 import { aiCostRoutes } from './ai-cost-routes.ts';
+import { questionFeedbackRoutes } from './question-feedback-routes.ts';
 
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
 const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
@@ -44,6 +45,8 @@ export function gradingRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
     // What AI work costs, its provider and Stop (issue 31) live beside the grading routes.
     await app.register(aiCostRoutes(ctx));
+    // What the grader's comments may say of the expected answer (decision 0088) is a grading setting.
+    await app.register(questionFeedbackRoutes(ctx));
 
     app.post(
       `${BASE}/generate-rubric`,
