@@ -296,6 +296,131 @@ describe('pending enrolments', () => {
     expect(await rosterOf(course._id)).toEqual({ students: ['invited.student@example.edu'], pending: [] });
   });
 
+  // Issue 28: without SMTP an address holds one account, and anyone can register any address first.
+  it('someone who registers an invited address first, as a student, neither joins nor keeps the real student out', async () => {
+    const course = await createCourse(t.app, owner, { title: 'Sought course' });
+    const email = 'sought.student@example.edu';
+    await addStudents(t.app, owner, course._id, [email]);
+    const register = (name: string, password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name, email, password, role: 'student' } });
+    const login = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+
+    expect((await register('Sam Squatter', 'squatters-passphrase')).statusCode).toBe(201);
+    const squatter = await login('squatters-passphrase');
+    expect(squatter.statusCode).toBe(200);
+    const squatterAuth = { authorization: `Bearer ${squatter.json().token}` };
+    // The invitation is not claimed by registering: the squatter sees no course.
+    expect((await t.app.inject({ method: 'GET', url: '/api/courses', headers: squatterAuth })).json()).toEqual([]);
+    // The real student is answered as anyone is, but the address is taken: she cannot sign in.
+    expect((await register('Sol Sought', 'sols-own-passphrase')).statusCode).toBe(201);
+    expect((await login('sols-own-passphrase')).statusCode).toBe(401);
+
+    // The owner sees a name that is not their student's, and says so.
+    const before = expectJson(
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth }),
+      200,
+      CourseForStaff,
+    );
+    expect(before.pendingStudents.map((p) => p.registeredName)).toEqual(['Sam Squatter']);
+    const declined = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/decline-registrant`,
+      headers: owner.auth,
+      payload: { email },
+    });
+    expect(declined.statusCode).toBe(200);
+    expect(declined.json().message).toBe(
+      `The account Sam Squatter registered with ${email} is closed. The invitation still waits: your student can now register with this email, and you confirm them here.`,
+    );
+    // The squatter's account is closed: its session ends and its password opens nothing.
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: squatterAuth })).statusCode).toBe(401);
+    expect((await login('squatters-passphrase')).statusCode).toBe(401);
+    // The invitation still waits, for nobody yet.
+    const waiting = expectJson(
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth }),
+      200,
+      CourseForStaff,
+    );
+    expect(waiting.pendingStudents).toEqual([
+      { email, invitedAt: expect.any(String), registeredName: null, registeredAsInstructor: false },
+    ]);
+
+    // The real student registers, signs in, and the owner confirms her.
+    expect((await register('Sol Sought', 'sols-own-passphrase')).statusCode).toBe(201);
+    const sol = await login('sols-own-passphrase');
+    expect(sol.statusCode).toBe(200);
+    const confirmed = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/confirm-student`,
+      headers: owner.auth,
+      payload: { email },
+    });
+    expect(confirmed.json().message).toBe(`Sol Sought (${email}) is now enrolled in this course.`);
+    const list = expectJson(
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/courses',
+        headers: { authorization: `Bearer ${sol.json().token}` },
+      }),
+      200,
+      CourseList,
+    );
+    expect(list.map((c) => c.title)).toEqual(['Sought course']);
+    const seats = await t.ctx.db.select().from(enrollments).where(eq(enrollments.courseId, course._id));
+    expect(seats.map((seat) => seat.userId)).toEqual([sol.json().user._id]);
+  });
+
+  it('closes only an account nobody relies on, and says why it will not otherwise', async () => {
+    const course = await createCourse(t.app, owner);
+    const other = await createCourse(t.app, owner, { title: 'Another course' });
+    const proved = await registerUser(t.app, { name: 'Pat Proved' });
+    await t.ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, proved.id));
+    forgetUser(t.ctx, proved.id);
+    const seated = await registerUser(t.app, { name: 'Sid Seated' });
+    await addStudents(t.app, owner, other._id, [seated.email]);
+    await addStudents(t.app, owner, course._id, ['not.yet@example.edu']);
+    // Accounts that predate their invitation (adding an account's email enrols it at once).
+    await t.ctx.db.insert(pendingEnrollments).values([
+      { courseId: course._id, email: proved.email, invitedById: owner.id },
+      { courseId: course._id, email: seated.email, invitedById: owner.id },
+    ]);
+    const decline = (email: string, user: TestUser = owner) =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/courses/${course._id}/decline-registrant`,
+        headers: user.auth,
+        payload: { email },
+      });
+
+    const nobody = await decline('not.yet@example.edu');
+    expect(nobody.statusCode).toBe(400);
+    expect(nobody.json().message).toBe(
+      'Nobody has registered with not.yet@example.edu yet, so there is no account to close.',
+    );
+    expect((await decline('never.invited@example.edu')).statusCode).toBe(404);
+    const provedAnswer = await decline(proved.email);
+    expect(provedAnswer.statusCode).toBe(409);
+    expect(provedAnswer.json().message).toContain('has proved this email address');
+    const seatedAnswer = await decline(seated.email);
+    expect(seatedAnswer.statusCode).toBe(409);
+    expect(seatedAnswer.json().message).toContain('is already in use');
+    // A student cannot close anyone's account through a course they do not own.
+    expect((await decline(seated.email, seated)).statusCode).toBe(403);
+    expect((await decline('bad address')).statusCode).toBe(400);
+
+    // Nothing changed: both accounts still sign in, every invitation still waits.
+    for (const person of [proved, seated]) {
+      const again = await t.app.inject({
+        method: 'POST',
+        url: '/api/auth/login',
+        payload: { email: person.email, password: person.password },
+      });
+      expect(again.statusCode).toBe(200);
+    }
+    expect((await rosterOf(course._id)).pending).toEqual([proved.email, seated.email, 'not.yet@example.edu'].sort());
+  });
+
   it('claims an invitation that raced with registration when a student with a proved email lists their courses', async () => {
     const course = await createCourse(t.app, owner);
     const student = await registerUser(t.app);

@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
-import { users } from '../db/schema.ts';
+import { courseStaff, courses, enrollments, ltiUsers, users } from '../db/schema.ts';
 
 export type UserRow = typeof users.$inferSelect;
 export type NewUserRow = typeof users.$inferInsert;
@@ -64,4 +64,21 @@ export async function selectPeopleByIds(
     .from(users)
     .where(inArray(users.id, unique));
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Whether an account holds anything of its own: a seat in a course (student or staff), a course it
+ * owns, or an LMS identity. An account with none of these has nothing anyone relies on.
+ */
+export async function accountHoldsAnything(db: Db, userId: string): Promise<boolean> {
+  const [row] = await db
+    .select({
+      holds: sql<boolean>`exists (select 1 from ${enrollments} where ${enrollments.userId} = ${userId})
+        or exists (select 1 from ${courses} where ${courses.instructorId} = ${userId})
+        or exists (select 1 from ${courseStaff} where ${courseStaff.userId} = ${userId})
+        or exists (select 1 from ${ltiUsers} where ${ltiUsers.userId} = ${userId})`,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  return row?.holds ?? false;
 }

@@ -1,7 +1,8 @@
 import { Email } from '@gradewise/shared/contracts/auth';
 import { MAX_ROSTER_ENTRIES, type AddStudentsOutput, type RosterRejection } from '@gradewise/shared/contracts/courses';
 import type { AppContext } from '../context.ts';
-import { AppError, badRequest, notFound, payloadTooLarge } from '../lib/errors.ts';
+import { forgetUser } from '../auth/user-cache.ts';
+import { AppError, badRequest, conflict, notFound, payloadTooLarge } from '../lib/errors.ts';
 import {
   deletePendingEnrollment,
   insertEnrollments,
@@ -9,8 +10,9 @@ import {
   isEnrolled,
   selectPendingEmailsOfCourse,
 } from '../models/enrollments.ts';
-import { selectUsersByEmails } from '../models/users.ts';
+import { accountHoldsAnything, selectUsersByEmails } from '../models/users.ts';
 import type { UserRow } from '../models/users.ts';
+import { tombstoneAccount } from './manage-account.ts';
 import { loadVisibleCourse, requireOwner, type AsOwner, type CourseScope } from '../policies/course-access.ts';
 
 /** Before anything is read: only the owning instructor changes a roster. */
@@ -166,4 +168,48 @@ export async function confirmInvitedStudent(
     await deletePendingEnrollment(tx, course.id, email);
     return { message: `${account.name} (${email}) is now enrolled in this course.` };
   });
+}
+
+/**
+ * "Not my student": the account registered with an invited email is not the person the instructor
+ * invited. Without SMTP anyone can register any address first, and an address holds one account,
+ * so such an account would keep the real student out for good (issue 28). It is closed, as a
+ * deleted account is (a tombstone, every session ended), and the invitation keeps waiting: the
+ * real student registers with their address and the instructor confirms them.
+ *
+ * Only an account nobody relies on is closed: its address was never proved (a proved address
+ * belongs to whoever reads it, instructor or not) and it holds nothing (no seat in any course, no
+ * course of its own, no LMS identity). Anything else is refused with a 409 that says why.
+ */
+export async function declineRegistrant(
+  ctx: AppContext,
+  { course }: AsOwner<CourseScope>,
+  email: string,
+): Promise<{ message: string }> {
+  const closed = await ctx.db.transaction(async (tx) => {
+    const [pending] = [...(await selectPendingEmailsOfCourse(tx, course.id, [email]))];
+    if (!pending) throw notFound(`${email} is not waiting for a confirmation in this course.`);
+    const [account] = await selectUsersByEmails(tx, [email]);
+    if (!account) throw badRequest(`Nobody has registered with ${email} yet, so there is no account to close.`);
+    if (account.emailVerifiedAt) {
+      throw conflict(
+        `The account registered with ${email} has proved this email address, so it belongs to whoever reads that mailbox and is not closed. If that is not your student, ask them which email they use.`,
+      );
+    }
+    if (await accountHoldsAnything(tx, account.id)) {
+      throw conflict(
+        `The account registered with ${email} is already in use (it belongs to a course, teaches one or is linked to an LMS), so it is not closed here. Ask your student which other email they can use.`,
+      );
+    }
+    await tombstoneAccount(ctx, tx, account.id);
+    return account;
+  });
+  forgetUser(ctx, closed.id);
+  ctx.log.info(
+    { audit: 'registrant-declined', courseId: course.id, userId: closed.id },
+    'An invited email was freed: the account registered with it was closed by the course owner',
+  );
+  return {
+    message: `The account ${closed.name} registered with ${email} is closed. The invitation still waits: your student can now register with this email, and you confirm them here.`,
+  };
 }

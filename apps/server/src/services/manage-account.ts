@@ -4,6 +4,7 @@ import { assertAcceptablePassword } from '../auth/password-policy.ts';
 import { hashPassword } from '../auth/passwords.ts';
 import { forgetUser } from '../auth/user-cache.ts';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
 import { emailLinks, users } from '../db/schema.ts';
 import { AppError, conflict } from '../lib/errors.ts';
 import { deleteStaffSeatsOfUser } from '../models/course-staff.ts';
@@ -64,20 +65,26 @@ export async function deleteAccount(ctx: AppContext, user: UserRow, password: st
       );
     }
   }
-  await ctx.db.transaction(async (tx) => {
-    await tx.delete(emailLinks).where(eq(emailLinks.userId, user.id));
-    // A TA's seats and share of the work end with the account (the tombstone keeps no cascade firing).
-    await deleteStaffSeatsOfUser(tx, user.id);
-    await deleteWorkOfGrader(tx, user.id);
-    await updateUser(tx, user.id, {
-      name: DELETED_ACCOUNT_NAME,
-      email: `deleted-${user.id}@deleted.invalid`,
-      // Not an argon2 hash: verification of any password fails (auth/passwords.ts answers false).
-      passwordHash: '!deleted',
-      tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
-      emailVerifiedAt: null,
-      deletedAt: currentTime(ctx),
-    });
-  });
+  await ctx.db.transaction((tx) => tombstoneAccount(ctx, tx, user.id));
   forgetUser(ctx, user.id);
+}
+
+/**
+ * The account row becomes a tombstone, inside the caller's transaction (the caller forgets the
+ * cached user once it commits): every session ends, the email is free to register again.
+ */
+export async function tombstoneAccount(ctx: AppContext, db: Db, userId: string): Promise<void> {
+  await db.delete(emailLinks).where(eq(emailLinks.userId, userId));
+  // A TA's seats and share of the work end with the account (the tombstone keeps no cascade firing).
+  await deleteStaffSeatsOfUser(db, userId);
+  await deleteWorkOfGrader(db, userId);
+  await updateUser(db, userId, {
+    name: DELETED_ACCOUNT_NAME,
+    email: `deleted-${userId}@deleted.invalid`,
+    // Not an argon2 hash: verification of any password fails (auth/passwords.ts answers false).
+    passwordHash: '!deleted',
+    tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
+    emailVerifiedAt: null,
+    deletedAt: currentTime(ctx),
+  });
 }

@@ -182,3 +182,11 @@ export type AddStudentsOutput = z.infer<typeof AddStudentsOutput>;
 /** POST /api/courses/:id/confirm-student: the instructor confirms a registrant their invitation waits for. */
 export const ConfirmStudentInput = z.object({ email: Email });
 export type ConfirmStudentInput = z.input<typeof ConfirmStudentInput>;
+
+/**
+ * POST /api/courses/:id/decline-registrant: "Not my student". The account registered with an
+ * invited email is closed (if its address was never proved and it holds nothing), so the invited
+ * student can register with it; the invitation keeps waiting.
+ */
+export const DeclineRegistrantInput = z.object({ email: Email });
+export type DeclineRegistrantInput = z.input<typeof DeclineRegistrantInput>;

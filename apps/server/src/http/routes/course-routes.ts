@@ -6,6 +6,7 @@ import {
   AddStudentsInput,
   AddStudentsOutput,
   ConfirmStudentInput,
+  DeclineRegistrantInput,
   CourseDetail,
   CourseList,
   CREATE_COURSE_FILE_FIELDS,
@@ -21,7 +22,12 @@ import {
   presentCourseForStudent,
   presentCourseSummary,
 } from '../../presenters/course-presenter.ts';
-import { addStudentsToCourse, authorizeRosterChange, confirmInvitedStudent } from '../../services/add-students.ts';
+import {
+  addStudentsToCourse,
+  authorizeRosterChange,
+  confirmInvitedStudent,
+  declineRegistrant,
+} from '../../services/add-students.ts';
 import { createCourse } from '../../services/create-course.ts';
 import {
   invitationConfirmer,
@@ -126,6 +132,18 @@ export function courseRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request) => {
         const scope = await authorizeRosterChange(ctx, currentUser(request), request.params.id);
         return confirmInvitedStudent(ctx, scope, request.body.email);
+      },
+    );
+
+    app.post(
+      '/api/courses/:id/decline-registrant',
+      {
+        config: { access: 'instructor' },
+        schema: { params: CourseParams, body: DeclineRegistrantInput, response: { 200: MessageOutput } },
+      },
+      async (request) => {
+        const scope = await authorizeRosterChange(ctx, currentUser(request), request.params.id);
+        return declineRegistrant(ctx, scope, request.body.email);
       },
     );
 
