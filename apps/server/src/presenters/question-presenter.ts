@@ -69,6 +69,8 @@ export function presentQuestionForStaff(
     ...(mayGrade(scope.role) ? { staffRole: scope.role } : {}),
     solutionFile: scope.question.solutionFileId ? signer.urlFor(scope.question.solutionFileId) : null,
     autoRubric,
+    // Staff only (a student's view never has it): what the grader's comments may say (decision 0088).
+    showExpectedAnswer: scope.question.showExpectedAnswer,
     ...(submissions ? { submissions } : {}),
   };
 }
