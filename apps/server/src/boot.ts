@@ -12,6 +12,7 @@ import { createLogger } from './lib/logger.ts';
 import { Slots } from './lib/slots.ts';
 import { createMailer } from './mail/mailer.ts';
 import { listenForBackupRequests, type BackupListener } from './services/backup-socket.ts';
+import { openRequestLimitRedis } from './services/request-limits-redis.ts';
 import { closeFileStorage, openFileStorage } from './storage/open-file-storage.ts';
 import { ORPHAN_GRACE_MS, sweepOrphanFiles } from './services/sweep-orphan-files.ts';
 import { jobGraceOf } from './shutdown.ts';
@@ -30,6 +31,8 @@ export interface RuntimeOptions {
    * 'send-only': an API process that leaves the work to worker processes (PostgreSQL scale-out).
    */
   jobs: 'workers' | 'send-only';
+  /** Whether this process serves HTTP, whose request limits count in Redis when REDIS_URL is set. */
+  servesHttp?: boolean;
 }
 
 /**
@@ -61,6 +64,16 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     throw error;
   }
   const secret = loadOrCreateSecret(config.dataDir, config.tokenSecret);
+  // REDIS_URL set and Redis silent: the server stops with one sentence (main.ts), rather
+  // than start with limits counted somewhere the operator did not choose (decision 0089).
+  const requestLimitRedis =
+    config.redisUrl && options.servesHttp
+      ? await openRequestLimitRedis(config.redisUrl).catch(async (error: unknown) => {
+          await database.close().catch(() => {});
+          releaseLock();
+          throw error;
+        })
+      : undefined;
   const ctx: AppContext = {
     config,
     database,
@@ -71,6 +84,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
     gradingCalls: new Slots(config.gradingConcurrency),
     mailer,
     log,
+    requestLimitRedis,
   };
   try {
     ctx.jobs = await JobQueue.start(ctx, JOB_DEFINITIONS, {
@@ -78,6 +92,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
       shutdownGraceMs: jobGraceOf(config.shutdownTimeoutMs),
     });
   } catch (error) {
+    requestLimitRedis?.client.disconnect();
     await database.close().catch(() => {});
     releaseLock();
     throw error;
@@ -130,6 +145,7 @@ export async function openRuntime(config: Config, options: RuntimeOptions = { jo
       await ctx.jobs?.stop().catch((error) => log.error({ err: error }, 'stopping the job queue failed'));
       ctx.mailer?.close();
       await statistics.stop();
+      await ctx.requestLimitRedis?.client.quit().catch(() => ctx.requestLimitRedis?.client.disconnect());
       await database.close().catch((error) => log.error({ err: error }, 'closing the database failed'));
       closeFileStorage(ctx.storage);
       releaseLock();

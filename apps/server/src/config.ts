@@ -86,6 +86,11 @@ const ConfigSchema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must start with postgres:// or postgresql://')
       .optional(),
+    /** Where the per-client request limits count when set (services/request-limits.ts, decision 0089). */
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must start with redis:// or rediss://')
+      .optional(),
     TOKEN_TTL: Duration.default(7 * 24 * 3600),
     TOKEN_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     AI_PROVIDER: z.enum(['builtin', 'openai', 'anthropic', 'openai-compatible']).default('builtin'),
@@ -305,6 +310,8 @@ function toConfig(env: z.infer<typeof ConfigSchema>, providers: ReturnType<typeo
     shutdownTimeoutMs: env.SHUTDOWN_TIMEOUT_MS,
     /** Login and register attempts per client address per minute. */
     authRateLimitPerMinute: env.AUTH_RATE_LIMIT,
+    /** Set: the request limits count in this Redis instead of the database (decision 0089). */
+    redisUrl: env.REDIS_URL,
     /** Fastify's trustProxy: which proxies' X-Forwarded-For gives the client's address (request.ip). */
     trustProxy: env.TRUST_PROXY,
     /** AI spend limits (services/ai-spend.ts). */

@@ -5,6 +5,7 @@ import type { Database, Db } from './db/client.ts';
 import type { JobQueue } from './jobs/job-queue.ts';
 import type { Slots } from './lib/slots.ts';
 import type { Mailer } from './mail/mailer.ts';
+import type { RequestLimitRedis } from './services/request-limits-redis.ts';
 import type { FileStorage } from './storage/file-storage.ts';
 import type { FileUrlSigner } from './storage/file-url-signer.ts';
 
@@ -31,6 +32,8 @@ export interface AppContext {
    * from one process, while more grading jobs read their answers ahead (decision 0041).
    */
   gradingCalls: Slots;
+  /** Where the request limits count when REDIS_URL is set; absent: in the database (decision 0089). */
+  requestLimitRedis?: RequestLimitRedis;
   /** The time, for rules that count per minute, hour or day (AI spend); tests set it to let time pass. Default: the system clock (lib/clock.ts). */
   clock?: () => Date;
 }

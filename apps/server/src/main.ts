@@ -3,6 +3,7 @@ import { ConfigError, loadConfig } from './config.ts';
 import { DataDirLockedError } from './db/data-dir-lock.ts';
 import { buildApp } from './http/app.ts';
 import { closeExtractionPool, configureExtractionPool } from './pdf/extraction-pool.ts';
+import { RedisUnreachableError } from './services/request-limits-redis.ts';
 import { exitAfterShutdownTimeout } from './shutdown.ts';
 
 /**
@@ -19,7 +20,10 @@ async function main(): Promise<void> {
     // No thread is warmed at start: an idle server does not hold pdf.js (about 25 MB); the first
     // PDF waits for its thread to start instead (docs/decisions/0047-idle-server-loads-on-first-use.md).
   });
-  const runtime = await openRuntime(config, { jobs: config.runsJobWorkers ? 'workers' : 'send-only' });
+  const runtime = await openRuntime(config, {
+    jobs: config.runsJobWorkers ? 'workers' : 'send-only',
+    servesHttp: true,
+  });
   const app = await buildApp(runtime.ctx, { serveWebApp: true });
 
   let isStopping = false;
@@ -56,7 +60,7 @@ async function main(): Promise<void> {
 }
 
 main().catch((error: unknown) => {
-  if (error instanceof ConfigError || error instanceof DataDirLockedError) {
+  if (error instanceof ConfigError || error instanceof DataDirLockedError || error instanceof RedisUnreachableError) {
     console.error(error.message);
   } else {
     console.error('Gradewise failed to start:', error);

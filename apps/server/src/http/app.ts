@@ -72,7 +72,7 @@ export async function buildApp(ctx: AppContext, options: BuildAppOptions = {}): 
   // After the security headers, so even refused requests carry them.
   installAccessControl(app, ctx);
   installRouteRegistry(app);
-  // Counted in the database, so every API process shares one count per client (services/request-limits.ts).
+  // Counted in the database or Redis, so every API process shares one count per client (services/request-limits.ts).
   await app.register(rateLimit, { global: false, store: requestLimitStore(ctx) });
   await app.register(multipart, {
     limits: { fileSize: ctx.config.maxUploadBytes, files: 2, fields: 20, fieldSize: 64 * 1024, parts: 24 },
