@@ -2,8 +2,7 @@ import type { CreateAssignmentOutput } from '@gradewise/shared/contracts/assignm
 import type { CreateCourseOutput } from '@gradewise/shared/contracts/courses';
 import type { CreateQuestionOutput } from '@gradewise/shared/contracts/questions';
 import type { SubmitAnswerOutput } from '@gradewise/shared/contracts/submissions';
-import fs from 'node:fs';
-import { createRequire } from 'node:module';
+import axe from 'axe-core';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { ok, pageFor, pdf, registerPerson, unique, type Person } from './support.ts';
 
@@ -16,7 +15,8 @@ import { ok, pageFor, pdf, registerPerson, unique, type Person } from './support
  * axe-core is loaded into the page by the DevTools protocol (page.evaluate), which the app's strict
  * CSP does not govern: nothing is added to the app for it, and nothing is downloaded.
  */
-const AXE_SOURCE = fs.readFileSync(createRequire(import.meta.url).resolve('axe-core/axe.min.js'), 'utf8');
+// axe-core's own source, as the package exports it for injecting into a page.
+const AXE_SOURCE = axe.source;
 const VIEWPORTS = [
   { label: '1280', size: { width: 1280, height: 900 } },
   { label: '390', size: { width: 390, height: 844 } },
