@@ -29,7 +29,7 @@ import { readWholeQuestion } from '../../services/read-whole-question.ts';
 import { currentUser } from '../access.ts';
 import { fastSerializerFor } from '../fast-serializer.ts';
 import { sendKeptJson } from '../kept-json.ts';
-import { readMultipartForm } from '../multipart.ts';
+import { withMultipartForm } from '../multipart.ts';
 
 const AssignmentParams = z.object({ assignmentId: z.string() });
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
@@ -60,15 +60,20 @@ export function questionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       async (request, reply) => {
         const user = currentUser(request);
         const scope = await authorizeQuestionCreation(ctx, user, request.params.assignmentId);
-        const form = await readMultipartForm(request, {
-          fileFields: Object.values(CREATE_QUESTION_FILE_FIELDS),
-          maxFileBytes: ctx.config.maxUploadBytes,
-        });
-        const created = await createQuestion(ctx, scope, user, {
-          fields: form.fields,
-          questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],
-          solutionFile: form.files[CREATE_QUESTION_FILE_FIELDS.solution],
-        });
+        const created = await withMultipartForm(
+          request,
+          {
+            fileFields: Object.values(CREATE_QUESTION_FILE_FIELDS),
+            maxFileBytes: ctx.config.maxUploadBytes,
+            spoolDir: ctx.config.incomingDir,
+          },
+          (form) =>
+            createQuestion(ctx, scope, user, {
+              fields: form.fields,
+              questionFile: form.files[CREATE_QUESTION_FILE_FIELDS.question],
+              solutionFile: form.files[CREATE_QUESTION_FILE_FIELDS.solution],
+            }),
+        );
         return reply.status(201).send({
           message: 'Question created successfully!',
           question: presentQuestionForStaff(created, ctx.fileUrls),
