@@ -89,12 +89,28 @@ export function readStaffTableRows(
   return readRows(ctx, viewer, scope, rows, IN_TABLE);
 }
 
-async function readRows<Form extends typeof IN_FULL | typeof IN_TABLE>(
+// One body for both forms; each form's overload names the rows it returns (the body's own type is
+// their union, which TypeScript cannot narrow from the column set passed).
+async function readRows(
   ctx: AppContext,
   viewer: UserRow,
   scope: QuestionScope,
   rows: readonly SubmissionListRow[],
-  form: Form,
+  form: typeof IN_FULL,
+): Promise<{ rubric: RubricRow | undefined; rows: StaffQuestionRow[]; openUntil: Date | null }>;
+async function readRows(
+  ctx: AppContext,
+  viewer: UserRow,
+  scope: QuestionScope,
+  rows: readonly SubmissionListRow[],
+  form: typeof IN_TABLE,
+): Promise<{ rubric: RubricRow | undefined; rows: StaffTableRow[]; openUntil: Date | null }>;
+async function readRows(
+  ctx: AppContext,
+  viewer: UserRow,
+  scope: QuestionScope,
+  rows: readonly SubmissionListRow[],
+  form: typeof IN_FULL | typeof IN_TABLE,
 ) {
   const ids = rows.map((row) => row.submission.id);
   const [rubric, grades, runs, extractions, reopened, work] = await Promise.all([
