@@ -9,6 +9,7 @@ import {
   SUBMISSIONS_PAGE_SIZES,
   useQuestionPage,
 } from '../../features/questions/api/questions-api.ts';
+import { ExpectedAnswerSetting } from '../../features/questions/components/expected-answer-setting.tsx';
 import { hasAutoRubric, QuestionOverview } from '../../features/questions/components/question-overview.tsx';
 import { SubmissionsTable } from '../../features/submissions/components/submissions-table.tsx';
 import { SubmitAnswerForm } from '../../features/submissions/components/submit-answer-form.tsx';
@@ -186,6 +187,15 @@ export function QuestionDetailRoute() {
               isHeld={detail.gradeRelease.question.isHeld}
               releasedAt={detail.gradeRelease.question.releasedAt}
               isHeldByAssignment={detail.gradeRelease.assignment.isHeld}
+            />
+          ) : null}
+          {/* What the AI's comments may say of the expected answer: the owner's switch, read by a TA (decision 0088). */}
+          {detail.viewer === 'staff' ? (
+            <ExpectedAnswerSetting
+              assignmentId={assignmentId}
+              questionId={questionId}
+              isOn={detail.showExpectedAnswer ?? false}
+              canChange={canManage}
             />
           ) : null}
           <AiQuotaReadout assignmentId={assignmentId} questionId={questionId} />

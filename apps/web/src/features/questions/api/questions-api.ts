@@ -1,5 +1,10 @@
 import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { CREATE_QUESTION_FILE_FIELDS, CreateQuestionOutput, QuestionPage } from '@gradewise/shared/contracts/questions';
+import {
+  CREATE_QUESTION_FILE_FIELDS,
+  CreateQuestionOutput,
+  QuestionFeedbackSettingsOutput,
+  QuestionPage,
+} from '@gradewise/shared/contracts/questions';
 import { apiClient } from '../../../lib/api-client.ts';
 import { apiPaths } from '../../../lib/api-paths.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
@@ -11,6 +16,7 @@ export const QUESTION_MESSAGES = {
   createFailed: 'Failed to create question.',
   created: 'Question created successfully!',
   notFound: 'Question not found.',
+  feedbackSettingFailed: 'Failed to change what comments show.',
 } as const;
 
 /**
@@ -87,6 +93,28 @@ export function useCreateQuestion(assignmentId: string) {
         queryClient.invalidateQueries({ queryKey: queryKeys.questions.list(assignmentId) }),
         // The assignment's total points just changed.
         queryClient.invalidateQueries({ queryKey: queryKeys.assignments.all }),
+      ]),
+  });
+}
+
+/**
+ * PATCH .../feedback-settings (the owner): whether the grader's comments may state the expected
+ * answer (decision 0088). The question is read again (it carries the setting), and the suggestion
+ * summary too: with the built-in grader the change starts a refresh of the pending suggestions.
+ */
+export function useQuestionFeedbackSettings(assignmentId: string, questionId: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (showExpectedAnswer: boolean) =>
+      apiClient.patch(
+        apiPaths.questions.feedbackSettings(assignmentId, questionId),
+        { showExpectedAnswer },
+        QuestionFeedbackSettingsOutput,
+      ),
+    onSuccess: () =>
+      Promise.all([
+        queryClient.invalidateQueries({ queryKey: queryKeys.questions.detail(assignmentId, questionId) }),
+        queryClient.invalidateQueries({ queryKey: queryKeys.grading.suggestions(questionId) }),
       ]),
   });
 }
