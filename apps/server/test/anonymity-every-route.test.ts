@@ -1,6 +1,7 @@
+import { eq } from 'drizzle-orm';
 import type { InjectOptions, LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { pendingEnrollments } from '../src/db/schema.ts';
+import { pendingEnrollments, users } from '../src/db/schema.ts';
 import { insertGradingBatch } from '../src/models/grading-batches.ts';
 import { addStudents, addTa, createAssignment, createCourse, createQuestion } from './support/course-fixtures.ts';
 import { makePdf, makeWorkbook } from './support/files.ts';
@@ -279,6 +280,25 @@ const WALK: WalkEntry[] = [
       return {
         method: 'POST',
         url: `/api/courses/${w.courseId}/confirm-student`,
+        payload: { email: registrant.email },
+      };
+    },
+    expect: ownerOnly(200),
+  },
+  {
+    route: 'POST /api/courses/:id/decline-registrant',
+    classList: 'declining a registrant of the roster names them back',
+    request: async (w) => {
+      // Someone registered an invited address before email was set up (never proved); the owner
+      // says they are not the student invited.
+      const registrant = await signUp('Not The Student', `squatter-${w.unique()}@school.test`, 'student');
+      await t.ctx.db.update(users).set({ emailVerifiedAt: null }).where(eq(users.id, registrant.id));
+      await t.ctx.db
+        .insert(pendingEnrollments)
+        .values({ courseId: w.courseId, email: registrant.email, invitedById: w.owner.id });
+      return {
+        method: 'POST',
+        url: `/api/courses/${w.courseId}/decline-registrant`,
         payload: { email: registrant.email },
       };
     },
@@ -617,6 +637,16 @@ const WALK: WalkEntry[] = [
   {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-release',
     request: (w) => ({ method: 'POST', url: `${questionPath(w)}/grade-release`, payload: { released: true } }),
+    expect: ownerOnly(200),
+  },
+  {
+    // Decision 0088: turning on the expected answer queues a refresh of the suggestions; its answer names no one.
+    route: 'PATCH /api/assignments/:assignmentId/questions/:questionId/feedback-settings',
+    request: (w) => ({
+      method: 'PATCH',
+      url: `${questionPath(w)}/feedback-settings`,
+      payload: { showExpectedAnswer: true },
+    }),
     expect: ownerOnly(200),
   },
 

@@ -432,6 +432,18 @@ export const MATRIX: MatrixRow[] = [
     expect: ownerOnly(200),
   },
   {
+    // Each call: a fresh invitation whose address someone has just registered, for the owner to decline.
+    route: 'POST /api/courses/:id/decline-registrant',
+    access: 'instructor',
+    request: async (f) => {
+      const email = `declined-${f.unique()}@example.edu`;
+      await addStudents(t.app, f.world.instructor, f.world.course._id, [email]);
+      await registerUser(t.app, { email });
+      return { method: 'POST', url: `/api/courses/${f.world.course._id}/decline-registrant`, payload: { email } };
+    },
+    expect: ownerOnly(200),
+  },
+  {
     route: 'POST /api/courses/:id/add-students/excel',
     access: 'instructor',
     request: (f) =>
@@ -964,6 +976,18 @@ export const MATRIX: MatrixRow[] = [
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/grade-release',
     access: 'user',
     request: (f) => ({ method: 'POST', url: `${questionPath(f)}/grade-release`, payload: { released: true } }),
+    expect: ownerOnlyInCourse(200),
+  },
+  // What the grader's comments may say of the expected answer (decision 0088): the owner's call.
+  {
+    route: 'PATCH /api/assignments/:assignmentId/questions/:questionId/feedback-settings',
+    access: 'user',
+    // The default (off), so the rows after it see the question as it was.
+    request: (f) => ({
+      method: 'PATCH',
+      url: `${questionPath(f)}/feedback-settings`,
+      payload: { showExpectedAnswer: false },
+    }),
     expect: ownerOnlyInCourse(200),
   },
   {

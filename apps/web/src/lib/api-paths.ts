@@ -32,6 +32,7 @@ export const apiPaths = {
     addStudents: (courseId: string) => `${course(courseId)}/add-students`,
     addStudentsExcel: (courseId: string) => `${course(courseId)}/add-students/excel`,
     confirmStudent: (courseId: string) => `${course(courseId)}/confirm-student`,
+    declineRegistrant: (courseId: string) => `${course(courseId)}/decline-registrant`,
     /** The caller's own invitations waiting for a confirmation. */
     waitingInvitations: '/invitations',
     staff: (courseId: string) => `${course(courseId)}/staff`,
@@ -79,6 +80,9 @@ export const apiPaths = {
     generateRubric: (assignmentId: string, questionId: string) =>
       `${question(assignmentId, questionId)}/generate-rubric`,
     saveRubric: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/save-rubric`,
+    /** PATCH: whether the grader's comments may state the expected answer (decision 0088). */
+    feedbackSettings: (assignmentId: string, questionId: string) =>
+      `${question(assignmentId, questionId)}/feedback-settings`,
     rubricTrial: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/rubric-trial`,
     submit: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/submit`,
     uploadSubmission: (assignmentId: string, questionId: string) =>

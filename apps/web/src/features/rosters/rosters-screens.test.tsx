@@ -215,13 +215,62 @@ describe('invited, not enrolled yet (issue 15)', () => {
       within(list).getByText(/This email has an instructor account, which cannot join as a student/),
     ).toBeInTheDocument();
     expect(within(list).getByText(/not registered yet/)).toBeInTheDocument();
-    expect(within(list).getAllByRole('button')).toHaveLength(1);
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual([
+      'Confirm Kai Student (kai@example.edu)',
+      'Not my student: Kai Student (kai@example.edu)',
+      'Not my student: the instructor account (prof@example.edu)',
+    ]);
 
     await user.click(within(list).getByRole('button', { name: 'Confirm Kai Student (kai@example.edu)' }));
     expect(
       await screen.findByText('Kai Student (kai@example.edu) is now enrolled in this course.'),
     ).toBeInTheDocument();
     expect(sent.find((request) => request.method === 'POST')?.body).toEqual({ email: 'kai@example.edu' });
+  });
+
+  it('Not my student asks first, closes the registrant on the server, and shows why when it is refused', async () => {
+    let answer = jsonResponse(409, {
+      code: 'CONFLICT',
+      message: 'The account registered with kai@example.edu is already in use (it belongs to a course).',
+    });
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(courseForStaff({ pendingStudents: invitations, invitationsConfirmedBy: 'instructor' })),
+      [`POST /api/courses/${COURSE_ID}/decline-registrant`]: () => answer,
+    });
+    const user = userEvent.setup();
+    renderApp(STUDENTS_PATH);
+
+    const list = await screen.findByRole('list', { name: 'Invited, not enrolled yet' });
+    const notMine = within(list).getByRole('button', { name: 'Not my student: Kai Student (kai@example.edu)' });
+    await user.click(notMine);
+    let dialog = await screen.findByRole('dialog', { name: 'Not your student?' });
+    expect(dialog).toHaveAccessibleDescription(/Kai Student registered with kai@example\.edu/);
+    // Cancel sends nothing.
+    await user.click(within(dialog).getByRole('button', { name: 'Cancel' }));
+    expect(sent.filter((request) => request.method === 'POST')).toEqual([]);
+
+    await user.click(notMine);
+    dialog = await screen.findByRole('dialog', { name: 'Not your student?' });
+    await user.click(within(dialog).getByRole('button', { name: 'Close the account' }));
+    expect(await screen.findByText(/is already in use \(it belongs to a course\)/)).toBeInTheDocument();
+    // Refused: the dialog stays open, to cancel or try again.
+    expect(screen.getByRole('dialog', { name: 'Not your student?' })).toBeInTheDocument();
+
+    answer = jsonResponse(200, { message: 'The account Kai Student registered with kai@example.edu is closed.' });
+    await user.click(within(dialog).getByRole('button', { name: 'Close the account' }));
+    expect(
+      await screen.findByText('The account Kai Student registered with kai@example.edu is closed.'),
+    ).toBeInTheDocument();
+    expect(screen.queryByRole('dialog', { name: 'Not your student?' })).not.toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual([
+      { email: 'kai@example.edu' },
+      { email: 'kai@example.edu' },
+    ]);
   });
 
   it('without email set up, says the instructor confirms, and Confirm all confirms every registered student', async () => {

@@ -48,3 +48,16 @@ export function useConfirmStudent(courseId: string) {
     onSuccess: refreshCourse,
   });
 }
+
+/**
+ * POST /api/courses/:id/decline-registrant: "Not my student". The account registered with an
+ * invited email is closed, so the invited student can register with it; the invitation waits.
+ */
+export function useDeclineRegistrant(courseId: string) {
+  const refreshCourse = useRefreshCourse(courseId);
+  return useMutation({
+    mutationFn: (email: string) =>
+      apiClient.post(apiPaths.courses.declineRegistrant(courseId), { email }, MessageOutput),
+    onSuccess: refreshCourse,
+  });
+}

@@ -5,6 +5,7 @@ import { messageOf } from '../../../lib/api-client.ts';
 import { formatDateTime } from '../../../lib/format-date.ts';
 import { showError, showSuccess } from '../../../lib/toasts.tsx';
 import { useConfirmStudent } from '../api/rosters-api.ts';
+import { DeclineRegistrantDialog } from './decline-registrant-dialog.tsx';
 
 /**
  * Emails added to the roster before their owner had an account (instructor only). An invitation
@@ -24,6 +25,7 @@ export function PendingInvitations({
   const headingId = useId();
   const confirm = useConfirmStudent(courseId);
   const [isConfirmingAll, setConfirmingAll] = useState(false);
+  const [declining, setDeclining] = useState<PendingStudent | null>(null);
   if (invitations.length === 0) return null;
   const registered = invitations.filter((invitation) => invitation.registeredName);
   const onConfirm = (email: string) =>
@@ -94,10 +96,29 @@ export function PendingInvitations({
                   Confirm
                 </Button>
               ) : null}
+              {/* Whoever registered the address first may not be the student invited (issue 28). */}
+              {invitation.registeredName || invitation.registeredAsInstructor ? (
+                <Button
+                  size="small"
+                  color="error"
+                  onClick={() => setDeclining(invitation)}
+                  aria-label={`Not my student: ${invitation.registeredName ?? 'the instructor account'} (${invitation.email})`}
+                >
+                  Not my student
+                </Button>
+              ) : null}
             </ListItem>
           ))}
         </List>
       </Paper>
+      {declining ? (
+        <DeclineRegistrantDialog
+          courseId={courseId}
+          email={declining.email}
+          registrant={declining.registeredName}
+          onClose={() => setDeclining(null)}
+        />
+      ) : null}
     </section>
   );
 }
