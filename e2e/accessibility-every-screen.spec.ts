@@ -225,7 +225,8 @@ test('the instructor: every screen passes axe at 1280 and 390 wide', async ({ br
     {
       name: 'assignment',
       path: `/assignments/${assignmentId}`,
-      ready: (page) => page.getByText('Eigenvalues').first(),
+      // The assignment page lists no question: its View Questions link is drawn with its data.
+      ready: (page) => page.getByRole('link', { name: 'View Questions' }),
     },
     {
       name: 'questions',
@@ -242,7 +243,7 @@ test('the instructor: every screen passes axe at 1280 and 390 wide', async ({ br
       path: `/assignments/${assignmentId}/statistics`,
     },
     { name: 'question statistics', path: `${questionPath}/statistics` },
-    { name: 'rubric', path: `${questionPath}/rubric`, ready: (page) => page.getByText('Explains why').first() },
+    { name: 'rubric', path: `${questionPath}/rubric`, ready: (page) => page.getByLabel('Criterion of item 2') },
     { name: 'rubric wizard', path: `${questionPath}/rubric-wizard` },
     {
       name: 'grading screen',
@@ -282,7 +283,7 @@ test('a student: every screen passes axe at 1280 and 390 wide', async ({ browser
     {
       name: 'student assignment',
       path: `/assignments/${assignmentId}`,
-      ready: (page) => page.getByText('Eigenvalues').first(),
+      ready: (page) => page.getByRole('link', { name: 'View Questions' }),
     },
     { name: 'student question', path: questionPath },
     {
