@@ -1,9 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
-import { sql } from 'drizzle-orm';
 import { forgetUser } from '../auth/user-cache.ts';
 import type { AppContext } from '../context.ts';
 import type { Db } from '../db/client.ts';
-import { users } from '../db/schema.ts';
 import { currentTime } from '../lib/clock.ts';
 import { notFound } from '../lib/errors.ts';
 import { isId, newId } from '../lib/ids.ts';
@@ -17,7 +15,7 @@ import {
 } from '../lti/claims.ts';
 import { LaunchRefusal, verifyIdToken } from '../lti/verify-id-token.ts';
 import { selectAssignmentWithCourse } from '../models/assignments.ts';
-import { deleteStaffSeatsOfUser, insertStaffMember, selectStaffRole } from '../models/course-staff.ts';
+import { insertStaffMember, selectStaffRole } from '../models/course-staff.ts';
 import { insertCourse, selectCourseById, type CourseRow } from '../models/courses.ts';
 import { insertEnrollments } from '../models/enrollments.ts';
 import {
@@ -42,10 +40,10 @@ import {
   type LtiContextRow,
   type LtiPlatformRow,
 } from '../models/lti.ts';
-import { insertUser, selectUserById, updateUser, type UserRow } from '../models/users.ts';
+import { insertUser, selectUserById, type UserRow } from '../models/users.ts';
 import { loadVisibleCourse, requireOwner } from '../policies/course-access.ts';
 import { logInUser } from './log-in-user.ts';
-import { DELETED_ACCOUNT_NAME } from './manage-account.ts';
+import { tombstoneAccount } from './manage-account.ts';
 
 /**
  * The LTI 1.3 launch (decision 0074): OIDC third-party login initiation, then the id_token the
@@ -496,15 +494,7 @@ export async function linkExistingAccount(
 
 /** The account a first launch made, left empty by the link: tombstoned as a deleted account is. */
 async function retireLaunchAccount(ctx: AppContext, db: Db, userId: string): Promise<void> {
-  await deleteStaffSeatsOfUser(db, userId);
-  await updateUser(db, userId, {
-    name: DELETED_ACCOUNT_NAME,
-    email: `deleted-${userId}@deleted.invalid`,
-    passwordHash: '!deleted',
-    tokenVersion: sql`${users.tokenVersion} + 1` as unknown as number,
-    emailVerifiedAt: null,
-    deletedAt: currentTime(ctx),
-  });
+  await tombstoneAccount(ctx, db, userId);
   forgetUser(ctx, userId);
 }
 
