@@ -17,8 +17,9 @@ const options: ThemeOptions = {
     primary: { main: '#90caf9' },
     secondary: { main: '#f48fb1' },
     // MUI's dark error red with dark text: white on it is 3.7:1, under the 4.5:1 of normal-sized text
-    // (axe, the account's Delete account button; decision 0085).
-    error: { main: '#f44336', contrastText: 'rgba(0, 0, 0, 0.87)' },
+    // (axe, the account's Delete account button; decision 0085). Its light and dark are MUI's dark
+    // defaults, written out: given only main, MUI derives another light, and every red text changes.
+    error: { main: '#f44336', light: '#e57373', dark: '#d32f2f', contrastText: 'rgba(0, 0, 0, 0.87)' },
   },
   typography: {
     fontFamily: ['Roboto', 'Arial', 'sans-serif'].join(','),
