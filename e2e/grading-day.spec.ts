@@ -44,9 +44,13 @@ async function focusMark(page: Page) {
   return page.evaluate(() => {
     const element = document.activeElement as HTMLElement | null;
     if (!element || element === document.body) return null;
-    const style = getComputedStyle(element);
+    // A switch or checkbox focuses its hidden native input; the mark is on the control around it
+    // (MUI's ButtonBase with .Mui-focusVisible), and its name is its label's.
+    const marked = (element.closest('.Mui-focusVisible') as HTMLElement | null) ?? element;
+    const style = getComputedStyle(marked);
+    const label = element instanceof HTMLInputElement ? element.labels?.[0]?.textContent?.trim() : undefined;
     return {
-      name: element.getAttribute('aria-label') ?? element.textContent?.trim().slice(0, 40) ?? element.tagName,
+      name: element.getAttribute('aria-label') ?? label ?? element.textContent?.trim().slice(0, 40) ?? element.tagName,
       outline: style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) >= 2,
       field: Boolean(element.closest('.Mui-focused')),
     };
