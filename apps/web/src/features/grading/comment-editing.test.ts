@@ -5,6 +5,7 @@ import {
   commentsReducer,
   finalGradeOf,
   initialCommentsState,
+  isChangedFrom,
   isEditingAny,
   toSaveGradeComments,
   type CommentsAction,
@@ -127,6 +128,27 @@ describe('comment editing', () => {
       { type: 'save', tempId: key },
     );
     expect(saved.comments[0]!.pointsDeducted).toBe(expected);
+  });
+
+  it('counts the comments as changed by outcome: an edit taken back leaves the suggestion kept', () => {
+    const suggested = [comment('a', 2), comment('b', 1.5), comment('c', 3, false)];
+    const state = initialCommentsState(suggested, 10);
+    const a = keyOf(state, 'a');
+    expect(isChangedFrom(state, suggested)).toBe(false);
+    // An editor open counts: a refreshed suggestion must not replace what is being typed.
+    const editing = run(state, { type: 'edit', tempId: a }, { type: 'change', tempId: a, text: 'Other' });
+    expect(isChangedFrom(editing, suggested)).toBe(true);
+    expect(isChangedFrom(run(editing, { type: 'cancel', tempId: a }), suggested)).toBe(false);
+    expect(isChangedFrom(run(editing, { type: 'save', tempId: a }), suggested)).toBe(true);
+    const restored = run(editing, { type: 'change', tempId: a, text: 'Comment a' }, { type: 'save', tempId: a });
+    expect(isChangedFrom(restored, suggested)).toBe(false);
+    const declined = run(state, { type: 'setAccepted', tempId: a, accepted: false });
+    expect(isChangedFrom(declined, suggested)).toBe(true);
+    expect(isChangedFrom(run(declined, { type: 'setAccepted', tempId: a, accepted: true }), suggested)).toBe(false);
+    expect(isChangedFrom(run(state, { type: 'add' }, { type: 'cancel', tempId: 'c4' }), suggested)).toBe(false);
+    expect(isChangedFrom(run(state, { type: 'remove', tempId: a }), suggested)).toBe(true);
+    // Comments loaded as edits (an Undo's draft) differ from the result they sit on.
+    expect(isChangedFrom(initialCommentsState([comment('a', 4)], 10), [comment('a', 2)])).toBe(true);
   });
 
   it('Delete removes a comment and the grade follows', () => {

@@ -148,6 +148,18 @@ export function isEditingAny(state: CommentsState): boolean {
   return state.comments.some((comment) => comment.editor !== null);
 }
 
+/**
+ * Whether the instructor has changed the comments loaded (`loaded`: the suggestion or saved grade as
+ * read): an editor open, or what Save Grade would send differs from what loading them would send.
+ * Compared by outcome, not by the actions taken, so an edit taken back (Cancel, a comment declined
+ * then accepted again, a text typed and restored) leaves the suggestion counted as kept.
+ */
+export function isChangedFrom(state: CommentsState, loaded: readonly GradingComment[]): boolean {
+  if (isEditingAny(state)) return true;
+  const asLoaded = toSaveGradeComments(initialCommentsState(loaded, state.points));
+  return JSON.stringify(toSaveGradeComments(state)) !== JSON.stringify(asLoaded);
+}
+
 /** The comments as save-grade takes them; comments still open in an editor are sent as last saved. */
 export function toSaveGradeComments(state: CommentsState) {
   return state.comments

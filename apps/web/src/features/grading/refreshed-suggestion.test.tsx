@@ -103,6 +103,22 @@ describe('grading screen: a refresh of the suggestions that lands while it is op
     expect(screen.queryByText(/Updated suggestion available/)).not.toBeInTheDocument();
   });
 
+  it('shows the refreshed suggestion when a change was taken back (declined, accepted again; an edit cancelled)', async () => {
+    const { land } = refreshWhileOpen();
+    renderApp(GRADE_PATH);
+    expect(await screen.findByText('Explain why.', {}, OPENING)).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+    await user.click(await screen.findByRole('button', { name: 'Accept comment 1' }));
+    await user.click(screen.getByRole('button', { name: 'Edit comment 1' }));
+    await user.click(await screen.findByRole('button', { name: 'Cancel' }));
+
+    land();
+    expect(await screen.findByText('State both eigenvalues.')).toBeInTheDocument();
+    expect(screen.queryByText('Explain why.')).not.toBeInTheDocument();
+    expect(screen.queryByText(/Updated suggestion available/)).not.toBeInTheDocument();
+  });
+
   it('keeps the changed comments and offers the refreshed suggestion, shown on Show', async () => {
     const { land } = refreshWhileOpen();
     renderApp(GRADE_PATH);

@@ -1,10 +1,11 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import type { CommentRegion } from '@gradewise/shared/contracts/comment-region';
-import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { GradingComment, GradingOutput } from '@gradewise/shared/contracts/grading';
 import {
   commentsReducer,
   finalGradeOf,
   initialCommentsState,
+  isChangedFrom,
   type CommentsAction,
   type CommentsState,
 } from '../comment-editing.ts';
@@ -41,8 +42,8 @@ export function useCommentReview() {
   const [state, dispatch] = useReducer(commentsReducer, undefined, () => initialCommentsState());
   const [activeTempId, setActiveTempId] = useState<string | null>(null);
   const [announcement, setAnnouncement] = useState('');
-  // Any change by the instructor since the last load: a refreshed suggestion then waits to be asked for.
-  const [isEdited, setEdited] = useState(false);
+  // The comments of the result last loaded: what "edited" is measured against (isChangedFrom).
+  const [loaded, setLoaded] = useState<readonly GradingComment[]>([]);
   const cards = useRef(new Map<string, HTMLLIElement>());
   const addButtonRef = useRef<HTMLButtonElement | null>(null);
 
@@ -61,18 +62,20 @@ export function useCommentReview() {
 
   const announce = (text: string) => setAnnouncement((previous) => (previous === text ? `${text}\u00a0` : text));
 
-  /** Replaces the list with a result's comments (on opening, after a regrade or a reload). */
-  const load = (output: GradingOutput) => {
-    dispatch({ type: 'load', comments: output.gradingResult.comments, points: output.questionPoints });
+  /**
+   * Replaces the list with a result's comments (on opening, after a regrade or a reload), or with
+   * `draft` (the comments of a save taken back with Undo), which count as edits of the result.
+   */
+  const load = (output: GradingOutput, draft?: readonly GradingComment[]) => {
+    dispatch({ type: 'load', comments: draft ?? output.gradingResult.comments, points: output.questionPoints });
     setActiveTempId(null);
-    setEdited(false);
+    setLoaded(output.gradingResult.comments);
   };
 
   /** Applies a comment action and tells screen readers what changed and the grade it gives. */
   const apply = (action: CommentsAction, describe?: (index: number, total: number) => string): CommentsState => {
     const next = commentsReducer(state, action);
     dispatch(action);
-    setEdited(true);
     if (!describe) return next;
     const tempId = 'tempId' in action ? action.tempId : null;
     const index = tempId ? state.comments.findIndex((comment) => comment.tempId === tempId) : -1;
@@ -108,7 +111,6 @@ export function useCommentReview() {
     },
     onChange: (tempId, change) => {
       dispatch({ type: 'change', tempId, ...change });
-      setEdited(true);
     },
     onSave: (tempId) => {
       const wasNew = state.comments.find((comment) => comment.tempId === tempId)?.isNew;
@@ -187,7 +189,8 @@ export function useCommentReview() {
 
   return {
     state,
-    isEdited,
+    /** Changed since the last load; taken back, it is not (a refreshed suggestion then replaces it). */
+    isEdited: isChangedFrom(state, loaded),
     finalGrade: finalGradeOf(state),
     activeTempId,
     announcement,

@@ -13,8 +13,11 @@ export interface GradingSessionOptions {
   questionId: string;
   submissionId: string;
   inQueue: boolean;
-  /** Called with every result the screen shows (opening, regrade, reload), to load its comments. */
-  onResult(output: GradingOutput): void;
+  /**
+   * Called with every result the screen shows (opening, regrade, reload), to load its comments;
+   * with `draft` after an Undo: the undone save's comments, edits on top of the result.
+   */
+  onResult(output: GradingOutput, draft?: readonly GradingComment[]): void;
 }
 
 /**
@@ -89,7 +92,7 @@ export function useGradingSession({
     // the undone save's comments are the edits on top of it, not saved.
     if (restoredDraft?.submissionId === submissionId && !hasRestoredDraft) {
       setHasRestoredDraft(true);
-      onResult({ ...grading.data, gradingResult: { ...grading.data.gradingResult, comments: restoredDraft.comments } });
+      onResult(grading.data, restoredDraft.comments);
     }
   }
   // Used once: a reload of the page starts from what is saved.
