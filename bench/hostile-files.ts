@@ -10,8 +10,9 @@
  * - an operator bomb: a PDF whose page nests 100,000 graphics states (pdf.js needs minutes);
  * - issue 28's files: the 400 KB deeply nested PDF (100,000 `q` then 100,000 `Q`, not
  *   compressed), the ~620-byte damaged one (the same nesting deflated, no cross-reference table),
- *   and one whose nesting no single stream shows (60 chained forms of 1,000 levels: only the
- *   pool's per-page CPU budget stops it).
+ *   and one whose nesting no single stream shows (60 chained forms of 1,000 levels: counted
+ *   through the forms before pdf.js reads it since decision 0090; the pool's per-page CPU budget
+ *   stopped it before).
  *
  * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
  * normal answer's grade (the answer submitted just before, so its text is read by the grade) and

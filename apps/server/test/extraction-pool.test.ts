@@ -280,13 +280,16 @@ describe('ExtractionPool with input that stalls or kills a thread', () => {
  * budget. These tests order events through promises, never through time.
  */
 describe('ExtractionPool bounds the work of one file', () => {
-  it("refuses the issue's deeply nested and damaged files with their file-fault message, before pdf.js reads them", async () => {
+  it("refuses the issue's deeply nested, damaged and nested-through-forms files with their file-fault message, before pdf.js reads them", async () => {
     const nested = await buildNestedStatesPdf(100_000);
     const damaged = new Uint8Array(buildDamagedNestedPdf(75_000));
+    // 60 chained forms of 1,000 levels: no one stream nests past the limit, the chain does.
+    const throughForms = await buildNestedFormsPdf(60, 1_000);
     expect(nested.byteLength).toBeGreaterThan(390 * 1024);
     expect(damaged.byteLength).toBeLessThan(700);
     const replacedBefore = pool.stats().replaced;
-    for (const bytes of [nested, damaged]) {
+    const overBudgetBefore = pool.stats().overBudget;
+    for (const bytes of [nested, damaged, throughForms]) {
       const direct = await rejection(extractPdfText(bytes));
       const viaPool = await rejection(pool.extractPdfText(bytes.slice()));
       expect(viaPool.code).toBe('too-complex');
@@ -296,14 +299,15 @@ describe('ExtractionPool bounds the work of one file', () => {
       expect(viaPool.message).toBe(nestingTooDeepError(2_000).message);
       expect(direct.message).toBe(viaPool.message);
     }
-    // Refused inside the thread: no thread had to be replaced.
+    // Refused inside the thread: no thread had to be replaced, no page ran into its CPU budget.
     expect(pool.stats().replaced).toBe(replacedBefore);
+    expect(pool.stats().overBudget).toBe(overBudgetBefore);
   });
 
   it('stops a page that runs over its CPU budget, replaces that reader, and the pool reads the next file', async () => {
     const bounded = new ExtractionPool({ threads: 1, cpuPerPageMs: 3_000 });
     try {
-      const error = await rejection(bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000)));
+      const error = await rejection(bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000, { hexEncoded: true })));
       expect(error.code).toBe('too-complex');
       expect(error.message).toBe(
         'Reading page 1 of this PDF took more than 3 seconds of work (a damaged file, or one built to stall readers), so it was stopped. Please export it again (for example, print it to a new PDF) and re-upload it.',
@@ -325,7 +329,7 @@ describe('ExtractionPool takes turns', () => {
   it("reads another person's file before the rest of one person's hostile files, each refused with its message", async () => {
     const fair = new ExtractionPool({ threads: 1, cpuPerPageMs: 1_000 });
     try {
-      const spinner = await buildNestedFormsPdf(60, 1_000);
+      const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
       const typed = await buildTextPdf({ paragraphs: VISIBLE });
       const settled: string[] = [];
       const read = (label: string, bytes: Uint8Array, owner: string) =>
@@ -353,7 +357,7 @@ describe('ExtractionPool takes turns', () => {
     // No budget: the hostile files could only end by the time limit (minutes away), so everything
     // read below was read while they were still being read or waiting.
     const lanes = new ExtractionPool({ threads: 1, cpuPerPageMs: Number.POSITIVE_INFINITY });
-    const spinner = await buildNestedFormsPdf(60, 1_000);
+    const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
     let hostileSettled = 0;
     const hostile = ['a1', 'a2', 'a3'].map(() =>
       lanes
@@ -431,7 +435,7 @@ describe('ExtractionPool with backgroundAtLowPriority (the shared pool)', () => 
   it('lets the next upload start on a successor thread once a page has spun past 2 s, without waiting for its budget', async () => {
     // A budget far off: the spinning file can only end when the pool is closed.
     const lanes = new ExtractionPool({ threads: 1, backgroundAtLowPriority: true, cpuPerPageMs: 600_000 });
-    const spinner = await buildNestedFormsPdf(60, 1_000);
+    const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
     const hostile = lanes.extractPdfText(spinner, {}, { owner: 'student-a', lane: 'background' }).then(
       () => 'read',
       (error: Error) => error.message,

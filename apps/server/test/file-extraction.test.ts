@@ -225,8 +225,8 @@ describe('a PDF that runs over the time limit', () => {
 
   it('is stored as a file fault, and the next read fails at once with the stored message', async () => {
     const message = 'Reading this PDF took longer than 1 second. Please upload a smaller or simpler file.';
-    // Nesting carried through a chain of forms: minutes of pdf.js's work, which no check up front sees.
-    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000));
+    // Nesting carried through a chain of hex-encoded forms: minutes of pdf.js's work, which no check up front reads.
+    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { hexEncoded: true }));
     const fileId = await fileIdOf(t, bomb._id);
     expect(await extractionSettled(t, fileId)).toMatchObject({
       status: 'failed',
@@ -326,7 +326,7 @@ describe('hostile files', () => {
       world.course._id,
       attackers.map((attacker) => attacker.email),
     );
-    const spinner = await buildNestedFormsPdf(60, 1_000);
+    const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
     const hostileFiles: string[] = [];
     for (const attacker of attackers) {
       hostileFiles.push(await fileIdOf(t, (await submit(t, world, spinner, attacker))._id));

@@ -33,13 +33,15 @@ import {
   buildCidFontPdf,
   buildFlateBombPdf,
   buildHugeContentStreamPdf,
+  buildNestedFormsPdf,
   buildNestedStatesPdf,
   buildPdfWithHiddenText,
   buildScannedPdf,
   buildTextPdf,
   type HiddenTextTechnique,
 } from '../src/demo/pdf-documents.ts';
-import { deepestNesting } from '../src/pdf/stream-guard.ts';
+import { nestingTooDeepError } from '../src/pdf/extraction-error.ts';
+import { checkContentStreams, deepestNesting } from '../src/pdf/stream-guard.ts';
 
 afterAll(async () => {
   await closeOcr();
@@ -559,6 +561,71 @@ describe('work a file may ask for (issue 28)', () => {
     expect((await extractPdfText(await buildNestedStatesPdf(2_000))).pageCount).toBe(1);
   });
 
+  it('counts nesting carried through a chain of forms, refuses it past 2,000 levels, and reads a chain at 2,000', async () => {
+    // 23 forms of 90 levels: 2,093 levels as pdf.js carries them (a form is drawn in a saved state of its own).
+    const chained = await extractionError(extractPdfText(await buildNestedFormsPdf(23, 90)));
+    expect(chained.code).toBe('too-complex');
+    expect(chained.message).toBe(nestingTooDeepError(2_000).message);
+    // The page's `Do`, 999 levels, the inner form's `Do`, 999 levels: 2,000.
+    expect((await extractPdfText(await buildNestedFormsPdf(2, 999))).pageCount).toBe(1);
+    // One level more in each form: 2,002.
+    const justOver = await buildNestedFormsPdf(2, 1_000);
+    expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+  });
+
+  it('follows each form through the resources pdf.js looks its name up in, and never adds up forms drawn side by side', () => {
+    const deep = (levels: number, draw = '') => `${'q '.repeat(levels)}${draw}${' Q'.repeat(levels)}`;
+    const refused = (objects: string[]) => {
+      try {
+        checkContentStreams(rawPdf(objects));
+        return false;
+      } catch (error) {
+        expect((error as Error).message).toBe(nestingTooDeepError(2_000).message);
+        return true;
+      }
+    };
+    const form = (content: string, resources = '') =>
+      stream(content, `/Type /XObject /Subtype /Form /BBox [0 0 1 1]${resources}`);
+    // Two forms of 1,500 levels drawn one after the other, the second three times: 1,501 at most.
+    expect(
+      refused([
+        page('/A Do /B Do /B Do /B Do', '<< /XObject << /A 4 0 R /B 5 0 R >> >>'),
+        form(deep(1_500)),
+        form(deep(1_500)),
+      ]),
+    ).toBe(false);
+    // A chain through resources held in other objects: /Resources 6 0 R, its /XObject 7 0 R.
+    const chainThroughReferences = (levels: number) => [
+      page('/A Do', '<< /XObject << /A 4 0 R >> >>'),
+      form(deep(levels, '/In Do'), ' /Resources 6 0 R'),
+      form(deep(levels)),
+      '<< /XObject 7 0 R >>',
+      '<< /In 5 0 R >>',
+    ];
+    expect(refused(chainThroughReferences(1_200))).toBe(true);
+    expect(refused(chainThroughReferences(998))).toBe(false);
+    // A form without resources draws with its caller's: here the page's, where /B is the deep form.
+    expect(
+      refused([page('/A Do', '<< /XObject << /A 4 0 R /B 5 0 R >> >>'), form(deep(1_200, '/B Do')), form(deep(1_200))]),
+    ).toBe(true);
+    // The same name in another form's resources is another form: /In of form 4 is shallow.
+    expect(
+      refused([
+        page('/A Do', '<< /XObject << /A 4 0 R >> >>'),
+        form(deep(1_500, '/In Do'), ' /Resources << /XObject << /In 6 0 R >> >>'),
+        form(deep(1_500)),
+        form(deep(10)),
+      ]),
+    ).toBe(false);
+    // A form that draws itself: pdf.js ignores the circular call, so the loop adds nothing.
+    expect(
+      refused([
+        page('/A Do', '<< /XObject << /A 4 0 R >> >>'),
+        form(deep(1_500, '/A Do'), ' /Resources << /XObject << /A 4 0 R >> >>'),
+      ]),
+    ).toBe(false);
+  });
+
   it('refuses more drawing operations than maxOperators before the hidden-text check renders them', async () => {
     const busy = await buildHugeContentStreamPdf(10_000);
     // pdf.js folds each line's three path operators into one: 10,000 operations.
@@ -612,3 +679,28 @@ describe('loading pdf.js', () => {
     expect(JSON.parse(stdout.trim())).toEqual([true, true]);
   });
 });
+
+/** A page (object 3) whose content is object 1 (`content`), with `resources`. */
+function page(content: string, resources: string): string {
+  return `${stream(content, '')}\u0000<< /Type /Page /MediaBox [0 0 1 1] /Contents 1 0 R /Resources ${resources} >>`;
+}
+
+function stream(content: string, dictionary: string): string {
+  return `<< /Length ${content.length} ${dictionary} >>\nstream\n${content}\nendstream`;
+}
+
+/**
+ * An unpacked PDF of the given objects, numbered from 1 (a page's two objects are 1 and 3: 2 is
+ * the page tree, which this check never reads). Enough for stream-guard.ts, which reads no
+ * cross-reference table.
+ */
+function rawPdf(objects: string[]): Uint8Array {
+  const numbered: string[] = [];
+  for (const object of objects) {
+    const [first, second] = object.split('\u0000');
+    numbered.push(first!);
+    if (second !== undefined) numbered.push('<< /Type /Pages /Kids [3 0 R] /Count 1 >>', second);
+  }
+  const body = numbered.map((object, index) => `${index + 1} 0 obj\n${object}\nendobj\n`).join('');
+  return new TextEncoder().encode(`%PDF-1.7\n${body}%%EOF\n`);
+}

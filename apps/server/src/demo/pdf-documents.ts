@@ -769,23 +769,35 @@ export function buildDamagedNestedPdf(depth: number): Buffer {
 /**
  * Nesting no single stream shows: the page draws form XObject 1, which saves `depthPerForm`
  * graphics states and draws form 2, and so on for `forms` forms; pdf.js carries the nesting from
- * form to form (`forms` x `depthPerForm` levels), so its work grows with the square of that. With
- * each form's own depth under stream-guard.ts's limit, only the extraction pool's CPU budget stops
- * it: 40 forms of 1,000 keep pdf.js busy for minutes. A few kilobytes (deflated).
+ * form to form (`forms` x `depthPerForm` levels), so its work grows with the square of that: 40
+ * forms of 1,000 keep pdf.js busy for minutes. A few kilobytes (deflated). stream-guard.ts counts
+ * the nesting through the forms and refuses it before pdf.js reads it; `hexEncoded` writes the
+ * forms with ASCIIHexDecode, which that check does not unpack, so only the extraction pool's CPU
+ * budget stops it (a file that spins past every check made up front).
  */
-export async function buildNestedFormsPdf(forms: number, depthPerForm: number): Promise<Uint8Array> {
+export async function buildNestedFormsPdf(
+  forms: number,
+  depthPerForm: number,
+  options: { hexEncoded?: boolean } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
   let inner: PDFRef | null = null;
   for (let level = forms; level >= 1; level -= 1) {
     const draw = inner ? '/Inner Do\n' : '0 0 m 1 1 l S\n';
-    const content = new TextEncoder().encode('q\n'.repeat(depthPerForm) + draw + 'Q\n'.repeat(depthPerForm));
-    const form = doc.context.flateStream(content, {
+    const content = 'q\n'.repeat(depthPerForm) + draw + 'Q\n'.repeat(depthPerForm);
+    const dictionary = {
       Type: 'XObject',
       Subtype: 'Form',
       BBox: [0, 0, 1, 1],
       ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
-    });
+    };
+    const form = options.hexEncoded
+      ? doc.context.stream(`${Buffer.from(content, 'latin1').toString('hex')}>`, {
+          ...dictionary,
+          Filter: 'ASCIIHexDecode',
+        })
+      : doc.context.flateStream(new TextEncoder().encode(content), dictionary);
     inner = doc.context.register(form);
   }
   page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Outer: inner! } }));

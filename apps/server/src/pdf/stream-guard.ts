@@ -1,5 +1,6 @@
 import { constants, inflateSync } from 'node:zlib';
 import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
+import { deepestThroughForms, type ContentStream, type ObjectSources } from './form-chains.ts';
 
 /**
  * Checks, before pdf.js opens a PDF, how large its flate-compressed streams are once unpacked:
@@ -18,9 +19,11 @@ import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
  * chain as long as the nesting, so its work grows with the square of the depth. 100,000 levels
  * are 200 KB of `q`s (or 400 bytes once deflated) and kept pdf.js busy for minutes; no honest
  * page nests more than a few dozen (PDF 32000-1, annex C, suggests 28). Deeper than
- * `maxNestingDepth` is refused as 'too-complex'. Nesting built across streams (a chain of form
- * XObjects, a page whose contents are many streams) is not seen here: the extraction pool's
- * per-page CPU budget stops that (extraction-pool.ts).
+ * `maxNestingDepth` is refused as 'too-complex'. Nesting carried through a chain of form XObjects
+ * (a form is drawn from the state of the stream that drew it) is counted too, through the forms
+ * each `Do` names (form-chains.ts), against the same limit and with the same message. Nesting
+ * built otherwise across streams (a page whose contents are many streams, forms this check cannot
+ * unpack) is left to the extraction pool's per-page CPU budget (extraction-pool.ts).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -45,18 +48,45 @@ const MAX_DICTIONARY_CHARS = 8192;
 
 /** Sizes only: the upload's active-content check (active-content.ts), on the server's own thread. */
 export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
-  walkStreams(bytes, limits, null);
+  void walkStreams(bytes, limits, null);
 }
 
-/** Sizes, and the nesting of every content stream: what openPdf runs before pdf.js reads the file. */
+/**
+ * Sizes, and the nesting of every content stream, alone and through the forms it draws: what
+ * openPdf runs before pdf.js reads the file.
+ */
 export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
   const maxDepth = limits.maxNestingDepth ?? DEFAULT_STREAM_LIMITS.maxNestingDepth!;
-  walkStreams(bytes, limits, (data) => {
-    if (deepestNesting(data, maxDepth) > maxDepth) throw nestingTooDeepError(maxDepth);
+  const contents: ContentStream[] = [];
+  const objectStreams: ObjectSources['objectStreams'] = [];
+  const text = walkStreams(bytes, limits, (stream) => {
+    if (stream.kind === 'objects') {
+      const first = Number(/\/First\s+(\d+)/.exec(stream.dictionary)?.[1]);
+      if (Number.isInteger(first)) objectStreams.push({ data: stream.data, first });
+      return;
+    }
+    const read = readContentStream(stream.data, maxDepth);
+    if (read.deepest > maxDepth) throw nestingTooDeepError(maxDepth);
+    contents.push({ objectNumber: stream.objectNumber, dictionary: stream.dictionary, ...read });
   });
+  if ((deepestThroughForms(contents, { text, objectStreams }, maxDepth) ?? 0) > maxDepth)
+    throw nestingTooDeepError(maxDepth);
 }
 
-function walkStreams(bytes: Uint8Array, limits: StreamLimits, onContent: ((data: Uint8Array) => void) | null): void {
+/** A stream the walk hands on: a content stream (or one that may be), or an object stream. */
+interface WalkedStream {
+  kind: 'content' | 'objects';
+  data: Uint8Array;
+  dictionary: string;
+  objectNumber: number | undefined;
+}
+
+/** Checks every flate stream's unpacked size; returns the file's text (latin1). */
+function walkStreams(
+  bytes: Uint8Array,
+  limits: StreamLimits,
+  onStream: ((stream: WalkedStream) => void) | null,
+): string {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const keyword = /(?<![A-Za-z])stream(?:\r\n|\n|\r)/g;
   let total = 0;
@@ -65,13 +95,14 @@ function walkStreams(bytes: Uint8Array, limits: StreamLimits, onContent: ((data:
     const dataEnd = text.indexOf('endstream', dataStart);
     if (dataEnd < 0) break;
     keyword.lastIndex = dataEnd + 'endstream'.length;
-    const dictionary = dictionaryBefore(text, match.index);
+    const { dictionary, objectNumber } = dictionaryBefore(text, match.index);
     if (/\/Subtype\s*\/Image\b/.test(dictionary)) continue;
     const filters = filtersOf(dictionary);
     const layers = Math.min(MAX_FLATE_LAYERS, filters.filter((name) => FLATE_NAMES.has(name)).length);
-    const isContent = onContent !== null && filters.every((name) => FLATE_NAMES.has(name)) && mayBeContent(dictionary);
+    const kind = onStream !== null && filters.every((name) => FLATE_NAMES.has(name)) ? kindOf(dictionary) : null;
+    const hand = (data: Uint8Array) => kind && onStream!({ kind, data, dictionary, objectNumber });
     if (layers === 0) {
-      if (isContent && filters.length === 0) onContent(bytes.subarray(dataStart, dataEnd));
+      if (filters.length === 0) hand(bytes.subarray(dataStart, dataEnd));
       continue;
     }
     const isTotalTheLimit = limits.maxTotalBytes - total < limits.maxStreamBytes;
@@ -79,16 +110,28 @@ function walkStreams(bytes: Uint8Array, limits: StreamLimits, onContent: ((data:
     const unpacked = unpack(bytes.subarray(dataStart, dataEnd), layers, budget);
     if (unpacked === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
     total += unpacked.byteLength;
-    if (isContent) onContent(unpacked);
+    hand(unpacked);
   }
+  return text;
 }
 
-/** The text between the object header (`12 0 obj`) and `stream`: the stream's dictionary. */
-function dictionaryBefore(text: string, streamIndex: number): string {
+/**
+ * The text between the object header (`12 0 obj`) and `stream`: the stream's dictionary, and the
+ * object's number (undefined when no header is found within reach).
+ */
+function dictionaryBefore(text: string, streamIndex: number): { dictionary: string; objectNumber: number | undefined } {
   const from = Math.max(0, streamIndex - MAX_DICTIONARY_CHARS);
   const window = text.slice(from, streamIndex);
   const header = window.lastIndexOf('obj');
-  return header < 0 ? window : window.slice(header + 3);
+  if (header < 0) return { dictionary: window, objectNumber: undefined };
+  const number = /(\d+)\s+\d+\s+$/.exec(window.slice(Math.max(0, header - 24), header))?.[1];
+  return { dictionary: window.slice(header + 3), objectNumber: number === undefined ? undefined : Number(number) };
+}
+
+/** Object streams hold the dictionaries the form check looks names up in; null: neither kind. */
+function kindOf(dictionary: string): WalkedStream['kind'] | null {
+  if (/\/Type\s*\/ObjStm\b/.test(dictionary)) return 'objects';
+  return mayBeContent(dictionary) ? 'content' : null;
 }
 
 const FLATE_NAMES: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']);
@@ -131,7 +174,7 @@ const DELIMITER = new Uint8Array(256);
 for (const char of '()<>[]{}/%') DELIMITER[char.charCodeAt(0)] = 1;
 const ENDS_TOKEN = WHITE.map((white, byte) => white | DELIMITER[byte]!);
 const byteOf = (char: string) => char.charCodeAt(0);
-const [LOWER_Q, UPPER_Q, UPPER_I, UPPER_D] = [byteOf('q'), byteOf('Q'), byteOf('I'), byteOf('D')];
+const [LOWER_Q, UPPER_Q, UPPER_I, UPPER_D, LOWER_O] = [byteOf('q'), byteOf('Q'), byteOf('I'), byteOf('D'), byteOf('o')];
 const [OPEN, CLOSE, BACKSLASH, PERCENT, SLASH] = [byteOf('('), byteOf(')'), byteOf('\\'), byteOf('%'), byteOf('/')];
 const [LF, CR] = [0x0a, 0x0d];
 
@@ -141,21 +184,40 @@ const [LF, CR] = [0x0a, 0x0d];
  * Stops counting once past `stopAbove`.
  */
 export function deepestNesting(data: Uint8Array, stopAbove: number): number {
+  return readContentStream(data, stopAbove).deepest;
+}
+
+/**
+ * The deepest nesting of one content stream (as `deepestNesting`), and each XObject it draws
+ * (`/Name Do`) with the deepest nesting it is drawn at: one entry per name, so a stream that
+ * draws the same form a million times costs one.
+ */
+function readContentStream(data: Uint8Array, stopAbove: number): Pick<ContentStream, 'deepest' | 'calls'> {
   let depth = 0;
   let deepest = 0;
+  const drawn = new Map<string, number>();
+  // Where the name just read starts and ends: the operand of a `Do` that follows it.
+  let nameStart = -1;
+  let nameEnd = -1;
   const end = data.length;
   let at = 0;
   while (at < end) {
     const byte = data[at]!;
     if (WHITE[byte]) {
       at += 1;
-    } else if (byte === OPEN) {
+      continue;
+    }
+    const isName = byte === SLASH;
+    if (byte === OPEN) {
       at = afterString(data, at);
     } else if (byte === PERCENT) {
       while (at < end && data[at] !== LF && data[at] !== CR) at += 1;
-    } else if (byte === SLASH) {
+      continue; // a comment is not a token: `/Fm1 % ... \n Do` still draws /Fm1
+    } else if (isName) {
+      nameStart = at + 1;
       at += 1;
       while (at < end && !ENDS_TOKEN[data[at]!]) at += 1;
+      nameEnd = at;
     } else if (DELIMITER[byte]) {
       at += 1;
     } else {
@@ -165,15 +227,19 @@ export function deepestNesting(data: Uint8Array, stopAbove: number): number {
       if (length === 1 && byte === LOWER_Q) {
         depth += 1;
         if (depth > deepest) deepest = depth;
-        if (deepest > stopAbove) return deepest;
+        if (deepest > stopAbove) break;
       } else if (length === 1 && byte === UPPER_Q) {
         if (depth > 0) depth -= 1;
       } else if (length === 2 && byte === UPPER_I && data[start + 1] === UPPER_D) {
         at = afterInlineImage(data, at); // `ID`: binary image data up to `EI`
+      } else if (length === 2 && byte === UPPER_D && data[start + 1] === LOWER_O && nameStart >= 0) {
+        const name = Buffer.from(data.buffer, data.byteOffset + nameStart, nameEnd - nameStart).toString('latin1');
+        if (depth > (drawn.get(name) ?? -1)) drawn.set(name, depth);
       }
     }
+    if (!isName) nameStart = -1;
   }
-  return deepest;
+  return { deepest, calls: [...drawn].map(([name, at]) => ({ name, depth: at })) };
 }
 
 /** After a literal string `( ... )`: balanced parentheses, a backslash escapes the next byte. */

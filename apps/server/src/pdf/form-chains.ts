@@ -1,0 +1,332 @@
+/**
+ * Nesting carried through form XObjects, counted before pdf.js reads the file. A form drawn with
+ * `Do` starts from the graphics state of the one that drew it, and pdf.js keeps each saved state
+ * on a prototype chain as long as the whole nesting: 60 chained forms of 1,000 levels each are
+ * 60,000 levels, which no single stream shows (stream-guard.ts counts one stream) and which cost
+ * pdf.js minutes of CPU. Here each content stream's depth and its `Do` calls (with the depth they
+ * are made at) are followed through the forms they name, as pdf.js resolves them: the form's own
+ * /Resources, or, without them, those of the stream that drew it.
+ *
+ * What a page's own content names is not resolved against its page (that would need the page
+ * tree): a name is looked up in every /XObject dictionary of the file, and the deepest form it
+ * may name counts. That over-counts only by the page's depth at its `Do` (a few levels on honest
+ * pages); the forms below it are followed exactly. Forms whose content this check cannot read
+ * (filters other than Flate) end a chain; the extraction pool's CPU budget covers them.
+ */
+
+/** One content stream as stream-guard.ts read it. */
+export interface ContentStream {
+  /** Its object number; undefined when the header could not be read. */
+  objectNumber: number | undefined;
+  /** The text of its dictionary (between `obj` and `stream`). */
+  dictionary: string;
+  /** Its own deepest nesting of `q`. */
+  deepest: number;
+  /** Each `/Name Do`, with the nesting it is made at. */
+  calls: { name: string; depth: number }[];
+}
+
+/** Where the objects of the file are: its text (latin1), and the unpacked object streams. */
+export interface ObjectSources {
+  text: string;
+  /** Each object stream's data, and its /First: where its first object begins. */
+  objectStreams: { data: Uint8Array; first: number }[];
+}
+
+/**
+ * Form-call edges followed at most: past this the file is left to the CPU budget (an honest
+ * file has a few thousand; a hostile one could make the name lookup quadratic).
+ */
+const MAX_STEPS = 1_000_000;
+/** Dictionaries and arrays nested deeper than this are not read further. */
+const MAX_VALUE_DEPTH = 32;
+
+/**
+ * The deepest nesting any content stream reaches once the forms it draws are followed, counting
+ * one level for each form (a form is drawn inside its own saved state). Stops, returning a value
+ * past it, once `stopAbove` is passed; undefined when the file holds more calls than are followed.
+ */
+export function deepestThroughForms(
+  streams: ContentStream[],
+  sources: ObjectSources,
+  stopAbove: number,
+): number | undefined {
+  if (!streams.some((stream) => stream.calls.length > 0)) return Math.max(0, ...streams.map((s) => s.deepest));
+  const chains = new FormChains(streams, new ObjectIndex(sources), stopAbove);
+  try {
+    let deepest = 0;
+    for (const stream of streams) {
+      deepest = Math.max(deepest, chains.depthFrom(stream));
+      if (deepest > stopAbove) return deepest;
+    }
+    return deepest;
+  } catch (error) {
+    if (error instanceof PastTheLimit) return error.depth;
+    if (error instanceof TooManySteps) return undefined;
+    throw error;
+  }
+}
+
+class TooManySteps extends Error {}
+class PastTheLimit extends Error {
+  constructor(readonly depth: number) {
+    super('past the limit');
+  }
+}
+
+/** The resources a stream's names are looked up in: a form's own, or every /XObject dictionary ('any'). */
+type Scope = { owner: number; xobjects: Map<string, number> } | 'any';
+
+class FormChains {
+  private readonly forms = new Map<number, ContentStream>();
+  private readonly ownScopes = new Map<number, Scope | null>();
+  private readonly memo = new Map<string, number>();
+  private readonly inProgress = new Set<string>();
+  private anyNames: Map<string, number[]> | null = null;
+  private steps = 0;
+
+  constructor(
+    streams: ContentStream[],
+    private readonly objects: ObjectIndex,
+    private readonly stopAbove: number,
+  ) {
+    for (const stream of streams)
+      if (stream.objectNumber !== undefined && /\/Subtype\s*\/Form\b/.test(stream.dictionary))
+        this.forms.set(stream.objectNumber, stream);
+  }
+
+  /** A stream read as a page's content (or any form as a root): its names looked up anywhere. */
+  depthFrom(stream: ContentStream): number {
+    const own = stream.objectNumber === undefined ? null : this.scopeOf(stream.objectNumber);
+    return this.depthOf(stream, own ?? 'any', 0);
+  }
+
+  /** The deepest nesting below `stream` drawn at `base`, relative to `base`; throws past the limit. */
+  private depthOf(stream: ContentStream, scope: Scope, base: number): number {
+    const key = `${stream.objectNumber ?? -1}:${scope === 'any' ? 'any' : scope.owner}`;
+    const known = this.memo.get(key);
+    if (known !== undefined) return this.within(base, known);
+    // A form that draws itself: pdf.js ignores the circular call, so it adds nothing.
+    if (this.inProgress.has(key)) return 0;
+    this.inProgress.add(key);
+    let deepest = this.within(base, stream.deepest);
+    for (const call of stream.calls) {
+      for (const target of this.targetsOf(call.name, scope)) {
+        if ((this.steps += 1) > MAX_STEPS) throw new TooManySteps();
+        const start = this.within(base, call.depth + 1);
+        const form = this.forms.get(target);
+        const below = form ? this.depthOf(form, this.scopeOf(target) ?? scope, base + start) : 0;
+        deepest = Math.max(deepest, start + below);
+      }
+    }
+    this.inProgress.delete(key);
+    this.memo.set(key, deepest);
+    return deepest;
+  }
+
+  /** `relative`, after checking that `base + relative` is within the limit. */
+  private within(base: number, relative: number): number {
+    if (base + relative > this.stopAbove) throw new PastTheLimit(base + relative);
+    return relative;
+  }
+
+  private targetsOf(name: string, scope: Scope): number[] {
+    if (scope !== 'any') {
+      const target = scope.xobjects.get(name);
+      return target === undefined ? [] : [target];
+    }
+    this.anyNames ??= this.objects.everyXObjectName();
+    return this.anyNames.get(name) ?? [];
+  }
+
+  /** The form's own /Resources' /XObject names; null when it has no /Resources (it uses its caller's). */
+  private scopeOf(objectNumber: number): Scope | null {
+    if (this.ownScopes.has(objectNumber)) return this.ownScopes.get(objectNumber)!;
+    let scope: Scope | null = null;
+    const form = this.forms.get(objectNumber);
+    if (form) {
+      const dictionary = asDictionary(readValue(form.dictionary, form.dictionary.indexOf('<<')).value);
+      const resources = dictionary && this.objects.resolve(dictionary.get('Resources'));
+      if (resources instanceof Map)
+        scope = { owner: objectNumber, xobjects: namesOf(this.objects.resolve(resources.get('XObject'))) };
+    }
+    this.ownScopes.set(objectNumber, scope);
+    return scope;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Objects and values, read only as far as this check needs
+
+type Value = Map<string, Value> | Value[] | { ref: number } | { name: string } | null;
+
+const asDictionary = (value: Value | undefined): Map<string, Value> | null => (value instanceof Map ? value : null);
+
+function namesOf(value: Value | undefined): Map<string, number> {
+  const names = new Map<string, number>();
+  if (value instanceof Map) for (const [name, entry] of value) if (entry && 'ref' in entry) names.set(name, entry.ref);
+  return names;
+}
+
+class ObjectIndex {
+  private top: Map<number, number> | null = null;
+  private packed: Map<number, { source: string; at: number }> | null = null;
+  private packedTexts: string[] | null = null;
+
+  constructor(private readonly sources: ObjectSources) {}
+
+  /** A reference followed to its object's value (once: resources are never references to references). */
+  resolve(value: Value | undefined): Value | undefined {
+    if (!value || !('ref' in value) || value instanceof Map || Array.isArray(value)) return value;
+    return this.valueOf(value.ref);
+  }
+
+  private valueOf(objectNumber: number): Value | undefined {
+    this.top ??= this.indexTopLevel();
+    const at = this.top.get(objectNumber);
+    if (at !== undefined) return readValue(this.sources.text, at).value;
+    this.packed ??= this.indexObjectStreams();
+    const packed = this.packed.get(objectNumber);
+    return packed ? readValue(packed.source, packed.at).value : undefined;
+  }
+
+  /** Every name of every /XObject dictionary in the file, with the objects it names. */
+  everyXObjectName(): Map<string, number[]> {
+    const names = new Map<string, number[]>();
+    for (const source of [this.sources.text, ...this.objectStreamTexts()]) {
+      const key = /\/XObject\s*(?=<<|\d)/g;
+      for (let match = key.exec(source); match; match = key.exec(source)) {
+        for (const [name, target] of namesOf(this.resolve(readValue(source, key.lastIndex).value))) {
+          const targets = names.get(name);
+          if (!targets) names.set(name, [target]);
+          else if (!targets.includes(target)) targets.push(target);
+        }
+      }
+    }
+    return names;
+  }
+
+  private objectStreamTexts(): string[] {
+    this.packedTexts ??= this.sources.objectStreams.map(({ data }) =>
+      Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1'),
+    );
+    return this.packedTexts;
+  }
+
+  /** Where each `N G obj` begins its value (the last definition wins, as in an updated file). */
+  private indexTopLevel(): Map<number, number> {
+    const index = new Map<number, number>();
+    const header = /(?<![\d.])(\d+)\s+\d+\s+obj\b/g;
+    for (let match = header.exec(this.sources.text); match; match = header.exec(this.sources.text))
+      index.set(Number(match[1]), header.lastIndex);
+    return index;
+  }
+
+  /** The objects packed in object streams: a header of number and offset pairs, offsets counted from /First. */
+  private indexObjectStreams(): Map<number, { source: string; at: number }> {
+    const index = new Map<number, { source: string; at: number }>();
+    this.objectStreamTexts().forEach((source, stream) => {
+      const first = this.sources.objectStreams[stream]!.first;
+      const numbers = source.slice(0, first).trim().split(/\s+/).map(Number);
+      for (let i = 0; i + 1 < numbers.length; i += 2)
+        if (Number.isInteger(numbers[i]) && Number.isInteger(numbers[i + 1]))
+          index.set(numbers[i]!, { source, at: first + numbers[i + 1]! });
+    });
+    return index;
+  }
+}
+
+// PDF syntax (PDF 32000-1, 7.2 and 7.3), enough for dictionaries, arrays, names and references.
+const DELIMITERS = '()<>[]{}/%';
+const isWhite = (char: string | undefined) => char !== undefined && ' \t\r\n\f\0'.includes(char);
+const endsToken = (char: string | undefined) => char === undefined || isWhite(char) || DELIMITERS.includes(char);
+
+/** The value starting at `at` (white space and comments first skipped), and where it ends. */
+function readValue(source: string, at: number, depth = 0): { value: Value; end: number } {
+  at = skipBlank(source, at);
+  if (at < 0 || at >= source.length) return { value: null, end: source.length };
+  const char = source[at];
+  if (char === '<' && source[at + 1] === '<') {
+    const dictionary = new Map<string, Value>();
+    at += 2;
+    for (;;) {
+      at = skipBlank(source, at);
+      if (at >= source.length) return { value: dictionary, end: at };
+      if (source.startsWith('>>', at)) return { value: dictionary, end: at + 2 };
+      if (source[at] !== '/') return { value: dictionary, end: at }; // damaged: what was read counts
+      const key = readName(source, at);
+      const entry = depth < MAX_VALUE_DEPTH ? readValue(source, key.end, depth + 1) : skipValue(source, key.end);
+      dictionary.set(key.name, entry.value);
+      at = Math.max(entry.end, key.end + 1);
+    }
+  }
+  if (char === '[') {
+    const array: Value[] = [];
+    at += 1;
+    for (;;) {
+      at = skipBlank(source, at);
+      if (at >= source.length) return { value: array, end: at };
+      if (source[at] === ']') return { value: array, end: at + 1 };
+      const entry = depth < MAX_VALUE_DEPTH ? readValue(source, at, depth + 1) : skipValue(source, at);
+      array.push(entry.value);
+      at = Math.max(entry.end, at + 1);
+    }
+  }
+  if (char === '/') {
+    const name = readName(source, at);
+    return { value: { name: name.name }, end: name.end };
+  }
+  const reference = /^(\d+)\s+(\d+)\s+R(?![^\s()<>[\]{}/%])/.exec(source.slice(at, at + 32));
+  if (reference) return { value: { ref: Number(reference[1]) }, end: at + reference[0].length };
+  return skipValue(source, at);
+}
+
+/** Past a value this check does not need (a number, string, keyword), or one nested too deep. */
+function skipValue(source: string, at: number): { value: null; end: number } {
+  at = skipBlank(source, at);
+  const char = source[at];
+  if (char === '(') {
+    let open = 0;
+    for (; at < source.length; at += 1) {
+      if (source[at] === '\\') at += 1;
+      else if (source[at] === '(') open += 1;
+      else if (source[at] === ')' && --open === 0) return { value: null, end: at + 1 };
+    }
+    return { value: null, end: source.length };
+  }
+  if (char === '<' && source[at + 1] !== '<') {
+    const close = source.indexOf('>', at);
+    return { value: null, end: close < 0 ? source.length : close + 1 };
+  }
+  if (char === '<' || char === '[') {
+    // Nested too deep: skipped by counting brackets.
+    let open = 0;
+    for (; at < source.length; at += 1) {
+      const c = source[at];
+      if (c === '[' || (c === '<' && source[at + 1] === '<')) open += 1;
+      else if (c === ']' || (c === '>' && source[at + 1] === '>')) open -= 1;
+      if (c === '<' || c === '>') if (source[at + 1] === c) at += 1;
+      if (open === 0) return { value: null, end: at + 1 };
+    }
+    return { value: null, end: source.length };
+  }
+  let end = at;
+  while (end < source.length && !endsToken(source[end])) end += 1;
+  return { value: null, end: Math.max(end, at + 1) };
+}
+
+function readName(source: string, at: number): { name: string; end: number } {
+  let end = at + 1;
+  while (end < source.length && !endsToken(source[end])) end += 1;
+  return { name: source.slice(at + 1, end), end };
+}
+
+function skipBlank(source: string, at: number): number {
+  while (at < source.length) {
+    if (isWhite(source[at])) at += 1;
+    else if (source[at] === '%') {
+      while (at < source.length && source[at] !== '\n' && source[at] !== '\r') at += 1;
+    } else break;
+  }
+  return at;
+}
