@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { CourseForStaff, CourseList } from '@gradewise/shared/contracts/courses';
 import { expectJson } from './support/expect-json.ts';
 import { users } from '../src/db/schema.ts';
+import { newId } from '../src/lib/ids.ts';
 import { mailboxOf, MAILS_PER_MAILBOX_PER_HOUR } from '../src/services/mail-throttle.ts';
 import { addStudents, createCourse } from './support/course-fixtures.ts';
 import { registerUser as registerWithoutSmtp, type TestUser } from './support/http.ts';
@@ -169,6 +170,45 @@ describe('invitations with SMTP', () => {
       CourseForStaff,
     );
     expect(detail.pendingStudents.map((p) => p.email)).toEqual(['dual@school.test']);
+  });
+
+  // Issue 28, deliver 3: an instructor account made before email was set up, which never proved the address.
+  it('invites past an unproved instructor account; once the owner closes it, the student who proves the email joins', async () => {
+    const instructor = await registerVerified('teacher4@school.test', 'instructor');
+    const course = await createCourse(t.app, instructor, { title: 'Physics' });
+    const email = 'held@school.test';
+    await t.ctx.db
+      .insert(users)
+      .values({ id: newId(), name: 'Early Bird', email, passwordHash: 'not a real hash', role: 'instructor' });
+
+    const added = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/add-students`,
+      headers: instructor.auth,
+      payload: { emails: [email] },
+    });
+    expect(added.statusCode).toBe(200);
+    expect(added.json()).toMatchObject({ invited: 1, rejected: [] });
+    // While that account holds the address, the student's registration only tells her so.
+    const since = inbox.received.length;
+    expect((await register({ name: 'Hal', email, password: 'hals own passphrase' })).statusCode).toBe(202);
+    expect((await inbox.nextFor(email, since)).subject).toBe('You already have a Gradewise account');
+
+    const declined = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/decline-registrant`,
+      headers: instructor.auth,
+      payload: { email },
+    });
+    expect(declined.statusCode).toBe(200);
+    // She registers again and follows the link: the proved address claims the invitation, no confirmation needed.
+    const student = await registerVerified(email);
+    const courses = expectJson(
+      await t.app.inject({ method: 'GET', url: '/api/courses', headers: student.auth }),
+      200,
+      CourseList,
+    );
+    expect(courses.map((c) => c.title)).toEqual(['Physics']);
   });
 
   it('still enrols an already registered student at once', async () => {

@@ -69,6 +69,8 @@ describe('POST /api/courses/:id/add-students (emails)', () => {
     const enrolledBefore = await registerUser(t.app, { email: 'lee@example.edu' });
     await addStudents(t.app, owner, course._id, [enrolledBefore.email]);
     const otherInstructor = await registerUser(t.app, { role: 'instructor', email: 'prof.x@example.edu' });
+    // An instructor account in use (it teaches a course) is refused; see below for one nobody uses.
+    await createCourse(t.app, otherInstructor);
 
     const response = await addByJson(owner, course._id, {
       emails: [
@@ -369,6 +371,107 @@ describe('pending enrolments', () => {
     expect(list.map((c) => c.title)).toEqual(['Sought course']);
     const seats = await t.ctx.db.select().from(enrollments).where(eq(enrollments.courseId, course._id));
     expect(seats.map((seat) => seat.userId)).toEqual([sol.json().user._id]);
+  });
+
+  // Issue 28, deliver 3: an invitation is claimed only by the person who proves the email, and never blocks them.
+  it('invites an address an unproved instructor account holds; "Not my student" closes it and the real student joins', async () => {
+    const course = await createCourse(t.app, owner, { title: 'Squatted course' });
+    const email = 'wanted.student@example.edu';
+    const register = (name: string, password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/register', payload: { name, email, password, role: 'student' } });
+    const login = (password: string) =>
+      t.app.inject({ method: 'POST', url: '/api/auth/login', payload: { email, password } });
+    // Someone registers the student's address as an instructor before the owner adds it.
+    const squatter = await registerUser(t.app, { role: 'instructor', email, name: 'Ian Instructorish' });
+
+    const added = await addByJson(owner, course._id, { emails: [email] });
+    expect(added.statusCode).toBe(200);
+    expect(added.json()).toEqual({
+      message:
+        'Students added successfully. 0 added, 1 invited whose email an instructor account holds without having proved it (if it is not your student\'s, choose "Not my student" on the Students page).',
+      added: 0,
+      alreadyEnrolled: 0,
+      invited: 1,
+      alreadyInvited: 0,
+      rejected: [],
+    });
+    const waiting = expectJson(
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth }),
+      200,
+      CourseForStaff,
+    );
+    expect(waiting.pendingStudents).toEqual([
+      { email, invitedAt: expect.any(String), registeredName: null, registeredAsInstructor: true },
+    ]);
+    // The invitation is not the instructor account's: it sees no course, and cannot be confirmed into it.
+    expect((await t.app.inject({ method: 'GET', url: '/api/courses', headers: squatter.auth })).json()).toEqual([]);
+    const confirm = () =>
+      t.app.inject({
+        method: 'POST',
+        url: `/api/courses/${course._id}/confirm-student`,
+        headers: owner.auth,
+        payload: { email },
+      });
+    expect((await confirm()).statusCode).toBe(400);
+    // Adding it again changes nothing.
+    expect((await addByJson(owner, course._id, { emails: [email] })).json()).toMatchObject({
+      invited: 0,
+      alreadyInvited: 1,
+      rejected: [],
+    });
+
+    const declined = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/decline-registrant`,
+      headers: owner.auth,
+      payload: { email },
+    });
+    expect(declined.statusCode).toBe(200);
+    expect(declined.json().message).toBe(
+      `The account Ian Instructorish registered with ${email} is closed. The invitation still waits: your student can now register with this email, and you confirm them here.`,
+    );
+    expect((await t.app.inject({ method: 'GET', url: '/api/auth/user', headers: squatter.auth })).statusCode).toBe(401);
+    expect((await login(squatter.password)).statusCode).toBe(401);
+
+    // The real student registers with her address, and the owner confirms her by name.
+    expect((await register('Wren Wanted', 'wrens-own-passphrase')).statusCode).toBe(201);
+    const wren = await login('wrens-own-passphrase');
+    expect(wren.statusCode).toBe(200);
+    expect((await confirm()).json().message).toBe(`Wren Wanted (${email}) is now enrolled in this course.`);
+    const list = expectJson(
+      await t.app.inject({
+        method: 'GET',
+        url: '/api/courses',
+        headers: { authorization: `Bearer ${wren.json().token}` },
+      }),
+      200,
+      CourseList,
+    );
+    expect(list.map((c) => c.title)).toEqual(['Squatted course']);
+    expect(await rosterOf(course._id)).toEqual({ students: [email], pending: [] });
+  });
+
+  it('still refuses to invite an address an instructor account proved or uses, and changes nothing', async () => {
+    const course = await createCourse(t.app, owner);
+    const proved = await registerUser(t.app, { role: 'instructor', name: 'Pia Proved' });
+    await t.ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, proved.id));
+    forgetUser(t.ctx, proved.id);
+    const teaching = await registerUser(t.app, { role: 'instructor', name: 'Tom Teaching' });
+    await createCourse(t.app, teaching);
+
+    const response = await addByJson(owner, course._id, { emails: [proved.email, teaching.email] });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({
+      message: 'No students were added: none of the 2 entries can be enrolled.',
+      code: 'VALIDATION_FAILED',
+      issues: expect.arrayContaining(
+        [proved.email, teaching.email].map((path) => ({
+          path,
+          message: 'This is an instructor account; only student accounts can be enrolled.',
+        })),
+      ),
+    });
+    expect(await rosterOf(course._id)).toEqual({ students: [], pending: [] });
   });
 
   it('closes only an account nobody relies on, and says why it will not otherwise', async () => {

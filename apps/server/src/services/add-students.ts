@@ -1,6 +1,7 @@
 import { Email } from '@gradewise/shared/contracts/auth';
 import { MAX_ROSTER_ENTRIES, type AddStudentsOutput, type RosterRejection } from '@gradewise/shared/contracts/courses';
 import type { AppContext } from '../context.ts';
+import type { Db } from '../db/client.ts';
 import { forgetUser } from '../auth/user-cache.ts';
 import { AppError, badRequest, conflict, notFound, payloadTooLarge } from '../lib/errors.ts';
 import {
@@ -42,6 +43,12 @@ export type RosterSource = 'emails' | 'excel';
  * land among the students' work, and would show up in the class list as a student. Co-teaching
  * needs a staff role of its own, not a student seat. For the same reason registration only claims
  * pending enrolments for student accounts.
+ *
+ * Except an instructor account nobody relies on (issue 28, decision 0090): anyone can register a
+ * student's address as an instructor before the owner adds it, and refusing it here let that
+ * account keep the student out. When the account never proved the address and holds nothing (what
+ * "Not my student" may close, `whyNotClosable`), the invitation is made and waits: the owner
+ * closes that account from the Students page, and the person who proves the address joins.
  */
 export async function addStudentsToCourse(
   ctx: AppContext,
@@ -72,27 +79,33 @@ export async function addStudentsToCourse(
   const counts = await ctx.db.transaction(async (tx) => {
     const accounts = await selectUsersByEmails(tx, [...emails]);
     const studentIds: string[] = [];
+    /** Emails an instructor account holds that "Not my student" may close: invited all the same. */
+    const heldByClosable: string[] = [];
     for (const account of accounts) {
       if (account.id === owner.id) {
         rejected.push({ entry: account.email, reason: 'This is your own email: you teach this course.' });
       } else if (account.role !== 'student') {
-        rejected.push({
-          entry: account.email,
-          reason: 'This is an instructor account; only student accounts can be enrolled.',
-        });
+        if ((await whyNotClosable(tx, account)) === null) heldByClosable.push(account.email);
+        else
+          rejected.push({
+            entry: account.email,
+            reason: 'This is an instructor account; only student accounts can be enrolled.',
+          });
       } else {
         studentIds.push(account.id);
       }
     }
     const accountEmails = new Set(accounts.map((account) => account.email));
     const emailsWithoutAccount = [...emails].filter((email) => !accountEmails.has(email));
+    const toInvite = [...emailsWithoutAccount, ...heldByClosable];
     const added = await insertEnrollments(tx, course.id, studentIds);
-    const invited = await insertPendingEnrollments(tx, course.id, emailsWithoutAccount, owner.id);
+    const invited = new Set(await insertPendingEnrollments(tx, course.id, toInvite, owner.id));
     return {
       added: added.length,
       alreadyEnrolled: studentIds.length - added.length,
-      invited: invited.length,
-      alreadyInvited: emailsWithoutAccount.length - invited.length,
+      invited: invited.size,
+      alreadyInvited: toInvite.length - invited.size,
+      invitedPastInstructor: heldByClosable.filter((email) => invited.has(email)).length,
     };
   });
 
@@ -107,12 +120,25 @@ export async function addStudentsToCourse(
       rejected.map((rejection) => ({ path: rejection.entry, message: rejection.reason })),
     );
   }
-  return { message: describeOutcome(source, counts, rejected.length, Boolean(ctx.mailer)), ...counts, rejected };
+  return {
+    message: describeOutcome(source, counts, rejected.length, Boolean(ctx.mailer)),
+    added: counts.added,
+    alreadyEnrolled: counts.alreadyEnrolled,
+    invited: counts.invited,
+    alreadyInvited: counts.alreadyInvited,
+    rejected,
+  };
 }
 
 function describeOutcome(
   source: RosterSource,
-  counts: { added: number; alreadyEnrolled: number; invited: number; alreadyInvited: number },
+  counts: {
+    added: number;
+    alreadyEnrolled: number;
+    invited: number;
+    alreadyInvited: number;
+    invitedPastInstructor: number;
+  },
   rejectedCount: number,
   sendsEmail: boolean,
 ): string {
@@ -121,11 +147,17 @@ function describeOutcome(
   if (counts.alreadyEnrolled > 0) parts.push(`${counts.alreadyEnrolled} already enrolled`);
   // As it happens on this server: with SMTP the student proves the address and joins; without, the
   // instructor confirms the registered student on the Students page (decision 0072).
-  if (counts.invited > 0) {
+  const withoutAccount = counts.invited - counts.invitedPastInstructor;
+  if (withoutAccount > 0) {
     parts.push(
       sendsEmail
-        ? `${counts.invited} invited (no account yet; they join once they register and confirm their email)`
-        : `${counts.invited} invited (no account yet; once they register, you confirm them on the Students page)`,
+        ? `${withoutAccount} invited (no account yet; they join once they register and confirm their email)`
+        : `${withoutAccount} invited (no account yet; once they register, you confirm them on the Students page)`,
+    );
+  }
+  if (counts.invitedPastInstructor > 0) {
+    parts.push(
+      `${counts.invitedPastInstructor} invited whose email an instructor account holds without having proved it (if it is not your student's, choose "Not my student" on the Students page)`,
     );
   }
   if (counts.alreadyInvited > 0) parts.push(`${counts.alreadyInvited} already invited`);
@@ -191,12 +223,13 @@ export async function declineRegistrant(
     if (!pending) throw notFound(`${email} is not waiting for a confirmation in this course.`);
     const [account] = await selectUsersByEmails(tx, [email]);
     if (!account) throw badRequest(`Nobody has registered with ${email} yet, so there is no account to close.`);
-    if (account.emailVerifiedAt) {
+    const refusal = await whyNotClosable(tx, account);
+    if (refusal === 'proved') {
       throw conflict(
         `The account registered with ${email} has proved this email address, so it belongs to whoever reads that mailbox and is not closed. If that is not your student, ask them which email they use.`,
       );
     }
-    if (await accountHoldsAnything(tx, account.id)) {
+    if (refusal === 'in-use') {
       throw conflict(
         `The account registered with ${email} is already in use (it belongs to a course, teaches one or is linked to an LMS), so it is not closed here. Ask your student which other email they can use.`,
       );
@@ -212,4 +245,16 @@ export async function declineRegistrant(
   return {
     message: `The account ${closed.name} registered with ${email} is closed. The invitation still waits: your student can now register with this email, and you confirm them here.`,
   };
+}
+
+/**
+ * Why "Not my student" may not close this account, or null when it may: an account nobody relies
+ * on never proved its address (a proved address belongs to whoever reads it, instructor or not)
+ * and holds nothing (no seat in any course, no course of its own, no LMS identity). The one home
+ * of that rule: declineRegistrant closes such an account, and addStudentsToCourse invites past one.
+ */
+async function whyNotClosable(tx: Db, account: UserRow): Promise<'proved' | 'in-use' | null> {
+  if (account.emailVerifiedAt) return 'proved';
+  if (await accountHoldsAnything(tx, account.id)) return 'in-use';
+  return null;
 }
