@@ -191,9 +191,10 @@ describe('grading screen', () => {
       await user.click(screen.getByRole('button', { name: 'Accept All' }));
       expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
 
-      // Edit: the new points count only once saved; text that is not a number counts as 0.
+      // Edit: the new points count only once saved; text that is not a number counts as 0. The
+      // editor's code may still be on its way (it is fetched after the comments' first paint).
       await user.click(screen.getByRole('button', { name: 'Edit comment 1' }));
-      const points = screen.getByRole('textbox', { name: 'Points deducted' });
+      const points = await screen.findByRole('textbox', { name: 'Points deducted' });
       await user.clear(points);
       await user.type(points, '1.5');
       expect(screen.getByText('Final Grade: 7 / 10')).toBeInTheDocument();
@@ -203,7 +204,7 @@ describe('grading screen', () => {
 
       // Add Comment: at the top, accepted, 0 points; Cancel removes it, Done keeps it.
       await user.click(screen.getByRole('button', { name: 'Add Comment' }));
-      expect(screen.getByRole('textbox', { name: 'New comment' })).toHaveFocus();
+      expect(await screen.findByRole('textbox', { name: 'New comment' })).toHaveFocus();
       await user.click(screen.getByRole('button', { name: 'Cancel' }));
       expect(screen.getAllByRole('listitem')).toHaveLength(2);
       await user.click(screen.getByRole('button', { name: 'Add Comment' }));

@@ -16,6 +16,9 @@ export const ANSWER_GROUP_MESSAGES = {
   applyFailed: 'Failed to apply the grade to the group.',
 } as const;
 
+/** The action's name: its buttons and its dialog's title. */
+export const APPLY_TO_GROUP = 'Apply to group';
+
 /** What a flag means, in the words the screens use. */
 export const FLAG_TEXTS: Record<AnswerGroupFlag, string> = {
   'score-differs': "Its AI suggestion is far from the group's",

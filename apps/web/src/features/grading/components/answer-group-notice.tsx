@@ -1,9 +1,14 @@
-import { useState } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
-import { groupOfSubmission, openMembers, useAnswerGroups } from '../api/answer-groups-api.ts';
+import { APPLY_TO_GROUP, groupOfSubmission, openMembers, useAnswerGroups } from '../api/answer-groups-api.ts';
 import { ROUTE_READ_FRESH_MS } from '../api/grading-reads.ts';
-import { APPLY_TO_GROUP, ApplyToGroupDialog } from './apply-to-group-dialog.tsx';
 import { GroupFlagBadge, GroupSizeBadge } from './group-badges.tsx';
+
+// Asked for on the press of Apply to group, not with the grading screen: its checkboxes, radios and
+// list are on no first view (decision 0091).
+const ApplyToGroupDialog = lazy(async () => ({
+  default: (await import('./apply-to-group-dialog.tsx')).ApplyToGroupDialog,
+}));
 
 export interface AnswerGroupNoticeProps {
   assignmentId: string;
@@ -60,14 +65,16 @@ export function AnswerGroupNotice({ assignmentId, questionId, submissionId }: An
         </Button>
       ) : null}
       {isApplying ? (
-        <ApplyToGroupDialog
-          assignmentId={assignmentId}
-          questionId={questionId}
-          group={group}
-          questionPoints={groups.data.questionPoints}
-          sourceSubmissionId={submissionId}
-          onClose={() => setApplying(false)}
-        />
+        <Suspense fallback={null}>
+          <ApplyToGroupDialog
+            assignmentId={assignmentId}
+            questionId={questionId}
+            group={group}
+            questionPoints={groups.data.questionPoints}
+            sourceSubmissionId={submissionId}
+            onClose={() => setApplying(false)}
+          />
+        </Suspense>
       ) : null}
     </Box>
   );

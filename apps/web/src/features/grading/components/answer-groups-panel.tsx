@@ -9,13 +9,14 @@ import { messageOf } from '../../../lib/api-client.ts';
 import { gradePagePath } from '../../../lib/paths.ts';
 import {
   ANSWER_GROUP_MESSAGES,
+  APPLY_TO_GROUP,
   describeGroupSize,
   gradedMembers,
   openMembers,
   useAnswerGroups,
 } from '../api/answer-groups-api.ts';
 import { formatPoints } from '../format.ts';
-import { APPLY_TO_GROUP, ApplyToGroupDialog } from './apply-to-group-dialog.tsx';
+import { ApplyToGroupDialog } from './apply-to-group-dialog.tsx';
 import { GroupFlagBadge } from './group-badges.tsx';
 
 export const NO_GROUPS_MESSAGE = 'No alike answers yet.';

@@ -23,6 +23,7 @@ import { messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo, showSuccess } from '../../../lib/toasts.tsx';
 import {
   ANSWER_GROUP_MESSAGES,
+  APPLY_TO_GROUP,
   describeGroupSize,
   FLAG_TEXTS,
   gradedMembers,
@@ -30,8 +31,6 @@ import {
   useApplyToGroup,
 } from '../api/answer-groups-api.ts';
 import { formatPoints } from '../format.ts';
-
-export const APPLY_TO_GROUP = 'Apply to group';
 
 export interface ApplyToGroupDialogProps {
   assignmentId: string;

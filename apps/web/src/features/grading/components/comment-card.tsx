@@ -1,11 +1,35 @@
-import { forwardRef, useEffect, useId, useRef, type KeyboardEvent, type ReactNode } from 'react';
-import { Box, Button, Chip, Paper, Stack, TextField, Typography } from '@mui/material';
+import { forwardRef, lazy, Suspense, useEffect, useId, type ReactNode } from 'react';
+import { Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
+import { LoadingMessage } from '../../../components/screen-states.tsx';
 import type { DraftComment } from '../comment-editing.ts';
 import { formatPoints } from '../format.ts';
+
+// The editor (MUI's TextField, with its inputs, select and helper text: about a fifth of the grading
+// screen's code) is on no first view: it is fetched once the comments are on screen, after their
+// paint (usePreloadedEditor), and Edit or Add Comment finds it there (decision 0091).
+const loadEditor = () => import('./comment-editor.tsx');
+const CommentEditor = lazy(async () => ({ default: (await loadEditor()).CommentEditor }));
+
+/**
+ * Asks for the editor's code after the first paint of the comments (a frame, then a task), not
+ * before: on a phone the screen's largest paint is among them, and the editor is not part of it.
+ */
+export function usePreloadedEditor(): void {
+  useEffect(() => {
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const frame = requestAnimationFrame(() => {
+      timer = setTimeout(() => void loadEditor().catch(() => undefined));
+    });
+    return () => {
+      cancelAnimationFrame(frame);
+      clearTimeout(timer);
+    };
+  }, []);
+}
 
 export interface CommentCardProps {
   comment: DraftComment;
@@ -61,7 +85,13 @@ export const CommentCard = forwardRef<HTMLLIElement, CommentCardProps>(function 
         '&:focus-visible': { outline: '2px solid', outlineColor: 'primary.main' },
       }}
     >
-      {comment.editor ? <CommentEditor {...props} /> : <CommentView {...props} textId={textId} statusId={statusId} />}
+      {comment.editor ? (
+        <Suspense fallback={<LoadingMessage text="Opening the editor…" />}>
+          <CommentEditor {...props} />
+        </Suspense>
+      ) : (
+        <CommentView {...props} textId={textId} statusId={statusId} />
+      )}
     </Paper>
   );
 });
@@ -154,59 +184,5 @@ function CommentView({
       </Stack>
       {regionControls}
     </>
-  );
-}
-
-function CommentEditor({ comment, index, questionPoints, onChange, onSave, onCancel }: CommentCardProps) {
-  const editor = comment.editor!;
-  const number = index + 1;
-  // The editor opens with the caret after the text, ready to continue it.
-  const textRef = useRef<HTMLTextAreaElement | null>(null);
-  useEffect(() => {
-    const field = textRef.current;
-    if (!field) return;
-    field.focus();
-    field.setSelectionRange(field.value.length, field.value.length);
-  }, []);
-  // Escape cancels and Ctrl/⌘+Enter saves, without reaching the screen's own shortcuts.
-  const onKeyDown = (event: KeyboardEvent) => {
-    if (event.key === 'Escape') {
-      event.preventDefault();
-      event.stopPropagation();
-      onCancel();
-    } else if (event.key === 'Enter' && (event.ctrlKey || event.metaKey)) {
-      event.preventDefault();
-      event.stopPropagation();
-      onSave();
-    }
-  };
-  return (
-    <Stack spacing={1.5} onKeyDown={onKeyDown}>
-      <TextField
-        label={comment.isNew ? 'New comment' : `Comment ${number}`}
-        value={editor.text}
-        onChange={(event) => onChange({ text: event.target.value })}
-        multiline
-        minRows={2}
-        inputRef={textRef}
-        fullWidth
-      />
-      <TextField
-        label="Points deducted"
-        value={editor.points}
-        onChange={(event) => onChange({ points: event.target.value })}
-        slotProps={{ htmlInput: { inputMode: 'decimal' } }}
-        helperText={`A decimal from 0 to ${formatPoints(questionPoints)}; anything else counts as 0.`}
-        sx={{ maxWidth: 260 }}
-      />
-      <Stack direction="row" spacing={1}>
-        <Button variant="contained" size="small" onClick={onSave}>
-          {comment.isNew ? 'Done' : 'Save'}
-        </Button>
-        <Button size="small" onClick={onCancel}>
-          Cancel
-        </Button>
-      </Stack>
-    </Stack>
   );
 }

@@ -13,7 +13,6 @@ import {
   useTheme,
 } from '@mui/material';
 import FileDownloadOutlinedIcon from '@mui/icons-material/FileDownloadOutlined';
-import HistoryIcon from '@mui/icons-material/History';
 import type { GradeDiff, GradeHistoryEntry } from '@gradewise/shared/contracts/grade-audit';
 import { EmptyMessage, LoadFailedMessage, LoadingMessage } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
@@ -32,20 +31,21 @@ const REASON_LABELS: Record<GradeHistoryEntry['reason'], string> = {
   'rubric-change': 'Rubric change',
 };
 
-export interface GradeHistoryButtonProps {
+export interface GradeHistoryDialogProps {
   assignmentId: string;
   questionId: string;
   submissionId: string;
+  open: boolean;
+  onClose(): void;
 }
 
 /**
  * The grading screen's History: every grade saved on this answer, newest first, each with the AI
  * suggestion it started from, what the person (or a rubric change) changed, who saved it, when and
  * under which rubric version. Read fresh each time it opens; the audit CSV of the question is one
- * click away.
+ * click away. Loaded when History is first pressed (grade-history-button.tsx).
  */
-export function GradeHistoryButton({ assignmentId, questionId, submissionId }: GradeHistoryButtonProps) {
-  const [open, setOpen] = useState(false);
+export function GradeHistoryDialog({ assignmentId, questionId, submissionId, open, onClose }: GradeHistoryDialogProps) {
   const theme = useTheme();
   const isPhone = useMediaQuery(theme.breakpoints.down('sm'));
   const history = useGradeHistory(assignmentId, questionId, submissionId, open);
@@ -63,56 +63,44 @@ export function GradeHistoryButton({ assignmentId, questionId, submissionId }: G
   };
 
   return (
-    <>
-      <Button size="small" variant="outlined" startIcon={<HistoryIcon />} onClick={() => setOpen(true)}>
-        History
-      </Button>
-      <Dialog
-        open={open}
-        onClose={() => setOpen(false)}
-        fullScreen={isPhone}
-        fullWidth
-        maxWidth="md"
-        aria-labelledby={TITLE_ID}
-      >
-        <DialogTitle id={TITLE_ID}>Grade history</DialogTitle>
-        <DialogContent dividers>
-          {history.isPending && open ? <LoadingMessage text="Loading grade history…" /> : null}
-          {history.isError ? (
-            <LoadFailedMessage
-              error={history.error}
-              notFoundText={GRADE_HISTORY_MESSAGES.notFound}
-              failedText={GRADE_HISTORY_MESSAGES.fetchFailed}
-              onRetry={() => void history.refetch()}
-            />
-          ) : null}
-          {history.data && history.data.entries.length === 0 ? (
-            <EmptyMessage text={GRADE_HISTORY_MESSAGES.empty} />
-          ) : null}
-          {history.data && history.data.entries.length > 0 ? (
-            <Box component="ol" sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 2 }}>
-              {history.data.entries.map((entry) => (
-                <HistoryEntry key={entry.gradeId} entry={entry} points={history.data.questionPoints} />
-              ))}
-            </Box>
-          ) : null}
-          {open ? <AiRunsCost assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} /> : null}
-        </DialogContent>
-        <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
-          <Button
-            startIcon={<FileDownloadOutlinedIcon />}
-            onClick={onDownload}
-            disabled={isDownloading}
-            aria-busy={isDownloading}
-          >
-            Download audit trail (CSV)
-          </Button>
-          <Button variant="contained" onClick={() => setOpen(false)}>
-            Close
-          </Button>
-        </DialogActions>
-      </Dialog>
-    </>
+    <Dialog open={open} onClose={onClose} fullScreen={isPhone} fullWidth maxWidth="md" aria-labelledby={TITLE_ID}>
+      <DialogTitle id={TITLE_ID}>Grade history</DialogTitle>
+      <DialogContent dividers>
+        {history.isPending && open ? <LoadingMessage text="Loading grade history…" /> : null}
+        {history.isError ? (
+          <LoadFailedMessage
+            error={history.error}
+            notFoundText={GRADE_HISTORY_MESSAGES.notFound}
+            failedText={GRADE_HISTORY_MESSAGES.fetchFailed}
+            onRetry={() => void history.refetch()}
+          />
+        ) : null}
+        {history.data && history.data.entries.length === 0 ? (
+          <EmptyMessage text={GRADE_HISTORY_MESSAGES.empty} />
+        ) : null}
+        {history.data && history.data.entries.length > 0 ? (
+          <Box component="ol" sx={{ listStyle: 'none', m: 0, p: 0, display: 'grid', gap: 2 }}>
+            {history.data.entries.map((entry) => (
+              <HistoryEntry key={entry.gradeId} entry={entry} points={history.data.questionPoints} />
+            ))}
+          </Box>
+        ) : null}
+        {open ? <AiRunsCost assignmentId={assignmentId} questionId={questionId} submissionId={submissionId} /> : null}
+      </DialogContent>
+      <DialogActions sx={{ flexWrap: 'wrap', gap: 1 }}>
+        <Button
+          startIcon={<FileDownloadOutlinedIcon />}
+          onClick={onDownload}
+          disabled={isDownloading}
+          aria-busy={isDownloading}
+        >
+          Download audit trail (CSV)
+        </Button>
+        <Button variant="contained" onClick={onClose}>
+          Close
+        </Button>
+      </DialogActions>
+    </Dialog>
   );
 }
 

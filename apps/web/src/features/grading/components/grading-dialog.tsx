@@ -21,7 +21,7 @@ import { MarkableSubmissionViewer } from './comment-regions/markable-submission-
 import { GradingDialogActions } from './grading-dialog-actions.tsx';
 import { GRADING_CONTENT_SX, GRADING_DATA_LOADING } from './grading-dialog-frame.tsx';
 import { GRADE_DIALOG_TITLE_ID, GradingDialogHeader } from './grading-dialog-header.tsx';
-import { GradeHistoryButton } from './grade-history-dialog.tsx';
+import { GradeHistoryButton } from './grade-history-button.tsx';
 import { GradeSummary } from './grade-summary.tsx';
 import { GradingNotices } from './grading-notices.tsx';
 import { GradingLeaseNotice } from './grading-lease-notice.tsx';

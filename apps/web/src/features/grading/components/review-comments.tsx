@@ -4,7 +4,7 @@ import AddCommentOutlinedIcon from '@mui/icons-material/AddCommentOutlined';
 import DoneAllIcon from '@mui/icons-material/DoneAll';
 import RemoveDoneIcon from '@mui/icons-material/RemoveDone';
 import type { DraftComment } from '../comment-editing.ts';
-import { CommentCard } from './comment-card.tsx';
+import { CommentCard, usePreloadedEditor } from './comment-card.tsx';
 
 export interface ReviewCommentsProps {
   comments: readonly DraftComment[];
@@ -42,6 +42,7 @@ export function ReviewComments({
   onHover,
   ...on
 }: ReviewCommentsProps) {
+  usePreloadedEditor();
   return (
     <Box component="section" aria-labelledby="review-comments-heading" sx={{ minWidth: 0 }}>
       <Typography id="review-comments-heading" variant="h6" component="h2" gutterBottom>
