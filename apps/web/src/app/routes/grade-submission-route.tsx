@@ -1,9 +1,10 @@
-import { lazy, startTransition, Suspense, useEffect, useState } from 'react';
+import { lazy, Suspense } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { GRADE_DIALOG_TITLE, GradingDialogFrame } from '../../features/grading/components/grading-dialog-frame.tsx';
 import { gradingQueries } from '../../lib/queries/grading.ts';
 import { useSession } from '../../lib/session.tsx';
+import { useAfterPaint } from '../../lib/use-after-paint.ts';
 import { questionPagePath } from '../../lib/paths.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
@@ -35,7 +36,7 @@ export function GradeSubmissionRoute() {
   const { user } = useSession();
   const { goBack } = useGoBack(questionPagePath(assignmentId, questionId));
   useDocumentTitle(GRADE_DIALOG_TITLE);
-  const isFrameShown = useFirstPaintDone();
+  const isFrameShown = useAfterPaint();
   const inQueue = search.get('queue') === '1';
   // In the queue, the frame stays until the queue is known (the route's loader asked for it with the
   // answer): on a phone its bar takes a line of its own under the title, and drawn after the dialog
@@ -64,28 +65,4 @@ export function GradeSubmissionRoute() {
       )}
     </Suspense>
   );
-}
-
-/**
- * True from the first task after the screen's first paint (a frame, then a task). In a tab opened
- * in the background nothing is painted (nor are frames run) until it is shown: there at once.
- */
-function useFirstPaintDone(): boolean {
-  const [isDone, setDone] = useState(false);
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const done = () => startTransition(() => setDone(true));
-    if (document.visibilityState === 'hidden') {
-      done();
-      return undefined;
-    }
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(done);
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
-  return isDone;
 }

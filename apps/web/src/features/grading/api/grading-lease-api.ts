@@ -11,10 +11,11 @@ import { gradingQueries } from '../../../lib/queries/grading.ts';
  * opening, renews it every GRADING_LEASE_RENEW_SECONDS, and gives it up on leaving. The answer says
  * whether someone else had it first. A failure only means the mark is missing: grading goes on.
  */
-export function useGradingLease(assignmentId: string, questionId: string, submissionId: string) {
+export function useGradingLease(assignmentId: string, questionId: string, submissionId: string, enabled = true) {
   const path = apiPaths.submissions.lease(assignmentId, questionId, submissionId);
   const lease = useQuery({
     ...gradingQueries.lease(assignmentId, questionId, submissionId),
+    enabled,
     refetchInterval: GRADING_LEASE_RENEW_SECONDS * 1000,
     refetchOnWindowFocus: true,
   });

@@ -1,11 +1,13 @@
 import { Alert } from '@mui/material';
 import { formatDateTime } from '../../../lib/format-date.ts';
+import { useAfterPaint } from '../../../lib/use-after-paint.ts';
 import { useGradingLease } from '../api/grading-lease-api.ts';
 
 /**
  * In the grading screen: marks the answer as open by this grader (a lease the server keeps while
  * the screen is open, decision 0031) and, when another grader had it open first, says who and
- * since when, so two graders never work on one answer unknowingly. It never blocks saving.
+ * since when, so two graders never work on one answer unknowingly. It never blocks saving. Taken
+ * once the screen has been painted: a request and a render fewer before its first view (decision 0091).
  */
 export function GradingLeaseNotice({
   assignmentId,
@@ -16,7 +18,7 @@ export function GradingLeaseNotice({
   questionId: string;
   submissionId: string;
 }) {
-  const lease = useGradingLease(assignmentId, questionId, submissionId);
+  const lease = useGradingLease(assignmentId, questionId, submissionId, useAfterPaint());
   if (!lease.data || lease.data.isMine) return null;
   const { holder } = lease.data;
   return (

@@ -2,6 +2,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { GradingComment, GradingOutput } from '@gradewise/shared/contracts/grading';
 import { isNotFound, messageOf } from '../../../lib/api-client.ts';
+import { useAfterPaint } from '../../../lib/use-after-paint.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
 import { useReadAhead, useResultDroppedOnClose } from '../api/grading-prefetch.ts';
@@ -128,14 +129,17 @@ export function useGradingSession({
     Boolean(submission?.isAlreadyGraded && !submission.isGradeOnEarlierVersion) ||
     submission?.gradingStatus === 'succeeded';
 
-  // While this answer is read, the next ones of the queue are read ahead (decision 0079).
+  // While this answer is read, the next ones of the queue are read ahead (decision 0079): once its
+  // result has been painted, so their requests and parsing are not part of the screen's first view
+  // (on a phone its largest paint, decision 0091).
+  const isResultPainted = useAfterPaint(Boolean(result));
   useReadAhead({
     assignmentId,
     questionId,
     submissionId,
     items: queue.data?.items ?? [],
     queueReadAt: queue.dataUpdatedAt,
-    enabled: inQueue && Boolean(result),
+    enabled: inQueue && isResultPainted,
   });
 
   return {

@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import { gradingQueries, readGradingResult } from '../../../lib/queries/grading.ts';
+import { useAfterPaint } from '../../../lib/use-after-paint.ts';
 import { useSuggestionSummary } from '../api/suggestions-api.ts';
 
 export const UPDATED_SUGGESTION_MESSAGES = {
@@ -65,8 +66,11 @@ export function useRefreshedSuggestion({
     latest.current.announce(UPDATED_SUGGESTION_MESSAGES.shown);
   };
 
+  // Watched once the suggestion has been painted: its read and the render it brings are not part
+  // of the screen's first view (decision 0091).
+  const isPainted = useAfterPaint(isSuggestion);
   useSuggestionSummary(assignmentId, questionId, {
-    enabled: isSuggestion,
+    enabled: isSuggestion && isPainted,
     onRefreshed: () => void readAgain(),
   });
 
