@@ -275,6 +275,48 @@ describe('hidden text', () => {
     ]);
   });
 
+  // Issue 28: visible text written over the sentence leaves it no ink; both are black-ish on white.
+  it('text under a bar of dark outlined letters written over it is kept out of the text and reported; the bar stays', async () => {
+    const bytes = await buildPdfWithHiddenText({
+      visible: VISIBLE,
+      hidden: INJECTION,
+      technique: 'under-dark-outlined-text',
+    });
+    const result = await extractPdfText(bytes);
+    expect(result.text).not.toMatch(/rubric|full marks/);
+    // What a reader sees: the paragraphs, and the bar of letters between them.
+    const [before, bar, after] = result.text.split('\n\n');
+    expect([before, after]).toEqual(VISIBLE);
+    expect(bar).toMatch(/^M+$/);
+    expect(result.hiddenText).toEqual([{ page: 1, text: INJECTION, reason: 'covered-by-text' }]);
+  });
+
+  it('keeps text that later text is written over while a reader still sees it: a fake bold, an accent, a thin outline', async () => {
+    const doc = await PDFDocument.create();
+    const font = await doc.embedFont(StandardFonts.Helvetica);
+    const page = doc.addPage([612, 792]);
+    // The same words printed twice, 0.4 pt apart: a fake bold.
+    page.drawText('Osmosis moves water across a membrane.', { x: 72, y: 720, size: 11, font });
+    page.drawText('Osmosis moves water across a membrane.', { x: 72.4, y: 720, size: 11, font });
+    // An accent drawn over its letter, as old TeX fonts compose it.
+    page.drawText('The cafe serves water.', { x: 72, y: 690, size: 11, font });
+    page.drawText('\u00b4', { x: 72 + font.widthOfTextAtSize('The caf', 11) + 1, y: 692, size: 11, font });
+    // A row of letters outlined 0.5 pt over a sentence: both still readable where they cross.
+    page.drawText('Diffusion needs no energy.', { x: 72, y: 660, size: 11, font });
+    page.pushOperators(pushGraphicsState(), setTextRenderingMode(TextRenderingMode.FillAndOutline), setLineWidth(0.5));
+    page.drawText('MMMMMMMMMM', { x: 72, y: 660, size: 11, font });
+    page.pushOperators(popGraphicsState());
+    const result = await extractPdfText(await doc.save());
+    expect(result.hiddenText).toEqual([]);
+    for (const words of [
+      'Osmosis moves water across a membrane.',
+      'caf',
+      'serves water.',
+      'Diffusion needs no energy.',
+    ])
+      expect(result.text).toContain(words);
+  });
+
   it('does not flag text near the thresholds: footnotes, subscripts, dark grey, faint captions, headers on fills, outlined bold', async () => {
     const doc = await PDFDocument.create();
     const font = await doc.embedFont(StandardFonts.Helvetica);

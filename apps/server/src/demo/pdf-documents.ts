@@ -24,6 +24,7 @@ import {
   setFontAndSize,
   setLineWidth,
   setStrokingGrayscaleColor,
+  setStrokingRgbColor,
   setTextRenderingMode,
   showText,
   StandardFonts,
@@ -86,6 +87,8 @@ export type HiddenTextTechnique =
   | 'light-grey'
   // Issue 28: a thick white stroked line (not text, not a fill) drawn over the sentence:
   | 'under-white-stroked-line'
+  // Issue 28: visible text written over the sentence, a bar of dark outlined letters (decision 0090):
+  | 'under-dark-outlined-text'
   // An Identity-H (CID) font whose ToUnicode map says other text than its glyphs draw:
   | 'cid-remapped-other-letters'
   | 'cid-sentence-in-one-glyph'
@@ -188,6 +191,21 @@ export async function buildPdfWithHiddenText(input: HiddenTextPdfInput): Promise
         thickness: 14,
         color: rgb(1, 1, 1),
       });
+      break;
+    }
+    case 'under-dark-outlined-text': {
+      // The sentence in black, then a row of M's in dark blue with a 5 pt outline of the same
+      // colour over it: the reader sees a bar of letters (like a redaction), nothing of the sentence.
+      page.drawText(hidden, { x: MARGIN, y, size: 11, font });
+      page.pushOperators(
+        pushGraphicsState(),
+        setTextRenderingMode(TextRenderingMode.FillAndOutline),
+        setLineWidth(5),
+        setStrokingRgbColor(0.1, 0.2, 0.6),
+      );
+      const count = Math.ceil(font.widthOfTextAtSize(hidden, 11) / font.widthOfTextAtSize('M', 11));
+      page.drawText('M'.repeat(count), { x: MARGIN, y, size: 11, font, color: rgb(0.1, 0.2, 0.6) });
+      page.pushOperators(popGraphicsState());
       break;
     }
     case 'small':

@@ -9,6 +9,7 @@ import {
   type Rgb,
   type TextRun,
 } from './page-drawing.ts';
+import { wordsUnderLaterText } from './text-under-text.ts';
 
 type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 
@@ -154,8 +155,10 @@ export async function analyzePageText(
   const hasUnmatchedWords = undecided.some((word) => word.run === null);
   // Text the colour of the paper may be painted over other text (white glyphs as a brush).
   const hasPaleText = drawing.runs.some((run) => contrastReason(run, WHITE) !== null);
-  if ((drawing.needsRaster || hasUnmatchedWords || hasPaleText) && undecided.length > 0) {
-    await checkWordsAgainstRaster(page, undecided, drawing, raster);
+  // Words other text is written over later: whether any of their ink is left, only a render shows.
+  const underText = wordsUnderLaterText(undecided, drawing.runs);
+  if ((drawing.needsRaster || hasUnmatchedWords || hasPaleText || underText.length > 0) && undecided.length > 0) {
+    await checkWordsAgainstRaster(page, undecided, drawing, raster, underText);
   } else {
     // Only text on white paper: contrast against white decides.
     for (const word of undecided) {
@@ -440,6 +443,7 @@ async function checkWordsAgainstRaster(
   words: Word[],
   drawing: PageDrawing,
   options: RasterOptions,
+  underText: Word[],
 ) {
   const base = page.getViewport({ scale: 1 });
   const scale = Math.min(options.scale, Math.sqrt(options.maxPixels / Math.max(1, base.width * base.height)));
@@ -525,6 +529,37 @@ async function checkWordsAgainstRaster(
         word.reason = coveringReason(word, drawing.paints) ?? 'clipped';
       }
     });
+    const stillShown = underText.filter((word) => word.reason === null);
+    if (stillShown.length > 0) {
+      const keptPageText = pageTextOf(isPageText, drawing, stillShown);
+      if (keptPageText) {
+        // A third render without those words only: what they add to the page, under what came after.
+        await page.render({
+          canvasContext: withoutText.context as unknown as RenderParameters['canvasContext'],
+          canvas: withoutText.canvas as unknown as RenderParameters['canvas'],
+          viewport,
+          annotationMode,
+          operationsFilter: (index: number) => !isPageText[index] || keptPageText.has(index),
+        }).promise;
+        const without = withoutText.context.getImageData(left, top, regionWidth, regionHeight).data;
+        for (const word of stillShown) {
+          const { x0, x1, y0, y1 } = boxes[words.indexOf(word)]!;
+          let inkPixels = 0;
+          for (let y = y0; y < y1; y++) {
+            for (let x = x0; x < x1; x++) {
+              const p = ((y - top) * regionWidth + (x - left)) * 4;
+              if (
+                Math.abs(inked[p]! - without[p]!) > INK_DIFFERENCE ||
+                Math.abs(inked[p + 1]! - without[p + 1]!) > INK_DIFFERENCE ||
+                Math.abs(inked[p + 2]! - without[p + 2]!) > INK_DIFFERENCE
+              )
+                inkPixels++;
+            }
+          }
+          if (inkPixels <= MIN_INK_SHARE * (x1 - x0) * (y1 - y0)) word.reason = 'covered-by-text';
+        }
+      }
+    }
   } finally {
     options.canvasFactory.destroy(withText);
     options.canvasFactory.destroy(withoutText);
@@ -565,6 +600,21 @@ function coveringReason(word: Word, paints: PaintedArea[]): HiddenTextReason | n
     }
   }
   return cover ? COVER_REASONS[cover.kind] : null;
+}
+
+/**
+ * The rendered list's page show-text operations that are not the runs of `leftOut`; null when the
+ * list does not hold one such operation per run of the drawing (pdf.js's optimizer merges text
+ * blocks but keeps each show-text operation, so it always should), and nothing is left out then.
+ */
+function pageTextOf(isPageText: Uint8Array, drawing: PageDrawing, leftOut: Word[]): Set<number> | null {
+  const indexes: number[] = [];
+  isPageText.forEach((flag, index) => {
+    if (flag) indexes.push(index);
+  });
+  if (indexes.length !== drawing.runs.length) return null;
+  const omitted = new Set(leftOut.map((word) => word.run));
+  return new Set(indexes.filter((_, runIndex) => !omitted.has(drawing.runs[runIndex]!)));
 }
 
 interface RenderedOperatorList {
