@@ -12,6 +12,7 @@ import { apiPaths } from '../../../lib/api-paths.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
 import { gradingQueries } from '../../../lib/queries/grading.ts';
 import { questionQueries } from '../../../lib/queries/questions.ts';
+import { ROUTE_READ_FRESH_MS } from './grading-reads.ts';
 
 /** Texts of spec sections 4 and 8 for the grading screen. */
 export const GRADING_MESSAGES = {
@@ -64,6 +65,9 @@ export function useGradingQuestion(assignmentId: string, questionId: string, sub
   const queryClient = useQueryClient();
   return useQuery({
     ...questionQueries.submission(assignmentId, questionId, submissionId),
+    // Not read again on mounting when the route has just read it (decision 0091, as the queue and
+    // the groups in 0079): a second read, and a render of the whole screen, before its first view.
+    staleTime: ROUTE_READ_FRESH_MS,
     placeholderData: () => cachedCopyWith(queryClient, assignmentId, questionId, submissionId),
   });
 }

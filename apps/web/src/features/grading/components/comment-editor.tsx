@@ -1,4 +1,4 @@
-import { useEffect, useRef, type KeyboardEvent } from 'react';
+import { useLayoutEffect, useRef, type KeyboardEvent } from 'react';
 import { Button, Stack, TextField } from '@mui/material';
 import { formatPoints } from '../format.ts';
 import type { CommentCardProps } from './comment-card.tsx';
@@ -7,9 +7,10 @@ import type { CommentCardProps } from './comment-card.tsx';
 export function CommentEditor({ comment, index, questionPoints, onChange, onSave, onCancel }: CommentCardProps) {
   const editor = comment.editor!;
   const number = index + 1;
-  // The editor opens with the caret after the text, ready to continue it.
+  // The editor opens with the caret after the text, ready to continue it: before it is painted, also
+  // when it mounts as its code arrives (a Suspense retry, whose effects may run after the paint).
   const textRef = useRef<HTMLTextAreaElement | null>(null);
-  useEffect(() => {
+  useLayoutEffect(() => {
     const field = textRef.current;
     if (!field) return;
     field.focus();

@@ -47,8 +47,12 @@ export function useGradingSession({
   const isStaffView = detail?.viewer === 'staff';
   const submission = isStaffView ? detail.submissions?.find((row) => row._id === submissionId) : undefined;
   // The question page's cached copy shows at once, but only the copy read on opening says an answer
-  // is gone: one sent since that copy (a new version, a regrade request's) is not in it yet.
-  const isRead = question.isFetchedAfterMount;
+  // is gone: one sent since that copy (a new version, a regrade request's) is not in it yet. The
+  // route's read, started as the navigation did, is one (ROUTE_READ_FRESH_MS, decision 0091).
+  const [openedAt] = useState(() => Date.now());
+  const isRead =
+    question.isFetchedAfterMount ||
+    (question.isSuccess && !question.isPlaceholderData && question.dataUpdatedAt >= openedAt - ROUTE_READ_FRESH_MS);
   const isMissing = isRead && question.isSuccess && (!isStaffView || !submission);
   const grading = useGradingResult(assignmentId, questionId, submissionId, Boolean(submission));
   useResultDroppedOnClose(submissionId);
