@@ -16,7 +16,9 @@ const serverProject = (database: 'pglite' | 'postgres') => ({
       database === 'postgres' ? [...configDefaults.exclude, ...DATABASE_INDEPENDENT_TESTS] : configDefaults.exclude,
     environment: 'node',
     globalSetup: ['./test/support/global-setup.ts'],
-    env: { TEST_DATABASE: database },
+    // The test cost of password hashing (src/auth/passwords.ts; NODE_ENV=test only): the suite
+    // registers hundreds of accounts (decision 0092).
+    env: { TEST_DATABASE: database, GRADEWISE_TEST_CHEAP_PASSWORD_HASH: '1' },
     // A hang's bound, not a speed check: two files at once on a loaded two-core machine can take
     // twice the wall time one took alone (decision 0083).
     testTimeout: 120_000,

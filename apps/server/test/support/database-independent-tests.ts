@@ -25,6 +25,7 @@ export const DATABASE_INDEPENDENT_TESTS = [
   'test/job-recovery.test.ts',
   'test/llm-grader.test.ts',
   'test/logger.test.ts',
+  'test/passwords.test.ts',
   'test/pdf-extraction.test.ts',
   // PGlite's own adapter, opened directly.
   'test/pglite-data-rows.test.ts',
