@@ -659,6 +659,14 @@ describe('work a file may ask for (issue 28)', () => {
         form(deep(10)),
       ]),
     ).toBe(false);
+    // Streams whose object header cannot be read are each counted on their own: the second draws
+    // the 1,200-level form at 1,200.
+    const headerless = (content: string) => `${stream(content, '')}\n`;
+    const withoutHeaders = new TextEncoder().encode(
+      `%PDF-1.7\n${headerless('q Q')}${headerless(deep(1_200, '/A Do'))}` +
+        `3 0 obj\n<< /XObject << /A 4 0 R >> >>\nendobj\n4 0 obj\n${form(deep(1_200))}\nendobj\n%%EOF\n`,
+    );
+    expect(() => checkContentStreams(withoutHeaders)).toThrow(nestingTooDeepError(2_000).message);
     // A form that draws itself: pdf.js ignores the circular call, so the loop adds nothing.
     expect(
       refused([
@@ -666,6 +674,34 @@ describe('work a file may ask for (issue 28)', () => {
         form(deep(1_500, '/A Do'), ' /Resources << /XObject << /A 4 0 R >> >>'),
       ]),
     ).toBe(false);
+  });
+
+  it('reads a page whose contents are several streams as one: what one leaves open, the next starts from', () => {
+    // Object 1 and 4, 5, ...: the page's content streams, in order.
+    const pageOfStreams = (contents: string[]) =>
+      rawPdf([
+        `${stream(contents[0]!, '')}\u0000<< /Type /Page /MediaBox [0 0 1 1] /Contents [1 0 R ${contents
+          .slice(1)
+          .map((_, index) => `${index + 4} 0 R`)
+          .join(' ')}] >>`,
+        ...contents.slice(1).map((content) => stream(content, '')),
+      ]);
+    const opens = (levels: number) => 'q '.repeat(levels);
+    const closes = (levels: number) => 'Q '.repeat(levels);
+    // Three streams of 800 levels each left open: 2,400 as pdf.js reads the page.
+    expect(() => checkContentStreams(pageOfStreams([opens(800), opens(800), opens(800)]))).toThrow(
+      nestingTooDeepError(2_000).message,
+    );
+    // Each stream closes what it opens, or what the one before left open: 800 at most.
+    expect(() =>
+      checkContentStreams(
+        pageOfStreams([opens(800) + closes(800), opens(800), closes(800) + opens(800) + closes(800)]),
+      ),
+    ).not.toThrow();
+    // Streams not read in a row (one page's, two no page's) are not added up.
+    expect(() =>
+      checkContentStreams(rawPdf([page(opens(800), '<< >>'), stream(opens(800), ''), stream(opens(800), '')])),
+    ).not.toThrow();
   });
 
   it('refuses more drawing operations than maxOperators before the hidden-text check renders them', async () => {

@@ -12,6 +12,9 @@
  * may name counts. That over-counts only by the page's depth at its `Do` (a few levels on honest
  * pages); the forms below it are followed exactly. Forms whose content this check cannot read
  * (filters other than Flate) end a chain; the extraction pool's CPU budget covers them.
+ *
+ * A page whose /Contents is several streams is read by pdf.js as one stream: the levels one leaves
+ * open are where the next starts (less the `Q`s it reads with nothing of its own saved).
  */
 
 /** One content stream as stream-guard.ts read it. */
@@ -24,6 +27,10 @@ export interface ContentStream {
   deepest: number;
   /** Each `/Name Do`, with the nesting it is made at. */
   calls: { name: string; depth: number }[];
+  /** Levels still saved at its end. */
+  leftOpen: number;
+  /** `Q`s it reads with nothing of its own saved. */
+  unopenedCloses: number;
 }
 
 /** Where the objects of the file are: its text (latin1), and the unpacked object streams. */
@@ -38,6 +45,9 @@ export interface ObjectSources {
  * file has a few thousand; a hostile one could make the name lookup quadratic).
  */
 const MAX_STEPS = 1_000_000;
+const PAGE_TYPE = /\/Type\s*\/Page(?![A-Za-z])/;
+/** How far into an object its /Type /Page is looked for. */
+const PAGE_TYPE_REACH = 4_096;
 /** Dictionaries and arrays nested deeper than this are not read further. */
 const MAX_VALUE_DEPTH = 32;
 
@@ -51,13 +61,23 @@ export function deepestThroughForms(
   sources: ObjectSources,
   stopAbove: number,
 ): number | undefined {
-  if (!streams.some((stream) => stream.calls.length > 0)) return Math.max(0, ...streams.map((s) => s.deepest));
-  const chains = new FormChains(streams, new ObjectIndex(sources), stopAbove);
+  const objects = new ObjectIndex(sources);
+  const chains = new FormChains(streams, objects, stopAbove);
   try {
     let deepest = 0;
-    for (const stream of streams) {
-      deepest = Math.max(deepest, chains.depthFrom(stream));
-      if (deepest > stopAbove) return deepest;
+    for (const stream of streams) deepest = Math.max(deepest, chains.depthFrom(stream));
+    // A page whose contents are several streams is read as one: what one leaves open, the next
+    // starts from.
+    const byNumber = new Map(streams.map((stream) => [stream.objectNumber, stream]));
+    for (const contents of objects.multiStreamPageContents()) {
+      let carried = 0;
+      for (const objectNumber of contents) {
+        const stream = byNumber.get(objectNumber);
+        if (!stream) continue;
+        deepest = Math.max(deepest, carried + chains.depthFrom(stream, carried));
+        carried = Math.max(0, carried - stream.unopenedCloses) + stream.leftOpen;
+      }
+      deepest = Math.max(deepest, carried);
     }
     return deepest;
   } catch (error) {
@@ -82,6 +102,7 @@ class FormChains {
   private readonly ownScopes = new Map<number, Scope | null>();
   private readonly memo = new Map<string, number>();
   private readonly inProgress = new Set<string>();
+  private readonly ids = new Map<ContentStream, number>();
   private anyNames: Map<string, number[]> | null = null;
   private steps = 0;
 
@@ -95,15 +116,18 @@ class FormChains {
         this.forms.set(stream.objectNumber, stream);
   }
 
-  /** A stream read as a page's content (or any form as a root): its names looked up anywhere. */
-  depthFrom(stream: ContentStream): number {
+  /**
+   * A stream read as a page's content (or any form as a root), from `base` levels: its names
+   * looked up anywhere. Relative to `base`; throws once past the limit.
+   */
+  depthFrom(stream: ContentStream, base = 0): number {
     const own = stream.objectNumber === undefined ? null : this.scopeOf(stream.objectNumber);
-    return this.depthOf(stream, own ?? 'any', 0);
+    return this.depthOf(stream, own ?? 'any', base);
   }
 
   /** The deepest nesting below `stream` drawn at `base`, relative to `base`; throws past the limit. */
   private depthOf(stream: ContentStream, scope: Scope, base: number): number {
-    const key = `${stream.objectNumber ?? -1}:${scope === 'any' ? 'any' : scope.owner}`;
+    const key = `${this.idOf(stream)}:${scope === 'any' ? 'any' : scope.owner}`;
     const known = this.memo.get(key);
     if (known !== undefined) return this.within(base, known);
     // A form that draws itself: pdf.js ignores the circular call, so it adds nothing.
@@ -122,6 +146,13 @@ class FormChains {
     this.inProgress.delete(key);
     this.memo.set(key, deepest);
     return deepest;
+  }
+
+  /** A stream's own key (streams whose object number could not be read are told apart too). */
+  private idOf(stream: ContentStream): number {
+    let id = this.ids.get(stream);
+    if (id === undefined) this.ids.set(stream, (id = this.ids.size));
+    return id;
   }
 
   /** `relative`, after checking that `base + relative` is within the limit. */
@@ -188,6 +219,29 @@ class ObjectIndex {
     this.packed ??= this.indexObjectStreams();
     const packed = this.packed.get(objectNumber);
     return packed ? readValue(packed.source, packed.at).value : undefined;
+  }
+
+  /**
+   * The content streams (object numbers, in order) of every page whose /Contents is an array of
+   * two or more: pdf.js reads them as one stream.
+   */
+  *multiStreamPageContents(): Generator<number[]> {
+    this.top ??= this.indexTopLevel();
+    this.packed ??= this.indexObjectStreams();
+    const places = [
+      ...[...this.top.values()].map((at) => ({ source: this.sources.text, at })),
+      ...this.packed.values(),
+    ];
+    for (const { source, at } of places) {
+      // Only objects that start like a page are read (a page's /Type is near its start).
+      if (!PAGE_TYPE.test(source.slice(at, at + PAGE_TYPE_REACH))) continue;
+      const page = asDictionary(readValue(source, at).value);
+      const type = page?.get('Type');
+      if (!page || !type || !('name' in type) || type.name !== 'Page') continue;
+      const contents = this.resolve(page.get('Contents'));
+      if (!Array.isArray(contents) || contents.length < 2) continue;
+      yield contents.flatMap((entry) => (entry && 'ref' in entry ? [entry.ref] : []));
+    }
   }
 
   /** Every name of every /XObject dictionary in the file, with the objects it names. */

@@ -21,9 +21,10 @@ import { deepestThroughForms, type ContentStream, type ObjectSources } from './f
  * page nests more than a few dozen (PDF 32000-1, annex C, suggests 28). Deeper than
  * `maxNestingDepth` is refused as 'too-complex'. Nesting carried through a chain of form XObjects
  * (a form is drawn from the state of the stream that drew it) is counted too, through the forms
- * each `Do` names (form-chains.ts), against the same limit and with the same message. Nesting
- * built otherwise across streams (a page whose contents are many streams, forms this check cannot
- * unpack) is left to the extraction pool's per-page CPU budget (extraction-pool.ts).
+ * each `Do` names (form-chains.ts), and so is nesting carried from one content stream of a page to
+ * the next (pdf.js reads them as one), against the same limit and with the same message. Forms and
+ * contents this check cannot unpack (filters other than Flate) are left to the extraction pool's
+ * per-page CPU budget (extraction-pool.ts).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -192,9 +193,15 @@ export function deepestNesting(data: Uint8Array, stopAbove: number): number {
  * (`/Name Do`) with the deepest nesting it is drawn at: one entry per name, so a stream that
  * draws the same form a million times costs one.
  */
-function readContentStream(data: Uint8Array, stopAbove: number): Pick<ContentStream, 'deepest' | 'calls'> {
+function readContentStream(
+  data: Uint8Array,
+  stopAbove: number,
+): Pick<ContentStream, 'deepest' | 'calls' | 'leftOpen' | 'unopenedCloses'> {
   let depth = 0;
   let deepest = 0;
+  // `Q`s with nothing saved in this stream: on a page whose contents are several streams, they
+  // close what the streams before it left open.
+  let unopenedCloses = 0;
   const drawn = new Map<string, number>();
   // Where the name just read starts and ends: the operand of a `Do` that follows it.
   let nameStart = -1;
@@ -230,6 +237,7 @@ function readContentStream(data: Uint8Array, stopAbove: number): Pick<ContentStr
         if (deepest > stopAbove) break;
       } else if (length === 1 && byte === UPPER_Q) {
         if (depth > 0) depth -= 1;
+        else unopenedCloses += 1;
       } else if (length === 2 && byte === UPPER_I && data[start + 1] === UPPER_D) {
         at = afterInlineImage(data, at); // `ID`: binary image data up to `EI`
       } else if (length === 2 && byte === UPPER_D && data[start + 1] === LOWER_O && nameStart >= 0) {
@@ -239,7 +247,12 @@ function readContentStream(data: Uint8Array, stopAbove: number): Pick<ContentStr
     }
     if (!isName) nameStart = -1;
   }
-  return { deepest, calls: [...drawn].map(([name, at]) => ({ name, depth: at })) };
+  return {
+    deepest,
+    calls: [...drawn].map(([name, at]) => ({ name, depth: at })),
+    leftOpen: depth,
+    unopenedCloses,
+  };
 }
 
 /** After a literal string `( ... )`: balanced parentheses, a backslash escapes the next byte. */
