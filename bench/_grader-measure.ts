@@ -10,6 +10,7 @@ import { createBuiltinGrader } from '../apps/server/src/ai/builtin/builtin-grade
 import {
   analyseAnswer,
   answerSignals,
+  classMeaningOf,
   questionContextFor,
   textsToEmbed,
 } from '../apps/server/src/ai/builtin/grade-answer.ts';
@@ -44,6 +45,8 @@ export interface MeasuredQuestion {
   family: string;
   question: DatasetQuestion;
   rubricItems: RubricItem[];
+  /** The sampled answers' texts: the class each answer is graded with (GradingInput.classAnswers). */
+  classAnswers: string[];
   answers: MeasuredAnswer[];
 }
 
@@ -69,6 +72,7 @@ export function gradingInputFor(question: MeasuredQuestion, answerText: string):
     points: POINTS,
     answerText,
     examples: [],
+    classAnswers: question.classAnswers,
   };
 }
 
@@ -121,6 +125,7 @@ export async function measureFamilies(folder: string, only?: readonly string[]):
         family: family.family,
         question,
         rubricItems: await rubricFor(question),
+        classAnswers: sample.map((answer) => answer.text),
         answers: [],
       };
       // One batch of meanings per question: the answers and the question's reference side.
@@ -131,6 +136,7 @@ export async function measureFamilies(folder: string, only?: readonly string[]):
       const meaningOf = new Map(texts.map((text, index) => [text.replace(/\s+/g, ' ').trim(), vectors[index]!]));
       const lookup = (text: string) => meaningOf.get(text.replace(/\s+/g, ' ').trim())!;
       const context = questionContextFor(base);
+      const classMeaning = classMeaningOf(base, lookup);
       for (const answer of sample) {
         const input = { ...base, answerText: answer.text };
         const analysis = analyseAnswer(answer.text, input, context);
@@ -140,7 +146,7 @@ export async function measureFamilies(folder: string, only?: readonly string[]):
           share: answer.share,
           isJudged: !['blank', 'restates-question', 'instructions-only', 'does-not-know'].includes(analysis.status),
           foldedText: analysis.foldedText,
-          signals: answerSignals(analysis, input, context, lookup),
+          signals: answerSignals(analysis, input, context, lookup, { classMeaning, answerText: answer.text }),
         });
       }
       questions.push(measuredQuestion);

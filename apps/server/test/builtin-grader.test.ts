@@ -495,8 +495,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-3.2.0',
-      promptVersion: 'builtin-3.2.0',
+      model: 'gradewise-builtin-3.3.0',
+      promptVersion: 'builtin-3.3.0',
       inputTokens: null,
       outputTokens: null,
     });

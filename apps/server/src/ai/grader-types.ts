@@ -60,6 +60,12 @@ export interface GradingInput {
    * without giving the answer away. Comment text only: scores never depend on it (decision 0088).
    */
   showExpectedAnswer?: boolean;
+  /**
+   * The class's current answers to the question (their text, this answer's among them), for the
+   * built-in grader's typicality (class-closeness.ts). Absent: graded without its class. LLM
+   * graders do not read it.
+   */
+  classAnswers?: readonly string[];
 }
 
 export interface SuggestedComment {

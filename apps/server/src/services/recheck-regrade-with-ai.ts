@@ -1,6 +1,7 @@
 import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
 import { newId } from '../lib/ids.ts';
 import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
+import { classAnswersFor } from './run-grading.ts';
 import type { GradingInput } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { currentTime } from '../lib/clock.ts';
@@ -61,6 +62,7 @@ export async function recheckRegradeWithAi(
   await countInteractiveCall(ctx, user.id);
   await chargeProviderCalls(ctx, spendScopeOf(scope, provider), 1);
   const items = item ? [item] : rubric.items;
+  const grader = graderOf(provider);
   const input: GradingInput = {
     questionText: rubric.questionText,
     solutionText: rubric.solutionText,
@@ -68,8 +70,8 @@ export async function recheckRegradeWithAi(
     points: item ? item.points : question.points,
     answerText: extraction.text,
     showExpectedAnswer: question.showExpectedAnswer,
+    classAnswers: await classAnswersFor(ctx, grader, question.id),
   };
-  const grader = graderOf(provider);
   const call = await grader.requestGrading(input);
   await recordAiCost(
     ctx.db,

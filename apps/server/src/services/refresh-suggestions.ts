@@ -17,7 +17,7 @@ import {
 } from '../models/suggestion-refreshes.ts';
 import { courseGradesWithBuiltin } from './course-ai.ts';
 import { MAX_JOB_STARTS } from './job-work.ts';
-import { buildGradingInput, readSavedGradeExamples, storedSuggestion } from './run-grading.ts';
+import { buildGradingInput, classAnswersFor, readSavedGradeExamples, storedSuggestion } from './run-grading.ts';
 
 /**
  * Learning from each saved grade: after a save, the question's pending suggestions (current
@@ -111,11 +111,13 @@ export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, a
   }
   const savedGrades = await readSavedGradeExamples(ctx, questionId);
   const grader = createBuiltinGrader();
+  const classAnswers = await classAnswersFor(ctx, grader, questionId);
   let resuggested = 0;
   for (const submission of await selectSuggestionsToRefresh(ctx.db, questionId)) {
     attempt.signal.throwIfAborted();
     try {
       const { input } = await buildGradingInput(ctx, { submission, question, rubric, savedGrades });
+      input.classAnswers = classAnswers;
       const call = await grader.requestGrading(input, attempt.signal);
       const suggestion = grader.interpretGrading(call.rawOutput, input);
       await insertFinishedGradingRun(ctx.db, {

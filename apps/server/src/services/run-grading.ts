@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import type { GradedExample, Grader, GradingInput, GradingSuggestion, RubricItem } from '../ai/grader-types.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
+import { CLASS_ANSWERS_MAX } from '../ai/builtin/grade-answer.ts';
 import { acceptsImages } from '../ai/provider/settings.ts';
 import { interpretingLlmGrader } from '../ai/create-grader.ts';
 import type { AppContext } from '../context.ts';
@@ -8,6 +9,7 @@ import { defineJob, type JobAttempt } from '../jobs/job-definition.ts';
 import { holdAfterStoringOutputForTests } from '../jobs/test-hooks.ts';
 import { AppError, conflict, notFound } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
+import { selectClassAnswerTexts } from '../models/class-answers.ts';
 import { selectSavedGradeExamples, type SavedGradeExample } from '../models/graded-examples.ts';
 import { selectGradingTarget } from '../models/grading-targets.ts';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
@@ -78,6 +80,7 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
     const provider = providerOfWork(ctx.config, course, run.providerId);
     const asked = graderOf(provider);
     grader = asked;
+    input.classAnswers = await classAnswersFor(ctx, asked, question.id);
     await refuseIfStopped(ctx, run.batchId);
     // Counted once per run, against the quotas of the question's course (read with the target).
     if (asked.kind === 'llm') await chargeProviderCalls(ctx, { ...course, provider }, 1, runId);
@@ -156,6 +159,19 @@ export async function buildGradingInput(
     showExpectedAnswer: question.showExpectedAnswer,
   };
   return { input, extraction };
+}
+
+/**
+ * The class's current answers, for the grader that reads them: the built-in grader weighs how
+ * typical an answer is of its class (class-closeness.ts, decision 0093). LLM graders are not sent
+ * other students' answers.
+ */
+export async function classAnswersFor(
+  ctx: AppContext,
+  grader: Pick<Grader, 'kind'>,
+  questionId: string,
+): Promise<string[] | undefined> {
+  return grader.kind === 'builtin' ? selectClassAnswerTexts(ctx.db, questionId, CLASS_ANSWERS_MAX) : undefined;
 }
 
 /** A suggestion as a run stores it. AI suggestions start accepted: the total shown is the grader's. */

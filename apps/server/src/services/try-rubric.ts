@@ -3,6 +3,7 @@ import { freshItemId, totalOfItems } from '@gradewise/shared/rubric-items';
 import type { z } from 'zod';
 import { newId } from '../lib/ids.ts';
 import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
+import { classAnswersFor } from './run-grading.ts';
 import type { GradingInput, RubricItem } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
@@ -50,6 +51,7 @@ export async function tryRubric(
   await chargeProviderCalls(ctx, spendScopeOf(scope, provider), answers.length);
 
   const grader = graderOf(provider);
+  const classAnswers = await classAnswersFor(ctx, grader, question.id);
   const results: RubricTrialResult[] = [];
   let graderInfo: RubricTrialOutput['grader'] | undefined;
   for (const answer of answers) {
@@ -59,6 +61,7 @@ export async function tryRubric(
       rubricItems: items,
       points: question.points,
       answerText: answer.text,
+      classAnswers,
     };
     const call = await grader.requestGrading(gradingInput);
     await recordAiCost(

@@ -12,59 +12,60 @@ import type { SuggestionModel } from './suggestion-model.ts';
  *   asap-sas: mariebexte/s-bert-similarity-based-content-scoring @ 80e97b6e69932897e26d918e695743cd653e2666 (Score1 / set maximum (0-3 sets 1, 2, 5, 6; 0-2 others); train_rel_2 (gold train + test); no question texts or reference answers)
  *   powergrading: malik-ali/generative-grading + beingRD/CPSC5306-DataMiningProject @ 86cc2f5c8ba7900a46dc1974d9441f3e06f0e0fc + 505ceaeddf1d6cb933633e63a5af4a498a6856f1 (mean of three graders 0/1 (0, 1/3, 2/3, 1); the ten graded questions x 698 answers)
  * == saf held out (fitted on the other families only)
- *   k=0  n=2112  r 0.763  RMSE 0.245 (true mean 0.378, ratio 0.649)  bias +0.023  ECE 0.080  big errors in first 20%: 0.94x random  salad over "I don't know." +0.045, over a wrong answer -0.236
- *   k=5  n=1320  r 0.787  RMSE 0.237 (mean of 5 0.388, ratio 0.611)  bias +0.041  ECE 0.064  big errors in first 20%: 2.67x random  salad over "I don't know." +0.045, over a wrong answer -0.277
- *   k=10 n=1320  r 0.774  RMSE 0.244 (mean of 10 0.381, ratio 0.641)  bias +0.047  ECE 0.089  big errors in first 20%: 2.14x random  salad over "I don't know." +0.045, over a wrong answer -0.286
+ *   k=0  n=2112  r 0.766  RMSE 0.243 (true mean 0.378, ratio 0.642)  bias -0.000  ECE 0.081  big errors in first 20%: 0.72x random  salad over "I don't know." +0.045, over a wrong answer -0.182
+ *   k=5  n=1320  r 0.807  RMSE 0.224 (mean of 5 0.388, ratio 0.578)  bias +0.023  ECE 0.065  big errors in first 20%: 2.07x random  salad over "I don't know." +0.045, over a wrong answer -0.241
+ *   k=10 n=1320  r 0.794  RMSE 0.231 (mean of 10 0.381, ratio 0.608)  bias +0.028  ECE 0.050  big errors in first 20%: 2.02x random  salad over "I don't know." +0.045, over a wrong answer -0.268
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == scientsbank held out (fitted on the other families only)
- *   k=0  n=6242  r 0.445  RMSE 0.398 (true mean 0.429, ratio 0.927)  bias -0.097  ECE 0.076  big errors in first 20%: 0.56x random  salad over "I don't know." +0.037, over a wrong answer -0.275
- *   k=5  n=4588  r 0.490  RMSE 0.379 (mean of 5 0.443, ratio 0.855)  bias +0.007  ECE 0.057  big errors in first 20%: 1.01x random  salad over "I don't know." +0.034, over a wrong answer -0.375
- *   k=10 n=4588  r 0.534  RMSE 0.363 (mean of 10 0.425, ratio 0.854)  bias +0.012  ECE 0.064  big errors in first 20%: 1.16x random  salad over "I don't know." +0.034, over a wrong answer -0.394
+ *   k=0  n=6242  r 0.462  RMSE 0.392 (true mean 0.429, ratio 0.914)  bias -0.091  ECE 0.079  big errors in first 20%: 0.53x random  salad over "I don't know." +0.037, over a wrong answer -0.266
+ *   k=5  n=4588  r 0.502  RMSE 0.376 (mean of 5 0.443, ratio 0.847)  bias +0.005  ECE 0.050  big errors in first 20%: 1.08x random  salad over "I don't know." +0.033, over a wrong answer -0.369
+ *   k=10 n=4588  r 0.552  RMSE 0.357 (mean of 10 0.425, ratio 0.841)  bias +0.010  ECE 0.067  big errors in first 20%: 1.19x random  salad over "I don't know." +0.031, over a wrong answer -0.384
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == beetle held out (fitted on the other families only)
- *   k=0  n=5199  r 0.472  RMSE 0.446 (true mean 0.437, ratio 1.022)  bias +0.204  ECE 0.107  big errors in first 20%: 0.87x random  salad over "I don't know." +0.044, over a wrong answer -0.504
- *   k=5  n=3180  r 0.490  RMSE 0.396 (mean of 5 0.459, ratio 0.863)  bias -0.036  ECE 0.080  big errors in first 20%: 1.06x random  salad over "I don't know." +0.044, over a wrong answer -0.320
- *   k=10 n=3180  r 0.540  RMSE 0.375 (mean of 10 0.430, ratio 0.872)  bias -0.004  ECE 0.077  big errors in first 20%: 0.97x random  salad over "I don't know." +0.044, over a wrong answer -0.364
+ *   k=0  n=5199  r 0.470  RMSE 0.450 (true mean 0.437, ratio 1.031)  bias +0.207  ECE 0.112  big errors in first 20%: 0.91x random  salad over "I don't know." +0.044, over a wrong answer -0.502
+ *   k=5  n=3180  r 0.489  RMSE 0.398 (mean of 5 0.459, ratio 0.866)  bias -0.037  ECE 0.091  big errors in first 20%: 1.05x random  salad over "I don't know." +0.042, over a wrong answer -0.336
+ *   k=10 n=3180  r 0.546  RMSE 0.374 (mean of 10 0.430, ratio 0.870)  bias -0.004  ECE 0.085  big errors in first 20%: 1.04x random  salad over "I don't know." +0.044, over a wrong answer -0.351
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == asap-sas held out (fitted on the other families only)
- *   k=0  n=2500  r 0.295  RMSE 0.385 (true mean 0.387, ratio 0.994)  bias -0.101  ECE 0.046  big errors in first 20%: 0.78x random  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=600   r 0.433  RMSE 0.383 (mean of 5 0.393, ratio 0.976)  bias +0.058  ECE 0.141  big errors in first 20%: 0.95x random  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=600   r 0.499  RMSE 0.338 (mean of 10 0.350, ratio 0.967)  bias -0.009  ECE 0.060  big errors in first 20%: 0.84x random  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=0  n=2500  r 0.341  RMSE 0.365 (true mean 0.387, ratio 0.943)  bias -0.014  ECE 0.047  big errors in first 20%: 0.38x random  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=600   r 0.474  RMSE 0.373 (mean of 5 0.393, ratio 0.949)  bias +0.058  ECE 0.132  big errors in first 20%: 0.93x random  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=600   r 0.529  RMSE 0.330 (mean of 10 0.350, ratio 0.942)  bias -0.005  ECE 0.086  big errors in first 20%: 0.68x random  salad over "I don't know."   -  , over a wrong answer   -
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == powergrading held out (fitted on the other families only)
- *   k=0  n=2500  r 0.653  RMSE 0.351 (true mean 0.340, ratio 1.032)  bias -0.238  ECE 0.177  big errors in first 20%: 2.48x random  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=600   r 0.801  RMSE 0.201 (mean of 5 0.348, ratio 0.578)  bias +0.023  ECE 0.096  big errors in first 20%: 3.45x random  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=600   r 0.822  RMSE 0.190 (mean of 10 0.322, ratio 0.589)  bias +0.019  ECE 0.065  big errors in first 20%: 4.31x random  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=0  n=2500  r 0.693  RMSE 0.340 (true mean 0.340, ratio 0.999)  bias -0.235  ECE 0.190  big errors in first 20%: 1.04x random  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=600   r 0.814  RMSE 0.194 (mean of 5 0.348, ratio 0.556)  bias +0.014  ECE 0.096  big errors in first 20%: 2.95x random  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=600   r 0.838  RMSE 0.181 (mean of 10 0.322, ratio 0.561)  bias +0.008  ECE 0.077  big errors in first 20%: 4.56x random  salad over "I don't know."   -  , over a wrong answer   -
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == worst family (goal)
- *   |bias| at k=0 (<= 0.10)                      0.238 (powergrading)
- *   ECE at k=0 (<= 0.05)                         0.177 (powergrading)
- *   RMSE / mean of 5 at k=5 (<= 0.90)            0.976 (asap-sas)
- *   RMSE / mean of 10 at k=10 (<= 0.85)          0.967 (asap-sas)
- *   RMSE / true mean at k=0                      1.032 (powergrading)
- *   big errors in first 20%, x random, k=0 (>= 2) 0.556 (scientsbank)
- *   big errors in first 20%, x random, k=5 (>= 2) 0.949 (asap-sas)
- *   big errors in first 20%, x random, k=10 (>= 2) 0.840 (asap-sas)
+ *   |bias| at k=0 (<= 0.10)                      0.235 (powergrading)
+ *   ECE at k=0 (<= 0.05)                         0.190 (powergrading)
+ *   RMSE / mean of 5 at k=5 (<= 0.90)            0.949 (asap-sas)
+ *   RMSE / mean of 10 at k=10 (<= 0.85)          0.942 (asap-sas)
+ *   RMSE / true mean at k=0                      1.031 (beetle)
+ *   big errors in first 20%, x random, k=0 (>= 2) 0.381 (asap-sas)
+ *   big errors in first 20%, x random, k=5 (>= 2) 0.927 (asap-sas)
+ *   big errors in first 20%, x random, k=10 (>= 2) 0.682 (asap-sas)
  *   salad over "I don't know.", k=0 (<= 0.05)    0.045 (saf)
  *   salad over "I don't know.", k=10 (<= 0.05)   0.045 (saf)
  *   leaking comments (<= 0.01)                   0.000 (saf)
- * time per answer: 55.7 ms (grading 4.0 ms + its meaning 51.7 ms; goal <= 150), resident memory 442 MB
+ * time per answer: 25.3 ms (grading 2.6 ms + its meaning 22.7 ms; goal <= 150), resident memory 433 MB
  */
 export const FITTED: SuggestionModel = {
   cold: {
-    intercept: -1.9042,
-    weights: [0.2736, 0.0314, 1.0276, -0.8615, 0.2998, 0.3192, -0.4533, 0.5829, 1.0141, 1.225, 0.3031, 0.2559, 0.9691],
+    intercept: -1.6045,
+    weights: [
+      0.4313, 0.0275, 0.9281, -0.8994, 0.3076, 0.2038, -0.442, 0.5415, 0.9785, 1.0265, 0.0688, 0.1718, 0.8547, 0.8125,
+      1.4129,
+    ],
   },
   warm: [
-    [1.0554, 0.139, -0.3548, 0.0529, -0.1464, -0.0168, 0.2873],
-    [0.8981, 0.078, 0.021, 0.0759, -0.0275, 0.3102, 0.0398],
-    [0.7737, 0.0684, 0.1264, 0.0304, 0.0047, 0.2293, 0.0531],
-    [0.7493, 0.1592, 0.0835, 0.0006, 0.0422, 0.1247, 0.0678],
+    [1.0404, 0.1176, -0.3599, -0.031, -0.2381, -0.0239, 0.2785, 0.0076, 0.1909],
+    [0.8898, 0.051, -0.0007, -0.0047, -0.1354, 0.3093, 0.0415, 0.057, 0.1939],
+    [0.7732, 0.0494, 0.1191, -0.0369, -0.0718, 0.2329, 0.0547, 0.1413, 0.0496],
+    [0.7324, 0.1606, 0.1057, -0.0605, -0.038, 0.1635, 0.0627, 0.2776, -0.0718],
   ],
   confidence: {
-    intercept: -0.3386,
-    weights: [
-      -1.7951, 3.1506, -1.6338, -0.0423, 0.179, 0.0903, -0.4488, -0.5678, 0.5024, 1.7227, -0.0868, 0.6034, -0.529,
-    ],
+    intercept: -0.3501,
+    weights: [-1.7704, 3.1659, -1.5415, -0.065, 0.191, 0.1411, -0.45, -0.5439, 0.4666, 1.687, -0.1915, 0.5814, -0.5465],
   },
 };

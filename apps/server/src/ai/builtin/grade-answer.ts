@@ -12,6 +12,7 @@ import {
 } from './answer-features.ts';
 import { referenceWordsOf, screenAnswer, type ReferenceWords } from './answer-screening.ts';
 import { itemCertainty } from './confidence.ts';
+import { measureClass, NO_CLASS, typicalityOf, type ClassMeaning } from './class-closeness.ts';
 import { FITTED } from './fitted-weights.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
 import {
@@ -46,7 +47,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.2.0';
+export const BUILTIN_GRADER_VERSION = '3.3.0';
 
 export type AnswerStatus =
   'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only' | 'does-not-know';
@@ -89,6 +90,8 @@ export interface SuggestionInputs {
   sameAnswers: number;
   features: AnswerFeatures;
   meaning: { reference: number; coverage: number; question: number };
+  /** How typical of its class the answer is (class-closeness.ts), and how many answers the class had. */
+  typicality: { near: number; whole: number; classSize: number };
   /** The confidence model's inputs (suggestion-model.ts), for the score shown. */
   model: number[];
 }
@@ -418,7 +421,29 @@ export function textsToEmbed(input: GradingInput): string[] {
     ...context.solutionSentences,
     input.questionText,
     ...answers.map((text) => analyseAnswer(text, input, context).evidenceText),
+    ...classKeys(input),
   ];
+}
+
+/**
+ * Classes larger than this are compared through their first answers only: measuring a class
+ * compares every pair of its answers, so the cost must not grow with the class without bound.
+ */
+export const CLASS_ANSWERS_MAX = 400;
+
+/** The class's answers as their meanings are looked up: spaces folded, empty answers left out. */
+function classKeys(input: GradingInput): string[] {
+  return (input.classAnswers ?? [])
+    .slice(0, CLASS_ANSWERS_MAX)
+    .map(foldSpaces)
+    .filter((key) => key.length > 0);
+}
+
+const foldSpaces = (text: string) => text.replace(/\s+/g, ' ').trim();
+
+/** The class measured once per grading call (and kept across calls on the same class). */
+export function classMeaningOf(input: GradingInput, meaning: MeaningLookup): ClassMeaning | null {
+  return measureClass(classKeys(input), meaning);
 }
 
 /** What the models read of one measured answer (suggestion-model.ts). */
@@ -427,8 +452,13 @@ export function answerSignals(
   input: GradingInput,
   context: QuestionContext,
   meaning: MeaningLookup,
+  /** The answer's class, and the answer's own text as the class lists it (itself is not its classmate). */
+  classmates: { classMeaning: ClassMeaning | null; answerText: string } | null = null,
 ): AnswerSignals {
   const embedding = meaning(analysis.evidenceText);
+  const typical = classmates
+    ? typicalityOf(embedding, foldSpaces(classmates.answerText), classmates.classMeaning)
+    : NO_CLASS;
   const closeness = (text: string) => Math.max(0, similarity(embedding, meaning(text)));
   const sentences = context.solutionSentences;
   return {
@@ -440,6 +470,8 @@ export function answerSignals(
     meaningQuestion: closeness(input.questionText),
     embedding,
     terms: new Set(answerTerms(analysis.evidenceText, context.reference)),
+    classNear: typical.near,
+    classWhole: typical.whole,
   };
 }
 
@@ -459,12 +491,16 @@ export function prepareExamples(
   context: QuestionContext,
   meaning: MeaningLookup,
   model: SuggestionModel = FITTED,
+  classMeaning: ClassMeaning | null = null,
 ): PreparedExample[] {
   const prepared: PreparedExample[] = [];
   for (const example of usableExamples(input)) {
     const analysis = analyseAnswer(example.answerText, input, context);
     if (NOTHING_TO_JUDGE.has(analysis.status)) continue;
-    const signals = answerSignals(analysis, input, context, meaning);
+    const signals = answerSignals(analysis, input, context, meaning, {
+      classMeaning,
+      answerText: example.answerText,
+    });
     prepared.push({
       signals,
       cold: coldShare(signals, model),
@@ -584,8 +620,11 @@ export function gradeAnswer(
       'The answer is made of words not put into sentences that say anything (shuffled or listed key words); it earns no credit.',
     );
   }
-  const signals = answerSignals(analysis, input, context, meaning);
-  const examples = NOTHING_TO_JUDGE.has(analysis.status) ? [] : prepareExamples(input, context, meaning, model);
+  const classMeaning = classMeaningOf(input, meaning);
+  const signals = answerSignals(analysis, input, context, meaning, { classMeaning, answerText: input.answerText });
+  const examples = NOTHING_TO_JUDGE.has(analysis.status)
+    ? []
+    : prepareExamples(input, context, meaning, model, classMeaning);
   const prediction = predictShare(signals, analysis.foldedText, examples, model);
   let share = isOnlySetAside ? 0 : prediction.share;
   // Numbers and formulas are judged by value, which the word and meaning models cannot see. Where
@@ -668,6 +707,7 @@ export function gradeAnswer(
         coverage: signals.meaningCoverage,
         question: signals.meaningQuestion,
       },
+      typicality: { near: signals.classNear, whole: signals.classWhole, classSize: classMeaning?.keys.length ?? 0 },
       model: confidenceModelInputs,
     },
   };

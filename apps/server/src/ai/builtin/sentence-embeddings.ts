@@ -68,18 +68,35 @@ export async function embedTexts(texts: readonly string[]): Promise<Embedding[]>
     if (cached) found.set(key, cached);
   }
   const missing = [...new Set(keys.filter((key) => key.length > 0 && !found.has(key)))];
-  if (missing.length > 0) {
-    const encoder = await model();
-    const vectors = await encoder.embed(missing);
-    missing.forEach((key, index) => {
-      const vector = normalise(vectors[index]!);
-      found.set(key, vector);
-      if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!);
-      cache.set(key, vector);
-    });
+  // Texts another call is embedding already are awaited, not embedded again: every answer of a
+  // Grade All names the same class (grade-answer.ts), and its first few calls start together.
+  const mine = missing.filter((key) => !inFlight.has(key));
+  if (mine.length > 0) {
+    const batch = model()
+      .then((encoder) => encoder.embed(mine))
+      .then((vectors) => {
+        const embedded = new Map<string, Embedding>();
+        mine.forEach((key, index) => {
+          const vector = normalise(vectors[index]!);
+          embedded.set(key, vector);
+          if (cache.size >= cacheLimit) cache.delete(cache.keys().next().value!);
+          cache.set(key, vector);
+        });
+        return embedded;
+      })
+      .finally(() => mine.forEach((key) => inFlight.delete(key)));
+    mine.forEach((key) => inFlight.set(key, batch));
+  }
+  for (const key of missing) {
+    const embedded = await inFlight.get(key);
+    const vector = embedded?.get(key) ?? cache.get(key);
+    if (vector) found.set(key, vector);
   }
   return keys.map((key) => found.get(key) ?? ZERO);
 }
+
+/** Batches being embedded, by the texts they hold. */
+const inFlight = new Map<string, Promise<Map<string, Embedding>>>();
 
 /** Cosine similarity of two unit vectors (0 when either is the zero vector). */
 export function similarity(left: Embedding, right: Embedding): number {

@@ -69,6 +69,9 @@ export interface AnswerSignals {
    * terminal", the words do not.
    */
   terms: ReadonlySet<string>;
+  /** How typical of its class the answer is (class-closeness.ts); 0 when graded without its class. */
+  classNear: number;
+  classWhole: number;
 }
 
 export function coldInputs(signals: AnswerSignals): number[] {
@@ -78,6 +81,8 @@ export function coldInputs(signals: AnswerSignals): number[] {
     signals.meaningCoverage,
     signals.meaningQuestion,
     signals.meaningReference - signals.meaningQuestion,
+    signals.classNear,
+    signals.classWhole,
   ];
 }
 
@@ -221,6 +226,8 @@ export interface ExampleBaseline {
   words: number;
   meaningReference: number;
   meaningCoverage: number;
+  classNear: number;
+  classWhole: number;
 }
 
 const baselines = new WeakMap<readonly PreparedExample[], ExampleBaseline>();
@@ -235,6 +242,8 @@ export function exampleBaseline(examples: readonly PreparedExample[]): ExampleBa
     words: mean(examples.map((example) => creditedWords(example.signals.terms, examples))),
     meaningReference: mean(examples.map((example) => example.signals.meaningReference)),
     meaningCoverage: mean(examples.map((example) => example.signals.meaningCoverage)),
+    classNear: mean(examples.map((example) => example.signals.classNear)),
+    classWhole: mean(examples.map((example) => example.signals.classWhole)),
   };
   baselines.set(examples, baseline);
   return baseline;
@@ -254,6 +263,8 @@ export function warmInputs(signals: AnswerSignals, cold: number, examples: reado
     signals.meaningCoverage - baseline.meaningCoverage,
     nearestShare(examples, (example) => termOverlap(signals.terms, example.signals.terms), 6) - baseline.level,
     creditedWords(signals.terms, examples) - baseline.words,
+    signals.classNear - baseline.classNear,
+    signals.classWhole - baseline.classWhole,
   ];
 }
 
