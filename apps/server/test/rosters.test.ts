@@ -400,8 +400,15 @@ describe('pending enrolments', () => {
       200,
       CourseForStaff,
     );
+    // The Students page is told "Not my student" will close this account (not "ask for another email").
     expect(waiting.pendingStudents).toEqual([
-      { email, invitedAt: expect.any(String), registeredName: null, registeredAsInstructor: true },
+      {
+        email,
+        invitedAt: expect.any(String),
+        registeredName: null,
+        registeredAsInstructor: true,
+        instructorAccountClosable: true,
+      },
     ]);
     // The invitation is not the instructor account's: it sees no course, and cannot be confirmed into it.
     expect((await t.app.inject({ method: 'GET', url: '/api/courses', headers: squatter.auth })).json()).toEqual([]);
@@ -472,6 +479,30 @@ describe('pending enrolments', () => {
       ),
     });
     expect(await rosterOf(course._id)).toEqual({ students: [], pending: [] });
+  });
+
+  it('tells the Students page when an instructor account an invitation waits for can no longer be closed', async () => {
+    const course = await createCourse(t.app, owner);
+    const holder = await registerUser(t.app, { role: 'instructor', name: 'Hal Holder' });
+    expect((await addByJson(owner, course._id, { emails: [holder.email] })).json()).toMatchObject({ invited: 1 });
+    const closable = async () =>
+      expectJson(
+        await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth }),
+        200,
+        CourseForStaff,
+      ).pendingStudents.map((p) => [p.email, p.registeredAsInstructor, p.instructorAccountClosable]);
+    expect(await closable()).toEqual([[holder.email, true, true]]);
+
+    // Once the account teaches a course it is someone's: the owner is told to ask for another email.
+    await createCourse(t.app, holder);
+    expect(await closable()).toEqual([[holder.email, true, false]]);
+    const refused = await t.app.inject({
+      method: 'POST',
+      url: `/api/courses/${course._id}/decline-registrant`,
+      headers: owner.auth,
+      payload: { email: holder.email },
+    });
+    expect(refused.statusCode).toBe(409);
   });
 
   it('closes only an account nobody relies on, and says why it will not otherwise', async () => {

@@ -5,7 +5,8 @@ import type {
   InvitationConfirmer,
 } from '@gradewise/shared/contracts/courses';
 import type { CourseSummaryRow, CourseWithInstructor } from '../models/courses.ts';
-import type { PendingWithRegistrant, RosterStudent } from '../models/enrollments.ts';
+import type { RosterStudent } from '../models/enrollments.ts';
+import type { PendingForOwner } from '../services/read-courses.ts';
 import type { GraderRole } from '../policies/course-access.ts';
 import type { FileUrlSigner } from '../storage/file-url-signer.ts';
 
@@ -52,7 +53,7 @@ function presentCourseBase({ row }: CourseDetailRows, signer: FileUrlSigner) {
 
 export function presentCourseForStaff(
   rows: CourseDetailRows,
-  pending: PendingWithRegistrant[],
+  pending: PendingForOwner[],
   signer: FileUrlSigner,
   staffRole: GraderRole = 'owner',
   invitationsConfirmedBy?: InvitationConfirmer,
@@ -70,6 +71,7 @@ export function presentCourseForStaff(
       invitedAt: invite.createdAt.toISOString(),
       registeredName: invite.registrant?.name ?? null,
       registeredAsInstructor: invite.registeredAsInstructor,
+      ...(invite.registeredAsInstructor ? { instructorAccountClosable: invite.instructorAccountClosable } : {}),
     })),
   };
 }

@@ -251,9 +251,10 @@ export async function declineRegistrant(
  * Why "Not my student" may not close this account, or null when it may: an account nobody relies
  * on never proved its address (a proved address belongs to whoever reads it, instructor or not)
  * and holds nothing (no seat in any course, no course of its own, no LMS identity). The one home
- * of that rule: declineRegistrant closes such an account, and addStudentsToCourse invites past one.
+ * of that rule: declineRegistrant closes such an account, addStudentsToCourse invites past one, and
+ * the owner's Students page offers "Not my student" beside one (`loadCourseDetail`).
  */
-async function whyNotClosable(tx: Db, account: UserRow): Promise<'proved' | 'in-use' | null> {
+export async function whyNotClosable(tx: Db, account: UserRow): Promise<'proved' | 'in-use' | null> {
   if (account.emailVerifiedAt) return 'proved';
   if (await accountHoldsAnything(tx, account.id)) return 'in-use';
   return null;

@@ -17,8 +17,9 @@ import {
   type RosterStudent,
   type WaitingInvitationRow,
 } from '../models/enrollments.ts';
-import type { UserRow } from '../models/users.ts';
+import { selectUsersByEmails, type UserRow } from '../models/users.ts';
 import { loadVisibleCourse, type CourseScope } from '../policies/course-access.ts';
+import { whyNotClosable } from './add-students.ts';
 
 /**
  * GET /courses: instructors see the courses they own and those they are a TA of, students the courses they are enrolled in.
@@ -46,7 +47,15 @@ export interface CourseDetail {
   row: CourseWithInstructor;
   students: RosterStudent[];
   /** Only loaded for the owner (a TA cannot act on invitations). */
-  pending: PendingWithRegistrant[];
+  pending: PendingForOwner[];
+}
+
+export interface PendingForOwner extends PendingWithRegistrant {
+  /**
+   * The email's instructor account is one "Not my student" closes (never proved the address, holds
+   * nothing): the invitation waits for the owner to close it, not for another address (decision 0090).
+   */
+  instructorAccountClosable: boolean;
 }
 
 export async function loadCourseDetail(ctx: AppContext, user: UserRow, courseId: string): Promise<CourseDetail> {
@@ -56,7 +65,21 @@ export async function loadCourseDetail(ctx: AppContext, user: UserRow, courseId:
     selectRosterOfCourse(ctx.db, scope.course.id),
     scope.role === 'owner' ? selectPendingOfCourse(ctx.db, scope.course.id) : Promise.resolve([]),
   ]);
-  return { scope, row: row!, students, pending };
+  return { scope, row: row!, students, pending: await withClosableInstructors(ctx, pending) };
+}
+
+/**
+ * Tells the owner which instructor-held invitations "Not my student" can free, so the page offers
+ * it only where the server will act and asks for another address where it will not. Reads only the
+ * instructor accounts among the invitations (usually none).
+ */
+async function withClosableInstructors(ctx: AppContext, pending: PendingWithRegistrant[]): Promise<PendingForOwner[]> {
+  const held = pending.filter((invite) => invite.registeredAsInstructor).map((invite) => invite.email);
+  const closable = new Set<string>();
+  for (const account of await selectUsersByEmails(ctx.db, held)) {
+    if (account.role === 'instructor' && (await whyNotClosable(ctx.db, account)) === null) closable.add(account.email);
+  }
+  return pending.map((invite) => ({ ...invite, instructorAccountClosable: closable.has(invite.email) }));
 }
 
 /** Who turns an invitation into a seat on this server: the emailed link with SMTP, else the instructor. */

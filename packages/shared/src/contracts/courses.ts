@@ -59,9 +59,15 @@ export const PendingStudent = z.object({
   registeredName: z.string().nullable().default(null),
   /**
    * The email has an instructor account: it cannot take a student seat, so the invitation waits
-   * (never dropped) and the instructor is told, to ask the student for another address.
+   * (never dropped) for that account to be closed or for another address (`instructorAccountClosable`).
    */
   registeredAsInstructor: z.boolean().default(false),
+  /**
+   * Only beside `registeredAsInstructor`: true when that account never proved the address and holds
+   * nothing, so "Not my student" closes it and the invitation waits for the student (decision
+   * 0090); false when it proved or uses the address, and the instructor asks for another one.
+   */
+  instructorAccountClosable: z.boolean().optional(),
 });
 export type PendingStudent = z.infer<typeof PendingStudent>;
 

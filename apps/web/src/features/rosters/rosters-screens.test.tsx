@@ -190,6 +190,7 @@ describe('invited, not enrolled yet (issue 15)', () => {
       invitedAt: '2030-01-02T10:00:00.000Z',
       registeredName: null,
       registeredAsInstructor: true,
+      instructorAccountClosable: false,
     },
     {
       email: 'later@example.edu',
@@ -198,6 +199,15 @@ describe('invited, not enrolled yet (issue 15)', () => {
       registeredAsInstructor: false,
     },
   ];
+
+  // Decision 0090: the server invites past an instructor account "Not my student" may close.
+  const heldByUnprovedInstructor: PendingStudent = {
+    email: 'wren@example.edu',
+    invitedAt: '2030-01-02T10:00:00.000Z',
+    registeredName: null,
+    registeredAsInstructor: true,
+    instructorAccountClosable: true,
+  };
 
   it('offers Confirm for a registered student only, says why an instructor account waits, and confirms', async () => {
     const sent = stubNetwork({
@@ -211,19 +221,18 @@ describe('invited, not enrolled yet (issue 15)', () => {
 
     const list = await screen.findByRole('list', { name: 'Invited, not enrolled yet' });
     expect(within(list).getByText('Kai Student registered, awaiting your confirmation')).toBeInTheDocument();
+    // An instructor account that proved or uses the email is not closed by the server: ask for another.
     expect(
-      within(list).getByText(/This email has an instructor account, which cannot join as a student/),
+      within(list).getByText(
+        'This email belongs to an instructor account that has proved it or is in use, which cannot join as a student: ask the student for another email',
+      ),
     ).toBeInTheDocument();
     expect(within(list).getByText(/not registered yet/)).toBeInTheDocument();
     expect(
       within(list)
         .getAllByRole('button')
         .map((button) => button.getAttribute('aria-label')),
-    ).toEqual([
-      'Confirm Kai Student (kai@example.edu)',
-      'Not my student: Kai Student (kai@example.edu)',
-      'Not my student: the instructor account (prof@example.edu)',
-    ]);
+    ).toEqual(['Confirm Kai Student (kai@example.edu)', 'Not my student: Kai Student (kai@example.edu)']);
 
     await user.click(within(list).getByRole('button', { name: 'Confirm Kai Student (kai@example.edu)' }));
     expect(
@@ -270,6 +279,46 @@ describe('invited, not enrolled yet (issue 15)', () => {
     expect(sent.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual([
       { email: 'kai@example.edu' },
       { email: 'kai@example.edu' },
+    ]);
+  });
+
+  it('shows an invitation an unproved instructor account holds as pending, and Not my student closes that account', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(
+        courseForStaff({
+          pendingStudents: [heldByUnprovedInstructor, invitations[1]!],
+          invitationsConfirmedBy: 'instructor',
+        }),
+      ),
+      [`POST /api/courses/${COURSE_ID}/decline-registrant`]: () =>
+        jsonResponse(200, { message: 'The account Ian Instructorish registered with wren@example.edu is closed.' }),
+    });
+    const user = userEvent.setup();
+    renderApp(STUDENTS_PATH);
+
+    const list = await screen.findByRole('list', { name: 'Invited, not enrolled yet' });
+    const [held, refused] = within(list).getAllByRole('listitem');
+    expect(held).toHaveTextContent(
+      /wren@example\.edu.*An instructor account holds this email without having proved it, so your student cannot register with it\. If it is not your student's, choose Not my student/,
+    );
+    expect(held).not.toHaveTextContent(/another email/);
+    expect(refused).toHaveTextContent(/prof@example\.edu.*ask the student for another email/);
+    // Nobody registered as a student: nothing to confirm, and no "Confirm all".
+    expect(screen.queryByRole('button', { name: /^Confirm/ })).not.toBeInTheDocument();
+    expect(within(refused!).queryByRole('button')).not.toBeInTheDocument();
+
+    await user.click(
+      within(held!).getByRole('button', { name: 'Not my student: the instructor account (wren@example.edu)' }),
+    );
+    const dialog = await screen.findByRole('dialog', { name: 'Not your student?' });
+    expect(dialog).toHaveAccessibleDescription(/^An instructor account was registered with wren@example\.edu\./);
+    await user.click(within(dialog).getByRole('button', { name: 'Close the account' }));
+    expect(
+      await screen.findByText('The account Ian Instructorish registered with wren@example.edu is closed.'),
+    ).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual([
+      { email: 'wren@example.edu' },
     ]);
   });
 

@@ -24,7 +24,7 @@ export function DeclineRegistrantDialog({
   const titleId = useId();
   const descriptionId = useId();
   const decline = useDeclineRegistrant(courseId);
-  const who = registrant ?? 'Someone';
+  const who = registrant ? `${registrant} registered` : 'An instructor account was registered';
   const onDecline = () =>
     decline.mutate(email, {
       onSuccess: (result) => {
@@ -44,9 +44,9 @@ export function DeclineRegistrantDialog({
       <DialogTitle id={titleId}>Not your student?</DialogTitle>
       <DialogContent>
         <DialogContentText id={descriptionId} sx={{ overflowWrap: 'anywhere' }}>
-          {who} registered with {email}. If this is not the student you invited, close that account: the email is then
-          free, your student registers with it, and you confirm them here. The invitation keeps waiting. An account that
-          has proved this email, or is already used in a course, is not closed.
+          {who} with {email}. If this is not the student you invited, close that account: the email is then free, your
+          student registers with it, and you confirm them here. The invitation keeps waiting. An account that has proved
+          this email, or is already used in a course, is not closed.
         </DialogContentText>
       </DialogContent>
       <DialogActions>

@@ -76,13 +76,7 @@ export function PendingInvitations({
             <ListItem key={invitation.email} divider={index < invitations.length - 1} sx={{ flexWrap: 'wrap', gap: 1 }}>
               <ListItemText
                 primary={invitation.email}
-                secondary={
-                  invitation.registeredName
-                    ? `${invitation.registeredName} registered, awaiting your confirmation`
-                    : invitation.registeredAsInstructor
-                      ? 'This email has an instructor account, which cannot join as a student: ask the student for another email'
-                      : `Invited ${formatDateTime(invitation.invitedAt)}, not registered yet`
-                }
+                secondary={describeInvitation(invitation)}
                 slotProps={{ primary: { sx: { overflowWrap: 'anywhere' } } }}
               />
               {invitation.registeredName ? (
@@ -97,7 +91,7 @@ export function PendingInvitations({
                 </Button>
               ) : null}
               {/* Whoever registered the address first may not be the student invited (issue 28). */}
-              {invitation.registeredName || invitation.registeredAsInstructor ? (
+              {mayDecline(invitation) ? (
                 <Button
                   size="small"
                   color="error"
@@ -121,4 +115,24 @@ export function PendingInvitations({
       ) : null}
     </section>
   );
+}
+
+/**
+ * An instructor account the server says nobody relies on (never proved the email, holds nothing)
+ * is closed by "Not my student", as a squatting student's is (decision 0090); one that proved or
+ * uses the email is refused there, so the owner is sent to ask for another address instead.
+ */
+function mayDecline(invitation: PendingStudent): boolean {
+  if (invitation.registeredName) return true;
+  return invitation.registeredAsInstructor && invitation.instructorAccountClosable === true;
+}
+
+function describeInvitation(invitation: PendingStudent): string {
+  if (invitation.registeredName) return `${invitation.registeredName} registered, awaiting your confirmation`;
+  if (invitation.registeredAsInstructor) {
+    return invitation.instructorAccountClosable
+      ? "An instructor account holds this email without having proved it, so your student cannot register with it. If it is not your student's, choose Not my student to close it; the invitation keeps waiting"
+      : 'This email belongs to an instructor account that has proved it or is in use, which cannot join as a student: ask the student for another email';
+  }
+  return `Invited ${formatDateTime(invitation.invitedAt)}, not registered yet`;
 }
