@@ -1,16 +1,17 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { measureClass, NO_CLASS, typicalityOf } from '../src/ai/builtin/class-closeness.ts';
 import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
 import { embedTexts, similarity } from '../src/ai/builtin/sentence-embeddings.ts';
 import type { BuiltinJudgement } from '../src/ai/builtin/grade-answer.ts';
 import type { GradingInput } from '../src/ai/grader-types.ts';
-import { submissions } from '../src/db/schema.ts';
+import { gradingRuns, submissions, suggestionRefreshes } from '../src/db/schema.ts';
 import { selectClassAnswerTexts } from '../src/models/class-answers.ts';
-import { classAnswersFor } from '../src/services/run-grading.ts';
+import { classAnswersFor } from '../src/services/grading-input.ts';
 import { ensureFileExtraction } from '../src/services/ensure-file-extraction.ts';
 import { addStudents, createCourseWorld, submitAnswer } from './support/course-fixtures.ts';
 import { registerUser } from './support/http.ts';
+import { gradeWithAi, saveRubric } from './support/review-fixtures.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -176,4 +177,92 @@ describe('the class a grading job reads', () => {
     expect(await classAnswersFor(t.ctx, { kind: 'builtin' }, qid)).toEqual(texts);
     expect(await classAnswersFor(t.ctx, { kind: 'llm' }, qid)).toBeUndefined();
   });
+});
+
+describe('suggestions made before the whole class was read', () => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp({}, { withJobs: true });
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const newestRun = async (submissionId: string) =>
+    (
+      await t.ctx.db
+        .select()
+        .from(gradingRuns)
+        .where(and(eq(gradingRuns.submissionId, submissionId), eq(gradingRuns.status, 'succeeded')))
+        .orderBy(desc(gradingRuns.createdAt))
+        .limit(1)
+    )[0]!;
+  const classSizeOf = (run: { rawOutput: unknown }) =>
+    (run.rawOutput as BuiltinJudgement).confidenceInputs.typicality.classSize;
+
+  it('are suggested again once a grading run finds a larger class, so the same answer gets the same suggestion', async () => {
+    const world = await createCourseWorld(t.app);
+    const names = ['Ann', 'Ben', 'Cat', 'Dan'];
+    const students = await Promise.all(names.map((name) => registerUser(t.app, { role: 'student', name })));
+    await addStudents(
+      t.app,
+      world.instructor,
+      world.course._id,
+      students.map((student) => student.email),
+    );
+    const target = { assignmentId: world.assignment._id, questionId: world.question._id };
+    await saveRubric(t.app, world.instructor, target, {
+      questionText: 'Why do we see lightning before we hear thunder?',
+      solutionText: 'Light travels much faster than sound.',
+      items: [{ id: 'item-1', criterion: 'Compares the speeds of light and sound', points: 10 }],
+    });
+    const same = 'Sound is slow because thunder is loud and far away.';
+    const texts = [same, 'Light travels faster than sound does.', 'Light is much quicker than sound.', same];
+    const submitted = [];
+    // Ann, Ben and Cat first: Ann's answer is suggested while the class is those three.
+    for (const index of [0, 1, 2]) {
+      submitted[index] = await submitAnswer(
+        t.app,
+        students[index]!,
+        target.assignmentId,
+        target.questionId,
+        texts[index],
+      );
+    }
+    for (const submission of submitted) await ensureFileExtraction(t.ctx, await fileOf(submission!._id));
+    await gradeWithAi(t.app, world.instructor, { ...target, submissionId: submitted[0]!._id });
+    expect(classSizeOf(await newestRun(submitted[0]!._id))).toBe(3);
+    const refreshesBefore = await refreshesOf(target.questionId);
+    expect(refreshesBefore).toHaveLength(0);
+
+    // Dan hands in Ann's answer; grading it reads a class of four, so Ann's suggestion is stale.
+    submitted[3] = await submitAnswer(t.app, students[3]!, target.assignmentId, target.questionId, texts[3]);
+    await ensureFileExtraction(t.ctx, await fileOf(submitted[3]._id));
+    await gradeWithAi(t.app, world.instructor, { ...target, submissionId: submitted[3]._id });
+    const dan = await newestRun(submitted[3]._id);
+    expect(classSizeOf(dan)).toBe(4);
+
+    const [refresh] = await refreshesOf(target.questionId);
+    expect(refresh?.requestedById).toBeNull();
+    const finished = await t.ctx.jobs!.waitFor(
+      refresh!.id,
+      async () => {
+        const [row] = await refreshesOf(target.questionId);
+        return row && (row.status === 'succeeded' || row.status === 'failed') ? row : undefined;
+      },
+      { timeoutMs: 120_000, pollMs: 200 },
+    );
+    expect(finished?.status).toBe('succeeded');
+    const ann = await newestRun(submitted[0]!._id);
+    expect(classSizeOf(ann)).toBe(4);
+    expect(ann.totalScore).toBe(dan.totalScore);
+    expect(ann.confidence).toBe(dan.confidence);
+  });
+
+  async function fileOf(submissionId: string): Promise<string> {
+    const [row] = await t.ctx.db.select().from(submissions).where(eq(submissions.id, submissionId));
+    return row!.fileId;
+  }
+  const refreshesOf = (questionId: string) =>
+    t.ctx.db.select().from(suggestionRefreshes).where(eq(suggestionRefreshes.questionId, questionId));
 });

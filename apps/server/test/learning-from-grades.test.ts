@@ -3,7 +3,8 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
 import type { Grader, GradingInput } from '../src/ai/grader-types.ts';
-import { gradingRuns, suggestionRefreshes } from '../src/db/schema.ts';
+import { gradingRuns, submissions, suggestionRefreshes } from '../src/db/schema.ts';
+import { ensureFileExtraction } from '../src/services/ensure-file-extraction.ts';
 import { addStudents, createCourseWorld, submitAnswer, type CourseWorld } from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
@@ -118,6 +119,12 @@ beforeAll(async () => {
   );
   for (const [name, student] of students) {
     submissionOf.set(name, await submitAnswer(t.app, student, world.assignment._id, world.question._id, ANSWERS[name]));
+  }
+  // Every answer read before any is graded: each suggestion is made with the whole class, so the
+  // only refreshes are the ones saves ask for (a run that finds a larger class asks too, 0093).
+  for (const submission of submissionOf.values()) {
+    const [row] = await t.ctx.db.select().from(submissions).where(eq(submissions.id, submission._id));
+    expect((await ensureFileExtraction(t.ctx, row!.fileId)).status).toBe('succeeded');
   }
   // Eve's answer is never graded: no suggestion to refresh.
   for (const name of ['Ann', 'Ben', 'Cat', 'Dan'])

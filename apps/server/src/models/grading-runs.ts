@@ -1,4 +1,6 @@
-import { and, desc, eq, getTableColumns, sql, type SQL } from 'drizzle-orm';
+import type { GradingSuggestion } from '../ai/grader-types.ts';
+import { newId } from '../lib/ids.ts';
+import { and, desc, eq, getTableColumns, inArray, sql, type SQL } from 'drizzle-orm';
 import { anyOfPlaceholder } from './any-of.ts';
 import type { Db } from '../db/client.ts';
 import { preparedPerDb } from '../db/prepared.ts';
@@ -355,4 +357,35 @@ export async function selectGradingRunsByIds(db: Db, ids: string[]): Promise<Map
   if (ids.length === 0) return new Map();
   const rows = await runsByIds(db).execute({ ids });
   return new Map(rows.map((row) => [row.id, row]));
+}
+
+/**
+ * The smallest class any of these built-in runs was graded with (its judgement's
+ * `confidenceInputs.typicality.classSize`; a judgement from before classes were read counts 0),
+ * or null without any built-in run among them.
+ */
+export async function selectSmallestClassRead(db: Db, runIds: string[]): Promise<number | null> {
+  if (runIds.length === 0) return null;
+  const [row] = await db
+    .select({
+      smallest: sql<
+        number | null
+      >`min(coalesce((${gradingRuns.rawOutput} -> 'confidenceInputs' -> 'typicality' ->> 'classSize')::integer, 0))`,
+    })
+    .from(gradingRuns)
+    .where(and(inArray(gradingRuns.id, runIds), eq(gradingRuns.graderKind, 'builtin')));
+  return row?.smallest ?? null;
+}
+
+/** A suggestion as a run stores it. AI suggestions start accepted: the total shown is the grader's. */
+export function storedSuggestion(suggestion: GradingSuggestion): {
+  comments: StoredComment[];
+  totalScore: number;
+  confidence: number;
+} {
+  return {
+    comments: suggestion.comments.map((comment) => ({ id: newId(), ...comment, accepted: true })),
+    totalScore: suggestion.totalScore,
+    confidence: Math.round(suggestion.confidence),
+  };
 }

@@ -18,7 +18,7 @@ export type SuggestionRefreshRow = typeof suggestionRefreshes.$inferSelect;
  */
 export async function insertSuggestionRefreshUnlessQueued(
   db: Db,
-  row: { id: string; questionId: string; requestedById: string },
+  row: { id: string; questionId: string; requestedById: string | null },
 ): Promise<SuggestionRefreshRow | undefined> {
   const [inserted] = await db
     .insert(suggestionRefreshes)

@@ -27,7 +27,7 @@ import { selectRubricByQuestionId, type RubricRow } from '../models/rubrics.ts';
 import { ensureFileExtraction } from './ensure-file-extraction.ts';
 import { now } from './ai-spend.ts';
 import { locationOf } from './course-ai.ts';
-import { buildGradingInput, readSavedGradeExamples } from './run-grading.ts';
+import { buildGradingInput, readSavedGradeExamples } from './grading-input.ts';
 
 /**
  * Money before work is queued (issue 31): the estimate of a batch of grading calls, the monthly

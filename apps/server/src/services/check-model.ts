@@ -53,7 +53,7 @@ import { chargeProviderCalls, checkProviderQuota, spendScopeOf } from './ai-spen
 import { courseProvider, findProvider, graderOf, locationOf, recordAiCost, requireAllowed } from './course-ai.ts';
 import { courseMoneyOf } from './grade-all.ts';
 import { MAX_JOB_STARTS, requireJobs } from './job-work.ts';
-import { buildGradingInput, classAnswersFor, readSavedGradeExamples } from './run-grading.ts';
+import { buildGradingInput, classAnswersFor, readSavedGradeExamples } from './grading-input.ts';
 
 /**
  * A check before switching models (issue 31, item 5; docs/decisions/0077-model-check-before-switching.md).

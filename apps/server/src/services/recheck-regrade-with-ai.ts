@@ -1,7 +1,7 @@
 import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
 import { newId } from '../lib/ids.ts';
 import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
-import { classAnswersFor } from './run-grading.ts';
+import { classAnswersFor } from './grading-input.ts';
 import type { GradingInput } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { currentTime } from '../lib/clock.ts';

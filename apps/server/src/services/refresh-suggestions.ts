@@ -5,7 +5,15 @@ import { AppError } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { createBuiltinGrader } from '../ai/builtin/builtin-grader.ts';
 import { selectQuestionById } from '../models/grading-targets.ts';
-import { insertFinishedGradingRun } from '../models/grading-runs.ts';
+import {
+  insertFinishedGradingRun,
+  selectLatestSucceededRunsBySubmission,
+  selectSmallestClassRead,
+  storedSuggestion,
+} from '../models/grading-runs.ts';
+import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
+import { selectClassAnswerTexts } from '../models/class-answers.ts';
+import { CLASS_ANSWERS_MAX, classSizeOf } from '../ai/builtin/grade-answer.ts';
 import { selectSuggestionsToRefresh } from '../models/suggestion-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import {
@@ -17,7 +25,7 @@ import {
 } from '../models/suggestion-refreshes.ts';
 import { courseGradesWithBuiltin } from './course-ai.ts';
 import { MAX_JOB_STARTS } from './job-work.ts';
-import { buildGradingInput, classAnswersFor, readSavedGradeExamples, storedSuggestion } from './run-grading.ts';
+import { buildGradingInput, classAnswersFor, readSavedGradeExamples } from './grading-input.ts';
 
 /**
  * Learning from each saved grade: after a save, the question's pending suggestions (current
@@ -36,7 +44,8 @@ import { buildGradingInput, classAnswersFor, readSavedGradeExamples, storedSugge
 export async function requestSuggestionRefresh(
   ctx: AppContext,
   questionId: string,
-  requestedById: string,
+  /** Null: the server asked (the class grew), not a person. */
+  requestedById: string | null,
 ): Promise<void> {
   if (!(await courseGradesWithBuiltin(ctx, questionId))) return;
   try {
@@ -45,6 +54,34 @@ export async function requestSuggestionRefresh(
     if (refresh && ctx.jobs) await ctx.jobs.send(refreshSuggestionsJob, { id: refresh.id });
   } catch (error) {
     ctx.log.error({ err: error, questionId }, 'could not queue a refresh of the suggestions');
+  }
+}
+
+/**
+ * Built-in suggestions weigh how typical an answer is of its class (decision 0093), and a class
+ * grows while its files are read: a Grade All started right after the uploads grades its first
+ * answers against the few read so far, and two identical answers could be suggested different
+ * scores. So each built-in grading run, once finished, asks for a refresh when a pending built-in
+ * suggestion of the question was made with a smaller class than the question has now. The last
+ * run of a batch finishes after its own file was read, so it sees the whole class. Only grading
+ * runs ask: a refresh that asked after itself could ask forever for a suggestion it cannot redo.
+ */
+export async function refreshIfClassGrew(ctx: AppContext, questionId: string): Promise<void> {
+  try {
+    const pending = await selectLatestSucceededRunsBySubmission(
+      ctx.db,
+      await selectUngradedLatestSubmissionIds(ctx.db, questionId),
+    );
+    const smallest = await selectSmallestClassRead(
+      ctx.db,
+      [...pending.values()].map((run) => run.id),
+    );
+    if (smallest === null) return;
+    const now = classSizeOf(await selectClassAnswerTexts(ctx.db, questionId, CLASS_ANSWERS_MAX));
+    if (smallest < now) await requestSuggestionRefresh(ctx, questionId, null);
+  } catch (error) {
+    // The run's own suggestion is stored; a missed refresh only leaves older ones as they were.
+    ctx.log.error({ err: error, questionId }, 'could not check whether the class grew');
   }
 }
 

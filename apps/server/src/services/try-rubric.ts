@@ -3,7 +3,7 @@ import { freshItemId, totalOfItems } from '@gradewise/shared/rubric-items';
 import type { z } from 'zod';
 import { newId } from '../lib/ids.ts';
 import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
-import { classAnswersFor } from './run-grading.ts';
+import { classAnswersFor } from './grading-input.ts';
 import type { GradingInput, RubricItem } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';

@@ -20,7 +20,7 @@ export const NO_CLASS: Typicality = { near: 0, whole: 0 };
 /** Classmates averaged for "near": a few, so that one copy of the answer does not decide it. */
 const NEAREST_CLASSMATES = 10;
 /** Fewer answers than this are not a class: every answer reads as typical. */
-const SMALLEST_CLASS = 3;
+export const SMALLEST_CLASS = 3;
 
 /** A class measured once: its answers' meanings (keyed by text) and its mean raw closeness. */
 export interface ClassMeaning {

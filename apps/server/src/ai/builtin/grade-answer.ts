@@ -12,7 +12,7 @@ import {
 } from './answer-features.ts';
 import { referenceWordsOf, screenAnswer, type ReferenceWords } from './answer-screening.ts';
 import { itemCertainty } from './confidence.ts';
-import { measureClass, NO_CLASS, typicalityOf, type ClassMeaning } from './class-closeness.ts';
+import { measureClass, NO_CLASS, SMALLEST_CLASS, typicalityOf, type ClassMeaning } from './class-closeness.ts';
 import { FITTED } from './fitted-weights.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
 import {
@@ -432,11 +432,20 @@ export function textsToEmbed(input: GradingInput): string[] {
 export const CLASS_ANSWERS_MAX = 400;
 
 /** The class's answers as their meanings are looked up: spaces folded, empty answers left out. */
-function classKeys(input: GradingInput): string[] {
+function classKeys(input: Pick<GradingInput, 'classAnswers'>): string[] {
   return (input.classAnswers ?? [])
     .slice(0, CLASS_ANSWERS_MAX)
     .map(foldSpaces)
     .filter((key) => key.length > 0);
+}
+
+/**
+ * How many answers the grader measures a class by (0: too few to be a class), as its judgement
+ * records it; what decides whether a suggestion was made with a smaller class than there is now.
+ */
+export function classSizeOf(classAnswers: readonly string[]): number {
+  const size = classKeys({ classAnswers }).length;
+  return size >= SMALLEST_CLASS ? size : 0;
 }
 
 const foldSpaces = (text: string) => text.replace(/\s+/g, ' ').trim();
