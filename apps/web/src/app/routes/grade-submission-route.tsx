@@ -44,6 +44,12 @@ export function GradeSubmissionRoute() {
   // replaced, not moved, so the swap itself shifts nothing. A failed read does not hold the dialog.
   const queue = useQuery({ ...gradingQueries.queue(assignmentId, questionId), enabled: inQueue });
   const isQueueKnown = !inQueue || !queue.isPending;
+  // So do the answer groups the route asked for, during their first try: their notice sits above
+  // the comments, and drawn after them it pushed them down (a layout shift of 0.068 once the screen
+  // drew sooner, decision 0091). Only observed, never asked for here; a failed try (then retried)
+  // or no read by the route holds nothing.
+  const groups = useQuery({ ...gradingQueries.answerGroups(assignmentId, questionId), enabled: false });
+  const areGroupsAwaited = groups.data === undefined && groups.fetchStatus === 'fetching' && groups.failureCount === 0;
   if (user?.role === 'student') return <Navigate to="report" relative="path" replace />;
   const frame = <GradingDialogFrame onClose={goBack} />;
   // The frame first, then the dialog, rendered once the frame is on screen (its code was asked for
@@ -51,7 +57,7 @@ export function GradeSubmissionRoute() {
   // drawn anew) until the dialog replaces it (decisions 0053, 0079).
   return (
     <Suspense fallback={frame}>
-      {isFrameShown && isQueueKnown ? (
+      {isFrameShown && isQueueKnown && !areGroupsAwaited ? (
         <GradingDialog
           key={submissionId}
           assignmentId={assignmentId}

@@ -2,7 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
-import { INSTRUCTOR, jsonResponse, stubNetwork, type Responder } from '../../test/network.ts';
+import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork, type Responder } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
 
 // Screens load their route module and data first; on a busy machine that can take over a second.
@@ -328,6 +328,25 @@ describe('answer group on the grading screen', () => {
     await user.click(within(group).getByRole('button', { name: 'Apply to group' }));
     const dialog = await screen.findByRole('dialog', { name: 'Apply to group: group of 3 alike answers' });
     expect(within(dialog).getByText(/Apply the grade of/)).toHaveTextContent('Apply the grade of Ann: 9 / 10');
+  });
+
+  it('draws the comments only with the group notice above them, not before it (no shift down, decision 0091)', async () => {
+    const groups = deferredResponse();
+    stubNetwork({
+      ...questionPageRoutes(groups.responder),
+      [`POST ${GRADE_API}`]: () => jsonResponse(200, savedGradeOutput),
+    });
+    renderApp(`${QUESTION_PATH}/grade/${idOf('Ann')}?queue=1`);
+
+    // Everything else has answered; the screen keeps its frame while the groups' read is on its way.
+    await screen.findByRole('status', { name: 'Loading grading data…' });
+    await waitFor(() => expect(screen.getByRole('dialog')).toHaveAttribute('aria-busy', 'true'));
+    expect(screen.queryByRole('heading', { name: 'Review Comments' })).not.toBeInTheDocument();
+
+    groups.respond(jsonResponse(200, groupsOutput()));
+    const heading = await screen.findByRole('heading', { name: 'Review Comments' });
+    const group = screen.getByRole('group', { name: 'Answer group' });
+    expect(group.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
   });
 
   it('says where an applied grade came from, and shows nothing for an answer in no group', async () => {
