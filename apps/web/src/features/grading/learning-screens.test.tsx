@@ -147,6 +147,26 @@ describe('question page: pending suggestions', () => {
     expect(region.getByRole('status')).toHaveTextContent('Updating the pending suggestions from your saved grades…');
   });
 
+  it('says a refresh with no saved grade is for the answers read since, not for saved grades', async () => {
+    stubNetwork(
+      questionRoutes(() =>
+        jsonResponse(
+          200,
+          summary({
+            savedGrades: 0,
+            refresh: { status: 'queued', examplesUsed: 0, resuggested: null, finishedAt: null },
+          }),
+        ),
+      ),
+    );
+    renderApp(QUESTION_PATH);
+    const region = await panel();
+    expect(
+      await region.findByText('Updating the pending suggestions now that more answers have been read…'),
+    ).toBeInTheDocument();
+    expect(region.queryByText(/from your saved grades/)).not.toBeInTheDocument();
+  });
+
   it('shows an error with Retry when the summary cannot be loaded', async () => {
     let calls = 0; // a 5xx is retried once before the error shows
     stubNetwork(

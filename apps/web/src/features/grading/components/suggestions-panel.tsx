@@ -104,7 +104,12 @@ function SummaryContent({ assignmentId, questionId, summary }: SuggestionsPanelP
         <Box role="status" aria-live="polite" sx={{ mt: 1.5 }}>
           {isRefreshing ? (
             <>
-              <Typography variant="body2">Updating the pending suggestions from your saved grades…</Typography>
+              <Typography variant="body2">
+                {/* Without a saved grade, a refresh is the server's: the class grew (decision 0093). */}
+                {savedGrades > 0
+                  ? 'Updating the pending suggestions from your saved grades…'
+                  : 'Updating the pending suggestions now that more answers have been read…'}
+              </Typography>
               <LinearProgress sx={{ mt: 1 }} aria-hidden />
             </>
           ) : refresh.status === 'failed' ? (
