@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { count, eq, inArray } from 'drizzle-orm';
+import { and, count, eq, inArray } from 'drizzle-orm';
 import { computeFinalGrade } from '@gradewise/shared/final-grade';
 import { GenerateRubricOutput, GradingOutput, isLeftForGradeAll } from '@gradewise/shared/contracts/grading';
 import {
@@ -707,11 +707,24 @@ describe('grade without a rubric, grade-all and its progress', () => {
       headers: world.instructor.auth,
     });
     expect(latestProgress.json()).toEqual(progress.json());
+    // The batch's own runs: a built-in run that finds a larger class than an earlier suggestion
+    // was made with also asks for a refresh, whose runs belong to no batch (decision 0093).
     const succeeded = await t.ctx.db
       .select({ n: count() })
       .from(gradingRuns)
-      .where(inArray(gradingRuns.submissionId, [latest._id, ...submissions.map((s) => s._id)]));
+      .where(
+        and(
+          inArray(gradingRuns.submissionId, [latest._id, ...submissions.map((s) => s._id)]),
+          eq(gradingRuns.batchId, batchId),
+        ),
+      );
     expect(succeeded[0]!.n).toBe(3);
+    const others = await t.ctx.db
+      .select()
+      .from(gradingRuns)
+      .where(inArray(gradingRuns.submissionId, [latest._id, ...submissions.map((s) => s._id)]));
+    for (const run of others.filter((candidate) => candidate.batchId !== batchId))
+      expect(run).toMatchObject({ batchId: null, requestedById: null, graderKind: 'builtin' });
   });
 
   it('the staff rows say where each answer stands after Grade All, and a second Grade All asks only about what is left', async () => {

@@ -232,6 +232,11 @@ interface Thread {
 
 export class ExtractionPool {
   private readonly threads = new Set<Thread>();
+  /**
+   * Threads let go (retired, recycled, ended) that have not exited yet: close() waits for them
+   * too, so that when it resolves no thread of the pool (nor its OCR worker) is left running.
+   */
+  private readonly leaving = new Set<Thread>();
   private readonly queue = new FairQueue();
   private nextId = 1;
   private replaced = 0;
@@ -364,7 +369,7 @@ export class ExtractionPool {
       if (!thread.task) this.retire(thread);
       else if (options.abort) this.end(thread, closedError());
     }
-    await Promise.all(closing.map((thread) => thread.exited));
+    await Promise.all([...closing, ...this.leaving].map((thread) => thread.exited));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -597,6 +602,7 @@ export class ExtractionPool {
     clearTimeout(current.timer);
     thread.task = null;
     this.threads.delete(thread);
+    this.letGo(thread);
     this.stopWaitingIdle(thread);
     void thread.worker.terminate().catch(() => {});
     const task = current.task;
@@ -611,6 +617,7 @@ export class ExtractionPool {
   private end(thread: Thread, error: Error): boolean {
     if (!this.threads.has(thread)) return false;
     this.threads.delete(thread);
+    this.letGo(thread);
     this.stopWaitingIdle(thread);
     const current = thread.task;
     thread.task = null;
@@ -670,9 +677,16 @@ export class ExtractionPool {
     return true;
   }
 
+  /** A thread out of the pool is remembered until it has exited (see `leaving`). */
+  private letGo(thread: Thread) {
+    this.leaving.add(thread);
+    void thread.exited.then(() => this.leaving.delete(thread));
+  }
+
   /** Asks an idle thread to finish (OCR worker first); terminates it if it does not. */
   private retire(thread: Thread) {
     if (!this.threads.delete(thread)) return;
+    this.letGo(thread);
     this.stopWaitingIdle(thread);
     thread.worker.ref();
     thread.worker.postMessage({ kind: 'close' } satisfies ThreadRequest);
