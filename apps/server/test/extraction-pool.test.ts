@@ -6,7 +6,12 @@ import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { closeOcr, ExtractionError, extractPdfText, renderPdfPages } from '../src/pdf/extract-text.ts';
-import { extractionTimeoutError, nestingTooDeepError, workBudgetError } from '../src/pdf/extraction-error.ts';
+import {
+  extractionTimeoutError,
+  fileWorkBudgetError,
+  nestingTooDeepError,
+  workBudgetError,
+} from '../src/pdf/extraction-error.ts';
 import { ExtractionPool, type IdleTimer, type ReadPlace } from '../src/pdf/extraction-pool.ts';
 import {
   buildDamagedNestedPdf,
@@ -307,7 +312,9 @@ describe('ExtractionPool bounds the work of one file', () => {
   it('stops a page that runs over its CPU budget, replaces that reader, and the pool reads the next file', async () => {
     const bounded = new ExtractionPool({ threads: 1, cpuPerPageMs: 3_000 });
     try {
-      const error = await rejection(bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000, { hexEncoded: true })));
+      const error = await rejection(
+        bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' })),
+      );
       expect(error.code).toBe('too-complex');
       expect(error.message).toBe(
         'Reading page 1 of this PDF took more than 3 seconds of work (a damaged file, or one built to stall readers), so it was stopped. Please export it again (for example, print it to a new PDF) and re-upload it.',
@@ -325,11 +332,35 @@ describe('ExtractionPool bounds the work of one file', () => {
   });
 });
 
+describe('ExtractionPool bounds the work of the whole file (decision 0096)', () => {
+  it('stops a file whose every page is under its budget once the whole file has used its own, and reads the next file', async () => {
+    // Each page may use 60 s of CPU, the file 1 s: 20 pages of 40,000 lines cost seconds in all
+    // (a fraction of a second each), so without the file's budget this file would be read.
+    const bounded = new ExtractionPool({ threads: 1, cpuPerPageMs: 60_000, cpuPerFileMs: 1_000 });
+    try {
+      const manyPages = await buildHugeContentStreamPdf(40_000, { pages: 20 });
+      const error = await rejection(bounded.extractPdfText(manyPages, { ocr: false }));
+      expect(error.code).toBe('too-complex');
+      expect(error.message).toBe(
+        'Reading this PDF took more than 1 second of work in all (a damaged file, or one built to stall readers), so it was stopped. Please export it again (for example, print it to a new PDF) and re-upload it.',
+      );
+      expect(error.message).toBe(fileWorkBudgetError(1_000).message);
+      // Its thread was ended, and a new one reads the next file in full.
+      expect(bounded.stats()).toMatchObject({ threads: 0, replaced: 1, overBudget: 1, overFileBudget: 1 });
+      const typed = await buildTextPdf({ pages: [['one'], ['two'], ['three']] });
+      expect(await bounded.extractPdfText(typed.slice())).toEqual(await extractPdfText(typed));
+      expect(bounded.stats()).toMatchObject({ threads: 1, replaced: 1, overFileBudget: 1 });
+    } finally {
+      await bounded.close();
+    }
+  }, 120_000);
+});
+
 describe('ExtractionPool takes turns', () => {
   it("reads another person's file before the rest of one person's hostile files, each refused with its message", async () => {
     const fair = new ExtractionPool({ threads: 1, cpuPerPageMs: 1_000 });
     try {
-      const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
+      const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' });
       const typed = await buildTextPdf({ paragraphs: VISIBLE });
       const settled: string[] = [];
       const read = (label: string, bytes: Uint8Array, owner: string) =>
@@ -357,7 +388,7 @@ describe('ExtractionPool takes turns', () => {
     // No budget: the hostile files could only end by the time limit (minutes away), so everything
     // read below was read while they were still being read or waiting.
     const lanes = new ExtractionPool({ threads: 1, cpuPerPageMs: Number.POSITIVE_INFINITY });
-    const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
+    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' });
     let hostileSettled = 0;
     const hostile = ['a1', 'a2', 'a3'].map(() =>
       lanes
@@ -433,9 +464,14 @@ describe('ExtractionPool with backgroundAtLowPriority (the shared pool)', () => 
     }
   }, 120_000);
   it('lets the next upload start on a successor thread once a page has spun past 2 s, without waiting for its budget', async () => {
-    // A budget far off: the spinning file can only end when the pool is closed.
-    const lanes = new ExtractionPool({ threads: 1, backgroundAtLowPriority: true, cpuPerPageMs: 600_000 });
-    const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
+    // Budgets far off: the spinning file can only end when the pool is closed.
+    const lanes = new ExtractionPool({
+      threads: 1,
+      backgroundAtLowPriority: true,
+      cpuPerPageMs: 600_000,
+      cpuPerFileMs: 600_000,
+    });
+    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' });
     const hostile = lanes.extractPdfText(spinner, {}, { owner: 'student-a', lane: 'background' }).then(
       () => 'read',
       (error: Error) => error.message,

@@ -30,8 +30,9 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 
 // One thread of 256 MB for this file (set before any thread starts): pdf.js and ordinary
 // documents fit; the memory bomb below does not. Each page's CPU budget is set far off here (the
-// memory bomb and the time limit are what those tests are about); the issue 28 tests set their own.
-configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 600_000 });
+// memory bomb and the time limit are what those tests are about), and so is the whole file's; the
+// issue 28 tests set their own.
+configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 600_000, cpuPerFileMs: 600_000 });
 
 const ANSWER = 'Osmosis is the movement of water across a semi-permeable membrane.';
 
@@ -225,8 +226,8 @@ describe('a PDF that runs over the time limit', () => {
 
   it('is stored as a file fault, and the next read fails at once with the stored message', async () => {
     const message = 'Reading this PDF took longer than 1 second. Please upload a smaller or simpler file.';
-    // Nesting carried through a chain of hex-encoded forms: minutes of pdf.js's work, which no check up front reads.
-    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { hexEncoded: true }));
+    // Nesting carried through a chain of forms written with a PNG predictor: minutes of pdf.js's work, which no check up front reads.
+    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' }));
     const fileId = await fileIdOf(t, bomb._id);
     expect(await extractionSettled(t, fileId)).toMatchObject({
       status: 'failed',
@@ -326,7 +327,7 @@ describe('hostile files', () => {
       world.course._id,
       attackers.map((attacker) => attacker.email),
     );
-    const spinner = await buildNestedFormsPdf(60, 1_000, { hexEncoded: true });
+    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' });
     const hostileFiles: string[] = [];
     for (const attacker of attackers) {
       hostileFiles.push(await fileIdOf(t, (await submit(t, world, spinner, attacker))._id));

@@ -615,6 +615,46 @@ describe('work a file may ask for (issue 28)', () => {
     expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
   });
 
+  it.each(['ascii-hex', 'ascii85', 'lzw', 'run-length'] as const)(
+    'counts a chain of forms written with %s as it counts a Flate one, exactly (decision 0096)',
+    async (encoding) => {
+      // The issue's forms file: 60,000 levels, refused by the check, before pdf.js reads it.
+      const formsFile = await buildNestedFormsPdf(60, 1_000, { encoding });
+      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
+      // Decoded to the level: 2,000 is read (and pdf.js reads the same bytes), 2,002 is refused.
+      const atTheLimit = await buildNestedFormsPdf(2, 999, { encoding });
+      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
+      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
+      const justOver = await buildNestedFormsPdf(2, 1_000, { encoding });
+      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+    },
+  );
+
+  it('undoes filters in a row, and an unknown filter as pdf.js does (as none); bounds what each writes', () => {
+    const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
+    const hex = (text: string) => `${Buffer.from(text, 'latin1').toString('hex')}>`;
+    // ASCIIHex of ASCIIHex, then a name pdf.js does not know: 2,001 levels.
+    expect(() =>
+      checkContentStreams(
+        rawPdf([page('', '<< >>'), stream(hex(hex(deep(2_001))), '/Filter [/AHx /ASCIIHexDecode /NoSuchFilter]')]),
+      ),
+    ).toThrow(nestingTooDeepError(2_000).message);
+    // A run-length bomb: 2 bytes that write 128, 10,000 times (1.2 MB) against a 1 MB limit.
+    const runs = Buffer.concat([
+      Buffer.from(Array.from({ length: 10_000 }, () => [129, 0x20]).flat()),
+      Buffer.from([128]),
+    ]);
+    const bomb = new TextEncoder().encode(
+      `%PDF-1.7\n4 0 obj\n<< /Filter /RunLengthDecode /Length ${runs.length} >>\nstream\n`,
+    );
+    const file = Buffer.concat([bomb, runs, Buffer.from('\nendstream\nendobj\n%%EOF\n')]);
+    const MB = 1024 * 1024;
+    expect(() => checkContentStreams(file, { maxStreamBytes: MB, maxTotalBytes: 4 * MB })).toThrow(
+      /^This PDF unpacks into more than 1 MB of page content/,
+    );
+    expect(() => checkContentStreams(file, { maxStreamBytes: 2 * MB, maxTotalBytes: 4 * MB })).not.toThrow();
+  });
+
   it('follows each form through the resources pdf.js looks its name up in, and never adds up forms drawn side by side', () => {
     const deep = (levels: number, draw = '') => `${'q '.repeat(levels)}${draw}${' Q'.repeat(levels)}`;
     const refused = (objects: string[]) => {

@@ -785,54 +785,178 @@ export function buildDamagedNestedPdf(depth: number): Buffer {
 }
 
 /**
+ * How the forms of buildNestedFormsPdf are written: Flate (the default), or another filter that
+ * stream-guard.ts undoes too (decision 0096), or 'png-predicted': Flate with a PNG predictor
+ * (/DecodeParms /Predictor 12), which that check does not undo, so only the extraction pool's CPU
+ * budgets stop the file (a file that spins past every check made up front).
+ */
+export type FormEncoding = 'flate' | 'ascii-hex' | 'ascii85' | 'lzw' | 'run-length' | 'png-predicted';
+
+/**
  * Nesting no single stream shows: the page draws form XObject 1, which saves `depthPerForm`
  * graphics states and draws form 2, and so on for `forms` forms; pdf.js carries the nesting from
  * form to form (`forms` x `depthPerForm` levels), so its work grows with the square of that: 40
  * forms of 1,000 keep pdf.js busy for minutes. A few kilobytes (deflated). stream-guard.ts counts
- * the nesting through the forms and refuses it before pdf.js reads it; `hexEncoded` writes the
- * forms with ASCIIHexDecode, which that check does not unpack, so only the extraction pool's CPU
- * budget stops it (a file that spins past every check made up front).
+ * the nesting through the forms and refuses it before pdf.js reads it, whatever `encoding` but
+ * 'png-predicted' (see FormEncoding). `pages`: each page draws its own chain (default 1).
  */
 export async function buildNestedFormsPdf(
   forms: number,
   depthPerForm: number,
-  options: { hexEncoded?: boolean } = {},
+  options: { encoding?: FormEncoding; pages?: number } = {},
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
-  let inner: PDFRef | null = null;
-  for (let level = forms; level >= 1; level -= 1) {
-    const draw = inner ? '/Inner Do\n' : '0 0 m 1 1 l S\n';
-    const content = 'q\n'.repeat(depthPerForm) + draw + 'Q\n'.repeat(depthPerForm);
-    const dictionary = {
-      Type: 'XObject',
-      Subtype: 'Form',
-      BBox: [0, 0, 1, 1],
-      ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
-    };
-    const form = options.hexEncoded
-      ? doc.context.stream(`${Buffer.from(content, 'latin1').toString('hex')}>`, {
-          ...dictionary,
-          Filter: 'ASCIIHexDecode',
-        })
-      : doc.context.flateStream(new TextEncoder().encode(content), dictionary);
-    inner = doc.context.register(form);
+  for (let pageIndex = 0; pageIndex < (options.pages ?? 1); pageIndex += 1) {
+    const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    let inner: PDFRef | null = null;
+    for (let level = forms; level >= 1; level -= 1) {
+      const draw = inner ? '/Inner Do\n' : '0 0 m 1 1 l S\n';
+      const content = Buffer.from('q\n'.repeat(depthPerForm) + draw + 'Q\n'.repeat(depthPerForm), 'latin1');
+      const dictionary = {
+        Type: 'XObject',
+        Subtype: 'Form',
+        BBox: [0, 0, 1, 1],
+        ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
+      };
+      const { data, entries } = encodeStream(content, options.encoding ?? 'flate');
+      inner = doc.context.register(
+        PDFRawStream.of(doc.context.obj({ ...dictionary, ...entries, Length: data.length }), data),
+      );
+    }
+    page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Outer: inner! } }));
+    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream('/Outer Do\n')));
   }
-  page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Outer: inner! } }));
-  page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream('/Outer Do\n')));
   return saveDocument(doc);
+}
+
+/** `content` written with `encoding`, and the dictionary entries that say so. */
+function encodeStream(content: Buffer, encoding: FormEncoding): { data: Uint8Array; entries: Record<string, unknown> } {
+  switch (encoding) {
+    case 'flate':
+      return { data: deflateSync(content), entries: { Filter: 'FlateDecode' } };
+    case 'ascii-hex':
+      return { data: Buffer.from(`${content.toString('hex')}>`, 'latin1'), entries: { Filter: 'ASCIIHexDecode' } };
+    case 'ascii85':
+      return { data: encodeAscii85(content), entries: { Filter: 'ASCII85Decode' } };
+    case 'lzw':
+      return { data: encodeLzw(content), entries: { Filter: 'LZWDecode' } };
+    case 'run-length':
+      return { data: encodeRunLength(content), entries: { Filter: 'RunLengthDecode' } };
+    case 'png-predicted': {
+      // PNG "Up" rows of 64 bytes: each row holds its difference from the row above.
+      const columns = 64;
+      const rows: number[] = [];
+      for (let start = 0; start < content.length; start += columns) {
+        rows.push(2);
+        for (let i = 0; i < columns; i += 1) {
+          const above = start >= columns ? (content[start - columns + i] ?? 0) : 0;
+          rows.push(((content[start + i] ?? 0x20) - above + 256) & 0xff);
+        }
+      }
+      return {
+        data: deflateSync(Buffer.from(rows)),
+        entries: { Filter: 'FlateDecode', DecodeParms: { Predictor: 12, Columns: columns } },
+      };
+    }
+  }
+}
+
+function encodeAscii85(data: Buffer): Buffer {
+  let text = '';
+  for (let at = 0; at < data.length; at += 4) {
+    const group = [0, 1, 2, 3].map((i) => data[at + i] ?? 0);
+    const count = Math.min(4, data.length - at);
+    let value = ((group[0]! << 24) | (group[1]! << 16) | (group[2]! << 8) | group[3]!) >>> 0;
+    if (value === 0 && count === 4) {
+      text += 'z';
+      continue;
+    }
+    const digits: string[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      digits.unshift(String.fromCharCode(0x21 + (value % 85)));
+      value = Math.floor(value / 85);
+    }
+    text += digits.slice(0, count + 1).join('');
+  }
+  return Buffer.from(`${text}~>`, 'latin1');
+}
+
+/** LZW as PDF writes it (PDF 32000-1, 7.4.4): 9 to 12-bit codes, a clear code first, EarlyChange 1. */
+function encodeLzw(data: Buffer): Buffer {
+  const out: number[] = [];
+  let bits = 0;
+  let bitCount = 0;
+  let codeLength = 9;
+  const write = (code: number) => {
+    bits = (bits << codeLength) | code;
+    bitCount += codeLength;
+    while (bitCount >= 8) {
+      bitCount -= 8;
+      out.push((bits >>> bitCount) & 0xff);
+    }
+    bits &= (1 << bitCount) - 1;
+  };
+  let table = new Map<string, number>();
+  let nextCode = 258;
+  const reset = () => {
+    table = new Map();
+    nextCode = 258;
+    codeLength = 9;
+  };
+  write(256);
+  let current = '';
+  for (const byte of data) {
+    const next = current + String.fromCharCode(byte);
+    if (next.length === 1 || table.has(next)) {
+      current = next;
+      continue;
+    }
+    write(current.length === 1 ? current.charCodeAt(0) : table.get(current)!);
+    table.set(next, nextCode++);
+    // EarlyChange 1: the code length grows one code early.
+    if (nextCode + 1 > 1 << codeLength && codeLength < 12) codeLength += 1;
+    if (nextCode >= 4094) {
+      write(256);
+      reset();
+    }
+    current = String.fromCharCode(byte);
+  }
+  if (current) write(current.length === 1 ? current.charCodeAt(0) : table.get(current)!);
+  // The reader adds an entry on reading that last code, so its code length may grow before the end marker.
+  if (current && nextCode + 1 >= 1 << codeLength && codeLength < 12) codeLength += 1;
+  write(257);
+  if (bitCount > 0) out.push((bits << (8 - bitCount)) & 0xff);
+  return Buffer.from(out);
+}
+
+/** RunLengthDecode's input: literal runs of up to 128 bytes, then the end marker. */
+function encodeRunLength(data: Buffer): Buffer {
+  const out: number[] = [];
+  for (let at = 0; at < data.length; at += 128) {
+    const run = data.subarray(at, at + 128);
+    out.push(run.length - 1, ...run);
+  }
+  out.push(128);
+  return Buffer.from(out);
 }
 
 /**
  * A line drawn `operations` times on one page, flat (no nesting): a few kilobytes that pdf.js turns
  * into an operator list without ever yielding to a timer. A million takes far more than 256 MB of
- * heap (the extraction thread's memory limit) and many seconds.
+ * heap (the extraction thread's memory limit) and many seconds. `pages`: as many such pages
+ * (default 1); 20 pages of 40,000 are a file whose every page is read in a fraction of a second
+ * and the whole in seconds (the per-file CPU budget's case, decision 0096).
  */
-export async function buildHugeContentStreamPdf(operations: number): Promise<Uint8Array> {
+export async function buildHugeContentStreamPdf(
+  operations: number,
+  options: { pages?: number } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
   const content = new TextEncoder().encode('0 0 m 1 1 l S\n'.repeat(operations));
-  page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
+  for (let index = 0; index < (options.pages ?? 1); index += 1) {
+    const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream(content)));
+  }
   return saveDocument(doc);
 }
 

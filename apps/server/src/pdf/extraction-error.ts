@@ -12,7 +12,7 @@ export type ExtractionErrorCode =
   | 'timeout'
   /** The reading thread ran out of the memory it is allowed (EXTRACTION_MEMORY_MB) and was replaced. */
   | 'out-of-memory'
-  /** More work than any honest file needs: nesting, operators, or CPU time on one page (see extraction-pool.ts). */
+  /** More work than any honest file needs: nesting, operators, or CPU time on one page or the whole file (see extraction-pool.ts). */
   | 'too-complex'
   | 'ocr-failed';
 
@@ -81,5 +81,16 @@ export function workBudgetError(cpuPerPageMs: number, page: number): ExtractionE
   return new ExtractionError(
     'too-complex',
     `Reading page ${page} of this PDF took more than ${describeLimit(cpuPerPageMs)} of work (a damaged file, or one built to stall readers), so it was stopped. ${EXPORT_AGAIN}`,
+  );
+}
+
+/**
+ * A file whose reading used more CPU time in all than the extraction pool allows one file (its
+ * per-file budget: many pages each under their own budget); its thread was replaced.
+ */
+export function fileWorkBudgetError(cpuPerFileMs: number): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `Reading this PDF took more than ${describeLimit(cpuPerFileMs)} of work in all (a damaged file, or one built to stall readers), so it was stopped. ${EXPORT_AGAIN}`,
   );
 }

@@ -10,6 +10,7 @@ import {
   ExtractionError,
   extractionMemoryError,
   extractionTimeoutError,
+  fileWorkBudgetError,
   workBudgetError,
 } from './extraction-error.ts';
 import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadStart, SerializedError } from './extraction-protocol.ts';
@@ -44,7 +45,9 @@ import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadStart, SerializedE
  * the lane after LOWER_PRIORITY_AFTER_MS (see the option).
  *
  * Work: besides the time limit, each call may spend `cpuPerPageMs` of its thread's CPU time on
- * one page (opening the file counts with the first). The pool reads the thread's own CPU clock
+ * one page (opening the file counts with the first), and `cpuPerFileMs` on the whole file, so that
+ * many pages each just under their budget do not hold a thread for minutes either (decision 0096).
+ * The pool reads the thread's own CPU clock
  * (Linux: /proc/self/task/<tid>/stat), so a busy machine does not make an honest file run over, and
  * a file that makes pdf.js spin is refused as 'too-complex' within seconds: its thread is
  * terminated and replaced. Before that, the thread refuses what can be counted up front: pages,
@@ -91,6 +94,12 @@ export interface ExtractionPoolOptions {
    */
   cpuPerPageMs?: number;
   /**
+   * CPU time (ms) a call may spend on the whole file, all its pages and its opening; over it the
+   * call is refused as 'too-complex' and its thread replaced (default 30,000: twice what a 50-page
+   * scan costs, decision 0096); Infinity, and the default when `cpuPerPageMs` is Infinity: none.
+   */
+  cpuPerFileMs?: number;
+  /**
    * Background calls run on threads of their own (up to `threads`, and one successor), which
    * lower their OS priority (nice 10) before loading pdf.js: while an upload is read, even one that
    * spins until its budget stops it, the server's thread and the interactive reads take the cores
@@ -121,8 +130,10 @@ export interface ExtractionPoolStats {
   queuedInteractive: number;
   /** Threads ended because a call ran over its time limit or its work budget, or the thread died. */
   replaced: number;
-  /** Of `replaced`, calls that ran over their per-page CPU budget. */
+  /** Of `replaced`, calls that ran over a CPU budget, a page's or the whole file's. */
   overBudget: number;
+  /** Of `overBudget`, calls that ran over the whole file's budget. */
+  overFileBudget: number;
   /** Threads put at a lower OS priority because a page had used LOWER_PRIORITY_AFTER_MS of CPU. */
   lowered: number;
   /** Calls being read at a lower priority that were started again on an interactive thread (`promote`). */
@@ -148,6 +159,18 @@ const MB = 1024 * 1024;
  * pdf.js spin is stopped after this much (bench/hostile-files.ts).
  */
 const DEFAULT_CPU_PER_PAGE_MS = 5_000;
+/**
+ * The whole file's CPU: a 50-page scan (the most pages a file may have) costs its thread about
+ * 13.5 s (271 ms a page, rendered for OCR; the OCR itself runs on its own thread), a 50-page typed
+ * file about 2.5 s. Without it, 50 pages each just under their budget held a thread up to the time
+ * limit (decision 0096).
+ */
+const DEFAULT_CPU_PER_FILE_MS = 30_000;
+/**
+ * A file that has used this share of its budget is, like a page past LOWER_PRIORITY_AFTER_MS,
+ * suspect: it stops holding the background lane, and an interactive thread reading it is lowered.
+ */
+const SUSPECT_FILE_SHARE = 1 / 3;
 /** How often the CPU clocks of busy threads are read. */
 const CPU_CHECK_MS = 200;
 /**
@@ -207,6 +230,8 @@ interface Running {
   page: number;
   /** The thread's CPU clock (ms) when this page began; undefined until the thread is ready, or without a clock. */
   cpuMark: number | undefined;
+  /** The thread's CPU clock (ms) when the call began (once the thread was ready): the whole file's budget. */
+  cpuStart: number | undefined;
   /** A page has spent LOWER_PRIORITY_AFTER_MS: its thread's priority is lowered, its successor started. */
   isSuspect: boolean;
 }
@@ -241,6 +266,7 @@ export class ExtractionPool {
   private nextId = 1;
   private replaced = 0;
   private overBudget = 0;
+  private overFileBudget = 0;
   private lowered = 0;
   private moved = 0;
   private cpuWatch: NodeJS.Timeout | null = null;
@@ -251,12 +277,14 @@ export class ExtractionPool {
   private heapLimitMb: number | undefined;
   private idleMs: number | undefined;
   private cpuPerPageMs: number;
+  private cpuPerFileMs: number;
 
   constructor(private readonly options: ExtractionPoolOptions) {
     this.maxThreads = validThreadCount(options.threads);
     this.heapLimitMb = options.heapLimitMb;
     this.idleMs = options.idleMs;
     this.cpuPerPageMs = options.cpuPerPageMs ?? DEFAULT_CPU_PER_PAGE_MS;
+    this.cpuPerFileMs = fileBudgetOf(this.cpuPerPageMs, options.cpuPerFileMs);
   }
 
   /**
@@ -335,8 +363,22 @@ export class ExtractionPool {
   /** Changes the CPU time a call may spend on one page (see `cpuPerPageMs`); from the next check on. */
   setCpuPerPage(cpuPerPageMs: number) {
     this.cpuPerPageMs = cpuPerPageMs;
-    if (cpuPerPageMs === Number.POSITIVE_INFINITY) this.stopWatchingCpu();
+    this.rewatchCpu();
+  }
+
+  /** Changes the CPU time a call may spend on the whole file (see `cpuPerFileMs`); from the next check on. */
+  setCpuPerFile(cpuPerFileMs: number) {
+    this.cpuPerFileMs = cpuPerFileMs;
+    this.rewatchCpu();
+  }
+
+  private rewatchCpu() {
+    if (!this.hasCpuBudget()) this.stopWatchingCpu();
     else if ([...this.threads].some((thread) => thread.task)) this.watchCpu();
+  }
+
+  private hasCpuBudget(): boolean {
+    return this.cpuPerPageMs !== Number.POSITIVE_INFINITY || this.cpuPerFileMs !== Number.POSITIVE_INFINITY;
   }
 
   stats(): ExtractionPoolStats {
@@ -348,6 +390,7 @@ export class ExtractionPool {
       queuedInteractive: this.queue.size('interactive'),
       replaced: this.replaced,
       overBudget: this.overBudget,
+      overFileBudget: this.overFileBudget,
       lowered: this.lowered,
       moved: this.moved,
       recycled: this.recycled,
@@ -471,15 +514,8 @@ export class ExtractionPool {
       this.fail(thread, extractionTimeoutError(task.timeoutMs));
     }, task.timeoutMs);
     this.stopWaitingIdle(thread);
-    thread.task = {
-      id,
-      task,
-      timer,
-      lane,
-      page: 1,
-      cpuMark: thread.isReady ? cpuOfThread(thread.osThreadId) : undefined,
-      isSuspect: false,
-    };
+    const cpuNow = thread.isReady ? cpuOfThread(thread.osThreadId) : undefined;
+    thread.task = { id, task, timer, lane, page: 1, cpuMark: cpuNow, cpuStart: cpuNow, isSuspect: false };
     this.watchCpu();
     this.calls += 1;
     thread.worker.ref();
@@ -540,8 +576,8 @@ export class ExtractionPool {
     if (reply.kind === 'ready') {
       thread.isReady = true;
       thread.osThreadId = reply.osThreadId;
-      // A call sent while the thread loaded starts its budget now: loading pdf.js is not the file's work.
-      if (thread.task) thread.task.cpuMark = cpuOfThread(thread.osThreadId);
+      // A call sent while the thread loaded starts its budgets now: loading pdf.js is not the file's work.
+      if (thread.task) thread.task.cpuMark = thread.task.cpuStart = cpuOfThread(thread.osThreadId);
       return;
     }
     const current = thread.task;
@@ -635,22 +671,32 @@ export class ExtractionPool {
    * refusal, no lowered priority.
    */
   private watchCpu() {
-    if (this.cpuWatch || this.cpuPerPageMs === Number.POSITIVE_INFINITY) return;
+    if (this.cpuWatch || !this.hasCpuBudget()) return;
     this.cpuWatch = setInterval(() => this.checkCpu(), CPU_CHECK_MS);
     this.cpuWatch.unref(); // Busy threads keep the process alive; this timer need not.
   }
 
-  /** A call whose page has used more than its CPU budget is refused and its thread replaced. */
+  /** A call whose page, or whole file, has used more than its CPU budget is refused and its thread replaced. */
   private checkCpu() {
     const budget = this.cpuPerPageMs;
+    const fileBudget = this.cpuPerFileMs;
     let isAnyBusy = false;
     for (const thread of [...this.threads]) {
       const current = thread.task;
       if (!current) continue;
       isAnyBusy = true;
-      if (current.cpuMark === undefined) continue;
-      const used = (cpuOfThread(thread.osThreadId) ?? current.cpuMark) - current.cpuMark;
-      if (used > LOWER_PRIORITY_AFTER_MS && !current.isSuspect) {
+      if (current.cpuMark === undefined || current.cpuStart === undefined) continue;
+      const now = cpuOfThread(thread.osThreadId) ?? current.cpuMark;
+      const used = now - current.cpuMark;
+      const usedByFile = now - current.cpuStart;
+      if (usedByFile > fileBudget) {
+        this.overBudget += 1;
+        this.overFileBudget += 1;
+        this.fail(thread, fileWorkBudgetError(fileBudget));
+        continue;
+      }
+      const isSuspect = used > LOWER_PRIORITY_AFTER_MS || usedByFile > fileBudget * SUSPECT_FILE_SHARE;
+      if (isSuspect && !current.isSuspect) {
         current.isSuspect = true;
         this.prepareSuccessor(thread);
         if (!thread.isBackground) {
@@ -702,6 +748,7 @@ let sharedThreads = defaultExtractionThreads();
 let sharedHeapLimitMb: number | undefined = DEFAULT_EXTRACTION_MEMORY_MB;
 let sharedIdleMs: number | undefined;
 let sharedCpuPerPageMs: number | undefined;
+let sharedCpuPerFileMs: number | undefined;
 let shared: ExtractionPool | null = null;
 
 /**
@@ -711,23 +758,28 @@ let shared: ExtractionPool | null = null;
  * thread now rather than on the first PDF (the hostile-files benchmark measures from a warm
  * thread); the servers do not, so that an idle server holds no pdf.js
  * (docs/decisions/0047-idle-server-loads-on-first-use.md). `cpuPerPageMs`: each page's CPU
- * budget (default 5 s; tests that are about something else set their own).
+ * budget (default 5 s; tests that are about something else set their own); `cpuPerFileMs`: the
+ * whole file's (default 30 s, or none when `cpuPerPageMs` is Infinity).
  */
 export function configureExtractionPool(options: {
   threads: number;
   heapLimitMb?: number;
   idleMs?: number;
   cpuPerPageMs?: number;
+  cpuPerFileMs?: number;
   warm?: boolean;
 }) {
   sharedThreads = validThreadCount(options.threads);
   if (options.heapLimitMb !== undefined) sharedHeapLimitMb = options.heapLimitMb;
   sharedIdleMs = options.idleMs;
   if (options.cpuPerPageMs !== undefined) sharedCpuPerPageMs = options.cpuPerPageMs;
+  if (options.cpuPerPageMs !== undefined || options.cpuPerFileMs !== undefined)
+    sharedCpuPerFileMs = fileBudgetOf(sharedCpuPerPageMs ?? DEFAULT_CPU_PER_PAGE_MS, options.cpuPerFileMs);
   shared?.setThreads(sharedThreads);
   shared?.setHeapLimit(sharedHeapLimitMb);
   shared?.setIdleTime(sharedIdleMs);
   if (sharedCpuPerPageMs !== undefined) shared?.setCpuPerPage(sharedCpuPerPageMs);
+  if (sharedCpuPerFileMs !== undefined) shared?.setCpuPerFile(sharedCpuPerFileMs);
   if (options.warm) sharedPool().warm();
 }
 
@@ -737,6 +789,7 @@ function sharedPool(): ExtractionPool {
     heapLimitMb: sharedHeapLimitMb,
     idleMs: sharedIdleMs,
     cpuPerPageMs: sharedCpuPerPageMs,
+    cpuPerFileMs: sharedCpuPerFileMs,
     backgroundAtLowPriority: true,
   });
   return shared;
@@ -858,6 +911,12 @@ function lowerPriority(thread: Thread) {
   } catch {
     // Not allowed here (a container's policy): the budget still stops the page.
   }
+}
+
+/** The whole file's CPU budget: the one given, else none without a page budget, else the default. */
+function fileBudgetOf(cpuPerPageMs: number, cpuPerFileMs: number | undefined): number {
+  if (cpuPerFileMs !== undefined) return cpuPerFileMs;
+  return cpuPerPageMs === Number.POSITIVE_INFINITY ? Number.POSITIVE_INFINITY : DEFAULT_CPU_PER_FILE_MS;
 }
 
 /** A place of its own for each call that names none: a background call with no owner. */

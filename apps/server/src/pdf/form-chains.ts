@@ -11,7 +11,7 @@
  * tree): a name is looked up in every /XObject dictionary of the file, and the deepest form it
  * may name counts. That over-counts only by the page's depth at its `Do` (a few levels on honest
  * pages); the forms below it are followed exactly. Forms whose content this check cannot read
- * (filters other than Flate) end a chain; the extraction pool's CPU budget covers them.
+ * (predictors, encryption: decision 0096) end a chain; the extraction pool's CPU budgets cover them.
  *
  * A page whose /Contents is several streams is read by pdf.js as one stream: the levels one leaves
  * open are where the next starts (less the `Q`s it reads with nothing of its own saved).

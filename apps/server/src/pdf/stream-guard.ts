@@ -1,18 +1,19 @@
-import { constants, inflateSync } from 'node:zlib';
 import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
 import { deepestThroughForms, type ContentStream, type ObjectSources } from './form-chains.ts';
+import { undoFilters } from './stream-filters.ts';
 
 /**
- * Checks, before pdf.js opens a PDF, how large its flate-compressed streams are once unpacked:
+ * Checks, before pdf.js opens a PDF, how large its compressed streams are once unpacked:
  * a 500 KB "flate bomb" unpacks into 512 MB of content stream, which pdf.js decodes into memory
  * outside the V8 heap, where a thread's heap limit does not reach (it raised the server's RSS by
- * gigabytes). Each stream is inflated here with a hard output limit, so the check itself costs at
- * most that limit, and a file over it is refused with a 'too-large' ExtractionError (a file fault).
+ * gigabytes). Each stream's filters are undone here as pdf.js undoes them (Flate, LZW, ASCII85,
+ * ASCIIHex, RunLength, any number of them in a row: stream-filters.ts), each layer with a hard
+ * output limit, so the check itself costs at most that limit, and a file over it is refused with a
+ * 'too-large' ExtractionError (a file fault). Every layer's output counts towards the total.
  *
  * Images are left to pdf.js: it refuses images larger than its `maxImageSize` from their declared
- * dimensions, and decodes no more than those dimensions need. Streams whose data does not inflate
- * (other filters, damage) are left to pdf.js too. Up to three nested FlateDecode filters are
- * followed (a double-compressed bomb reaches a million to one).
+ * dimensions, and decodes no more than those dimensions need. Streams whose data does not decode
+ * (image filters, encryption, damage) are left to pdf.js too.
  *
  * `checkContentStreams` (what openPdf runs) also counts, in the same pass, how deep each content
  * stream nests its graphics states (`q` ... `Q`): pdf.js clones a state per `q` onto a prototype
@@ -23,8 +24,8 @@ import { deepestThroughForms, type ContentStream, type ObjectSources } from './f
  * (a form is drawn from the state of the stream that drew it) is counted too, through the forms
  * each `Do` names (form-chains.ts), and so is nesting carried from one content stream of a page to
  * the next (pdf.js reads them as one), against the same limit and with the same message. Forms and
- * contents this check cannot unpack (filters other than Flate) are left to the extraction pool's
- * per-page CPU budget (extraction-pool.ts).
+ * contents this check cannot unpack (predictors, encryption; decision 0096) are left to the
+ * extraction pool's CPU budgets, per page and per file (extraction-pool.ts).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -43,7 +44,6 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxNestingDepth: 2_000,
 };
 
-const MAX_FLATE_LAYERS = 3;
 /** How far before `stream` its dictionary may start. */
 const MAX_DICTIONARY_CHARS = 8192;
 
@@ -82,7 +82,7 @@ interface WalkedStream {
   objectNumber: number | undefined;
 }
 
-/** Checks every flate stream's unpacked size; returns the file's text (latin1). */
+/** Checks every stream's unpacked size, handing each content or object stream on; returns the file's text (latin1). */
 function walkStreams(
   bytes: Uint8Array,
   limits: StreamLimits,
@@ -99,19 +99,21 @@ function walkStreams(
     const { dictionary, objectNumber } = dictionaryBefore(text, match.index);
     if (/\/Subtype\s*\/Image\b/.test(dictionary)) continue;
     const filters = filtersOf(dictionary);
-    const layers = Math.min(MAX_FLATE_LAYERS, filters.filter((name) => FLATE_NAMES.has(name)).length);
-    const kind = onStream !== null && filters.every((name) => FLATE_NAMES.has(name)) ? kindOf(dictionary) : null;
-    const hand = (data: Uint8Array) => kind && onStream!({ kind, data, dictionary, objectNumber });
-    if (layers === 0) {
-      if (filters.length === 0) hand(bytes.subarray(dataStart, dataEnd));
-      continue;
-    }
-    const isTotalTheLimit = limits.maxTotalBytes - total < limits.maxStreamBytes;
-    const budget = isTotalTheLimit ? limits.maxTotalBytes - total : limits.maxStreamBytes;
-    const unpacked = unpack(bytes.subarray(dataStart, dataEnd), layers, budget);
-    if (unpacked === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
-    total += unpacked.byteLength;
-    hand(unpacked);
+    const kind = onStream === null ? null : kindOf(dictionary);
+    let isTotalTheLimit = false;
+    const decoded = undoFilters(
+      bytes.subarray(dataStart, dataEnd),
+      filters,
+      dictionary,
+      () => {
+        // Each layer may write up to one stream's limit, or what is left of the total if less.
+        isTotalTheLimit = limits.maxTotalBytes - total < limits.maxStreamBytes;
+        return isTotalTheLimit ? limits.maxTotalBytes - total : limits.maxStreamBytes;
+      },
+      (written) => (total += written),
+    );
+    if (decoded === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
+    if (decoded && kind) onStream!({ kind, data: decoded, dictionary, objectNumber });
   }
   return text;
 }
@@ -135,8 +137,6 @@ function kindOf(dictionary: string): WalkedStream['kind'] | null {
   return mayBeContent(dictionary) ? 'content' : null;
 }
 
-const FLATE_NAMES: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']);
-
 /** The names in the dictionary's /Filter (a name or an array of names); empty if none. */
 function filtersOf(dictionary: string): string[] {
   const filter = /\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dictionary)?.[1] ?? '';
@@ -150,22 +150,6 @@ function mayBeContent(dictionary: string): boolean {
     !/\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dictionary) &&
     !/\/Type\s*\/(?:XRef|ObjStm|Metadata|EmbeddedFile)\b/.test(dictionary)
   );
-}
-
-/** The stream's data with its flate layers undone, cut at `budget` bytes ('over' past it). */
-function unpack(data: Uint8Array, layers: number, budget: number): Uint8Array | 'over' {
-  let current: Uint8Array = data;
-  for (let layer = 0; layer < layers; layer += 1) {
-    try {
-      // Z_SYNC_FLUSH: streams often end without a final block or with trailing bytes; what was inflated counts.
-      current = inflateSync(current, { maxOutputLength: Math.max(1, budget), finishFlush: constants.Z_SYNC_FLUSH });
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_BUFFER_TOO_LARGE' || error instanceof RangeError)
-        return 'over';
-      return layer === 0 ? new Uint8Array() : current; // not zlib data: left to pdf.js
-    }
-  }
-  return current.byteLength > budget ? 'over' : current;
 }
 
 // Bytes of PDF syntax (PDF 32000-1, 7.2.2): white space, and the delimiters that end a token.
