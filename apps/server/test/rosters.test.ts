@@ -286,6 +286,8 @@ describe('pending enrolments', () => {
         invitedAt: expect.any(String),
         registeredName: 'Ivy Invited',
         registeredAsInstructor: false,
+        // Never proved her address, holds nothing: "Not my student" would close it (decision 0096).
+        registrantClosable: true,
       },
     ]);
     const confirmed = await t.app.inject({
@@ -553,6 +555,48 @@ describe('pending enrolments', () => {
       expect(again.statusCode).toBe(200);
     }
     expect((await rosterOf(course._id)).pending).toEqual([proved.email, seated.email, 'not.yet@example.edu'].sort());
+  });
+
+  it('tells the Students page which student registrants Not my student can close, by the rule it closes by (decision 0096)', async () => {
+    const course = await createCourse(t.app, owner);
+    const other = await createCourse(t.app, owner, { title: 'Another course' });
+    const squatter = await registerUser(t.app, { name: 'Sam Squatter' });
+    const proved = await registerUser(t.app, { name: 'Pat Proved' });
+    await t.ctx.db.update(users).set({ emailVerifiedAt: new Date() }).where(eq(users.id, proved.id));
+    forgetUser(t.ctx, proved.id);
+    const seated = await registerUser(t.app, { name: 'Sid Seated' });
+    await addStudents(t.app, owner, other._id, [seated.email]);
+    // Accounts that predate their invitation (adding an account's email enrols it at once).
+    await t.ctx.db
+      .insert(pendingEnrollments)
+      .values(
+        [squatter, proved, seated].map((person) => ({
+          courseId: course._id,
+          email: person.email,
+          invitedById: owner.id,
+        })),
+      );
+    const pending = expectJson(
+      await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth }),
+      200,
+      CourseForStaff,
+    ).pendingStudents;
+    const closable = Object.fromEntries(pending.map((p) => [p.email, [p.registeredName, p.registrantClosable]]));
+    expect(closable).toEqual({
+      [squatter.email]: ['Sam Squatter', true],
+      [proved.email]: ['Pat Proved', false],
+      [seated.email]: ['Sid Seated', false],
+    });
+    // What the page offers is what the server does: each refused one answers 409, the offered one closes.
+    for (const person of [proved, seated, squatter]) {
+      const answer = await t.app.inject({
+        method: 'POST',
+        url: `/api/courses/${course._id}/decline-registrant`,
+        headers: owner.auth,
+        payload: { email: person.email },
+      });
+      expect(answer.statusCode).toBe(closable[person.email]![1] ? 200 : 409);
+    }
   });
 
   it('claims an invitation that raced with registration when a student with a proved email lists their courses', async () => {

@@ -71,7 +71,8 @@ export function presentCourseForStaff(
       invitedAt: invite.createdAt.toISOString(),
       registeredName: invite.registrant?.name ?? null,
       registeredAsInstructor: invite.registeredAsInstructor,
-      ...(invite.registeredAsInstructor ? { instructorAccountClosable: invite.instructorAccountClosable } : {}),
+      ...(invite.registeredAsInstructor ? { instructorAccountClosable: invite.accountClosable } : {}),
+      ...(invite.registrant ? { registrantClosable: invite.accountClosable } : {}),
     })),
   };
 }

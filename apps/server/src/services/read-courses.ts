@@ -52,10 +52,12 @@ export interface CourseDetail {
 
 export interface PendingForOwner extends PendingWithRegistrant {
   /**
-   * The email's instructor account is one "Not my student" closes (never proved the address, holds
-   * nothing): the invitation waits for the owner to close it, not for another address (decision 0090).
+   * The account registered with the email (a student registrant's, or an instructor account's) is
+   * one "Not my student" closes (never proved the address, holds nothing): for an instructor
+   * account the invitation waits for the owner to close it, not for another address (decision
+   * 0090); a student registrant that proved or uses the address is only confirmed (decision 0096).
    */
-  instructorAccountClosable: boolean;
+  accountClosable: boolean;
 }
 
 export async function loadCourseDetail(ctx: AppContext, user: UserRow, courseId: string): Promise<CourseDetail> {
@@ -65,21 +67,24 @@ export async function loadCourseDetail(ctx: AppContext, user: UserRow, courseId:
     selectRosterOfCourse(ctx.db, scope.course.id),
     scope.role === 'owner' ? selectPendingOfCourse(ctx.db, scope.course.id) : Promise.resolve([]),
   ]);
-  return { scope, row: row!, students, pending: await withClosableInstructors(ctx, pending) };
+  return { scope, row: row!, students, pending: await withClosableAccounts(ctx, pending) };
 }
 
 /**
- * Tells the owner which instructor-held invitations "Not my student" can free, so the page offers
- * it only where the server will act and asks for another address where it will not. Reads only the
- * instructor accounts among the invitations (usually none).
+ * Tells the owner which invitations' accounts "Not my student" can close (`whyNotClosable`, the one
+ * rule the server acts by), so the page offers it only where the server will act: an instructor
+ * account it will not close sends the owner to ask for another address, a student registrant it
+ * will not close is only confirmed. Reads only the accounts registered with invited emails (a few).
  */
-async function withClosableInstructors(ctx: AppContext, pending: PendingWithRegistrant[]): Promise<PendingForOwner[]> {
-  const held = pending.filter((invite) => invite.registeredAsInstructor).map((invite) => invite.email);
+async function withClosableAccounts(ctx: AppContext, pending: PendingWithRegistrant[]): Promise<PendingForOwner[]> {
+  const held = pending
+    .filter((invite) => invite.registrant || invite.registeredAsInstructor)
+    .map((invite) => invite.email);
   const closable = new Set<string>();
   for (const account of await selectUsersByEmails(ctx.db, held)) {
-    if (account.role === 'instructor' && (await whyNotClosable(ctx.db, account)) === null) closable.add(account.email);
+    if ((await whyNotClosable(ctx.db, account)) === null) closable.add(account.email);
   }
-  return pending.map((invite) => ({ ...invite, instructorAccountClosable: closable.has(invite.email) }));
+  return pending.map((invite) => ({ ...invite, accountClosable: closable.has(invite.email) }));
 }
 
 /** Who turns an invitation into a seat on this server: the emailed link with SMTP, else the instructor. */

@@ -68,6 +68,12 @@ export const PendingStudent = z.object({
    * 0090); false when it proved or uses the address, and the instructor asks for another one.
    */
   instructorAccountClosable: z.boolean().optional(),
+  /**
+   * Only beside `registeredName`: true when that student account never proved the address and
+   * holds nothing, so "Not my student" closes it; false when it proved or uses the address (the
+   * server refuses to close it, 409), and the instructor only confirms it (decision 0096).
+   */
+  registrantClosable: z.boolean().optional(),
 });
 export type PendingStudent = z.infer<typeof PendingStudent>;
 

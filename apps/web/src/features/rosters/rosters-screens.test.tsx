@@ -322,6 +322,60 @@ describe('invited, not enrolled yet (issue 15)', () => {
     ]);
   });
 
+  it('offers Not my student only for a registrant the server would close: one that proved or uses the email is only confirmed (decision 0096)', async () => {
+    const sent = stubNetwork({
+      ...signInAs(INSTRUCTOR),
+      ...courseRoutes(
+        courseForStaff({
+          pendingStudents: [
+            {
+              email: 'pat@example.edu',
+              invitedAt: '2030-01-02T10:00:00.000Z',
+              registeredName: 'Pat Proved',
+              registeredAsInstructor: false,
+              registrantClosable: false,
+            },
+            {
+              email: 'sam@example.edu',
+              invitedAt: '2030-01-02T10:00:00.000Z',
+              registeredName: 'Sam Squatter',
+              registeredAsInstructor: false,
+              registrantClosable: true,
+            },
+          ],
+          invitationsConfirmedBy: 'instructor',
+        }),
+      ),
+      [`POST /api/courses/${COURSE_ID}/confirm-student`]: () =>
+        jsonResponse(200, { message: 'Pat Proved (pat@example.edu) is now enrolled in this course.' }),
+    });
+    const user = userEvent.setup();
+    renderApp(STUDENTS_PATH);
+
+    const list = await screen.findByRole('list', { name: 'Invited, not enrolled yet' });
+    const [proved, squatter] = within(list).getAllByRole('listitem');
+    expect(proved).toHaveTextContent(
+      'Pat Proved registered and has proved this email or already uses this account, awaiting your confirmation',
+    );
+    expect(squatter).toHaveTextContent('Sam Squatter registered, awaiting your confirmation');
+    expect(
+      within(list)
+        .getAllByRole('button')
+        .map((button) => button.getAttribute('aria-label')),
+    ).toEqual([
+      'Confirm Pat Proved (pat@example.edu)',
+      'Confirm Sam Squatter (sam@example.edu)',
+      'Not my student: Sam Squatter (sam@example.edu)',
+    ]);
+    // Both registered students count for Confirm all; the proved one is confirmed by its own button.
+    expect(screen.getByRole('button', { name: 'Confirm all (2)' })).toBeInTheDocument();
+    await user.click(within(proved!).getByRole('button', { name: 'Confirm Pat Proved (pat@example.edu)' }));
+    expect(await screen.findByText('Pat Proved (pat@example.edu) is now enrolled in this course.')).toBeInTheDocument();
+    expect(sent.filter((request) => request.method === 'POST').map((request) => request.body)).toEqual([
+      { email: 'pat@example.edu' },
+    ]);
+  });
+
   it('without email set up, says the instructor confirms, and Confirm all confirms every registered student', async () => {
     const registered: PendingStudent[] = ['kai', 'lea'].map((name) => ({
       email: `${name}@example.edu`,

@@ -118,17 +118,23 @@ export function PendingInvitations({
 }
 
 /**
- * An instructor account the server says nobody relies on (never proved the email, holds nothing)
- * is closed by "Not my student", as a squatting student's is (decision 0090); one that proved or
- * uses the email is refused there, so the owner is sent to ask for another address instead.
+ * An account the server says nobody relies on (never proved the email, holds nothing) is closed by
+ * "Not my student", a squatting student's or instructor's (decision 0090); one that proved or uses
+ * the email is refused there (409), so the page does not offer it (decision 0096): a student
+ * registrant is confirmed, and for an instructor account the owner asks for another address.
  */
 function mayDecline(invitation: PendingStudent): boolean {
-  if (invitation.registeredName) return true;
+  // A server that does not say (before decision 0096) leaves the choice to the owner, as it did.
+  if (invitation.registeredName) return invitation.registrantClosable !== false;
   return invitation.registeredAsInstructor && invitation.instructorAccountClosable === true;
 }
 
 function describeInvitation(invitation: PendingStudent): string {
-  if (invitation.registeredName) return `${invitation.registeredName} registered, awaiting your confirmation`;
+  if (invitation.registeredName) {
+    return invitation.registrantClosable === false
+      ? `${invitation.registeredName} registered and has proved this email or already uses this account, awaiting your confirmation`
+      : `${invitation.registeredName} registered, awaiting your confirmation`;
+  }
   if (invitation.registeredAsInstructor) {
     return invitation.instructorAccountClosable
       ? "An instructor account holds this email without having proved it, so your student cannot register with it. If it is not your student's, choose Not my student to close it; the invitation keeps waiting"
