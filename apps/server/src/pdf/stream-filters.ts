@@ -186,11 +186,16 @@ const DECODERS: ReadonlyMap<string, Decoder> = new Map([
 /** Filters whose output is not drawing instructions (images, encryption): the chain is not followed past them. */
 const OPAQUE = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'CCITTFaxDecode', 'CCF', 'JBIG2Decode', 'Crypt']);
 
+/** Flate alone: undone by zlib, natively, fast enough for the server's own thread (see `undoFilters`). */
+export const NATIVE_FILTERS: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']);
+
 /**
- * The stream's data with `filters` undone in order. `budgetOf(layer)` is how many bytes that layer
+ * The stream's data with `filters` undone in order. `budgetOf()` is how many bytes the next layer
  * may write; `onLayer` is told each layer's size (the caller adds them up). 'over': a layer went
- * past its budget; null: a filter this check does not read (an image's, encryption) or data that is
- * not what its filter says (left to pdf.js, as before).
+ * past its budget; null: a filter this check does not read (an image's, encryption, or one not in
+ * `only`) or data that is not what its filter says (left to pdf.js, as before). `only`: the filters
+ * undone at all; the others are undone in plain JavaScript, a byte at a time (tens of ms a MB),
+ * which the extraction threads can afford and the server's own thread should not.
  */
 export function undoFilters(
   data: Uint8Array,
@@ -198,10 +203,12 @@ export function undoFilters(
   dictionary: string,
   budgetOf: () => number,
   onLayer: (bytes: number) => void,
+  only?: ReadonlySet<string>,
 ): Decoded {
   let current = data;
   for (const name of filters) {
     if (OPAQUE.has(name)) return null;
+    if (only && DECODERS.has(name) && !only.has(name)) return null;
     const decoder = DECODERS.get(name);
     if (!decoder) continue; // pdf.js reads a stream with a filter it does not know as it is
     const next = decoder(current, budgetOf(), dictionary);

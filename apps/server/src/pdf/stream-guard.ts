@@ -1,6 +1,6 @@
 import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
 import { deepestThroughForms, type ContentStream, type ObjectSources } from './form-chains.ts';
-import { undoFilters } from './stream-filters.ts';
+import { NATIVE_FILTERS, undoFilters } from './stream-filters.ts';
 
 /**
  * Checks, before pdf.js opens a PDF, how large its compressed streams are once unpacked:
@@ -47,7 +47,10 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
 /** How far before `stream` its dictionary may start. */
 const MAX_DICTIONARY_CHARS = 8192;
 
-/** Sizes only: the upload's active-content check (active-content.ts), on the server's own thread. */
+/**
+ * Sizes only: the upload's active-content check (active-content.ts), on the server's own thread,
+ * so only Flate is undone (natively); the reading thread's check undoes every filter before pdf.js.
+ */
 export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
   void walkStreams(bytes, limits, null);
 }
@@ -111,6 +114,7 @@ function walkStreams(
         return isTotalTheLimit ? limits.maxTotalBytes - total : limits.maxStreamBytes;
       },
       (written) => (total += written),
+      onStream === null ? NATIVE_FILTERS : undefined,
     );
     if (decoded === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
     if (decoded && kind) onStream!({ kind, data: decoded, dictionary, objectNumber });
