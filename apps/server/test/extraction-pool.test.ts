@@ -495,10 +495,16 @@ describe('ExtractionPool with backgroundAtLowPriority (the shared pool)', () => 
       const place: ReadPlace = { owner: 'student-b', lane: 'background' };
       const read = lanes.extractPdfText(typed.slice(), {}, place);
       expect(lanes.stats()).toMatchObject({ threads: 1, busy: 1, queued: 0, moved: 0 });
-      // The instructor grades it now: its low-priority thread is ended, and it is read on an interactive one.
+      // The instructor grades it now: its low-priority thread is ended, and it is read on an
+      // interactive one; a low-priority thread starts at once for the next upload (decision 0096).
       lanes.promote(place);
-      expect(lanes.stats()).toMatchObject({ threads: 1, busy: 1, queued: 0, moved: 1, replaced: 0 });
+      expect(lanes.stats()).toMatchObject({ threads: 2, busy: 1, queued: 0, moved: 1, replaced: 0 });
       expect(await read).toEqual(await extractPdfText(typed));
+      // The next upload is read on that thread: none other is started.
+      const next = lanes.extractPdfText(typed.slice(), {}, { owner: 'student-c', lane: 'background' });
+      expect(lanes.stats()).toMatchObject({ threads: 2, busy: 1, queued: 0 });
+      expect(await next).toEqual(await extractPdfText(typed));
+      expect(lanes.stats()).toMatchObject({ threads: 2, moved: 1, replaced: 0 });
     } finally {
       await lanes.close();
     }

@@ -647,6 +647,14 @@ export class ExtractionPool {
     this.moved += 1;
     this.queue.push(task);
     this.dispatch();
+    // The next upload would otherwise wait for a new low-priority thread to load pdf.js (a second
+    // or more of CPU at nice 10: minutes of wall time on a saturated machine, decision 0096); it
+    // loads now, while nothing waits, and ends after `idleMs` if no upload comes.
+    if (this.countOf(true) === 0) {
+      const successor = this.startThread(true);
+      successor.worker.unref();
+      this.waitIdle(successor);
+    }
   }
 
   /** Terminates the thread and refuses its call with `error`; true if it had one. */
