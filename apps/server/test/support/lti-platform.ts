@@ -202,6 +202,10 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const issuer = `${baseUrl}/lms`;
+  // A path of this platform's own: the server keeps a key set per URL for its whole process
+  // (lti/verify-id-token.ts, refetched at most every 30 s), so a later platform given this one's
+  // port (a file starts several) is never answered from this one's keys (decision 0094).
+  const keysetUrl = `${baseUrl}/jwks/${kid}`;
   const deepLinkReturnUrl = `${baseUrl}/deep-link-return`;
 
   async function signWith(payload: Record<string, unknown>, spec: Partial<LaunchSpec>): Promise<string> {
@@ -280,7 +284,7 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
 
   async function handle(request: http.IncomingMessage, response: http.ServerResponse): Promise<void> {
     const url = new URL(request.url ?? '/', baseUrl);
-    if (url.pathname === '/jwks') {
+    if (url.pathname === `/jwks/${kid}`) {
       response.setHeader('content-type', 'application/json');
       response.end(JSON.stringify({ keys: [publicJwk] }));
       return;
@@ -510,7 +514,7 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
     baseUrl,
     authLoginUrl: `${baseUrl}/auth`,
     authTokenUrl: `${baseUrl}/token`,
-    keysetUrl: `${baseUrl}/jwks`,
+    keysetUrl,
     deepLinkReturnUrl,
     registration: (deploymentIds, name = 'Test LMS') => ({
       name,
@@ -519,7 +523,7 @@ export async function startTestPlatform(options: { clientId?: string } = {}): Pr
       deploymentIds,
       authLoginUrl: `${baseUrl}/auth`,
       authTokenUrl: `${baseUrl}/token`,
-      keysetUrl: `${baseUrl}/jwks`,
+      keysetUrl,
     }),
     nextLaunch(spec) {
       const hint = `hint-${randomUUID()}`;
