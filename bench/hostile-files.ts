@@ -3,6 +3,7 @@
  * they are read, in one run on this machine.
  *
  *   npx tsx bench/hostile-files.ts [--bombs 2] [--bomb-mb 512] [--timeout-ms 120000] [--quick] [--only-fairness]
+ *     [--kinds nested,damaged,forms] [--no-file-budget]
  *
  * Files (built first, before any measurement):
  * - the XFD spreadsheet: 10,000 rows with one email cell at column XFD (about 80 KB);
@@ -12,7 +13,13 @@
  *   compressed), the ~620-byte damaged one (the same nesting deflated, no cross-reference table),
  *   and one whose nesting no single stream shows (60 chained forms of 1,000 levels: counted
  *   through the forms before pdf.js reads it since decision 0090; the pool's per-page CPU budget
- *   stopped it before).
+ *   stopped it before);
+ * - with --kinds (decision 0096; default the issue's three: nested,damaged,forms): forms-ascii85 and
+ *   forms-lzw, the forms file written with those filters (counted through since decision 0096, the
+ *   per-page CPU budget before); slow-pages, 50 pages that each draw 7 chained forms of 1,000 levels
+ *   written with a PNG predictor (no check up front reads them; each page costs pdf.js about 1.5-3 s of
+ *   CPU, under the 5 s page budget, so only the whole file's budget stops it, or the time limit with
+ *   --no-file-budget, as before decision 0096).
  *
  * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
  * normal answer's grade (the answer submitted just before, so its text is read by the grade) and
@@ -72,6 +79,8 @@ const { values: flags } = parseArgs({
     'timeout-ms': { type: 'string' },
     quick: { type: 'boolean', default: false },
     'only-fairness': { type: 'boolean', default: false },
+    kinds: { type: 'string' },
+    'no-file-budget': { type: 'boolean', default: false },
   },
   strict: false,
 });
@@ -80,6 +89,8 @@ const BOMB_MB = Number(flags['bomb-mb'] ?? (flags.quick ? 256 : 512));
 // The product's default (EXTRACTION_TIMEOUT_MS): no hostile file here needs the time limit to end.
 const TIMEOUT_MS = Number(flags['timeout-ms'] ?? 120_000);
 const ONLY_FAIRNESS = flags['only-fairness'] === true;
+const KINDS = String(flags.kinds ?? 'nested,damaged,forms').split(',');
+const NO_FILE_BUDGET = flags['no-file-budget'] === true;
 /** Rounds of each issue 28 measurement (idle, and under each kind of hostile file). */
 const ROUNDS = flags.quick ? 1 : 5;
 for (const [name, value] of [
@@ -217,7 +228,7 @@ const pdfFile = (bytes: Uint8Array, name = 'answer.pdf') => ({ bytes, name, type
 async function main(): Promise<void> {
   console.log(
     `Hostile files: ${BOMBS} flate bomb(s) of ${BOMB_MB} MB, operator bomb of 100,000 nested states, ` +
-      `EXTRACTION_TIMEOUT_MS ${TIMEOUT_MS}; ${os.cpus().length} cores, Node ${process.version}, ` +
+      `EXTRACTION_TIMEOUT_MS ${TIMEOUT_MS}${NO_FILE_BUDGET ? ', no CPU budget for the whole file' : ''}; ${os.cpus().length} cores, Node ${process.version}, ` +
       `load average ${os.loadavg()[0]!.toFixed(1)} at start.`,
   );
 
@@ -234,11 +245,29 @@ async function main(): Promise<void> {
   const flateBombs = await Promise.all(Array.from({ length: BOMBS }, () => buildFlateBombPdf({ decodedMb: BOMB_MB })));
   const operatorBomb = await buildOperatorBombPdf(100_000);
   const typed = await buildTextPdf({ paragraphs: ['Osmosis is the movement of water across a membrane.'] });
-  const hostileKinds: { name: string; bytes: Uint8Array }[] = [
-    { name: 'deeply nested', bytes: await buildNestedStatesPdf(100_000) },
-    { name: 'damaged', bytes: new Uint8Array(buildDamagedNestedPdf(75_000)) },
-    { name: 'nested through forms', bytes: await buildNestedFormsPdf(60, 1_000) },
-  ];
+  const allKinds: Record<string, { name: string; bytes: () => Promise<Uint8Array> }> = {
+    nested: { name: 'deeply nested', bytes: () => buildNestedStatesPdf(100_000) },
+    damaged: { name: 'damaged', bytes: async () => new Uint8Array(buildDamagedNestedPdf(75_000)) },
+    forms: { name: 'nested through forms', bytes: () => buildNestedFormsPdf(60, 1_000) },
+    'forms-ascii85': {
+      name: 'nested through ASCII85 forms',
+      bytes: () => buildNestedFormsPdf(60, 1_000, { encoding: 'ascii85' }),
+    },
+    'forms-lzw': { name: 'nested through LZW forms', bytes: () => buildNestedFormsPdf(60, 1_000, { encoding: 'lzw' }) },
+    'slow-pages': {
+      name: '50 slow pages',
+      bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 50 }),
+    },
+  };
+  const hostileKinds: { name: string; bytes: Uint8Array }[] = [];
+  for (const key of KINDS) {
+    const kind = allKinds[key];
+    if (!kind) {
+      console.error(`--kinds: no kind ${key} (${Object.keys(allKinds).join(', ')}).`);
+      process.exit(2);
+    }
+    hostileKinds.push({ name: kind.name, bytes: await kind.bytes() });
+  }
   console.log(
     `files: XFD spreadsheet ${Math.round(xfdSheet.length / 1024)} KB, flate bomb ${Math.round(flateBombs[0]!.byteLength / 1024)} KB, ` +
       `operator bomb ${Math.round(operatorBomb.byteLength / 1024)} KB, ` +
@@ -257,7 +286,13 @@ async function main(): Promise<void> {
       // Issue 28's rounds submit one question's answer many times.
       MAX_SUBMISSION_VERSIONS: '1000',
     });
-    configureExtractionPool({ threads: config.extractionThreads, heapLimitMb: config.extractionMemoryMb, warm: true });
+    configureExtractionPool({
+      threads: config.extractionThreads,
+      heapLimitMb: config.extractionMemoryMb,
+      warm: true,
+      // As before decision 0096: no budget for the whole file.
+      ...(NO_FILE_BUDGET ? { cpuPerFileMs: Number.POSITIVE_INFINITY } : {}),
+    });
     runtime = await openRuntime(config);
     app = await buildApp(runtime.ctx);
     const api = new Api(await app.listen({ host: '127.0.0.1', port: 0 }));
@@ -305,12 +340,34 @@ async function main(): Promise<void> {
 
     // ---------------------------------------------------------------- issue 28: fairness
     let questionNumber = 1;
+    /**
+     * Where each grade's time went (decision 0096): its grading run from queued to finished (job
+     * pickup, the answer's text, the grader), of that the answer's text (its extraction row, from
+     * the upload to stored), and the pool's calls moved off a low-priority thread meanwhile.
+     */
+    let gradeParts: { runMs: number; textMs: number; moved: number } = { runMs: NaN, textMs: NaN, moved: 0 };
     /** A normal answer submitted and graded at once: the time of the grade request (its text is read by it). */
     const timeGrade = async (): Promise<number> => {
       const { submission } = await student.ok('POST', `${questionUrl}/submit`, form({ file: pdfFile(typed) }));
+      const movedBefore = extractionPoolStats().moved;
       const started = performance.now();
       await instructor.ok('POST', `${questionUrl}/grade/${submission._id}`);
-      return performance.now() - started;
+      const ms = performance.now() - started;
+      const { rows } = await runtime!.ctx.database.executeSql(
+        `SELECT EXTRACT(EPOCH FROM (r.finished_at - r.created_at)) * 1000 AS "runMs",
+                EXTRACT(EPOCH FROM (e.finished_at - e.created_at)) * 1000 AS "textMs"
+           FROM grading_runs r JOIN submissions s ON s.id = r.submission_id
+           JOIN file_extractions e ON e.file_id = s.file_id
+          WHERE r.submission_id = $1 ORDER BY r.created_at DESC LIMIT 1`,
+        [submission._id],
+      );
+      const row = rows[0] as { runMs: number | string; textMs: number | string } | undefined;
+      gradeParts = {
+        runMs: Number(row?.runMs),
+        textMs: Number(row?.textMs),
+        moved: extractionPoolStats().moved - movedBefore,
+      };
+      return ms;
     };
     /** A rubric drafted for a new question: the time of the generate-rubric request (its PDFs are read by it). */
     const timeDraft = async (): Promise<number> => {
@@ -338,8 +395,8 @@ async function main(): Promise<void> {
     }
     const fairness: string[] = [];
     for (const kind of hostileKinds) {
-      const idle = { grades: [] as number[], drafts: [] as number[] };
-      const hostile = { grades: [] as number[], drafts: [] as number[] };
+      const idle = { grades: [] as number[], drafts: [] as number[], parts: [] as (typeof gradeParts)[] };
+      const hostile = { grades: [] as number[], drafts: [] as number[], parts: [] as (typeof gradeParts)[] };
       const refusals: Awaited<ReturnType<typeof waitForRefusals>> = [];
       // Paired rounds: an answer graded and a rubric drafted on the idle server (the reference),
       // then again right after three students upload one hostile file each; the round ends when
@@ -347,6 +404,7 @@ async function main(): Promise<void> {
       for (let round = 0; round < ROUNDS; round += 1) {
         await waitForExtractions(runtime);
         idle.grades.push(await timeGrade());
+        idle.parts.push(gradeParts);
         idle.drafts.push(await timeDraft());
         await waitForExtractions(runtime);
         const hostileIds: string[] = [];
@@ -359,6 +417,7 @@ async function main(): Promise<void> {
           hostileIds.push(submission._id);
         }
         hostile.grades.push(await timeGrade());
+        hostile.parts.push(gradeParts);
         hostile.drafts.push(await timeDraft());
         refusals.push(...(await waitForRefusals(runtime, hostileIds)));
       }
@@ -373,7 +432,11 @@ async function main(): Promise<void> {
         `each refused within ${(Math.max(...refusals.map((refusal) => refusal.ms)) / 1000).toFixed(1)} s of its upload ` +
         `(median ${(median(refusals.map((refusal) => refusal.ms)) / 1000).toFixed(1)} s): ` +
         [...new Set(refusals.map((refusal) => `${refusal.code}: ${refusal.message}`))].join(' | ');
+      const partsOf = (parts: (typeof gradeParts)[]) =>
+        `run ${roundsOf(parts.map((part) => part.runMs))}, text ${roundsOf(parts.map((part) => part.textMs))}, ` +
+        `moved ${parts.map((part) => part.moved).join(', ')}`;
       console.log(line);
+      console.log(`  grades' parts (ms), hostile: ${partsOf(hostile.parts)}; idle: ${partsOf(idle.parts)}`);
       fairness.push(line);
     }
     if (ONLY_FAIRNESS) {
