@@ -6,6 +6,7 @@
  * many answers it has, so no one kind of answer decides the weights.
  */
 import {
+  BIG_MISS,
   coldInputs,
   coldShare,
   confidenceInputs,
@@ -147,6 +148,7 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
     cold: fitLogistic(coldRows, 1e-3),
     warm: WARM_BANDS.map(() => []),
     confidence: { intercept: 0, weights: [] },
+    miss: { intercept: 0, weights: [] },
   };
 
   // 2. Warm: how far from the instructor's mean each held answer's grade lies, per band of k.
@@ -170,21 +172,22 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
   const warm = bandRows.map((rows) => fitLinearThroughOrigin(rows, 1e-3));
   const fitted: SuggestionModel = { ...model, warm };
 
-  // 3. Confidence: was the score shown kept (within 10% of the points)?
+  // 3. Confidence: was the score shown kept (within 10% of the points)? And 4., on the same rows:
+  // was it a big miss (more than BIG_MISS of the points off)?
   const confidenceRows: Row[] = [];
+  const missRows: Row[] = [];
   for (const question of questions) {
     for (const { examples, held } of draws(question, CONFIDENCE_K_VALUES)) {
       const prepared = examples.map((answer) => prepare(answer, fitted));
       for (const answer of held) {
         const prediction = predictShare(answer.signals, answer.foldedText, prepared, fitted);
         const shown = roundScore(POINTS, prediction.share) / POINTS;
-        confidenceRows.push({
-          x: confidenceInputs(shown, prediction, prepared),
-          y: Math.abs(shown - answer.share) <= 0.1 + 1e-9 ? 1 : 0,
-          w: warmWeight(question),
-        });
+        const x = confidenceInputs(shown, prediction, prepared);
+        const error = Math.abs(shown - answer.share);
+        confidenceRows.push({ x, y: error <= 0.1 + 1e-9 ? 1 : 0, w: warmWeight(question) });
+        missRows.push({ x, y: error > BIG_MISS + 1e-9 ? 1 : 0, w: warmWeight(question) });
       }
     }
   }
-  return { ...fitted, confidence: fitLogistic(confidenceRows, 1e-3) };
+  return { ...fitted, confidence: fitLogistic(confidenceRows, 1e-3), miss: fitLogistic(missRows, 1e-3) };
 }

@@ -56,6 +56,8 @@ interface Graded {
   human: number;
   score: number;
   confidence: number;
+  /** The grader's chance of a big miss (0..1); the review queue's order, most likely first. */
+  missChance: number;
 }
 
 const mean = (values: readonly number[]) => values.reduce((sum, value) => sum + value, 0) / Math.max(1, values.length);
@@ -75,11 +77,19 @@ function calibrationError(rows: readonly Graded[]): number {
   return total;
 }
 
-/** Share of the big errors in the first 20% of the queue (lowest confidence first), over random's 20%. */
-function bigErrorsFoundOverRandom(rows: readonly Graded[]): number | null {
+/**
+ * Share of the big errors in the first 20% of a queue, over random's 20%. The review queue's order
+ * (presenters/review-presenter.ts): the chance of a big miss, most likely first, then lowest
+ * confidence; beside it, lowest confidence first alone, the order before 3.4.0.
+ */
+function bigErrorsFoundOverRandom(rows: readonly Graded[], order: 'review' | 'confidence'): number | null {
   const big = rows.filter(isBigError).length;
   if (big === 0) return null;
-  const queue = [...rows].sort((left, right) => left.confidence - right.confidence);
+  const queue = [...rows].sort((left, right) =>
+    order === 'review' && left.missChance !== right.missChance
+      ? right.missChance - left.missChance
+      : left.confidence - right.confidence,
+  );
   const first = queue.slice(0, Math.ceil(0.2 * queue.length));
   return first.filter(isBigError).length / big / 0.2;
 }
@@ -91,6 +101,7 @@ interface Figures {
   bias: number;
   ece: number | null;
   found: number | null;
+  foundByConfidence: number | null;
 }
 
 function figuresOf(rows: readonly Graded[], hasConfidence: boolean): Figures {
@@ -104,7 +115,8 @@ function figuresOf(rows: readonly Graded[], hasConfidence: boolean): Figures {
     rmse: Math.sqrt(mean(errors.map((error) => error * error))),
     bias: mean(errors),
     ece: hasConfidence ? calibrationError(rows) : null,
-    found: hasConfidence ? bigErrorsFoundOverRandom(rows) : null,
+    found: hasConfidence ? bigErrorsFoundOverRandom(rows, 'review') : null,
+    foundByConfidence: hasConfidence ? bigErrorsFoundOverRandom(rows, 'confidence') : null,
   };
 }
 
@@ -186,8 +198,13 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
     for (const answer of question.answers) {
       const suggestion = await suggest(grader, question, answer.text, []);
       const human = answer.share * POINTS;
-      byK.get(0)!.grader.push({ human, score: suggestion.totalScore, confidence: suggestion.confidence });
-      byK.get(0)!.baseline.push({ human, score: familyMean, confidence: 0 });
+      byK.get(0)!.grader.push({
+        human,
+        score: suggestion.totalScore,
+        confidence: suggestion.confidence,
+        missChance: suggestion.missChance ?? 0,
+      });
+      byK.get(0)!.baseline.push({ human, score: familyMean, confidence: 0, missChance: 0 });
       if (suggestion.totalScore < POINTS) {
         belowFull++;
         if (suggestion.comments.some((comment) => leaksReference(comment.text, question.question.referenceAnswers)))
@@ -212,8 +229,13 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
         for (const answer of held) {
           const suggestion = await suggest(grader, question, answer.text, savedGrades);
           const human = answer.share * POINTS;
-          byK.get(k)!.grader.push({ human, score: suggestion.totalScore, confidence: suggestion.confidence });
-          byK.get(k)!.baseline.push({ human, score: level, confidence: 0 });
+          byK.get(k)!.grader.push({
+            human,
+            score: suggestion.totalScore,
+            confidence: suggestion.confidence,
+            missChance: suggestion.missChance ?? 0,
+          });
+          byK.get(k)!.baseline.push({ human, score: level, confidence: 0, missChance: 0 });
         }
       }
       if (!salad) continue;
@@ -246,7 +268,7 @@ function report(result: FamilyResult): string[] {
   for (const [k, { grader, baseline }] of result.byK) {
     lines.push(
       `  k=${String(k).padEnd(2)} n=${String(grader.n).padEnd(5)} r ${fmt(grader.r)}  RMSE ${fmt(grader.rmse)} (${k ? `mean of ${k}` : 'true mean'} ${fmt(baseline.rmse)}, ratio ${fmt(grader.rmse / baseline.rmse)})` +
-        `  bias ${signed(grader.bias)}  ECE ${fmt(grader.ece)}  big errors in first 20%: ${fmt(grader.found, 2)}x random` +
+        `  bias ${signed(grader.bias)}  ECE ${fmt(grader.ece)}  big errors in first 20% of the review queue: ${fmt(grader.found, 2)}x random (lowest confidence first ${fmt(grader.foundByConfidence, 2)}x)` +
         `  salad over "I don't know." ${signed(result.saladOverIdk.get(k))}, over a wrong answer ${signed(result.saladOverWrong.get(k))}`,
     );
   }
@@ -279,6 +301,9 @@ function worst(results: readonly FamilyResult[]): string[] {
     pick('big errors in first 20%, x random, k=0 (>= 2)', (result) => result.byK.get(0)?.grader.found, false),
     pick('big errors in first 20%, x random, k=5 (>= 2)', (result) => result.byK.get(5)?.grader.found, false),
     pick('big errors in first 20%, x random, k=10 (>= 2)', (result) => result.byK.get(10)?.grader.found, false),
+    pick('  the same, lowest confidence first, k=0', (result) => result.byK.get(0)?.grader.foundByConfidence, false),
+    pick('  the same, lowest confidence first, k=5', (result) => result.byK.get(5)?.grader.foundByConfidence, false),
+    pick('  the same, lowest confidence first, k=10', (result) => result.byK.get(10)?.grader.foundByConfidence, false),
     pick('salad over "I don\'t know.", k=0 (<= 0.05)', (result) => result.saladOverIdk.get(0)),
     pick('salad over "I don\'t know.", k=10 (<= 0.05)', (result) => result.saladOverIdk.get(10)),
     pick('leaking comments (<= 0.01)', (result) => result.leaks),

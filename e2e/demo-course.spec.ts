@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import type { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
 // Plain data, unlike load-demo.ts (which pulls in the database and PDF code).
 import { DEMO_ASSIGNMENT_TITLE, DEMO_COURSE_TITLE } from '../apps/server/src/demo/demo-content.ts';
 import { watchPage } from './support.ts';
@@ -6,7 +7,7 @@ import { watchPage } from './support.ts';
 /**
  * Issue 6: the demo course that `npm run demo` loads (the e2e server loads it too), walked as a
  * newcomer would: sign in as the demo instructor, open the demo course from /demo, Grade All on the
- * numeric question with the built-in grader, walk the review queue (grade first, then lowest confidence) and
+ * numeric question with the built-in grader, walk the review queue (grade first, then most doubtful) and
  * save one grade, which the question's table then shows.
  */
 
@@ -23,7 +24,7 @@ async function shownConfidence(page: Page): Promise<number> {
   return Number((await confidence.textContent())!.match(/\d+/)![0]);
 }
 
-test('the demo instructor grades a demo question with Grade All and reviews it, answers to grade first then lowest confidence first', async ({
+test('the demo instructor grades a demo question with Grade All and reviews it, answers to grade first then the most doubtful first', async ({
   page,
   baseURL,
 }) => {
@@ -71,28 +72,52 @@ test('the demo instructor grades a demo question with Grade All and reviews it, 
     '100',
   );
 
-  // The review queue: every suggestion, the least certain first.
+  // The review queue: every suggestion, the most doubtful first. The queues the screen read, to
+  // compare the walk with (a background refresh after Grade All can reorder it between reads).
+  const queuesRead: ReviewQueueOutput[] = [];
+  page.on('response', (response) => {
+    if (response.request().method() === 'GET' && /\/review-queue(\?|$)/.test(response.url()) && response.ok())
+      void response.json().then(
+        (body: ReviewQueueOutput) => queuesRead.push(body),
+        () => undefined,
+      );
+  });
   const review = gradeWithAi.getByRole('button', { name: `Review (${CLASS_SIZE} left)` });
   await expect(review).toBeEnabled();
   await review.click();
   await expect(page.getByRole('heading', { level: 1, name: 'Grade Question Submission' })).toBeVisible();
   const queueBar = page.getByRole('navigation', { name: 'Review queue' });
   const confidences: number[] = [];
+  const walked: string[] = [];
   const isGradeFirst: boolean[] = [];
   for (let position = 1; position <= CLASS_SIZE; position += 1) {
     await expect(queueBar).toContainText(`Review queue: ${position} of ${CLASS_SIZE}`);
     confidences.push(await shownConfidence(page));
+    const shownSubtitle = await page
+      .getByText(new RegExp(` · ${QUESTION_TITLE} · ${QUESTION_POINTS} points$`))
+      .textContent();
+    walked.push(shownSubtitle!.split(' · ')[0]!);
     isGradeFirst.push((await queueBar.getByText('Grade first').count()) > 0);
     if (position < CLASS_SIZE) await queueBar.getByRole('button', { name: 'Next' }).click();
   }
   // No grade saved yet: the queue starts with the answers that best represent the class ("grade
-  // these first", at most k = 5, one per kind of answer), then the rest lowest confidence first.
+  // these first", at most k = 5, one per kind of answer), then the rest most doubtful first.
   const gradeFirst = isGradeFirst.filter(Boolean).length;
   expect(gradeFirst).toBeGreaterThan(0);
   expect(gradeFirst).toBeLessThanOrEqual(5);
   expect(isGradeFirst).toEqual(isGradeFirst.map((_, index) => index < gradeFirst));
-  const afterGradeFirst = confidences.slice(gradeFirst);
-  expect(afterGradeFirst).toEqual([...afterGradeFirst].sort((a, b) => a - b));
+  // The walk is the order of a queue the server gave; after the answers to grade first it is the
+  // built-in grader's chance of a big miss, most likely first, then lowest confidence (decision 0097).
+  const walkedQueue = queuesRead.findLast(
+    (queue) => queue.items.map((item) => item.student.name).join('|') === walked.join('|'),
+  );
+  expect(walkedQueue, `the walk ${walked.join(', ')} is the order of a queue read`).toBeDefined();
+  const afterGradeFirst = walkedQueue!.items.slice(gradeFirst).map((item) => ({
+    risk: item.missChance!,
+    confidence: item.confidenceLevel!,
+  }));
+  for (const item of afterGradeFirst) expect(item.risk).toEqual(expect.any(Number));
+  expect(afterGradeFirst).toEqual([...afterGradeFirst].sort((a, b) => b.risk - a.risk || a.confidence - b.confidence));
   // Full, partial, wrong and scanned answers: the grader is not equally sure of all of them.
   expect(new Set(confidences).size).toBeGreaterThan(1);
   test.info().annotations.push({ type: 'confidences in queue order', description: confidences.join(', ') });

@@ -230,7 +230,7 @@ test('an instructor grades a submission by hand — edits, declines, adds a comm
   await studentPage.context().close();
 });
 
-test('Grade All suggests grades for a class of ten, the review queue walks the answers to grade first, then lowest confidence first, and the CSV holds the saved grades', async ({
+test('Grade All suggests grades for a class of ten, the review queue walks the answers to grade first, then the most doubtful first, and the CSV holds the saved grades', async ({
   browser,
   request,
   baseURL,
@@ -295,9 +295,9 @@ test('Grade All suggests grades for a class of ten, the review queue walks the a
   const saved = new Map<string, number>();
   const isGradeFirst: boolean[] = [];
   // Until 5 grades are saved ("grade these first", k = 5) the queue starts with the answers that
-  // best represent the class, and keeps its order; the 5th grade turns it to lowest confidence
+  // best represent the class, and keeps its order; the 5th grade turns it to the most doubtful
   // first. From then on the queue is opened again once the suggestions are settled, and the
-  // answer it opens must be the one of lowest confidence left.
+  // answer it opens must be the most doubtful left.
   const K = 5;
   let previous = '';
   for (let step = 0; step < 10; step += 1) {
@@ -321,11 +321,16 @@ test('Grade All suggests grades for a class of ten, the review queue walks the a
     const who = (await header.textContent())!.split(' · ')[0]!;
     previous = who;
     if (isConfidenceOrder) {
+      // The most doubtful left: the highest chance of a big miss (decision 0097), then the lowest
+      // confidence among those.
       const left = queue.items.filter((item) => item.grade === null);
-      const lowest = Math.min(...left.map((item) => item.confidenceLevel ?? Number.POSITIVE_INFINITY));
+      const riskOf = (item: (typeof left)[number]) => item.missChance ?? 1 - (item.confidenceLevel ?? 101) / 100;
+      const top = Math.max(...left.map(riskOf));
+      const mostDoubtful = left.filter((item) => riskOf(item) === top);
+      const lowest = Math.min(...mostDoubtful.map((item) => item.confidenceLevel ?? Number.POSITIVE_INFINITY));
       const shown = Number(/Confidence: (\d+)%/.exec((await dialog.getByText(/^Confidence: /).textContent())!)![1]);
       expect(shown).toBe(lowest);
-      expect(left.find((item) => item.student.name === who)?.confidenceLevel).toBe(lowest);
+      expect(mostDoubtful.find((item) => item.student.name === who)?.confidenceLevel).toBe(lowest);
     }
     // The third one is checked by hand: every AI deduction declined. The fifth is saved from the keyboard.
     if (step === 2) await dialog.getByRole('button', { name: 'Decline All' }).click();
@@ -334,7 +339,7 @@ test('Grade All suggests grades for a class of ten, the review queue walks the a
     else await dialog.getByRole('button', { name: 'Save Grade' }).click();
     await expect(page.getByText('Grade saved successfully!').first()).toBeVisible();
   }
-  // A few answers to grade first lead (one per kind of answer, at most k), then lowest confidence first.
+  // A few answers to grade first lead (one per kind of answer, at most k), then the most doubtful first.
   const gradeFirst = isGradeFirst.filter(Boolean).length;
   expect(gradeFirst).toBeGreaterThan(0);
   expect(gradeFirst).toBeLessThanOrEqual(K);

@@ -129,7 +129,7 @@ const ConfigSchema = z
     /** What one instructor's courses may spend on AI providers per calendar month (UTC), in AI_CURRENCY; unset: no cap. */
     AI_INSTRUCTOR_MONTHLY_BUDGET: Budget.optional(),
     GRADING_CONCURRENCY: z.coerce.number().int().min(1).max(64).default(2),
-    /** k of "grade these first": own grades per question before the queue is lowest confidence first; 0 turns it off. */
+    /** k of "grade these first": own grades per question before the queue is most doubtful first; 0 turns it off. */
     GRADE_FIRST_COUNT: z.coerce.number().int().min(0).max(50).default(GRADE_FIRST_DEFAULT),
     /** Threads that read PDFs (pdf.js, OCR) off the main thread; default: one per spare core, at most 4. */
     EXTRACTION_THREADS: z.coerce.number().int().min(1).max(32).default(defaultExtractionThreads),

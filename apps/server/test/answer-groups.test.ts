@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
 import { AnswerGroupsOutput, ApplyToGroupOutput } from '@gradewise/shared/contracts/answer-groups';
 import { GradingReportForStaff, ReviewQueueOutput } from '@gradewise/shared/contracts/review';
+import { expectMostDoubtfulFirst } from './support/review-order.ts';
 import { ErrorBody } from '@gradewise/shared/errors';
 import { fileExtractions, submissions } from '../src/db/schema.ts';
 import { selectSavedGradeExamples } from '../src/models/graded-examples.ts';
@@ -221,12 +222,11 @@ describe('the review queue while fewer than k grades are saved', () => {
       represents: expect.any(Number),
     });
     expect(first[0]!.represents).toBeGreaterThanOrEqual(3);
-    // Never an answer without text; the rest follow lowest confidence first, unread ones last.
+    // Never an answer without text; the rest follow the most doubtful first, unread ones last.
     const hal = queue.items.find((item) => item.submissionId === submissionOf.get('Hal'));
     expect(hal).toMatchObject({ isGradeFirst: false, represents: null, groupSize: null, status: 'not-graded' });
     expect(queue.items.at(-1)).toEqual(hal);
-    const rest = queue.items.slice(4, -1).map((item) => item.confidenceLevel);
-    expect(rest).toEqual([...rest].sort((a, b) => Number(a) - Number(b)));
+    expectMostDoubtfulFirst(queue.items.slice(4, -1));
     // Group sizes are shown on every member and only on members.
     for (const item of queue.items) {
       const isMember = ['Ann', 'Ben', 'Cat', 'Dan'].includes(nameOf(item.submissionId));
@@ -347,7 +347,7 @@ describe('POST .../answer-groups/apply', () => {
 });
 
 describe('the review queue after k grades', () => {
-  it('turns to lowest confidence first once the instructor saved k grades of their own', async () => {
+  it('turns to the most doubtful suggestions first once the instructor saved k grades of their own', async () => {
     // Own grades so far: Ann, Cat, Dan (re-saved), Gus = 4 of 5.
     const before = await readQueue();
     expect(before.gradeFirst).toEqual({ target: 5, ownGrades: 4, isActive: true });
@@ -358,9 +358,7 @@ describe('the review queue after k grades', () => {
     expect(after.gradeFirst).toEqual({ target: 5, ownGrades: 5, isActive: false });
     expect(after.items.some((item) => item.isGradeFirst)).toBe(false);
     expect(after.items.every((item) => item.represents === null)).toBe(true);
-    const confidences = after.items.slice(0, -1).map((item) => item.confidenceLevel);
-    expect(confidences.every((value) => typeof value === 'number')).toBe(true);
-    expect(confidences).toEqual([...confidences].sort((a, b) => Number(a) - Number(b)));
+    expectMostDoubtfulFirst(after.items.slice(0, -1));
     expect(after.items.at(-1)?.submissionId).toBe(submissionOf.get('Hal'));
     // The order differs from the grade-first one (Gus, most confident, is not near the front any more).
     expect(after.items.map((item) => item.submissionId)).not.toEqual(before.items.map((item) => item.submissionId));

@@ -12,6 +12,7 @@ import { gradingInputFor, loadDevSet, type DevSplit } from '../src/ai/builtin/de
 import type { BuiltinJudgement } from '../src/ai/builtin/grade-answer.ts';
 import { compareQuantity, parseQuantities, parseUnit } from '../src/ai/builtin/quantities.ts';
 import { allocatePoints } from '../src/ai/builtin/rubric-drafting.ts';
+import { estimateMissChance } from '../src/ai/builtin/suggestion-model.ts';
 
 const grader = createBuiltinGrader();
 
@@ -490,13 +491,37 @@ describe('grading answers', () => {
     expect(grader.interpretGrading(stored, input)).toEqual(first.suggestion);
   });
 
+  it('measures the chance of a big miss on the score shown, from the confidence model inputs (decision 0097)', async () => {
+    const blank = await grade(withAnswer(PHOTOSYNTHESIS, ''));
+    // Nothing to judge: the chance of not keeping the 0 bounds it.
+    expect(blank.suggestion.missChance).toBeCloseTo((100 - blank.suggestion.confidence) / 100, 9);
+    const answers = [
+      fullAnswer,
+      'The French Revolution began in 1789 when the Estates-General was summoned, ending the monarchy.',
+    ];
+    for (const answerText of answers) {
+      const input = withAnswer(PHOTOSYNTHESIS, answerText);
+      const { suggestion, judgement, call } = await grade(input);
+      expect(suggestion.missChance).toBeGreaterThan(0);
+      expect(suggestion.missChance).toBeLessThan(1);
+      expect(judgement.missChance).toBe(suggestion.missChance);
+      expect(estimateMissChance(judgement.confidenceInputs.model)).toBe(judgement.missChance);
+      // A judgement stored before 3.4.0 has none, and is read without one.
+      const older = JSON.parse(JSON.stringify(call.rawOutput)) as Record<string, unknown>;
+      delete older.missChance;
+      const read = grader.interpretGrading(older, input);
+      expect(read).not.toHaveProperty('missChance');
+      expect(read.totalScore).toBe(suggestion.totalScore);
+    }
+  });
+
   it('says which grader ran, with no tokens', async () => {
     const { call } = await grade(withAnswer(FREE_FALL, 't = 4 s'));
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-3.3.0',
-      promptVersion: 'builtin-3.3.0',
+      model: 'gradewise-builtin-3.4.0',
+      promptVersion: 'builtin-3.4.0',
       inputTokens: null,
       outputTokens: null,
     });

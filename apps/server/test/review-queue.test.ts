@@ -1,11 +1,12 @@
-import { eq } from 'drizzle-orm';
+import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { AssignmentDetail } from '@gradewise/shared/contracts/assignments';
 import type { QuestionForStaff } from '@gradewise/shared/contracts/questions';
-import { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
+import { ReviewQueueOutput, type ReviewQueueItem } from '@gradewise/shared/contracts/review';
 import type { SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
 import { expectJson } from './support/expect-json.ts';
-import { fileExtractions, submissions } from '../src/db/schema.ts';
+import { expectMostDoubtfulFirst } from './support/review-order.ts';
+import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
 import {
   addStudents,
   createAssignment,
@@ -31,7 +32,7 @@ const readQueue = (user: TestUser) => t.app.inject({ method: 'GET', url: queueUr
 const queueOf = async (user: TestUser) => expectJson(await readQueue(user), 200, ReviewQueueOutput);
 
 beforeAll(async () => {
-  // Grade-first off: this file is about the lowest-confidence order (answer-groups.test.ts covers grade-first).
+  // Grade-first off: this file is about the order by doubt (answer-groups.test.ts covers grade-first).
   t = await createTestApp({ GRADE_FIRST_COUNT: '0' }, { withJobs: true });
   owner = await registerUser(t.app, { role: 'instructor' });
   otherInstructor = await registerUser(t.app, { role: 'instructor' });
@@ -85,7 +86,7 @@ afterAll(async () => {
 });
 
 describe('GET .../review-queue', () => {
-  it('lists every latest submission, lowest confidence first, ungraded ones last', async () => {
+  it('lists every latest submission, the suggestions most likely far off first, ungraded ones last', async () => {
     const queue = await queueOf(owner);
     expect(queue.questionPoints).toBe(10);
     expect(queue.remaining).toBe(4);
@@ -93,9 +94,9 @@ describe('GET .../review-queue', () => {
 
     const suggested = queue.items.slice(0, 3);
     expect(suggested.map((item) => item.status)).toEqual(['needs-review', 'needs-review', 'needs-review']);
-    for (const item of suggested) expect(item.confidenceLevel).toEqual(expect.any(Number));
-    const confidences = suggested.map((item) => item.confidenceLevel);
-    expect(confidences).toEqual([...confidences].sort((a, b) => Number(a) - Number(b)));
+    // The built-in grader measures every suggestion's chance of a big miss (decision 0097).
+    for (const item of suggested) expect(item.missChance).toEqual(expect.any(Number));
+    expectMostDoubtfulFirst(suggested);
     expect(new Set(suggested.map((item) => item.student.name))).toEqual(new Set(['Ann', 'Ben', 'Cat']));
 
     expect(queue.items[3]).toEqual({
@@ -104,6 +105,7 @@ describe('GET .../review-queue', () => {
       isLate: false,
       status: 'not-graded',
       confidenceLevel: null,
+      missChance: null,
       grade: null,
       isGradeFirst: false,
       represents: null,
@@ -129,14 +131,16 @@ describe('GET .../review-queue', () => {
     );
     const after = await queueOf(owner);
     // The save teaches the grader: the other suggestions may be refreshed with new confidences and
-    // re-sorted (lowest first); the web's Next wraps round, so nothing is skipped.
+    // re-sorted (most doubtful first); the web's Next wraps round, so nothing is skipped.
     expect(new Set(after.items.map((item) => item.submissionId))).toEqual(
       new Set(before.items.map((item) => item.submissionId)),
     );
     const saved = after.items.find((item) => item.submissionId === first.submissionId);
     expect(saved).toMatchObject({ status: 'graded', grade: 8.5, confidenceLevel: first.confidenceLevel });
-    const confidences = after.items.map((item) => item.confidenceLevel ?? Number.POSITIVE_INFINITY);
-    expect(confidences).toEqual([...confidences].sort((a, b) => a - b));
+    const withSuggestion = after.items.filter((item) => item.confidenceLevel !== null);
+    expectMostDoubtfulFirst(withSuggestion);
+    // Any answer without a suggestion comes after every one with.
+    expect(after.items.slice(0, withSuggestion.length)).toEqual(withSuggestion);
     expect(after.remaining).toBe(3);
   });
 
@@ -163,5 +167,44 @@ describe('GET .../review-queue', () => {
     const other = await readQueue(otherInstructor);
     expect(other.statusCode).toBe(404);
     expect((await t.app.inject({ method: 'GET', url: queueUrl() })).statusCode).toBe(401);
+  });
+
+  it('orders by the chance of a big miss, not by confidence; a suggestion without one by the chance of not being kept', async () => {
+    // Every answer with a suggestion (the resubmitted one gets its own first).
+    for (const item of (await queueOf(owner)).items.filter((entry) => entry.confidenceLevel === null)) {
+      await gradeWithAi(t.app, owner, {
+        assignmentId: assignment._id,
+        questionId: question._id,
+        submissionId: item.submissionId,
+      });
+    }
+    const suggested = (await queueOf(owner)).items;
+    expect(suggested).toHaveLength(4);
+    for (const item of suggested) expect(item.confidenceLevel).toEqual(expect.any(Number));
+    // Chances that contradict the confidences: the more confident, the likelier a big miss. The
+    // most confident of all gets none, as an LLM's suggestion has none.
+    const byConfidence = [...suggested].sort((a, b) => a.confidenceLevel! - b.confidenceLevel!);
+    const last = byConfidence.length - 1;
+    const chances = new Map(
+      byConfidence.map((item, index) => [item.submissionId, index === last ? null : 0.99 - 0.01 * (last - 1 - index)]),
+    );
+    for (const [submissionId, missChance] of chances) {
+      const [run] = await t.ctx.db
+        .select({ id: gradingRuns.id })
+        .from(gradingRuns)
+        .where(and(eq(gradingRuns.submissionId, submissionId), eq(gradingRuns.status, 'succeeded')))
+        .orderBy(desc(gradingRuns.createdAt))
+        .limit(1);
+      await t.ctx.db.update(gradingRuns).set({ missChance }).where(eq(gradingRuns.id, run!.id));
+    }
+    const queue = await queueOf(owner);
+    const risk = (item: ReviewQueueItem) => chances.get(item.submissionId) ?? 1 - item.confidenceLevel! / 100;
+    const expected = [...suggested].sort((a, b) => risk(b) - risk(a)).map((item) => item.submissionId);
+    expect(queue.items.slice(0, suggested.length).map((item) => item.submissionId)).toEqual(expected);
+    expect(queue.items.slice(0, suggested.length).map((item) => item.missChance)).toEqual(
+      expected.map((id) => chances.get(id)),
+    );
+    // Against the confidences: the most confident with a chance (0.99, the rest less) leads.
+    expect(queue.items[0]!.submissionId).toBe(byConfidence.at(-2)!.submissionId);
   });
 });

@@ -84,6 +84,11 @@ export interface GradingSuggestion {
   totalScore: number;
   /** 0..100: higher means a smaller expected disagreement with a human grader. */
   confidence: number;
+  /**
+   * 0..1: the chance the score is off by more than 40% of the points, where the grader measures it
+   * (the built-in grader, from 3.4.0); the review queue orders by it, most likely first.
+   */
+  missChance?: number;
 }
 
 /**

@@ -605,6 +605,11 @@ export const gradingRuns = pgTable(
     comments: jsonb('comments').$type<StoredComment[]>(),
     totalScore: doublePrecision('total_score'),
     confidence: integer('confidence'),
+    /**
+     * 0..1: the grader's chance that the score is off by more than 40% of the points (the built-in
+     * grader from 3.4.0; null otherwise). The review queue orders by it (decision 0097).
+     */
+    missChance: doublePrecision('miss_chance'),
     inputTokens: integer('input_tokens'),
     outputTokens: integer('output_tokens'),
     latencyMs: integer('latency_ms'),

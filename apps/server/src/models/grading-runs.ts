@@ -37,7 +37,16 @@ const { rawOutput: _rawOutput, ...runListColumns } = getTableColumns(gradingRuns
  */
 export type GradingRunSummary = Pick<
   GradingRunRow,
-  'id' | 'submissionId' | 'status' | 'confidence' | 'comments' | 'totalScore' | 'graderKind' | 'provider' | 'model'
+  | 'id'
+  | 'submissionId'
+  | 'status'
+  | 'confidence'
+  | 'missChance'
+  | 'comments'
+  | 'totalScore'
+  | 'graderKind'
+  | 'provider'
+  | 'model'
 >;
 /**
  * A run as a row of the staff table shows it (a paged read, decision 0057): a summary without its
@@ -50,6 +59,7 @@ const runStandingColumns = {
   submissionId: gradingRuns.submissionId,
   status: gradingRuns.status,
   confidence: gradingRuns.confidence,
+  missChance: gradingRuns.missChance,
   totalScore: gradingRuns.totalScore,
   graderKind: gradingRuns.graderKind,
   provider: gradingRuns.provider,
@@ -115,6 +125,7 @@ export async function insertFinishedGradingRun(
     comments: StoredComment[];
     totalScore: number;
     confidence: number;
+    missChance?: number | null;
   },
 ): Promise<GradingRunRow> {
   const [row] = await db
@@ -311,7 +322,7 @@ export async function storeGradingRunOutput(
 export async function markGradingRunSucceeded(
   db: Db,
   id: string,
-  result: { comments: StoredComment[]; totalScore: number; confidence: number },
+  result: { comments: StoredComment[]; totalScore: number; confidence: number; missChance: number | null },
 ): Promise<GradingRunRow | undefined> {
   const [row] = await db
     .update(gradingRuns)
@@ -382,10 +393,12 @@ export function storedSuggestion(suggestion: GradingSuggestion): {
   comments: StoredComment[];
   totalScore: number;
   confidence: number;
+  missChance: number | null;
 } {
   return {
     comments: suggestion.comments.map((comment) => ({ id: newId(), ...comment, accepted: true })),
     totalScore: suggestion.totalScore,
     confidence: Math.round(suggestion.confidence),
+    missChance: suggestion.missChance ?? null,
   };
 }

@@ -36,31 +36,34 @@ function presentReviewQueueItem(sources: ReviewQueueSources, identities: Student
     // A saved grade keeps the confidence of the suggestion it started from, so an item does not
     // move in the queue when it is saved.
     confidenceLevel: grade ? grade.confidence : (latestSucceededRun?.confidence ?? null),
+    missChance: latestSucceededRun?.missChance ?? null,
     grade: grade ? grade.grade : null,
   };
 }
 
 /**
  * The review queue (services/read-review-queue.ts): the answers to grade first lead, best first;
- * then lowest confidence first. Then the caller's share, unless they asked for everyone's.
+ * then the suggestions most likely to be far off (missRiskOf), then lowest confidence first. Then
+ * the caller's share, unless they asked for everyone's.
  */
 export function presentReviewQueue(view: ReviewQueueView): ReviewQueueOutput {
-  const rankOf = new Map(
-    view.entries.map((entry) => [entry.row.submission.id, entry.gradeFirst?.rank ?? Number.POSITIVE_INFINITY]),
-  );
-  const items = view.entries.map((entry): ReviewQueueItem => ({
-    ...presentReviewQueueItem(entry, view.identities),
-    isGradeFirst: Boolean(entry.gradeFirst),
-    represents: entry.gradeFirst ? entry.gradeFirst.represents : null,
-    groupSize: entry.groupSize,
-    ...entry.work,
+  const placed = view.entries.map((entry) => ({
+    rank: entry.gradeFirst?.rank ?? Number.POSITIVE_INFINITY,
+    missRisk: missRiskOf(entry.latestSucceededRun),
+    item: {
+      ...presentReviewQueueItem(entry, view.identities),
+      isGradeFirst: Boolean(entry.gradeFirst),
+      represents: entry.gradeFirst ? entry.gradeFirst.represents : null,
+      groupSize: entry.groupSize,
+      ...entry.work,
+    } satisfies ReviewQueueItem,
   }));
-  items.sort((a, b) => {
-    const rankA = rankOf.get(a.submissionId)!;
-    const rankB = rankOf.get(b.submissionId)!;
-    if (rankA !== rankB) return rankA < rankB ? -1 : 1;
-    return compareReviewItems(a, b);
+  placed.sort((a, b) => {
+    if (a.rank !== b.rank) return a.rank < b.rank ? -1 : 1;
+    if (a.missRisk !== b.missRisk) return a.missRisk > b.missRisk ? -1 : 1;
+    return compareReviewItems(a.item, b.item);
   });
+  const items = placed.map((entry) => entry.item);
   const mine = items.filter((item) => item.isMine);
   const listed = view.share === 'mine' ? mine : items;
   return {
@@ -76,6 +79,18 @@ export function presentReviewQueue(view: ReviewQueueView): ReviewQueueOutput {
       remainingInQuestion: items.filter((item) => item.status !== 'graded').length,
     },
   };
+}
+
+/**
+ * How likely the suggestion is to be far off (decision 0097): the built-in grader's chance of a
+ * big miss; for a grader that does not measure it, the chance the confidence gives of not being
+ * kept, which bounds it (a big miss is never kept), so such an answer is not hidden behind the
+ * measured ones. No suggestion: last (-1).
+ */
+function missRiskOf(run: GradingRunListRow | undefined): number {
+  if (!run) return -1;
+  if (run.missChance !== null) return run.missChance;
+  return run.confidence === null ? -1 : 1 - run.confidence / 100;
 }
 
 /** Lowest confidence first; items with none go last; then by student, so the order is total and stable. */

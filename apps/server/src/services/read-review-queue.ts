@@ -33,13 +33,14 @@ export interface ReviewQueueView {
 }
 
 /**
- * GET review-queue: the latest submission of every student with where it stands, lowest AI
- * confidence first — the answers most likely to need a human correction come first. While the
+ * GET review-queue: the latest submission of every student with where it stands, the suggestions
+ * most likely to be far off first (the grader's chance of a big miss, decision 0097; lowest
+ * confidence next) — the answers most likely to need a human correction come first. While the
  * instructor has saved fewer than k grades of their own on the question ("grade these first"),
  * the answers that best represent the class lead instead, most representative first, so the first
  * grades teach the most. Both orders depend only on the answers' texts and suggestions, never on
  * which ones are graded, so saving a grade does not move anything — until the k-th own grade
- * turns the queue to lowest confidence first.
+ * turns the queue to that order.
  *
  * With a work split (decision 0031) the queue is the caller's share unless they ask for everyone's
  * (`share: 'all'`); each item says whose it is and who has it open. The service reads every answer;

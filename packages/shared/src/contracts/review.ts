@@ -32,7 +32,7 @@ export const GRADE_FIRST_DEFAULT = 5;
  * medoids of the biggest clusters of alike answers), so the first grades teach the most.
  */
 export const GradeFirstState = z.object({
-  /** k: how many of their own grades the instructor saves before the queue is lowest confidence first (0: off). */
+  /** k: how many of their own grades the instructor saves before the queue is by the suggestions' doubt (0: off). */
   target: z.number(),
   /** Saved grades on the question's current answers, not counting grades applied to a group. */
   ownGrades: z.number(),
@@ -48,6 +48,11 @@ export const ReviewQueueItem = z.object({
   status: ReviewStatus,
   /** The AI's confidence (0..100) of the suggestion the item rests on; null when there is none. */
   confidenceLevel: z.number().nullable(),
+  /**
+   * The grader's chance (0..1) that the suggestion is off by more than 40% of the points, most
+   * likely first in the queue (decision 0097); null when the grader does not measure it.
+   */
+  missChance: z.number().nullable().optional(),
   /** The saved grade, when there is one. */
   grade: z.number().nullable(),
   /** One of the answers to grade first (only while grade-first is active). */

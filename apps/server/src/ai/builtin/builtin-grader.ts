@@ -56,6 +56,7 @@ const BuiltinJudgementSchema = z.object({
   ),
   remarks: z.array(z.string()),
   confidence: z.number(),
+  missChance: z.number().optional(),
   // Version 1 judgements stored a different shape; only the grader reads it, for audits.
   confidenceInputs: z.unknown(),
 });
@@ -143,6 +144,7 @@ export class BuiltinGrader implements Grader {
       comments,
       totalScore: clamp(input.points - deducted, 0, input.points),
       confidence: clamp(Math.round(judgement.confidence), 0, 100),
+      ...(judgement.missChance === undefined ? {} : { missChance: clamp(judgement.missChance, 0, 1) }),
     };
   }
 

@@ -20,6 +20,7 @@ import {
   coldShare,
   decisionShift,
   estimateConfidence,
+  estimateMissChance,
   foldText,
   predictShare,
   roundScore,
@@ -47,7 +48,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.3.0';
+export const BUILTIN_GRADER_VERSION = '3.4.0';
 
 export type AnswerStatus =
   'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only' | 'does-not-know';
@@ -73,6 +74,11 @@ export interface BuiltinJudgement {
   /** General remarks (no deduction), e.g. that text addressed to the grader was ignored. */
   remarks: string[];
   confidence: number;
+  /**
+   * 0..1: the chance the shown score is off by more than 40% of the points (estimateMissChance),
+   * what the review queue orders by. Judgements before 3.4.0 have none.
+   */
+  missChance?: number;
   /** What the suggestion and its confidence were computed from (kept for calibration and audits). */
   confidenceInputs: SuggestionInputs;
 }
@@ -692,17 +698,20 @@ export function gradeAnswer(
   });
 
   const shownShare = input.points > 0 ? score / input.points : 1;
-  const confidenceModelInputs = NOTHING_TO_JUDGE.has(status) ? [] : confidenceInputs(shownShare, prediction, examples);
+  const isNothingToJudge = NOTHING_TO_JUDGE.has(status);
+  const confidenceModelInputs = isNothingToJudge ? [] : confidenceInputs(shownShare, prediction, examples);
+  const fixedConfidence =
+    status === 'blank' || status === 'does-not-know' ? BLANK_CONFIDENCE : NOTHING_TO_JUDGE_CONFIDENCE;
   return {
     version: BUILTIN_GRADER_VERSION,
     status,
     items,
     remarks,
-    confidence: NOTHING_TO_JUDGE.has(status)
-      ? status === 'blank' || status === 'does-not-know'
-        ? BLANK_CONFIDENCE
-        : NOTHING_TO_JUDGE_CONFIDENCE
+    confidence: isNothingToJudge
+      ? fixedConfidence
       : estimateConfidence(confidenceModelInputs, decisionShift(examples, model), model),
+    // Nothing to judge: a big miss is rarer than not keeping the 0, so that chance bounds it.
+    missChance: isNothingToJudge ? (100 - fixedConfidence) / 100 : estimateMissChance(confidenceModelInputs, model),
     confidenceInputs: {
       suggestedShare: shownShare,
       predictedShare: prediction.share,

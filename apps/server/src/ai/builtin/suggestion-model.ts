@@ -20,6 +20,10 @@ import { similarity, type Embedding } from './sentence-embeddings.ts';
  * 3. Confidence: the chance that the instructor keeps the shown score within 10% of the points,
  *    computed on the score shown, from how decided it is, how many grades back it, how much they
  *    agree with one another and how near the closest graded answer is.
+ * 4. The chance of a big miss: that the shown score is off by more than 40% of the points, from the
+ *    same inputs (decision 0097). The review queue orders by it: an answer the instructor would
+ *    not keep is not the same as one they would change a lot, and a score in between (rarely kept
+ *    exactly, rarely far off) is the first and an end score the second.
  */
 
 export interface Logistic {
@@ -33,6 +37,8 @@ export interface SuggestionModel {
   /** One line per band of saved grades (WARM_BANDS), through the centred warm inputs. */
   warm: readonly (readonly number[])[];
   confidence: Logistic;
+  /** The chance of a big miss, on the confidence model's inputs. */
+  miss: Logistic;
 }
 
 /** Bands of saved-grade counts with their own warm weights: evidence weighs differently at 1 than at 20. */
@@ -398,6 +404,18 @@ export function decisionShift(examples: readonly PreparedExample[], model: Sugge
 }
 
 const DECISIONS_CONSULTED = 20;
+
+/** A shown score more than this share of the points from the instructor's is a big miss. */
+export const BIG_MISS = 0.4;
+
+/**
+ * 0..1: the chance that the shown score is more than BIG_MISS of the points from the instructor's,
+ * on the confidence model's inputs; what the review queue orders by, most likely first.
+ */
+export function estimateMissChance(inputs: readonly number[], model: SuggestionModel = FITTED): number {
+  const probability = sigmoid(model.miss.intercept + dot(model.miss.weights, inputs));
+  return Math.round(Math.min(0.99, Math.max(0.01, probability)) * 1000) / 1000;
+}
 const DECISION_PRIOR_SCALE = 0.5;
 
 /**

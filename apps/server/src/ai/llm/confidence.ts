@@ -81,7 +81,8 @@ export function estimateConfidence(evidence: ConfidenceEvidence): number {
  * estimate in which the answer's own confidence counts as RECORD_PRIOR_GRADES grades. With no grades
  * it stands alone; ten grades of which the instructor kept none bring a 90 down to 30; ten all kept
  * bring a 60 up to 87. The order between answers of one question is kept (the blend is monotone
- * in the answer's confidence), so "lowest confidence first" still shows the doubtful ones first.
+ * in the answer's confidence), so the review queue, which orders an LLM's suggestions by their
+ * confidence (an LLM gives no chance of a big miss), still shows the doubtful ones first.
  * The most recent suggestions count (RECORD_LIMIT): the instructor's standard, the rubric and the
  * model may have changed since the early ones. Grades saved without an AI suggestion say nothing of
  * the AI and are left out. (The built-in grader fits its own record: suggestion-model.ts.)

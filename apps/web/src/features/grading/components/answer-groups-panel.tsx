@@ -122,7 +122,7 @@ export function GradeFirstStatus({ state }: { state: GradeFirstState }) {
       {state.isActive
         ? 'Until then the review queue starts with the answers that best represent the class, marked Grade first, so your first grades teach the most.'
         : state.ownGrades >= state.target
-          ? 'The review queue now shows the lowest confidence first.'
+          ? 'The review queue now shows first the suggestions most likely to be far off.'
           : 'Answers are read when first graded; Grade All reads them all.'}
     </Typography>
   );

@@ -26,7 +26,7 @@ export interface GradeAllPanelProps {
 /**
  * "A week of grading in minutes": Grade All queues AI grading of every ungraded latest submission
  * and shows a live progress bar (read from the server, so a reload finds a running batch again);
- * Review then opens the grading screen on the queue (answers to grade first, then lowest confidence first).
+ * Review then opens the grading screen on the queue (answers to grade first, then the suggestions most likely to be far off).
  */
 export function GradeAllPanel({
   assignmentId,
@@ -83,8 +83,8 @@ export function GradeAllPanel({
       </Typography>
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         Grade All asks the AI to suggest a grade for every answer that has neither a suggestion nor a saved grade.
-        Review walks them (the answers that teach the most first, then lowest confidence); nothing becomes a grade until
-        you save it.
+        Review walks them (the answers that teach the most first, then those most likely to be far off); nothing becomes
+        a grade until you save it.
       </Typography>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap' }}>
         <Button

@@ -14,7 +14,7 @@ export interface QueuePosition {
   next: ReviewQueueItem | null;
 }
 
-/** Where the open submission stands in the queue (grade-first answers, then lowest confidence first). */
+/** Where the open submission stands in the queue (grade-first answers, then the most doubtful suggestions). */
 export function queuePosition(
   items: readonly ReviewQueueItem[],
   submissionId: string,
