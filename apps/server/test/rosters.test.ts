@@ -197,6 +197,8 @@ describe('pending enrolments', () => {
         invitedAt: expect.any(String),
         registeredName: 'Future',
         registeredAsInstructor: false,
+        // Unproved and holding nothing: "Not my student" would close it (decision 0096).
+        registrantClosable: true,
       },
     ]);
 
