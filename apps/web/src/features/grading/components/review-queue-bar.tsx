@@ -69,7 +69,11 @@ export function ReviewQueueBar({ position, onGo }: { position: QueuePosition; on
       <Typography variant="body2" aria-live="polite">
         Review queue: {position.index + 1} of {position.total} · {position.remaining} left
       </Typography>
-      {position.current.isGradeFirst ? <GradeFirstBadge represents={position.current.represents} /> : null}
+      {position.current.isGradeFirst ? (
+        <GradeFirstBadge represents={position.current.represents} />
+      ) : (
+        <MissChance chance={position.current.missChance ?? null} />
+      )}
       <Button
         size="small"
         color="inherit"
@@ -80,5 +84,22 @@ export function ReviewQueueBar({ position, onGo }: { position: QueuePosition; on
         Next
       </Button>
     </Stack>
+  );
+}
+
+/**
+ * Why this answer comes where it does: after the answers to grade first, the queue puts first the
+ * suggestions most likely to be far off (decision 0097). Shown only where the grader measured it.
+ */
+function MissChance({ chance }: { chance: number | null }) {
+  if (chance === null) return null;
+  return (
+    <Typography
+      variant="body2"
+      color="text.secondary"
+      title="The chance that the suggested score is off by more than 40% of the points. The queue shows the likeliest first."
+    >
+      {Math.round(chance * 100)}% chance of being far off
+    </Typography>
   );
 }
