@@ -25,7 +25,11 @@ const STUDENTS = Number(process.env.BENCH_STUDENTS ?? 300);
 
 const config = loadConfig();
 const runtime = await openRuntime(config, { jobs: 'workers' });
-const app = await buildApp(runtime.ctx, { serveWebApp: process.env.BENCH_SERVE_WEB === '1' });
+// BENCH_WEB_DIST=DIR serves that build instead of apps/web/dist (an A/B of two builds on one seeded class).
+const app = await buildApp(runtime.ctx, {
+  serveWebApp: process.env.BENCH_SERVE_WEB === '1',
+  ...(process.env.BENCH_WEB_DIST ? { webDistDir: process.env.BENCH_WEB_DIST } : {}),
+});
 await app.ready();
 
 async function call<T = any>(method: string, url: string, token: string | undefined, body?: unknown): Promise<T> {

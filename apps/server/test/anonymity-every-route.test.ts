@@ -595,6 +595,11 @@ const WALK: WalkEntry[] = [
     expect: both(200),
   },
   {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/answer-groups/of/:submissionId',
+    request: (w) => ({ method: 'GET', url: `${questionPath(w)}/answer-groups/of/${answerOf(w, 0)}` }),
+    expect: both(200),
+  },
+  {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/answer-groups/apply',
     request: (w) => ({
       method: 'POST',

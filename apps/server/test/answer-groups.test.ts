@@ -1,6 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { eq } from 'drizzle-orm';
-import { AnswerGroupsOutput, ApplyToGroupOutput } from '@gradewise/shared/contracts/answer-groups';
+import {
+  AnswerGroupOfSubmissionOutput,
+  AnswerGroupsOutput,
+  ApplyToGroupOutput,
+} from '@gradewise/shared/contracts/answer-groups';
 import { GradingReportForStaff, ReviewQueueOutput } from '@gradewise/shared/contracts/review';
 import { expectMostDoubtfulFirst } from './support/review-order.ts';
 import { ErrorBody } from '@gradewise/shared/errors';
@@ -62,6 +66,9 @@ const groupsUrl = () => `${questionPath(assignmentId, questionId)}/answer-groups
 const readGroups = (user: TestUser = owner) => t.app.inject({ method: 'GET', url: groupsUrl(), headers: user.auth });
 /** The owner's answer groups, parsed by their contract. */
 const groupsOf = async () => expectJson(await readGroups(), 200, AnswerGroupsOutput);
+const readGroupOf = (name: string, user: TestUser = owner) =>
+  t.app.inject({ method: 'GET', url: `${groupsUrl()}/of/${submissionOf.get(name)}`, headers: user.auth });
+const groupOf = async (name: string) => expectJson(await readGroupOf(name), 200, AnswerGroupOfSubmissionOutput);
 const readQueue = async () =>
   expectJson(
     await t.app.inject({
@@ -194,6 +201,32 @@ describe('GET .../answer-groups', () => {
     expect(body.gradeFirst).toEqual({ target: 5, ownGrades: 0, isActive: true });
   });
 
+  it("gives one answer's group as the whole list has it, without the other members (decision 0095)", async () => {
+    const [whole] = (await groupsOf()).groups;
+    const dan = await groupOf('Dan');
+    expect(dan.questionPoints).toBe(10);
+    const others = whole!.members.filter((member) => member.submissionId !== submissionOf.get('Dan'));
+    expect(dan.group).toEqual({
+      groupId: whole!.groupId,
+      size: 4,
+      representativeSubmissionId: whole!.representativeSubmissionId,
+      member: whole!.members.find((member) => member.submissionId === submissionOf.get('Dan')),
+      namedOthers: others.map(({ submissionId, student }) => ({ submissionId, student })),
+      openOthers: 3,
+      appliedFrom: null,
+    });
+    // Eve ends on another value and Gus does not know: in no group. An id of no answer here: none either.
+    expect((await groupOf('Eve')).group).toBeNull();
+    expect((await groupOf('Gus')).group).toBeNull();
+    const unknown = await t.app.inject({ method: 'GET', url: `${groupsUrl()}/of/nobody`, headers: owner.auth });
+    expect(expectJson(unknown, 200, AnswerGroupOfSubmissionOutput).group).toBeNull();
+    // The owner only, as the whole list.
+    const student = await readGroupOf('Dan', students.get('Ann')!);
+    expect(expectJson(student, 403, ErrorBody).code).toBe('FORBIDDEN');
+    expect(student.body).not.toContain(submissionOf.get('Ben')!);
+    expect((await readGroupOf('Dan', otherInstructor)).statusCode).toBe(404);
+  });
+
   it('is for the owning instructor only: students never see groups', async () => {
     const student = await readGroups(students.get('Ann')!);
     expect(expectJson(student, 403, ErrorBody).code).toBe('FORBIDDEN');
@@ -303,6 +336,15 @@ describe('POST .../answer-groups/apply', () => {
     });
     // Ann and Cat were graded by hand; Ben and Dan got Ann's grade applied.
     expect((await groupsOf()).gradeFirst).toEqual({ target: 5, ownGrades: 2, isActive: true });
+    // The grading screen's read of Dan's group names where the grade came from; nobody is left open.
+    const ann = (await groupsOf()).groups[0]!.members.find(
+      (member) => member.submissionId === submissionOf.get('Ann'),
+    )!;
+    const dan = (await groupOf('Dan')).group!;
+    expect(dan.member).toMatchObject({ grade: 9, appliedFromSubmissionId: submissionOf.get('Ann') });
+    expect(dan.appliedFrom).toEqual({ submissionId: ann.submissionId, student: ann.student });
+    expect(dan.appliedFrom?.student.name).toBe('Ann');
+    expect(dan.openOthers).toBe(0);
   });
 
   it('learns from the grade a group copied, once: the applied copies are not examples', async () => {

@@ -875,6 +875,15 @@ export const MATRIX: MatrixRow[] = [
     expect: gradersInCourse(200),
   },
   {
+    route: 'GET /api/assignments/:assignmentId/questions/:questionId/answer-groups/of/:submissionId',
+    access: 'user',
+    request: async (f) => ({
+      method: 'GET',
+      url: `${questionPath(f)}/answer-groups/of/${(await ensureAnswerGroup(f)).from}`,
+    }),
+    expect: gradersInCourse(200),
+  },
+  {
     route: 'POST /api/assignments/:assignmentId/questions/:questionId/answer-groups/apply',
     access: 'user',
     request: async (f) => ({

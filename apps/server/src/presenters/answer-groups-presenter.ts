@@ -1,4 +1,9 @@
-import type { AnswerGroupFlag, AnswerGroupsOutput } from '@gradewise/shared/contracts/answer-groups';
+import {
+  ANSWER_GROUP_NAMED_OTHERS,
+  type AnswerGroupFlag,
+  type AnswerGroupOfSubmissionOutput,
+  type AnswerGroupsOutput,
+} from '@gradewise/shared/contracts/answer-groups';
 import type { AnswerGroupsView, QuestionAnswers } from '../services/read-answer-groups.ts';
 import type { StudentIdentities } from '../services/anonymous-grading.ts';
 import { reviewStatusOf } from './review-presenter.ts';
@@ -43,6 +48,33 @@ export function presentAnswerGroups({
     })),
     withoutText: analysis.withoutText,
     gradeFirst: analysis.gradeFirstState,
+  };
+}
+
+/**
+ * The open answer's group, as the grading screen's notice shows it (decision 0095): its own member,
+ * the first others by name, how many others have no grade. The same members, order and identities
+ * as presentAnswerGroups (it is made from its output), without the rest of the list.
+ */
+export function presentAnswerGroupOf(view: AnswerGroupsView, submissionId: string): AnswerGroupOfSubmissionOutput {
+  const { questionPoints, groups } = presentAnswerGroups(view);
+  const group = groups.find((candidate) => candidate.members.some((member) => member.submissionId === submissionId));
+  if (!group) return { questionPoints, group: null };
+  const member = group.members.find((candidate) => candidate.submissionId === submissionId)!;
+  const others = group.members.filter((candidate) => candidate.submissionId !== submissionId);
+  const nameOf = ({ submissionId: id, student }: (typeof others)[number]) => ({ submissionId: id, student });
+  const appliedFrom = group.members.find((candidate) => candidate.submissionId === member.appliedFromSubmissionId);
+  return {
+    questionPoints,
+    group: {
+      groupId: group.groupId,
+      size: group.size,
+      representativeSubmissionId: group.representativeSubmissionId,
+      member,
+      namedOthers: others.slice(0, ANSWER_GROUP_NAMED_OTHERS).map(nameOf),
+      openOthers: others.filter((other) => other.grade === null).length,
+      appliedFrom: appliedFrom ? nameOf(appliedFrom) : null,
+    },
   };
 }
 

@@ -96,6 +96,8 @@ export const apiPaths = {
     resuggest: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/resuggest`,
     aiQuota: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/ai-quota`,
     answerGroups: (assignmentId: string, questionId: string) => `${question(assignmentId, questionId)}/answer-groups`,
+    answerGroupOf: (assignmentId: string, questionId: string, submissionId: string) =>
+      `${question(assignmentId, questionId)}/answer-groups/of/${submissionId}`,
     applyToGroup: (assignmentId: string, questionId: string) =>
       `${question(assignmentId, questionId)}/answer-groups/apply`,
     regradeRequests: (assignmentId: string, questionId: string) =>

@@ -44,6 +44,9 @@ export const queryKeys = {
     queues: ['grading', 'queue'] as const,
     queue: (questionId: string) => ['grading', 'queue', questionId] as const,
     answerGroups: (questionId: string) => ['grading', 'answer-groups', questionId] as const,
+    /** One answer's group (the grading screen's notice): under the groups' key, so what refreshes them refreshes it. */
+    answerGroupOf: (questionId: string, submissionId: string) =>
+      [...queryKeys.grading.answerGroups(questionId), 'of', submissionId] as const,
     /** The suggestion summary; the AI quota sits under it, so what refreshes one refreshes both. */
     suggestions: (questionId: string) => ['grading', 'suggestions', questionId] as const,
     aiQuota: (questionId: string) => [...queryKeys.grading.suggestions(questionId), 'ai-quota'] as const,

@@ -58,6 +58,38 @@ export const AnswerGroupsOutput = z.object({
 });
 export type AnswerGroupsOutput = z.infer<typeof AnswerGroupsOutput>;
 
+/** A member as the grading screen's notice names it. */
+const AnswerGroupMemberName = AnswerGroupMember.pick({ submissionId: true, student: true });
+
+/** How many other members the notice names ("Alike to A, B and 297 more" names two of them, or three). */
+export const ANSWER_GROUP_NAMED_OTHERS = 3;
+
+/**
+ * GET .../answer-groups/of/:submissionId (owning instructor): what the grading screen's notice shows
+ * of the open answer's group, without the other members (decision 0095): on a 300-answer question
+ * the whole list (GET .../answer-groups) was about 100 KB the screen's first view waited for, to
+ * draw one sentence. `group` is null for an answer in no group (or not a current answer).
+ */
+export const AnswerGroupOfSubmissionOutput = z.object({
+  questionPoints: z.number(),
+  group: z
+    .object({
+      groupId: z.string(),
+      size: z.number(),
+      representativeSubmissionId: z.string(),
+      /** The open answer itself, as the whole list shows it. */
+      member: AnswerGroupMember,
+      /** The first ANSWER_GROUP_NAMED_OTHERS other members, in the group's order. */
+      namedOthers: z.array(AnswerGroupMemberName),
+      /** Other members without a saved grade: what Apply to group could grade. */
+      openOthers: z.number(),
+      /** The member this answer's grade was applied from with Apply to group; null otherwise. */
+      appliedFrom: AnswerGroupMemberName.nullable(),
+    })
+    .nullable(),
+});
+export type AnswerGroupOfSubmissionOutput = z.infer<typeof AnswerGroupOfSubmissionOutput>;
+
 export const APPLY_TO_GROUP_MAX = 1000;
 
 /**

@@ -1,13 +1,19 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { AnswerGroupsOutput, ApplyToGroupInput, ApplyToGroupOutput } from '@gradewise/shared/contracts/answer-groups';
+import {
+  AnswerGroupOfSubmissionOutput,
+  AnswerGroupsOutput,
+  ApplyToGroupInput,
+  ApplyToGroupOutput,
+} from '@gradewise/shared/contracts/answer-groups';
 import type { AppContext } from '../../context.ts';
-import { presentAnswerGroups } from '../../presenters/answer-groups-presenter.ts';
+import { presentAnswerGroupOf, presentAnswerGroups } from '../../presenters/answer-groups-presenter.ts';
 import { applyGradeToGroup } from '../../services/apply-grade-to-group.ts';
 import { readAnswerGroups } from '../../services/read-answer-groups.ts';
 import { currentUser } from '../access.ts';
 
 const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
+const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
 const BASE = '/api/assignments/:assignmentId/questions/:questionId/answer-groups';
 
 /**
@@ -21,6 +27,21 @@ export function answerGroupRoutes(ctx: AppContext): FastifyPluginAsyncZod {
       BASE,
       { config: { access: 'user' }, schema: { params: QuestionParams, response: { 200: AnswerGroupsOutput } } },
       async (request) => presentAnswerGroups(await readAnswerGroups(ctx, currentUser(request), request.params)),
+    );
+
+    // The open answer's group only, for the grading screen's notice (decision 0095): the same read
+    // and policy as the whole list, an answer in no group (or of no one here) is `group: null`.
+    app.get(
+      `${BASE}/of/:submissionId`,
+      {
+        config: { access: 'user' },
+        schema: { params: SubmissionParams, response: { 200: AnswerGroupOfSubmissionOutput } },
+      },
+      async (request) =>
+        presentAnswerGroupOf(
+          await readAnswerGroups(ctx, currentUser(request), request.params),
+          request.params.submissionId,
+        ),
     );
 
     app.post(

@@ -20,9 +20,14 @@ export function AppLayout() {
   const fullScreen = useMatches().some((match) => isFullScreen(match.handle));
   return (
     <Box sx={{ display: 'flex', flexDirection: 'column', minHeight: '100vh' }}>
+      {/*
+        Behind a full-screen dialog the page is inert and hidden from assistive technology: the
+        grading screen's dialog is drawn in place, not in a portal that hid the rest (decision 0095).
+      */}
       <Box
         component="a"
         href="#main"
+        {...behindDialog(fullScreen)}
         sx={{
           position: 'absolute',
           left: 8,
@@ -36,7 +41,7 @@ export function AppLayout() {
       >
         Skip to main content
       </Box>
-      <NavBar />
+      <NavBar {...behindDialog(fullScreen)} />
       <Box component="main" id="main" tabIndex={-1} sx={{ flex: 1, outline: 'none' }}>
         <Outlet />
       </Box>
@@ -55,4 +60,9 @@ export function AppLayout() {
       <ScrollRestoration />
     </Box>
   );
+}
+
+/** The props of what a full-screen dialog covers: nobody can see, reach or hear it. */
+function behindDialog(fullScreen: boolean) {
+  return fullScreen ? { inert: true, 'aria-hidden': true } : {};
 }

@@ -92,7 +92,8 @@ export function BrandLink() {
   );
 }
 
-export function NavBar() {
+/** `inert` and `aria-hidden` when a full-screen dialog covers it (app-layout.tsx, decision 0095). */
+export function NavBar(props: { inert?: boolean; 'aria-hidden'?: boolean }) {
   const items = useNavItems();
   const { loading } = useSession();
   const [menuAnchor, setMenuAnchor] = useState<HTMLElement | null>(null);
@@ -101,7 +102,7 @@ export function NavBar() {
   const closeMenu = () => setMenuAnchor(null);
 
   return (
-    <AppBar position="sticky" color="default" elevation={1} component="header">
+    <AppBar position="sticky" color="default" elevation={1} component="header" {...props}>
       <Toolbar component="nav" aria-label="Main" sx={{ gap: 1 }}>
         <BrandLink />
 

@@ -44,11 +44,14 @@ export function GradeSubmissionRoute() {
   // replaced, not moved, so the swap itself shifts nothing. A failed read does not hold the dialog.
   const queue = useQuery({ ...gradingQueries.queue(assignmentId, questionId), enabled: inQueue });
   const isQueueKnown = !inQueue || !queue.isPending;
-  // So do the answer groups the route asked for, during their first try: their notice sits above
+  // So does the answer's group the route asked for, during its first try: its notice sits above
   // the comments, and drawn after them it pushed them down (a layout shift of 0.068 once the screen
   // drew sooner, decision 0091). Only observed, never asked for here; a failed try (then retried)
   // or no read by the route holds nothing.
-  const groups = useQuery({ ...gradingQueries.answerGroups(assignmentId, questionId), enabled: false });
+  const groups = useQuery({
+    ...gradingQueries.answerGroupOf(assignmentId, questionId, submissionId),
+    enabled: false,
+  });
   const areGroupsAwaited = groups.data === undefined && groups.fetchStatus === 'fetching' && groups.failureCount === 0;
   if (user?.role === 'student') return <Navigate to="report" relative="path" replace />;
   const frame = <GradingDialogFrame onClose={goBack} />;

@@ -70,6 +70,41 @@ function groupsOutput(overrides: Record<string, unknown> = {}) {
   };
 }
 
+/**
+ * What GET answer-groups/of/:id answers for `name`, made from the whole list as the server makes it
+ * (presentAnswerGroupOf): its member, the first three others, the others without a grade.
+ */
+function groupOfOutput(name: string, whole: ReturnType<typeof groupsOutput>) {
+  const group = whole.groups.find((candidate) => candidate.members.some((entry) => entry.submissionId === idOf(name)));
+  if (!group) return { questionPoints: whole.questionPoints, group: null };
+  const own = group.members.find((entry) => entry.submissionId === idOf(name))!;
+  const others = group.members.filter((entry) => entry.submissionId !== idOf(name));
+  const nameOf = (entry: ReturnType<typeof member>) => ({ submissionId: entry.submissionId, student: entry.student });
+  const appliedFrom = group.members.find((entry) => entry.submissionId === own.appliedFromSubmissionId);
+  return {
+    questionPoints: whole.questionPoints,
+    group: {
+      groupId: group.groupId,
+      size: group.size,
+      representativeSubmissionId: group.representativeSubmissionId,
+      member: own,
+      namedOthers: others.slice(0, 3).map(nameOf),
+      openOthers: others.filter((entry) => entry.grade === null).length,
+      appliedFrom: appliedFrom ? nameOf(appliedFrom) : null,
+    },
+  };
+}
+
+/** The grading screen's read of each answer's group (decision 0095), from the whole list. */
+function groupOfRoutes(whole: ReturnType<typeof groupsOutput>): Record<string, Responder> {
+  return Object.fromEntries(
+    ['Ann', 'Ben', 'Dan', 'Eve'].map((name) => [
+      `GET ${QUESTION_API}/answer-groups/of/${idOf(name)}`,
+      () => jsonResponse(200, groupOfOutput(name, whole)),
+    ]),
+  );
+}
+
 function queueItem(name: string, overrides: Record<string, unknown> = {}) {
   return {
     submissionId: idOf(name),
@@ -311,8 +346,9 @@ describe('answer group on the grading screen', () => {
   };
 
   it('shows the group size and offers Apply to group from the open, graded answer', async () => {
-    stubNetwork({
+    const sent = stubNetwork({
       ...questionPageRoutes(() => jsonResponse(200, groupsOutput())),
+      ...groupOfRoutes(groupsOutput()),
       [`POST ${GRADE_API}`]: () => jsonResponse(200, savedGradeOutput),
     });
     renderApp(`${QUESTION_PATH}/grade/${idOf('Ann')}?queue=1`);
@@ -325,15 +361,40 @@ describe('answer group on the grading screen', () => {
     const queueBar = screen.getByRole('navigation', { name: 'Review queue' });
     expect(await within(queueBar).findByText('Grade first')).toBeInTheDocument();
 
+    // The screen read Ann's group only; the whole list (every member) is read when the dialog opens.
+    const groupsRead = () => sent.filter((request) => request.path === `${QUESTION_API}/answer-groups`);
+    expect(groupsRead()).toHaveLength(0);
     await user.click(within(group).getByRole('button', { name: 'Apply to group' }));
     const dialog = await screen.findByRole('dialog', { name: 'Apply to group: group of 3 alike answers' });
     expect(within(dialog).getByText(/Apply the grade of/)).toHaveTextContent('Apply the grade of Ann: 9 / 10');
+    expect(within(dialog).getByRole('checkbox', { name: /Ben/ })).toBeChecked();
+    expect(groupsRead()).toHaveLength(1);
+  });
+
+  it("names two alike answers and how many more, from the open answer's own group read", async () => {
+    const big = groupsOutput();
+    big.groups[0]!.size = 300;
+    stubNetwork({
+      ...questionPageRoutes(() => jsonResponse(200, big)),
+      ...groupOfRoutes(big),
+      [`POST ${QUESTION_API}/grade/${idOf('Ben')}`]: () =>
+        jsonResponse(200, { ...savedGradeOutput, isAlreadyGraded: false }),
+    });
+    renderApp(`${QUESTION_PATH}/grade/${idOf('Ben')}`);
+    const group = await screen.findByRole('group', { name: 'Answer group' });
+    expect(within(group).getByText('Group of 300 alike answers')).toBeInTheDocument();
+    expect(
+      within(group).getByText(
+        'Alike to Ann, Dan and 297 more. Once saved, this grade can be applied to the ones without a grade.',
+      ),
+    ).toBeInTheDocument();
   });
 
   it('draws the comments only with the group notice above them, not before it (no shift down, decision 0091)', async () => {
     const groups = deferredResponse();
     stubNetwork({
-      ...questionPageRoutes(groups.responder),
+      ...questionPageRoutes(() => jsonResponse(200, groupsOutput())),
+      [`GET ${QUESTION_API}/answer-groups/of/${idOf('Ann')}`]: groups.responder,
       [`POST ${GRADE_API}`]: () => jsonResponse(200, savedGradeOutput),
     });
     renderApp(`${QUESTION_PATH}/grade/${idOf('Ann')}?queue=1`);
@@ -343,7 +404,7 @@ describe('answer group on the grading screen', () => {
     await waitFor(() => expect(screen.getByRole('dialog')).toHaveAttribute('aria-busy', 'true'));
     expect(screen.queryByRole('heading', { name: 'Review Comments' })).not.toBeInTheDocument();
 
-    groups.respond(jsonResponse(200, groupsOutput()));
+    groups.respond(jsonResponse(200, groupOfOutput('Ann', groupsOutput())));
     const heading = await screen.findByRole('heading', { name: 'Review Comments' });
     const group = screen.getByRole('group', { name: 'Answer group' });
     expect(group.compareDocumentPosition(heading) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
@@ -358,6 +419,7 @@ describe('answer group on the grading screen', () => {
     });
     stubNetwork({
       ...questionPageRoutes(() => jsonResponse(200, applied)),
+      ...groupOfRoutes(applied),
       [`POST ${QUESTION_API}/grade/${idOf('Ben')}`]: () => jsonResponse(200, savedGradeOutput),
       [`POST ${QUESTION_API}/grade/${idOf('Eve')}`]: () => jsonResponse(200, savedGradeOutput),
     });

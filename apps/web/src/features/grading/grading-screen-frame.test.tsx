@@ -93,4 +93,30 @@ describe('grading screen before its dialog has loaded', () => {
     expect(within(dialog).getByRole('button', { name: 'Save Grade' })).toBeEnabled();
     expect(screen.getAllByRole('heading', { level: 1, name: 'Grade Question Submission' })).toHaveLength(1);
   });
+
+  it('is drawn in the page with the page behind it inert and hidden, and keeps Tab inside (decision 0095)', async () => {
+    network();
+    const { container } = renderApp(GRADE_PATH);
+    const user = userEvent.setup({ delay: null });
+    dialogCode.arrive();
+    await screen.findByRole('heading', { name: 'Review Comments' });
+    const dialog = screen.getByRole('dialog', { name: 'Grade Question Submission' });
+
+    // No portal: the dialog is inside the app's root, and nothing above it is hidden.
+    expect(container).toContainElement(dialog);
+    expect(dialog.closest('[aria-hidden="true"]')).toBeNull();
+    expect(dialog.closest('[inert]')).toBeNull();
+    // What it covers, the navigation bar and the skip link, can be neither reached nor heard.
+    const navigation = document.querySelector('header');
+    expect(navigation).toHaveAttribute('inert');
+    expect(navigation).toHaveAttribute('aria-hidden', 'true');
+    expect(screen.queryByRole('navigation', { name: 'Main' })).not.toBeInTheDocument();
+    expect(screen.queryByRole('link', { name: 'Skip to main content' })).not.toBeInTheDocument();
+
+    // The dialog's focus trap keeps Tab among its own controls.
+    for (let step = 0; step < 12; step += 1) {
+      await user.tab();
+      expect(dialog).toContainElement(document.activeElement as HTMLElement);
+    }
+  });
 });

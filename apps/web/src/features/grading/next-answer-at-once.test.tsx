@@ -85,13 +85,13 @@ function routes(grade: Partial<Record<Name, Responder>>) {
     [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ submissions: names.map(row) })),
     [`GET ${QUESTION_API}/review-queue`]: () =>
       jsonResponse(200, { questionPoints: 10, items: names.map(queueItem), remaining: 3 }),
-    [`GET ${QUESTION_API}/answer-groups`]: () =>
-      jsonResponse(200, {
-        questionPoints: 10,
-        groups: [],
-        withoutText: 0,
-        gradeFirst: { target: 5, ownGrades: 5, isActive: false },
-      }),
+    // No answer is in a group (the grading screen reads the open answer's group only, decision 0095).
+    ...Object.fromEntries(
+      names.map((name) => [
+        `GET ${QUESTION_API}/answer-groups/of/${idOf(name)}`,
+        () => jsonResponse(200, { questionPoints: 10, group: null }),
+      ]),
+    ),
     ...Object.fromEntries(names.map((name) => [`POST ${QUESTION_API}/grade/${idOf(name)}/lease`, leaseTaken])),
     ...Object.fromEntries(names.map((name) => [`DELETE ${QUESTION_API}/grade/${idOf(name)}/lease`, leaseGiven])),
     ...Object.fromEntries(

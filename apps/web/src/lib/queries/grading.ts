@@ -1,6 +1,6 @@
 import { queryOptions } from '@tanstack/react-query';
 import { AiQuotaOutput } from '@gradewise/shared/contracts/ai-quota';
-import { AnswerGroupsOutput } from '@gradewise/shared/contracts/answer-groups';
+import { AnswerGroupOfSubmissionOutput, AnswerGroupsOutput } from '@gradewise/shared/contracts/answer-groups';
 import { GradeHistoryOutput } from '@gradewise/shared/contracts/grade-audit';
 import { GradingOutput, GradingProgressOutput } from '@gradewise/shared/contracts/grading';
 import { ReviewQueueOutput } from '@gradewise/shared/contracts/review';
@@ -53,6 +53,17 @@ export const gradingQueries = {
       queryKey: queryKeys.grading.answerGroups(questionId),
       queryFn: ({ signal }) =>
         apiClient.get(apiPaths.questions.answerGroups(assignmentId, questionId), AnswerGroupsOutput, { signal }),
+    }),
+  /** The open answer's group as the grading screen's notice shows it, without the other members (decision 0095). */
+  answerGroupOf: (assignmentId: string, questionId: string, submissionId: string) =>
+    queryOptions({
+      queryKey: queryKeys.grading.answerGroupOf(questionId, submissionId),
+      queryFn: ({ signal }) =>
+        apiClient.get(
+          apiPaths.questions.answerGroupOf(assignmentId, questionId, submissionId),
+          AnswerGroupOfSubmissionOutput,
+          { signal },
+        ),
     }),
   suggestionSummary: (assignmentId: string, questionId: string) =>
     queryOptions({

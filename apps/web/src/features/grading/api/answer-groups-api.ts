@@ -33,6 +33,11 @@ export function useAnswerGroups(assignmentId: string, questionId: string, enable
   return useQuery({ ...gradingQueries.answerGroups(assignmentId, questionId), enabled, staleTime });
 }
 
+/** GET answer-groups/of/:submissionId: one answer's group, as the grading screen's notice shows it (decision 0095). */
+export function useAnswerGroupOf(assignmentId: string, questionId: string, submissionId: string, staleTime = 0) {
+  return useQuery({ ...gradingQueries.answerGroupOf(assignmentId, questionId, submissionId), staleTime });
+}
+
 /** POST answer-groups/apply; afterwards everything that shows grades is read again. */
 export function useApplyToGroup(assignmentId: string, questionId: string) {
   const queryClient = useQueryClient();

@@ -82,6 +82,7 @@ export function startGradingScreen(
   startAnswerReads(queryClient, ids, { withResult: true, withQueue: inQueue });
   // The answer's group notice is drawn with the result, above the comments: read with it, so it
   // does not arrive later and push the comments down (a layout shift Lighthouse counted, 0.07).
-  const groups = gradingQueries.answerGroups(ids.assignmentId, ids.questionId);
-  if (queryClient.getQueryData(groups.queryKey) === undefined) void queryClient.prefetchQuery(groups);
+  // Only this answer's group, not every group with its members (decision 0095).
+  const group = gradingQueries.answerGroupOf(ids.assignmentId, ids.questionId, ids.submissionId);
+  if (queryClient.getQueryData(group.queryKey) === undefined) void queryClient.prefetchQuery(group);
 }

@@ -1,13 +1,13 @@
 import { lazy, Suspense, useState } from 'react';
 import { Box, Button, Stack, Typography } from '@mui/material';
-import { APPLY_TO_GROUP, groupOfSubmission, openMembers, useAnswerGroups } from '../api/answer-groups-api.ts';
+import { APPLY_TO_GROUP, useAnswerGroupOf } from '../api/answer-groups-api.ts';
 import { ROUTE_READ_FRESH_MS } from '../api/grading-reads.ts';
 import { GroupFlagBadge, GroupSizeBadge } from './group-badges.tsx';
 
 // Asked for on the press of Apply to group, not with the grading screen: its checkboxes, radios and
-// list are on no first view (decision 0091).
+// list are on no first view (decision 0091), nor is the whole group it lists, read then (decision 0095).
 const ApplyToGroupDialog = lazy(async () => ({
-  default: (await import('./apply-to-group-dialog.tsx')).ApplyToGroupDialog,
+  default: (await import('./apply-to-group-dialog.tsx')).ApplyToGroupOfSubmissionDialog,
 }));
 
 export interface AnswerGroupNoticeProps {
@@ -23,25 +23,20 @@ export interface AnswerGroupNoticeProps {
  * nothing while the groups load: the review itself never waits for them.
  */
 export function AnswerGroupNotice({ assignmentId, questionId, submissionId }: AnswerGroupNoticeProps) {
-  // Not read again on mounting when the route has just read them (ROUTE_READ_FRESH_MS, decision 0079).
-  const groups = useAnswerGroups(assignmentId, questionId, true, ROUTE_READ_FRESH_MS);
+  // Only this answer's group, not the whole list with every member (decision 0095). Not read again on
+  // mounting when the route has just read it (ROUTE_READ_FRESH_MS, decision 0079).
+  const read = useAnswerGroupOf(assignmentId, questionId, submissionId, ROUTE_READ_FRESH_MS);
   const [isApplying, setApplying] = useState(false);
-  if (groups.isError) {
+  if (read.isError) {
     return (
       <Typography variant="body2" color="text.secondary" sx={{ mb: 2 }}>
         Answer groups could not be loaded.
       </Typography>
     );
   }
-  if (!groups.data) return null;
-  const group = groupOfSubmission(groups.data.groups, submissionId);
+  const group = read.data?.group;
   if (!group) return null;
-  const member = group.members.find((candidate) => candidate.submissionId === submissionId)!;
-  const others = group.members.filter((candidate) => candidate.submissionId !== submissionId);
-  const open = openMembers(group).filter((candidate) => candidate.submissionId !== submissionId);
-  const appliedFrom = member.appliedFromSubmissionId
-    ? group.members.find((candidate) => candidate.submissionId === member.appliedFromSubmissionId)
-    : undefined;
+  const { member, namedOthers, openOthers, appliedFrom } = group;
   return (
     <Box role="group" aria-label="Answer group" sx={{ mb: 2 }}>
       <Stack direction="row" spacing={1} useFlexGap sx={{ flexWrap: 'wrap', alignItems: 'center' }}>
@@ -54,12 +49,15 @@ export function AnswerGroupNotice({ assignmentId, questionId, submissionId }: An
         {appliedFrom
           ? `This grade was applied from ${appliedFrom.student.name}'s with Apply to group. Review and change it like any grade.`
           : member.grade === null
-            ? `Alike to ${describeNames(others.map((other) => other.student.name))}. Once saved, this grade can be applied to the ones without a grade.`
-            : open.length > 0
-              ? `${open.length} alike ${open.length === 1 ? 'answer has' : 'answers have'} no grade yet.`
+            ? `Alike to ${describeNames(
+                namedOthers.map((other) => other.student.name),
+                group.size - 1,
+              )}. Once saved, this grade can be applied to the ones without a grade.`
+            : openOthers > 0
+              ? `${openOthers} alike ${openOthers === 1 ? 'answer has' : 'answers have'} no grade yet.`
               : 'Every alike answer has a grade.'}
       </Typography>
-      {member.grade !== null && open.length > 0 ? (
+      {member.grade !== null && openOthers > 0 ? (
         <Button size="small" variant="outlined" sx={{ mt: 1 }} onClick={() => setApplying(true)}>
           {APPLY_TO_GROUP}
         </Button>
@@ -69,8 +67,6 @@ export function AnswerGroupNotice({ assignmentId, questionId, submissionId }: An
           <ApplyToGroupDialog
             assignmentId={assignmentId}
             questionId={questionId}
-            group={group}
-            questionPoints={groups.data.questionPoints}
             sourceSubmissionId={submissionId}
             onClose={() => setApplying(false)}
           />
@@ -80,7 +76,8 @@ export function AnswerGroupNotice({ assignmentId, questionId, submissionId }: An
   );
 }
 
-function describeNames(names: string[]): string {
-  if (names.length <= 3) return names.join(', ').replace(/, ([^,]*)$/, ' and $1');
-  return `${names.slice(0, 2).join(', ')} and ${names.length - 2} more`;
+/** "A, B and C", or "A, B and 297 more": `named` are the first of the `count` others. */
+function describeNames(named: string[], count: number): string {
+  if (count <= 3) return named.join(', ').replace(/, ([^,]*)$/, ' and $1');
+  return `${named.slice(0, 2).join(', ')} and ${count - 2} more`;
 }

@@ -19,6 +19,7 @@ import {
 } from '@mui/material';
 import { useTheme } from '@mui/material/styles';
 import type { AnswerGroup, AnswerGroupMember } from '@gradewise/shared/contracts/answer-groups';
+import { LoadingMessage, RETRY_LABEL } from '../../../components/screen-states.tsx';
 import { messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo, showSuccess } from '../../../lib/toasts.tsx';
 import {
@@ -27,7 +28,9 @@ import {
   describeGroupSize,
   FLAG_TEXTS,
   gradedMembers,
+  groupOfSubmission,
   openMembers,
+  useAnswerGroups,
   useApplyToGroup,
 } from '../api/answer-groups-api.ts';
 import { formatPoints } from '../format.ts';
@@ -40,6 +43,58 @@ export interface ApplyToGroupDialogProps {
   /** The graded answer to apply from, when the dialog is opened from it. */
   sourceSubmissionId?: string;
   onClose(): void;
+}
+
+/**
+ * Apply to group from the grading screen, whose notice read only the open answer's group without
+ * its members (decision 0095): the whole list is read as the dialog opens, then the dialog below
+ * lists the group. Loading and a failed read are said in the dialog itself, with Close.
+ */
+export function ApplyToGroupOfSubmissionDialog({
+  assignmentId,
+  questionId,
+  sourceSubmissionId,
+  onClose,
+}: Omit<ApplyToGroupDialogProps, 'group' | 'questionPoints'> & { sourceSubmissionId: string }) {
+  const groups = useAnswerGroups(assignmentId, questionId);
+  const group = groups.data ? groupOfSubmission(groups.data.groups, sourceSubmissionId) : undefined;
+  if (groups.data && group) {
+    return (
+      <ApplyToGroupDialog
+        assignmentId={assignmentId}
+        questionId={questionId}
+        group={group}
+        questionPoints={groups.data.questionPoints}
+        sourceSubmissionId={sourceSubmissionId}
+        onClose={onClose}
+      />
+    );
+  }
+  return (
+    <Dialog open onClose={onClose} aria-label={APPLY_TO_GROUP} fullWidth maxWidth="sm">
+      <DialogContent>
+        {groups.isError ? (
+          <Alert
+            severity="error"
+            action={
+              <Button color="inherit" size="small" onClick={() => void groups.refetch()}>
+                {RETRY_LABEL}
+              </Button>
+            }
+          >
+            {messageOf(groups.error, ANSWER_GROUP_MESSAGES.fetchFailed)}
+          </Alert>
+        ) : groups.data ? (
+          <Typography>This answer is no longer in a group of alike answers.</Typography>
+        ) : (
+          <LoadingMessage text="Loading the group…" />
+        )}
+      </DialogContent>
+      <DialogActions>
+        <Button onClick={onClose}>Close</Button>
+      </DialogActions>
+    </Dialog>
+  );
 }
 
 /**

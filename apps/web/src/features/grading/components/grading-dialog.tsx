@@ -69,6 +69,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   const panels = useGradingPanels();
   const marking = useRegionMarking(review, panels);
   const contentRef = useRef<HTMLDivElement | null>(null);
+  const dialogRef = useRef<HTMLDivElement | null>(null);
   const [isHelpOpen, setHelpOpen] = useState(false);
   const { detail, submission, position } = session;
   // The first result is drawn in a transition, in slices the browser can answer input between,
@@ -133,6 +134,16 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       // it, and its own fade forced a layout (MUI's reflow) in the first commit (decision 0051).
       slotProps={{ transition: { appear: false } }}
       hideBackdrop
+      // Drawn where the route is, not through a portal into <body>: MUI's portal renders nothing on
+      // its first pass and sets its node in a layout effect, so the whole screen was then rendered
+      // again at once, synchronously, in one long task that the transition above could not slice
+      // (decision 0095). The layout makes the page behind inert (app-layout.tsx), as the portal's
+      // aria-hidden on the rest did; the dialog keeps its focus trap. Its container is its own
+      // parent, so nothing of the screen is hidden; the page behind is never scrolled (full screen).
+      disablePortal
+      container={() => dialogRef.current?.parentElement ?? null}
+      disableScrollLock
+      ref={dialogRef}
     >
       <GradingDialogHeader
         subtitle={
