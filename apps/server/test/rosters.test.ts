@@ -569,15 +569,13 @@ describe('pending enrolments', () => {
     const seated = await registerUser(t.app, { name: 'Sid Seated' });
     await addStudents(t.app, owner, other._id, [seated.email]);
     // Accounts that predate their invitation (adding an account's email enrols it at once).
-    await t.ctx.db
-      .insert(pendingEnrollments)
-      .values(
-        [squatter, proved, seated].map((person) => ({
-          courseId: course._id,
-          email: person.email,
-          invitedById: owner.id,
-        })),
-      );
+    await t.ctx.db.insert(pendingEnrollments).values(
+      [squatter, proved, seated].map((person) => ({
+        courseId: course._id,
+        email: person.email,
+        invitedById: owner.id,
+      })),
+    );
     const pending = expectJson(
       await t.app.inject({ method: 'GET', url: `/api/courses/${course._id}`, headers: owner.auth }),
       200,
