@@ -24,9 +24,9 @@ import { estimateGradeAll, readBatchSpend, stopGradeAll } from '../../services/g
 import { estimateResuggest } from '../../services/resuggest-answers.ts';
 import { currentUser } from '../access.ts';
 import { modelCheckRoutes } from './model-check-routes.ts';
+import { QuestionParams } from './route-params.ts';
 
 const CourseParams = z.object({ id: z.string() });
-const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
 const BatchInput = z.object({ batchId: z.string({ message: 'batchId: say which Grade All to stop.' }) });
 const BASE = '/api/assignments/:assignmentId/questions/:questionId';
 

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   AnswerGroupOfSubmissionOutput,
   AnswerGroupsOutput,
@@ -11,9 +10,8 @@ import { presentAnswerGroupOf, presentAnswerGroups } from '../../presenters/answ
 import { applyGradeToGroup } from '../../services/apply-grade-to-group.ts';
 import { readAnswerGroups } from '../../services/read-answer-groups.ts';
 import { currentUser } from '../access.ts';
+import { QuestionParams, SubmissionParams } from './route-params.ts';
 
-const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
-const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
 const BASE = '/api/assignments/:assignmentId/questions/:questionId/answer-groups';
 
 /**

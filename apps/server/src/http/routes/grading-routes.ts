@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   GenerateRubricOutput,
   GradeAllOutput,
@@ -31,9 +30,8 @@ import { undoGradeSave } from '../../services/undo-grade-save.ts';
 import { currentUser } from '../access.ts';
 import { aiCostRoutes } from './ai-cost-routes.ts';
 import { questionFeedbackRoutes } from './question-feedback-routes.ts';
+import { QuestionParams, SubmissionParams } from './route-params.ts';
 
-const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
-const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
 const BASE = '/api/assignments/:assignmentId/questions/:questionId';
 
 /**

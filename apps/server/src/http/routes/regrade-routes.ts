@@ -26,9 +26,9 @@ import { recheckRegradeWithAi } from '../../services/recheck-regrade-with-ai.ts'
 import { changeRegradeSettings, setAssignmentRelease, setQuestionRelease } from '../../services/release-grades.ts';
 import { resolveRegradeRequest } from '../../services/resolve-regrade-request.ts';
 import { currentUser } from '../access.ts';
+import { QuestionParams } from './route-params.ts';
 
 const AssignmentParams = z.object({ id: z.string() });
-const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
 const CourseParams = z.object({ id: z.string() });
 const RequestParams = z.object({ id: z.string() });
 const QUESTION = '/api/assignments/:assignmentId/questions/:questionId';

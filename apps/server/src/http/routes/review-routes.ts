@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import { AiQuotaOutput } from '@gradewise/shared/contracts/ai-quota';
 import {
   GradingReport,
@@ -15,9 +14,8 @@ import { readGradingReport } from '../../services/read-grading-report.ts';
 import { readReviewQueue } from '../../services/read-review-queue.ts';
 import { tryRubric } from '../../services/try-rubric.ts';
 import { currentUser } from '../access.ts';
+import { QuestionParams, SubmissionParams } from './route-params.ts';
 
-const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
-const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
 const BASE = '/api/assignments/:assignmentId/questions/:questionId';
 
 /**

@@ -1,5 +1,4 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
 import {
   SUBMISSION_FILE_FIELD,
   SubmissionVersionsOutput,
@@ -24,9 +23,7 @@ import {
 } from '../../services/submit-answer.ts';
 import { currentUser } from '../access.ts';
 import { withMultipartForm } from '../multipart.ts';
-
-const QuestionParams = z.object({ assignmentId: z.string(), questionId: z.string() });
-const SubmissionParams = QuestionParams.extend({ submissionId: z.string() });
+import { QuestionParams, SubmissionParams } from './route-params.ts';
 
 export function submissionRoutes(ctx: AppContext): FastifyPluginAsyncZod {
   return async (app) => {
