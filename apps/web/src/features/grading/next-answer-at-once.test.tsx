@@ -1,6 +1,6 @@
 import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import {
   ASSIGNMENT_ID,
   fileUrl,
@@ -111,6 +111,13 @@ const leaseTaken = () =>
 const leaseGiven = () => jsonResponse(200, { message: 'Lease released.' });
 
 describe('the next answer at once', () => {
+  // The grading screen is a lazy route with a lazy dialog: their modules are loaded once here, not
+  // inside the first test's wait for its first answer (a loaded machine can take seconds).
+  beforeAll(async () => {
+    await import('../../app/routes/grade-submission-route.tsx');
+    await import('./components/grading-dialog.tsx');
+  });
+
   it("reads the queue's next answer (suggestion and PDF) while one is read, so Next draws it at once, without its lease", async () => {
     // Ben's grade call answers the first time only: were it made again when Next opens his
     // answer (today's way), his suggestion would never be drawn.
