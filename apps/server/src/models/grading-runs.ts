@@ -37,16 +37,7 @@ const { rawOutput: _rawOutput, ...runListColumns } = getTableColumns(gradingRuns
  */
 export type GradingRunSummary = Pick<
   GradingRunRow,
-  | 'id'
-  | 'submissionId'
-  | 'status'
-  | 'confidence'
-  | 'missChance'
-  | 'comments'
-  | 'totalScore'
-  | 'graderKind'
-  | 'provider'
-  | 'model'
+  'id' | 'submissionId' | 'status' | 'confidence' | 'comments' | 'totalScore' | 'graderKind' | 'provider' | 'model'
 >;
 /**
  * A run as a row of the staff table shows it (a paged read, decision 0057): a summary without its
@@ -59,7 +50,6 @@ const runStandingColumns = {
   submissionId: gradingRuns.submissionId,
   status: gradingRuns.status,
   confidence: gradingRuns.confidence,
-  missChance: gradingRuns.missChance,
   totalScore: gradingRuns.totalScore,
   graderKind: gradingRuns.graderKind,
   provider: gradingRuns.provider,
