@@ -121,9 +121,13 @@ test('five saved grades refresh the remaining suggestions of a demo question', a
     for (let index = 0; index < (await declines.count()); index += 1) await declines.nth(index).click();
     ({ points } = await finalGrade(page));
     await expect(page.getByText(`Final Grade: ${points} / ${points}`)).toBeVisible();
-    saved.add(new URL(page.url()).pathname);
+    const openPath = new URL(page.url()).pathname;
+    saved.add(openPath);
     await page.getByRole('button', { name: 'Save Grade' }).click();
     await expect(queueBar).toContainText(`${classSize - count - 1} left`, { timeout: 30_000 });
+    // The save moves on to the next answer once the queue is read again; the count can show first,
+    // so the screen is on the next answer before anything else is pressed (Close would race the move).
+    await expect.poll(() => new URL(page.url()).pathname, { timeout: 30_000 }).not.toBe(openPath);
   }
   // Close goes back one step: to the question page, unless an answer was opened again on the way.
   if (isReopened) await page.goto(questionUrl);

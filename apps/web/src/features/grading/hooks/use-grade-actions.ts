@@ -1,3 +1,4 @@
+import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import type { GradingOutput, SavedGrade } from '@gradewise/shared/contracts/grading';
@@ -51,6 +52,15 @@ export function useGradeActions({
   const undoSave = useUndoGradeSave(assignmentId, questionId);
   const isBusy = regrade.isPending || save.isPending;
   const { result } = session;
+  // Whether this screen is still open: a save in the queue moves on only after the queue is read
+  // again, and an instructor who closed the screen meanwhile is not taken back into the queue.
+  const isOpen = useRef(true);
+  useEffect(() => {
+    isOpen.current = true;
+    return () => {
+      isOpen.current = false;
+    };
+  }, []);
 
   const goToQueueItem = (item: ReviewQueueItem) =>
     navigate(gradePagePath(assignmentId, questionId, item.submissionId, { queue: true }), {
@@ -109,9 +119,10 @@ export function useGradeActions({
           if (!inQueue) return goBack();
           // The queue as the server orders it after this save, not the copy read before it: the
           // save can end "grade these first" (the k-th own grade) or change other answers, and the
-          // next answer is the first still ungraded of the caller's share in that order (lowest
-          // confidence, grade-first answers leading while the rule holds). Read failed: the copy.
+          // next answer is the first still ungraded of the caller's share in that order (the most
+          // doubtful first, grade-first answers leading while the rule holds). Read failed: the copy.
           const fresh = await session.refetchQueue().catch(() => undefined);
+          if (!isOpen.current) return;
           const next = fresh ? firstToReview(fresh, submissionId) : nextToReview(queueItems, submissionId);
           // Its result is read from here, after the queue that chose it, not taken from a read ahead
           // of the save: the save can have refreshed its suggestion (decision 0079).
