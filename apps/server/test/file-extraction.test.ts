@@ -7,6 +7,7 @@ import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
 import { finishFileExtraction, selectFileExtraction } from '../src/models/file-extractions.ts';
 import { nestingTooDeepError, workBudgetError } from '../src/pdf/extraction-error.ts';
 import { closeExtractionPool, configureExtractionPool, extractionPoolStats } from '../src/pdf/extraction-pool.ts';
+import { structureCheckStats } from '../src/pdf/structure-check.ts';
 import {
   buildDamagedNestedPdf,
   buildHugeContentStreamPdf,
@@ -226,8 +227,8 @@ describe('a PDF that runs over the time limit', () => {
 
   it('is stored as a file fault, and the next read fails at once with the stored message', async () => {
     const message = 'Reading this PDF took longer than 1 second. Please upload a smaller or simpler file.';
-    // Nesting carried through a chain of forms written with a PNG predictor: minutes of pdf.js's work, which no check up front reads.
-    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' }));
+    // Nesting carried through a chain of forms whose PNG predictor's parameters are an object of their own: minutes of pdf.js's work, which no check up front reads.
+    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' }));
     const fileId = await fileIdOf(t, bomb._id);
     expect(await extractionSettled(t, fileId)).toMatchObject({
       status: 'failed',
@@ -313,6 +314,37 @@ describe('hostile files', () => {
     }
   }, 120_000);
 
+  it('refuses an upload the structure counts refuse before any reading thread takes it; an honest upload is checked, then read (decision 0100)', async () => {
+    configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 5_000 });
+    const message = nestingTooDeepError(2_000).message;
+    const hostile = [
+      await buildNestedStatesPdf(100_000),
+      buildDamagedNestedPdf(75_000),
+      await buildNestedFormsPdf(60, 1_000),
+      await buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 3 }),
+    ];
+    for (const file of hostile) {
+      const [callsBefore, checkBefore] = [extractionPoolStats().calls, structureCheckStats()];
+      const submission = await submit(t, world, file);
+      expect(await extractionSettled(t, await fileIdOf(t, submission._id))).toMatchObject({
+        status: 'failed',
+        errorCode: 'too-complex',
+        error: message,
+      });
+      // Refused by the check thread: no reading thread was handed the file.
+      expect(extractionPoolStats().calls).toBe(callsBefore);
+      expect(structureCheckStats()).toMatchObject({ refused: checkBefore.refused + 1, gaveUp: checkBefore.gaveUp });
+    }
+    const [callsBefore, checkBefore] = [extractionPoolStats().calls, structureCheckStats()];
+    const honest = await submit(t, world, await buildTextPdf({ paragraphs: [ANSWER] }));
+    expect(await extractionSettled(t, await fileIdOf(t, honest._id))).toMatchObject({
+      status: 'succeeded',
+      text: ANSWER,
+    });
+    expect(structureCheckStats()).toMatchObject({ checked: checkBefore.checked + 1, refused: checkBefore.refused });
+    expect(extractionPoolStats().calls).toBe(callsBefore + 1);
+  }, 120_000);
+
   it('grades an answer and drafts a rubric while three hostile files are being read, then refuses each with its message', async () => {
     // No budget at first: the hostile files can end only by the time limit (120 s), so what is
     // answered below was answered while they were still being read or waiting.
@@ -327,7 +359,7 @@ describe('hostile files', () => {
       world.course._id,
       attackers.map((attacker) => attacker.email),
     );
-    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'png-predicted' });
+    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' });
     const hostileFiles: string[] = [];
     for (const attacker of attackers) {
       hostileFiles.push(await fileIdOf(t, (await submit(t, world, spinner, attacker))._id));

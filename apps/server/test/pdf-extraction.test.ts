@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { promisify } from 'node:util';
+import { deflateSync } from 'node:zlib';
 import { createCanvas } from '@napi-rs/canvas';
 import {
   clip,
@@ -615,8 +616,8 @@ describe('work a file may ask for (issue 28)', () => {
     expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
   });
 
-  it.each(['ascii-hex', 'ascii85', 'lzw', 'run-length'] as const)(
-    'counts a chain of forms written with %s as it counts a Flate one, exactly (decision 0096)',
+  it.each(['ascii-hex', 'ascii85', 'lzw', 'run-length', 'png-predicted', 'tiff-predicted'] as const)(
+    'counts a chain of forms written with %s as it counts a Flate one, exactly (decisions 0096, 0100)',
     async (encoding) => {
       // The issue's forms file: 60,000 levels, refused by the check, before pdf.js reads it.
       const formsFile = await buildNestedFormsPdf(60, 1_000, { encoding });
@@ -653,6 +654,41 @@ describe('work a file may ask for (issue 28)', () => {
       /^This PDF unpacks into more than 1 MB of page content/,
     );
     expect(() => checkContentStreams(file, { maxStreamBytes: 2 * MB, maxTotalBytes: 4 * MB })).not.toThrow();
+  });
+
+  it('undoes a predictor after the filter its parameters pair with, paired as pdf.js pairs them (decision 0100)', () => {
+    const deep = `${'q '.repeat(2_001)}${' Q'.repeat(2_001)}`;
+    // PNG "Sub" rows of 8 bytes: each byte its difference from the one before, so the nesting shows only once undone.
+    const subRows: number[] = [];
+    for (let at = 0; at < deep.length; at += 8) {
+      subRows.push(1);
+      for (let i = 0; i < 8; i += 1) {
+        const byte = (index: number) => (index < at ? 0 : deep.charCodeAt(index) || 0x20);
+        subRows.push((byte(at + i) - (i > 0 ? byte(at + i - 1) : 0) + 256) & 0xff);
+      }
+    }
+    const data = `${deflateSync(Buffer.from(subRows)).toString('hex')}>`;
+    const refused = (dictionary: string) => {
+      try {
+        checkContentStreams(rawPdf([page('', '<< >>'), stream(data, dictionary)]));
+        return false;
+      } catch (error) {
+        expect((error as Error).message).toBe(nestingTooDeepError(2_000).message);
+        return true;
+      }
+    };
+    // The second filter's parameters: a predictor after Flate.
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [null << /Predictor 11 /Columns 8 >>]')).toBe(true);
+    expect(
+      refused('/Filter [/AHx /FlateDecode] /DP [null << /Predictor 15 /Colors 1 /BitsPerComponent 8 /Columns 8 >>]'),
+    ).toBe(true);
+    // The first filter's (ASCIIHex takes none), or a dictionary beside an array of filters: pdf.js pairs it with nothing.
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [<< /Predictor 11 /Columns 8 >> null]')).toBe(false);
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms << /Predictor 11 /Columns 8 >>')).toBe(false);
+    // Parameters by reference are not followed by this check (left to the reading thread's budgets).
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [null 9 0 R]')).toBe(false);
+    // A predictor pdf.js refuses: left to pdf.js.
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [null << /Predictor 7 /Columns 8 >>]')).toBe(false);
   });
 
   it('follows each form through the resources pdf.js looks its name up in, and never adds up forms drawn side by side', () => {

@@ -786,11 +786,21 @@ export function buildDamagedNestedPdf(depth: number): Buffer {
 
 /**
  * How the forms of buildNestedFormsPdf are written: Flate (the default), or another filter that
- * stream-guard.ts undoes too (decision 0096), or 'png-predicted': Flate with a PNG predictor
- * (/DecodeParms /Predictor 12), which that check does not undo, so only the extraction pool's CPU
- * budgets stop the file (a file that spins past every check made up front).
+ * stream-guard.ts undoes too (decision 0096); 'png-predicted' and 'tiff-predicted': Flate with a
+ * predictor (/DecodeParms /Predictor 12 with PNG rows of every type in turn, or /Predictor 2),
+ * undone by that check too since decision 0100; 'predicted-by-reference': the PNG one with its
+ * /DecodeParms in an object of its own, which that check does not follow, so only the extraction
+ * pool's CPU budgets stop the file (a file that spins past every check made up front).
  */
-export type FormEncoding = 'flate' | 'ascii-hex' | 'ascii85' | 'lzw' | 'run-length' | 'png-predicted';
+export type FormEncoding =
+  | 'flate'
+  | 'ascii-hex'
+  | 'ascii85'
+  | 'lzw'
+  | 'run-length'
+  | 'png-predicted'
+  | 'tiff-predicted'
+  | 'predicted-by-reference';
 
 /**
  * Nesting no single stream shows: the page draws form XObject 1, which saves `depthPerForm`
@@ -798,7 +808,7 @@ export type FormEncoding = 'flate' | 'ascii-hex' | 'ascii85' | 'lzw' | 'run-leng
  * form to form (`forms` x `depthPerForm` levels), so its work grows with the square of that: 40
  * forms of 1,000 keep pdf.js busy for minutes. A few kilobytes (deflated). stream-guard.ts counts
  * the nesting through the forms and refuses it before pdf.js reads it, whatever `encoding` but
- * 'png-predicted' (see FormEncoding). `pages`: each page draws its own chain (default 1).
+ * 'predicted-by-reference' (see FormEncoding). `pages`: each page draws its own chain (default 1).
  */
 export async function buildNestedFormsPdf(
   forms: number,
@@ -818,7 +828,13 @@ export async function buildNestedFormsPdf(
         BBox: [0, 0, 1, 1],
         ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
       };
-      const { data, entries } = encodeStream(content, options.encoding ?? 'flate');
+      const encoding = options.encoding ?? 'flate';
+      const { data, entries } = encodeStream(
+        content,
+        encoding === 'predicted-by-reference' ? 'png-predicted' : encoding,
+      );
+      if (encoding === 'predicted-by-reference')
+        entries.DecodeParms = doc.context.register(doc.context.obj(entries.DecodeParms as Record<string, number>));
       inner = doc.context.register(
         PDFRawStream.of(doc.context.obj({ ...dictionary, ...entries, Length: data.length }), data),
       );
@@ -842,23 +858,57 @@ function encodeStream(content: Buffer, encoding: FormEncoding): { data: Uint8Arr
       return { data: encodeLzw(content), entries: { Filter: 'LZWDecode' } };
     case 'run-length':
       return { data: encodeRunLength(content), entries: { Filter: 'RunLengthDecode' } };
-    case 'png-predicted': {
-      // PNG "Up" rows of 64 bytes: each row holds its difference from the row above.
-      const columns = 64;
-      const rows: number[] = [];
-      for (let start = 0; start < content.length; start += columns) {
-        rows.push(2);
-        for (let i = 0; i < columns; i += 1) {
-          const above = start >= columns ? (content[start - columns + i] ?? 0) : 0;
-          rows.push(((content[start + i] ?? 0x20) - above + 256) & 0xff);
-        }
-      }
+    case 'png-predicted':
+    case 'predicted-by-reference':
       return {
-        data: deflateSync(Buffer.from(rows)),
-        entries: { Filter: 'FlateDecode', DecodeParms: { Predictor: 12, Columns: columns } },
+        data: deflateSync(encodePngRows(content, PREDICTED_COLUMNS)),
+        entries: { Filter: 'FlateDecode', DecodeParms: { Predictor: 12, Columns: PREDICTED_COLUMNS } },
       };
+    case 'tiff-predicted':
+      return {
+        data: deflateSync(encodeTiffRows(content, PREDICTED_COLUMNS)),
+        entries: { Filter: 'FlateDecode', DecodeParms: { Predictor: 2, Columns: PREDICTED_COLUMNS } },
+      };
+  }
+}
+
+/** Row width of the predicted encodings (one byte a column: Colors 1, 8 bits). */
+const PREDICTED_COLUMNS = 64;
+
+/** PNG rows (PNG 1.2, filter types 0-4, one byte a pixel), each row's type the next in turn; the last row padded with spaces. */
+function encodePngRows(content: Buffer, columns: number): Buffer {
+  const out: number[] = [];
+  let above = new Uint8Array(columns);
+  for (let start = 0, row = 0; start < content.length; start += columns, row += 1) {
+    const current = Uint8Array.from({ length: columns }, (_, i) => content[start + i] ?? 0x20);
+    const type = row % 5;
+    out.push(type);
+    for (let i = 0; i < columns; i += 1) {
+      const [left, up, upLeft] = [i > 0 ? current[i - 1]! : 0, above[i]!, i > 0 ? above[i - 1]! : 0];
+      const predicted = [0, left, up, (left + up) >> 1, paeth(left, up, upLeft)][type]!;
+      out.push((current[i]! - predicted + 256) & 0xff);
+    }
+    above = current;
+  }
+  return Buffer.from(out);
+}
+
+function paeth(left: number, up: number, upLeft: number): number {
+  const p = left + up - upLeft;
+  const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+  return pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
+}
+
+/** TIFF predictor 2 rows (one byte a pixel): each byte its difference from the one before in its row. */
+function encodeTiffRows(content: Buffer, columns: number): Buffer {
+  const out: number[] = [];
+  for (let start = 0; start < content.length; start += columns) {
+    for (let i = 0; i < columns; i += 1) {
+      const left = i > 0 ? (content[start + i - 1] ?? 0x20) : 0;
+      out.push(((content[start + i] ?? 0x20) - left + 256) & 0xff);
     }
   }
+  return Buffer.from(out);
 }
 
 function encodeAscii85(data: Buffer): Buffer {

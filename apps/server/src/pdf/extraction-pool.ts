@@ -14,6 +14,7 @@ import {
   workBudgetError,
 } from './extraction-error.ts';
 import type { ThreadMemory, ThreadReply, ThreadRequest, ThreadStart, SerializedError } from './extraction-protocol.ts';
+import { closeStructureCheck } from './structure-check.ts';
 
 /**
  * PDF extraction on worker threads, so the server's event loop stays free while pdf.js parses,
@@ -832,11 +833,12 @@ export function promoteInPool(place: ReadPlace) {
 }
 
 /**
- * Ends the shared pool's threads (graceful shutdown, end of a CLI); `abort`: without waiting for
- * the calls being read (see ExtractionPool.close). Safe to call at any time, also twice.
+ * Ends the shared pool's threads and the structure-check thread (graceful shutdown, end of a CLI);
+ * `abort`: without waiting for the calls being read (see ExtractionPool.close). Safe to call at any
+ * time, also twice.
  */
 export async function closeExtractionPool(options?: { abort?: boolean }): Promise<void> {
-  await shared?.close(options);
+  await Promise.all([shared?.close(options), closeStructureCheck()]);
 }
 
 // ---------------------------------------------------------------------------------------------

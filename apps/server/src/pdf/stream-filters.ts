@@ -9,8 +9,10 @@ import { constants, inflateSync } from 'node:zlib';
  * so is it here. Image filters (DCT, JPX, CCITT, JBIG2) and Crypt end the chain: their output is
  * no drawing this check reads.
  *
- * Not undone: predictors (/DecodeParms /Predictor after Flate or LZW) — the data is counted as
- * inflated; see the decision's "left".
+ * Predictors (/DecodeParms /Predictor after Flate or LZW: PNG rows, TIFF differences) are undone as
+ * pdf.js's PredictorStream undoes them (decision 0100); parameters given by reference
+ * (`/DecodeParms 7 0 R`) are not followed here, and such a stream is left to pdf.js (and the
+ * extraction pool's CPU budgets).
  */
 
 /** What undoing a stream's filters gave: its data, 'over' past the budget, or null (not read here: left to pdf.js). */
@@ -18,6 +20,9 @@ export type Decoded = Uint8Array | 'over' | null;
 
 /** Undoes one filter, writing at most `budget` bytes ('over' past it); null: the data is not this filter's. */
 type Decoder = (data: Uint8Array, budget: number, dictionary: string) => Uint8Array | 'over' | null;
+
+/** The filters pdf.js follows with a predictor when their parameters name one (its Parser.makeFilter). */
+const PREDICTED = new Set(['FlateDecode', 'Fl', 'LZWDecode', 'LZW']);
 
 const flate: Decoder = (data, budget) => {
   try {
@@ -206,17 +211,235 @@ export function undoFilters(
   only?: ReadonlySet<string>,
 ): Decoded {
   let current = data;
-  for (const name of filters) {
+  const params = parametersOf(dictionary, filters.length);
+  for (const [index, name] of filters.entries()) {
     if (OPAQUE.has(name)) return null;
     if (only && DECODERS.has(name) && !only.has(name)) return null;
     const decoder = DECODERS.get(name);
     if (!decoder) continue; // pdf.js reads a stream with a filter it does not know as it is
-    const next = decoder(current, budgetOf(), dictionary);
+    let next = decoder(current, budgetOf(), dictionary);
     if (next === null || next === 'over') return next;
+    const layerParams = params[index] ?? null;
+    if (PREDICTED.has(name) && layerParams !== null) {
+      // Parameters by reference: whether a predictor follows cannot be read here.
+      if (layerParams === 'by-reference') return null;
+      next = undoPredictor(next, layerParams, budgetOf());
+      if (next === null || next === 'over') return next;
+    }
     onLayer(next.byteLength);
     current = next;
   }
   return current;
+}
+
+/**
+ * The /DecodeParms of each of `count` filters, as pdf.js pairs them (Parser.filter): one
+ * dictionary for a single filter, an array for an array of filters (a dictionary beside an array
+ * of filters, or an array beside one filter, pairs with nothing); null where a filter has none;
+ * 'by-reference' where they are an indirect object, which this reading of the file does not follow.
+ */
+function parametersOf(dictionary: string, count: number): (string | null | 'by-reference')[] {
+  const none = Array.from({ length: count }, (): string | null | 'by-reference' => null);
+  const key = /\/(?:DecodeParms|DP)(?![A-Za-z0-9])\s*/.exec(dictionary);
+  if (!key) return none;
+  const at = key.index + key[0].length;
+  const isArrayOfFilters = /\/Filter\s*\[/.test(dictionary);
+  if (/^\d+\s+\d+\s+R(?![A-Za-z])/.test(dictionary.slice(at, at + 32))) return none.map(() => 'by-reference');
+  if (dictionary.startsWith('<<', at)) {
+    return isArrayOfFilters ? none : [dictionary.slice(at, endOfDictionary(dictionary, at)), ...none.slice(1)];
+  }
+  if (dictionary[at] !== '[' || !isArrayOfFilters) return none;
+  const items: (string | null | 'by-reference')[] = [];
+  let cursor = at + 1;
+  while (items.length < count) {
+    while (/\s/.test(dictionary[cursor] ?? '')) cursor += 1;
+    const rest = dictionary.slice(cursor, cursor + 32);
+    if (rest.startsWith('<<')) {
+      const end = endOfDictionary(dictionary, cursor);
+      items.push(dictionary.slice(cursor, end));
+      cursor = end;
+    } else if (/^\d+\s+\d+\s+R(?![A-Za-z])/.test(rest)) {
+      items.push('by-reference');
+      cursor += /^\d+\s+\d+\s+R/.exec(rest)![0].length;
+    } else if (rest.startsWith('null')) {
+      items.push(null);
+      cursor += 4;
+    } else break; // `]`, or anything else: the filters after it have none
+  }
+  return [...items, ...none.slice(items.length)];
+}
+
+/** Just past the `>>` that closes the dictionary opening at `start` (or the end of the text). */
+function endOfDictionary(text: string, start: number): number {
+  let depth = 0;
+  for (let at = start; at < text.length - 1; at += 1) {
+    if (text[at] === '<' && text[at + 1] === '<') {
+      depth += 1;
+      at += 1;
+    } else if (text[at] === '>' && text[at + 1] === '>') {
+      depth -= 1;
+      at += 1;
+      if (depth === 0) return at + 1;
+    }
+  }
+  return text.length;
+}
+
+/**
+ * A parameter's value: undefined when absent, NaN when it is not a plain whole number (a
+ * reference, a real number: this reading does not follow pdf.js there).
+ */
+function parameter(params: string, ...names: string[]): number | undefined {
+  for (const name of names) {
+    const value = new RegExp(`/${name}(?![A-Za-z0-9])\\s*([^\\s/>\\]]+)`).exec(params)?.[1];
+    if (value !== undefined) return /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  }
+  return undefined;
+}
+
+/**
+ * `data` with the predictor of `params` undone, byte for byte as pdf.js's PredictorStream: PNG
+ * (10-15: each row says its own type) or TIFF (2); 1 or none: as it is. null: parameters pdf.js
+ * refuses (another predictor, a row type past 4) or that are not plain whole numbers; 'over': more
+ * than `budget` bytes. A short last row is filled out as pdf.js fills it (arithmetic on a missing byte).
+ */
+function undoPredictor(data: Uint8Array, params: string, budget: number): Uint8Array | 'over' | null {
+  const given = [
+    parameter(params, 'Predictor'),
+    parameter(params, 'Colors'),
+    parameter(params, 'BPC', 'BitsPerComponent'),
+    parameter(params, 'Columns'),
+  ];
+  if (given.some((value) => Number.isNaN(value))) return null;
+  // pdf.js: `params.get(...) || default`, so 0 is the default too.
+  const [predictor, colors, bits, columns] = given.map((value, index) => value || [1, 1, 8, 1][index]!) as [
+    number,
+    number,
+    number,
+    number,
+  ];
+  if (predictor <= 1) return data;
+  if (predictor !== 2 && (predictor < 10 || predictor > 15)) return null;
+  const pixBytes = (colors * bits + 7) >> 3;
+  const rowBytes = Math.ceil((columns * colors * bits) / 8);
+  if (!Number.isSafeInteger(rowBytes)) return 'over';
+  const inRow = predictor === 2 ? rowBytes : rowBytes + 1;
+  // A row is read while at least one of its data bytes is there (pdf.js's eof).
+  const rows = Math.floor(data.length / inRow) + (data.length % inRow > (predictor === 2 ? 0 : 1) ? 1 : 0);
+  if (rows * rowBytes > budget) return 'over';
+  const buffer = new Uint8Array(rows * rowBytes);
+  for (let row = 0; row < rows; row += 1) {
+    const start = row * inRow;
+    const isRead =
+      predictor === 2
+        ? tiffRow(buffer, row * rowBytes, data.subarray(start, start + rowBytes), rowBytes, bits, colors, columns)
+        : pngRow(buffer, row * rowBytes, data[start]!, data.subarray(start + 1, start + inRow), rowBytes, pixBytes);
+    if (!isRead) return null;
+  }
+  return buffer;
+}
+
+/**
+ * pdf.js's readBlockPng for one row written at `j` (the row above it just before). `raw[i]` past
+ * a short row's end is undefined, and pdf.js's arithmetic on it stores 0: kept as is, on purpose.
+ */
+function pngRow(buffer: Uint8Array, j: number, type: number, raw: Uint8Array, rowBytes: number, pixBytes: number) {
+  const rawAt = (i: number) => raw[i] as number;
+  const prevRow = j === 0 ? new Uint8Array(rowBytes) : buffer.subarray(j - rowBytes, j);
+  const upAt = (i: number) => prevRow[i] as number;
+  let i = 0;
+  switch (type) {
+    case 0:
+      for (; i < rowBytes; i += 1) buffer[j++] = rawAt(i);
+      return true;
+    case 1:
+      for (; i < pixBytes; i += 1) buffer[j++] = rawAt(i);
+      for (; i < rowBytes; i += 1, j += 1) buffer[j] = (buffer[j - pixBytes]! + rawAt(i)) & 0xff;
+      return true;
+    case 2:
+      for (; i < rowBytes; i += 1) buffer[j++] = (upAt(i) + rawAt(i)) & 0xff;
+      return true;
+    case 3:
+      for (; i < pixBytes; i += 1) buffer[j++] = (upAt(i) >> 1) + rawAt(i);
+      for (; i < rowBytes; i += 1, j += 1) buffer[j] = (((upAt(i) + buffer[j - pixBytes]!) >> 1) + rawAt(i)) & 0xff;
+      return true;
+    case 4:
+      for (; i < pixBytes; i += 1) buffer[j++] = upAt(i) + rawAt(i);
+      for (; i < rowBytes; i += 1) {
+        const up = upAt(i);
+        const upLeft = upAt(i - pixBytes);
+        const left = buffer[j - pixBytes]!;
+        const p = left + up - upLeft;
+        const [pa, pb, pc] = [Math.abs(p - left), Math.abs(p - up), Math.abs(p - upLeft)];
+        const base = pa <= pb && pa <= pc ? left : pb <= pc ? up : upLeft;
+        buffer[j++] = base + rawAt(i);
+      }
+      return true;
+    default:
+      return false; // pdf.js: "Unsupported predictor"
+  }
+}
+
+/** pdf.js's readBlockTiff for one row written at `pos`; a short row is filled out as pdf.js fills it. */
+function tiffRow(
+  buffer: Uint8Array,
+  pos: number,
+  raw: Uint8Array,
+  rowBytes: number,
+  bits: number,
+  colors: number,
+  columns: number,
+) {
+  const rawAt = (i: number) => raw[i] as number;
+  let i: number;
+  if (bits === 1 && colors === 1) {
+    let inbuf = 0;
+    for (i = 0; i < rowBytes; i += 1) {
+      let c = rawAt(i) ^ inbuf;
+      c ^= c >> 1;
+      c ^= c >> 2;
+      c ^= c >> 4;
+      inbuf = (c & 1) << 7;
+      buffer[pos++] = c;
+    }
+  } else if (bits === 8) {
+    for (i = 0; i < colors; i += 1) buffer[pos++] = rawAt(i);
+    for (; i < rowBytes; i += 1, pos += 1) buffer[pos] = buffer[pos - colors]! + rawAt(i);
+  } else if (bits === 16) {
+    const bytesPerPixel = colors * 2;
+    for (i = 0; i < bytesPerPixel; i += 1) buffer[pos++] = rawAt(i);
+    for (; i < rowBytes; i += 2) {
+      const sum =
+        ((rawAt(i) & 0xff) << 8) +
+        (rawAt(i + 1) & 0xff) +
+        ((buffer[pos - bytesPerPixel]! & 0xff) << 8) +
+        (buffer[pos - bytesPerPixel + 1]! & 0xff);
+      buffer[pos++] = (sum >> 8) & 0xff;
+      buffer[pos++] = sum & 0xff;
+    }
+  } else {
+    const components = new Uint8Array(colors + 1);
+    const bitMask = (1 << bits) - 1;
+    let [inbuf, inbits, outbuf, outbits, j] = [0, 0, 0, 0, 0];
+    for (i = 0; i < columns; i += 1) {
+      for (let kk = 0; kk < colors; kk += 1) {
+        if (inbits < bits) {
+          inbuf = (inbuf << 8) | (rawAt(j++) & 0xff);
+          inbits += 8;
+        }
+        components[kk] = (components[kk]! + (inbuf >> (inbits - bits))) & bitMask;
+        inbits -= bits;
+        outbuf = (outbuf << bits) | components[kk]!;
+        outbits += bits;
+        if (outbits >= 8) {
+          buffer[pos++] = (outbuf >> (outbits - 8)) & 0xff;
+          outbits -= 8;
+        }
+      }
+    }
+    if (outbits > 0) buffer[pos++] = (outbuf << (8 - outbits)) + (inbuf & ((1 << (8 - outbits)) - 1));
+  }
+  return true;
 }
 
 /** A growing byte buffer that refuses to pass `limit` bytes. */

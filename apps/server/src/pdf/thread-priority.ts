@@ -5,7 +5,8 @@ import type { ThreadStart } from './extraction-protocol.ts';
 /**
  * Imported first by extraction-worker.ts, so that it runs before pdf.js is loaded: a thread the
  * pool starts for background reads lowers its own OS priority (`nice` in its workerData), so what
- * it loads and reads yields the cores to the server's thread and the interactive reads. On Linux
+ * it loads and reads yields the cores to the server's thread and the interactive reads. The
+ * structure-check thread (structure-check.ts) sets its own the same way. On Linux
  * the nice value belongs to the thread (setpriority(2) on the caller changes this thread alone);
  * a thread may lower its priority but never raise it again, which is why such threads serve
  * background calls only (extraction-pool.ts).

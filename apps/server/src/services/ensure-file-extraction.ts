@@ -20,6 +20,7 @@ import {
   type ReadLane,
   type ReadPlace,
 } from '../pdf/extraction-pool.ts';
+import { checkStructureOffThread, skipStructureCheck } from '../pdf/structure-check.ts';
 
 /**
  * Failures that depend on the file alone: the same bytes will fail the same way, so the verdict is
@@ -105,7 +106,11 @@ export async function ensureFileExtraction(
   if (existing && isSettledExtraction(existing)) return existing;
   const inProgress = readsInProgress.get(fileId);
   if (inProgress) {
-    if (lane === 'interactive') promoteInPool(inProgress.place);
+    if (lane === 'interactive') {
+      promoteInPool(inProgress.place);
+      // Still waiting for its structure check: it goes on to a reading thread now, which counts it itself.
+      skipStructureCheck(inProgress.place);
+    }
     return inProgress.read;
   }
   // The owner is known once the file's row is read (readAndStore), before the pool sees the place.
@@ -125,6 +130,13 @@ async function readAndStore(ctx: AppContext, fileId: string, place: ReadPlace): 
   await claimFileExtraction(ctx.db, fileId, [...FILE_FAULTS]);
   const bytes = await readStoredFile(ctx, file);
   try {
+    // An upload read ahead is counted first, on a thread without pdf.js, so a hostile file is
+    // refused in milliseconds of work instead of waiting for a nice-10 reading thread (decision
+    // 0100). Someone waiting already (the interactive lane) goes straight to a thread that counts it.
+    if (place.lane === 'background') {
+      const fault = await checkStructureOffThread(bytes, place);
+      if (fault) throw fault;
+    }
     const extraction = await extractPdfTextInPool(bytes, { timeoutMs: ctx.config.extractionTimeoutMs }, place);
     return await finishFileExtraction(ctx.db, {
       fileId,
