@@ -6,9 +6,14 @@
  * ways.
  *
  *   npm run build -w @gradewise/web && npx tsx bench/grading-next.ts [--rounds 4] [--steps 5] [--runs 1] [--read-ms 2000] [--quick]
- *   npx tsx bench/grading-next.ts --lighthouse-only [--runs 3] [--save DIR]
+ *   npx tsx bench/grading-next.ts --lighthouse-only [--runs 3] [--save DIR] [--before DIST]
  *
  * --save writes each Lighthouse run's report (JSON) into DIR, to read what the score is made of.
+ *
+ * --before DIST (with --lighthouse-only): an A/B on one seeded class. DIST is another build of the
+ * web app (a copy of an earlier checkout's apps/web/dist); both builds' hashed assets are served
+ * from one temporary folder, and the served index.html switches between the two before each run,
+ * alternating, so both are measured on the same 300 answers at the same load (decision 0099).
  *
  * `--lighthouse-only` skips the Next timings and today's way: only Lighthouse on the screen as it
  * ships (read ahead), which is what a change to the screen's first paint needs measured.
@@ -40,6 +45,7 @@ const steps = Number(argument('--steps') ?? (quick ? 3 : 5));
 const lighthouseRuns = Number(argument('--runs') ?? 1);
 const readMs = Number(argument('--read-ms') ?? 2000);
 const saveDir = argument('--save');
+const beforeDist = argument('--before');
 const PREFETCH_OFF_KEY = 'noPrefetch';
 
 if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html')))
@@ -51,7 +57,13 @@ interface QueueItem {
   status: string;
 }
 
+if (beforeDist && !lighthouseOnly) throw new Error('--before is an A/B of Lighthouse runs: add --lighthouse-only.');
+if (beforeDist && !fs.existsSync(path.join(beforeDist, 'index.html')))
+  throw new Error(`--before ${beforeDist}: no index.html there (a built apps/web/dist is expected).`);
+
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-bench-next-'));
+// With --before, the folder the server serves: both builds' files, and the index of the build measured.
+const servedDir = beforeDist ? servedBuilds(beforeDist) : undefined;
 console.log(`load average at start: ${loadAverage()} (${os.availableParallelism()} cores)`);
 console.log('seeding 300 answers through the API (a minute or more on a busy machine)...');
 const server = await startSeededServer();
@@ -109,11 +121,16 @@ try {
   // Lighthouse mobile on the grading screen of an answer to review, in the queue, as a first visit.
   const target = toReview[cursor]!;
   const screenUrl = `${base}${screenBase}/grade/${target.submissionId}?queue=1`;
-  const scores: Record<'today' | 'ahead', number[]> = { today: [], ahead: [] };
-  const lighthouseModes = lighthouseOnly ? (['ahead'] as const) : (['today', 'ahead'] as const);
+  const scores: Record<LighthouseMode, number[]> = { today: [], ahead: [], before: [] };
+  const lighthouseModes: LighthouseMode[] = !lighthouseOnly
+    ? ['today', 'ahead']
+    : beforeDist
+      ? ['before', 'ahead']
+      : ['ahead'];
   for (let run = 0; run < lighthouseRuns; run += 1) {
     for (const mode of lighthouseModes) {
-      const result = await firstVisit(page, base, mode, screenUrl);
+      if (servedDir) serveIndexOf(servedDir, mode === 'before' ? 'before' : 'after');
+      const result = await firstVisit(page, base, mode === 'today' ? 'today' : 'ahead', screenUrl);
       const score = result.lhr.categories.performance!.score!;
       scores[mode].push(score);
       if (saveDir) {
@@ -132,13 +149,37 @@ try {
   }
   console.log(
     `\nLighthouse mobile performance, grading screen of a 300-answer question (median of ${lighthouseRuns}):` +
-      ` today's way ${lighthouseOnly ? 'not measured' : median(scores.today).toFixed(2)}, read ahead ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`,
+      (beforeDist
+        ? ` before (${beforeDist}) ${median(scores.before).toFixed(2)}, this build ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`
+        : ` today's way ${lighthouseOnly ? 'not measured' : median(scores.today).toFixed(2)}, read ahead ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`),
   );
   console.log(`load average at end: ${loadAverage()}`);
 } finally {
   await browser?.close();
   await stopServer(server.child);
   fs.rmSync(dataDir, { recursive: true, force: true });
+  if (servedDir) fs.rmSync(servedDir, { recursive: true, force: true });
+}
+
+/** 'before': the --before build, read ahead as it ships; 'ahead': this build as it ships; 'today': this build, nothing read ahead. */
+type LighthouseMode = 'today' | 'ahead' | 'before';
+
+/**
+ * A temporary folder holding this build and the --before build side by side (hashed asset names do
+ * not collide; a file both builds have is the same file), each build's index.html kept apart.
+ */
+function servedBuilds(before: string): string {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'gradewise-bench-builds-'));
+  fs.cpSync(before, dir, { recursive: true });
+  fs.cpSync(path.join(root, 'apps/web/dist'), dir, { recursive: true });
+  fs.copyFileSync(path.join(before, 'index.html'), path.join(dir, 'index-before.html'));
+  fs.copyFileSync(path.join(root, 'apps/web/dist/index.html'), path.join(dir, 'index-after.html'));
+  return dir;
+}
+
+/** The server reads index.html on every page request (static-site.ts): the next visit gets this build. */
+function serveIndexOf(dir: string, build: 'before' | 'after'): void {
+  fs.copyFileSync(path.join(dir, `index-${build}.html`), path.join(dir, 'index.html'));
 }
 
 /**
@@ -265,6 +306,7 @@ async function startSeededServer(): Promise<{ child: ChildProcess; ready: { ques
       AUTH_RATE_LIMIT: '100000',
       BENCH_STUDENTS: '300',
       BENCH_SERVE_WEB: '1',
+      ...(servedDir ? { BENCH_WEB_DIST: servedDir } : {}),
       LOG_LEVEL: 'warn',
     },
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -1,7 +1,10 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router-dom';
+import { apiClient } from '../lib/api-client.ts';
+import { apiPaths } from '../lib/api-paths.ts';
 import { hasSeenDemo, isPrefetchOff } from '../lib/browser-storage.ts';
 import { courseQueries } from '../lib/queries/courses.ts';
+import { queryKeys } from '../lib/query-keys.ts';
 import { hasSessionToken } from '../lib/session.tsx';
 import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
 import { AppLoading } from './layout/app-loading.tsx';
@@ -199,13 +202,27 @@ function startGradingScreen(queryClient: QueryClient): LoaderFunction {
     const { assignmentId = '', questionId = '', submissionId = '' } = params;
     const inQueue = new URL(request.url).searchParams.get('queue') === '1';
     // isPrefetchOff: bench/grading-next.ts measures today's way (the screen reads on mounting) too.
-    if (hasSessionToken() && !isPrefetchOff())
-      void import('../features/grading/api/grading-reads.ts').then(({ startGradingScreen: start }) =>
-        start(queryClient, { assignmentId, questionId, submissionId }, inQueue),
-      );
+    if (!hasSessionToken() || isPrefetchOff()) return null;
+    // The first grading screen of this page: its module of reads is still to come, behind the
+    // screen's other files on the browser's six connections. Its requests go out now and it takes
+    // their answers (decision 0099); the queue only when no other screen has read it.
+    if (!gradingReads) {
+      apiClient.startEarly('POST', apiPaths.submissions.grade(assignmentId, questionId, submissionId));
+      apiClient.startEarly('GET', apiPaths.questions.detailSubmission(assignmentId, questionId, submissionId));
+      apiClient.startEarly('GET', apiPaths.questions.answerGroupOf(assignmentId, questionId, submissionId));
+      if (inQueue && queryClient.getQueryData(queryKeys.grading.queue(questionId)) === undefined)
+        apiClient.startEarly('GET', apiPaths.questions.reviewQueue(assignmentId, questionId));
+    }
+    gradingReads ??= import('../features/grading/api/grading-reads.ts');
+    void gradingReads.then(({ startGradingScreen: start }) =>
+      start(queryClient, { assignmentId, questionId, submissionId }, inQueue),
+    );
     return null;
   };
 }
+
+/** The grading screen's module of reads, once asked for (router.tsx's loader of that screen). */
+let gradingReads: Promise<typeof import('../features/grading/api/grading-reads.ts')> | undefined;
 
 /** Roboto Medium (the h6 of a dialog's title), loaded; at once where the browser has no font API (tests). */
 function titleFontLoaded(): Promise<unknown> {

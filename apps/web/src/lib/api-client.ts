@@ -69,6 +69,12 @@ export interface ApiClient {
     options?: Omit<RequestOptions, 'body'>,
   ): Promise<z.output<S>>;
   delete<S extends z.ZodType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>): Promise<z.output<S>>;
+  /**
+   * Sends a GET or a body-less POST now, before the code that reads it has arrived; the next
+   * `request` of the same method and path, within EARLY_READ_KEEP_MS and with the same token, takes
+   * its answer instead of asking again, and checks it against its contract as usual (decision 0099).
+   */
+  startEarly(method: 'GET' | 'POST', path: string): void;
   /** The bearer token sent with every request from now on; null stops sending one. */
   setToken(token: string | null): void;
   onUnauthenticated(listener: UnauthenticatedListener): () => void;
@@ -82,15 +88,11 @@ export interface ApiClient {
 export function createApiClient(baseUrl = '/api'): ApiClient {
   let token: string | null = null;
   const unauthenticatedListeners = new Set<UnauthenticatedListener>();
+  /** Requests sent by startEarly, not yet taken, by method and path. */
+  const early = new Map<string, { response: Promise<Response>; token: string | null; sentAt: number }>();
 
-  async function request<S extends z.ZodType>(
-    method: Method,
-    path: string,
-    schema: S,
-    options: RequestOptions = {},
-  ): Promise<z.output<S>> {
+  function send(method: Method, path: string, sentToken: string | null, options: RequestOptions): Promise<Response> {
     const headers = new Headers({ Accept: 'application/json' });
-    const sentToken = token;
     if (sentToken) headers.set('Authorization', `Bearer ${sentToken}`);
     let body: BodyInit | undefined;
     if (options.body instanceof FormData) {
@@ -99,16 +101,34 @@ export function createApiClient(baseUrl = '/api'): ApiClient {
       headers.set('Content-Type', 'application/json');
       body = JSON.stringify(options.body);
     }
+    return fetch(`${baseUrl}${path}`, {
+      method,
+      headers,
+      body,
+      signal: options.signal,
+      ...(options.keepalive ? { keepalive: true } : {}),
+    });
+  }
 
+  /** The early request of this call, once: none with a body, another token, or once it is too old. */
+  function takeEarly(method: Method, path: string, sentToken: string | null, options: RequestOptions) {
+    const key = `${method} ${path}`;
+    const found = early.get(key);
+    early.delete(key);
+    if (!found || options.body !== undefined || found.token !== sentToken) return undefined;
+    return Date.now() - found.sentAt <= EARLY_READ_KEEP_MS ? found.response : undefined;
+  }
+
+  async function request<S extends z.ZodType>(
+    method: Method,
+    path: string,
+    schema: S,
+    options: RequestOptions = {},
+  ): Promise<z.output<S>> {
+    const sentToken = token;
     let response: Response;
     try {
-      response = await fetch(`${baseUrl}${path}`, {
-        method,
-        headers,
-        body,
-        signal: options.signal,
-        ...(options.keepalive ? { keepalive: true } : {}),
-      });
+      response = await (takeEarly(method, path, sentToken, options) ?? send(method, path, sentToken, options));
     } catch (error) {
       // Cancellation is not a failure to report; let the caller (TanStack Query) see it as is.
       if (options.signal?.aborted) throw error;
@@ -141,6 +161,12 @@ export function createApiClient(baseUrl = '/api'): ApiClient {
     put: (path, body, schema, options) => request('PUT', path, schema, { ...options, body }),
     patch: (path, body, schema, options) => request('PATCH', path, schema, { ...options, body }),
     delete: (path, schema, options) => request('DELETE', path, schema, options),
+    startEarly(method, path) {
+      const response = send(method, path, token, {});
+      // A failure is the taker's to report (request turns it into NETWORK_ERROR); untaken, nobody's.
+      response.catch(() => undefined);
+      early.set(`${method} ${path}`, { response, token, sentAt: Date.now() });
+    },
     setToken(next) {
       token = next;
     },
@@ -173,6 +199,12 @@ async function toApiError(response: Response): Promise<ApiError> {
     `The server answered ${response.status} ${response.statusText}.`.trim(),
   );
 }
+
+/**
+ * How long an early request's answer waits to be taken: the screen that sent it asks within a second
+ * or two; past this its answer may be older than what the screen should show, and it is asked again.
+ */
+export const EARLY_READ_KEEP_MS = 10_000;
 
 /** The one client the web app uses; the session sets and clears its token. */
 export const apiClient = createApiClient('/api');

@@ -137,6 +137,35 @@ describe('grading screen', () => {
     expect(screen.getByRole('button', { name: 'Converted Text' })).toHaveAttribute('aria-pressed', 'true');
   });
 
+  it('on a phone, the tabs answer the arrow keys, Home and End, and the focused tab is shown at once', async () => {
+    stubMatchMedia((query) => query.includes('max-width'));
+    stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
+    const user = userEvent.setup();
+    renderApp(GRADE_PATH);
+
+    const tabs = await screen.findByRole('tablist', { name: 'Answer or comments' });
+    await screen.findByRole('heading', { name: 'Review Comments' });
+    const answerTab = within(tabs).getByRole('tab', { name: 'Answer' });
+    const commentsTab = within(tabs).getByRole('tab', { name: 'Comments (2)' });
+    // One tab stop: the chosen tab.
+    expect(commentsTab).toHaveAttribute('tabindex', '0');
+    expect(answerTab).toHaveAttribute('tabindex', '-1');
+
+    commentsTab.focus();
+    await user.keyboard('{ArrowLeft}');
+    expect(answerTab).toHaveFocus();
+    expect(answerTab).toHaveAttribute('aria-selected', 'true');
+    expect(await screen.findByRole('button', { name: 'Original PDF' })).toBeInTheDocument();
+    await user.keyboard('{End}');
+    expect(commentsTab).toHaveFocus();
+    expect(commentsTab).toHaveAttribute('aria-selected', 'true');
+    expect(screen.getByRole('tabpanel', { name: 'Comments (2)' })).toBeVisible();
+    await user.keyboard('{Home}');
+    expect(answerTab).toHaveAttribute('aria-selected', 'true');
+    await user.keyboard('{ArrowRight}');
+    expect(commentsTab).toHaveAttribute('aria-selected', 'true');
+  });
+
   it('shows the converted text, or says there is none', async () => {
     stubNetwork(routes(() => jsonResponse(200, gradingOutput({ submissionText: '' }))));
     renderApp(GRADE_PATH);
