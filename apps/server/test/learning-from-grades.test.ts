@@ -18,7 +18,12 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
  * The grader is the real one, wrapped to record the input it was given: what the grader does
  * with the examples is the grader's business (and its tests'); here we check what it receives.
  */
-const recorded = vi.hoisted(() => ({ inputs: [] as GradingInput[] }));
+const recorded = vi.hoisted(() => {
+  // The PGlite server files share a worker's modules (decision 0098): an app module another file
+  // loaded first holds the real grader, so this file's imports load every module afresh, with the mock.
+  vi.resetModules();
+  return { inputs: [] as GradingInput[] };
+});
 
 vi.mock('../src/ai/builtin/builtin-grader.ts', async (importOriginal) => {
   const original = await importOriginal<typeof import('../src/ai/builtin/builtin-grader.ts')>();
@@ -133,6 +138,9 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await t?.close();
+  // And the next file in this worker gets the real grader back.
+  vi.doUnmock('../src/ai/builtin/builtin-grader.ts');
+  vi.resetModules();
 });
 
 describe('saved grades become examples, and each save refreshes the pending suggestions', () => {

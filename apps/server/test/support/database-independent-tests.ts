@@ -37,6 +37,7 @@ export const DATABASE_INDEPENDENT_TESTS = [
   'test/reference-shuffle.test.ts',
   'test/s3-credentials.test.ts',
   'test/seeded-random.test.ts',
+  'test/shared-worker.test.ts',
   'test/slots.test.ts',
   'test/unsafe-text-restart.test.ts',
 ];
