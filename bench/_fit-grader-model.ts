@@ -7,6 +7,8 @@
  */
 import {
   BIG_MISS,
+  classLevelOf,
+  WARM_FITTED_UP_TO,
   coldInputs,
   coldShare,
   confidenceInputs,
@@ -100,7 +102,7 @@ function solve(matrix: number[][], vector: number[]): number[] {
 const round = (value: number) => Math.round(value * 1e4) / 1e4;
 
 /** Saved-grade counts the warm and confidence models learn from, in every band. */
-const FIT_K_VALUES = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, 20] as const;
+const FIT_K_VALUES = [1, 2, 3, 4, 5, 6, 8, 10, 12, 15, WARM_FITTED_UP_TO] as const;
 const CONFIDENCE_K_VALUES = [0, 1, 2, 3, 5, 8, 10, 15, 20] as const;
 const DRAWS_PER_QUESTION = 3;
 const HELD_PER_DRAW = 15;
@@ -149,6 +151,8 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
     warm: WARM_BANDS.map(() => []),
     confidence: { intercept: 0, weights: [] },
     miss: { intercept: 0, weights: [] },
+    confidenceCold: { intercept: 0, weights: [] },
+    missCold: { intercept: 0, weights: [] },
   };
 
   // 2. Warm: how far from the instructor's mean each held answer's grade lies, per band of k.
@@ -159,10 +163,11 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
     for (const { k, examples, held } of draws(question, FIT_K_VALUES)) {
       const prepared = examples.map((answer) => prepare(answer, model));
       const level = prepared.reduce((sum, example) => sum + example.share, 0) / k;
+      const classLevel = classLevelOf(question.classSignals, model);
       for (const answer of held) {
         const cold = coldShare(answer.signals, model);
         bandRows[warmBand(k)]!.push({
-          x: warmInputs(answer.signals, cold, prepared),
+          x: warmInputs(answer.signals, cold, prepared, classLevel),
           y: answer.share - level,
           w: warmWeight(question),
         });
@@ -174,20 +179,40 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
 
   // 3. Confidence: was the score shown kept (within 10% of the points)? And 4., on the same rows:
   // was it a big miss (more than BIG_MISS of the points off)?
+  // Rows before any saved grade and rows with them are fitted apart (decision 0101).
   const confidenceRows: Row[] = [];
   const missRows: Row[] = [];
+  const confidenceColdRows: Row[] = [];
+  const missColdRows: Row[] = [];
   for (const question of questions) {
     for (const { examples, held } of draws(question, CONFIDENCE_K_VALUES)) {
       const prepared = examples.map((answer) => prepare(answer, fitted));
       for (const answer of held) {
-        const prediction = predictShare(answer.signals, answer.foldedText, prepared, fitted);
+        const prediction = predictShare(
+          answer.signals,
+          answer.foldedText,
+          prepared,
+          fitted,
+          classLevelOf(question.classSignals, fitted),
+        );
         const shown = roundScore(POINTS, prediction.share) / POINTS;
         const x = confidenceInputs(shown, prediction, prepared);
         const error = Math.abs(shown - answer.share);
-        confidenceRows.push({ x, y: error <= 0.1 + 1e-9 ? 1 : 0, w: warmWeight(question) });
-        missRows.push({ x, y: error > BIG_MISS + 1e-9 ? 1 : 0, w: warmWeight(question) });
+        const cold = prepared.length === 0;
+        (cold ? confidenceColdRows : confidenceRows).push({
+          x,
+          y: error <= 0.1 + 1e-9 ? 1 : 0,
+          w: warmWeight(question),
+        });
+        (cold ? missColdRows : missRows).push({ x, y: error > BIG_MISS + 1e-9 ? 1 : 0, w: warmWeight(question) });
       }
     }
   }
-  return { ...fitted, confidence: fitLogistic(confidenceRows, 1e-3), miss: fitLogistic(missRows, 1e-3) };
+  return {
+    ...fitted,
+    confidence: fitLogistic(confidenceRows, 1e-3),
+    miss: fitLogistic(missRows, 1e-3),
+    confidenceCold: fitLogistic(confidenceColdRows, 1e-3),
+    missCold: fitLogistic(missColdRows, 1e-3),
+  };
 }

@@ -11,6 +11,7 @@ import {
   analyseAnswer,
   answerSignals,
   classMeaningOf,
+  classSignalsOf,
   questionContextFor,
   textsToEmbed,
 } from '../apps/server/src/ai/builtin/grade-answer.ts';
@@ -21,7 +22,7 @@ import {
   rememberedEmbeddings,
   type Embedding,
 } from '../apps/server/src/ai/builtin/sentence-embeddings.ts';
-import type { AnswerSignals } from '../apps/server/src/ai/builtin/suggestion-model.ts';
+import type { AnswerSignals, ClassSignals } from '../apps/server/src/ai/builtin/suggestion-model.ts';
 import type { GradingInput, RubricItem } from '../apps/server/src/ai/grader-types.ts';
 import { hashSeed, seededRandom } from '../apps/server/src/lib/seeded-random.ts';
 import { loadFamilies, shuffled, solutionTextOf, type DatasetQuestion } from './_grading-datasets.ts';
@@ -48,6 +49,8 @@ export interface MeasuredQuestion {
   /** The sampled answers' texts: the class each answer is graded with (GradingInput.classAnswers). */
   classAnswers: string[];
   answers: MeasuredAnswer[];
+  /** The class as the models read it (grade-answer.ts classSignalsOf), for its level. */
+  classSignals: ClassSignals | null;
 }
 
 export interface MeasuredFamily {
@@ -127,6 +130,7 @@ export async function measureFamilies(folder: string, only?: readonly string[]):
         rubricItems: await rubricFor(question),
         classAnswers: sample.map((answer) => answer.text),
         answers: [],
+        classSignals: null,
       };
       // One batch of meanings per question: the answers and the question's reference side.
       const base = gradingInputFor(measuredQuestion, '');
@@ -137,6 +141,7 @@ export async function measureFamilies(folder: string, only?: readonly string[]):
       const lookup = (text: string) => meaningOf.get(text.replace(/\s+/g, ' ').trim())!;
       const context = questionContextFor(base);
       const classMeaning = classMeaningOf(base, lookup);
+      measuredQuestion.classSignals = classSignalsOf(base, context, lookup, classMeaning);
       for (const answer of sample) {
         const input = { ...base, answerText: answer.text };
         const analysis = analyseAnswer(answer.text, input, context);

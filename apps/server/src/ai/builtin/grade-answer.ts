@@ -16,6 +16,7 @@ import { measureClass, NO_CLASS, SMALLEST_CLASS, typicalityOf, type ClassMeaning
 import { FITTED } from './fitted-weights.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
 import {
+  classLevelOf,
   confidenceInputs,
   coldShare,
   decisionShift,
@@ -25,6 +26,7 @@ import {
   predictShare,
   roundScore,
   type AnswerSignals,
+  type ClassSignals,
   type PreparedExample,
   type SuggestionModel,
 } from './suggestion-model.ts';
@@ -48,7 +50,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.4.0';
+export const BUILTIN_GRADER_VERSION = '3.5.0';
 
 export type AnswerStatus =
   'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only' | 'does-not-know';
@@ -428,6 +430,11 @@ export function textsToEmbed(input: GradingInput): string[] {
     input.questionText,
     ...answers.map((text) => analyseAnswer(text, input, context).evidenceText),
     ...classKeys(input),
+    // What the cold model reads of each classmate: its judged text, most often the answer itself.
+    ...classKeys(input).flatMap((key) => {
+      const analysis = analyseAnswer(key, input, context);
+      return NOTHING_TO_JUDGE.has(analysis.status) ? [] : [analysis.evidenceText];
+    }),
   ];
 }
 
@@ -459,6 +466,33 @@ const foldSpaces = (text: string) => text.replace(/\s+/g, ' ').trim();
 /** The class measured once per grading call (and kept across calls on the same class). */
 export function classMeaningOf(input: GradingInput, meaning: MeaningLookup): ClassMeaning | null {
   return measureClass(classKeys(input), meaning);
+}
+
+const classSignalsKept = new WeakMap<QuestionContext, WeakMap<ClassMeaning, ClassSignals>>();
+
+/**
+ * Every classmate as the models read it (null: nothing to judge), for the class's level
+ * (suggestion-model.ts classLevelOf). Measured once per question and class: a Grade All grades
+ * the whole class against the same classmates.
+ */
+export function classSignalsOf(
+  input: GradingInput,
+  context: QuestionContext,
+  meaning: MeaningLookup,
+  classMeaning: ClassMeaning | null,
+): ClassSignals | null {
+  if (!classMeaning) return null;
+  const byClass = classSignalsKept.get(context) ?? new WeakMap<ClassMeaning, ClassSignals>();
+  classSignalsKept.set(context, byClass);
+  const kept = byClass.get(classMeaning);
+  if (kept) return kept;
+  const members = classMeaning.keys.map((key) => {
+    const analysis = analyseAnswer(key, input, context);
+    if (NOTHING_TO_JUDGE.has(analysis.status)) return null;
+    return answerSignals(analysis, input, context, meaning, { classMeaning, answerText: key });
+  });
+  byClass.set(classMeaning, members);
+  return members;
 }
 
 /** What the models read of one measured answer (suggestion-model.ts). */
@@ -640,7 +674,8 @@ export function gradeAnswer(
   const examples = NOTHING_TO_JUDGE.has(analysis.status)
     ? []
     : prepareExamples(input, context, meaning, model, classMeaning);
-  const prediction = predictShare(signals, analysis.foldedText, examples, model);
+  const classLevel = classLevelOf(classSignalsOf(input, context, meaning, classMeaning), model);
+  const prediction = predictShare(signals, analysis.foldedText, examples, model, classLevel);
   let share = isOnlySetAside ? 0 : prediction.share;
   // Numbers and formulas are judged by value, which the word and meaning models cannot see. Where
   // results to compute carry most of the points, the rubric items decide before saved grades: an
@@ -709,7 +744,7 @@ export function gradeAnswer(
     remarks,
     confidence: isNothingToJudge
       ? fixedConfidence
-      : estimateConfidence(confidenceModelInputs, decisionShift(examples, model), model),
+      : estimateConfidence(confidenceModelInputs, decisionShift(examples, model, classLevel), model),
     // Nothing to judge: a big miss is rarer than not keeping the 0, so that chance bounds it.
     missChance: isNothingToJudge ? (100 - fixedConfidence) / 100 : estimateMissChance(confidenceModelInputs, model),
     confidenceInputs: {

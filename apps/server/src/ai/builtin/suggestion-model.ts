@@ -17,6 +17,9 @@ import { similarity, type Embedding } from './sentence-embeddings.ts';
  *    differs from the graded ones — in the cold model's judgement, in meaning, and in resemblance
  *    to the answers the instructor credited — by fitted amounts, with no intercept: evidence that
  *    says nothing leaves the instructor's mean. An answer the same as a graded one gets its grade.
+ *    A few saved grades are a noisy mean: the class's level as the cold model reads it (classLevel)
+ *    is one more input, so the fitted weight on it is how far to trust the class over a mean of
+ *    five or ten grades (decision 0101).
  * 3. Confidence: the chance that the instructor keeps the shown score within 10% of the points,
  *    computed on the score shown, from how decided it is, how many grades back it, how much they
  *    agree with one another and how near the closest graded answer is.
@@ -36,9 +39,16 @@ export interface SuggestionModel {
   cold: Logistic;
   /** One line per band of saved grades (WARM_BANDS), through the centred warm inputs. */
   warm: readonly (readonly number[])[];
+  /** With saved grades on the question. */
   confidence: Logistic;
-  /** The chance of a big miss, on the confidence model's inputs. */
+  /** The chance of a big miss, on the confidence model's inputs, with saved grades. */
   miss: Logistic;
+  /**
+   * The same two before any saved grade: fitted on their own rows, so that what the saved grades'
+   * models learn does not move a cold suggestion's confidence (decision 0101).
+   */
+  confidenceCold: Logistic;
+  missCold: Logistic;
 }
 
 /** Bands of saved-grade counts with their own warm weights: evidence weighs differently at 1 than at 20. */
@@ -259,7 +269,12 @@ export function exampleBaseline(examples: readonly PreparedExample[]): ExampleBa
  * How the answer differs from the graded ones, each input centred on the graded answers' own
  * values, so that an answer like the average graded answer gets the instructor's mean.
  */
-export function warmInputs(signals: AnswerSignals, cold: number, examples: readonly PreparedExample[]): number[] {
+export function warmInputs(
+  signals: AnswerSignals,
+  cold: number,
+  examples: readonly PreparedExample[],
+  level: ClassLevel,
+): number[] {
   const baseline = exampleBaseline(examples);
   return [
     cold - baseline.cold,
@@ -271,7 +286,40 @@ export function warmInputs(signals: AnswerSignals, cold: number, examples: reado
     creditedWords(signals.terms, examples) - baseline.words,
     signals.classNear - baseline.classNear,
     signals.classWhole - baseline.classWhole,
+    level === null ? 0 : (level - baseline.level) * classPullScale(examples.length),
   ];
+}
+
+/**
+ * The most saved grades the warm weights were fitted with (bench/_fit-grader-model.ts). Past it
+ * the class's pull shrinks as 1/k, as the noise of the saved grades' mean does: the weight fitted
+ * at 15-20 grades must not keep pulling a mean of 200 toward the class.
+ */
+export const WARM_FITTED_UP_TO = 20;
+
+const classPullScale = (count: number) => Math.min(1, WARM_FITTED_UP_TO / Math.max(1, count));
+
+/**
+ * The class's expected share by the cold model: the mean, over the class's answers, of the cold
+ * share (0 for an answer with nothing to judge: blank, only the question). Null without a class
+ * (a single submission, a grader given no class): nothing moves then.
+ */
+export type ClassLevel = number | null;
+
+/** A class's answers as the models read them (null: nothing to judge), grade-answer.ts classSignalsOf. */
+export type ClassSignals = readonly (AnswerSignals | null)[];
+
+const classLevels = new WeakMap<ClassSignals, WeakMap<SuggestionModel, number>>();
+
+export function classLevelOf(members: ClassSignals | null, model: SuggestionModel = FITTED): ClassLevel {
+  if (!members || members.length === 0) return null;
+  const byModel = classLevels.get(members) ?? new WeakMap<SuggestionModel, number>();
+  classLevels.set(members, byModel);
+  const kept = byModel.get(model);
+  if (kept !== undefined) return kept;
+  const level = mean(members.map((member) => (member ? coldShare(member, model) : 0)));
+  byModel.set(model, level);
+  return level;
 }
 
 export interface SharePrediction {
@@ -291,6 +339,7 @@ export function predictShare(
   foldedText: string,
   examples: readonly PreparedExample[],
   model: SuggestionModel = FITTED,
+  classLevel: ClassLevel = null,
 ): SharePrediction {
   const cold = coldShare(signals, model);
   if (examples.length === 0) return { share: cold, cold, examplesUsed: 0, nearest: 0, sameAnswers: 0 };
@@ -303,7 +352,7 @@ export function predictShare(
   }
   const level = mean(examples.map((example) => example.share));
   const weights = model.warm[warmBand(examples.length)] ?? [];
-  const share = Math.min(1, Math.max(0, level + dot(weights, warmInputs(signals, cold, examples))));
+  const share = Math.min(1, Math.max(0, level + dot(weights, warmInputs(signals, cold, examples, classLevel))));
   return { share, cold, examplesUsed: examples.length, nearest, sameAnswers: 0 };
 }
 
@@ -373,15 +422,19 @@ export function confidenceInputs(
  * claims missed, with a prior that keeps a few decisions from moving it far (a Gaussian prior of
  * scale 0.5 on the log-odds shift, solved by Newton's method).
  */
-export function decisionShift(examples: readonly PreparedExample[], model: SuggestionModel = FITTED): number {
+export function decisionShift(
+  examples: readonly PreparedExample[],
+  model: SuggestionModel = FITTED,
+  classLevel: ClassLevel = null,
+): number {
   const claims: { logOdds: number; isKept: boolean }[] = [];
   examples.forEach((example, index) => {
     if (example.suggestedShare === null || claims.length >= DECISIONS_CONSULTED) return;
     const others = examples.filter((_, otherIndex) => otherIndex !== index);
-    const prediction = predictShare(example.signals, example.foldedText, others, model);
+    const prediction = predictShare(example.signals, example.foldedText, others, model, classLevel);
     const inputs = confidenceInputs(example.suggestedShare, prediction, others);
     claims.push({
-      logOdds: model.confidence.intercept + dot(model.confidence.weights, inputs),
+      logOdds: confidenceLogOdds(inputs, model),
       isKept: isSuggestionKept(example.suggestedShare, example.share, 1),
     });
   });
@@ -413,16 +466,27 @@ export const BIG_MISS = 0.4;
  * on the confidence model's inputs; what the review queue orders by, most likely first.
  */
 export function estimateMissChance(inputs: readonly number[], model: SuggestionModel = FITTED): number {
-  const probability = sigmoid(model.miss.intercept + dot(model.miss.weights, inputs));
+  const miss = hasSavedGrades(inputs) ? model.miss : model.missCold;
+  const probability = sigmoid(miss.intercept + dot(miss.weights, inputs));
   return Math.round(Math.min(0.99, Math.max(0.01, probability)) * 1000) / 1000;
 }
 const DECISION_PRIOR_SCALE = 0.5;
+
+/** confidenceInputs' "has saved grades" input: which pair of models reads the inputs. */
+const HAS_EXAMPLES_INPUT = 3;
+
+export const hasSavedGrades = (inputs: readonly number[]) => (inputs[HAS_EXAMPLES_INPUT] ?? 0) > 0;
+
+function confidenceLogOdds(inputs: readonly number[], model: SuggestionModel): number {
+  const confidence = hasSavedGrades(inputs) ? model.confidence : model.confidenceCold;
+  return confidence.intercept + dot(confidence.weights, inputs);
+}
 
 /**
  * 0..100: the chance, in percent, that the instructor keeps the shown score within 10% of the
  * points; `shift` is the question's own record (decisionShift).
  */
 export function estimateConfidence(inputs: readonly number[], shift = 0, model: SuggestionModel = FITTED): number {
-  const probability = sigmoid(model.confidence.intercept + dot(model.confidence.weights, inputs) + shift);
+  const probability = sigmoid(confidenceLogOdds(inputs, model) + shift);
   return Math.round(Math.min(0.99, Math.max(0.01, probability)) * 100);
 }
