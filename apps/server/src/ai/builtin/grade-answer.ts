@@ -433,7 +433,8 @@ export function textsToEmbed(input: GradingInput): string[] {
     // What the cold model reads of each classmate: its judged text, most often the answer itself.
     ...classKeys(input).flatMap((key) => {
       const analysis = analyseAnswer(key, input, context);
-      return NOTHING_TO_JUDGE.has(analysis.status) ? [] : [analysis.evidenceText];
+      // Folded as the lookup folds it: most often the key itself, so nothing is embedded twice.
+      return NOTHING_TO_JUDGE.has(analysis.status) ? [] : [foldSpaces(analysis.evidenceText)];
     }),
   ];
 }
