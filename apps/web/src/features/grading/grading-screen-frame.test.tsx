@@ -20,6 +20,11 @@ vi.mock('./components/grading-dialog.tsx', async (importOriginal) => {
   return importOriginal();
 });
 
+// pdf.js cannot load in jsdom (no DOMMatrix): the viewer's lazy import fails, and when the failure
+// lands after a test has closed the screen it is thrown outside any test (CI, session 27). This
+// file is about the frame, not the PDF: the viewer draws nothing here.
+vi.mock('../../components/pdf-viewer.tsx', () => ({ PdfViewer: () => null }));
+
 const QUESTION_PAGE = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
 const GRADE_PATH = `${QUESTION_PAGE}/grade/submission-1`;
 
