@@ -9,7 +9,14 @@ import {
   type QuestionForStaff as StaffQuestion,
 } from '@gradewise/shared/contracts/questions';
 import { SubmitAnswerOutput, type SubmissionForStudent } from '@gradewise/shared/contracts/submissions';
-import { fileExtractions, grades, gradingRuns, rubricGenerations, rubrics } from '../src/db/schema.ts';
+import {
+  fileExtractions,
+  grades,
+  gradingRuns,
+  rubricGenerations,
+  rubrics,
+  suggestionRefreshes,
+} from '../src/db/schema.ts';
 import {
   buildPdfShapedBytes,
   buildPdfWithHiddenText,
@@ -646,6 +653,26 @@ describe('grade without a rubric, grade-all and its progress', () => {
       expectedGradeId: null,
     });
     expect(saved.statusCode).toBe(200);
+    // The save asks for a refresh of the question's pending suggestions. Let it finish first: run
+    // later, it would re-suggest the batch's answers as the instructor's refresh, and the runs
+    // outside the batch below would not all be the server's own class-grew refreshes.
+    const [saveRefresh] = await t.ctx.db
+      .select()
+      .from(suggestionRefreshes)
+      .where(eq(suggestionRefreshes.questionId, question._id));
+    expect(saveRefresh, 'the save queued a refresh').toBeDefined();
+    const refreshDone = await t.ctx.jobs!.waitFor(
+      saveRefresh!.id,
+      async () => {
+        const [row] = await t.ctx.db
+          .select()
+          .from(suggestionRefreshes)
+          .where(eq(suggestionRefreshes.id, saveRefresh!.id));
+        return row && (row.status === 'succeeded' || row.status === 'failed') ? row : undefined;
+      },
+      { timeoutMs: 60_000 },
+    );
+    expect(refreshDone).toMatchObject({ status: 'succeeded', resuggested: 0 });
 
     const noBatchYet = await t.app.inject({
       method: 'GET',
