@@ -20,8 +20,8 @@
  *   written with a PNG predictor (counted through since decision 0100; before, each page cost pdf.js
  *   about 1.5-3 s of CPU, under the 5 s page budget, and only the whole file's budget or the time
  *   limit stopped it); slow-pages-by-reference, the same with the predictor's parameters in an
- *   object of their own, which no check up front follows (the CPU budgets or the time limit stop it;
- *   --no-file-budget: the time limit alone, as before decision 0096).
+ *   object of their own, followed by the counts since decision 0102 (before, the CPU budgets or the
+ *   time limit stopped it; --no-file-budget: the time limit alone, as before decision 0096).
  *
  * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
  * normal answer's grade (the answer submitted just before, so its text is read by the grade) and

@@ -313,7 +313,7 @@ describe('ExtractionPool bounds the work of one file', () => {
     const bounded = new ExtractionPool({ threads: 1, cpuPerPageMs: 3_000 });
     try {
       const error = await rejection(
-        bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' })),
+        bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' })),
       );
       expect(error.code).toBe('too-complex');
       expect(error.message).toBe(
@@ -360,7 +360,7 @@ describe('ExtractionPool takes turns', () => {
   it("reads another person's file before the rest of one person's hostile files, each refused with its message", async () => {
     const fair = new ExtractionPool({ threads: 1, cpuPerPageMs: 1_000 });
     try {
-      const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' });
+      const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
       const typed = await buildTextPdf({ paragraphs: VISIBLE });
       const settled: string[] = [];
       const read = (label: string, bytes: Uint8Array, owner: string) =>
@@ -388,7 +388,7 @@ describe('ExtractionPool takes turns', () => {
     // No budget: the hostile files could only end by the time limit (minutes away), so everything
     // read below was read while they were still being read or waiting.
     const lanes = new ExtractionPool({ threads: 1, cpuPerPageMs: Number.POSITIVE_INFINITY });
-    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' });
+    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
     let hostileSettled = 0;
     const hostile = ['a1', 'a2', 'a3'].map(() =>
       lanes
@@ -471,7 +471,7 @@ describe('ExtractionPool with backgroundAtLowPriority (the shared pool)', () => 
       cpuPerPageMs: 600_000,
       cpuPerFileMs: 600_000,
     });
-    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' });
+    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
     const hostile = lanes.extractPdfText(spinner, {}, { owner: 'student-a', lane: 'background' }).then(
       () => 'read',
       (error: Error) => error.message,

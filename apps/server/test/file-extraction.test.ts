@@ -227,8 +227,8 @@ describe('a PDF that runs over the time limit', () => {
 
   it('is stored as a file fault, and the next read fails at once with the stored message', async () => {
     const message = 'Reading this PDF took longer than 1 second. Please upload a smaller or simpler file.';
-    // Nesting carried through a chain of forms whose PNG predictor's parameters are an object of their own: minutes of pdf.js's work, which no check up front reads.
-    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' }));
+    // Nesting carried through a chain of forms encrypted with the empty password: minutes of pdf.js's work, which no check up front decrypts.
+    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' }));
     const fileId = await fileIdOf(t, bomb._id);
     expect(await extractionSettled(t, fileId)).toMatchObject({
       status: 'failed',
@@ -314,7 +314,7 @@ describe('hostile files', () => {
     }
   }, 120_000);
 
-  it('refuses an upload the structure counts refuse before any reading thread takes it; an honest upload is checked, then read (decision 0100)', async () => {
+  it('refuses an upload the structure counts refuse before any reading thread takes it; an honest upload is checked, then read (decisions 0100, 0102)', async () => {
     configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 5_000 });
     const message = nestingTooDeepError(2_000).message;
     const hostile = [
@@ -322,6 +322,8 @@ describe('hostile files', () => {
       buildDamagedNestedPdf(75_000),
       await buildNestedFormsPdf(60, 1_000),
       await buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 3 }),
+      // Its parameters by reference, packed in an object stream (decision 0102).
+      await buildNestedFormsPdf(7, 1_000, { encoding: 'predicted-by-reference', pages: 3, objectStreams: true }),
     ];
     for (const file of hostile) {
       const [callsBefore, checkBefore] = [extractionPoolStats().calls, structureCheckStats()];
@@ -359,7 +361,7 @@ describe('hostile files', () => {
       world.course._id,
       attackers.map((attacker) => attacker.email),
     );
-    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'predicted-by-reference' });
+    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
     const hostileFiles: string[] = [];
     for (const attacker of attackers) {
       hostileFiles.push(await fileIdOf(t, (await submit(t, world, spinner, attacker))._id));

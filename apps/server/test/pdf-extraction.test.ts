@@ -631,6 +631,26 @@ describe('work a file may ask for (issue 28)', () => {
     },
   );
 
+  it.each([false, true])(
+    'follows predictor parameters given by reference, in an object stream too (%s), exactly (decision 0102)',
+    async (objectStreams) => {
+      const byReference = (forms: number, depthPerForm: number) =>
+        buildNestedFormsPdf(forms, depthPerForm, { encoding: 'predicted-by-reference', objectStreams });
+      const formsFile = await byReference(60, 1_000);
+      // The parameters sit where this check meets them only after the forms (or inside an object stream).
+      expect(Buffer.from(formsFile).toString('latin1')).toMatch(
+        objectStreams ? /\/Type \/ObjStm/ : /\/DecodeParms \d+ 0 R/,
+      );
+      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
+      // An honest file with its parameters by reference is accepted and read; one level more is refused.
+      const atTheLimit = await byReference(2, 999);
+      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
+      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
+      const justOver = await byReference(2, 1_000);
+      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+    },
+  );
+
   it('undoes filters in a row, and an unknown filter as pdf.js does (as none); bounds what each writes', () => {
     const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
     const hex = (text: string) => `${Buffer.from(text, 'latin1').toString('hex')}>`;
@@ -668,9 +688,10 @@ describe('work a file may ask for (issue 28)', () => {
       }
     }
     const data = `${deflateSync(Buffer.from(subRows)).toString('hex')}>`;
-    const refused = (dictionary: string) => {
+    // Objects 1-3: the page; 4: the stream; 5 on: `objects`.
+    const refused = (dictionary: string, objects: string[] = []) => {
       try {
-        checkContentStreams(rawPdf([page('', '<< >>'), stream(data, dictionary)]));
+        checkContentStreams(rawPdf([page('', '<< >>'), stream(data, dictionary), ...objects]));
         return false;
       } catch (error) {
         expect((error as Error).message).toBe(nestingTooDeepError(2_000).message);
@@ -685,7 +706,19 @@ describe('work a file may ask for (issue 28)', () => {
     // The first filter's (ASCIIHex takes none), or a dictionary beside an array of filters: pdf.js pairs it with nothing.
     expect(refused('/Filter [/AHx /Fl] /DecodeParms [<< /Predictor 11 /Columns 8 >> null]')).toBe(false);
     expect(refused('/Filter [/AHx /Fl] /DecodeParms << /Predictor 11 /Columns 8 >>')).toBe(false);
-    // Parameters by reference are not followed by this check (left to the reading thread's budgets).
+    // Parameters by reference (decision 0102): followed as pdf.js follows them, the whole array,
+    // an entry of it, a value in them, or the filters themselves.
+    const sub = '<< /Predictor 11 /Columns 8 >>';
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [null 5 0 R]', [sub])).toBe(true);
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms 5 0 R', [`[null ${sub}]`])).toBe(true);
+    expect(refused('/Filter [/AHx /Fl] /DP [null 5 0 R]', ['<< /Predictor 6 0 R /Columns 7 0 R >>', '11', '8'])).toBe(
+      true,
+    );
+    expect(refused('/Filter 5 0 R /DecodeParms [null 6 0 R]', ['[/AHx 7 0 R]', sub, '/Fl'])).toBe(true);
+    // Still paired as pdf.js pairs them: the first filter's, or a dictionary beside an array of filters.
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [5 0 R null]', [sub])).toBe(false);
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms 5 0 R', [sub])).toBe(false);
+    // A reference to no object: left to pdf.js (and the reading thread's budgets), as before.
     expect(refused('/Filter [/AHx /Fl] /DecodeParms [null 9 0 R]')).toBe(false);
     // A predictor pdf.js refuses: left to pdf.js.
     expect(refused('/Filter [/AHx /Fl] /DecodeParms [null << /Predictor 7 /Columns 8 >>]')).toBe(false);

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { deflateSync } from 'node:zlib';
@@ -789,8 +790,10 @@ export function buildDamagedNestedPdf(depth: number): Buffer {
  * stream-guard.ts undoes too (decision 0096); 'png-predicted' and 'tiff-predicted': Flate with a
  * predictor (/DecodeParms /Predictor 12 with PNG rows of every type in turn, or /Predictor 2),
  * undone by that check too since decision 0100; 'predicted-by-reference': the PNG one with its
- * /DecodeParms in an object of its own, which that check does not follow, so only the extraction
- * pool's CPU budgets stop the file (a file that spins past every check made up front).
+ * /DecodeParms in an object of its own, which that check follows since decision 0102;
+ * 'encrypted': every stream encrypted with the standard security handler (RC4, 40 bits) and an
+ * empty password, which pdf.js opens without asking and no check up front decrypts, so only the
+ * extraction pool's CPU budgets stop the file (a file that spins past every check made up front).
  */
 export type FormEncoding =
   | 'flate'
@@ -800,7 +803,8 @@ export type FormEncoding =
   | 'run-length'
   | 'png-predicted'
   | 'tiff-predicted'
-  | 'predicted-by-reference';
+  | 'predicted-by-reference'
+  | 'encrypted';
 
 /**
  * Nesting no single stream shows: the page draws form XObject 1, which saves `depthPerForm`
@@ -808,14 +812,25 @@ export type FormEncoding =
  * form to form (`forms` x `depthPerForm` levels), so its work grows with the square of that: 40
  * forms of 1,000 keep pdf.js busy for minutes. A few kilobytes (deflated). stream-guard.ts counts
  * the nesting through the forms and refuses it before pdf.js reads it, whatever `encoding` but
- * 'predicted-by-reference' (see FormEncoding). `pages`: each page draws its own chain (default 1).
+ * 'encrypted' (see FormEncoding). `pages`: each page draws its own chain (default 1).
+ * `objectStreams`: the objects that are not streams (the pages, the predictor's parameters) packed
+ * in object streams, as pdf-lib writes by default.
  */
 export async function buildNestedFormsPdf(
   forms: number,
   depthPerForm: number,
-  options: { encoding?: FormEncoding; pages?: number } = {},
+  options: { encoding?: FormEncoding; pages?: number; objectStreams?: boolean } = {},
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
+  const encoding = options.encoding ?? 'flate';
+  const encryption = encoding === 'encrypted' ? emptyPasswordEncryption(doc) : null;
+  // A stream registered under a number of its own, encrypted with that number's key when the file is.
+  const registerStream = (entries: Record<string, unknown>, data: Uint8Array) => {
+    const ref = doc.context.nextRef();
+    const written = encryption ? encryption.encrypt(ref.objectNumber, data) : data;
+    doc.context.assign(ref, PDFRawStream.of(doc.context.obj({ ...entries, Length: written.length }), written));
+    return ref;
+  };
   for (let pageIndex = 0; pageIndex < (options.pages ?? 1); pageIndex += 1) {
     const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
     let inner: PDFRef | null = null;
@@ -828,27 +843,91 @@ export async function buildNestedFormsPdf(
         BBox: [0, 0, 1, 1],
         ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
       };
-      const encoding = options.encoding ?? 'flate';
-      const { data, entries } = encodeStream(
-        content,
-        encoding === 'predicted-by-reference' ? 'png-predicted' : encoding,
-      );
+      const { data, entries } = encodeStream(content, encoding);
       if (encoding === 'predicted-by-reference')
         entries.DecodeParms = doc.context.register(doc.context.obj(entries.DecodeParms as Record<string, number>));
-      inner = doc.context.register(
-        PDFRawStream.of(doc.context.obj({ ...dictionary, ...entries, Length: data.length }), data),
-      );
+      inner = registerStream({ ...dictionary, ...entries }, data);
     }
     page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Outer: inner! } }));
-    page.node.set(PDFName.of('Contents'), doc.context.register(doc.context.flateStream('/Outer Do\n')));
+    page.node.set(
+      PDFName.of('Contents'),
+      registerStream({ Filter: 'FlateDecode' }, deflateSync(Buffer.from('/Outer Do\n', 'latin1'))),
+    );
   }
-  return saveDocument(doc);
+  // Encrypted objects cannot sit in an object stream the check could read, nor would pdf.js
+  // read them there (the object stream itself would need encrypting): a plain table then.
+  return options.objectStreams && !encryption ? doc.save({ useObjectStreams: true }) : saveDocument(doc);
+}
+
+/** PDF 32000-1's padding of a password (7.6.3.3, algorithm 2). */
+const PASSWORD_PADDING = Buffer.from('28bf4e5e4e758a4164004e56fffa01082e2e00b6d0683e802f0ca9fe6453697a', 'hex');
+
+/**
+ * The standard security handler, revision 2 (RC4 with a 40-bit key), with empty user and owner
+ * passwords (PDF 32000-1, 7.6.3, algorithms 1-4): registers its /Encrypt dictionary and /ID in
+ * the document's trailer and encrypts a stream's data for its object number. pdf.js opens such a
+ * file with the empty password without asking.
+ */
+function emptyPasswordEncryption(doc: PDFDocument): {
+  encrypt: (objectNumber: number, data: Uint8Array) => Uint8Array;
+} {
+  const md5 = (...parts: Uint8Array[]) => {
+    const hash = createHash('md5');
+    for (const part of parts) hash.update(part);
+    return hash.digest();
+  };
+  const id = md5(Buffer.from('gradewise nested forms', 'latin1'));
+  const permissions = Buffer.alloc(4);
+  permissions.writeInt32LE(-4);
+  // Algorithm 3: /O from the (empty) owner password; algorithm 2: the file's key; algorithm 4: /U.
+  const owner = rc4(md5(PASSWORD_PADDING).subarray(0, 5), PASSWORD_PADDING);
+  const fileKey = md5(PASSWORD_PADDING, owner, permissions, id).subarray(0, 5);
+  const user = rc4(fileKey, PASSWORD_PADDING);
+  doc.context.trailerInfo.Encrypt = doc.context.register(
+    doc.context.obj({
+      Filter: 'Standard',
+      V: 1,
+      R: 2,
+      O: PDFHexString.of(owner.toString('hex')),
+      U: PDFHexString.of(user.toString('hex')),
+      P: -4,
+    }),
+  );
+  doc.context.trailerInfo.ID = doc.context.obj([
+    PDFHexString.of(id.toString('hex')),
+    PDFHexString.of(id.toString('hex')),
+  ]);
+  return {
+    // Algorithm 1: each object's key is the file's key, its number (3 bytes) and generation (2 bytes), hashed.
+    encrypt: (objectNumber, data) => {
+      const number = Buffer.from([objectNumber & 0xff, (objectNumber >> 8) & 0xff, (objectNumber >> 16) & 0xff, 0, 0]);
+      return rc4(md5(fileKey, number).subarray(0, fileKey.length + 5), data);
+    },
+  };
+}
+
+/** RC4 (ARCFOUR), its own inverse. */
+function rc4(key: Uint8Array, data: Uint8Array): Buffer {
+  const state = Uint8Array.from({ length: 256 }, (_, i) => i);
+  for (let i = 0, j = 0; i < 256; i += 1) {
+    j = (j + state[i]! + key[i % key.length]!) & 0xff;
+    [state[i], state[j]] = [state[j]!, state[i]!];
+  }
+  const out = Buffer.alloc(data.length);
+  for (let k = 0, i = 0, j = 0; k < data.length; k += 1) {
+    i = (i + 1) & 0xff;
+    j = (j + state[i]!) & 0xff;
+    [state[i], state[j]] = [state[j]!, state[i]!];
+    out[k] = data[k]! ^ state[(state[i]! + state[j]!) & 0xff]!;
+  }
+  return out;
 }
 
 /** `content` written with `encoding`, and the dictionary entries that say so. */
 function encodeStream(content: Buffer, encoding: FormEncoding): { data: Uint8Array; entries: Record<string, unknown> } {
   switch (encoding) {
     case 'flate':
+    case 'encrypted':
       return { data: deflateSync(content), entries: { Filter: 'FlateDecode' } };
     case 'ascii-hex':
       return { data: Buffer.from(`${content.toString('hex')}>`, 'latin1'), entries: { Filter: 'ASCIIHexDecode' } };

@@ -11,7 +11,7 @@
  * tree): a name is looked up in every /XObject dictionary of the file, and the deepest form it
  * may name counts. That over-counts only by the page's depth at its `Do` (a few levels on honest
  * pages); the forms below it are followed exactly. Forms whose content this check cannot read
- * (predictors, encryption: decision 0096) end a chain; the extraction pool's CPU budgets cover them.
+ * (encryption, image filters: decision 0096) end a chain; the extraction pool's CPU budgets cover them.
  *
  * A page whose /Contents is several streams is read by pdf.js as one stream: the levels one leaves
  * open are where the next starts (less the `Q`s it reads with nothing of its own saved).
@@ -85,6 +85,21 @@ export function deepestThroughForms(
     if (error instanceof TooManySteps) return undefined;
     throw error;
   }
+}
+
+/**
+ * The text of each object's value, by object number, read from the file's text and its unpacked
+ * object streams (the last definition wins): how stream-guard.ts follows a stream's filters and
+ * predictor parameters given by reference (decision 0102). Each object is read once, however many
+ * streams name it.
+ */
+export function objectTexts(sources: ObjectSources): (objectNumber: number) => string | undefined {
+  const objects = new ObjectIndex(sources);
+  const known = new Map<number, string | undefined>();
+  return (objectNumber) => {
+    if (!known.has(objectNumber)) known.set(objectNumber, objects.textOf(objectNumber));
+    return known.get(objectNumber);
+  };
 }
 
 class TooManySteps extends Error {}
@@ -213,12 +228,24 @@ class ObjectIndex {
   }
 
   private valueOf(objectNumber: number): Value | undefined {
+    const place = this.placeOf(objectNumber);
+    return place ? readValue(place.source, place.at).value : undefined;
+  }
+
+  /** The text of the object's value (white space and comments before it skipped). */
+  textOf(objectNumber: number): string | undefined {
+    const place = this.placeOf(objectNumber);
+    if (!place) return undefined;
+    const start = skipBlank(place.source, place.at);
+    return place.source.slice(start, readValue(place.source, start).end);
+  }
+
+  private placeOf(objectNumber: number): { source: string; at: number } | undefined {
     this.top ??= this.indexTopLevel();
     const at = this.top.get(objectNumber);
-    if (at !== undefined) return readValue(this.sources.text, at).value;
+    if (at !== undefined) return { source: this.sources.text, at };
     this.packed ??= this.indexObjectStreams();
-    const packed = this.packed.get(objectNumber);
-    return packed ? readValue(packed.source, packed.at).value : undefined;
+    return this.packed.get(objectNumber);
   }
 
   /**

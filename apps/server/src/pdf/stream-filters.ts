@@ -10,16 +10,24 @@ import { constants, inflateSync } from 'node:zlib';
  * no drawing this check reads.
  *
  * Predictors (/DecodeParms /Predictor after Flate or LZW: PNG rows, TIFF differences) are undone as
- * pdf.js's PredictorStream undoes them (decision 0100); parameters given by reference
- * (`/DecodeParms 7 0 R`) are not followed here, and such a stream is left to pdf.js (and the
- * extraction pool's CPU budgets).
+ * pdf.js's PredictorStream undoes them (decision 0100). Filters and parameters given by reference
+ * (`/DecodeParms 7 0 R`, `/Columns 8 0 R`) are followed through `lookup` when the caller has one
+ * (stream-guard.ts defers such streams until it has indexed the file's objects: decision 0102);
+ * without it, or when the object is not found, such a stream is left to pdf.js (and the extraction
+ * pool's CPU budgets).
  */
+
+/** The text of an object's value (`<< ... >>`, `[ ... ]`, a name or a number); undefined: not found. */
+export type Lookup = (objectNumber: number) => string | undefined;
 
 /** What undoing a stream's filters gave: its data, 'over' past the budget, or null (not read here: left to pdf.js). */
 export type Decoded = Uint8Array | 'over' | null;
 
-/** Undoes one filter, writing at most `budget` bytes ('over' past it); null: the data is not this filter's. */
-type Decoder = (data: Uint8Array, budget: number, dictionary: string) => Uint8Array | 'over' | null;
+/**
+ * Undoes one filter, writing at most `budget` bytes ('over' past it); null: the data is not this
+ * filter's. `params`: the filter's own /DecodeParms (LZW's /EarlyChange), as pdf.js pairs them.
+ */
+type Decoder = (data: Uint8Array, budget: number, params: string | null) => Uint8Array | 'over' | null;
 
 /** The filters pdf.js follows with a predictor when their parameters name one (its Parser.makeFilter). */
 const PREDICTED = new Set(['FlateDecode', 'Fl', 'LZWDecode', 'LZW']);
@@ -99,8 +107,8 @@ const ascii85: Decoder = (data, budget) => {
 
 const LZW_TABLE = 4096;
 
-const lzw: Decoder = (data, budget, dictionary) => {
-  const earlyChange = /\/EarlyChange\s+0(?![\d.])/.test(dictionary) ? 0 : 1;
+const lzw: Decoder = (data, budget, params) => {
+  const earlyChange = params !== null && /\/EarlyChange\s+0(?![\d.])/.test(params) ? 0 : 1;
   const out = new Output(Math.min(budget, data.length * 2), budget);
   const values = new Uint8Array(LZW_TABLE);
   const lengths = new Uint16Array(LZW_TABLE);
@@ -195,35 +203,39 @@ const OPAQUE = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'CCITTFaxDecode'
 export const NATIVE_FILTERS: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']);
 
 /**
- * The stream's data with `filters` undone in order. `budgetOf()` is how many bytes the next layer
- * may write; `onLayer` is told each layer's size (the caller adds them up). 'over': a layer went
- * past its budget; null: a filter this check does not read (an image's, encryption, or one not in
- * `only`) or data that is not what its filter says (left to pdf.js, as before). `only`: the filters
- * undone at all; the others are undone in plain JavaScript, a byte at a time (tens of ms a MB),
- * which the extraction threads can afford and the server's own thread should not.
+ * The stream's data with the filters its dictionary names (/Filter) undone in order. `budgetOf()`
+ * is how many bytes the next layer may write; `onLayer` is told each layer's size (the caller adds
+ * them up). 'over': a layer went past its budget; null: a filter this check does not read (an
+ * image's, encryption, or one not in `only`), data that is not what its filter says, or a filter
+ * or predictor given by reference that `lookup` does not resolve (left to pdf.js, as before).
+ * `only`: the filters undone at all; the others are undone in plain JavaScript, a byte at a time
+ * (tens of ms a MB), which the extraction threads can afford and the server's own thread should not.
  */
 export function undoFilters(
   data: Uint8Array,
-  filters: readonly string[],
   dictionary: string,
   budgetOf: () => number,
   onLayer: (bytes: number) => void,
   only?: ReadonlySet<string>,
+  lookup?: Lookup,
 ): Decoded {
+  const filters = filtersOf(dictionary, lookup);
+  if (filters === null) return null;
   let current = data;
-  const params = parametersOf(dictionary, filters.length);
+  const params = parametersOf(dictionary, filters.length, lookup);
   for (const [index, name] of filters.entries()) {
     if (OPAQUE.has(name)) return null;
     if (only && DECODERS.has(name) && !only.has(name)) return null;
     const decoder = DECODERS.get(name);
     if (!decoder) continue; // pdf.js reads a stream with a filter it does not know as it is
-    let next = decoder(current, budgetOf(), dictionary);
-    if (next === null || next === 'over') return next;
     const layerParams = params[index] ?? null;
-    if (PREDICTED.has(name) && layerParams !== null) {
-      // Parameters by reference: whether a predictor follows cannot be read here.
-      if (layerParams === 'by-reference') return null;
-      next = undoPredictor(next, layerParams, budgetOf());
+    // Parameters by reference that could not be followed: whether a predictor follows is unknown.
+    if (PREDICTED.has(name) && layerParams === BY_REFERENCE) return null;
+    const ownParams = layerParams === BY_REFERENCE ? null : layerParams;
+    let next = decoder(current, budgetOf(), ownParams);
+    if (next === null || next === 'over') return next;
+    if (PREDICTED.has(name) && ownParams !== null) {
+      next = undoPredictor(next, ownParams, budgetOf(), lookup);
       if (next === null || next === 'over') return next;
     }
     onLayer(next.byteLength);
@@ -232,41 +244,127 @@ export function undoFilters(
   return current;
 }
 
+/** A filter or parameters given as an indirect object that could not be followed. */
+const BY_REFERENCE = Symbol('by reference');
+type Params = string | null | typeof BY_REFERENCE;
+
+const FILTER_KEY = /\/Filter(?![A-Za-z0-9])\s*/;
+const PARAMS_KEY = /\/(?:DecodeParms|DP)(?![A-Za-z0-9])\s*/;
+/** `12 0 R` at the start of the text. */
+const REFERENCE_AT_START = /^(\d+)\s+\d+\s+R(?![A-Za-z0-9])/;
+const REFERENCE = /(?<![\d.])\d+\s+\d+\s+R(?![A-Za-z0-9])/;
+
+/**
+ * Whether the filters or their parameters are given (in part) by reference: undoing them needs the
+ * file's objects (`lookup`), which stream-guard.ts has only once it has walked the whole file.
+ */
+export function needsLookup(dictionary: string): boolean {
+  return [FILTER_KEY, PARAMS_KEY].some((key) => {
+    const match = key.exec(dictionary);
+    if (!match) return false;
+    const at = match.index + match[0].length;
+    return REFERENCE.test(dictionary.slice(at, endOfValue(dictionary, at)));
+  });
+}
+
+/**
+ * The value at `at` followed when it is a reference (once, as pdf.js's Dict.get and fetchIfRef
+ * do); BY_REFERENCE when it is one and `lookup` has no answer.
+ */
+function followed(text: string, at: number, lookup: Lookup | undefined): string | typeof BY_REFERENCE {
+  const reference = REFERENCE_AT_START.exec(text.slice(at, at + 32));
+  if (!reference) return text.slice(at, endOfValue(text, at));
+  return lookup?.(Number(reference[1]))?.trim() ?? BY_REFERENCE;
+}
+
+/**
+ * The names of the dictionary's /Filter (a name or an array of names, each maybe by reference);
+ * empty if none; null where a reference is not followed or an entry is not a name (pdf.js
+ * refuses that stream).
+ */
+function filtersOf(dictionary: string, lookup: Lookup | undefined): string[] | null {
+  const key = FILTER_KEY.exec(dictionary);
+  if (!key) return [];
+  const value = followed(dictionary, key.index + key[0].length, lookup);
+  if (value === BY_REFERENCE) return null;
+  if (value.startsWith('/')) return [nameAt(value, 0)];
+  if (!value.startsWith('[')) return [];
+  const names: string[] = [];
+  for (let at = skipWhite(value, 1); at < value.length && value[at] !== ']'; at = skipWhite(value, at)) {
+    const item = followed(value, at, lookup);
+    if (item === BY_REFERENCE || !item.startsWith('/')) return null;
+    names.push(nameAt(item, 0));
+    at += value[at] === '/' ? names.at(-1)!.length + 1 : REFERENCE_AT_START.exec(value.slice(at, at + 32))![0].length;
+  }
+  return names;
+}
+
 /**
  * The /DecodeParms of each of `count` filters, as pdf.js pairs them (Parser.filter): one
  * dictionary for a single filter, an array for an array of filters (a dictionary beside an array
- * of filters, or an array beside one filter, pairs with nothing); null where a filter has none;
- * 'by-reference' where they are an indirect object, which this reading of the file does not follow.
+ * of filters, or an array beside one filter, pairs with nothing); null where a filter has none.
+ * The parameters, or an entry of their array, may be a reference: followed through `lookup`,
+ * BY_REFERENCE where it has no answer.
  */
-function parametersOf(dictionary: string, count: number): (string | null | 'by-reference')[] {
-  const none = Array.from({ length: count }, (): string | null | 'by-reference' => null);
-  const key = /\/(?:DecodeParms|DP)(?![A-Za-z0-9])\s*/.exec(dictionary);
+function parametersOf(dictionary: string, count: number, lookup: Lookup | undefined): Params[] {
+  const none = Array.from({ length: count }, (): Params => null);
+  const key = PARAMS_KEY.exec(dictionary);
   if (!key) return none;
-  const at = key.index + key[0].length;
-  const isArrayOfFilters = /\/Filter\s*\[/.test(dictionary);
-  if (/^\d+\s+\d+\s+R(?![A-Za-z])/.test(dictionary.slice(at, at + 32))) return none.map(() => 'by-reference');
-  if (dictionary.startsWith('<<', at)) {
-    return isArrayOfFilters ? none : [dictionary.slice(at, endOfDictionary(dictionary, at)), ...none.slice(1)];
-  }
-  if (dictionary[at] !== '[' || !isArrayOfFilters) return none;
-  const items: (string | null | 'by-reference')[] = [];
-  let cursor = at + 1;
-  while (items.length < count) {
-    while (/\s/.test(dictionary[cursor] ?? '')) cursor += 1;
-    const rest = dictionary.slice(cursor, cursor + 32);
-    if (rest.startsWith('<<')) {
-      const end = endOfDictionary(dictionary, cursor);
-      items.push(dictionary.slice(cursor, end));
-      cursor = end;
-    } else if (/^\d+\s+\d+\s+R(?![A-Za-z])/.test(rest)) {
-      items.push('by-reference');
-      cursor += /^\d+\s+\d+\s+R/.exec(rest)![0].length;
-    } else if (rest.startsWith('null')) {
-      items.push(null);
-      cursor += 4;
-    } else break; // `]`, or anything else: the filters after it have none
+  const value = followed(dictionary, key.index + key[0].length, lookup);
+  if (value === BY_REFERENCE) return none.map(() => BY_REFERENCE);
+  const isArrayOfFilters = isFilterArray(dictionary, lookup);
+  if (value.startsWith('<<')) return isArrayOfFilters ? none : [value, ...none.slice(1)];
+  if (!value.startsWith('[') || !isArrayOfFilters) return none;
+  const items: Params[] = [];
+  let cursor = skipWhite(value, 1);
+  while (items.length < count && cursor < value.length && value[cursor] !== ']') {
+    const item = followed(value, cursor, lookup);
+    items.push(item === BY_REFERENCE || item.startsWith('<<') ? item : null);
+    const reference = REFERENCE_AT_START.exec(value.slice(cursor, cursor + 32));
+    cursor = skipWhite(value, reference ? cursor + reference[0].length : endOfValue(value, cursor));
   }
   return [...items, ...none.slice(items.length)];
+}
+
+/** Whether /Filter is an array (pdf.js pairs an array of parameters with an array of filters only). */
+function isFilterArray(dictionary: string, lookup: Lookup | undefined): boolean {
+  const key = FILTER_KEY.exec(dictionary);
+  if (!key) return false;
+  const value = followed(dictionary, key.index + key[0].length, lookup);
+  return value !== BY_REFERENCE && value.startsWith('[');
+}
+
+const isWhiteChar = (char: string | undefined) => char !== undefined && ' \t\r\n\f\0'.includes(char);
+const endsName = (char: string | undefined) => char === undefined || isWhiteChar(char) || '()<>[]{}/%'.includes(char);
+
+function skipWhite(text: string, at: number): number {
+  while (isWhiteChar(text[at])) at += 1;
+  return at;
+}
+
+/** The name starting with `/` at `at`, without the slash. */
+function nameAt(text: string, at: number): string {
+  let end = at + 1;
+  while (!endsName(text[end])) end += 1;
+  return text.slice(at + 1, end);
+}
+
+/** Just past the value at `at`: a dictionary, an array (brackets counted), a reference, or one token. */
+function endOfValue(text: string, at: number): number {
+  if (text.startsWith('<<', at)) return endOfDictionary(text, at);
+  if (text[at] === '[') {
+    let depth = 0;
+    for (let end = at; end < text.length; end += 1) {
+      if (text[end] === '[') depth += 1;
+      else if (text[end] === ']' && --depth === 0) return end + 1;
+    }
+    return text.length;
+  }
+  const reference = REFERENCE_AT_START.exec(text.slice(at, at + 32));
+  if (reference) return at + reference[0].length;
+  let end = text[at] === '/' ? at + 1 : at;
+  while (!endsName(text[end])) end += 1;
+  return Math.max(end, at + 1);
 }
 
 /** Just past the `>>` that closes the dictionary opening at `start` (or the end of the text). */
@@ -286,13 +384,15 @@ function endOfDictionary(text: string, start: number): number {
 }
 
 /**
- * A parameter's value: undefined when absent, NaN when it is not a plain whole number (a
- * reference, a real number: this reading does not follow pdf.js there).
+ * A parameter's value: undefined when absent, NaN when it is not a plain whole number (a real
+ * number, or a reference `lookup` does not resolve to one: this reading does not follow pdf.js there).
  */
-function parameter(params: string, ...names: string[]): number | undefined {
+function parameter(params: string, lookup: Lookup | undefined, ...names: string[]): number | undefined {
   for (const name of names) {
-    const value = new RegExp(`/${name}(?![A-Za-z0-9])\\s*([^\\s/>\\]]+)`).exec(params)?.[1];
-    if (value !== undefined) return /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+    const key = new RegExp(`/${name}(?![A-Za-z0-9])\\s*`).exec(params);
+    if (!key) continue;
+    const value = followed(params, key.index + key[0].length, lookup);
+    return value !== BY_REFERENCE && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
   }
   return undefined;
 }
@@ -303,12 +403,17 @@ function parameter(params: string, ...names: string[]): number | undefined {
  * refuses (another predictor, a row type past 4) or that are not plain whole numbers; 'over': more
  * than `budget` bytes. A short last row is filled out as pdf.js fills it (arithmetic on a missing byte).
  */
-function undoPredictor(data: Uint8Array, params: string, budget: number): Uint8Array | 'over' | null {
+function undoPredictor(
+  data: Uint8Array,
+  params: string,
+  budget: number,
+  lookup: Lookup | undefined,
+): Uint8Array | 'over' | null {
   const given = [
-    parameter(params, 'Predictor'),
-    parameter(params, 'Colors'),
-    parameter(params, 'BPC', 'BitsPerComponent'),
-    parameter(params, 'Columns'),
+    parameter(params, lookup, 'Predictor'),
+    parameter(params, lookup, 'Colors'),
+    parameter(params, lookup, 'BPC', 'BitsPerComponent'),
+    parameter(params, lookup, 'Columns'),
   ];
   if (given.some((value) => Number.isNaN(value))) return null;
   // pdf.js: `params.get(...) || default`, so 0 is the default too.

@@ -1,6 +1,6 @@
 import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
-import { deepestThroughForms, type ContentStream, type ObjectSources } from './form-chains.ts';
-import { NATIVE_FILTERS, undoFilters } from './stream-filters.ts';
+import { deepestThroughForms, objectTexts, type ContentStream, type ObjectSources } from './form-chains.ts';
+import { NATIVE_FILTERS, needsLookup, undoFilters, type Lookup } from './stream-filters.ts';
 
 /**
  * Checks, before pdf.js opens a PDF, how large its compressed streams are once unpacked:
@@ -24,8 +24,9 @@ import { NATIVE_FILTERS, undoFilters } from './stream-filters.ts';
  * (a form is drawn from the state of the stream that drew it) is counted too, through the forms
  * each `Do` names (form-chains.ts), and so is nesting carried from one content stream of a page to
  * the next (pdf.js reads them as one), against the same limit and with the same message. Forms and
- * contents this check cannot unpack (predictors, encryption; decision 0096) are left to the
- * extraction pool's CPU budgets, per page and per file (extraction-pool.ts).
+ * contents this check cannot unpack (encryption, image filters; decision 0096) are left to the
+ * extraction pool's CPU budgets, per page and per file (extraction-pool.ts); predictors are undone
+ * (decision 0100), their parameters followed when given by reference (decision 0102).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -62,51 +63,61 @@ export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits 
 export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
   const maxDepth = limits.maxNestingDepth ?? DEFAULT_STREAM_LIMITS.maxNestingDepth!;
   const contents: ContentStream[] = [];
-  const objectStreams: ObjectSources['objectStreams'] = [];
-  const text = walkStreams(bytes, limits, (stream) => {
-    if (stream.kind === 'objects') {
-      const first = Number(/\/First\s+(\d+)/.exec(stream.dictionary)?.[1]);
-      if (Number.isInteger(first)) objectStreams.push({ data: stream.data, first });
-      return;
-    }
+  const sources = walkStreams(bytes, limits, (stream) => {
     const read = readContentStream(stream.data, maxDepth);
     if (read.deepest > maxDepth) throw nestingTooDeepError(maxDepth);
     contents.push({ objectNumber: stream.objectNumber, dictionary: stream.dictionary, ...read });
   });
-  if ((deepestThroughForms(contents, { text, objectStreams }, maxDepth) ?? 0) > maxDepth)
-    throw nestingTooDeepError(maxDepth);
+  if ((deepestThroughForms(contents, sources, maxDepth) ?? 0) > maxDepth) throw nestingTooDeepError(maxDepth);
 }
 
-/** A stream the walk hands on: a content stream (or one that may be), or an object stream. */
+/** A content stream (or one that may be) the walk hands on, unpacked. */
 interface WalkedStream {
-  kind: 'content' | 'objects';
   data: Uint8Array;
   dictionary: string;
   objectNumber: number | undefined;
 }
 
-/** Checks every stream's unpacked size, handing each content or object stream on; returns the file's text (latin1). */
+/** Where a stream is in the file: its `stream` keyword, its data. */
+interface StreamPlace {
+  keywordAt: number;
+  dataStart: number;
+  dataEnd: number;
+}
+
+/**
+ * Checks every stream's unpacked size, handing each content stream on (when `onStream` is given);
+ * returns the file's text (latin1) and its unpacked object streams.
+ *
+ * A stream whose filters or predictor parameters are given by reference (`/DecodeParms 9 0 R`)
+ * is read after the others (decision 0102): the object may sit in an object stream met later in
+ * the file (pdf-lib, as most writers, packs such dictionaries there), so it can be looked up only
+ * once every object stream has been unpacked. Deferred object streams are read first (their own
+ * parameters looked up in what is known by then), then the deferred content streams, each once,
+ * under the same budgets; the lookup reads each object once. Only three numbers a stream are kept
+ * while waiting. Without `onStream` (sizes only) nothing is deferred and such streams are left to
+ * the reading thread's full check, as before.
+ */
 function walkStreams(
   bytes: Uint8Array,
   limits: StreamLimits,
   onStream: ((stream: WalkedStream) => void) | null,
-): string {
+): ObjectSources {
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
-  const keyword = /(?<![A-Za-z])stream(?:\r\n|\n|\r)/g;
+  const sources: ObjectSources = { text, objectStreams: [] };
+  const deferred: { place: StreamPlace; isObjects: boolean }[] = [];
   let total = 0;
-  for (let match = keyword.exec(text); match; match = keyword.exec(text)) {
-    const dataStart = match.index + match[0].length;
-    const dataEnd = text.indexOf('endstream', dataStart);
-    if (dataEnd < 0) break;
-    keyword.lastIndex = dataEnd + 'endstream'.length;
-    const { dictionary, objectNumber } = dictionaryBefore(text, match.index);
-    if (/\/Subtype\s*\/Image\b/.test(dictionary)) continue;
-    const filters = filtersOf(dictionary);
+  const read = (place: StreamPlace, lookup?: Lookup) => {
+    const { dictionary, objectNumber } = dictionaryBefore(text, place.keywordAt);
+    if (/\/Subtype\s*\/Image\b/.test(dictionary)) return;
     const kind = onStream === null ? null : kindOf(dictionary);
+    if (onStream !== null && !lookup && needsLookup(dictionary)) {
+      deferred.push({ place, isObjects: kind === 'objects' });
+      return;
+    }
     let isTotalTheLimit = false;
     const decoded = undoFilters(
-      bytes.subarray(dataStart, dataEnd),
-      filters,
+      bytes.subarray(place.dataStart, place.dataEnd),
       dictionary,
       () => {
         // Each layer may write up to one stream's limit, or what is left of the total if less.
@@ -115,11 +126,33 @@ function walkStreams(
       },
       (written) => (total += written),
       onStream === null ? NATIVE_FILTERS : undefined,
+      lookup,
     );
     if (decoded === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
-    if (decoded && kind) onStream!({ kind, data: decoded, dictionary, objectNumber });
+    if (!decoded || !kind) return;
+    if (kind === 'objects') {
+      const first = Number(/\/First\s+(\d+)/.exec(dictionary)?.[1]);
+      if (Number.isInteger(first)) sources.objectStreams.push({ data: decoded, first });
+    } else onStream!({ data: decoded, dictionary, objectNumber });
+  };
+
+  const keyword = /(?<![A-Za-z])stream(?:\r\n|\n|\r)/g;
+  for (let match = keyword.exec(text); match; match = keyword.exec(text)) {
+    const dataStart = match.index + match[0].length;
+    const dataEnd = text.indexOf('endstream', dataStart);
+    if (dataEnd < 0) break;
+    keyword.lastIndex = dataEnd + 'endstream'.length;
+    read({ keywordAt: match.index, dataStart, dataEnd });
   }
-  return text;
+  if (deferred.length > 0) {
+    // Two indexes in all (each reads the file's objects once): one for the deferred object
+    // streams, then a new one that holds the objects those unpacked too, for the rest.
+    const objectsFirst = objectTexts(sources);
+    for (const { place } of deferred.filter((stream) => stream.isObjects)) read(place, objectsFirst);
+    const lookup = objectTexts(sources);
+    for (const { place } of deferred.filter((stream) => !stream.isObjects)) read(place, lookup);
+  }
+  return sources;
 }
 
 /**
@@ -136,15 +169,9 @@ function dictionaryBefore(text: string, streamIndex: number): { dictionary: stri
 }
 
 /** Object streams hold the dictionaries the form check looks names up in; null: neither kind. */
-function kindOf(dictionary: string): WalkedStream['kind'] | null {
+function kindOf(dictionary: string): 'content' | 'objects' | null {
   if (/\/Type\s*\/ObjStm\b/.test(dictionary)) return 'objects';
   return mayBeContent(dictionary) ? 'content' : null;
-}
-
-/** The names in the dictionary's /Filter (a name or an array of names); empty if none. */
-function filtersOf(dictionary: string): string[] {
-  const filter = /\/Filter\s*(\[[^\]]*\]|\/[A-Za-z0-9]+)/.exec(dictionary)?.[1] ?? '';
-  return [...filter.matchAll(/\/([A-Za-z0-9]+)/g)].map((name) => name[1]!);
 }
 
 /** Not a font program, a cross-reference or object stream, metadata or an attachment: streams that hold no drawing. */
