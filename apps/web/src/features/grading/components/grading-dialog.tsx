@@ -18,6 +18,7 @@ import { useRegionMarking } from '../hooks/use-region-marking.ts';
 import { AnswerGroupNotice } from './answer-group-notice.tsx';
 import { CommentRegionControls } from './comment-regions/comment-region-controls.tsx';
 import { MarkableSubmissionViewer } from './comment-regions/markable-submission-viewer.tsx';
+import { FirstViewRest } from './first-view-rest.tsx';
 import { GradingDialogActions } from './grading-dialog-actions.tsx';
 import { GRADING_CONTENT_SX, GRADING_DATA_LOADING } from './grading-dialog-frame.tsx';
 import { GRADE_DIALOG_TITLE_ID, GradingDialogHeader } from './grading-dialog-header.tsx';
@@ -265,7 +266,13 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
               />
             </PanelFrame>
             {/* A grid item of its own, so it can stay stuck at the bottom alongside the PDF too. */}
-            <GradeSummary finalGrade={review.finalGrade} questionPoints={points} confidence={result.confidenceLevel} />
+            <FirstViewRest>
+              <GradeSummary
+                finalGrade={review.finalGrade}
+                questionPoints={points}
+                confidence={result.confidenceLevel}
+              />
+            </FirstViewRest>
           </Box>
         ) : null}
       </DialogContent>

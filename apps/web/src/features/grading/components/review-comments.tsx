@@ -5,6 +5,7 @@ import DoneAllIcon from '@mui/icons-material/DoneAll';
 import RemoveDoneIcon from '@mui/icons-material/RemoveDone';
 import type { DraftComment } from '../comment-editing.ts';
 import { CommentCard, usePreloadedEditor } from './comment-card.tsx';
+import { FirstViewRest } from './first-view-rest.tsx';
 
 export interface ReviewCommentsProps {
   comments: readonly DraftComment[];
@@ -78,35 +79,42 @@ export function ReviewComments({
           Add Comment
         </Button>
       </Stack>
-      {comments.length === 0 ? (
-        <Typography color="text.secondary" sx={{ mb: 2 }}>
-          No comments yet.
-        </Typography>
-      ) : (
-        <Stack component="ul" spacing={1.5} aria-label="Review comments" sx={{ listStyle: 'none', p: 0, m: 0, mb: 2 }}>
-          {comments.map((comment, index) => (
-            <CommentCard
-              key={comment.tempId}
-              ref={(element: HTMLLIElement | null) => registerCard(comment.tempId, element)}
-              comment={comment}
-              index={index}
-              total={comments.length}
-              questionPoints={questionPoints}
-              isActive={activeTempId === comment.tempId}
-              onFocus={() => on.onActivate(comment.tempId)}
-              onAccept={() => on.onAccept(comment.tempId)}
-              onDecline={() => on.onDecline(comment.tempId)}
-              onEdit={() => on.onEdit(comment.tempId)}
-              onDelete={() => on.onDelete(comment.tempId)}
-              onChange={(change) => on.onChange(comment.tempId, change)}
-              onSave={() => on.onSave(comment.tempId)}
-              onCancel={() => on.onCancel(comment.tempId)}
-              regionControls={renderRegionControls?.(comment, index)}
-              onHoverChange={(isHovered) => onHover?.(isHovered ? comment.tempId : null)}
-            />
-          ))}
-        </Stack>
-      )}
+      <FirstViewRest>
+        {comments.length === 0 ? (
+          <Typography color="text.secondary" sx={{ mb: 2 }}>
+            No comments yet.
+          </Typography>
+        ) : (
+          <Stack
+            component="ul"
+            spacing={1.5}
+            aria-label="Review comments"
+            sx={{ listStyle: 'none', p: 0, m: 0, mb: 2 }}
+          >
+            {comments.map((comment, index) => (
+              <CommentCard
+                key={comment.tempId}
+                ref={(element: HTMLLIElement | null) => registerCard(comment.tempId, element)}
+                comment={comment}
+                index={index}
+                total={comments.length}
+                questionPoints={questionPoints}
+                isActive={activeTempId === comment.tempId}
+                onFocus={() => on.onActivate(comment.tempId)}
+                onAccept={() => on.onAccept(comment.tempId)}
+                onDecline={() => on.onDecline(comment.tempId)}
+                onEdit={() => on.onEdit(comment.tempId)}
+                onDelete={() => on.onDelete(comment.tempId)}
+                onChange={(change) => on.onChange(comment.tempId, change)}
+                onSave={() => on.onSave(comment.tempId)}
+                onCancel={() => on.onCancel(comment.tempId)}
+                regionControls={renderRegionControls?.(comment, index)}
+                onHoverChange={(isHovered) => onHover?.(isHovered ? comment.tempId : null)}
+              />
+            ))}
+          </Stack>
+        )}
+      </FirstViewRest>
     </Box>
   );
 }
