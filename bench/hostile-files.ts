@@ -21,7 +21,10 @@
  *   about 1.5-3 s of CPU, under the 5 s page budget, and only the whole file's budget or the time
  *   limit stopped it); slow-pages-by-reference, the same with the predictor's parameters in an
  *   object of their own, followed by the counts since decision 0102 (before, the CPU budgets or the
- *   time limit stopped it; --no-file-budget: the time limit alone, as before decision 0096).
+ *   time limit stopped it; --no-file-budget: the time limit alone, as before decision 0096);
+ *   slow-pages-abbreviated and slow-pages-escaped, the same 50 pages with the forms' filters and
+ *   parameters under /F and /DP, or every name written with a `#xx` escape (`/F#69lter`), read by
+ *   the counts as pdf.js reads them since decision 0102's "Names and /F" (before, the CPU budgets).
  *
  * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
  * normal answer's grade (the answer submitted just before, so its text is read by the grade) and
@@ -269,6 +272,14 @@ async function main(): Promise<void> {
     'slow-pages-by-reference': {
       name: '50 slow pages, parameters by reference',
       bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'predicted-by-reference', pages: 50 }),
+    },
+    'slow-pages-abbreviated': {
+      name: '50 slow pages, filters under /F',
+      bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 50, spelling: 'abbreviated' }),
+    },
+    'slow-pages-escaped': {
+      name: '50 slow pages, names escaped',
+      bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 50, spelling: 'escaped' }),
     },
   };
   const hostileKinds: { name: string; bytes: Uint8Array }[] = [];

@@ -651,6 +651,34 @@ describe('work a file may ask for (issue 28)', () => {
     },
   );
 
+  it.each([
+    ['abbreviated', 'flate'],
+    ['abbreviated', 'png-predicted'],
+    ['escaped', 'flate'],
+    ['escaped', 'png-predicted'],
+  ] as const)(
+    'reads a chain of forms whose keys and names are written %s (%s) as pdf.js reads them, exactly (decision 0102)',
+    async (spelling, encoding) => {
+      const written = (forms: number, depthPerForm: number) =>
+        buildNestedFormsPdf(forms, depthPerForm, { spelling, encoding });
+      const formsFile = await written(60, 1_000);
+      // The filters under /F (and /DP), or every name escaped, the names drawn too.
+      expect(Buffer.from(formsFile).toString('latin1')).toMatch(
+        spelling === 'abbreviated'
+          ? /\/F \/FlateDecode/
+          : /\/F#69lter \/F#6cateDecode[\s\S]*\/X#4fbject <<\s*\/I#6ener /,
+      );
+      expect(Buffer.from(formsFile).toString('latin1')).not.toMatch(/\/Filter|\/DecodeParms/);
+      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
+      // An honest file written so is accepted and read by pdf.js; one level more is refused.
+      const atTheLimit = await written(2, 999);
+      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
+      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
+      const justOver = await written(2, 1_000);
+      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+    },
+  );
+
   it('undoes filters in a row, and an unknown filter as pdf.js does (as none); bounds what each writes', () => {
     const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
     const hex = (text: string) => `${Buffer.from(text, 'latin1').toString('hex')}>`;
@@ -722,6 +750,29 @@ describe('work a file may ask for (issue 28)', () => {
     expect(refused('/Filter [/AHx /Fl] /DecodeParms [null 9 0 R]')).toBe(false);
     // A predictor pdf.js refuses: left to pdf.js.
     expect(refused('/Filter [/AHx /Fl] /DecodeParms [null << /Predictor 7 /Columns 8 >>]')).toBe(false);
+    // Read as pdf.js's Parser.filter reads the dictionary (decision 0102): /F before /Filter and
+    // /DP before /DecodeParms, whatever the other holds; its own keys only; the last of a repeated key.
+    const predicted = '[null << /Predictor 11 /Columns 8 >>]';
+    expect(refused(`/F [/AHx /Fl] /DP ${predicted}`)).toBe(true);
+    expect(refused(`/F [/AHx /Fl] /Filter /AHx /DP ${predicted} /DecodeParms [null null]`)).toBe(true);
+    expect(refused(`/F /AHx /Filter [/AHx /Fl] /DecodeParms ${predicted}`)).toBe(false);
+    expect(refused(`/F null /Filter [/AHx /Fl] /DecodeParms ${predicted}`)).toBe(false);
+    expect(refused(`/F 5 0 R /DP 6 0 R`, ['[/AHx /Fl]', predicted])).toBe(true);
+    expect(refused(`/Filter /AHx /Filter [/AHx /Fl] /DecodeParms ${predicted}`)).toBe(true);
+    expect(refused(`/Filter [/AHx /Fl] /DecodeParms ${predicted} /DecodeParms [null null]`)).toBe(false);
+    expect(refused(`/Filter [/AHx /Fl] /Resources << /DecodeParms [null null] >> /DecodeParms ${predicted}`)).toBe(
+      true,
+    );
+    expect(refused(`/Filter [/AHx /Fl] /T (/DecodeParms [null null]) /DecodeParms ${predicted}`)).toBe(true);
+    expect(refused(`/Filter [/AHx /Fl] /Resources << /DecodeParms ${predicted} >>`)).toBe(false);
+    // Names with `#xx` escapes, decoded as pdf.js's lexer decodes them: keys, filters, parameters.
+    expect(refused('/Filt#65r [/A#48x /F#6C] /D#50 [null << /Pr#65dictor 11 /C#6flumns 8 >>]')).toBe(true);
+    expect(
+      refused('/#46 5 0 R /DecodeParms [null 6 0 R]', ['[/AHx /Fl#61teDecode]', '<< /Pr#65dictor 11 /C#6Flumns 8 >>']),
+    ).toBe(true);
+    // Not names pdf.js reads as these: a space escaped into it, a `#` without two hex digits.
+    expect(refused(`/Filter [/AHx /F#6C#20] /DecodeParms ${predicted}`)).toBe(false);
+    expect(refused(`/Filt#6 [/AHx /Fl] /DecodeParms ${predicted}`)).toBe(false);
   });
 
   it('follows each form through the resources pdf.js looks its name up in, and never adds up forms drawn side by side', () => {
@@ -776,6 +827,26 @@ describe('work a file may ask for (issue 28)', () => {
         `3 0 obj\n<< /XObject << /A 4 0 R >> >>\nendobj\n4 0 obj\n${form(deep(1_200))}\nendobj\n%%EOF\n`,
     );
     expect(() => checkContentStreams(withoutHeaders)).toThrow(nestingTooDeepError(2_000).message);
+    // Names written with `#xx` escapes (decision 0102): the page draws /A#41 (/AA), its resources
+    // and the form's /Resources and /XObject keys escaped, the form's /Subtype /Form too.
+    const escapedChain = (levels: number) => [
+      page('/A#41 Do', '<< /X#4Fbject << /AA 4 0 R >> >>'),
+      stream(deep(levels, '/I#6e Do'), '/Type /XObject /S#75btype /F#6frm /BBox [0 0 1 1] /R#65sources 6 0 R'),
+      form(deep(levels)),
+      '<< /XObj#65ct << /In 5 0 R >> >>',
+    ];
+    expect(refused(escapedChain(1_200))).toBe(true);
+    expect(refused(escapedChain(998))).toBe(false);
+    // A form is told by its own /Subtype, as pdf.js tells it: not hidden by a `/Subtype /Image`
+    // inside a nested dictionary or a string, nor by the keys of a font program or metadata.
+    for (const disguise of ['/X << /Subtype /Image >>', '/X (/Subtype /Image)', '/Length1 0', '/Type /Metadata']) {
+      const disguised = stream(deep(2_001), `/Type /XObject /Subtype /Form /BBox [0 0 1 1] ${disguise}`);
+      expect(refused([page('/A Do', '<< /XObject << /A 4 0 R >> >>'), disguised])).toBe(true);
+    }
+    // An image is not read as drawing instructions, as before.
+    expect(
+      refused([page('', '<< >>'), stream(deep(2_001), '/Type /XObject /Subtype /Im#61ge /Width 1 /Height 1')]),
+    ).toBe(false);
     // A form that draws itself: pdf.js ignores the circular call, so the loop adds nothing.
     expect(
       refused([

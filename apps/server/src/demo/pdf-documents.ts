@@ -814,15 +814,20 @@ export type FormEncoding =
  * the nesting through the forms and refuses it before pdf.js reads it, whatever `encoding` but
  * 'encrypted' (see FormEncoding). `pages`: each page draws its own chain (default 1).
  * `objectStreams`: the objects that are not streams (the pages, the predictor's parameters) packed
- * in object streams, as pdf-lib writes by default.
+ * in object streams, as pdf-lib writes by default. `spelling` (see NameSpelling): the same file
+ * with its keys and names written as pdf.js also reads them (decision 0102).
  */
 export async function buildNestedFormsPdf(
   forms: number,
   depthPerForm: number,
-  options: { encoding?: FormEncoding; pages?: number; objectStreams?: boolean } = {},
+  options: { encoding?: FormEncoding; pages?: number; objectStreams?: boolean; spelling?: NameSpelling } = {},
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const encoding = options.encoding ?? 'flate';
+  const spelling = options.spelling ?? 'plain';
+  // The names the content streams draw, escaped too when the file's names are (`/In#6eer` is /Inner),
+  // not as the resources spell them (`/I#6ener`): the two match only once decoded.
+  const [innerName, outerName] = spelling === 'escaped' ? ['/In#6eer', '/Ou#74er'] : ['/Inner', '/Outer'];
   const encryption = encoding === 'encrypted' ? emptyPasswordEncryption(doc) : null;
   // A stream registered under a number of its own, encrypted with that number's key when the file is.
   const registerStream = (entries: Record<string, unknown>, data: Uint8Array) => {
@@ -835,7 +840,7 @@ export async function buildNestedFormsPdf(
     const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
     let inner: PDFRef | null = null;
     for (let level = forms; level >= 1; level -= 1) {
-      const draw = inner ? '/Inner Do\n' : '0 0 m 1 1 l S\n';
+      const draw = inner ? `${innerName} Do\n` : '0 0 m 1 1 l S\n';
       const content = Buffer.from('q\n'.repeat(depthPerForm) + draw + 'Q\n'.repeat(depthPerForm), 'latin1');
       const dictionary = {
         Type: 'XObject',
@@ -843,7 +848,7 @@ export async function buildNestedFormsPdf(
         BBox: [0, 0, 1, 1],
         ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
       };
-      const { data, entries } = encodeStream(content, encoding);
+      const { data, entries } = abbreviated(encodeStream(content, encoding), spelling);
       if (encoding === 'predicted-by-reference')
         entries.DecodeParms = doc.context.register(doc.context.obj(entries.DecodeParms as Record<string, number>));
       inner = registerStream({ ...dictionary, ...entries }, data);
@@ -851,12 +856,75 @@ export async function buildNestedFormsPdf(
     page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Outer: inner! } }));
     page.node.set(
       PDFName.of('Contents'),
-      registerStream({ Filter: 'FlateDecode' }, deflateSync(Buffer.from('/Outer Do\n', 'latin1'))),
+      registerStream(
+        abbreviated({ data: new Uint8Array(), entries: { Filter: 'FlateDecode' } }, spelling).entries,
+        deflateSync(Buffer.from(`${outerName} Do\n`, 'latin1')),
+      ),
     );
   }
+  // Escapes are written into the saved text, where no object stream hides it: a plain table then.
+  if (spelling === 'escaped') return escapeNames(await saveDocument(doc));
   // Encrypted objects cannot sit in an object stream the check could read, nor would pdf.js
   // read them there (the object stream itself would need encrypting): a plain table then.
   return options.objectStreams && !encryption ? doc.save({ useObjectStreams: true }) : saveDocument(doc);
+}
+
+/**
+ * How buildNestedFormsPdf writes its keys and names, each as pdf.js reads it (Parser.filter, the
+ * lexer): 'plain'; 'abbreviated': the streams' /Filter and /DecodeParms under /F and /DP, which
+ * pdf.js reads first; 'escaped': every name outside the streams' data with a `#xx` escape
+ * (`/T#79pe /P#61ge`, `/F#69lter /F#6cateDecode`, `/R#65sources`, `/X#4fbject`) and the names the
+ * contents draw too (`/In#6eer Do`), with a plain cross-reference table written again for the
+ * longer text.
+ */
+export type NameSpelling = 'plain' | 'abbreviated' | 'escaped';
+
+/** A stream's /Filter and /DecodeParms moved to /F and /DP when `spelling` says so. */
+function abbreviated(
+  encoded: { data: Uint8Array; entries: Record<string, unknown> },
+  spelling: NameSpelling,
+): { data: Uint8Array; entries: Record<string, unknown> } {
+  if (spelling !== 'abbreviated') return encoded;
+  const { Filter, DecodeParms, ...rest } = encoded.entries;
+  return {
+    data: encoded.data,
+    entries: { ...rest, F: Filter, ...(DecodeParms === undefined ? {} : { DP: DecodeParms }) },
+  };
+}
+
+/**
+ * A PDF written by pdf-lib with a plain table, every name outside its streams' data written with
+ * its second character as a `#xx` escape, and its cross-reference table written again for the
+ * new offsets (its trailer kept, its names escaped too).
+ */
+function escapeNames(pdf: Uint8Array): Uint8Array {
+  const text = Buffer.from(pdf).toString('latin1');
+  const tableAt = text.lastIndexOf('\nxref\n') + 1;
+  const trailer = text.slice(text.indexOf('trailer', tableAt), text.lastIndexOf('startxref'));
+  // Outside the streams' data (the odd parts of the split), each name of two or more letters.
+  const escape = (part: string) =>
+    part.replace(/\/([A-Za-z])([A-Za-z][A-Za-z0-9]*)/g, (_, first: string, rest: string) => {
+      return `/${first}#${rest.charCodeAt(0).toString(16)}${rest.slice(1)}`;
+    });
+  const body = text
+    .slice(0, tableAt)
+    .split(/(\bstream\n[\s\S]*?\nendstream)/)
+    .map((part, index) => (index % 2 === 0 ? escape(part) : part))
+    .join('');
+  const offsets = new Map<number, number>();
+  const header = /(?<=\n)(\d+) 0 obj\b/g;
+  for (let match = header.exec(body); match; match = header.exec(body)) offsets.set(Number(match[1]), match.index);
+  const size = Math.max(...offsets.keys()) + 1;
+  const rows = Array.from({ length: size }, (_, number) => {
+    const offset = offsets.get(number);
+    return offset === undefined ? '0000000000 65535 f \n' : `${String(offset).padStart(10, '0')} 00000 n \n`;
+  });
+  return new Uint8Array(
+    Buffer.from(
+      `${body}xref\n0 ${size}\n${rows.join('')}${escape(trailer)}startxref\n${body.length}\n%%EOF\n`,
+      'latin1',
+    ),
+  );
 }
 
 /** PDF 32000-1's padding of a password (7.6.3.3, algorithm 2). */

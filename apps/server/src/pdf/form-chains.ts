@@ -1,3 +1,5 @@
+import { decodeName, withNamesDecoded } from './pdf-names.ts';
+
 /**
  * Nesting carried through form XObjects, counted before pdf.js reads the file. A form drawn with
  * `Do` starts from the graphics state of the one that drew it, and pdf.js keeps each saved state
@@ -97,7 +99,10 @@ export function objectTexts(sources: ObjectSources): (objectNumber: number) => s
   const objects = new ObjectIndex(sources);
   const known = new Map<number, string | undefined>();
   return (objectNumber) => {
-    if (!known.has(objectNumber)) known.set(objectNumber, objects.textOf(objectNumber));
+    if (!known.has(objectNumber)) {
+      const text = objects.textOf(objectNumber);
+      known.set(objectNumber, text === undefined ? undefined : withNamesDecoded(text));
+    }
     return known.get(objectNumber);
   };
 }
@@ -261,7 +266,9 @@ class ObjectIndex {
     ];
     for (const { source, at } of places) {
       // Only objects that start like a page are read (a page's /Type is near its start).
-      if (!PAGE_TYPE.test(source.slice(at, at + PAGE_TYPE_REACH))) continue;
+      // (Or that may, its names escaped: `/T#79pe`; read to know.)
+      const start = source.slice(at, at + PAGE_TYPE_REACH);
+      if (!PAGE_TYPE.test(start) && !start.includes('#')) continue;
       const page = asDictionary(readValue(source, at).value);
       const type = page?.get('Type');
       if (!page || !type || !('name' in type) || type.name !== 'Page') continue;
@@ -275,8 +282,10 @@ class ObjectIndex {
   everyXObjectName(): Map<string, number[]> {
     const names = new Map<string, number[]>();
     for (const source of [this.sources.text, ...this.objectStreamTexts()]) {
-      const key = /\/XObject\s*(?=<<|\d)/g;
+      // /XObject, or a name with `#` in it that may be /XObject once decoded (`/X#4Fbject`).
+      const key = /\/(XObject|[^\0\t\n\f\r ()<>[\]{}/%#]*#[^\0\t\n\f\r ()<>[\]{}/%]*)\s*(?=<<|\d)/g;
       for (let match = key.exec(source); match; match = key.exec(source)) {
+        if (match[1] !== 'XObject' && decodeName(match[1]!) !== 'XObject') continue;
         for (const [name, target] of namesOf(this.resolve(readValue(source, key.lastIndex).value))) {
           const targets = names.get(name);
           if (!targets) names.set(name, [target]);
@@ -396,10 +405,11 @@ function skipValue(source: string, at: number): { value: null; end: number } {
   return { value: null, end: Math.max(end, at + 1) };
 }
 
+/** A name as pdf.js reads it: `/X#4Fbject` is /XObject. */
 function readName(source: string, at: number): { name: string; end: number } {
   let end = at + 1;
   while (end < source.length && !endsToken(source[end])) end += 1;
-  return { name: source.slice(at + 1, end), end };
+  return { name: decodeName(source.slice(at + 1, end)), end };
 }
 
 function skipBlank(source: string, at: number): number {

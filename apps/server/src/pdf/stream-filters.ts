@@ -1,4 +1,5 @@
 import { constants, inflateSync } from 'node:zlib';
+import { decodeName } from './pdf-names.ts';
 
 /**
  * The stream filters of PDF 32000-1 (7.4) that carry drawing instructions, undone the way pdf.js
@@ -14,7 +15,9 @@ import { constants, inflateSync } from 'node:zlib';
  * (`/DecodeParms 7 0 R`, `/Columns 8 0 R`) are followed through `lookup` when the caller has one
  * (stream-guard.ts defers such streams until it has indexed the file's objects: decision 0102);
  * without it, or when the object is not found, such a stream is left to pdf.js (and the extraction
- * pool's CPU budgets).
+ * pool's CPU budgets). The dictionary is read as pdf.js's Parser reads it (decision 0102): /F
+ * before /Filter and /DP before /DecodeParms, its own keys only, the last of a repeated key, names
+ * with `#xx` escapes decoded (pdf-names.ts).
  */
 
 /** The text of an object's value (`<< ... >>`, `[ ... ]`, a name or a number); undefined: not found. */
@@ -108,7 +111,8 @@ const ascii85: Decoder = (data, budget) => {
 const LZW_TABLE = 4096;
 
 const lzw: Decoder = (data, budget, params) => {
-  const earlyChange = params !== null && /\/EarlyChange\s+0(?![\d.])/.test(params) ? 0 : 1;
+  const early = params === null ? undefined : entryValue(params, entriesOf(params), ['EarlyChange'], undefined);
+  const earlyChange = typeof early === 'string' && /^[+-]?0*\.?0*$/.test(early) && /\d/.test(early) ? 0 : 1;
   const out = new Output(Math.min(budget, data.length * 2), budget);
   const values = new Uint8Array(LZW_TABLE);
   const lengths = new Uint16Array(LZW_TABLE);
@@ -219,10 +223,11 @@ export function undoFilters(
   only?: ReadonlySet<string>,
   lookup?: Lookup,
 ): Decoded {
-  const filters = filtersOf(dictionary, lookup);
+  const entries = entriesOf(dictionary);
+  const filters = filtersOf(dictionary, entries, lookup);
   if (filters === null) return null;
   let current = data;
-  const params = parametersOf(dictionary, filters.length, lookup);
+  const params = parametersOf(dictionary, entries, filters.length, lookup);
   for (const [index, name] of filters.entries()) {
     if (OPAQUE.has(name)) return null;
     if (only && DECODERS.has(name) && !only.has(name)) return null;
@@ -248,8 +253,12 @@ export function undoFilters(
 const BY_REFERENCE = Symbol('by reference');
 type Params = string | null | typeof BY_REFERENCE;
 
-const FILTER_KEY = /\/Filter(?![A-Za-z0-9])\s*/;
-const PARAMS_KEY = /\/(?:DecodeParms|DP)(?![A-Za-z0-9])\s*/;
+/**
+ * pdf.js's Parser.filter reads `dict.get("F", "Filter")` and `dict.get("DP", "DecodeParms")`: the
+ * first key present wins, whatever the other holds (`/F null /Filter /FlateDecode` is no filter).
+ */
+const FILTER_KEYS = ['F', 'Filter'] as const;
+const PARAMS_KEYS = ['DP', 'DecodeParms'] as const;
 /** `12 0 R` at the start of the text. */
 const REFERENCE_AT_START = /^(\d+)\s+\d+\s+R(?![A-Za-z0-9])/;
 const REFERENCE = /(?<![\d.])\d+\s+\d+\s+R(?![A-Za-z0-9])/;
@@ -259,12 +268,57 @@ const REFERENCE = /(?<![\d.])\d+\s+\d+\s+R(?![A-Za-z0-9])/;
  * file's objects (`lookup`), which stream-guard.ts has only once it has walked the whole file.
  */
 export function needsLookup(dictionary: string): boolean {
-  return [FILTER_KEY, PARAMS_KEY].some((key) => {
-    const match = key.exec(dictionary);
-    if (!match) return false;
-    const at = match.index + match[0].length;
-    return REFERENCE.test(dictionary.slice(at, endOfValue(dictionary, at)));
+  const entries = entriesOf(dictionary);
+  return [FILTER_KEYS, PARAMS_KEYS].some((keys) => {
+    const at = valueAt(entries, keys);
+    return at !== undefined && REFERENCE.test(dictionary.slice(at, endOfValue(dictionary, at)));
   });
+}
+
+/**
+ * Where the value of each key of the dictionary that opens `text` starts, read as pdf.js's Parser
+ * reads a dictionary: its own keys only (not those of a dictionary inside it, nor text inside a
+ * string), names decoded (`/Filt#65r`), a token that is not a name skipped, and the last of a key
+ * written twice winning. One pass over the text.
+ */
+function entriesOf(text: string): Map<string, number> {
+  const entries = new Map<string, number>();
+  const open = text.indexOf('<<');
+  if (open < 0) return entries;
+  let at = open + 2;
+  for (;;) {
+    at = skipBlank(text, at);
+    if (at >= text.length || text.startsWith('>>', at)) return entries;
+    if (text[at] !== '/') {
+      at = afterToken(text, at); // pdf.js: "Malformed dictionary: key must be a name object"
+      continue;
+    }
+    const keyEnd = endOfName(text, at);
+    const valueStart = skipBlank(text, keyEnd);
+    if (valueStart >= text.length) return entries;
+    entries.set(decodeName(text.slice(at + 1, keyEnd)), valueStart);
+    at = endOfValue(text, valueStart);
+  }
+}
+
+/**
+ * The dictionary's own keys, each with its value's name when the value is a name (decoded), ''
+ * when it is anything else: what stream-guard.ts tells a stream's kind by (`/Subtype /Form`), read
+ * as pdf.js reads the dictionary, not from text inside a nested dictionary or a string.
+ */
+export function ownEntries(dictionary: string): Map<string, string> {
+  const names = new Map<string, string>();
+  for (const [key, at] of entriesOf(dictionary)) names.set(key, dictionary[at] === '/' ? nameAt(dictionary, at) : '');
+  return names;
+}
+
+/** The start of the value of the first of `keys` present (pdf.js's Dict.get with several keys). */
+function valueAt(entries: Map<string, number>, keys: readonly string[]): number | undefined {
+  for (const key of keys) {
+    const at = entries.get(key);
+    if (at !== undefined) return at;
+  }
+  return undefined;
 }
 
 /**
@@ -277,108 +331,135 @@ function followed(text: string, at: number, lookup: Lookup | undefined): string 
   return lookup?.(Number(reference[1]))?.trim() ?? BY_REFERENCE;
 }
 
+/** The value of the first of `keys` present in the dictionary, followed; undefined when none is. */
+function entryValue(
+  dictionary: string,
+  entries: Map<string, number>,
+  keys: readonly string[],
+  lookup: Lookup | undefined,
+): string | typeof BY_REFERENCE | undefined {
+  const at = valueAt(entries, keys);
+  return at === undefined ? undefined : followed(dictionary, at, lookup);
+}
+
 /**
- * The names of the dictionary's /Filter (a name or an array of names, each maybe by reference);
- * empty if none; null where a reference is not followed or an entry is not a name (pdf.js
- * refuses that stream).
+ * The names of the dictionary's /F or /Filter (a name or an array of names, each maybe by
+ * reference); empty if none; null where a reference is not followed or an entry is not a name
+ * (pdf.js refuses that stream).
  */
-function filtersOf(dictionary: string, lookup: Lookup | undefined): string[] | null {
-  const key = FILTER_KEY.exec(dictionary);
-  if (!key) return [];
-  const value = followed(dictionary, key.index + key[0].length, lookup);
+function filtersOf(dictionary: string, entries: Map<string, number>, lookup: Lookup | undefined): string[] | null {
+  const value = entryValue(dictionary, entries, FILTER_KEYS, lookup);
+  if (value === undefined) return [];
   if (value === BY_REFERENCE) return null;
   if (value.startsWith('/')) return [nameAt(value, 0)];
   if (!value.startsWith('[')) return [];
   const names: string[] = [];
-  for (let at = skipWhite(value, 1); at < value.length && value[at] !== ']'; at = skipWhite(value, at)) {
+  for (let at = skipBlank(value, 1); at < value.length && value[at] !== ']'; at = skipBlank(value, at)) {
     const item = followed(value, at, lookup);
     if (item === BY_REFERENCE || !item.startsWith('/')) return null;
     names.push(nameAt(item, 0));
-    at += value[at] === '/' ? names.at(-1)!.length + 1 : REFERENCE_AT_START.exec(value.slice(at, at + 32))![0].length;
+    at = endOfValue(value, at);
   }
   return names;
 }
 
 /**
- * The /DecodeParms of each of `count` filters, as pdf.js pairs them (Parser.filter): one
+ * The /DP or /DecodeParms of each of `count` filters, as pdf.js pairs them (Parser.filter): one
  * dictionary for a single filter, an array for an array of filters (a dictionary beside an array
  * of filters, or an array beside one filter, pairs with nothing); null where a filter has none.
  * The parameters, or an entry of their array, may be a reference: followed through `lookup`,
  * BY_REFERENCE where it has no answer.
  */
-function parametersOf(dictionary: string, count: number, lookup: Lookup | undefined): Params[] {
+function parametersOf(
+  dictionary: string,
+  entries: Map<string, number>,
+  count: number,
+  lookup: Lookup | undefined,
+): Params[] {
   const none = Array.from({ length: count }, (): Params => null);
-  const key = PARAMS_KEY.exec(dictionary);
-  if (!key) return none;
-  const value = followed(dictionary, key.index + key[0].length, lookup);
+  const value = entryValue(dictionary, entries, PARAMS_KEYS, lookup);
+  if (value === undefined) return none;
   if (value === BY_REFERENCE) return none.map(() => BY_REFERENCE);
-  const isArrayOfFilters = isFilterArray(dictionary, lookup);
+  const filters = entryValue(dictionary, entries, FILTER_KEYS, lookup);
+  const isArrayOfFilters = typeof filters === 'string' && filters.startsWith('[');
   if (value.startsWith('<<')) return isArrayOfFilters ? none : [value, ...none.slice(1)];
   if (!value.startsWith('[') || !isArrayOfFilters) return none;
   const items: Params[] = [];
-  let cursor = skipWhite(value, 1);
+  let cursor = skipBlank(value, 1);
   while (items.length < count && cursor < value.length && value[cursor] !== ']') {
     const item = followed(value, cursor, lookup);
     items.push(item === BY_REFERENCE || item.startsWith('<<') ? item : null);
-    const reference = REFERENCE_AT_START.exec(value.slice(cursor, cursor + 32));
-    cursor = skipWhite(value, reference ? cursor + reference[0].length : endOfValue(value, cursor));
+    cursor = skipBlank(value, endOfValue(value, cursor));
   }
   return [...items, ...none.slice(items.length)];
-}
-
-/** Whether /Filter is an array (pdf.js pairs an array of parameters with an array of filters only). */
-function isFilterArray(dictionary: string, lookup: Lookup | undefined): boolean {
-  const key = FILTER_KEY.exec(dictionary);
-  if (!key) return false;
-  const value = followed(dictionary, key.index + key[0].length, lookup);
-  return value !== BY_REFERENCE && value.startsWith('[');
 }
 
 const isWhiteChar = (char: string | undefined) => char !== undefined && ' \t\r\n\f\0'.includes(char);
 const endsName = (char: string | undefined) => char === undefined || isWhiteChar(char) || '()<>[]{}/%'.includes(char);
 
-function skipWhite(text: string, at: number): number {
-  while (isWhiteChar(text[at])) at += 1;
+/** Past white space and comments. */
+function skipBlank(text: string, at: number): number {
+  while (at < text.length) {
+    if (isWhiteChar(text[at])) at += 1;
+    else if (text[at] === '%') while (at < text.length && text[at] !== '\n' && text[at] !== '\r') at += 1;
+    else break;
+  }
   return at;
 }
 
-/** The name starting with `/` at `at`, without the slash. */
-function nameAt(text: string, at: number): string {
+/** Just past the name whose `/` is at `at`. */
+function endOfName(text: string, at: number): number {
   let end = at + 1;
   while (!endsName(text[end])) end += 1;
-  return text.slice(at + 1, end);
+  return end;
 }
 
-/** Just past the value at `at`: a dictionary, an array (brackets counted), a reference, or one token. */
-function endOfValue(text: string, at: number): number {
-  if (text.startsWith('<<', at)) return endOfDictionary(text, at);
-  if (text[at] === '[') {
-    let depth = 0;
-    for (let end = at; end < text.length; end += 1) {
-      if (text[end] === '[') depth += 1;
-      else if (text[end] === ']' && --depth === 0) return end + 1;
-    }
-    return text.length;
+/** The name starting with `/` at `at`, without the slash, as pdf.js reads it (`#xx` decoded). */
+function nameAt(text: string, at: number): string {
+  return decodeName(text.slice(at + 1, endOfName(text, at)));
+}
+
+/** Just past a literal string `( ... )`: balanced parentheses, a backslash escapes the next character. */
+function afterLiteral(text: string, start: number): number {
+  let open = 0;
+  for (let at = start; at < text.length; at += 1) {
+    if (text[at] === '\\') at += 1;
+    else if (text[at] === '(') open += 1;
+    else if (text[at] === ')' && --open === 0) return at + 1;
   }
+  return text.length;
+}
+
+/** Just past the one token at `at` (a string, a hex string, a bracket, a name, a number or keyword). */
+function afterToken(text: string, at: number): number {
+  const char = text[at];
+  if (char === '(') return afterLiteral(text, at);
+  if (text.startsWith('<<', at) || text.startsWith('>>', at)) return at + 2;
+  if (char === '<') {
+    const close = text.indexOf('>', at);
+    return close < 0 ? text.length : close + 1;
+  }
+  if (char === '/') return endOfName(text, at);
+  if (endsName(char)) return at + 1;
+  let end = at;
+  while (!endsName(text[end])) end += 1;
+  return end;
+}
+
+/**
+ * Just past the value at `at`: a reference, or a dictionary or array (their nesting counted, the
+ * strings, hex strings and comments inside them skipped), or one token. Linear in what it passes.
+ */
+function endOfValue(text: string, at: number): number {
   const reference = REFERENCE_AT_START.exec(text.slice(at, at + 32));
   if (reference) return at + reference[0].length;
-  let end = text[at] === '/' ? at + 1 : at;
-  while (!endsName(text[end])) end += 1;
-  return Math.max(end, at + 1);
-}
-
-/** Just past the `>>` that closes the dictionary opening at `start` (or the end of the text). */
-function endOfDictionary(text: string, start: number): number {
   let depth = 0;
-  for (let at = start; at < text.length - 1; at += 1) {
-    if (text[at] === '<' && text[at + 1] === '<') {
-      depth += 1;
-      at += 1;
-    } else if (text[at] === '>' && text[at + 1] === '>') {
-      depth -= 1;
-      at += 1;
-      if (depth === 0) return at + 1;
-    }
+  while (at < text.length) {
+    if (text.startsWith('<<', at) || text[at] === '[') depth += 1;
+    else if (text.startsWith('>>', at) || text[at] === ']') depth -= 1;
+    at = afterToken(text, at);
+    if (depth <= 0) return at;
+    at = skipBlank(text, at);
   }
   return text.length;
 }
@@ -388,13 +469,9 @@ function endOfDictionary(text: string, start: number): number {
  * number, or a reference `lookup` does not resolve to one: this reading does not follow pdf.js there).
  */
 function parameter(params: string, lookup: Lookup | undefined, ...names: string[]): number | undefined {
-  for (const name of names) {
-    const key = new RegExp(`/${name}(?![A-Za-z0-9])\\s*`).exec(params);
-    if (!key) continue;
-    const value = followed(params, key.index + key[0].length, lookup);
-    return value !== BY_REFERENCE && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
-  }
-  return undefined;
+  const value = entryValue(params, entriesOf(params), names, lookup);
+  if (value === undefined) return undefined;
+  return value !== BY_REFERENCE && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
 }
 
 /**

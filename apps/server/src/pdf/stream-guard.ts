@@ -1,6 +1,7 @@
 import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
 import { deepestThroughForms, objectTexts, type ContentStream, type ObjectSources } from './form-chains.ts';
-import { NATIVE_FILTERS, needsLookup, undoFilters, type Lookup } from './stream-filters.ts';
+import { decodeName, withNamesDecoded } from './pdf-names.ts';
+import { NATIVE_FILTERS, needsLookup, ownEntries, undoFilters, type Lookup } from './stream-filters.ts';
 
 /**
  * Checks, before pdf.js opens a PDF, how large its compressed streams are once unpacked:
@@ -26,7 +27,8 @@ import { NATIVE_FILTERS, needsLookup, undoFilters, type Lookup } from './stream-
  * the next (pdf.js reads them as one), against the same limit and with the same message. Forms and
  * contents this check cannot unpack (encryption, image filters; decision 0096) are left to the
  * extraction pool's CPU budgets, per page and per file (extraction-pool.ts); predictors are undone
- * (decision 0100), their parameters followed when given by reference (decision 0102).
+ * (decision 0100), their parameters followed when given by reference (decision 0102), and names
+ * read as pdf.js reads them, `#xx` escapes decoded (pdf-names.ts).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -109,8 +111,9 @@ function walkStreams(
   let total = 0;
   const read = (place: StreamPlace, lookup?: Lookup) => {
     const { dictionary, objectNumber } = dictionaryBefore(text, place.keywordAt);
-    if (/\/Subtype\s*\/Image\b/.test(dictionary)) return;
-    const kind = onStream === null ? null : kindOf(dictionary);
+    const entries = ownEntries(dictionary);
+    if (entries.get('Subtype') === 'Image') return;
+    const kind = onStream === null ? null : kindOf(entries);
     if (onStream !== null && !lookup && needsLookup(dictionary)) {
       deferred.push({ place, isObjects: kind === 'objects' });
       return;
@@ -163,23 +166,36 @@ function dictionaryBefore(text: string, streamIndex: number): { dictionary: stri
   const from = Math.max(0, streamIndex - MAX_DICTIONARY_CHARS);
   const window = text.slice(from, streamIndex);
   const header = window.lastIndexOf('obj');
-  if (header < 0) return { dictionary: window, objectNumber: undefined };
+  // Names as pdf.js reads them (`/Filt#65r /Fl#61teDecode`), for every pattern and reader after this.
+  if (header < 0) return { dictionary: withNamesDecoded(window), objectNumber: undefined };
   const number = /(\d+)\s+\d+\s+$/.exec(window.slice(Math.max(0, header - 24), header))?.[1];
-  return { dictionary: window.slice(header + 3), objectNumber: number === undefined ? undefined : Number(number) };
+  return {
+    dictionary: withNamesDecoded(window.slice(header + 3)),
+    objectNumber: number === undefined ? undefined : Number(number),
+  };
 }
 
-/** Object streams hold the dictionaries the form check looks names up in; null: neither kind. */
-function kindOf(dictionary: string): 'content' | 'objects' | null {
-  if (/\/Type\s*\/ObjStm\b/.test(dictionary)) return 'objects';
-  return mayBeContent(dictionary) ? 'content' : null;
+/**
+ * Object streams hold the dictionaries the form check looks names up in; null: neither kind. Told
+ * by the dictionary's own keys (decision 0102): a `/Subtype /Image` or `/Length1` inside a nested
+ * dictionary or a string does not hide a form.
+ */
+function kindOf(entries: Map<string, string>): 'content' | 'objects' | null {
+  if (entries.get('Type') === 'ObjStm') return 'objects';
+  return mayBeContent(entries) ? 'content' : null;
 }
 
-/** Not a font program, a cross-reference or object stream, metadata or an attachment: streams that hold no drawing. */
-function mayBeContent(dictionary: string): boolean {
+/**
+ * A form (pdf.js draws any stream whose /Subtype is /Form as one, whatever else it says), or not
+ * a font program, a cross-reference or object stream, metadata or an attachment: streams that
+ * hold no drawing.
+ */
+function mayBeContent(entries: Map<string, string>): boolean {
+  if (entries.get('Subtype') === 'Form') return true;
   return (
-    !/\/Length[123]\b/.test(dictionary) &&
-    !/\/Subtype\s*\/(?:Type1C|CIDFontType0C|OpenType)\b/.test(dictionary) &&
-    !/\/Type\s*\/(?:XRef|ObjStm|Metadata|EmbeddedFile)\b/.test(dictionary)
+    !['Length1', 'Length2', 'Length3'].some((key) => entries.has(key)) &&
+    !['Type1C', 'CIDFontType0C', 'OpenType'].includes(entries.get('Subtype') ?? '') &&
+    !['XRef', 'ObjStm', 'Metadata', 'EmbeddedFile'].includes(entries.get('Type') ?? '')
   );
 }
 
@@ -256,7 +272,10 @@ function readContentStream(
       } else if (length === 2 && byte === UPPER_I && data[start + 1] === UPPER_D) {
         at = afterInlineImage(data, at); // `ID`: binary image data up to `EI`
       } else if (length === 2 && byte === UPPER_D && data[start + 1] === LOWER_O && nameStart >= 0) {
-        const name = Buffer.from(data.buffer, data.byteOffset + nameStart, nameEnd - nameStart).toString('latin1');
+        // The name pdf.js looks up: `/F#6d1 Do` draws /Fm1.
+        const name = decodeName(
+          Buffer.from(data.buffer, data.byteOffset + nameStart, nameEnd - nameStart).toString('latin1'),
+        );
         if (depth > (drawn.get(name) ?? -1)) drawn.set(name, depth);
       }
     }
