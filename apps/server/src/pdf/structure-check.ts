@@ -73,6 +73,8 @@ class StructureChecker {
   private readonly queue: Waiting[] = [];
   private current: { waiting: Waiting; timer: NodeJS.Timeout } | null = null;
   private idleTimer: NodeJS.Timeout | null = null;
+  /** Threads ended and not yet exited. */
+  private readonly exiting = new Set<Promise<void>>();
   private nextId = 1;
   /** The turn each owner was last served at, oldest first. */
   private readonly servedAt = new Map<string, number>();
@@ -184,12 +186,25 @@ class StructureChecker {
     this.idleTimer.unref();
   }
 
+  /**
+   * Ends the thread, and resolves once every thread this checker ended has exited: a thread ended
+   * without waiting (given up, recycled) may still be exiting when close() asks, and close() must
+   * not resolve while it runs (the process's threads are back to what they were; decision 0102).
+   */
   private async end(): Promise<void> {
     if (this.idleTimer) clearTimeout(this.idleTimer);
     this.idleTimer = null;
     const worker = this.worker;
     this.worker = null;
-    await worker?.terminate().catch(() => {});
+    if (worker) {
+      const exited = worker.terminate().then(
+        () => {},
+        () => {},
+      );
+      this.exiting.add(exited);
+      void exited.then(() => this.exiting.delete(exited));
+    }
+    await Promise.all(this.exiting);
   }
 }
 
