@@ -1,8 +1,6 @@
-import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from '../src/config.ts';
 import { closeOcr, ExtractionError, extractPdfText, renderPdfPages } from '../src/pdf/extract-text.ts';
@@ -23,6 +21,7 @@ import {
   buildScannedPdf,
   buildTextPdf,
 } from '../src/demo/pdf-documents.ts';
+import { runCountingThreads } from './support/os-threads.ts';
 
 // Two threads, shared by the tests below; each test that must watch a thread die uses its own pool.
 const pool = new ExtractionPool({ threads: 2 });
@@ -543,27 +542,22 @@ describe('closeExtractionPool', () => {
   it('ends the threads and their OCR workers, and the process exits by itself', async () => {
     const poolModule = fileURLToPath(new URL('../src/pdf/extraction-pool.ts', import.meta.url));
     const documentsModule = fileURLToPath(new URL('../src/demo/pdf-documents.ts', import.meta.url));
-    // The OS's count of this process's threads: the pool's threads and their tesseract workers show up there.
-    const script = [
-      "import fs from 'node:fs';",
-      `const { closeExtractionPool, extractPdfTextInPool } = await import(${JSON.stringify(poolModule)});`,
-      `const { buildScannedPdf } = await import(${JSON.stringify(documentsModule)});`,
-      "const osThreads = () => Number(/Threads:\\s+(\\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);",
-      "const scan = await buildScannedPdf(['A short scanned page with a few words on it.']);",
-      "await fs.promises.readFile('/proc/self/status');", // starts libuv's thread pool before counting
-      'const before = osThreads();',
-      'const result = await extractPdfTextInPool(scan);',
-      'const during = osThreads();',
-      'await closeExtractionPool();',
-      'const after = osThreads();',
-      'console.log(JSON.stringify({ before, during, after, method: result.pages[0].method }));',
-    ].join('\n');
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      { timeout: 170_000 },
+    // The pool's threads and their tesseract workers show up in the child's OS thread count.
+    const counts = await runCountingThreads<{ before: number; during: number; after: number; method: string }>(
+      [
+        `const { closeExtractionPool, extractPdfTextInPool } = await import(${JSON.stringify(poolModule)});`,
+        `const { buildScannedPdf } = await import(${JSON.stringify(documentsModule)});`,
+        "const scan = await buildScannedPdf(['A short scanned page with a few words on it.']);",
+        "await fs.promises.readFile('/proc/self/status');", // starts libuv's thread pool before counting
+        'const before = osThreads();',
+        'const result = await extractPdfTextInPool(scan);',
+        'const during = osThreads();',
+        'await closeExtractionPool();',
+        'const after = osThreads();',
+        'console.log(JSON.stringify({ before, during, after, method: result.pages[0].method }));',
+      ],
+      170_000,
     );
-    const counts = JSON.parse(stdout.trim()) as { before: number; during: number; after: number; method: string };
     expect(counts.method).toBe('ocr');
     expect(counts.during).toBeGreaterThanOrEqual(counts.before + 2); // the pool's thread and its OCR worker
     expect(counts.after).toBe(counts.before);

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
 import { buildNestedFormsPdf, buildNestedStatesPdf, buildTextPdf } from '../src/demo/pdf-documents.ts';
 import { nestingTooDeepError } from '../src/pdf/extraction-error.ts';
 import { closeExtractionPool } from '../src/pdf/extraction-pool.ts';
 import { checkStructureOffThread, skipStructureCheck, structureCheckStats } from '../src/pdf/structure-check.ts';
+import { runCountingThreads } from './support/os-threads.ts';
 
 /**
  * The structure check uploads go through before a reading thread (decision 0100): stream-guard.ts's
@@ -57,28 +56,23 @@ describe('the structure check thread', () => {
   it('closes only once its thread has exited, also when it ends the thread in the middle of a check', async () => {
     const checkModule = fileURLToPath(new URL('../src/pdf/structure-check.ts', import.meta.url));
     const documentsModule = fileURLToPath(new URL('../src/demo/pdf-documents.ts', import.meta.url));
-    // The OS's count of the child's threads: the check's thread shows up there until it has exited.
-    const script = [
-      "import fs from 'node:fs';",
-      `const { checkStructureOffThread, closeStructureCheck } = await import(${JSON.stringify(checkModule)});`,
-      `const { buildNestedFormsPdf } = await import(${JSON.stringify(documentsModule)});`,
-      "const osThreads = () => Number(/Threads:\\s+(\\d+)/.exec(fs.readFileSync('/proc/self/status', 'utf8'))[1]);",
-      'const file = await buildNestedFormsPdf(60, 1_000);',
-      "await fs.promises.readFile('/proc/self/status');", // starts libuv's thread pool before counting
-      'const before = osThreads();',
-      "const checked = checkStructureOffThread(file, { owner: 'a' });",
-      'const during = osThreads();',
-      'await closeStructureCheck();', // the check is still running: close gives it up and ends the thread
-      'const after = osThreads();',
-      'const fault = await checked;',
-      'console.log(JSON.stringify({ before, during, after, fault }));',
-    ].join('\n');
-    const { stdout } = await promisify(execFile)(
-      process.execPath,
-      ['--import', 'tsx', '--input-type=module', '-e', script],
-      { timeout: 120_000 },
+    // The check's thread shows up in the child's OS thread count until it has exited.
+    const counts = await runCountingThreads<{ before: number; during: number; after: number; fault: unknown }>(
+      [
+        `const { checkStructureOffThread, closeStructureCheck } = await import(${JSON.stringify(checkModule)});`,
+        `const { buildNestedFormsPdf } = await import(${JSON.stringify(documentsModule)});`,
+        'const file = await buildNestedFormsPdf(60, 1_000);',
+        "await fs.promises.readFile('/proc/self/status');", // starts libuv's thread pool before counting
+        'const before = osThreads();',
+        "const checked = checkStructureOffThread(file, { owner: 'a' });",
+        'const during = osThreads();',
+        'await closeStructureCheck();', // the check is still running: close gives it up and ends the thread
+        'const after = osThreads();',
+        'const fault = await checked;',
+        'console.log(JSON.stringify({ before, during, after, fault }));',
+      ],
+      120_000,
     );
-    const counts = JSON.parse(stdout.trim()) as { before: number; during: number; after: number; fault: unknown };
     expect(counts.during).toBeGreaterThan(counts.before); // the thread was started
     expect(counts.fault).toBeNull(); // given up by the close, not answered
     expect(counts.after).toBe(counts.before);
