@@ -219,6 +219,22 @@ describe('job queue (pg-boss on the test database)', () => {
     expect([...ids, late].map((id) => job.row(id).attempts)).toEqual([...ids, late].map(() => [1]));
   });
 
+  it('a job sent to an idle queue starts without a poll, each of twenty times (a wake-up waits until a fetch can see the job)', async () => {
+    // pg-boss fetches jobs with start_after < now(), and PGlite's clock counts milliseconds: a
+    // worker woken in the millisecond of the send found nothing and slept out its polling interval
+    // (here an hour). One send at a time, each after the last job finished, so no worker is busy and
+    // only the send's wake-up can start the job.
+    queue = await JobQueue.start(ctx, [job.definition], { runWorkers: true, pollingIntervalSeconds: 3600 });
+    const ids: string[] = [];
+    for (let round = 0; round < 20; round += 1) {
+      const id = job.addRow();
+      ids.push(id);
+      await queue.send(job.definition, { id });
+      await job.until(() => job.row(id).status === 'succeeded');
+    }
+    expect(ids.map((id) => job.row(id).attempts)).toEqual(ids.map(() => [1]));
+  });
+
   it('sendMany makes the job rows send makes, leaves a job that exists alone, and runs each row once', async () => {
     const q = await startQueue(false);
     const [sent, ...others] = Array.from({ length: 4 }, () => job.addRow());

@@ -166,7 +166,7 @@ export class JobQueue {
     const definition = this.definitionOf(job.name);
     const data = definition.payload.parse(payload);
     await this.boss.send(definition.name, data, { id: data.id, singletonKey: data.id });
-    this.wakeLocalWorkers(definition.name, 1);
+    this.wakeOnceVisible(definition.name, 1);
   }
 
   /**
@@ -187,7 +187,7 @@ export class JobQueue {
       await this.boss.insert(
         chunk.map((item) => ({ name: definition.name, data: item, id: item.id, singletonKey: item.id })),
       );
-      this.wakeLocalWorkers(definition.name, chunk.length);
+      this.wakeOnceVisible(definition.name, chunk.length);
     }
   }
 
@@ -407,7 +407,7 @@ export class JobQueue {
           `handed back ${rows.length} job(s) of a worker that stopped renewing its lease`,
         );
         for (const name of new Set(rows.map((row) => row.name))) {
-          this.wakeLocalWorkers(name, rows.filter((row) => row.name === name).length);
+          this.wakeOnceVisible(name, rows.filter((row) => row.name === name).length);
         }
       }
       // A finished job's lease is kept until it is stale (it covers pg-boss's completion write,
@@ -506,6 +506,30 @@ export class JobQueue {
     } finally {
       this.inFlight.delete(entry);
     }
+  }
+
+  /**
+   * Wakes idle workers for jobs written just now, once a fetch can see them. pg-boss fetches only
+   * jobs with `start_after < now()`, and a job's start_after is the clock when it was written.
+   * PGlite's clock counts whole milliseconds (its now() comes from Date.now()), so a worker woken
+   * in the millisecond of the write found nothing and slept out its polling interval: the job
+   * waited up to that interval (2 s by default), and forever with the test's hour (the job-queue
+   * flake of issue 33). The write finished before this call, so once Date.now() has moved past
+   * the call's millisecond every later fetch sees the job; PostgreSQL's microsecond clock has moved
+   * on too. The cost is under a millisecond per send.
+   */
+  private wakeOnceVisible(name: string, count: number): void {
+    const writtenBy = Date.now();
+    const wake = () => {
+      if (this.isStopping) return;
+      if (Date.now() <= writtenBy) {
+        // Node may fire a 1 ms timer a little early: look at the clock again rather than trust it.
+        setTimeout(wake, 1);
+        return;
+      }
+      this.wakeLocalWorkers(name, count);
+    };
+    setTimeout(wake, 1);
   }
 
   /**
