@@ -85,11 +85,17 @@ for (const { name, viewport } of WIDTHS) {
       await expect(page.getByRole('heading', { level: 1, name: 'Assignments' })).toBeVisible();
       await page.getByRole('link', { name: 'Create Assignment' }).click();
 
-      await expect(page.getByText('No courseId found. Make sure you navigated from a course.')).toHaveCount(0);
-      await page.getByRole('combobox', { name: 'Course' }).click();
+      // No course came through the navigation: the spec's message, with the picker that resolves it
+      // right below. (This asserted the message absent, which held only while the courses loaded.)
+      const noCourse = page.getByText('No courseId found. Make sure you navigated from a course.');
+      const picker = page.getByRole('combobox', { name: 'Course' });
+      await expect(picker).toBeVisible();
+      await expect(noCourse).toBeVisible();
+      await picker.click();
       await shoot(page, `create-assignment-pick-${name}`);
       await page.getByRole('option', { name: DEMO_COURSE_TITLE }).click();
       await expect(page.getByText(`Course: ${DEMO_COURSE_TITLE}`)).toBeVisible();
+      await expect(noCourse).toHaveCount(0);
       const title = `Picked-course homework ${name}`;
       await page.getByRole('textbox', { name: /Title/ }).fill(title);
       await shoot(page, `create-assignment-form-${name}`);
