@@ -230,6 +230,21 @@ for (const viewport of VIEWPORTS) {
     baseExpect((await staffRow(request, seeded, first)).isAlreadyGraded).toBe(false);
     if (SHOTS) await page.screenshot({ path: `${SHOTS}/undone-${viewport.label}.png` });
 
+    if (viewport.label === 'desk') {
+      // U at once after S, without waiting for anything between them: the save is still out, then
+      // the screen moves on; the U is not lost, and the same answer comes back unsaved (decision 0105).
+      await expect(dialog).toBeFocused();
+      const undoResponse = page.waitForResponse(
+        (response) => response.request().method() === 'POST' && response.url().endsWith(`/save-grade/${first}/undo`),
+      );
+      await page.keyboard.press('s');
+      await page.keyboard.press('u');
+      baseExpect((await undoResponse).status()).toBe(200);
+      await expect(page).toHaveURL(new RegExp(`/grade/${first}\\?queue=1$`));
+      await expect(dialog.getByText(KEPT)).toBeVisible();
+      baseExpect((await staffRow(request, seeded, first)).isAlreadyGraded).toBe(false);
+    }
+
     // Saved again on purpose: the grade carries the edit.
     await dialog.getByRole('button', { name: 'Save Grade' }).click();
     await expect(page).toHaveURL(new RegExp(`/grade/${second}\\?queue=1$`));

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { GRADE_DIALOG_TITLE, GradingDialogFrame } from '../../features/grading/components/grading-dialog-frame.tsx';
+import { useUndoKeyBetweenScreens } from '../../features/grading/undo-after-save.ts';
 import { gradingQueries } from '../../lib/queries/grading.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useAfterPaint } from '../../lib/use-after-paint.ts';
@@ -38,6 +39,8 @@ export function GradeSubmissionRoute() {
   useDocumentTitle(GRADE_DIALOG_TITLE);
   const isFrameShown = useAfterPaint();
   const inQueue = search.get('queue') === '1';
+  // U right after S: heard here, where it outlives the move from one answer's screen to the next.
+  useUndoKeyBetweenScreens(inQueue);
   // In the queue, the frame stays until the queue is known (the route's loader asked for it with the
   // answer): on a phone its bar takes a line of its own under the title, and drawn after the dialog
   // it pushed the dialog's content down (a layout shift of 0.08-0.11, decision 0079). The frame is

@@ -4,7 +4,6 @@ import RefreshIcon from '@mui/icons-material/Refresh';
 import { ExtractionState } from '../../../components/extraction-state.tsx';
 import { LoadingMessage, RETRY_LABEL } from '../../../components/screen-states.tsx';
 import { visuallyHidden } from '../../../components/visually-hidden.ts';
-import { undoFromToast } from '../../../lib/toasts.tsx';
 import { useGoBack } from '../../../lib/use-go-back.ts';
 import { GRADING_MESSAGES } from '../api/grading-api.ts';
 import { questionPagePath } from '../../../lib/paths.ts';
@@ -28,7 +27,8 @@ import { GradingNotices } from './grading-notices.tsx';
 import { GradingLeaseNotice } from './grading-lease-notice.tsx';
 import { GradingPanelTabs, panelIds } from './grading-panel-tabs.tsx';
 import { GraderSummary } from './grader-summary.tsx';
-import { commandForKey, type ShortcutCommand } from './keyboard-shortcuts.tsx';
+import { commandForKey, type ShortcutCommand } from '../shortcut-keys.ts';
+import { undoLatestSave } from '../undo-after-save.ts';
 import { LearnedFromGrades } from './learned-from-grades.tsx';
 import { ReviewComments } from './review-comments.tsx';
 
@@ -95,8 +95,9 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
       case 'saveGrade':
         return actions.onSaveGrade();
       case 'undoSave':
-        // The toast's Undo, from the keyboard: the toast sits outside this dialog's focus.
-        return undoFromToast() || review.announce('Nothing to undo: no grade was saved just now.');
+        // The toast's Undo, from the keyboard (the toast sits outside this dialog's focus), also
+        // while the save is still out: it is then undone once it has answered (decision 0105).
+        return undoLatestSave() || review.announce('Nothing to undo: no grade was saved just now.');
       case 'nextSubmission':
         return position?.next && actions.goToQueueItem(position.next);
       case 'previousSubmission':
@@ -111,10 +112,11 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
   };
 
   const onKeyDown = (event: KeyboardEvent) => {
-    if (event.defaultPrevented || actions.isBusy) return;
+    if (event.defaultPrevented) return;
     const command = commandForKey(event, inQueue);
-    // Undo works while the next answer in the queue is still loading; the rest need a result.
-    if (!command || (!result && command !== 'undoSave')) return;
+    // Undo works at any time, as the toast's button does: while the save of S is out, and while the
+    // next answer in the queue is still loading. The rest need a result and no save or regrade out.
+    if (!command || (command !== 'undoSave' && (actions.isBusy || !result))) return;
     event.preventDefault();
     runCommand(command);
   };

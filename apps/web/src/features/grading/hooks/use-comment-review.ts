@@ -10,7 +10,7 @@ import {
   type CommentsState,
 } from '../comment-editing.ts';
 import { formatPoints } from '../format.ts';
-import type { ShortcutCommand } from '../components/keyboard-shortcuts.tsx';
+import type { ShortcutCommand } from '../shortcut-keys.ts';
 
 /** What the comment list's buttons and cards call; ReviewComments takes them as props. */
 export interface CommentHandlers {

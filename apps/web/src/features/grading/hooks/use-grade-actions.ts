@@ -17,6 +17,7 @@ import {
 import { toSaveGradeComments } from '../comment-editing.ts';
 import { firstToReview, nextToReview } from '../components/review-queue-bar.tsx';
 import { formatPoints } from '../format.ts';
+import { startSaveTime, type SaveTime } from '../undo-after-save.ts';
 import type { CommentReview } from './use-comment-review.ts';
 import type { GradingSession, RestoredDraft } from './use-grading-session.ts';
 
@@ -55,10 +56,14 @@ export function useGradeActions({
   // Whether this screen is still open: a save in the queue moves on only after the queue is read
   // again, and an instructor who closed the screen meanwhile is not taken back into the queue.
   const isOpen = useRef(true);
+  // The save under way from S to the end of its move, for a U pressed meanwhile (undo-after-save.ts).
+  const saveTime = useRef<SaveTime | null>(null);
   useEffect(() => {
     isOpen.current = true;
     return () => {
       isOpen.current = false;
+      // Closed before the save answered: its callbacks never run here, so its time ends now.
+      saveTime.current?.drop();
     };
   }, []);
 
@@ -104,6 +109,8 @@ export function useGradeActions({
     if (!result || isBusy) return;
     if (review.holdForOpenEditor()) return;
     const queueItems = session.queueItems;
+    const thisSave = startSaveTime();
+    saveTime.current = thisSave;
     save.mutate(
       {
         grade: review.finalGrade,
@@ -115,23 +122,18 @@ export function useGradeActions({
       },
       {
         onSuccess: async (output) => {
+          // Answered: its time ends below, whether or not the screen closes meanwhile.
+          saveTime.current = null;
           offerUndo(output.message || GRADING_MESSAGES.saved, output.grade);
-          if (!inQueue) return goBack();
-          // The queue as the server orders it after this save, not the copy read before it: the
-          // save can end "grade these first" (the k-th own grade) or change other answers, and the
-          // next answer is the first still ungraded of the caller's share in that order (the most
-          // doubtful first, grade-first answers leading while the rule holds). Read failed: the copy.
-          const fresh = await session.refetchQueue().catch(() => undefined);
-          if (!isOpen.current) return;
-          const next = fresh ? firstToReview(fresh, submissionId) : nextToReview(queueItems, submissionId);
-          // Its result is read from here, after the queue that chose it, not taken from a read ahead
-          // of the save: the save can have refreshed its suggestion (decision 0079).
-          dropUnshownResults(queryClient);
-          if (next) return goToQueueItem(next);
-          showInfo('Review queue done: every submission of this question has a saved grade.');
-          goBack();
+          try {
+            await moveOnAfterSave(queueItems);
+          } finally {
+            // A U pressed since S undoes this save now, after the move (decision 0105).
+            thisSave.end();
+          }
         },
         onError: (error) => {
+          thisSave.drop();
           const message = messageOf(error, GRADING_MESSAGES.saveFailed);
           if (isStaleSave(error)) {
             session.setStaleMessage(message);
@@ -142,6 +144,25 @@ export function useGradeActions({
         },
       },
     );
+  };
+
+  /** After a save: back, or on to the next answer of the queue. */
+  const moveOnAfterSave = async (queueItems: readonly ReviewQueueItem[]) => {
+    if (!inQueue) return goBack();
+    // The queue as the server orders it after this save, not the copy read before it: the save can
+    // end "grade these first" (the k-th own grade) or change other answers, and the next answer is
+    // the first still ungraded of the caller's share in that order (the most doubtful first,
+    // grade-first answers leading while the rule holds). Read failed: the copy read before the save.
+    const fresh = await session.refetchQueue().catch(() => undefined);
+    if (!isOpen.current) return;
+    const next = fresh ? firstToReview(fresh, submissionId) : nextToReview(queueItems, submissionId);
+    // Its result is read from here, after the queue that chose it, not taken from a read ahead
+    // of the save: the save can have refreshed its suggestion (decision 0079).
+    dropUnshownResults(queryClient);
+    // Not awaited: the screen that saved unmounts as the navigation ends.
+    if (next) return void goToQueueItem(next);
+    showInfo('Review queue done: every submission of this question has a saved grade.');
+    goBack();
   };
 
   const onReload = () => {
