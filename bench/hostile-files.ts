@@ -24,7 +24,14 @@
  *   time limit stopped it; --no-file-budget: the time limit alone, as before decision 0096);
  *   slow-pages-abbreviated and slow-pages-escaped, the same 50 pages with the forms' filters and
  *   parameters under /F and /DP, or every name written with a `#xx` escape (`/F#69lter`), read by
- *   the counts as pdf.js reads them since decision 0102's "Names and /F" (before, the CPU budgets).
+ *   the counts as pdf.js reads them since decision 0102's "Names and /F" (before, the CPU budgets);
+ *   decision 0106's: slow-pages-disguised, 50 pages whose content streams nest 7,000 levels each
+ *   and carry a font program's /Length1; nested-disguised, the deeply nested file whose content
+ *   stream says /Type /Metadata; slow-pages-subtype-by-reference, slow-pages with each form's
+ *   /Subtype in an object of its own; slow-pages-misleading-first, slow-pages-by-reference packed
+ *   in object streams whose dictionaries carry a second /First before their own;
+ *   slow-pages-predictor-name, slow-pages with /Predictor written as a name (/Up), which pdf.js
+ *   takes for a PNG predictor (each counted since decision 0106; before, the CPU budgets).
  *
  * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
  * normal answer's grade (the answer submitted just before, so its text is read by the grade) and
@@ -280,6 +287,32 @@ async function main(): Promise<void> {
     'slow-pages-escaped': {
       name: '50 slow pages, names escaped',
       bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 50, spelling: 'escaped' }),
+    },
+    'slow-pages-disguised': {
+      name: '50 slow pages, contents disguised as font programs',
+      bytes: () => buildNestedStatesPdf(7_000, { pages: 50, disguise: 'font-program' }),
+    },
+    'nested-disguised': {
+      name: 'deeply nested, contents disguised as metadata',
+      bytes: () => buildNestedStatesPdf(100_000, { disguise: 'metadata' }),
+    },
+    'slow-pages-subtype-by-reference': {
+      name: '50 slow pages, /Subtype by reference',
+      bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 50, subtypeByReference: true }),
+    },
+    'slow-pages-misleading-first': {
+      name: '50 slow pages, a misleading /First',
+      bytes: () =>
+        buildNestedFormsPdf(7, 1_000, {
+          encoding: 'predicted-by-reference',
+          pages: 50,
+          objectStreams: true,
+          misleadingFirst: true,
+        }),
+    },
+    'slow-pages-predictor-name': {
+      name: '50 slow pages, /Predictor a name',
+      bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 50, predictor: 'name' }),
     },
   };
   const hostileKinds: { name: string; bytes: Uint8Array }[] = [];

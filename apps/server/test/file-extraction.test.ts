@@ -322,7 +322,7 @@ describe('hostile files', () => {
     }
   }, 120_000);
 
-  it('refuses an upload the structure counts refuse before any reading thread takes it; an honest upload is checked, then read (decisions 0100, 0102)', async () => {
+  it('refuses an upload the structure counts refuse before any reading thread takes it; an honest upload is checked, then read (decisions 0100, 0102, 0106)', async () => {
     configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 5_000 });
     const message = nestingTooDeepError(2_000).message;
     const hostile = [
@@ -332,6 +332,17 @@ describe('hostile files', () => {
       await buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 3 }),
       // Its parameters by reference, packed in an object stream (decision 0102).
       await buildNestedFormsPdf(7, 1_000, { encoding: 'predicted-by-reference', pages: 3, objectStreams: true }),
+      // Decision 0106: contents that say they are a font program; forms whose /Subtype is an
+      // object of its own; object streams with a misleading /First; /Predictor written as a name.
+      await buildNestedStatesPdf(100_000, { disguise: 'font-program' }),
+      await buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 3, subtypeByReference: true }),
+      await buildNestedFormsPdf(7, 1_000, {
+        encoding: 'predicted-by-reference',
+        pages: 3,
+        objectStreams: true,
+        misleadingFirst: true,
+      }),
+      await buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 3, predictor: 'name' }),
     ];
     for (const file of hostile) {
       const [callsBefore, checkBefore] = [extractionPoolStats().calls, structureCheckStats()];

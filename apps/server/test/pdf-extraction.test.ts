@@ -679,6 +679,92 @@ describe('work a file may ask for (issue 28)', () => {
     },
   );
 
+  it.each([
+    ["its forms' /Subtype by reference", { subtypeByReference: true }, /\/Subtype \d+ 0 R/],
+    [
+      "its forms' /Subtype by reference, in object streams",
+      { subtypeByReference: true, objectStreams: true },
+      /ObjStm/,
+    ],
+    [
+      'a misleading /First in its object streams',
+      { encoding: 'predicted-by-reference', objectStreams: true, misleadingFirst: true },
+      /\/ObjStm\/First 0\/N \d+\/First [1-9]/,
+    ],
+    ['/Predictor 12.0', { encoding: 'png-predicted', predictor: 'real' }, /\/Predictor 12\.0/],
+    ['/Predictor a name', { encoding: 'png-predicted', predictor: 'name' }, /\/Predictor \/Up/],
+  ] as const)(
+    'reads a chain of forms written with %s as pdf.js reads it, exactly (decision 0106)',
+    async (_, options, written) => {
+      const build = (forms: number, depthPerForm: number) => buildNestedFormsPdf(forms, depthPerForm, options);
+      const formsFile = await build(60, 1_000);
+      expect(Buffer.from(formsFile).toString('latin1')).toMatch(written);
+      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
+      // An honest file written so is accepted and read by pdf.js; one level more is refused.
+      const atTheLimit = await build(2, 999);
+      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
+      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
+      const justOver = await build(2, 1_000);
+      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+    },
+  );
+
+  it.each([
+    ['font-program', /\/Length1 0/],
+    ['metadata', /\/Type \/Metadata/],
+    ['image', /\/Subtype \/Image/],
+  ] as const)(
+    "reads what a page's /Contents names as drawing instructions though its keys say %s, exactly (decision 0106)",
+    async (disguise, written) => {
+      const nested = await buildNestedStatesPdf(100_000, { disguise });
+      expect(Buffer.from(nested).toString('latin1')).toMatch(written);
+      expect(() => checkContentStreams(nested)).toThrow(nestingTooDeepError(2_000).message);
+      const atTheLimit = await buildNestedStatesPdf(2_000, { disguise });
+      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
+      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
+      const justOver = await buildNestedStatesPdf(2_001, { disguise });
+      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+    },
+  );
+
+  it('tells a stream by what names it as contents, and by its own keys followed as pdf.js follows them (decision 0106)', () => {
+    const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
+    const refused = (objects: string[]) => {
+      try {
+        checkContentStreams(rawPdf(objects));
+        return false;
+      } catch (error) {
+        expect((error as Error).message).toBe(nestingTooDeepError(2_000).message);
+        return true;
+      }
+    };
+    // Objects 1 on, no page tree: a page, the stream it may name as contents (2), an array (3).
+    const pageNaming = (contents: string, key = '/Contents') =>
+      `<< /Type /Page /MediaBox [0 0 1 1] ${key} ${contents} >>`;
+    expect(refused([pageNaming('[2 0 R]'), stream(deep(2_001), '/Length1 0')])).toBe(true);
+    expect(refused([pageNaming('3 0 R'), stream(deep(2_001), '/Type /Metadata /Subtype /XML'), '[2 0 R]'])).toBe(true);
+    expect(
+      refused([pageNaming('2 0 R', '/Cont#65nts'), stream(deep(2_001), '/Subtype /Image /Width 1 /Height 1')]),
+    ).toBe(true);
+    expect(refused([pageNaming('2 0 R'), stream(deep(2_001), '/Type /ObjStm /N 0 /First 0')])).toBe(true);
+    // A Type 3 font's glyphs, drawn by pdf.js when it loads the font; a tiling pattern's cell.
+    const type3 = (charProcs: string) => `<< /Type /Font /Subtype /Type3 /CharProcs ${charProcs} >>`;
+    expect(refused([type3('<< /a 2 0 R >>'), stream(deep(2_001), '/Length1 0')])).toBe(true);
+    expect(refused([type3('3 0 R'), stream(deep(2_001), '/Type /Metadata'), '<< /a 2 0 R >>'])).toBe(true);
+    expect(refused([pageNaming('[]'), stream(deep(2_001), '/PatternType 1 /PaintType 1 /Length1 0')])).toBe(true);
+    // Named by no /Contents (a font descriptor's font program, no page's): not drawing, as before.
+    expect(refused([pageNaming('[]'), stream(deep(2_001), '/Length1 0')])).toBe(false);
+    expect(refused(['<< /Type /FontDescriptor /FontFile2 2 0 R >>', stream(deep(2_001), '/Length1 0')])).toBe(false);
+    // /Subtype by reference: an image is not drawing, a form is, whatever other keys it carries.
+    const drawnBy = (subtype: string) => [
+      page('/A Do', '<< /XObject << /A 4 0 R >> >>'),
+      stream(deep(2_001), '/Type /XObject /Subtype 5 0 R /Length1 0 /BBox [0 0 1 1]'),
+      subtype,
+    ];
+    expect(refused(drawnBy('/Form'))).toBe(true);
+    expect(refused(drawnBy('/Image'))).toBe(false);
+  });
+
   it('undoes filters in a row, and an unknown filter as pdf.js does (as none); bounds what each writes', () => {
     const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
     const hex = (text: string) => `${Buffer.from(text, 'latin1').toString('hex')}>`;
@@ -770,6 +856,44 @@ describe('work a file may ask for (issue 28)', () => {
     expect(
       refused('/#46 5 0 R /DecodeParms [null 6 0 R]', ['[/AHx /Fl#61teDecode]', '<< /Pr#65dictor 11 /C#6Flumns 8 >>']),
     ).toBe(true);
+    // /Predictor and its numbers as pdf.js's JavaScript takes them (decision 0106): a number
+    // however the lexer reads it, a name or a string that passes its checks as PNG.
+    for (const params of [
+      '<< /Predictor 11.0 /Columns 8.0 >>',
+      '<< /Predictor +11 /Columns 0.8e1 >>',
+      '<< /Predictor /Sub /Columns 8 >>',
+      '<< /Predictor (11) /Columns (8) >>',
+      '<< /Predictor <3131> /Columns 8 >>',
+    ])
+      expect(refused(`/Filter [/AHx /Fl] /DecodeParms [null ${params}]`)).toBe(true);
+    // No predictor (`true` is 1), or one pdf.js refuses (the string "2" is never === 2).
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [null << /Predictor true /Columns 8 >>]')).toBe(false);
+    expect(refused('/Filter [/AHx /Fl] /DecodeParms [null << /Predictor (2) /Columns 8 >>]')).toBe(false);
+    // Parameters in an object stream (5) read as pdf.js reads it: its own /First, the last
+    // written, followed when by reference; no more than /N objects; no /Type needed.
+    const packed = (entries: string, objects: string[], count = objects.length, number = 6) => {
+      let [header, body] = ['', ''];
+      for (const object of objects) {
+        header += `${number} ${body.length} `;
+        body += `${object}\n`;
+      }
+      return stream(header + body, entries.replace('FIRST', String(header.length)).replace('COUNT', String(count)));
+    };
+    const inObjects = '/Filter [/AHx /Fl] /DecodeParms [null 6 0 R]';
+    expect(refused(inObjects, [packed('/Type /ObjStm /N COUNT /First FIRST', [sub])])).toBe(true);
+    expect(refused(inObjects, [packed('/Type /ObjStm /X << /First 0 >> /N COUNT /First FIRST', [sub])])).toBe(true);
+    expect(refused(inObjects, [packed('/Type /ObjStm /First 0 /N COUNT /First FIRST', [sub])])).toBe(true);
+    // /First by reference: 6 is 4, the length of the header `7 0 `.
+    expect(
+      refused('/Filter [/AHx /Fl] /DecodeParms [null 7 0 R]', [
+        packed('/Type /ObjStm /N COUNT /First 6 0 R', [sub], 1, 7),
+        '4',
+      ]),
+    ).toBe(true);
+    expect(refused(inObjects, [packed('/Type /ObjStm /N COUNT /First FIRST', [sub, '<< /Predictor 1 >>'], 1)])).toBe(
+      true,
+    );
+    expect(refused(inObjects, [packed('/N COUNT /First FIRST', [sub])])).toBe(true);
     // Not names pdf.js reads as these: a space escaped into it, a `#` without two hex digits.
     expect(refused(`/Filter [/AHx /F#6C#20] /DecodeParms ${predicted}`)).toBe(false);
     expect(refused(`/Filt#6 [/AHx /Fl] /DecodeParms ${predicted}`)).toBe(false);

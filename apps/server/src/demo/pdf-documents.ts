@@ -14,6 +14,7 @@ import {
   PDFFont,
   PDFHexString,
   PDFName,
+  PDFObject,
   PDFString,
   PDFPage,
   PDFRawStream,
@@ -755,15 +756,37 @@ export async function buildOperatorBombPdf(depth: number): Promise<Uint8Array> {
 /**
  * The deeply nested file of issue 28: one page whose content stream, not compressed, is `depth`
  * `q` (save the graphics state) then `depth` `Q`. 100,000 levels are 400 KB; pdf.js's work grows
- * with the square of the depth (minutes at 100,000).
+ * with the square of the depth (minutes at 100,000). `pages`: each page the same (default 1);
+ * `disguise`: the content streams carry keys of another kind of stream (see ContentsDisguise).
  */
-export async function buildNestedStatesPdf(depth: number): Promise<Uint8Array> {
+export async function buildNestedStatesPdf(
+  depth: number,
+  options: { pages?: number; disguise?: ContentsDisguise } = {},
+): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
   const content = new TextEncoder().encode('q\n'.repeat(depth) + 'Q\n'.repeat(depth));
-  page.node.set(PDFName.of('Contents'), doc.context.register(PDFRawStream.of(doc.context.obj({}), content)));
+  const entries = options.disguise ? DISGUISE_ENTRIES[options.disguise] : {};
+  for (let index = 0; index < (options.pages ?? 1); index += 1) {
+    const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
+    page.node.set(PDFName.of('Contents'), doc.context.register(PDFRawStream.of(doc.context.obj(entries), content)));
+  }
   return saveDocument(doc);
 }
+
+/**
+ * Keys of another kind of stream that a page's content stream may carry (decision 0106): a font
+ * program's /Length1, metadata's /Type /Metadata, an image's /Subtype /Image. pdf.js reads a
+ * page's /Contents as drawing instructions whatever its dictionary says; the counts, which told a
+ * stream's kind by its own keys alone, skipped such a stream before decision 0106 (only the CPU
+ * budgets stopped it).
+ */
+export type ContentsDisguise = 'font-program' | 'metadata' | 'image';
+
+const DISGUISE_ENTRIES: Record<ContentsDisguise, Record<string, string | number>> = {
+  'font-program': { Length1: 0 },
+  metadata: { Type: 'Metadata', Subtype: 'XML' },
+  image: { Subtype: 'Image' },
+};
 
 /**
  * The damaged file of issue 28, written by hand: no cross-reference table and no `startxref`
@@ -815,12 +838,25 @@ export type FormEncoding =
  * 'encrypted' (see FormEncoding). `pages`: each page draws its own chain (default 1).
  * `objectStreams`: the objects that are not streams (the pages, the predictor's parameters) packed
  * in object streams, as pdf-lib writes by default. `spelling` (see NameSpelling): the same file
- * with its keys and names written as pdf.js also reads them (decision 0102).
+ * with its keys and names written as pdf.js also reads them (decision 0102). Decision 0106's
+ * spellings, each read by pdf.js as the plain file: `subtypeByReference`, each form's /Subtype an
+ * object of its own (`/Subtype 9 0 R`, 9 being `/Form`); `misleadingFirst` (with `objectStreams`),
+ * each object stream's dictionary with a second /First before its own (`/First 0/N 5/First 26`:
+ * pdf.js reads the last); `predictor` (the predicted encodings), /Predictor written 'real'
+ * (`12.0`) or as a 'name' (`/Up`), which pdf.js takes for a PNG predictor too.
  */
 export async function buildNestedFormsPdf(
   forms: number,
   depthPerForm: number,
-  options: { encoding?: FormEncoding; pages?: number; objectStreams?: boolean; spelling?: NameSpelling } = {},
+  options: {
+    encoding?: FormEncoding;
+    pages?: number;
+    objectStreams?: boolean;
+    spelling?: NameSpelling;
+    subtypeByReference?: boolean;
+    misleadingFirst?: boolean;
+    predictor?: 'real' | 'name';
+  } = {},
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
   const encoding = options.encoding ?? 'flate';
@@ -836,6 +872,7 @@ export async function buildNestedFormsPdf(
     doc.context.assign(ref, PDFRawStream.of(doc.context.obj({ ...entries, Length: written.length }), written));
     return ref;
   };
+  const formSubtype = options.subtypeByReference ? doc.context.register(PDFName.of('Form')) : 'Form';
   for (let pageIndex = 0; pageIndex < (options.pages ?? 1); pageIndex += 1) {
     const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
     let inner: PDFRef | null = null;
@@ -844,13 +881,18 @@ export async function buildNestedFormsPdf(
       const content = Buffer.from('q\n'.repeat(depthPerForm) + draw + 'Q\n'.repeat(depthPerForm), 'latin1');
       const dictionary = {
         Type: 'XObject',
-        Subtype: 'Form',
+        Subtype: formSubtype,
         BBox: [0, 0, 1, 1],
         ...(inner ? { Resources: { XObject: { Inner: inner } } } : {}),
       };
       const { data, entries } = abbreviated(encodeStream(content, encoding), spelling);
+      if (options.predictor && entries.DecodeParms)
+        entries.DecodeParms = {
+          ...(entries.DecodeParms as Record<string, number>),
+          Predictor: options.predictor === 'name' ? PDFName.of('Up') : new WrittenAs('12.0'),
+        };
       if (encoding === 'predicted-by-reference')
-        entries.DecodeParms = doc.context.register(doc.context.obj(entries.DecodeParms as Record<string, number>));
+        entries.DecodeParms = doc.context.register(doc.context.obj(entries.DecodeParms as Record<string, PDFObject>));
       inner = registerStream({ ...dictionary, ...entries }, data);
     }
     page.node.set(PDFName.of('Resources'), doc.context.obj({ XObject: { Outer: inner! } }));
@@ -866,7 +908,50 @@ export async function buildNestedFormsPdf(
   if (spelling === 'escaped') return escapeNames(await saveDocument(doc));
   // Encrypted objects cannot sit in an object stream the check could read, nor would pdf.js
   // read them there (the object stream itself would need encrypting): a plain table then.
-  return options.objectStreams && !encryption ? doc.save({ useObjectStreams: true }) : saveDocument(doc);
+  if (!options.objectStreams || encryption) return saveDocument(doc);
+  const packed = await doc.save({ useObjectStreams: true });
+  return options.misleadingFirst ? withMisleadingFirst(packed) : packed;
+}
+
+/** A PDF value written as the text given (`12.0`, which pdf-lib would write `12`). */
+class WrittenAs extends PDFObject {
+  constructor(private readonly text: string) {
+    super();
+  }
+
+  override clone(): PDFObject {
+    return this;
+  }
+
+  override toString(): string {
+    return this.text;
+  }
+
+  override sizeInBytes(): number {
+    return this.text.length;
+  }
+
+  override copyBytesInto(buffer: Uint8Array, offset: number): number {
+    for (let i = 0; i < this.text.length; i += 1) buffer[offset + i] = this.text.charCodeAt(i);
+    return this.text.length;
+  }
+}
+
+/**
+ * pdf-lib's object streams with a second /First before each one's own, the dictionary written
+ * without its line breaks to make room, so every offset of the file stays right: pdf.js reads the
+ * last of a key written twice (the right /First); a pattern that takes the first reads 0.
+ */
+function withMisleadingFirst(pdf: Uint8Array): Uint8Array {
+  const text = Buffer.from(pdf).toString('latin1');
+  const dictionary = /<<\n\/Filter \/FlateDecode\n\/Type \/ObjStm\n\/N (\d+)\n\/First (\d+)\n\/Length (\d+)\n>>/g;
+  const rewritten = text.replace(dictionary, (whole, n: string, first: string, length: string) => {
+    const compact = `<</Filter/FlateDecode/Type/ObjStm/First 0/N ${n}/First ${first}/Length ${length}>>`;
+    if (compact.length !== whole.length) throw new Error('withMisleadingFirst: the dictionary changed its length.');
+    return compact;
+  });
+  if (rewritten === text) throw new Error('withMisleadingFirst: no object stream found.');
+  return new Uint8Array(Buffer.from(rewritten, 'latin1'));
 }
 
 /**

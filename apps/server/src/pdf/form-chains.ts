@@ -25,6 +25,8 @@ export interface ContentStream {
   objectNumber: number | undefined;
   /** The text of its dictionary (between `obj` and `stream`). */
   dictionary: string;
+  /** Its own /Subtype is /Form, followed when given by reference (stream-guard.ts). */
+  isForm: boolean;
   /** Its own deepest nesting of `q`. */
   deepest: number;
   /** Each `/Name Do`, with the nesting it is made at. */
@@ -38,8 +40,11 @@ export interface ContentStream {
 /** Where the objects of the file are: its text (latin1), and the unpacked object streams. */
 export interface ObjectSources {
   text: string;
-  /** Each object stream's data, and its /First: where its first object begins. */
-  objectStreams: { data: Uint8Array; first: number }[];
+  /**
+   * Each object stream's data, its /First (where its first object begins) and its /N (how many
+   * number and offset pairs its header holds: pdf.js reads no more).
+   */
+  objectStreams: { data: Uint8Array; first: number; count: number }[];
 }
 
 /**
@@ -107,6 +112,44 @@ export function objectTexts(sources: ObjectSources): (objectNumber: number) => s
   };
 }
 
+/**
+ * The objects the file names as drawing instructions whatever their own keys say (decision 0106):
+ * what a /Contents names (a stream, or each stream of an array, the array maybe an object of its
+ * own), which pdf.js reads as a page's drawing; and each glyph of a /CharProcs dictionary (maybe
+ * an object of its own), which pdf.js draws when it loads a Type 3 font. stream-guard.ts reads
+ * these as content even when their keys call them an image, a font program or metadata. Read from
+ * every such key in the file's text and object streams (names decoded), not only pages' and
+ * fonts': pdf.js takes a page tree's leaf for a page without its /Type, and a stream named so by
+ * another dictionary is only counted once more.
+ */
+export function objectsDrawnAsContents(
+  sources: ObjectSources,
+  isStream: (objectNumber: number) => boolean,
+): Set<number> {
+  const objects = new ObjectIndex(sources);
+  const drawn = new Set<number>();
+  const addAll = (value: Value | undefined) => {
+    const entries = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : [];
+    for (const entry of entries) if (entry && 'ref' in entry) drawn.add(entry.ref);
+  };
+  for (const source of objects.sourceTexts()) {
+    // The keys, or a name with `#` in it that may be one once decoded (`/Cont#65nts`).
+    const key =
+      /\/(Contents|CharProcs|[^\0\t\n\f\r ()<>[\]{}/%#]*#[^\0\t\n\f\r ()<>[\]{}/%]*)(?![^\0\t\n\f\r ()<>[\]{}/%])/g;
+    for (let match = key.exec(source); match; match = key.exec(source)) {
+      const name = decodeName(match[1]!);
+      if (name !== 'Contents' && name !== 'CharProcs') continue;
+      const { value } = readValue(source, key.lastIndex);
+      if (value && 'ref' in value) {
+        if (name === 'Contents') drawn.add(value.ref);
+        // An array or dictionary of its own (a stream is none: the file is indexed only for such a reference).
+        if (!isStream(value.ref)) addAll(objects.resolve(value));
+      } else if (name === 'Contents' ? Array.isArray(value) : value instanceof Map) addAll(value);
+    }
+  }
+  return drawn;
+}
+
 class TooManySteps extends Error {}
 class PastTheLimit extends Error {
   constructor(readonly depth: number) {
@@ -132,8 +175,7 @@ class FormChains {
     private readonly stopAbove: number,
   ) {
     for (const stream of streams)
-      if (stream.objectNumber !== undefined && /\/Subtype\s*\/Form\b/.test(stream.dictionary))
-        this.forms.set(stream.objectNumber, stream);
+      if (stream.objectNumber !== undefined && stream.isForm) this.forms.set(stream.objectNumber, stream);
   }
 
   /**
@@ -278,10 +320,15 @@ class ObjectIndex {
     }
   }
 
+  /** The file's text and each unpacked object stream's, where its objects are written. */
+  sourceTexts(): string[] {
+    return [this.sources.text, ...this.objectStreamTexts()];
+  }
+
   /** Every name of every /XObject dictionary in the file, with the objects it names. */
   everyXObjectName(): Map<string, number[]> {
     const names = new Map<string, number[]>();
-    for (const source of [this.sources.text, ...this.objectStreamTexts()]) {
+    for (const source of this.sourceTexts()) {
       // /XObject, or a name with `#` in it that may be /XObject once decoded (`/X#4Fbject`).
       const key = /\/(XObject|[^\0\t\n\f\r ()<>[\]{}/%#]*#[^\0\t\n\f\r ()<>[\]{}/%]*)\s*(?=<<|\d)/g;
       for (let match = key.exec(source); match; match = key.exec(source)) {
@@ -312,12 +359,20 @@ class ObjectIndex {
     return index;
   }
 
-  /** The objects packed in object streams: a header of number and offset pairs, offsets counted from /First. */
+  /**
+   * The objects packed in object streams: a header of /N number and offset pairs (pdf.js reads no
+   * more), offsets counted from /First.
+   */
   private indexObjectStreams(): Map<number, { source: string; at: number }> {
     const index = new Map<number, { source: string; at: number }>();
     this.objectStreamTexts().forEach((source, stream) => {
-      const first = this.sources.objectStreams[stream]!.first;
-      const numbers = source.slice(0, first).trim().split(/\s+/).map(Number);
+      const { first, count } = this.sources.objectStreams[stream]!;
+      const numbers = source
+        .slice(0, first)
+        .trim()
+        .split(/\s+/)
+        .slice(0, 2 * count)
+        .map(Number);
       for (let i = 0; i + 1 < numbers.length; i += 2)
         if (Number.isInteger(numbers[i]) && Number.isInteger(numbers[i + 1]))
           index.set(numbers[i]!, { source, at: first + numbers[i + 1]! });

@@ -11,7 +11,8 @@ import { decodeName } from './pdf-names.ts';
  * no drawing this check reads.
  *
  * Predictors (/DecodeParms /Predictor after Flate or LZW: PNG rows, TIFF differences) are undone as
- * pdf.js's PredictorStream undoes them (decision 0100). Filters and parameters given by reference
+ * pdf.js's PredictorStream undoes them (decision 0100), their parameters taken as its JavaScript
+ * takes them (`12.0`, a name: decision 0106). Filters and parameters given by reference
  * (`/DecodeParms 7 0 R`, `/Columns 8 0 R`) are followed through `lookup` when the caller has one
  * (stream-guard.ts defers such streams until it has indexed the file's objects: decision 0102);
  * without it, or when the object is not found, such a stream is left to pdf.js (and the extraction
@@ -264,15 +265,100 @@ const REFERENCE_AT_START = /^(\d+)\s+\d+\s+R(?![A-Za-z0-9])/;
 const REFERENCE = /(?<![\d.])\d+\s+\d+\s+R(?![A-Za-z0-9])/;
 
 /**
- * Whether the filters or their parameters are given (in part) by reference: undoing them needs the
- * file's objects (`lookup`), which stream-guard.ts has only once it has walked the whole file.
+ * Keys that tell a stream's kind (decision 0106): `/Subtype 9 0 R` is a form when 9 is /Form,
+ * as pdf.js's Dict.get follows it; /First and /N say where an object stream's objects are;
+ * /PatternType 1, a tiling pattern's cell.
+ */
+const KIND_KEYS = [['Subtype'], ['Type'], ['First'], ['N'], ['PatternType']] as const;
+
+/**
+ * Whether the filters, their parameters or the keys that tell the stream's kind are given (in
+ * part) by reference: reading them needs the file's objects (`lookup`), which stream-guard.ts
+ * has only once it has walked the whole file.
  */
 export function needsLookup(dictionary: string): boolean {
   const entries = entriesOf(dictionary);
-  return [FILTER_KEYS, PARAMS_KEYS].some((keys) => {
+  return [FILTER_KEYS, PARAMS_KEYS, ...KIND_KEYS].some((keys) => {
     const at = valueAt(entries, keys);
     return at !== undefined && REFERENCE.test(dictionary.slice(at, endOfValue(dictionary, at)));
   });
+}
+
+/**
+ * The dictionary's own entries (its own keys only, the last of a key written twice, names
+ * decoded), read once: `value(key)` is the text of the value pdf.js's Dict.get gives, followed
+ * once when it is a reference; undefined: no such key; null: a reference `lookup` does not
+ * resolve (or no lookup). What stream-guard.ts tells a stream's kind by (`/Subtype /Form`), not
+ * from text inside a nested dictionary or a string.
+ */
+export function ownValues(
+  dictionary: string,
+  lookup?: Lookup,
+): { keys: ReadonlySet<string>; value: (key: string) => string | null | undefined } {
+  const entries = entriesOf(dictionary);
+  return {
+    keys: new Set(entries.keys()),
+    value: (key) => {
+      const value = entryValue(dictionary, entries, [key], lookup);
+      return value === BY_REFERENCE ? null : value;
+    },
+  };
+}
+
+/** The name a value's text is (decoded as pdf.js decodes it); undefined when it is not a name. */
+export function nameOf(value: string | null | undefined): string | undefined {
+  return value?.startsWith('/') ? nameAt(value, 0) : undefined;
+}
+
+/**
+ * The number pdf.js's lexer reads from a value's text (its Lexer.getNumber: `12.0`, `+12`, `.5`,
+ * `1e1`, a second minus ignored), undefined when the value is not a number or pdf.js refuses it.
+ */
+export function numberOf(value: string | null | undefined): number | undefined {
+  if (!value || !/^[+\-.\d]/.test(value)) return undefined;
+  let at = 0;
+  let sign = 1;
+  if (value[at] === '-') {
+    sign = -1;
+    at += value[at + 1] === '-' ? 2 : 1;
+  } else if (value[at] === '+') at += 1;
+  let divideBy = 0;
+  if (value[at] === '.') {
+    divideBy = 10;
+    at += 1;
+  }
+  const isDigit = (char: string | undefined) => char !== undefined && char >= '0' && char <= '9';
+  // pdf.js: a sign or point followed by the end of the token is 0; by anything else, an error.
+  if (!isDigit(value[at])) return at >= value.length ? 0 : undefined;
+  let base = 0;
+  let power = 0;
+  let powerSign = 1;
+  let isExponent = false;
+  for (; at < value.length; at += 1) {
+    const char = value[at]!;
+    if (isDigit(char)) {
+      if (isExponent) power = power * 10 + Number(char);
+      else {
+        if (divideBy !== 0) divideBy *= 10;
+        base = base * 10 + Number(char);
+      }
+    } else if (char === '.') {
+      if (divideBy === 0) divideBy = 1;
+      else break;
+    } else if (char === '-') {
+      // "Badly formatted number: minus sign in the middle": pdf.js reads on.
+    } else if (char === 'e' || char === 'E') {
+      const next = value[at + 1];
+      if (next === '+' || next === '-') {
+        powerSign = next === '-' ? -1 : 1;
+        at += 1;
+      } else if (!isDigit(next)) break;
+      isExponent = true;
+    } else break;
+  }
+  if (divideBy !== 0) base /= divideBy;
+  if (isExponent) base *= 10 ** (powerSign * power);
+  return sign * base;
 }
 
 /**
@@ -299,17 +385,6 @@ function entriesOf(text: string): Map<string, number> {
     entries.set(decodeName(text.slice(at + 1, keyEnd)), valueStart);
     at = endOfValue(text, valueStart);
   }
-}
-
-/**
- * The dictionary's own keys, each with its value's name when the value is a name (decoded), ''
- * when it is anything else: what stream-guard.ts tells a stream's kind by (`/Subtype /Form`), read
- * as pdf.js reads the dictionary, not from text inside a nested dictionary or a string.
- */
-export function ownEntries(dictionary: string): Map<string, string> {
-  const names = new Map<string, string>();
-  for (const [key, at] of entriesOf(dictionary)) names.set(key, dictionary[at] === '/' ? nameAt(dictionary, at) : '');
-  return names;
 }
 
 /** The start of the value of the first of `keys` present (pdf.js's Dict.get with several keys). */
@@ -465,20 +540,58 @@ function endOfValue(text: string, at: number): number {
 }
 
 /**
- * A parameter's value: undefined when absent, NaN when it is not a plain whole number (a real
- * number, or a reference `lookup` does not resolve to one: this reading does not follow pdf.js there).
+ * A parameter as pdf.js's PredictorStream uses it: `params.get(...) || fallback`, then compared
+ * and multiplied as JavaScript does (decision 0106). A number wherever pdf.js's lexer reads one
+ * (`12.0`, `+12`); `true` is 1; a name or a dictionary is an object with no number (NaN: `/Predictor
+ * /Up` passes pdf.js's checks as a PNG predictor); a string is its text (`(12)`), compared by its
+ * number but never `=== 2`. null: a value this reading does not follow pdf.js through (an array,
+ * a string with escapes, a reference `lookup` does not resolve).
  */
-function parameter(params: string, lookup: Lookup | undefined, ...names: string[]): number | undefined {
+function parameter(
+  params: string,
+  lookup: Lookup | undefined,
+  fallback: number,
+  ...names: string[]
+): { number: number; isString: boolean } | null {
   const value = entryValue(params, entriesOf(params), names, lookup);
-  if (value === undefined) return undefined;
-  return value !== BY_REFERENCE && /^\d{1,9}$/.test(value) ? Number(value) : Number.NaN;
+  if (value === BY_REFERENCE) return null;
+  const seen = asJavaScript(value);
+  if (seen === null) return null;
+  return seen.isTruthy ? { number: seen.number, isString: seen.isString } : { number: fallback, isString: false };
+}
+
+/** The value as pdf.js's JavaScript holds it: its number (NaN for an object), whether a string, whether truthy. */
+function asJavaScript(value: string | undefined): { number: number; isString: boolean; isTruthy: boolean } | null {
+  if (value === undefined || value === 'null' || value === 'false')
+    return { number: 0, isString: false, isTruthy: false };
+  if (value === 'true') return { number: 1, isString: false, isTruthy: true };
+  if (value.startsWith('/') || value.startsWith('<<')) return { number: Number.NaN, isString: false, isTruthy: true };
+  const text = value.startsWith('(') ? literalText(value) : value.startsWith('<') ? hexText(value) : undefined;
+  if (text !== undefined) return { number: Number(text), isString: true, isTruthy: text !== '' };
+  if (value.startsWith('(') || value.startsWith('<') || value.startsWith('[')) return null;
+  const number = numberOf(value);
+  return number === undefined ? null : { number, isString: false, isTruthy: number !== 0 };
+}
+
+/** A literal string's text when it holds no escape; undefined otherwise. */
+function literalText(value: string): string | undefined {
+  return value.endsWith(')') && !value.includes('\\') ? value.slice(1, -1) : undefined;
+}
+
+/** A hex string's text (`<3132>` is "12"), as pdf.js's lexer reads it; undefined when it holds anything else. */
+function hexText(value: string): string | undefined {
+  const digits = value.slice(1, value.endsWith('>') ? -1 : undefined).replace(/[\0\t\n\f\r ]/g, '');
+  if (!/^[0-9A-Fa-f]*$/.test(digits)) return undefined;
+  return Buffer.from(digits.length % 2 === 1 ? `${digits}0` : digits, 'hex').toString('latin1');
 }
 
 /**
  * `data` with the predictor of `params` undone, byte for byte as pdf.js's PredictorStream: PNG
- * (10-15: each row says its own type) or TIFF (2); 1 or none: as it is. null: parameters pdf.js
- * refuses (another predictor, a row type past 4) or that are not plain whole numbers; 'over': more
- * than `budget` bytes. A short last row is filled out as pdf.js fills it (arithmetic on a missing byte).
+ * (10-15, or any value its checks let through as PNG, such as a name: each row says its own
+ * type) or TIFF (2); 1 or none: as it is. null: parameters pdf.js refuses (another predictor, a
+ * row type past 4) or that this reading does not follow (see `parameter`; a TIFF row of parts of
+ * bytes not whole numbers); 'over': more than `budget` bytes. A short last row is filled out as
+ * pdf.js fills it (arithmetic on a missing byte).
  */
 function undoPredictor(
   data: Uint8Array,
@@ -486,36 +599,32 @@ function undoPredictor(
   budget: number,
   lookup: Lookup | undefined,
 ): Uint8Array | 'over' | null {
-  const given = [
-    parameter(params, lookup, 'Predictor'),
-    parameter(params, lookup, 'Colors'),
-    parameter(params, lookup, 'BPC', 'BitsPerComponent'),
-    parameter(params, lookup, 'Columns'),
-  ];
-  if (given.some((value) => Number.isNaN(value))) return null;
-  // pdf.js: `params.get(...) || default`, so 0 is the default too.
-  const [predictor, colors, bits, columns] = given.map((value, index) => value || [1, 1, 8, 1][index]!) as [
-    number,
-    number,
-    number,
-    number,
-  ];
+  const predictorGiven = parameter(params, lookup, 1, 'Predictor');
+  const colorsGiven = parameter(params, lookup, 1, 'Colors');
+  const bitsGiven = parameter(params, lookup, 8, 'BPC', 'BitsPerComponent');
+  const columnsGiven = parameter(params, lookup, 1, 'Columns');
+  if (!predictorGiven || !colorsGiven || !bitsGiven || !columnsGiven) return null;
+  const [predictor, colors, bits, columns] = [predictorGiven, colorsGiven, bitsGiven, columnsGiven].map(
+    (given) => given.number,
+  ) as [number, number, number, number];
+  // pdf.js: `predictor <= 1` (no predictor), `predictor !== 2 && (predictor < 10 || predictor > 15)` (refused).
   if (predictor <= 1) return data;
-  if (predictor !== 2 && (predictor < 10 || predictor > 15)) return null;
+  const isTiff = predictor === 2 && !predictorGiven.isString;
+  if (!isTiff && (predictor < 10 || predictor > 15)) return null;
   const pixBytes = (colors * bits + 7) >> 3;
-  const rowBytes = Math.ceil((columns * colors * bits) / 8);
-  if (!Number.isSafeInteger(rowBytes)) return 'over';
-  const inRow = predictor === 2 ? rowBytes : rowBytes + 1;
+  const rowBytes = (columns * colors * bits + 7) >> 3;
+  if (pixBytes < 1 || rowBytes < 1) return null;
+  if (isTiff && ![colors, bits, columns].every((value) => Number.isSafeInteger(value) && value > 0)) return null;
+  const inRow = isTiff ? rowBytes : rowBytes + 1;
   // A row is read while at least one of its data bytes is there (pdf.js's eof).
-  const rows = Math.floor(data.length / inRow) + (data.length % inRow > (predictor === 2 ? 0 : 1) ? 1 : 0);
+  const rows = Math.floor(data.length / inRow) + (data.length % inRow > (isTiff ? 0 : 1) ? 1 : 0);
   if (rows * rowBytes > budget) return 'over';
   const buffer = new Uint8Array(rows * rowBytes);
   for (let row = 0; row < rows; row += 1) {
     const start = row * inRow;
-    const isRead =
-      predictor === 2
-        ? tiffRow(buffer, row * rowBytes, data.subarray(start, start + rowBytes), rowBytes, bits, colors, columns)
-        : pngRow(buffer, row * rowBytes, data[start]!, data.subarray(start + 1, start + inRow), rowBytes, pixBytes);
+    const isRead = isTiff
+      ? tiffRow(buffer, row * rowBytes, data.subarray(start, start + rowBytes), rowBytes, bits, colors, columns)
+      : pngRow(buffer, row * rowBytes, data[start]!, data.subarray(start + 1, start + inRow), rowBytes, pixBytes);
     if (!isRead) return null;
   }
   return buffer;

@@ -1,7 +1,21 @@
 import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
-import { deepestThroughForms, objectTexts, type ContentStream, type ObjectSources } from './form-chains.ts';
+import {
+  deepestThroughForms,
+  objectsDrawnAsContents,
+  objectTexts,
+  type ContentStream,
+  type ObjectSources,
+} from './form-chains.ts';
 import { decodeName, withNamesDecoded } from './pdf-names.ts';
-import { NATIVE_FILTERS, needsLookup, ownEntries, undoFilters, type Lookup } from './stream-filters.ts';
+import {
+  NATIVE_FILTERS,
+  nameOf,
+  needsLookup,
+  numberOf,
+  ownValues,
+  undoFilters,
+  type Lookup,
+} from './stream-filters.ts';
 
 /**
  * Checks, before pdf.js opens a PDF, how large its compressed streams are once unpacked:
@@ -28,7 +42,10 @@ import { NATIVE_FILTERS, needsLookup, ownEntries, undoFilters, type Lookup } fro
  * contents this check cannot unpack (encryption, image filters; decision 0096) are left to the
  * extraction pool's CPU budgets, per page and per file (extraction-pool.ts); predictors are undone
  * (decision 0100), their parameters followed when given by reference (decision 0102), and names
- * read as pdf.js reads them, `#xx` escapes decoded (pdf-names.ts).
+ * read as pdf.js reads them, `#xx` escapes decoded (pdf-names.ts). A stream is read as drawing
+ * when pdf.js would draw it: what a /Contents or /CharProcs names, whatever its own keys say, and
+ * a form or tiling pattern by its own keys followed by reference; object streams by their own
+ * /First and /N, and predictor parameters taken as pdf.js's JavaScript takes them (decision 0106).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -68,7 +85,7 @@ export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DE
   const sources = walkStreams(bytes, limits, (stream) => {
     const read = readContentStream(stream.data, maxDepth);
     if (read.deepest > maxDepth) throw nestingTooDeepError(maxDepth);
-    contents.push({ objectNumber: stream.objectNumber, dictionary: stream.dictionary, ...read });
+    contents.push({ objectNumber: stream.objectNumber, dictionary: stream.dictionary, isForm: stream.isForm, ...read });
   });
   if ((deepestThroughForms(contents, sources, maxDepth) ?? 0) > maxDepth) throw nestingTooDeepError(maxDepth);
 }
@@ -78,6 +95,8 @@ interface WalkedStream {
   data: Uint8Array;
   dictionary: string;
   objectNumber: number | undefined;
+  /** Its own /Subtype is /Form (followed when given by reference). */
+  isForm: boolean;
 }
 
 /** Where a stream is in the file: its `stream` keyword, its data. */
@@ -98,7 +117,14 @@ interface StreamPlace {
  * parameters looked up in what is known by then), then the deferred content streams, each once,
  * under the same budgets; the lookup reads each object once. Only three numbers a stream are kept
  * while waiting. Without `onStream` (sizes only) nothing is deferred and such streams are left to
- * the reading thread's full check, as before.
+ * the reading thread's full check, as before. So are the keys that tell a stream's kind when given
+ * by reference (`/Subtype 9 0 R`, /Type, /First, /N: decision 0106).
+ *
+ * A stream its own keys call something else than drawing (an image, a font program, metadata,
+ * an attachment, an object stream) is read as content all the same when the file names it as a
+ * page's /Contents or a Type 3 glyph (/CharProcs; decision 0106): pdf.js draws what those name
+ * whatever its dictionary says. Such streams are kept by place while the walk goes on (three
+ * numbers each) and read once the file's objects are known, under the same budgets.
  */
 function walkStreams(
   bytes: Uint8Array,
@@ -108,16 +134,23 @@ function walkStreams(
   const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
   const sources: ObjectSources = { text, objectStreams: [] };
   const deferred: { place: StreamPlace; isObjects: boolean }[] = [];
+  // Streams whose keys say they are no drawing: read as content if /Contents names them.
+  const notContent: { place: StreamPlace; objectNumber: number }[] = [];
+  const streamNumbers = new Set<number>();
   let total = 0;
-  const read = (place: StreamPlace, lookup?: Lookup) => {
+  const read = (place: StreamPlace, lookup?: Lookup, asContent = false) => {
     const { dictionary, objectNumber } = dictionaryBefore(text, place.keywordAt);
-    const entries = ownEntries(dictionary);
-    if (entries.get('Subtype') === 'Image') return;
-    const kind = onStream === null ? null : kindOf(entries);
+    if (objectNumber !== undefined) streamNumbers.add(objectNumber);
     if (onStream !== null && !lookup && needsLookup(dictionary)) {
-      deferred.push({ place, isObjects: kind === 'objects' });
+      deferred.push({ place, isObjects: ownValues(dictionary).keys.has('First') });
       return;
     }
+    const kind = kindOf(dictionary, lookup);
+    const keep = () => {
+      if (onStream !== null && objectNumber !== undefined && !asContent) notContent.push({ place, objectNumber });
+    };
+    // Images are left to pdf.js (their declared size bounds its work), unless named as contents.
+    if (kind.isImage && !asContent) return keep();
     let isTotalTheLimit = false;
     const decoded = undoFilters(
       bytes.subarray(place.dataStart, place.dataEnd),
@@ -132,11 +165,10 @@ function walkStreams(
       lookup,
     );
     if (decoded === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
-    if (!decoded || !kind) return;
-    if (kind === 'objects') {
-      const first = Number(/\/First\s+(\d+)/.exec(dictionary)?.[1]);
-      if (Number.isInteger(first)) sources.objectStreams.push({ data: decoded, first });
-    } else onStream!({ data: decoded, dictionary, objectNumber });
+    if (!decoded || onStream === null) return;
+    if (kind.objects && !asContent) sources.objectStreams.push({ data: decoded, ...kind.objects });
+    if (kind.isContent || asContent) onStream({ data: decoded, dictionary, objectNumber, isForm: kind.isForm });
+    else keep();
   };
 
   const keyword = /(?<![A-Za-z])stream(?:\r\n|\n|\r)/g;
@@ -147,13 +179,20 @@ function walkStreams(
     keyword.lastIndex = dataEnd + 'endstream'.length;
     read({ keywordAt: match.index, dataStart, dataEnd });
   }
+  let lookup: Lookup | undefined;
   if (deferred.length > 0) {
     // Two indexes in all (each reads the file's objects once): one for the deferred object
     // streams, then a new one that holds the objects those unpacked too, for the rest.
     const objectsFirst = objectTexts(sources);
     for (const { place } of deferred.filter((stream) => stream.isObjects)) read(place, objectsFirst);
-    const lookup = objectTexts(sources);
+    lookup = objectTexts(sources);
     for (const { place } of deferred.filter((stream) => !stream.isObjects)) read(place, lookup);
+  }
+  if (notContent.length > 0) {
+    const drawn = objectsDrawnAsContents(sources, (objectNumber) => streamNumbers.has(objectNumber));
+    const named = notContent.filter((stream) => drawn.has(stream.objectNumber));
+    if (named.length > 0) lookup ??= objectTexts(sources);
+    for (const { place } of named) read(place, lookup, true);
   }
   return sources;
 }
@@ -175,27 +214,53 @@ function dictionaryBefore(text: string, streamIndex: number): { dictionary: stri
   };
 }
 
-/**
- * Object streams hold the dictionaries the form check looks names up in; null: neither kind. Told
- * by the dictionary's own keys (decision 0102): a `/Subtype /Image` or `/Length1` inside a nested
- * dictionary or a string does not hide a form.
- */
-function kindOf(entries: Map<string, string>): 'content' | 'objects' | null {
-  if (entries.get('Type') === 'ObjStm') return 'objects';
-  return mayBeContent(entries) ? 'content' : null;
+/** What a stream's own keys say it is (decision 0106). */
+interface StreamKind {
+  isImage: boolean;
+  isForm: boolean;
+  /** Read as drawing instructions: a form, or no other kind. */
+  isContent: boolean;
+  /** An object stream's /First and /N, read as pdf.js reads them; null: not one it can read. */
+  objects: { first: number; count: number } | null;
 }
 
 /**
- * A form (pdf.js draws any stream whose /Subtype is /Form as one, whatever else it says), or not
- * a font program, a cross-reference or object stream, metadata or an attachment: streams that
- * hold no drawing.
+ * A stream's kind, told by the dictionary's own keys (decision 0102: a `/Subtype /Image` or
+ * `/Length1` inside a nested dictionary or a string does not hide a form), each followed when
+ * given by reference, as pdf.js's Dict.get follows it (decision 0106: `/Subtype 9 0 R` is a form
+ * when 9 is /Form). An object stream is any stream with whole-number /First and /N, as pdf.js's
+ * XRef.fetchCompressed reads one (it reads no /Type), its /First the last written.
  */
-function mayBeContent(entries: Map<string, string>): boolean {
-  if (entries.get('Subtype') === 'Form') return true;
+function kindOf(dictionary: string, lookup: Lookup | undefined): StreamKind {
+  const { keys, value } = ownValues(dictionary, lookup);
+  const subtype = keys.has('Subtype') ? nameOf(value('Subtype')) : undefined;
+  const type = keys.has('Type') ? nameOf(value('Type')) : undefined;
+  const first = keys.has('First') ? numberOf(value('First')) : undefined;
+  const count = keys.has('N') ? numberOf(value('N')) : undefined;
+  const isForm = subtype === 'Form';
+  // A tiling pattern's cell: drawn by pdf.js as its /PatternType 1 says, whatever else it holds.
+  const isTilingPattern = keys.has('PatternType') && numberOf(value('PatternType')) === 1;
+  return {
+    isImage: subtype === 'Image',
+    isForm,
+    isContent: isForm || isTilingPattern || mayBeContent(keys, subtype, type),
+    objects:
+      Number.isSafeInteger(first) && Number.isSafeInteger(count) && first! >= 0 && count! >= 0
+        ? { first: first!, count: count! }
+        : null,
+  };
+}
+
+/**
+ * Not a font program, a cross-reference or object stream, metadata or an attachment: streams
+ * that hold no drawing (an image is told apart before).
+ */
+function mayBeContent(keys: ReadonlySet<string>, subtype: string | undefined, type: string | undefined): boolean {
   return (
-    !['Length1', 'Length2', 'Length3'].some((key) => entries.has(key)) &&
-    !['Type1C', 'CIDFontType0C', 'OpenType'].includes(entries.get('Subtype') ?? '') &&
-    !['XRef', 'ObjStm', 'Metadata', 'EmbeddedFile'].includes(entries.get('Type') ?? '')
+    subtype !== 'Image' &&
+    !['Length1', 'Length2', 'Length3'].some((key) => keys.has(key)) &&
+    !['Type1C', 'CIDFontType0C', 'OpenType'].includes(subtype ?? '') &&
+    !['XRef', 'ObjStm', 'Metadata', 'EmbeddedFile'].includes(type ?? '')
   );
 }
 
