@@ -727,7 +727,7 @@ describe('work a file may ask for (issue 28)', () => {
     },
   );
 
-  it('tells a stream by what names it as contents, and by its own keys followed as pdf.js follows them (decision 0106)', () => {
+  it('tells a stream by what names it as drawing, and by its own keys followed as pdf.js follows them (decision 0106)', () => {
     const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
     const refused = (objects: string[]) => {
       try {
@@ -752,6 +752,11 @@ describe('work a file may ask for (issue 28)', () => {
     expect(refused([type3('<< /a 2 0 R >>'), stream(deep(2_001), '/Length1 0')])).toBe(true);
     expect(refused([type3('3 0 R'), stream(deep(2_001), '/Type /Metadata'), '<< /a 2 0 R >>'])).toBe(true);
     expect(refused([pageNaming('[]'), stream(deep(2_001), '/PatternType 1 /PaintType 1 /Length1 0')])).toBe(true);
+    // An annotation's appearance, a stream or one of a dictionary of states (the hidden-text check renders them).
+    const annotation = (appearances: string) =>
+      `<< /Type /Annot /Subtype /Square /Rect [0 0 1 1] /AP ${appearances} >>`;
+    expect(refused([annotation('<< /N 2 0 R >>'), stream(deep(2_001), '/Length1 0 /BBox [0 0 1 1]')])).toBe(true);
+    expect(refused([annotation('3 0 R'), stream(deep(2_001), '/Length1 0'), '<< /D << /Off 2 0 R >> >>'])).toBe(true);
     // Named by no /Contents (a font descriptor's font program, no page's): not drawing, as before.
     expect(refused([pageNaming('[]'), stream(deep(2_001), '/Length1 0')])).toBe(false);
     expect(refused(['<< /Type /FontDescriptor /FontFile2 2 0 R >>', stream(deep(2_001), '/Length1 0')])).toBe(false);

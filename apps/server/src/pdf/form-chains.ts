@@ -114,13 +114,15 @@ export function objectTexts(sources: ObjectSources): (objectNumber: number) => s
 
 /**
  * The objects the file names as drawing instructions whatever their own keys say (decision 0106):
- * what a /Contents names (a stream, or each stream of an array, the array maybe an object of its
- * own), which pdf.js reads as a page's drawing; and each glyph of a /CharProcs dictionary (maybe
- * an object of its own), which pdf.js draws when it loads a Type 3 font. stream-guard.ts reads
- * these as content even when their keys call them an image, a font program or metadata. Read from
- * every such key in the file's text and object streams (names decoded), not only pages' and
- * fonts': pdf.js takes a page tree's leaf for a page without its /Type, and a stream named so by
- * another dictionary is only counted once more.
+ * what a /Contents names (a stream, or each stream of an array), which pdf.js reads as a page's
+ * drawing; each glyph of a /CharProcs dictionary, which pdf.js draws when it loads a Type 3 font;
+ * and an annotation's appearances (/AP's /N, /R and /D, each a stream or a dictionary of them),
+ * which pdf.js draws when the hidden-text check renders a page's annotations. Each array or
+ * dictionary may be an object of its own. stream-guard.ts reads these as content even when their
+ * keys call them an image, a font program or metadata. Read from every such key in the file's
+ * text and object streams (names decoded), not only pages', fonts' and annotations': pdf.js takes
+ * a page tree's leaf for a page without its /Type, and a stream named so by another dictionary is
+ * only counted once more.
  */
 export function objectsDrawnAsContents(
   sources: ObjectSources,
@@ -128,23 +130,27 @@ export function objectsDrawnAsContents(
 ): Set<number> {
   const objects = new ObjectIndex(sources);
   const drawn = new Set<number>();
-  const addAll = (value: Value | undefined) => {
+  // A reference named here is drawn when it is a stream; else it may be an array or dictionary of
+  // its own, followed (the file is indexed only for such a reference).
+  const named = (value: Value | undefined): Value | undefined => {
+    if (!value || !('ref' in value)) return value;
+    drawn.add(value.ref);
+    return isStream(value.ref) ? undefined : objects.resolve(value);
+  };
+  const eachOf = (value: Value | undefined) => {
     const entries = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : [];
     for (const entry of entries) if (entry && 'ref' in entry) drawn.add(entry.ref);
   };
   for (const source of objects.sourceTexts()) {
     // The keys, or a name with `#` in it that may be one once decoded (`/Cont#65nts`).
     const key =
-      /\/(Contents|CharProcs|[^\0\t\n\f\r ()<>[\]{}/%#]*#[^\0\t\n\f\r ()<>[\]{}/%]*)(?![^\0\t\n\f\r ()<>[\]{}/%])/g;
+      /\/(Contents|CharProcs|AP|[^\0\t\n\f\r ()<>[\]{}/%#]*#[^\0\t\n\f\r ()<>[\]{}/%]*)(?![^\0\t\n\f\r ()<>[\]{}/%])/g;
     for (let match = key.exec(source); match; match = key.exec(source)) {
       const name = decodeName(match[1]!);
-      if (name !== 'Contents' && name !== 'CharProcs') continue;
-      const { value } = readValue(source, key.lastIndex);
-      if (value && 'ref' in value) {
-        if (name === 'Contents') drawn.add(value.ref);
-        // An array or dictionary of its own (a stream is none: the file is indexed only for such a reference).
-        if (!isStream(value.ref)) addAll(objects.resolve(value));
-      } else if (name === 'Contents' ? Array.isArray(value) : value instanceof Map) addAll(value);
+      if (name !== 'Contents' && name !== 'CharProcs' && name !== 'AP') continue;
+      const value = named(readValue(source, key.lastIndex).value);
+      if (name !== 'AP') eachOf(value);
+      else if (value instanceof Map) for (const state of ['N', 'R', 'D']) eachOf(named(value.get(state)));
     }
   }
   return drawn;

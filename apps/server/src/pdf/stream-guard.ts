@@ -43,9 +43,10 @@ import {
  * extraction pool's CPU budgets, per page and per file (extraction-pool.ts); predictors are undone
  * (decision 0100), their parameters followed when given by reference (decision 0102), and names
  * read as pdf.js reads them, `#xx` escapes decoded (pdf-names.ts). A stream is read as drawing
- * when pdf.js would draw it: what a /Contents or /CharProcs names, whatever its own keys say, and
- * a form or tiling pattern by its own keys followed by reference; object streams by their own
- * /First and /N, and predictor parameters taken as pdf.js's JavaScript takes them (decision 0106).
+ * when pdf.js would draw it: what a /Contents, /CharProcs or /AP names, whatever its own keys
+ * say, and a form or tiling pattern by its own keys followed by reference; object streams by their
+ * own /First and /N, and predictor parameters taken as pdf.js's JavaScript takes them (decision
+ * 0106).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -122,9 +123,10 @@ interface StreamPlace {
  *
  * A stream its own keys call something else than drawing (an image, a font program, metadata,
  * an attachment, an object stream) is read as content all the same when the file names it as a
- * page's /Contents or a Type 3 glyph (/CharProcs; decision 0106): pdf.js draws what those name
- * whatever its dictionary says. Such streams are kept by place while the walk goes on (three
- * numbers each) and read once the file's objects are known, under the same budgets.
+ * page's /Contents, a Type 3 glyph (/CharProcs) or an annotation's appearance (/AP; decision
+ * 0106): pdf.js draws what those name whatever its dictionary says. Such streams are kept by place
+ * while the walk goes on (three numbers each) and read once the file's objects are known, under
+ * the same budgets.
  */
 function walkStreams(
   bytes: Uint8Array,
