@@ -107,6 +107,19 @@ for (const viewport of VIEWPORTS) {
   });
 }
 
+/**
+ * Every CSP violation said on the console, where watchPage looks: the browser reports some only as a
+ * `securitypolicyviolation` event, such as an eval refused inside a caught `try` (zod's probe for
+ * compiled parsers, on every first page until decision 0105).
+ */
+async function reportCspViolations(page: Page): Promise<void> {
+  await page.addInitScript(() =>
+    document.addEventListener('securitypolicyviolation', (event) =>
+      console.error(`Content Security Policy violation: ${event.violatedDirective} by ${event.sourceFile}`),
+    ),
+  );
+}
+
 /** The first submission of the question's review queue. */
 async function firstQueueItem(request: APIRequestContext, seeded: Seeded): Promise<string> {
   const queue = await ok<ReviewQueueOutput>(
@@ -154,6 +167,7 @@ for (const viewport of VIEWPORTS) {
     const [first, second] = queue.items.map((item: { submissionId: string }) => item.submissionId) as [string, string];
     const page = await pageFor(browser, seeded.instructor, { width: viewport.width, height: viewport.height });
     const watcher = watchPage(page, baseURL!);
+    await reportCspViolations(page);
     await page.goto(`${seeded.questionPath}/grade/${first}?queue=1`);
     const dialog = page.getByRole('dialog', { name: 'Grade Question Submission' });
     const reviewHeading = dialog.getByRole('heading', { name: 'Review Comments' });

@@ -10,13 +10,28 @@ import { precompress } from './build/precompress.ts';
 const webRoot = fileURLToPath(new URL('.', import.meta.url));
 
 /**
+ * MUI's styled engine calls emotion's `styled(tag, options)` and nothing else of `@emotion/styled`,
+ * whose entry also builds a styled component for each of about 170 HTML and SVG tags (`styled.div`,
+ * ...) as it loads: work in the entry's module evaluation, on every first visit (on the grading
+ * screen its longest task, decision 0105). `@emotion/styled/base` is the same function without it.
+ */
+const emotionStyledBase = [{ find: /^@emotion\/styled$/, replacement: '@emotion/styled/base' }];
+
+/** `zod` with `jitless` set before any schema is made: no eval probe under the CSP (src/lib/zod-jitless.ts). */
+const zodJitless = [
+  { find: /^zod$/, replacement: fileURLToPath(new URL('./src/lib/zod-in-the-browser.ts', import.meta.url)) },
+];
+
+/**
  * The built app is served by the API process (apps/server/src/http/static-site.ts) under a strict
  * CSP (script-src 'self', connect-src 'self'), so everything is bundled: no CDN, no inline script.
  * In development, Vite serves the app and forwards /api to the API on port 3000.
  */
 export default defineConfig(({ command }) => ({
   root: webRoot,
-  resolve: { alias: command === 'build' ? reactRouterProductionBuild() : [] },
+  resolve: {
+    alias: [...emotionStyledBase, ...zodJitless, ...(command === 'build' ? reactRouterProductionBuild() : [])],
+  },
   // muiPathImports: see its comment; it is what lets lazy screens keep their MUI components.
   plugins: [react(), muiPathImports(), inlineStylesheet(), precompress()],
   // pdf.js starts its worker as a module worker (lib/pdf-worker-entry.ts).
