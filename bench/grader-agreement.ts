@@ -13,7 +13,8 @@
  *
  * For each held-out family, at k = 0, 5 and 10 saved grades per question: Pearson r, RMSE and bias
  * (shares of the points), ECE of the confidence against its definition (the chance the instructor
- * keeps the shown score within 10% of the points), the share of big errors (> 40% of the points)
+ * keeps the shown score within 10% of the points; k > 0 over several draws of the saved grades
+ * where a family has few questions, LEVEL_SAMPLES_PER_FAMILY), the share of big errors (> 40% of the points)
  * found in the first 20% of the lowest-confidence-first queue (as a multiple of random order),
  * beside always-the-mean (k = 0: the family's true mean, a baseline that knows the answer key's
  * average) and the mean of the k saved grades; keyword salad (the reference's words shuffled)
@@ -45,6 +46,15 @@ const K_VALUES = [0, 5, 10] as const;
 const MIN_ANSWERS_FOR_EXAMPLES = 15;
 /** Answers graded per question and k with saved grades (the first 10 of the order are the examples). */
 const HELD_PER_QUESTION = 60;
+/**
+ * Draws of the k saved grades per question, so that every family's k > 0 figures rest on at least
+ * this many (question, draw) pairs. A figure against the mean of k grades is mostly decided by how
+ * far each draw's mean lands from the question's level: ASAP-SAS and Powergrading have 10 questions,
+ * so one draw each made their k = 5 and k = 10 ratios the luck of 10 draws. Draw 0 is the one every
+ * earlier run used, so a family with enough questions (SciEntsBank, Beetle) reads as before.
+ */
+const LEVEL_SAMPLES_PER_FAMILY = 50;
+const MOST_DRAWS_PER_QUESTION = 8;
 const argValue = (name: string) => {
   const index = process.argv.indexOf(name);
   return index >= 0 ? process.argv[index + 1] : undefined;
@@ -194,6 +204,25 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
   let leaking = 0;
 
   for (const question of questions) {
+    /** Grades the held answers with these saved grades, beside the mean of the saved grades. */
+    const gradeHeld = async (
+      k: number,
+      held: readonly MeasuredAnswer[],
+      savedGrades: GradedExample[],
+      level: number,
+    ) => {
+      for (const answer of held) {
+        const suggestion = await suggest(grader, question, answer.text, savedGrades);
+        const human = answer.share * POINTS;
+        byK.get(k)!.grader.push({
+          human,
+          score: suggestion.totalScore,
+          confidence: suggestion.confidence,
+          missChance: suggestion.missChance ?? 0,
+        });
+        byK.get(k)!.baseline.push({ human, score: level, confidence: 0, missChance: 0 });
+      }
+    };
     // k = 0: every measured answer, against the family's true mean.
     for (const answer of question.answers) {
       const suggestion = await suggest(grader, question, answer.text, []);
@@ -211,6 +240,17 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
           leaking++;
       }
     }
+    const draws = Math.min(MOST_DRAWS_PER_QUESTION, Math.ceil(LEVEL_SAMPLES_PER_FAMILY / questions.length));
+    for (let draw = 1; draw < draws; draw++) {
+      const order = shuffled(question.answers, seededRandom(hashSeed(`${question.id}:draw ${draw}`)));
+      if (question.answers.length < MIN_ANSWERS_FOR_EXAMPLES) break;
+      for (const k of K_VALUES) {
+        if (k === 0) continue;
+        const savedGrades = order.slice(0, k).map(exampleOf);
+        const level = mean(order.slice(0, k).map((answer) => answer.share)) * POINTS;
+        await gradeHeld(k, order.slice(10, 10 + HELD_PER_QUESTION), savedGrades, level);
+      }
+    }
     const order = shuffled(question.answers, seededRandom(hashSeed(question.id)));
     // Keyword salad: the reference's words in random order. A reference of a few words shuffled
     // ("Lincoln Abraham") is still the answer, so only references of 8 words or more are shuffled.
@@ -226,17 +266,7 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
       if (k > 0) {
         if (question.answers.length < MIN_ANSWERS_FOR_EXAMPLES) continue;
         const level = mean(examples.map((answer) => answer.share)) * POINTS;
-        for (const answer of held) {
-          const suggestion = await suggest(grader, question, answer.text, savedGrades);
-          const human = answer.share * POINTS;
-          byK.get(k)!.grader.push({
-            human,
-            score: suggestion.totalScore,
-            confidence: suggestion.confidence,
-            missChance: suggestion.missChance ?? 0,
-          });
-          byK.get(k)!.baseline.push({ human, score: level, confidence: 0, missChance: 0 });
-        }
+        await gradeHeld(k, held, savedGrades, level);
       }
       if (!salad) continue;
       const saladScore = (await suggest(grader, question, salad, savedGrades)).totalScore;

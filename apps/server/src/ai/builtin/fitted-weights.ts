@@ -2,7 +2,7 @@ import type { SuggestionModel } from './suggestion-model.ts';
 
 /**
  * Weights of the built-in grader's suggestion model (suggestion-model.ts), fitted on every family
- * below by `npx tsx bench/grader-agreement.ts --data DIR --write` on 2026-11-29.
+ * below by `npx tsx bench/grader-agreement.ts --data DIR --write` on 2026-11-30.
  * The figures are that run's, each family held out: measured with weights fitted on the others.
  *
  * data:
@@ -13,8 +13,8 @@ import type { SuggestionModel } from './suggestion-model.ts';
  *   powergrading: malik-ali/generative-grading + beingRD/CPSC5306-DataMiningProject @ 86cc2f5c8ba7900a46dc1974d9441f3e06f0e0fc + 505ceaeddf1d6cb933633e63a5af4a498a6856f1 (mean of three graders 0/1 (0, 1/3, 2/3, 1); the ten graded questions x 698 answers)
  * == saf held out (fitted on the other families only)
  *   k=0  n=2112  r 0.766  RMSE 0.243 (true mean 0.378, ratio 0.642)  bias -0.000  ECE 0.071  big errors in first 20% of the review queue: 2.98x random (lowest confidence first 0.75x)  salad over "I don't know." +0.045, over a wrong answer -0.182
- *   k=5  n=1320  r 0.808  RMSE 0.224 (mean of 5 0.388, ratio 0.578)  bias +0.022  ECE 0.086  big errors in first 20% of the review queue: 2.86x random (lowest confidence first 1.48x)  salad over "I don't know." +0.045, over a wrong answer -0.250
- *   k=10 n=1320  r 0.801  RMSE 0.228 (mean of 10 0.381, ratio 0.598)  bias +0.027  ECE 0.064  big errors in first 20% of the review queue: 2.74x random (lowest confidence first 1.51x)  salad over "I don't know." +0.045, over a wrong answer -0.282
+ *   k=5  n=3960  r 0.802  RMSE 0.225 (mean of 5 0.387, ratio 0.582)  bias +0.023  ECE 0.071  big errors in first 20% of the review queue: 2.64x random (lowest confidence first 1.13x)  salad over "I don't know." +0.045, over a wrong answer -0.250
+ *   k=10 n=3960  r 0.808  RMSE 0.223 (mean of 10 0.374, ratio 0.595)  bias +0.028  ECE 0.060  big errors in first 20% of the review queue: 2.74x random (lowest confidence first 1.32x)  salad over "I don't know." +0.045, over a wrong answer -0.282
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == scientsbank held out (fitted on the other families only)
  *   k=0  n=6242  r 0.462  RMSE 0.392 (true mean 0.429, ratio 0.914)  bias -0.091  ECE 0.050  big errors in first 20% of the review queue: 2.11x random (lowest confidence first 0.53x)  salad over "I don't know." +0.037, over a wrong answer -0.266
@@ -28,30 +28,30 @@ import type { SuggestionModel } from './suggestion-model.ts';
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == asap-sas held out (fitted on the other families only)
  *   k=0  n=2500  r 0.341  RMSE 0.365 (true mean 0.387, ratio 0.943)  bias -0.014  ECE 0.027  big errors in first 20% of the review queue: 1.52x random (lowest confidence first 0.30x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=600   r 0.508  RMSE 0.334 (mean of 5 0.393, ratio 0.851)  bias +0.016  ECE 0.056  big errors in first 20% of the review queue: 2.40x random (lowest confidence first 0.67x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=600   r 0.528  RMSE 0.328 (mean of 10 0.350, ratio 0.938)  bias -0.010  ECE 0.088  big errors in first 20% of the review queue: 2.65x random (lowest confidence first 0.52x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=3000  r 0.469  RMSE 0.344 (mean of 5 0.390, ratio 0.882)  bias +0.003  ECE 0.049  big errors in first 20% of the review queue: 2.31x random (lowest confidence first 0.61x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=3000  r 0.514  RMSE 0.333 (mean of 10 0.363, ratio 0.918)  bias +0.008  ECE 0.048  big errors in first 20% of the review queue: 2.42x random (lowest confidence first 0.63x)  salad over "I don't know."   -  , over a wrong answer   -
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == powergrading held out (fitted on the other families only)
  *   k=0  n=2500  r 0.693  RMSE 0.340 (true mean 0.340, ratio 0.999)  bias -0.235  ECE 0.132  big errors in first 20% of the review queue: 1.67x random (lowest confidence first 1.01x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=600   r 0.814  RMSE 0.194 (mean of 5 0.348, ratio 0.558)  bias -0.027  ECE 0.059  big errors in first 20% of the review queue: 4.38x random (lowest confidence first 2.34x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=600   r 0.831  RMSE 0.185 (mean of 10 0.322, ratio 0.576)  bias -0.020  ECE 0.043  big errors in first 20% of the review queue: 4.19x random (lowest confidence first 3.39x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=3000  r 0.807  RMSE 0.206 (mean of 5 0.354, ratio 0.582)  bias -0.040  ECE 0.041  big errors in first 20% of the review queue: 4.20x random (lowest confidence first 0.99x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=3000  r 0.835  RMSE 0.189 (mean of 10 0.335, ratio 0.565)  bias -0.008  ECE 0.030  big errors in first 20% of the review queue: 4.40x random (lowest confidence first 3.36x)  salad over "I don't know."   -  , over a wrong answer   -
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == worst family (goal)
  *   |bias| at k=0 (<= 0.10)                      0.235 (powergrading)
  *   ECE at k=0 (<= 0.05)                         0.182 (beetle)
- *   RMSE / mean of 5 at k=5 (<= 0.90)            0.851 (asap-sas)
- *   RMSE / mean of 10 at k=10 (<= 0.85)          0.938 (asap-sas)
+ *   RMSE / mean of 5 at k=5 (<= 0.90)            0.882 (asap-sas)
+ *   RMSE / mean of 10 at k=10 (<= 0.85)          0.918 (asap-sas)
  *   RMSE / true mean at k=0                      1.031 (beetle)
  *   big errors in first 20%, x random, k=0 (>= 2) 1.310 (beetle)
  *   big errors in first 20%, x random, k=5 (>= 2) 1.781 (beetle)
  *   big errors in first 20%, x random, k=10 (>= 2) 2.130 (beetle)
  *     the same, lowest confidence first, k=0     0.300 (asap-sas)
- *     the same, lowest confidence first, k=5     0.632 (scientsbank)
- *     the same, lowest confidence first, k=10    0.522 (asap-sas)
+ *     the same, lowest confidence first, k=5     0.606 (asap-sas)
+ *     the same, lowest confidence first, k=10    0.630 (asap-sas)
  *   salad over "I don't know.", k=0 (<= 0.05)    0.045 (saf)
  *   salad over "I don't know.", k=10 (<= 0.05)   0.045 (saf)
  *   leaking comments (<= 0.01)                   0.000 (saf)
- * time per answer: 46.7 ms (grading 5.8 ms + its meaning 40.9 ms; goal <= 150), resident memory 552 MB
+ * time per answer: 25.8 ms (grading 4.1 ms + its meaning 21.7 ms; goal <= 150), resident memory 616 MB
  */
 export const FITTED: SuggestionModel = {
   cold: {
