@@ -27,7 +27,9 @@
  *   the counts as pdf.js reads them since decision 0102's "Names and /F" (before, the CPU budgets);
  *   decision 0106's: slow-pages-disguised, 50 pages whose content streams nest 7,000 levels each
  *   and carry a font program's /Length1; nested-disguised, the deeply nested file whose content
- *   stream says /Type /Metadata; slow-pages-subtype-by-reference, slow-pages with each form's
+ *   stream says /Type /Metadata; slow-pages-split-untyped, 50 pages of 7,000 levels each whose
+ *   contents are four streams of 1,750 (the levels one leaves open, the next starts from) and
+ *   whose dictionaries have no /Type; slow-pages-subtype-by-reference, slow-pages with each form's
  *   /Subtype in an object of its own; slow-pages-misleading-first, slow-pages-by-reference packed
  *   in object streams whose dictionaries carry a second /First before their own;
  *   slow-pages-predictor-name, slow-pages with /Predictor written as a name (/Up), which pdf.js
@@ -295,6 +297,10 @@ async function main(): Promise<void> {
     'nested-disguised': {
       name: 'deeply nested, contents disguised as metadata',
       bytes: () => buildNestedStatesPdf(100_000, { disguise: 'metadata' }),
+    },
+    'slow-pages-split-untyped': {
+      name: '50 slow pages, contents in four streams, pages without /Type',
+      bytes: () => buildNestedStatesPdf(7_000, { pages: 50, split: 4 }),
     },
     'slow-pages-subtype-by-reference': {
       name: '50 slow pages, /Subtype by reference',

@@ -985,7 +985,7 @@ describe('work a file may ask for (issue 28)', () => {
     ).toBe(false);
   });
 
-  it('reads a page whose contents are several streams as one: what one leaves open, the next starts from', () => {
+  it('reads a page whose contents are several streams as one: what one leaves open, the next starts from', async () => {
     // Object 1 and 4, 5, ...: the page's content streams, in order.
     const pageOfStreams = (contents: string[]) =>
       rawPdf([
@@ -1007,6 +1007,22 @@ describe('work a file may ask for (issue 28)', () => {
         pageOfStreams([opens(800) + closes(800), opens(800), closes(800) + opens(800) + closes(800)]),
       ),
     ).not.toThrow();
+    // A page tree's leaf without /Type, or a page whose /Type stands after a long string: pdf.js
+    // reads either as a page (decision 0106).
+    for (const pageDictionary of [
+      '<< /MediaBox [0 0 1 1] /Contents [2 0 R 3 0 R 4 0 R] >>',
+      `<< /Pad (${'x'.repeat(5_000)}) /Type /Page /MediaBox [0 0 1 1] /Contents [2 0 R 3 0 R 4 0 R] >>`,
+    ])
+      expect(() =>
+        checkContentStreams(
+          rawPdf([pageDictionary, stream(opens(800), ''), stream(opens(800), ''), stream(opens(800), '')]),
+        ),
+      ).toThrow(nestingTooDeepError(2_000).message);
+    // The same written by pdf-lib, its pages' /Type taken out: 2,001 refused, 2,000 read by pdf.js.
+    const untypedOver = await buildNestedStatesPdf(2_001, { split: 3 });
+    expect(Buffer.from(untypedOver).toString('latin1')).not.toMatch(/\/Type \/Page\b/);
+    expect(() => checkContentStreams(untypedOver)).toThrow(nestingTooDeepError(2_000).message);
+    expect((await extractPdfText(await buildNestedStatesPdf(2_000, { split: 3 }))).pageCount).toBe(1);
     // Streams not read in a row (one page's, two no page's) are not added up.
     expect(() =>
       checkContentStreams(rawPdf([page(opens(800), '<< >>'), stream(opens(800), ''), stream(opens(800), '')])),

@@ -757,18 +757,27 @@ export async function buildOperatorBombPdf(depth: number): Promise<Uint8Array> {
  * The deeply nested file of issue 28: one page whose content stream, not compressed, is `depth`
  * `q` (save the graphics state) then `depth` `Q`. 100,000 levels are 400 KB; pdf.js's work grows
  * with the square of the depth (minutes at 100,000). `pages`: each page the same (default 1);
- * `disguise`: the content streams carry keys of another kind of stream (see ContentsDisguise).
+ * `disguise`: the content streams carry keys of another kind of stream (see ContentsDisguise);
+ * `split`: each page's /Contents an array of that many streams, the `q`s shared among them and the
+ * `Q`s in the last (pdf.js reads them as one stream), and the pages written without /Type (pdf.js
+ * takes a page tree's leaf for a page; decision 0106).
  */
 export async function buildNestedStatesPdf(
   depth: number,
-  options: { pages?: number; disguise?: ContentsDisguise } = {},
+  options: { pages?: number; disguise?: ContentsDisguise; split?: number } = {},
 ): Promise<Uint8Array> {
   const doc = await PDFDocument.create({ updateMetadata: false });
-  const content = new TextEncoder().encode('q\n'.repeat(depth) + 'Q\n'.repeat(depth));
   const entries = options.disguise ? DISGUISE_ENTRIES[options.disguise] : {};
+  const split = options.split ?? 1;
+  const parts = Array.from({ length: split }, (_, index) => {
+    const opens = Math.floor((depth * (index + 1)) / split) - Math.floor((depth * index) / split);
+    return new TextEncoder().encode('q\n'.repeat(opens) + (index === split - 1 ? 'Q\n'.repeat(depth) : ''));
+  });
   for (let index = 0; index < (options.pages ?? 1); index += 1) {
     const page = doc.addPage([PAGE_WIDTH, PAGE_HEIGHT]);
-    page.node.set(PDFName.of('Contents'), doc.context.register(PDFRawStream.of(doc.context.obj(entries), content)));
+    const streams = parts.map((part) => doc.context.register(PDFRawStream.of(doc.context.obj(entries), part)));
+    page.node.set(PDFName.of('Contents'), split === 1 ? streams[0]! : doc.context.obj(streams));
+    if (split > 1) page.node.delete(PDFName.of('Type'));
   }
   return saveDocument(doc);
 }

@@ -52,9 +52,6 @@ export interface ObjectSources {
  * file has a few thousand; a hostile one could make the name lookup quadratic).
  */
 const MAX_STEPS = 1_000_000;
-const PAGE_TYPE = /\/Type\s*\/Page(?![A-Za-z])/;
-/** How far into an object its /Type /Page is looked for. */
-const PAGE_TYPE_REACH = 4_096;
 /** Dictionaries and arrays nested deeper than this are not read further. */
 const MAX_VALUE_DEPTH = 32;
 
@@ -141,20 +138,19 @@ export function objectsDrawnAsContents(
     const entries = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : [];
     for (const entry of entries) if (entry && 'ref' in entry) drawn.add(entry.ref);
   };
-  for (const source of objects.sourceTexts()) {
-    // The keys, or a name with `#` in it that may be one once decoded (`/Cont#65nts`).
-    const key =
-      /\/(Contents|CharProcs|AP|[^\0\t\n\f\r ()<>[\]{}/%#]*#[^\0\t\n\f\r ()<>[\]{}/%]*)(?![^\0\t\n\f\r ()<>[\]{}/%])/g;
-    for (let match = key.exec(source); match; match = key.exec(source)) {
-      const name = decodeName(match[1]!);
-      if (name !== 'Contents' && name !== 'CharProcs' && name !== 'AP') continue;
-      const value = named(readValue(source, key.lastIndex).value);
-      if (name !== 'AP') eachOf(value);
-      else if (value instanceof Map) for (const state of ['N', 'R', 'D']) eachOf(named(value.get(state)));
-    }
+  for (const { name, value } of objects.valuesOf(DRAWING_KEYS)) {
+    const followed = named(value);
+    if (name !== 'AP') eachOf(followed);
+    else if (followed instanceof Map) for (const state of ['N', 'R', 'D']) eachOf(named(followed.get(state)));
   }
   return drawn;
 }
+
+/** A character of a name (PDF 32000-1, 7.3.5): not white space, not a delimiter; then one not `#` either. */
+const NAME_CHAR = String.raw`[^\0\t\n\f\r ()<>[\]{}/%]`;
+const NAME_CHAR_NOT_HASH = String.raw`[^\0\t\n\f\r ()<>[\]{}/%#]`;
+const DRAWING_KEYS: ReadonlySet<string> = new Set(['Contents', 'CharProcs', 'AP']);
+const CONTENTS_KEY: ReadonlySet<string> = new Set(['Contents']);
 
 class TooManySteps extends Error {}
 class PastTheLimit extends Error {
@@ -302,27 +298,33 @@ class ObjectIndex {
   }
 
   /**
-   * The content streams (object numbers, in order) of every page whose /Contents is an array of
-   * two or more: pdf.js reads them as one stream.
+   * The content streams (object numbers, in order) of every /Contents that is an array of two or
+   * more (the array maybe an object of its own): pdf.js reads a page's as one stream. Every
+   * /Contents of the file, wherever it stands in its dictionary (decision 0106): pdf.js takes a
+   * page tree's leaf without /Type for a page, and an array named so elsewhere is only counted
+   * once more.
    */
   *multiStreamPageContents(): Generator<number[]> {
-    this.top ??= this.indexTopLevel();
-    this.packed ??= this.indexObjectStreams();
-    const places = [
-      ...[...this.top.values()].map((at) => ({ source: this.sources.text, at })),
-      ...this.packed.values(),
-    ];
-    for (const { source, at } of places) {
-      // Only objects that start like a page are read (a page's /Type is near its start).
-      // (Or that may, its names escaped: `/T#79pe`; read to know.)
-      const start = source.slice(at, at + PAGE_TYPE_REACH);
-      if (!PAGE_TYPE.test(start) && !start.includes('#')) continue;
-      const page = asDictionary(readValue(source, at).value);
-      const type = page?.get('Type');
-      if (!page || !type || !('name' in type) || type.name !== 'Page') continue;
-      const contents = this.resolve(page.get('Contents'));
+    for (const { value } of this.valuesOf(CONTENTS_KEY)) {
+      const contents = this.resolve(value);
       if (!Array.isArray(contents) || contents.length < 2) continue;
       yield contents.flatMap((entry) => (entry && 'ref' in entry ? [entry.ref] : []));
+    }
+  }
+
+  /**
+   * The value after every key of `names` in the file's text and object streams (names decoded:
+   * `/Cont#65nts` is /Contents), read where the key stands, not resolved.
+   */
+  *valuesOf(names: ReadonlySet<string>): Generator<{ name: string; value: Value }> {
+    // One of `names` (letters only), or a name with `#` in it that may be one once decoded.
+    const pattern = String.raw`\/(${[...names].join('|')}|${NAME_CHAR_NOT_HASH}*#${NAME_CHAR}*)(?!${NAME_CHAR})`;
+    for (const source of this.sourceTexts()) {
+      const key = new RegExp(pattern, 'g');
+      for (let match = key.exec(source); match; match = key.exec(source)) {
+        const name = decodeName(match[1]!);
+        if (names.has(name)) yield { name, value: readValue(source, key.lastIndex).value };
+      }
     }
   }
 
