@@ -2,14 +2,6 @@ import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import {
-  ASSIGNMENT_ID,
-  fileUrl,
-  QUESTION_ID,
-  questionForStaff,
-  signInAs,
-  staffSubmission,
-} from '../../test/fixtures.ts';
-import {
   deferredResponse,
   INSTRUCTOR,
   jsonResponse,
@@ -18,6 +10,15 @@ import {
   type SentRequest,
 } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
+import {
+  idOf,
+  noGroup,
+  QUESTION_API,
+  QUESTION_PATH,
+  reviewComment,
+  reviewQueueRoutes,
+  storedSuggestion,
+} from '../../test/review-queue-fixtures.ts';
 
 // Screens load their route module and data first; on a busy machine that can take over a second.
 configure({ asyncUtilTimeout: 5000 });
@@ -25,64 +26,9 @@ configure({ asyncUtilTimeout: 5000 });
 // Decision 0105: U pressed right after S takes the save back, wherever the move to the next answer
 // of the queue is when it is pressed (the save still out, or the next screen not yet there).
 
-const QUESTION_PATH = `/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}`;
-const QUESTION_API = `/api${QUESTION_PATH}`;
-const NAMES = ['Ann', 'Ben'] as const;
-type Name = (typeof NAMES)[number];
-const idOf = (name: Name) => `submission-${name.toLowerCase()}`;
-const person = (name: Name) => ({
-  _id: `user-${name.toLowerCase()}`,
-  name,
-  email: `${name.toLowerCase()}@example.edu`,
-});
 const SAVE_API = `${QUESTION_API}/save-grade/${idOf('Ann')}`;
 const UNDO_API = `${SAVE_API}/undo`;
 const KEPT = 'A remark written before the slip of the S key.';
-
-const row = (name: Name) =>
-  staffSubmission({
-    _id: idOf(name),
-    file: fileUrl(`answer-${name.toLowerCase()}`),
-    student: person(name),
-    uploadedBy: { _id: person(name)._id, name },
-    gradingStatus: 'succeeded',
-    reviewStatus: 'needs-review',
-    suggestedScore: 8,
-  });
-
-const queueItem = (name: Name) => ({
-  submissionId: idOf(name),
-  student: person(name),
-  isLate: false,
-  status: 'needs-review',
-  confidenceLevel: 40,
-  grade: null,
-  isGradeFirst: false,
-  represents: null,
-  groupSize: null,
-});
-
-const comment = (id: string, text: string, pointsDeducted: number) => ({
-  _id: id,
-  id,
-  text,
-  pointsDeducted,
-  accepted: true,
-  rubricItemId: null,
-  rubricItem: null,
-});
-
-const suggestionOf = (name: Name) => ({
-  submissionText: `${name}'s answer.`,
-  gradingResult: { comments: [comment(`c-${name}`, `${name} forgot the units.`, 2)], totalScore: 8 },
-  questionPoints: 10,
-  confidenceLevel: 40,
-  grader: { kind: 'builtin', provider: 'builtin', model: 'builtin-v1' },
-  hiddenText: [],
-  gradingRunId: `run-${name}`,
-  isAlreadyGraded: false,
-  currentGradeId: null,
-});
 
 /** The server's answer to Save Grade of Ann's answer, with the comment the instructor added. */
 const savedAnn = () =>
@@ -94,7 +40,7 @@ const savedAnn = () =>
       submissionId: idOf('Ann'),
       grade: 8,
       feedback: '',
-      comments: [comment('c-new', KEPT, 0), comment('c-Ann', 'Ann forgot the units.', 2)],
+      comments: [reviewComment('c-new', KEPT, 0), reviewComment('c-Ann', 'Ann forgot the units.', 2)],
       confidenceLevel: 40,
       gradingRunId: 'run-Ann',
       savedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
@@ -102,40 +48,23 @@ const savedAnn = () =>
     },
   });
 
+/** The queue Ann, Ben, both with a suggestion to review; Ann's save and its undo answer as the server does. */
 function routes(overrides: Record<string, Responder>) {
-  return {
-    ...signInAs(INSTRUCTOR),
-    [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ submissions: NAMES.map(row) })),
-    [`GET ${QUESTION_API}/review-queue`]: () =>
-      jsonResponse(200, { questionPoints: 10, items: NAMES.map(queueItem), remaining: 2 }),
-    ...Object.fromEntries(
-      NAMES.flatMap((name) => [
-        [
-          `GET ${QUESTION_API}/answer-groups/of/${idOf(name)}`,
-          () => jsonResponse(200, { questionPoints: 10, group: null }),
-        ],
-        [`POST ${QUESTION_API}/grade/${idOf(name)}`, () => jsonResponse(200, suggestionOf(name))],
-        [`POST ${QUESTION_API}/grade/${idOf(name)}/lease`, leaseTaken],
-        [`DELETE ${QUESTION_API}/grade/${idOf(name)}/lease`, () => jsonResponse(200, { message: 'Lease released.' })],
-        [`GET /api/files/answer-${name.toLowerCase()}`, () => new Response('%PDF-1.4 not read')],
-      ]),
-    ),
-    [`POST ${SAVE_API}`]: savedAnn,
-    [`POST ${UNDO_API}`]: () =>
-      jsonResponse(200, {
-        message: 'Grade undone: the answer is not graded again.',
-        currentGradeId: null,
-        grade: null,
-      }),
-    ...overrides,
-  };
+  return reviewQueueRoutes(
+    { Ann: 'needs-review', Ben: 'needs-review' },
+    { Ann: storedSuggestion('Ann'), Ben: storedSuggestion('Ben') },
+    {
+      [`POST ${SAVE_API}`]: savedAnn,
+      [`POST ${UNDO_API}`]: () =>
+        jsonResponse(200, {
+          message: 'Grade undone: the answer is not graded again.',
+          currentGradeId: null,
+          grade: null,
+        }),
+      ...overrides,
+    },
+  );
 }
-const leaseTaken = () =>
-  jsonResponse(200, {
-    isMine: true,
-    holder: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name, since: '2030-01-01T00:00:00.000Z' },
-    expiresAt: '2030-01-01T00:00:00.000Z',
-  });
 
 const named = (sent: SentRequest[]) => sent.map((request) => `${request.method} ${request.path}`);
 
@@ -214,7 +143,7 @@ describe('U right after S', () => {
 
       await app.user.keyboard('u');
       await expectAnnBackUnsaved(app, sent);
-      benGroup.respond(jsonResponse(200, { questionPoints: 10, group: null }));
+      benGroup.respond(noGroup());
     },
   );
 });
