@@ -580,6 +580,39 @@ describe('unreadable input', () => {
   }, 120_000);
 });
 
+/** `levels` saved states, `draw` inside the deepest, all restored: content nested `levels` deep. */
+const deepStates = (levels: number, draw = '') => `${'q '.repeat(levels)}${draw}${' Q'.repeat(levels)}`;
+
+/** Whether the check refuses the file made of these objects, and then only for nesting past 2,000. */
+function isRefusedForNesting(objects: string[]): boolean {
+  try {
+    checkContentStreams(rawPdf(objects));
+    return false;
+  } catch (error) {
+    expect((error as Error).message).toBe(nestingTooDeepError(2_000).message);
+    return true;
+  }
+}
+
+/**
+ * A chain of forms `build` writes, counted exactly: the issue's forms file (60 forms of 1,000
+ * levels) is refused by the check before pdf.js reads it; 2 forms of 999 levels (2,000) pass the
+ * check and pdf.js reads the same bytes; one level more in each form (2,002) is refused.
+ * Returns the forms file, for what a test checks of how it is written.
+ */
+async function expectFormsCountedExactly(
+  build: (forms: number, depthPerForm: number) => Promise<Uint8Array>,
+): Promise<Uint8Array> {
+  const formsFile = await build(60, 1_000);
+  expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
+  const atTheLimit = await build(2, 999);
+  expect(() => checkContentStreams(atTheLimit)).not.toThrow();
+  expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
+  const justOver = await build(2, 1_000);
+  expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+  return formsFile;
+}
+
 describe('work a file may ask for (issue 28)', () => {
   const depthOf = (content: string) => deepestNesting(new TextEncoder().encode(content), Number.POSITIVE_INFINITY);
 
@@ -619,15 +652,8 @@ describe('work a file may ask for (issue 28)', () => {
   it.each(['ascii-hex', 'ascii85', 'lzw', 'run-length', 'png-predicted', 'tiff-predicted'] as const)(
     'counts a chain of forms written with %s as it counts a Flate one, exactly (decisions 0096, 0100)',
     async (encoding) => {
-      // The issue's forms file: 60,000 levels, refused by the check, before pdf.js reads it.
-      const formsFile = await buildNestedFormsPdf(60, 1_000, { encoding });
-      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
-      // Decoded to the level: 2,000 is read (and pdf.js reads the same bytes), 2,002 is refused.
-      const atTheLimit = await buildNestedFormsPdf(2, 999, { encoding });
-      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
-      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
-      const justOver = await buildNestedFormsPdf(2, 1_000, { encoding });
-      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
+      // Decoded to the level.
+      await expectFormsCountedExactly((forms, depthPerForm) => buildNestedFormsPdf(forms, depthPerForm, { encoding }));
     },
   );
 
@@ -636,18 +662,11 @@ describe('work a file may ask for (issue 28)', () => {
     async (objectStreams) => {
       const byReference = (forms: number, depthPerForm: number) =>
         buildNestedFormsPdf(forms, depthPerForm, { encoding: 'predicted-by-reference', objectStreams });
-      const formsFile = await byReference(60, 1_000);
+      const formsFile = await expectFormsCountedExactly(byReference);
       // The parameters sit where this check meets them only after the forms (or inside an object stream).
       expect(Buffer.from(formsFile).toString('latin1')).toMatch(
         objectStreams ? /\/Type \/ObjStm/ : /\/DecodeParms \d+ 0 R/,
       );
-      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
-      // An honest file with its parameters by reference is accepted and read; one level more is refused.
-      const atTheLimit = await byReference(2, 999);
-      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
-      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
-      const justOver = await byReference(2, 1_000);
-      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
     },
   );
 
@@ -661,7 +680,7 @@ describe('work a file may ask for (issue 28)', () => {
     async (spelling, encoding) => {
       const written = (forms: number, depthPerForm: number) =>
         buildNestedFormsPdf(forms, depthPerForm, { spelling, encoding });
-      const formsFile = await written(60, 1_000);
+      const formsFile = await expectFormsCountedExactly(written);
       // The filters under /F (and /DP), or every name escaped, the names drawn too.
       expect(Buffer.from(formsFile).toString('latin1')).toMatch(
         spelling === 'abbreviated'
@@ -669,13 +688,6 @@ describe('work a file may ask for (issue 28)', () => {
           : /\/F#69lter \/F#6cateDecode[\s\S]*\/X#4fbject <<\s*\/I#6ener /,
       );
       expect(Buffer.from(formsFile).toString('latin1')).not.toMatch(/\/Filter|\/DecodeParms/);
-      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
-      // An honest file written so is accepted and read by pdf.js; one level more is refused.
-      const atTheLimit = await written(2, 999);
-      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
-      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
-      const justOver = await written(2, 1_000);
-      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
     },
   );
 
@@ -696,16 +708,10 @@ describe('work a file may ask for (issue 28)', () => {
   ] as const)(
     'reads a chain of forms written with %s as pdf.js reads it, exactly (decision 0106)',
     async (_, options, written) => {
-      const build = (forms: number, depthPerForm: number) => buildNestedFormsPdf(forms, depthPerForm, options);
-      const formsFile = await build(60, 1_000);
+      const formsFile = await expectFormsCountedExactly((forms, depthPerForm) =>
+        buildNestedFormsPdf(forms, depthPerForm, options),
+      );
       expect(Buffer.from(formsFile).toString('latin1')).toMatch(written);
-      expect(() => checkContentStreams(formsFile)).toThrow(nestingTooDeepError(2_000).message);
-      // An honest file written so is accepted and read by pdf.js; one level more is refused.
-      const atTheLimit = await build(2, 999);
-      expect(() => checkContentStreams(atTheLimit)).not.toThrow();
-      expect((await extractPdfText(atTheLimit)).pageCount).toBe(1);
-      const justOver = await build(2, 1_000);
-      expect(() => checkContentStreams(justOver)).toThrow(nestingTooDeepError(2_000).message);
     },
   );
 
@@ -728,16 +734,8 @@ describe('work a file may ask for (issue 28)', () => {
   );
 
   it('tells a stream by what names it as drawing, and by its own keys followed as pdf.js follows them (decision 0106)', () => {
-    const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
-    const refused = (objects: string[]) => {
-      try {
-        checkContentStreams(rawPdf(objects));
-        return false;
-      } catch (error) {
-        expect((error as Error).message).toBe(nestingTooDeepError(2_000).message);
-        return true;
-      }
-    };
+    const deep = deepStates;
+    const refused = isRefusedForNesting;
     // Objects 1 on, no page tree: a page, the stream it may name as contents (2), an array (3).
     const pageNaming = (contents: string, key = '/Contents') =>
       `<< /Type /Page /MediaBox [0 0 1 1] ${key} ${contents} >>`;
@@ -905,16 +903,8 @@ describe('work a file may ask for (issue 28)', () => {
   });
 
   it('follows each form through the resources pdf.js looks its name up in, and never adds up forms drawn side by side', () => {
-    const deep = (levels: number, draw = '') => `${'q '.repeat(levels)}${draw}${' Q'.repeat(levels)}`;
-    const refused = (objects: string[]) => {
-      try {
-        checkContentStreams(rawPdf(objects));
-        return false;
-      } catch (error) {
-        expect((error as Error).message).toBe(nestingTooDeepError(2_000).message);
-        return true;
-      }
-    };
+    const deep = deepStates;
+    const refused = isRefusedForNesting;
     const form = (content: string, resources = '') =>
       stream(content, `/Type /XObject /Subtype /Form /BBox [0 0 1 1]${resources}`);
     // Two forms of 1,500 levels drawn one after the other, the second three times: 1,501 at most.
