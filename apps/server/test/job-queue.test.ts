@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod';
 import type { AppContext } from '../src/context.ts';
+import type { Database } from '../src/db/client.ts';
 import type { JobAttempt, JobDefinition, JobFailure } from '../src/jobs/job-definition.ts';
 import { JobQueue, JobQueueStoppedError, type LeaseTiming } from '../src/jobs/job-queue.ts';
 import { AppError } from '../src/lib/errors.ts';
@@ -432,6 +433,40 @@ describe('job queue (pg-boss on the test database)', () => {
     job.behaviour = async () => 'done';
     await startQueue();
     await job.until(() => job.row(id).status === 'succeeded');
+  });
+
+  it('stop returns only once pg-boss has written what became of an aborted job, however slow the write', async () => {
+    job.behaviour = (_id, attempt) =>
+      new Promise((_resolve, reject) =>
+        attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true }),
+      );
+    const q = await startQueue(true, 200);
+    const id = job.addRow();
+    await q.send(job.definition, { id });
+    await job.until(() => job.active === 1);
+    // pg-boss writes the outcome after our handler returned, without awaiting it. Here that write
+    // (its fail: back to 'retry') takes longer than pg-boss's own stop waits for its workers (1 s):
+    // a queue that stopped before it left the write to a database about to be closed.
+    const database = ctx.database;
+    let isFailWritten = false;
+    const slowFailWrites: Database = {
+      ...database,
+      executeSql: async <Row>(text: string, values?: unknown[]) => {
+        if (!text.includes('retry_count < retry_limit')) return database.executeSql<Row>(text, values);
+        await new Promise((resolve) => setTimeout(resolve, 2_000));
+        const result = await database.executeSql<Row>(text, values);
+        isFailWritten = true;
+        return result;
+      },
+    };
+    (ctx as { database: Database }).database = slowFailWrites;
+    try {
+      await q.stop();
+      expect(isFailWritten).toBe(true);
+    } finally {
+      (ctx as { database: Database }).database = database;
+    }
+    expect(await jobState(ctx, id)).toBe('retry');
   });
 
   it("hands a dead worker's job back once its lease goes quiet, and a live worker runs it", async () => {

@@ -75,6 +75,8 @@ export class JobQueue {
   private readonly workers = new Map<string, WorkerSlot[]>();
   /** Per queue, the worker the next wake-up starts from: wake-ups go round the workers. */
   private readonly wakeCursors = new Map<string, number>();
+  /** pg-boss's queries in flight (trackBossQuery). */
+  private readonly bossQueries = new Set<Promise<unknown>>();
   private readonly inFlight = new Set<InFlightJob>();
   /** This process's identity in job_leases. */
   private readonly workerId = randomUUID();
@@ -104,7 +106,7 @@ export class JobQueue {
     // Waiters come and go per request; many at once is normal, not a leak.
     this.events.setMaxListeners(0);
     this.boss = new PgBoss({
-      db: { executeSql: (text, values) => ctx.database.executeSql(text, values) },
+      db: { executeSql: (text, values) => this.trackBossQuery(ctx.database.executeSql(text, values)) },
       // Cron scheduling is unused: no clock-skew monitor, no schedule tables polling.
       schedule: false,
       supervise: true,
@@ -245,10 +247,30 @@ export class JobQueue {
     await this.boss
       .stop({ graceful: true, wait: true, timeout: 1000, close: false })
       .catch((error) => this.ctx.log.error({ err: error }, 'stopping the job queue failed'));
+    await this.settleBossQueries();
     // Our jobs are finished or handed back (aborted ones wait for their retry): nothing to guard.
     await this.ctx.database
       .executeSql(`DELETE FROM job_leases WHERE worker_id = $1`, [this.workerId])
       .catch((error) => this.ctx.log.warn({ err: error }, 'releasing job leases failed'));
+  }
+
+  /**
+   * pg-boss writes a job's outcome (complete, fail) without awaiting it, after our handler
+   * returned, so its stop() can resolve with that write still to run. The database then closed
+   * under it: "Cannot use a pool after calling end on the pool", an unhandled rejection that ended
+   * the process (a server-postgres test worker, this session). Every query pg-boss makes goes
+   * through here, and stop() waits for the ones in flight, so none outlives the queue.
+   */
+  private trackBossQuery<T>(query: Promise<T>): Promise<T> {
+    this.bossQueries.add(query);
+    const forget = () => this.bossQueries.delete(query);
+    query.then(forget, forget);
+    return query;
+  }
+
+  private async settleBossQueries(): Promise<void> {
+    // A settled write can be followed by another (a fail that archives): wait until none is left.
+    while (this.bossQueries.size > 0) await Promise.allSettled([...this.bossQueries]);
   }
 
   /** Jobs of this process's queues that pg-boss has not finished: for diagnostics and tests. */
