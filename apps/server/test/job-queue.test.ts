@@ -137,6 +137,19 @@ async function startQueue(runWorkers = true, shutdownGraceMs = 5_000, lease?: Le
   return queue;
 }
 
+/** A queue running one job that only ends when aborted (a stop past the grace period). */
+async function runJobUntilAborted(shutdownGraceMs: number): Promise<{ q: JobQueue; id: string }> {
+  job.behaviour = (_id, attempt) =>
+    new Promise((_resolve, reject) =>
+      attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true }),
+    );
+  const q = await startQueue(true, shutdownGraceMs);
+  const id = job.addRow();
+  await q.send(job.definition, { id });
+  await job.until(() => job.active === 1);
+  return { q, id };
+}
+
 /** Leases that go stale after a second, so a test sees a dead worker's job come back quickly. */
 const SHORT_LEASE: LeaseTiming = { heartbeatSeconds: 0.2, staleAfterSeconds: 1, sweepSeconds: 0.25 };
 
@@ -412,14 +425,7 @@ describe('job queue (pg-boss on the test database)', () => {
   });
 
   it('on stop, aborts a job that outlives the grace period, leaves it for a retry and releases waiting callers', async () => {
-    job.behaviour = (_id, attempt) =>
-      new Promise((_resolve, reject) =>
-        attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true }),
-      );
-    const q = await startQueue(true, 1_000);
-    const id = job.addRow();
-    await q.send(job.definition, { id });
-    await job.until(() => job.active === 1);
+    const { q, id } = await runJobUntilAborted(1_000);
     const waiting = q
       .waitFor(id, async () => (job.row(id).status === 'succeeded' ? true : undefined), { timeoutMs: 60_000 })
       .catch((error: unknown) => error);
@@ -436,14 +442,7 @@ describe('job queue (pg-boss on the test database)', () => {
   });
 
   it('stop returns only once pg-boss has written what became of an aborted job, however slow the write', async () => {
-    job.behaviour = (_id, attempt) =>
-      new Promise((_resolve, reject) =>
-        attempt.signal.addEventListener('abort', () => reject(attempt.signal.reason), { once: true }),
-      );
-    const q = await startQueue(true, 200);
-    const id = job.addRow();
-    await q.send(job.definition, { id });
-    await job.until(() => job.active === 1);
+    const { q, id } = await runJobUntilAborted(200);
     // pg-boss writes the outcome after our handler returned, without awaiting it. Here that write
     // (its fail: back to 'retry') takes longer than pg-boss's own stop waits for its workers (1 s):
     // a queue that stopped before it left the write to a database about to be closed.
