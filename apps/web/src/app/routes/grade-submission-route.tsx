@@ -1,7 +1,8 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useDeferredValue } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { GRADE_DIALOG_TITLE, GradingDialogFrame } from '../../features/grading/components/grading-dialog-frame.tsx';
+import { ROUTE_READ_FRESH_MS } from '../../features/grading/api/grading-reads.ts';
 import { useUndoKeyBetweenScreens } from '../../features/grading/undo-after-save.ts';
 import { gradingQueries } from '../../lib/queries/grading.ts';
 import { useSession } from '../../lib/session.tsx';
@@ -45,7 +46,14 @@ export function GradeSubmissionRoute() {
   // answer): on a phone its bar takes a line of its own under the title, and drawn after the dialog
   // it pushed the dialog's content down (a layout shift of 0.08-0.11, decision 0079). The frame is
   // replaced, not moved, so the swap itself shifts nothing. A failed read does not hold the dialog.
-  const queue = useQuery({ ...gradingQueries.queue(assignmentId, questionId), enabled: inQueue });
+  // Not read again when this route mounts after the loader's read has answered (it mounts once the
+  // title's font is there, which on a first visit can come after the queue): that was a second read
+  // of the whole queue, 16 KB, on the screen's first view (decision 0109).
+  const queue = useQuery({
+    ...gradingQueries.queue(assignmentId, questionId),
+    enabled: inQueue,
+    staleTime: ROUTE_READ_FRESH_MS,
+  });
   const isQueueKnown = !inQueue || !queue.isPending;
   // So does the answer's group the route asked for, during its first try: its notice sits above
   // the comments, and drawn after them it pushed them down (a layout shift of 0.068 once the screen
@@ -56,6 +64,16 @@ export function GradeSubmissionRoute() {
     enabled: false,
   });
   const areGroupsAwaited = groups.data === undefined && groups.fetchStatus === 'fetching' && groups.failureCount === 0;
+  const isDialogDue = isFrameShown && isQueueKnown && !areGroupsAwaited;
+  // The dialog comes in a transition however it becomes due. The last of the conditions above is
+  // often a read's answer, an urgent update: rendered in it, the dialog's lazy module suspended the
+  // urgent render, React put the fallback (the frame, drawn anew) in, and committed the dialog as a
+  // Suspense retry, which it holds until 300 ms after a fallback was shown (its throttle of
+  // revealed content): the dialog, the screen's largest paint, waited about 200 ms for nothing
+  // (decision 0109). Deferred, the urgent render keeps the frame and the dialog's render is a
+  // transition, which keeps the frame on screen while the module resolves. Not deferred the other
+  // way: when it stops being due (a next answer's group still being read), the frame is at once.
+  const isDialogShown = useDeferredValue(isDialogDue) && isDialogDue;
   if (user?.role === 'student') return <Navigate to="report" relative="path" replace />;
   const frame = <GradingDialogFrame onClose={goBack} />;
   // The frame first, then the dialog, rendered once the frame is on screen (its code was asked for
@@ -63,7 +81,7 @@ export function GradeSubmissionRoute() {
   // drawn anew) until the dialog replaces it (decisions 0053, 0079).
   return (
     <Suspense fallback={frame}>
-      {isFrameShown && isQueueKnown && !areGroupsAwaited ? (
+      {isDialogShown ? (
         <GradingDialog
           key={submissionId}
           assignmentId={assignmentId}
