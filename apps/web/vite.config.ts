@@ -3,6 +3,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import react from '@vitejs/plugin-react';
 import { defineConfig, type Rollup } from 'vite';
+import { gradingScreenFiles } from './build/grading-screen-files.ts';
 import { inlineStylesheet } from './build/inline-stylesheet.ts';
 import { muiPathImports } from './build/mui-path-imports.ts';
 import { precompress } from './build/precompress.ts';
@@ -33,7 +34,7 @@ export default defineConfig(({ command }) => ({
     alias: [...emotionStyledBase, ...zodJitless, ...(command === 'build' ? reactRouterProductionBuild() : [])],
   },
   // muiPathImports: see its comment; it is what lets lazy screens keep their MUI components.
-  plugins: [react(), muiPathImports(), inlineStylesheet(), precompress()],
+  plugins: [react(), muiPathImports(), inlineStylesheet(), gradingScreenFiles(), precompress()],
   // pdf.js starts its worker as a module worker (lib/pdf-worker-entry.ts).
   worker: { format: 'es' },
   build: {

@@ -1,11 +1,11 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { createBrowserRouter, type LoaderFunction, type RouteObject } from 'react-router-dom';
 import { apiClient } from '../lib/api-client.ts';
-import { apiPaths } from '../lib/api-paths.ts';
 import { hasSeenDemo, isPrefetchOff } from '../lib/browser-storage.ts';
 import { courseQueries } from '../lib/queries/courses.ts';
 import { queryKeys } from '../lib/query-keys.ts';
 import { hasSessionToken } from '../lib/session.tsx';
+import { gradingScreenFirstReads } from './grading-screen-first-reads.ts';
 import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
 import { AppLoading } from './layout/app-loading.tsx';
 import { RequireAuth } from './require-auth.tsx';
@@ -207,11 +207,9 @@ function startGradingScreen(queryClient: QueryClient): LoaderFunction {
     // screen's other files on the browser's six connections. Its requests go out now and it takes
     // their answers (decision 0099); the queue only when no other screen has read it.
     if (!gradingReads) {
-      apiClient.startEarly('POST', apiPaths.submissions.grade(assignmentId, questionId, submissionId));
-      apiClient.startEarly('GET', apiPaths.questions.detailSubmission(assignmentId, questionId, submissionId));
-      apiClient.startEarly('GET', apiPaths.questions.answerGroupOf(assignmentId, questionId, submissionId));
-      if (inQueue && queryClient.getQueryData(queryKeys.grading.queue(questionId)) === undefined)
-        apiClient.startEarly('GET', apiPaths.questions.reviewQueue(assignmentId, questionId));
+      const withQueue = inQueue && queryClient.getQueryData(queryKeys.grading.queue(questionId)) === undefined;
+      for (const { method, path } of gradingScreenFirstReads({ assignmentId, questionId, submissionId }, withQueue))
+        apiClient.startEarly(method, path);
     }
     gradingReads ??= import('../features/grading/api/grading-reads.ts');
     void gradingReads.then(({ startGradingScreen: start }) =>

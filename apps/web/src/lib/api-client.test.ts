@@ -73,3 +73,42 @@ describe('early requests (decision 0099)', () => {
     expect(sent).toHaveLength(6);
   });
 });
+
+describe('reads the page sent before the app ran (decision 0109)', () => {
+  afterEach(() => {
+    window.gradewiseEarlyReads = undefined;
+  });
+
+  const sentByPage = (token: string) => [
+    {
+      method: 'GET',
+      path: '/things/1',
+      token,
+      sentAt: Date.now(),
+      response: Promise.resolve(jsonResponse(200, { name: 'sent by the page' })),
+    },
+  ];
+
+  it('are taken by the same method, path and token, once, and the route does not send them again', async () => {
+    const sent = stubNetwork({ 'GET /api/things/1': () => jsonResponse(200, { name: 'asked again' }) });
+    window.gradewiseEarlyReads = sentByPage('token-a');
+    const client = createApiClient('/api');
+    client.setToken('token-a');
+    client.startEarly('GET', '/things/1');
+    expect(sent).toHaveLength(0);
+    expect(await client.get('/things/1', Item)).toEqual({ name: 'sent by the page' });
+    expect(await client.get('/things/1', Item)).toEqual({ name: 'asked again' });
+    expect(sent).toHaveLength(1);
+  });
+
+  it('are not taken with another token', async () => {
+    const sent = stubNetwork({ 'GET /api/things/1': () => jsonResponse(200, { name: 'asked again' }) });
+    window.gradewiseEarlyReads = sentByPage('token-a');
+    const client = createApiClient('/api');
+    client.setToken('token-b');
+    client.startEarly('GET', '/things/1');
+    expect(sent).toHaveLength(1);
+    expect(await client.get('/things/1', Item)).toEqual({ name: 'asked again' });
+    expect(sent[0]!.headers.get('Authorization')).toBe('Bearer token-b');
+  });
+});

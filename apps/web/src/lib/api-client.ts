@@ -1,5 +1,6 @@
 import type { z } from 'zod';
 import { ErrorBody, type ErrorCode } from '@gradewise/shared/errors';
+import { API_BASE } from './api-paths.ts';
 
 /** Codes the client adds for failures that never produced a server answer. */
 export type ClientErrorCode = 'NETWORK_ERROR' | 'HTTP_ERROR' | 'INVALID_RESPONSE';
@@ -110,8 +111,23 @@ export function createApiClient(baseUrl = '/api'): ApiClient {
     });
   }
 
+  /**
+   * Reads the page's early script sent before the app ran (public/grading-screen-early.js, decision
+   * 0109) join this client's early requests, once: taken by the same rules as its own.
+   */
+  function adoptPageReads() {
+    const sentByPage = window.gradewiseEarlyReads;
+    if (!sentByPage) return;
+    window.gradewiseEarlyReads = undefined;
+    for (const read of sentByPage) {
+      read.response.catch(() => undefined);
+      early.set(`${read.method} ${read.path}`, { response: read.response, token: read.token, sentAt: read.sentAt });
+    }
+  }
+
   /** The early request of this call, once: none with a body, another token, or once it is too old. */
   function takeEarly(method: Method, path: string, sentToken: string | null, options: RequestOptions) {
+    adoptPageReads();
     const key = `${method} ${path}`;
     const found = early.get(key);
     early.delete(key);
@@ -162,6 +178,10 @@ export function createApiClient(baseUrl = '/api'): ApiClient {
     patch: (path, body, schema, options) => request('PATCH', path, schema, { ...options, body }),
     delete: (path, schema, options) => request('DELETE', path, schema, options),
     startEarly(method, path) {
+      // Not again when the page's early script has just sent the same read with this token.
+      adoptPageReads();
+      const sent = early.get(`${method} ${path}`);
+      if (sent && sent.token === token && Date.now() - sent.sentAt <= EARLY_READ_KEEP_MS) return;
       const response = send(method, path, token, {});
       // A failure is the taker's to report (request turns it into NETWORK_ERROR); untaken, nobody's.
       response.catch(() => undefined);
@@ -206,8 +226,29 @@ async function toApiError(response: Response): Promise<ApiError> {
  */
 export const EARLY_READ_KEEP_MS = 10_000;
 
+/**
+ * A read sent by the page's early script (public/grading-screen-early.js) before the app's code
+ * ran, left on `window` for the API client to take (decision 0109).
+ */
+export interface PageEarlyRead {
+  method: string;
+  path: string;
+  token: string;
+  sentAt: number;
+  response: Promise<Response>;
+}
+
+declare global {
+  interface Window {
+    gradewiseEarlyReads?: PageEarlyRead[];
+    /** Set once the app's code runs: the early script, if it comes later, then sends nothing. */
+    gradewiseAppStarted?: boolean;
+  }
+}
+
 /** The one client the web app uses; the session sets and clears its token. */
-export const apiClient = createApiClient('/api');
+export const apiClient = createApiClient(API_BASE);
+window.gradewiseAppStarted = true;
 
 /**
  * A save refused because what it edited changed since the screen loaded it (409 CONFLICT): the

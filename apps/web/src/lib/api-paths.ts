@@ -7,6 +7,9 @@
 
 import { authApiPaths } from './auth-api-paths.ts';
 
+/** Where the API is, on the app's own origin: every path below is relative to it. */
+export const API_BASE = '/api';
+
 const segment = encodeURIComponent;
 
 const course = (courseId: string) => `/courses/${segment(courseId)}`;
