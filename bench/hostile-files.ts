@@ -34,6 +34,14 @@
  *   in object streams whose dictionaries carry a second /First before their own;
  *   slow-pages-predictor-name, slow-pages with /Predictor written as a name (/Up), which pdf.js
  *   takes for a PNG predictor (each counted since decision 0106; before, the CPU budgets).
+ *   decision 0108's (apps/server/src/demo/pdf-structures.ts, written by hand): slow-pages-duplicates,
+ *   50 pages of 7 chained forms of 1,000 levels, each form defined a second time, harmless, after
+ *   the end of the file (pdf.js follows the cross-reference table to the first); slow-pages-packed-
+ *   streams, the forms packed inside an object stream (pdf.js reads streams there); slow-pages-
+ *   nested-object-streams, that object stream inside another; slow-pages-encrypted, every stream
+ *   encrypted with AES-256 and an empty user password (pdf.js opens it without asking);
+ *   slow-pages-image-filtered, 50 pages whose contents nest 7,000 levels written as a CCITT fax
+ *   image (pdf.js decodes it and reads the bits as drawing instructions).
  *
  * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
  * normal answer's grade (the answer submitted just before, so its text is read by the grade) and
@@ -81,6 +89,7 @@ import {
   buildOperatorBombPdf,
   buildTextPdf,
 } from '../apps/server/src/demo/pdf-documents.ts';
+import { buildImageFilteredPdf, buildRawFormsPdf } from '../apps/server/src/demo/pdf-structures.ts';
 import {
   readEmailsFromSpreadsheet,
   ROSTER_SPREADSHEET_LIMITS,
@@ -319,6 +328,26 @@ async function main(): Promise<void> {
     'slow-pages-predictor-name': {
       name: '50 slow pages, /Predictor a name',
       bytes: () => buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 50, predictor: 'name' }),
+    },
+    'slow-pages-duplicates': {
+      name: '50 slow pages, each form defined again harmless after the end',
+      bytes: async () => buildRawFormsPdf(7, 1_000, { pages: 50, duplicates: 'after-end' }),
+    },
+    'slow-pages-packed-streams': {
+      name: '50 slow pages, the forms packed in an object stream',
+      bytes: async () => buildRawFormsPdf(7, 1_000, { pages: 50, packing: 'object-stream' }),
+    },
+    'slow-pages-nested-object-streams': {
+      name: '50 slow pages, the forms in an object stream inside an object stream',
+      bytes: async () => buildRawFormsPdf(7, 1_000, { pages: 50, packing: 'nested-object-streams' }),
+    },
+    'slow-pages-encrypted': {
+      name: '50 slow pages, encrypted (AES-256, empty user password)',
+      bytes: async () => buildRawFormsPdf(7, 1_000, { pages: 50, encryption: 'aes-256' }),
+    },
+    'slow-pages-image-filtered': {
+      name: '50 slow pages, contents written as a CCITT fax image',
+      bytes: async () => buildImageFilteredPdf(7_000, { pages: 50 }),
     },
   };
   const hostileKinds: { name: string; bytes: Uint8Array }[] = [];

@@ -21,6 +21,7 @@ import {
   buildScannedPdf,
   buildTextPdf,
 } from '../src/demo/pdf-documents.ts';
+import { buildRepeatedFormPdf } from '../src/demo/pdf-structures.ts';
 import { runCountingThreads } from './support/os-threads.ts';
 
 // Two threads, shared by the tests below; each test that must watch a thread die uses its own pool.
@@ -313,9 +314,7 @@ describe('ExtractionPool bounds the work of one file', () => {
   it('stops a page that runs over its CPU budget, replaces that reader, and the pool reads the next file', async () => {
     const bounded = new ExtractionPool({ threads: 1, cpuPerPageMs: 3_000 });
     try {
-      const error = await rejection(
-        bounded.extractPdfText(await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' })),
-      );
+      const error = await rejection(bounded.extractPdfText(buildRepeatedFormPdf(1_990, 400, { pages: 3 })));
       expect(error.code).toBe('too-complex');
       expect(error.message).toBe(
         'Reading page 1 of this PDF took more than 3 seconds of work (a damaged file, or one built to stall readers), so it was stopped. Please export it again (for example, print it to a new PDF) and re-upload it.',
@@ -361,7 +360,7 @@ describe('ExtractionPool takes turns', () => {
   it("reads another person's file before the rest of one person's hostile files, each refused with its message", async () => {
     const fair = new ExtractionPool({ threads: 1, cpuPerPageMs: 1_000 });
     try {
-      const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
+      const spinner = buildRepeatedFormPdf(1_990, 400, { pages: 3 });
       const typed = await buildTextPdf({ paragraphs: VISIBLE });
       const settled: string[] = [];
       const read = (label: string, bytes: Uint8Array, owner: string) =>
@@ -389,7 +388,7 @@ describe('ExtractionPool takes turns', () => {
     // No budget: the hostile files could only end by the time limit (minutes away), so everything
     // read below was read while they were still being read or waiting.
     const lanes = new ExtractionPool({ threads: 1, cpuPerPageMs: Number.POSITIVE_INFINITY });
-    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
+    const spinner = buildRepeatedFormPdf(1_990, 400, { pages: 3 });
     let hostileSettled = 0;
     const hostile = ['a1', 'a2', 'a3'].map(() =>
       lanes
@@ -472,7 +471,7 @@ describe('ExtractionPool with backgroundAtLowPriority (the shared pool)', () => 
       cpuPerPageMs: 600_000,
       cpuPerFileMs: 600_000,
     });
-    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
+    const spinner = buildRepeatedFormPdf(1_990, 400, { pages: 3 });
     const hostile = lanes.extractPdfText(spinner, {}, { owner: 'student-a', lane: 'background' }).then(
       () => 'read',
       (error: Error) => error.message,

@@ -5,7 +5,7 @@ import { expectJson } from './support/expect-json.ts';
 import { eq } from 'drizzle-orm';
 import { fileExtractions, gradingRuns, submissions } from '../src/db/schema.ts';
 import { finishFileExtraction, selectFileExtraction } from '../src/models/file-extractions.ts';
-import { nestingTooDeepError, workBudgetError } from '../src/pdf/extraction-error.ts';
+import { imageFilteredDrawingError, nestingTooDeepError, workBudgetError } from '../src/pdf/extraction-error.ts';
 import { closeExtractionPool, configureExtractionPool, extractionPoolStats } from '../src/pdf/extraction-pool.ts';
 import { structureCheckStats } from '../src/pdf/structure-check.ts';
 import {
@@ -17,6 +17,7 @@ import {
   buildTextPdf,
   type HiddenTextTechnique,
 } from '../src/demo/pdf-documents.ts';
+import { buildImageFilteredPdf, buildRawFormsPdf, buildRepeatedFormPdf } from '../src/demo/pdf-structures.ts';
 import { addStudents, createCourseWorld, createQuestion, type CourseWorld } from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
@@ -235,8 +236,8 @@ describe('a PDF that runs over the time limit', () => {
 
   it('is stored as a file fault, and the next read fails at once with the stored message', async () => {
     const message = 'Reading this PDF took longer than 1 second. Please upload a smaller or simpler file.';
-    // Nesting carried through a chain of forms encrypted with the empty password: minutes of pdf.js's work, which no check up front decrypts.
-    const bomb = await submit(t, world, await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' }));
+    // One form of 1,990 levels drawn 400 times a page: within every count made up front, seconds of pdf.js's work a page.
+    const bomb = await submit(t, world, buildRepeatedFormPdf(1_990, 400, { pages: 3 }));
     const fileId = await fileIdOf(t, bomb._id);
     expect(await extractionSettled(t, fileId)).toMatchObject({
       status: 'failed',
@@ -322,7 +323,7 @@ describe('hostile files', () => {
     }
   }, 120_000);
 
-  it('refuses an upload the structure counts refuse before any reading thread takes it; an honest upload is checked, then read (decisions 0100, 0102, 0106)', async () => {
+  it('refuses an upload the structure counts refuse before any reading thread takes it; an honest upload is checked, then read (decisions 0100, 0102, 0106, 0108)', async () => {
     configureExtractionPool({ threads: 1, heapLimitMb: 256, cpuPerPageMs: 5_000 });
     const message = nestingTooDeepError(2_000).message;
     const hostile = [
@@ -343,14 +344,23 @@ describe('hostile files', () => {
         misleadingFirst: true,
       }),
       await buildNestedFormsPdf(7, 1_000, { encoding: 'png-predicted', pages: 3, predictor: 'name' }),
+      // Decision 0108: each form defined again, harmless, past the end of the file; the forms
+      // packed in an object stream, and in one inside another; every stream encrypted (AES-256,
+      // empty user password).
+      buildRawFormsPdf(7, 1_000, { pages: 3, duplicates: 'after-end' }),
+      buildRawFormsPdf(7, 1_000, { pages: 3, packing: 'object-stream' }),
+      buildRawFormsPdf(7, 1_000, { pages: 3, packing: 'nested-object-streams' }),
+      buildRawFormsPdf(7, 1_000, { pages: 3, encryption: 'aes-256' }),
     ];
-    for (const file of hostile) {
+    // Decision 0108: contents written as a CCITT fax image, refused with a message of its own.
+    const imageFiltered = buildImageFilteredPdf(7_000, { pages: 3 });
+    for (const file of [...hostile, imageFiltered]) {
       const [callsBefore, checkBefore] = [extractionPoolStats().calls, structureCheckStats()];
       const submission = await submit(t, world, file);
       expect(await extractionSettled(t, await fileIdOf(t, submission._id))).toMatchObject({
         status: 'failed',
         errorCode: 'too-complex',
-        error: message,
+        error: file === imageFiltered ? imageFilteredDrawingError().message : message,
       });
       // Refused by the check thread: no reading thread was handed the file.
       expect(extractionPoolStats().calls).toBe(callsBefore);
@@ -380,7 +390,7 @@ describe('hostile files', () => {
       world.course._id,
       attackers.map((attacker) => attacker.email),
     );
-    const spinner = await buildNestedFormsPdf(60, 1_000, { encoding: 'encrypted' });
+    const spinner = buildRepeatedFormPdf(1_990, 400, { pages: 3 });
     const hostileFiles: string[] = [];
     for (const attacker of attackers) {
       hostileFiles.push(await fileIdOf(t, (await submit(t, world, spinner, attacker))._id));

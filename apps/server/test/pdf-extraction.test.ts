@@ -41,7 +41,10 @@ import {
   buildTextPdf,
   type HiddenTextTechnique,
 } from '../src/demo/pdf-documents.ts';
-import { nestingTooDeepError } from '../src/pdf/extraction-error.ts';
+import { buildImageFilteredPdf, buildRawFormsPdf, type RawFormsOptions } from '../src/demo/pdf-structures.ts';
+import { imageFilteredDrawingError, nestingTooDeepError, passwordProtectedError } from '../src/pdf/extraction-error.ts';
+import { openPdf } from '../src/pdf/open-pdf.ts';
+import { OPS } from '../src/pdf/pdfjs.ts';
 import { checkContentStreams, deepestNesting } from '../src/pdf/stream-guard.ts';
 
 afterAll(async () => {
@@ -1028,6 +1031,169 @@ describe('work a file may ask for (issue 28)', () => {
     expect((await extractPdfText(busy, { maxOperators: 11_000 })).pageCount).toBe(1);
   });
 });
+
+/**
+ * What pdf.js fetches, counted (decision 0108): a form chain (2 forms of 999 levels: 2,000) written
+ * `options`'s way is accepted by the counts and read by pdf.js, the nesting drawn (its operator
+ * list saves 1,998 states in 2 forms: what the plain file gives); one level more in each form
+ * (2,002) and the issue's 60 forms of 1,000 are refused for nesting.
+ */
+async function expectRawFormsCountedExactly(options: RawFormsOptions): Promise<void> {
+  const atTheLimit = buildRawFormsPdf(2, 999, options);
+  expect(() => checkContentStreams(atTheLimit)).not.toThrow();
+  expect(await drawnStates(atTheLimit)).toEqual({ saves: 1_998, forms: 2 });
+  expect(() => checkContentStreams(buildRawFormsPdf(2, 1_000, options))).toThrow(nestingTooDeepError(2_000).message);
+  expect(() => checkContentStreams(buildRawFormsPdf(60, 1_000, options))).toThrow(nestingTooDeepError(2_000).message);
+}
+
+/** The states pdf.js saves and the forms it draws on page 1 (its operator list). */
+async function drawnStates(bytes: Uint8Array): Promise<{ saves: number; forms: number }> {
+  const document = await openPdf(bytes, { maxBytes: 10 * 1024 * 1024, maxPages: 50, streamLimits: null });
+  try {
+    const { fnArray } = await (await document.getPage(1)).getOperatorList();
+    return {
+      saves: fnArray.filter((op) => op === OPS.save).length,
+      forms: fnArray.filter((op) => op === OPS.paintFormXObjectBegin).length,
+    };
+  } finally {
+    await document.destroy();
+  }
+}
+
+describe('what pdf.js fetches, counted before it reads the file (decision 0108)', () => {
+  it.each([
+    ['defined again, harmless, after the end of the file', { duplicates: 'after-end' }],
+    ['defined again, harmless, in an update that does not name them', { duplicates: 'unreferenced' }],
+  ] as const)(
+    'counts every definition of forms %s (pdf.js follows its cross-reference table to the first)',
+    async (_name, options) => {
+      await expectRawFormsCountedExactly(options);
+    },
+  );
+
+  it('counts every definition of an object defined twice, whichever pdf.js takes: parameters, resources, contents', () => {
+    const deep = (levels: number) => `${'q '.repeat(levels)}${' Q'.repeat(levels)}`;
+    // A predictor's parameters defined twice: with the right ones the nesting shows, with the others not.
+    const rows = deep(2_001);
+    const subRows: number[] = [];
+    for (let at = 0; at < rows.length; at += 8) {
+      subRows.push(1);
+      for (let i = 0; i < 8; i += 1) {
+        const byte = (index: number) => (index < at ? 0 : rows.charCodeAt(index) || 0x20);
+        subRows.push((byte(at + i) - (i > 0 ? byte(at + i - 1) : 0) + 256) & 0xff);
+      }
+    }
+    const predicted = `${deflateSync(Buffer.from(subRows)).toString('hex')}>`;
+    const twice = (first: string, second: string) =>
+      new TextEncoder().encode(
+        `%PDF-1.7\n${pageObjects()}4 0 obj\n${stream(predicted, '/Filter [/AHx /Fl] /DecodeParms 5 0 R')}\nendobj\n` +
+          `5 0 obj\n${first}\nendobj\n5 0 obj\n${second}\nendobj\n%%EOF\n`,
+      );
+    const right = '[null << /Predictor 11 /Columns 8 >>]';
+    expect(() => checkContentStreams(twice(right, '[null null]'))).toThrow(nestingTooDeepError(2_000).message);
+    expect(() => checkContentStreams(twice('[null null]', right))).toThrow(nestingTooDeepError(2_000).message);
+    expect(() => checkContentStreams(twice('[null null]', '[null << /Predictor 1 >>]'))).not.toThrow();
+    // A page's contents defined twice, one of them two streams of 1,001 levels left open each.
+    const open = (levels: number) => stream('q '.repeat(levels), '');
+    const contentsTwice = (second: string) =>
+      new TextEncoder().encode(
+        `%PDF-1.7\n${pageObjects('5 0 R')}4 0 obj\n${open(1_001)}\nendobj\n6 0 obj\n${open(1_001)}\nendobj\n` +
+          `5 0 obj\n[4 0 R]\nendobj\n5 0 obj\n${second}\nendobj\n%%EOF\n`,
+      );
+    expect(() => checkContentStreams(contentsTwice('[4 0 R 6 0 R]'))).toThrow(nestingTooDeepError(2_000).message);
+    expect(() => checkContentStreams(contentsTwice('[4 0 R]'))).not.toThrow();
+  });
+
+  it("reads a stream defined inside another stream's data, where a cross-reference table may point", () => {
+    const inner = `7 0 obj\n${stream(`${'q '.repeat(2_001)}${' Q'.repeat(2_001)}`, '')}\nendobj\n`;
+    // The outer stream's /Length covers the inner object (its ASCIIHex data ends at its first `>`);
+    // a walk that went on past each stream's data never met the inner one.
+    const file = new TextEncoder().encode(
+      `%PDF-1.7\n${pageObjects()}4 0 obj\n<< /Filter /AHx /Length ${inner.length + 5} >>\nstream\n7120>\n${inner}\nendstream\nendobj\n%%EOF\n`,
+    );
+    expect(() => checkContentStreams(file)).toThrow(nestingTooDeepError(2_000).message);
+  });
+
+  it.each([false, true])(
+    "reads a stream's data as far as its /Length says, past an `endstream` inside it, as pdf.js does (by reference: %s)",
+    async (byReference) => {
+      const data = `q Q\nendstream\n${'q '.repeat(2_001)}${' Q'.repeat(2_001)}`;
+      const length = byReference ? '5 0 R' : String(data.length);
+      const file = new TextEncoder().encode(
+        `%PDF-1.7\n${pageObjects()}4 0 obj\n<< /Length ${length} >>\nstream\n${data}\nendstream\nendobj\n` +
+          `5 0 obj\n${data.length}\nendobj\ntrailer\n<< /Root 1 0 R >>\n%%EOF\n`,
+      );
+      // pdf.js draws the states after the first `endstream` (one more for the `q Q` before it).
+      expect((await drawnStates(file)).saves).toBe(2_002);
+      expect(() => checkContentStreams(file)).toThrow(nestingTooDeepError(2_000).message);
+    },
+  );
+
+  it.each([
+    ['packed in an object stream', { packing: 'object-stream' }],
+    ['packed in an object stream inside another', { packing: 'nested-object-streams' }],
+  ] as const)('counts forms %s (pdf.js reads streams there)', async (_name, options) => {
+    await expectRawFormsCountedExactly(options);
+  });
+
+  it.each(['rc4-40', 'rc4-128', 'aes-128', 'aes-256'] as const)(
+    'decrypts a file encrypted with %s and an empty user password as pdf.js does, and counts it',
+    async (encryption) => {
+      await expectRawFormsCountedExactly({ encryption });
+      // A user password: refused with the message pdf.js's own refusal gives, before pdf.js reads it.
+      const locked = buildRawFormsPdf(1, 3, { encryption, userPassword: 'secret' });
+      expect(() => checkContentStreams(locked)).toThrow(passwordProtectedError().message);
+      const read = await extractionError(extractPdfText(locked, { streamLimits: null }));
+      expect(read.message).toBe(passwordProtectedError().message);
+    },
+  );
+
+  it('refuses encryption it cannot follow, and reads /Crypt in a chain of filters as pdf.js does (as none)', () => {
+    const plain = Buffer.from(buildRawFormsPdf(1, 3, { encryption: 'rc4-40' })).toString('latin1');
+    const other = plain.replace('/Filter /Standard /V 1', '/Filter /Adobe.PubSec /V 1');
+    expect(() => checkContentStreams(new Uint8Array(Buffer.from(other, 'latin1')))).toThrow(
+      /^This PDF is encrypted in a way that cannot be checked before it is read/,
+    );
+    const deep = `${'q '.repeat(2_001)}${' Q'.repeat(2_001)}`;
+    expect(() =>
+      checkContentStreams(
+        rawPdf([page('', '<< >>'), stream(deflateSync(deep).toString('hex') + '>', '/Filter [/Crypt /AHx /Fl]')]),
+      ),
+    ).toThrow(nestingTooDeepError(2_000).message);
+  });
+
+  it.each(['contents', 'form'] as const)(
+    "refuses drawing written through an image filter (CCITT fax) as the page's %s, which pdf.js decodes and draws",
+    async (as) => {
+      const file = buildImageFilteredPdf(1_999, { as });
+      expect(await drawnStates(file)).toEqual({ saves: 1_999, forms: as === 'form' ? 1 : 0 });
+      expect(() => checkContentStreams(file)).toThrow(imageFilteredDrawingError().message);
+    },
+  );
+
+  it('leaves an image-filtered stream nothing draws to pdf.js: an image, a thumbnail without /Subtype', () => {
+    const jpegLike = stream('ffd8ffe0>', '/Filter [/AHx /DCTDecode]');
+    expect(() => checkContentStreams(rawPdf([page('', '<< >>'), jpegLike]))).not.toThrow();
+    const image = stream('ffd8ffe0>', '/Type /XObject /Subtype /Image /Width 1 /Height 1 /Filter [/AHx /DCTDecode]');
+    expect(() => checkContentStreams(rawPdf([page('/Im Do', '<< /XObject << /Im 4 0 R >> >>'), image]))).not.toThrow();
+    // Named as the page's contents, or drawn as a form or a tiling pattern: refused.
+    expect(() => checkContentStreams(rawPdf([page('', '<< >>'), jpegLike, '<< /Contents 4 0 R >>']))).toThrow(
+      imageFilteredDrawingError().message,
+    );
+    const form = stream('ffd8ffe0>', '/Subtype /Form /BBox [0 0 1 1] /Filter [/AHx /DCTDecode]');
+    expect(() => checkContentStreams(rawPdf([page('/Fm Do', '<< /XObject << /Fm 4 0 R >> >>'), form]))).toThrow(
+      imageFilteredDrawingError().message,
+    );
+  });
+});
+
+/** Objects 1-3 of a file: catalog, page tree, and a page whose /Contents is `contents` (default object 4). */
+function pageObjects(contents = '4 0 R'): string {
+  return (
+    '1 0 obj\n<< /Type /Catalog /Pages 2 0 R >>\nendobj\n2 0 obj\n<< /Type /Pages /Kids [3 0 R] /Count 1 >>\nendobj\n' +
+    `3 0 obj\n<< /Type /Page /Parent 2 0 R /MediaBox [0 0 1 1] /Contents ${contents} >>\nendobj\n`
+  );
+}
 
 describe('renderPdfPages', () => {
   it('renders the first pages to PNG images at the requested scale', async () => {

@@ -824,8 +824,8 @@ export function buildDamagedNestedPdf(depth: number): Buffer {
  * undone by that check too since decision 0100; 'predicted-by-reference': the PNG one with its
  * /DecodeParms in an object of its own, which that check follows since decision 0102;
  * 'encrypted': every stream encrypted with the standard security handler (RC4, 40 bits) and an
- * empty password, which pdf.js opens without asking and no check up front decrypts, so only the
- * extraction pool's CPU budgets stop the file (a file that spins past every check made up front).
+ * empty password, which pdf.js opens without asking; the counts up front decrypt it as pdf.js does
+ * since decision 0108 (before, only the extraction pool's CPU budgets stopped it).
  */
 export type FormEncoding =
   | 'flate'
@@ -843,8 +843,8 @@ export type FormEncoding =
  * graphics states and draws form 2, and so on for `forms` forms; pdf.js carries the nesting from
  * form to form (`forms` x `depthPerForm` levels), so its work grows with the square of that: 40
  * forms of 1,000 keep pdf.js busy for minutes. A few kilobytes (deflated). stream-guard.ts counts
- * the nesting through the forms and refuses it before pdf.js reads it, whatever `encoding` but
- * 'encrypted' (see FormEncoding). `pages`: each page draws its own chain (default 1).
+ * the nesting through the forms and refuses it before pdf.js reads it, whatever `encoding` (see
+ * FormEncoding). `pages`: each page draws its own chain (default 1).
  * `objectStreams`: the objects that are not streams (the pages, the predictor's parameters) packed
  * in object streams, as pdf-lib writes by default. `spelling` (see NameSpelling): the same file
  * with its keys and names written as pdf.js also reads them (decision 0102). Decision 0106's

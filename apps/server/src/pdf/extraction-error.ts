@@ -94,3 +94,35 @@ export function fileWorkBudgetError(cpuPerFileMs: number): ExtractionError {
     `Reading this PDF took more than ${describeLimit(cpuPerFileMs)} of work in all (a damaged file, or one built to stall readers), so it was stopped. ${EXPORT_AGAIN}`,
   );
 }
+
+/** A file pdf.js opens only with a password it is not given (its PasswordException; the counts find it first: encryption.ts). */
+export function passwordProtectedError(options?: { cause?: unknown }): ExtractionError {
+  return new ExtractionError(
+    'encrypted',
+    'This PDF is password-protected. Please remove the password and upload it again.',
+    options,
+  );
+}
+
+/**
+ * A page's contents, a form, a pattern, a glyph or an appearance written with an image filter
+ * (DCT, JPX, CCITT, JBIG2): pdf.js decodes the pixels and reads them as drawing instructions, which
+ * no honest writer asks of it, and which hides them from the counts made before (decision 0108).
+ */
+export function imageFilteredDrawingError(): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `This PDF writes its drawing instructions as an image (a damaged file, or one built to stall readers), so it was not read. ${EXPORT_AGAIN}`,
+  );
+}
+
+/**
+ * Objects defined in more ways than the counts read through (decision 0108: each definition of an
+ * object defined more than once is read, as pdf.js may take any of them).
+ */
+export function conflictingDefinitionsError(): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `This PDF defines the same objects in too many different ways (a damaged file, or one built to stall readers), so it was not read. ${EXPORT_AGAIN}`,
+  );
+}

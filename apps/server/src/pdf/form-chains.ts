@@ -13,10 +13,17 @@ import { decodeName, withNamesDecoded } from './pdf-names.ts';
  * tree): a name is looked up in every /XObject dictionary of the file, and the deepest form it
  * may name counts. That over-counts only by the page's depth at its `Do` (a few levels on honest
  * pages); the forms below it are followed exactly. Forms whose content this check cannot read
- * (encryption, image filters: decision 0096) end a chain; the extraction pool's CPU budgets cover them.
+ * (damaged data) end a chain; the extraction pool's CPU budgets cover them (encrypted ones are
+ * decrypted, and image-filtered ones refused, since decision 0108).
  *
  * A page whose /Contents is several streams is read by pdf.js as one stream: the levels one leaves
  * open are where the next starts (less the `Q`s it reads with nothing of its own saved).
+ *
+ * An object defined more than once (an update, a definition past the end of the file, one in an
+ * object stream beside one in the file's text) is each of its definitions here (decision 0108):
+ * pdf.js takes the one its cross-reference table names, or in recovery the last it finds, by rules
+ * (linearization, /Prev chains, hybrid tables, a recovery started by a bad entry on any later
+ * fetch) this check does not follow; counting every definition is what pdf.js may draw, whichever.
  */
 
 /** One content stream as stream-guard.ts read it. */
@@ -42,9 +49,10 @@ export interface ObjectSources {
   text: string;
   /**
    * Each object stream's data, its /First (where its first object begins) and its /N (how many
-   * number and offset pairs its header holds: pdf.js reads no more).
+   * number and offset pairs its header holds: pdf.js reads no more), and its text (latin1) when
+   * the walk has it already.
    */
-  objectStreams: { data: Uint8Array; first: number; count: number }[];
+  objectStreams: { data: Uint8Array; first: number; count: number; text?: string }[];
 }
 
 /**
@@ -72,14 +80,22 @@ export function deepestThroughForms(
     for (const stream of streams) deepest = Math.max(deepest, chains.depthFrom(stream));
     // A page whose contents are several streams is read as one: what one leaves open, the next
     // starts from.
-    const byNumber = new Map(streams.map((stream) => [stream.objectNumber, stream]));
+    // An object defined more than once may be any of its definitions to pdf.js (decision 0108):
+    // each is followed, and the most it may leave open is carried.
+    const byNumber = new Map<number | undefined, ContentStream[]>();
+    for (const stream of streams)
+      byNumber.set(stream.objectNumber, [...(byNumber.get(stream.objectNumber) ?? []), stream]);
     for (const contents of objects.multiStreamPageContents()) {
       let carried = 0;
       for (const objectNumber of contents) {
-        const stream = byNumber.get(objectNumber);
-        if (!stream) continue;
-        deepest = Math.max(deepest, carried + chains.depthFrom(stream, carried));
-        carried = Math.max(0, carried - stream.unopenedCloses) + stream.leftOpen;
+        const definitions = byNumber.get(objectNumber);
+        if (!definitions) continue;
+        let next = 0;
+        for (const stream of definitions) {
+          deepest = Math.max(deepest, carried + chains.depthFrom(stream, carried));
+          next = Math.max(next, Math.max(0, carried - stream.unopenedCloses) + stream.leftOpen);
+        }
+        carried = next;
       }
       deepest = Math.max(deepest, carried);
     }
@@ -92,20 +108,19 @@ export function deepestThroughForms(
 }
 
 /**
- * The text of each object's value, by object number, read from the file's text and its unpacked
- * object streams (the last definition wins): how stream-guard.ts follows a stream's filters and
- * predictor parameters given by reference (decision 0102). Each object is read once, however many
- * streams name it.
+ * The texts of each object's value, by object number, read from the file's text and its unpacked
+ * object streams: how stream-guard.ts follows a stream's filters and predictor parameters given by
+ * reference (decision 0102). Every definition of an object defined more than once, each text once
+ * (decision 0108: pdf.js takes the one its cross-reference table names, which the counts do not
+ * follow, so they read the stream with each). Each object is read once, however many streams name it.
  */
-export function objectTexts(sources: ObjectSources): (objectNumber: number) => string | undefined {
+export function objectTexts(sources: ObjectSources): (objectNumber: number) => string[] {
   const objects = new ObjectIndex(sources);
-  const known = new Map<number, string | undefined>();
+  const known = new Map<number, string[]>();
   return (objectNumber) => {
-    if (!known.has(objectNumber)) {
-      const text = objects.textOf(objectNumber);
-      known.set(objectNumber, text === undefined ? undefined : withNamesDecoded(text));
-    }
-    return known.get(objectNumber);
+    let texts = known.get(objectNumber);
+    if (!texts) known.set(objectNumber, (texts = [...new Set(objects.textsOf(objectNumber).map(withNamesDecoded))]));
+    return texts;
   };
 }
 
@@ -129,19 +144,22 @@ export function objectsDrawnAsContents(
   const drawn = new Set<number>();
   // A reference named here is drawn when it is a stream; else it may be an array or dictionary of
   // its own, followed (the file is indexed only for such a reference).
-  const named = (value: Value | undefined): Value | undefined => {
-    if (!value || !('ref' in value)) return value;
+  // Each definition of an object defined more than once (decision 0108).
+  const named = (value: Value | undefined): (Value | undefined)[] => {
+    if (!value || !('ref' in value)) return [value];
     drawn.add(value.ref);
-    return isStream(value.ref) ? undefined : objects.resolve(value);
+    return isStream(value.ref) ? objects.resolveAll(value, false) : objects.resolveAll(value);
   };
   const eachOf = (value: Value | undefined) => {
     const entries = Array.isArray(value) ? value : value instanceof Map ? [...value.values()] : [];
     for (const entry of entries) if (entry && 'ref' in entry) drawn.add(entry.ref);
   };
   for (const { name, value } of objects.valuesOf(DRAWING_KEYS)) {
-    const followed = named(value);
-    if (name !== 'AP') eachOf(followed);
-    else if (followed instanceof Map) for (const state of ['N', 'R', 'D']) eachOf(named(followed.get(state)));
+    for (const followed of named(value)) {
+      if (name !== 'AP') eachOf(followed);
+      else if (followed instanceof Map)
+        for (const state of ['N', 'R', 'D']) for (const entry of named(followed.get(state))) eachOf(entry);
+    }
   }
   return drawn;
 }
@@ -159,12 +177,16 @@ class PastTheLimit extends Error {
   }
 }
 
-/** The resources a stream's names are looked up in: a form's own, or every /XObject dictionary ('any'). */
-type Scope = { owner: number; xobjects: Map<string, number> } | 'any';
+/**
+ * The resources a stream's names are looked up in: a form's own (each name maybe several objects,
+ * when its resources are defined more than once: decision 0108), or every /XObject dictionary ('any').
+ */
+type Scope = { owner: number; xobjects: Map<string, number[]> } | 'any';
 
 class FormChains {
-  private readonly forms = new Map<number, ContentStream>();
-  private readonly ownScopes = new Map<number, Scope | null>();
+  /** Each form by its object number: every definition of a number defined more than once (decision 0108). */
+  private readonly forms = new Map<number, ContentStream[]>();
+  private readonly ownScopes = new Map<ContentStream, Scope | null>();
   private readonly memo = new Map<string, number>();
   private readonly inProgress = new Set<string>();
   private readonly ids = new Map<ContentStream, number>();
@@ -177,7 +199,8 @@ class FormChains {
     private readonly stopAbove: number,
   ) {
     for (const stream of streams)
-      if (stream.objectNumber !== undefined && stream.isForm) this.forms.set(stream.objectNumber, stream);
+      if (stream.objectNumber !== undefined && stream.isForm)
+        this.forms.set(stream.objectNumber, [...(this.forms.get(stream.objectNumber) ?? []), stream]);
   }
 
   /**
@@ -185,8 +208,7 @@ class FormChains {
    * looked up anywhere. Relative to `base`; throws once past the limit.
    */
   depthFrom(stream: ContentStream, base = 0): number {
-    const own = stream.objectNumber === undefined ? null : this.scopeOf(stream.objectNumber);
-    return this.depthOf(stream, own ?? 'any', base);
+    return this.depthOf(stream, this.scopeOf(stream) ?? 'any', base);
   }
 
   /** The deepest nesting below `stream` drawn at `base`, relative to `base`; throws past the limit. */
@@ -202,8 +224,9 @@ class FormChains {
       for (const target of this.targetsOf(call.name, scope)) {
         if ((this.steps += 1) > MAX_STEPS) throw new TooManySteps();
         const start = this.within(base, call.depth + 1);
-        const form = this.forms.get(target);
-        const below = form ? this.depthOf(form, this.scopeOf(target) ?? scope, base + start) : 0;
+        let below = 0;
+        for (const form of this.forms.get(target) ?? [])
+          below = Math.max(below, this.depthOf(form, this.scopeOf(form) ?? scope, base + start));
         deepest = Math.max(deepest, start + below);
       }
     }
@@ -226,26 +249,34 @@ class FormChains {
   }
 
   private targetsOf(name: string, scope: Scope): number[] {
-    if (scope !== 'any') {
-      const target = scope.xobjects.get(name);
-      return target === undefined ? [] : [target];
-    }
+    if (scope !== 'any') return scope.xobjects.get(name) ?? [];
     this.anyNames ??= this.objects.everyXObjectName();
     return this.anyNames.get(name) ?? [];
   }
 
-  /** The form's own /Resources' /XObject names; null when it has no /Resources (it uses its caller's). */
-  private scopeOf(objectNumber: number): Scope | null {
-    if (this.ownScopes.has(objectNumber)) return this.ownScopes.get(objectNumber)!;
+  /**
+   * A form's own /Resources' /XObject names (of each of their definitions, decision 0108); null
+   * when it has no /Resources (it uses its caller's), or is no form.
+   */
+  private scopeOf(stream: ContentStream): Scope | null {
+    if (this.ownScopes.has(stream)) return this.ownScopes.get(stream)!;
     let scope: Scope | null = null;
-    const form = this.forms.get(objectNumber);
-    if (form) {
-      const dictionary = asDictionary(readValue(form.dictionary, form.dictionary.indexOf('<<')).value);
-      const resources = dictionary && this.objects.resolve(dictionary.get('Resources'));
-      if (resources instanceof Map)
-        scope = { owner: objectNumber, xobjects: namesOf(this.objects.resolve(resources.get('XObject'))) };
+    if (stream.isForm && stream.objectNumber !== undefined) {
+      const dictionary = asDictionary(readValue(stream.dictionary, stream.dictionary.indexOf('<<')).value);
+      const resources = this.objects.resolveAll(dictionary?.get('Resources')).filter((value) => value instanceof Map);
+      if (resources.length > 0) {
+        const xobjects = new Map<string, number[]>();
+        for (const each of resources)
+          for (const names of this.objects.resolveAll((each as Map<string, Value>).get('XObject')))
+            for (const [name, target] of namesOf(names)) {
+              const targets = xobjects.get(name);
+              if (!targets) xobjects.set(name, [target]);
+              else if (!targets.includes(target)) targets.push(target);
+            }
+        scope = { owner: this.idOf(stream), xobjects };
+      }
     }
-    this.ownScopes.set(objectNumber, scope);
+    this.ownScopes.set(stream, scope);
     return scope;
   }
 }
@@ -263,38 +294,46 @@ function namesOf(value: Value | undefined): Map<string, number> {
   return names;
 }
 
+type Place = { source: string; at: number };
+
 class ObjectIndex {
-  private top: Map<number, number> | null = null;
-  private packed: Map<number, { source: string; at: number }> | null = null;
+  private top: Map<number, number[]> | null = null;
+  private packed: Map<number, Place[]> | null = null;
   private packedTexts: string[] | null = null;
 
   constructor(private readonly sources: ObjectSources) {}
 
-  /** A reference followed to its object's value (once: resources are never references to references). */
-  resolve(value: Value | undefined): Value | undefined {
-    if (!value || !('ref' in value) || value instanceof Map || Array.isArray(value)) return value;
-    return this.valueOf(value.ref);
+  /**
+   * A reference followed to its object's values (once: resources are never references to
+   * references): every definition of an object defined more than once, in the file's text and its
+   * object streams, as pdf.js may take any of them (decision 0108); `streams` false leaves out the
+   * definitions that are streams. A value that is no reference is itself.
+   */
+  resolveAll(value: Value | undefined, streams = true): (Value | undefined)[] {
+    if (!value || !('ref' in value) || value instanceof Map || Array.isArray(value)) return [value];
+    const values: Value[] = [];
+    for (const place of this.placesOf(value.ref)) {
+      const read = readValue(place.source, place.at);
+      if (streams || !place.source.startsWith('stream', skipBlank(place.source, read.end))) values.push(read.value);
+    }
+    return values;
   }
 
-  private valueOf(objectNumber: number): Value | undefined {
-    const place = this.placeOf(objectNumber);
-    return place ? readValue(place.source, place.at).value : undefined;
+  /** The text of each definition of the object's value (white space and comments before it skipped). */
+  textsOf(objectNumber: number): string[] {
+    return this.placesOf(objectNumber).map((place) => {
+      const start = skipBlank(place.source, place.at);
+      return place.source.slice(start, readValue(place.source, start).end);
+    });
   }
 
-  /** The text of the object's value (white space and comments before it skipped). */
-  textOf(objectNumber: number): string | undefined {
-    const place = this.placeOf(objectNumber);
-    if (!place) return undefined;
-    const start = skipBlank(place.source, place.at);
-    return place.source.slice(start, readValue(place.source, start).end);
-  }
-
-  private placeOf(objectNumber: number): { source: string; at: number } | undefined {
+  private placesOf(objectNumber: number): Place[] {
     this.top ??= this.indexTopLevel();
-    const at = this.top.get(objectNumber);
-    if (at !== undefined) return { source: this.sources.text, at };
     this.packed ??= this.indexObjectStreams();
-    return this.packed.get(objectNumber);
+    return [
+      ...(this.top.get(objectNumber) ?? []).map((at) => ({ source: this.sources.text, at })),
+      ...(this.packed.get(objectNumber) ?? []),
+    ];
   }
 
   /**
@@ -305,11 +344,11 @@ class ObjectIndex {
    * once more.
    */
   *multiStreamPageContents(): Generator<number[]> {
-    for (const { value } of this.valuesOf(CONTENTS_KEY)) {
-      const contents = this.resolve(value);
-      if (!Array.isArray(contents) || contents.length < 2) continue;
-      yield contents.flatMap((entry) => (entry && 'ref' in entry ? [entry.ref] : []));
-    }
+    for (const { value } of this.valuesOf(CONTENTS_KEY))
+      for (const contents of this.resolveAll(value, false)) {
+        if (!Array.isArray(contents) || contents.length < 2) continue;
+        yield contents.flatMap((entry) => (entry && 'ref' in entry ? [entry.ref] : []));
+      }
   }
 
   /**
@@ -341,29 +380,38 @@ class ObjectIndex {
       const key = /\/(XObject|[^\0\t\n\f\r ()<>[\]{}/%#]*#[^\0\t\n\f\r ()<>[\]{}/%]*)\s*(?=<<|\d)/g;
       for (let match = key.exec(source); match; match = key.exec(source)) {
         if (match[1] !== 'XObject' && decodeName(match[1]!) !== 'XObject') continue;
-        for (const [name, target] of namesOf(this.resolve(readValue(source, key.lastIndex).value))) {
-          const targets = names.get(name);
-          if (!targets) names.set(name, [target]);
-          else if (!targets.includes(target)) targets.push(target);
-        }
+        for (const dictionary of this.resolveAll(readValue(source, key.lastIndex).value))
+          for (const [name, target] of namesOf(dictionary)) {
+            const targets = names.get(name);
+            if (!targets) names.set(name, [target]);
+            else if (!targets.includes(target)) targets.push(target);
+          }
       }
     }
     return names;
   }
 
   private objectStreamTexts(): string[] {
-    this.packedTexts ??= this.sources.objectStreams.map(({ data }) =>
-      Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1'),
+    this.packedTexts ??= this.sources.objectStreams.map(
+      ({ data, text }) => text ?? Buffer.from(data.buffer, data.byteOffset, data.byteLength).toString('latin1'),
     );
     return this.packedTexts;
   }
 
-  /** Where each `N G obj` begins its value (the last definition wins, as in an updated file). */
-  private indexTopLevel(): Map<number, number> {
-    const index = new Map<number, number>();
+  /**
+   * Where each `N G obj` begins its value: every definition, wherever it stands (after the end of
+   * the file, inside another stream's data), as pdf.js's cross-reference table may name any
+   * (decision 0108).
+   */
+  private indexTopLevel(): Map<number, number[]> {
+    const index = new Map<number, number[]>();
     const header = /(?<![\d.])(\d+)\s+\d+\s+obj\b/g;
-    for (let match = header.exec(this.sources.text); match; match = header.exec(this.sources.text))
-      index.set(Number(match[1]), header.lastIndex);
+    for (let match = header.exec(this.sources.text); match; match = header.exec(this.sources.text)) {
+      const number = Number(match[1]);
+      const places = index.get(number);
+      if (places) places.push(header.lastIndex);
+      else index.set(number, [header.lastIndex]);
+    }
     return index;
   }
 
@@ -371,8 +419,8 @@ class ObjectIndex {
    * The objects packed in object streams: a header of /N number and offset pairs (pdf.js reads no
    * more), offsets counted from /First.
    */
-  private indexObjectStreams(): Map<number, { source: string; at: number }> {
-    const index = new Map<number, { source: string; at: number }>();
+  private indexObjectStreams(): Map<number, Place[]> {
+    const index = new Map<number, Place[]>();
     this.objectStreamTexts().forEach((source, stream) => {
       const { first, count } = this.sources.objectStreams[stream]!;
       const numbers = source
@@ -382,8 +430,12 @@ class ObjectIndex {
         .slice(0, 2 * count)
         .map(Number);
       for (let i = 0; i + 1 < numbers.length; i += 2)
-        if (Number.isInteger(numbers[i]) && Number.isInteger(numbers[i + 1]))
-          index.set(numbers[i]!, { source, at: first + numbers[i + 1]! });
+        if (Number.isInteger(numbers[i]) && Number.isInteger(numbers[i + 1])) {
+          const place = { source, at: first + numbers[i + 1]! };
+          const places = index.get(numbers[i]!);
+          if (places) places.push(place);
+          else index.set(numbers[i]!, [place]);
+        }
     });
     return index;
   }

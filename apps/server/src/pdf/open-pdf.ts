@@ -1,7 +1,7 @@
 import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, VerbosityLevel, type PDFDocumentProxy } from './pdfjs.ts';
-import { ExtractionError } from './extraction-error.ts';
+import { ExtractionError, passwordProtectedError } from './extraction-error.ts';
 import { checkContentStreams, type StreamLimits } from './stream-guard.ts';
 
 /**
@@ -88,13 +88,7 @@ function assertLooksLikePdf(bytes: Uint8Array, maxBytes: number) {
 export function toExtractionError(error: unknown): ExtractionError {
   if (error instanceof ExtractionError) return error;
   const name = (error as { name?: string } | null)?.name;
-  if (name === 'PasswordException') {
-    return new ExtractionError(
-      'encrypted',
-      'This PDF is password-protected. Please remove the password and upload it again.',
-      { cause: error },
-    );
-  }
+  if (name === 'PasswordException') return passwordProtectedError({ cause: error });
   return new ExtractionError(
     'corrupt',
     'This PDF is damaged or incomplete and could not be read. Please export it again and re-upload it.',

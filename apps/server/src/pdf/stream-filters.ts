@@ -7,8 +7,8 @@ import { decodeName } from './pdf-names.ts';
  * with a hard limit on its output: what stream-guard.ts runs before pdf.js reads a file, so that a
  * content stream or form hidden behind any of them is measured and counted like a Flate one
  * (decision 0096). A filter name pdf.js does not know is read by pdf.js as no filter at all, and
- * so is it here. Image filters (DCT, JPX, CCITT, JBIG2) and Crypt end the chain: their output is
- * no drawing this check reads.
+ * so is it here (/Crypt too: decision 0108). Image filters (DCT, JPX, CCITT, JBIG2) end the chain
+ * and are reported as such: what pdf.js draws through one is refused by stream-guard.ts.
  *
  * Predictors (/DecodeParms /Predictor after Flate or LZW: PNG rows, TIFF differences) are undone as
  * pdf.js's PredictorStream undoes them (decision 0100), their parameters taken as its JavaScript
@@ -24,8 +24,12 @@ import { decodeName } from './pdf-names.ts';
 /** The text of an object's value (`<< ... >>`, `[ ... ]`, a name or a number); undefined: not found. */
 export type Lookup = (objectNumber: number) => string | undefined;
 
-/** What undoing a stream's filters gave: its data, 'over' past the budget, or null (not read here: left to pdf.js). */
-export type Decoded = Uint8Array | 'over' | null;
+/**
+ * What undoing a stream's filters gave: its data, 'over' past the budget, 'image' when an image
+ * filter (DCT, JPX, CCITT, JBIG2) is among them (decision 0108: pdf.js decodes it all the same and
+ * reads the pixels as whatever the stream is), or null (not read here: left to pdf.js).
+ */
+export type Decoded = Uint8Array | 'over' | 'image' | null;
 
 /**
  * Undoes one filter, writing at most `budget` bytes ('over' past it); null: the data is not this
@@ -201,8 +205,12 @@ const DECODERS: ReadonlyMap<string, Decoder> = new Map([
   ['RL', runLength],
 ]);
 
-/** Filters whose output is not drawing instructions (images, encryption): the chain is not followed past them. */
-const OPAQUE = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'CCITTFaxDecode', 'CCF', 'JBIG2Decode', 'Crypt']);
+/**
+ * Image filters: their output is pixels, which no honest file draws as instructions; the chain is
+ * not followed past them, and the caller is told ('image'). /Crypt is not among them: pdf.js does
+ * not know it and reads the stream as if it were not there (decision 0108), and so does this.
+ */
+const IMAGE_FILTERS = new Set(['DCTDecode', 'DCT', 'JPXDecode', 'JPX', 'CCITTFaxDecode', 'CCF', 'JBIG2Decode']);
 
 /** Flate alone: undone by zlib, natively, fast enough for the server's own thread (see `undoFilters`). */
 export const NATIVE_FILTERS: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']);
@@ -210,8 +218,8 @@ export const NATIVE_FILTERS: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']
 /**
  * The stream's data with the filters its dictionary names (/Filter) undone in order. `budgetOf()`
  * is how many bytes the next layer may write; `onLayer` is told each layer's size (the caller adds
- * them up). 'over': a layer went past its budget; null: a filter this check does not read (an
- * image's, encryption, or one not in `only`), data that is not what its filter says, or a filter
+ * them up). 'over': a layer went past its budget; 'image': an image filter; null: a filter this
+ * check does not read (one not in `only`), data that is not what its filter says, or a filter
  * or predictor given by reference that `lookup` does not resolve (left to pdf.js, as before).
  * `only`: the filters undone at all; the others are undone in plain JavaScript, a byte at a time
  * (tens of ms a MB), which the extraction threads can afford and the server's own thread should not.
@@ -230,7 +238,7 @@ export function undoFilters(
   let current = data;
   const params = parametersOf(dictionary, entries, filters.length, lookup);
   for (const [index, name] of filters.entries()) {
-    if (OPAQUE.has(name)) return null;
+    if (IMAGE_FILTERS.has(name)) return 'image';
     if (only && DECODERS.has(name) && !only.has(name)) return null;
     const decoder = DECODERS.get(name);
     if (!decoder) continue; // pdf.js reads a stream with a filter it does not know as it is
@@ -525,7 +533,7 @@ function afterToken(text: string, at: number): number {
  * Just past the value at `at`: a reference, or a dictionary or array (their nesting counted, the
  * strings, hex strings and comments inside them skipped), or one token. Linear in what it passes.
  */
-function endOfValue(text: string, at: number): number {
+export function endOfValue(text: string, at: number): number {
   const reference = REFERENCE_AT_START.exec(text.slice(at, at + 32));
   if (reference) return at + reference[0].length;
   let depth = 0;

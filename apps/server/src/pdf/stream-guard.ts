@@ -1,4 +1,10 @@
-import { ExtractionError, nestingTooDeepError } from './extraction-error.ts';
+import { decryptionsOf, type StreamDecryption } from './encryption.ts';
+import {
+  conflictingDefinitionsError,
+  ExtractionError,
+  imageFilteredDrawingError,
+  nestingTooDeepError,
+} from './extraction-error.ts';
 import {
   deepestThroughForms,
   objectsDrawnAsContents,
@@ -28,7 +34,7 @@ import {
  *
  * Images are left to pdf.js: it refuses images larger than its `maxImageSize` from their declared
  * dimensions, and decodes no more than those dimensions need. Streams whose data does not decode
- * (image filters, encryption, damage) are left to pdf.js too.
+ * (damage) are left to pdf.js too.
  *
  * `checkContentStreams` (what openPdf runs) also counts, in the same pass, how deep each content
  * stream nests its graphics states (`q` ... `Q`): pdf.js clones a state per `q` onto a prototype
@@ -38,15 +44,19 @@ import {
  * `maxNestingDepth` is refused as 'too-complex'. Nesting carried through a chain of form XObjects
  * (a form is drawn from the state of the stream that drew it) is counted too, through the forms
  * each `Do` names (form-chains.ts), and so is nesting carried from one content stream of a page to
- * the next (pdf.js reads them as one), against the same limit and with the same message. Forms and
- * contents this check cannot unpack (encryption, image filters; decision 0096) are left to the
- * extraction pool's CPU budgets, per page and per file (extraction-pool.ts); predictors are undone
+ * the next (pdf.js reads them as one), against the same limit and with the same message. What this
+ * check cannot unpack is left to the extraction pool's CPU budgets, per page and per file
+ * (extraction-pool.ts); predictors are undone
  * (decision 0100), their parameters followed when given by reference (decision 0102), and names
  * read as pdf.js reads them, `#xx` escapes decoded (pdf-names.ts). A stream is read as drawing
  * when pdf.js would draw it: what a /Contents, /CharProcs or /AP names, whatever its own keys
  * say, and a form or tiling pattern by its own keys followed by reference; object streams by their
  * own /First and /N, and predictor parameters taken as pdf.js's JavaScript takes them (decision
- * 0106).
+ * 0106). Decision 0108: every definition of an object defined more than once is counted (pdf.js
+ * may take any), streams packed in object streams (and object streams in object streams) are read
+ * as pdf.js reads them, an encrypted file is decrypted as pdf.js decrypts it with the empty user
+ * password (encryption.ts; one needing a password is refused), and drawing written through an
+ * image filter is refused.
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
@@ -73,23 +83,41 @@ const MAX_DICTIONARY_CHARS = 8192;
  * so only Flate is undone (natively); the reading thread's check undoes every filter before pdf.js.
  */
 export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
-  void walkStreams(bytes, limits, null);
+  void walkStreams(bytes, latin1(bytes), limits, null, null);
 }
 
 /**
  * Sizes, and the nesting of every content stream, alone and through the forms it draws: what
- * openPdf runs before pdf.js reads the file.
+ * openPdf runs before pdf.js reads the file. An encrypted file is read decrypted as pdf.js
+ * decrypts it (encryption.ts; a file that needs a password, or whose encryption cannot be
+ * followed, is refused), once for each way its trailers say it may be (decision 0108).
  */
 export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
   const maxDepth = limits.maxNestingDepth ?? DEFAULT_STREAM_LIMITS.maxNestingDepth!;
-  const contents: ContentStream[] = [];
-  const sources = walkStreams(bytes, limits, (stream) => {
-    const read = readContentStream(stream.data, maxDepth);
-    if (read.deepest > maxDepth) throw nestingTooDeepError(maxDepth);
-    contents.push({ objectNumber: stream.objectNumber, dictionary: stream.dictionary, isForm: stream.isForm, ...read });
+  const text = latin1(bytes);
+  const definitions = objectTexts({ text, objectStreams: [] });
+  const decryptions = decryptionsOf(text, (objectNumber) => {
+    const texts = definitions(objectNumber);
+    if (texts.length > 1) throw conflictingDefinitionsError();
+    return texts[0];
   });
-  if ((deepestThroughForms(contents, sources, maxDepth) ?? 0) > maxDepth) throw nestingTooDeepError(maxDepth);
+  for (const decryption of decryptions) {
+    const contents: ContentStream[] = [];
+    const sources = walkStreams(bytes, text, limits, decryption, (stream) => {
+      const read = readContentStream(stream.data, maxDepth);
+      if (read.deepest > maxDepth) throw nestingTooDeepError(maxDepth);
+      contents.push({
+        objectNumber: stream.objectNumber,
+        dictionary: stream.dictionary,
+        isForm: stream.isForm,
+        ...read,
+      });
+    });
+    if ((deepestThroughForms(contents, sources, maxDepth) ?? 0) > maxDepth) throw nestingTooDeepError(maxDepth);
+  }
 }
+
+const latin1 = (bytes: Uint8Array) => Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
 
 /** A content stream (or one that may be) the walk hands on, unpacked. */
 interface WalkedStream {
@@ -100,48 +128,82 @@ interface WalkedStream {
   isForm: boolean;
 }
 
-/** Where a stream is in the file: its `stream` keyword, its data. */
+/**
+ * Where streams are written: the file's text, or an unpacked object stream (decision 0108: pdf.js
+ * reads a stream packed there as any other, XRef.fetchCompressed parsing with streams allowed),
+ * whose objects' numbers its header gives (`numbers[i]` begins at `offsets[i]`), and how many
+ * object streams it is inside.
+ */
+interface StreamSource {
+  text: string;
+  bytes: Uint8Array;
+  packed: { numbers: number[]; offsets: number[]; depth: number } | null;
+}
+
+/** Where a stream is: its source, its `stream` keyword, its data. */
 interface StreamPlace {
+  source: StreamSource;
   keywordAt: number;
   dataStart: number;
   dataEnd: number;
 }
 
+/** Object streams inside object streams followed at most (pdf.js follows any number: deeper is refused). */
+const MAX_PACKING_DEPTH = 32;
+/** Readings of one stream, one for each choice among the definitions of the objects it follows (decision 0108). */
+const MAX_READINGS = 64;
+
 /**
  * Checks every stream's unpacked size, handing each content stream on (when `onStream` is given);
  * returns the file's text (latin1) and its unpacked object streams.
  *
+ * Every `stream` keyword is read, in the file's text and in every unpacked object stream
+ * (decision 0108), also one inside another stream's data: an object's definition may stand
+ * anywhere pdf.js's cross-reference table points, and a stream packed in an object stream is read
+ * by pdf.js as any other. A stream of the file's text is decrypted first when the file is
+ * encrypted (`decryption`, encryption.ts); one packed in an object stream is not (pdf.js parses
+ * those without a cipher).
+ *
  * A stream whose filters or predictor parameters are given by reference (`/DecodeParms 9 0 R`)
  * is read after the others (decision 0102): the object may sit in an object stream met later in
  * the file (pdf-lib, as most writers, packs such dictionaries there), so it can be looked up only
- * once every object stream has been unpacked. Deferred object streams are read first (their own
- * parameters looked up in what is known by then), then the deferred content streams, each once,
- * under the same budgets; the lookup reads each object once. Only three numbers a stream are kept
+ * once every object stream it can be has been unpacked. Deferred object streams are read first,
+ * again as long as one more of them could be unpacked (an object stream whose /First, /N, filters
+ * or parameters sit in another deferred one: decision 0108), then the deferred content streams,
+ * under the same budgets. A reference to an object defined more than once is followed to each
+ * definition (each choice among them read: decision 0108). Only three numbers a stream are kept
  * while waiting. Without `onStream` (sizes only) nothing is deferred and such streams are left to
- * the reading thread's full check, as before. So are the keys that tell a stream's kind when given
- * by reference (`/Subtype 9 0 R`, /Type, /First, /N: decision 0106).
+ * the reading thread's full check, as before. So are the keys that tell a stream's kind when
+ * given by reference (`/Subtype 9 0 R`, /Type, /First, /N: decision 0106).
  *
  * A stream its own keys call something else than drawing (an image, a font program, metadata,
  * an attachment, an object stream) is read as content all the same when the file names it as a
  * page's /Contents, a Type 3 glyph (/CharProcs) or an annotation's appearance (/AP; decision
  * 0106): pdf.js draws what those name whatever its dictionary says. Such streams are kept by place
  * while the walk goes on (three numbers each) and read once the file's objects are known, under
- * the same budgets.
+ * the same budgets. One that pdf.js would draw through an image filter is refused (decision 0108).
  */
 function walkStreams(
   bytes: Uint8Array,
+  text: string,
   limits: StreamLimits,
+  decryption: StreamDecryption | null,
   onStream: ((stream: WalkedStream) => void) | null,
 ): ObjectSources {
-  const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('latin1');
+  const file: StreamSource = { text, bytes, packed: null };
   const sources: ObjectSources = { text, objectStreams: [] };
   const deferred: { place: StreamPlace; isObjects: boolean }[] = [];
   // Streams whose keys say they are no drawing: read as content if /Contents names them.
   const notContent: { place: StreamPlace; objectNumber: number }[] = [];
   const streamNumbers = new Set<number>();
   let total = 0;
+  // Set while a reading follows references: whether one had no answer (an object not found yet).
+  let missed = false;
+  let fileObjects: ((objectNumber: number) => string[]) | undefined;
+  const lengthLookup = (objectNumber: number) =>
+    (fileObjects ??= objectTexts({ text, objectStreams: [] }))(objectNumber);
   const read = (place: StreamPlace, lookup?: Lookup, asContent = false) => {
-    const { dictionary, objectNumber } = dictionaryBefore(text, place.keywordAt);
+    const { dictionary, objectNumber, generation } = dictionaryOf(place);
     if (objectNumber !== undefined) streamNumbers.add(objectNumber);
     if (onStream !== null && !lookup && needsLookup(dictionary)) {
       deferred.push({ place, isObjects: ownValues(dictionary).keys.has('First') });
@@ -153,9 +215,12 @@ function walkStreams(
     };
     // Images are left to pdf.js (their declared size bounds its work), unless named as contents.
     if (kind.isImage && !asContent) return keep();
+    let data = place.source.bytes.subarray(place.dataStart, place.dataEnd);
+    if (decryption && place.source.packed === null && objectNumber !== undefined && !kind.isXRef)
+      data = decryption(objectNumber, generation, data);
     let isTotalTheLimit = false;
     const decoded = undoFilters(
-      bytes.subarray(place.dataStart, place.dataEnd),
+      data,
       dictionary,
       () => {
         // Each layer may write up to one stream's limit, or what is left of the total if less.
@@ -167,52 +232,209 @@ function walkStreams(
       lookup,
     );
     if (decoded === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
-    if (!decoded || onStream === null) return;
-    if (kind.objects && !asContent) sources.objectStreams.push({ data: decoded, ...kind.objects });
+    if (onStream === null) return;
+    if (decoded === 'image') {
+      // pdf.js decodes the pixels and reads them as what the stream is (decision 0108).
+      if (asContent || kind.isDrawn || kind.objects) throw imageFilteredDrawingError();
+      return keep();
+    }
+    if (!decoded) return;
+    if (kind.objects && !asContent) {
+      const depth = (place.source.packed?.depth ?? 0) + 1;
+      if (depth > MAX_PACKING_DEPTH) throw packedTooDeep();
+      const objectStream = { data: decoded, text: latin1(decoded), ...kind.objects };
+      sources.objectStreams.push(objectStream);
+      scan(packedSource(objectStream, depth));
+    }
     if (kind.isContent || asContent) onStream({ data: decoded, dictionary, objectNumber, isForm: kind.isForm });
     else keep();
   };
-
+  // Each reading of a stream whose references lead to objects defined more than once: every
+  // choice among their definitions, one after the other (an odometer over the objects consulted).
+  const readEach = (place: StreamPlace, texts: (objectNumber: number) => string[], asContent = false) => {
+    const choices = new Map<number, number>();
+    for (let readings = 1; ; readings += 1) {
+      const consulted: { objectNumber: number; count: number }[] = [];
+      read(
+        place,
+        (objectNumber) => {
+          const all = texts(objectNumber);
+          if (all.length === 0) missed = true;
+          if (all.length <= 1) return all[0];
+          if (!consulted.some((each) => each.objectNumber === objectNumber))
+            consulted.push({ objectNumber, count: all.length });
+          return all[choices.get(objectNumber) ?? 0];
+        },
+        asContent,
+      );
+      let last = consulted.length - 1;
+      while (last >= 0 && (choices.get(consulted[last]!.objectNumber) ?? 0) + 1 >= consulted[last]!.count) {
+        choices.delete(consulted[last]!.objectNumber);
+        last -= 1;
+      }
+      if (last < 0) return;
+      if (readings >= MAX_READINGS) throw conflictingDefinitionsError();
+      const { objectNumber } = consulted[last]!;
+      choices.set(objectNumber, (choices.get(objectNumber) ?? 0) + 1);
+    }
+  };
   const keyword = /(?<![A-Za-z])stream(?:\r\n|\n|\r)/g;
-  for (let match = keyword.exec(text); match; match = keyword.exec(text)) {
-    const dataStart = match.index + match[0].length;
-    const dataEnd = text.indexOf('endstream', dataStart);
-    if (dataEnd < 0) break;
-    keyword.lastIndex = dataEnd + 'endstream'.length;
-    read({ keywordAt: match.index, dataStart, dataEnd });
+  // Every stream of a source: its data up to its first `endstream`, or as far as its /Length
+  // says when that is further (withDeclaredLength). The search goes on from each stream's data,
+  // not past it (decision 0108): an object defined inside another stream's data is read when it
+  // has a `N G obj` header of its own there, as a cross-reference table may point at it; a
+  // `stream` keyword in the data without one is no object pdf.js can fetch (a stored deflate
+  // block holding a packed stream's text, say) and is not read. In an object stream, only the
+  // first stream of an entry is.
+  function scan(source: StreamSource) {
+    keyword.lastIndex = 0;
+    const found: StreamPlace[] = [];
+    let enclosing: StreamPlace | undefined;
+    for (let match = keyword.exec(source.text); match; match = keyword.exec(source.text)) {
+      const dataStart = match.index + match[0].length;
+      const firstEnd = source.text.indexOf('endstream', dataStart);
+      if (firstEnd < 0) break;
+      keyword.lastIndex = dataStart;
+      if (enclosing && match.index < enclosing.dataEnd && !hasOwnHeader(source, enclosing.dataStart, match.index))
+        continue;
+      const place = { source, keywordAt: match.index, dataStart, dataEnd: firstEnd };
+      const read = withDeclaredLength(place, dictionaryOf(place).dictionary, lengthLookup);
+      found.push(read);
+      if (!enclosing || read.dataEnd > enclosing.dataEnd) enclosing = read;
+    }
+    for (const place of found) read(place);
   }
-  let lookup: Lookup | undefined;
+
+  scan(file);
+  let lookup: ((objectNumber: number) => string[]) | undefined;
   if (deferred.length > 0) {
-    // Two indexes in all (each reads the file's objects once): one for the deferred object
-    // streams, then a new one that holds the objects those unpacked too, for the rest.
-    const objectsFirst = objectTexts(sources);
-    for (const { place } of deferred.filter((stream) => stream.isObjects)) read(place, objectsFirst);
+    // Deferred object streams (also those found in object streams unpacked meanwhile), read again
+    // while one more of them is unpacked, each reading with an index of what is unpacked by then;
+    // then the content streams, with the last index.
+    const settled = new Set<(typeof deferred)[number]>();
+    for (let round = 0; round < MAX_PACKING_DEPTH; round += 1) {
+      const waiting = deferred.filter((stream) => stream.isObjects && !settled.has(stream));
+      if (waiting.length === 0) break;
+      const index = objectTexts(sources);
+      const before = sources.objectStreams.length;
+      for (const stream of waiting) {
+        missed = false;
+        const unpacked = sources.objectStreams.length;
+        readEach(stream.place, index);
+        // Read again next round only if a reference had no answer and nothing was unpacked.
+        if (!missed || sources.objectStreams.length > unpacked) settled.add(stream);
+      }
+      if (sources.objectStreams.length === before) break;
+    }
     lookup = objectTexts(sources);
-    for (const { place } of deferred.filter((stream) => !stream.isObjects)) read(place, lookup);
+    for (const { place } of deferred.filter((stream) => !stream.isObjects)) readEach(place, lookup);
   }
   if (notContent.length > 0) {
     const drawn = objectsDrawnAsContents(sources, (objectNumber) => streamNumbers.has(objectNumber));
     const named = notContent.filter((stream) => drawn.has(stream.objectNumber));
     if (named.length > 0) lookup ??= objectTexts(sources);
-    for (const { place } of named) read(place, lookup, true);
+    for (const { place } of named) readEach(place, lookup!, true);
   }
   return sources;
 }
 
+/** Whether an `N G obj` header stands between `from` and the `stream` keyword at `at` (never in an object stream). */
+function hasOwnHeader(source: StreamSource, from: number, at: number): boolean {
+  if (source.packed !== null) return false;
+  const header = source.text.lastIndexOf('obj', at);
+  return header >= from && /(\d+)\s+(\d+)\s+$/.test(source.text.slice(Math.max(from, header - 24), header));
+}
+
+/**
+ * The stream's data as long as its /Length says when that runs past its first `endstream` and an
+ * `endstream` follows it there: pdf.js reads /Length bytes then (its Parser.makeStream), and only
+ * looks for `endstream` when /Length is wrong, so drawing after an `endstream` inside the data is
+ * drawn (decision 0108). /Length by reference is followed to each of its definitions in the file's
+ * text; the longest that holds is read (its start is the shorter reading).
+ */
+function withDeclaredLength(
+  place: StreamPlace,
+  dictionary: string,
+  objects: (objectNumber: number) => string[],
+): StreamPlace {
+  let referenced: number | undefined;
+  const { keys, value } = ownValues(dictionary, (objectNumber) => {
+    referenced = objectNumber;
+    return undefined;
+  });
+  if (!keys.has('Length')) return place;
+  const written = value('Length');
+  const lengths = (referenced === undefined ? [written] : objects(referenced)).map((each) => numberOf(each?.trim()));
+  let dataEnd = place.dataEnd;
+  for (const length of lengths) {
+    if (length === undefined || !Number.isInteger(length) || place.dataStart + length <= dataEnd) continue;
+    const end = place.dataStart + length;
+    if (/^[\0\t\n\f\r ]*endstream/.test(place.source.text.slice(end, end + 64))) dataEnd = end;
+  }
+  return dataEnd === place.dataEnd ? place : { ...place, dataEnd };
+}
+
+/** An unpacked object stream as a source of streams: its objects' numbers and where they begin. */
+function packedSource(objectStream: ObjectSources['objectStreams'][number], depth: number): StreamSource {
+  const text = objectStream.text ?? latin1(objectStream.data);
+  const numbers: number[] = [];
+  const offsets: number[] = [];
+  const header = text
+    .slice(0, objectStream.first)
+    .trim()
+    .split(/\s+/)
+    .slice(0, 2 * objectStream.count)
+    .map(Number);
+  for (let i = 0; i + 1 < header.length; i += 2)
+    if (Number.isInteger(header[i]) && Number.isInteger(header[i + 1])) {
+      numbers.push(header[i]!);
+      offsets.push(objectStream.first + header[i + 1]!);
+    }
+  return { text, bytes: objectStream.data, packed: { numbers, offsets, depth } };
+}
+
+/**
+ * The stream's dictionary (names decoded), its object's number and generation: in the file's
+ * text from the `N G obj` header before it (undefined when none is within reach); in an object
+ * stream from the header entry that begins last before it.
+ */
+function dictionaryOf(place: StreamPlace): {
+  dictionary: string;
+  objectNumber: number | undefined;
+  generation: number;
+} {
+  const { source, keywordAt } = place;
+  if (source.packed === null) return dictionaryBefore(source.text, keywordAt);
+  let entry = -1;
+  source.packed.offsets.forEach((offset, index) => {
+    if (offset <= keywordAt && (entry < 0 || offset >= source.packed!.offsets[entry]!)) entry = index;
+  });
+  const from = Math.max(entry < 0 ? 0 : source.packed.offsets[entry]!, keywordAt - MAX_DICTIONARY_CHARS);
+  return {
+    dictionary: withNamesDecoded(source.text.slice(from, keywordAt)),
+    objectNumber: entry < 0 ? undefined : source.packed.numbers[entry],
+    generation: 0,
+  };
+}
+
 /**
  * The text between the object header (`12 0 obj`) and `stream`: the stream's dictionary, and the
- * object's number (undefined when no header is found within reach).
+ * object's number and generation (undefined when no header is found within reach).
  */
-function dictionaryBefore(text: string, streamIndex: number): { dictionary: string; objectNumber: number | undefined } {
+function dictionaryBefore(
+  text: string,
+  streamIndex: number,
+): { dictionary: string; objectNumber: number | undefined; generation: number } {
   const from = Math.max(0, streamIndex - MAX_DICTIONARY_CHARS);
   const window = text.slice(from, streamIndex);
   const header = window.lastIndexOf('obj');
   // Names as pdf.js reads them (`/Filt#65r /Fl#61teDecode`), for every pattern and reader after this.
-  if (header < 0) return { dictionary: withNamesDecoded(window), objectNumber: undefined };
-  const number = /(\d+)\s+\d+\s+$/.exec(window.slice(Math.max(0, header - 24), header))?.[1];
+  if (header < 0) return { dictionary: withNamesDecoded(window), objectNumber: undefined, generation: 0 };
+  const numbers = /(\d+)\s+(\d+)\s+$/.exec(window.slice(Math.max(0, header - 24), header));
   return {
     dictionary: withNamesDecoded(window.slice(header + 3)),
-    objectNumber: number === undefined ? undefined : Number(number),
+    objectNumber: numbers ? Number(numbers[1]) : undefined,
+    generation: numbers ? Number(numbers[2]) : 0,
   };
 }
 
@@ -220,6 +442,10 @@ function dictionaryBefore(text: string, streamIndex: number): { dictionary: stri
 interface StreamKind {
   isImage: boolean;
   isForm: boolean;
+  /** Drawn by pdf.js as its own keys say: a form, or a tiling pattern's cell. */
+  isDrawn: boolean;
+  /** A cross-reference stream (read by pdf.js before the file's key: never decrypted). */
+  isXRef: boolean;
   /** Read as drawing instructions: a form, or no other kind. */
   isContent: boolean;
   /** An object stream's /First and /N, read as pdf.js reads them; null: not one it can read. */
@@ -245,6 +471,8 @@ function kindOf(dictionary: string, lookup: Lookup | undefined): StreamKind {
   return {
     isImage: subtype === 'Image',
     isForm,
+    isDrawn: isForm || isTilingPattern,
+    isXRef: type === 'XRef',
     isContent: isForm || isTilingPattern || mayBeContent(keys, subtype, type),
     objects:
       Number.isSafeInteger(first) && Number.isSafeInteger(count) && first! >= 0 && count! >= 0
@@ -375,6 +603,13 @@ function afterInlineImage(data: Uint8Array, from: number): number {
     if (WHITE[data[at - 1]!] && (at + 2 >= data.length || ENDS_TOKEN[data[at + 2]!])) return at + 2;
   }
   return data.length;
+}
+
+function packedTooDeep(): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `This PDF packs its objects inside one another more than ${MAX_PACKING_DEPTH} levels deep (a damaged file, or one built to stall readers), so it was not read. Please export it again (for example, print it to a new PDF) and re-upload it.`,
+  );
 }
 
 function tooLarge(limitBytes: number): ExtractionError {
