@@ -54,6 +54,18 @@ test('the demo instructor grades a demo question with Grade All and reviews it, 
   await expect(table.getByRole('row')).toHaveCount(CLASS_SIZE + 1);
   await expect(table.getByText('Not Graded')).toHaveCount(CLASS_SIZE);
 
+  // The queues the page reads from here on, to compare the review walk with: the question page's
+  // own read after Grade All is one (the grading route takes a queue read in the last few seconds
+  // rather than reading it again, decision 0109), and a background refresh can reorder it.
+  const queuesRead: ReviewQueueOutput[] = [];
+  page.on('response', (response) => {
+    if (response.request().method() === 'GET' && /\/review-queue(\?|$)/.test(response.url()) && response.ok())
+      void response.json().then(
+        (body: ReviewQueueOutput) => queuesRead.push(body),
+        () => undefined,
+      );
+  });
+
   // Grade All drafts the rubric itself when the question has none, then grades the whole class.
   const gradeWithAi = page.getByRole('region', { name: 'Grade with AI' });
   await gradeWithAi.getByRole('button', { name: 'Grade All' }).click();
@@ -72,16 +84,7 @@ test('the demo instructor grades a demo question with Grade All and reviews it, 
     '100',
   );
 
-  // The review queue: every suggestion, the most doubtful first. The queues the screen read, to
-  // compare the walk with (a background refresh after Grade All can reorder it between reads).
-  const queuesRead: ReviewQueueOutput[] = [];
-  page.on('response', (response) => {
-    if (response.request().method() === 'GET' && /\/review-queue(\?|$)/.test(response.url()) && response.ok())
-      void response.json().then(
-        (body: ReviewQueueOutput) => queuesRead.push(body),
-        () => undefined,
-      );
-  });
+  // The review queue: every suggestion, the most doubtful first.
   const review = gradeWithAi.getByRole('button', { name: `Review (${CLASS_SIZE} left)` });
   await expect(review).toBeEnabled();
   await review.click();
