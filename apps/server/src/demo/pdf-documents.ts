@@ -34,6 +34,7 @@ import {
   type RGB,
 } from 'pdf-lib';
 import { hashSeed, seededRandom } from '../lib/seeded-random.ts';
+import { rc4 } from '../pdf/encryption.ts';
 
 /**
  * PDF builders for tests, the demo data generator and the benchmarks. Each returns the bytes of a
@@ -1066,23 +1067,6 @@ function emptyPasswordEncryption(doc: PDFDocument): {
       return rc4(md5(fileKey, number).subarray(0, fileKey.length + 5), data);
     },
   };
-}
-
-/** RC4 (ARCFOUR), its own inverse. */
-function rc4(key: Uint8Array, data: Uint8Array): Buffer {
-  const state = Uint8Array.from({ length: 256 }, (_, i) => i);
-  for (let i = 0, j = 0; i < 256; i += 1) {
-    j = (j + state[i]! + key[i % key.length]!) & 0xff;
-    [state[i], state[j]] = [state[j]!, state[i]!];
-  }
-  const out = Buffer.alloc(data.length);
-  for (let k = 0, i = 0, j = 0; k < data.length; k += 1) {
-    i = (i + 1) & 0xff;
-    j = (j + state[i]!) & 0xff;
-    [state[i], state[j]] = [state[j]!, state[i]!];
-    out[k] = data[k]! ^ state[(state[i]! + state[j]!) & 0xff]!;
-  }
-  return out;
 }
 
 /** `content` written with `encoding`, and the dictionary entries that say so. */
