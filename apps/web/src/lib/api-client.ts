@@ -35,6 +35,15 @@ export function isNotFound(error: unknown): boolean {
   return error instanceof ApiError && error.status === 404;
 }
 
+/**
+ * A read worth trying again: a lost connection, a server error, a timeout or a rate limit. A refusal
+ * of the request itself (a malformed id, not allowed, not there) answers the same the second time.
+ */
+export function isRetryable(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  return error.status >= 500 || error.status === 408 || error.status === 429 || error.status === 0;
+}
+
 type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 export interface RequestOptions {

@@ -529,6 +529,19 @@ describe('grading screen', () => {
     expect(screen.queryByText(/read by OCR/)).not.toBeInTheDocument();
   });
 
+  it('a refusal a second try cannot change (a malformed id): the server says why, and no Try again', async () => {
+    const refusal = 'The submissionId must be the id of a submission.';
+    stubNetwork(
+      routes(() => jsonResponse(200, gradingOutput()), {
+        [`GET ${QUESTION_API}`]: () => jsonResponse(400, { code: 'BAD_REQUEST', message: refusal }),
+      }),
+    );
+    renderApp(GRADE_PATH);
+    expect((await screen.findAllByText(refusal)).length).toBeGreaterThan(0);
+    expect(screen.queryByRole('button', { name: 'Try again' })).not.toBeInTheDocument();
+    expect(screen.getAllByRole('button', { name: 'Close' }).length).toBeGreaterThan(0);
+  });
+
   it("says 'Submission not found.' for a submission the question does not have", async () => {
     stubNetwork(routes(() => jsonResponse(200, gradingOutput())));
     renderApp(`/assignments/${ASSIGNMENT_ID}/questions/${QUESTION_ID}/grade/unknown`);

@@ -1,7 +1,7 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
 import type { GradingComment, GradingOutput } from '@gradewise/shared/contracts/grading';
-import { isNotFound, messageOf } from '../../../lib/api-client.ts';
+import { isRetryable, messageOf } from '../../../lib/api-client.ts';
 import { useAfterPaint } from '../../../lib/use-after-paint.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
 import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
@@ -125,9 +125,10 @@ export function useGradingSession({
         ? messageOf(gradingError, GRADING_MESSAGES.gradeFailed)
         : null;
   // A read that failed for a passing reason (a server error, a lost connection) can be tried again;
-  // a submission that is not there cannot, and the screen only offers Close then.
+  // a refusal of the request (a submission that is not there, a malformed id) cannot, and the
+  // screen only offers Close then.
   const failedRead = question.isError ? question : gradingError ? grading : null;
-  const retry = failedRead && !isMissing && !isNotFound(failedRead.error) ? () => void failedRead.refetch() : null;
+  const retry = failedRead && !isMissing && isRetryable(failedRead.error) ? () => void failedRead.refetch() : null;
   // A grade saved on an earlier version is not this version's: opening it grades it afresh.
   const isAlreadyGraded =
     Boolean(submission?.isAlreadyGraded && !submission.isGradeOnEarlierVersion) ||
