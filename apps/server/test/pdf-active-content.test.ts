@@ -1,9 +1,12 @@
+import { readFile } from 'node:fs/promises';
 import { and, eq } from 'drizzle-orm';
 import { PDFDocument, PDFName, PDFString, type PDFObject } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { files, questions, submissions } from '../src/db/schema.ts';
 import { findActiveContent } from '../src/pdf/active-content.ts';
 import { buildTextPdf } from '../src/demo/pdf-documents.ts';
+import { buildPackedEncryptedPdf, type Encryption } from '../src/demo/pdf-structures.ts';
+import { extractPdfText } from '../src/pdf/extract-text.ts';
 import { FILE_CSP } from '../src/http/routes/file-routes.ts';
 import { createCourseWorld, fetchFile, type CourseWorld } from './support/course-fixtures.ts';
 import { makePdf } from './support/files.ts';
@@ -182,6 +185,76 @@ describe('uploads with active content', () => {
     expect(await findActiveContent(link)).toEqual([]);
     const response = await submit(fitOnOpen);
     expect(response.statusCode).toBe(201);
+  });
+});
+
+/**
+ * Decision 0113: an encrypted file whose objects sit in object streams (a permissions password with
+ * object streams, as Acrobat, Word and qpdf write one) is read as pdf.js opens it, with the empty
+ * user password: accepted when honest, refused for what it hides there. Before, every such file
+ * was refused as "encrypted contents that cannot be checked".
+ *
+ * The fixtures were written by qpdf 11.3.0 from an honest answer (buildTextPdf, "My answer is 4.
+ * Encrypted honest text.") and from the same answer with a link that launches calc.exe (pdf-lib,
+ * saved without object streams): `qpdf --encrypt '' owner 256 -- --object-streams=generate IN OUT`
+ * (AESV3, R 6) and `qpdf --encrypt '' owner 128 --use-aes=y -- --object-streams=generate IN OUT`
+ * (AESV2, R 4). qpdf packs the page, its annotations and the action in an object stream.
+ */
+describe('encrypted files whose objects sit in object streams', () => {
+  const fixture = (name: string) => readFile(new URL(`./fixtures/${name}`, import.meta.url));
+  const HONEST_TEXT = 'My answer is 4. Encrypted honest text.';
+
+  it.each(['qpdf-aes256-object-streams.pdf', 'qpdf-aes128-object-streams.pdf'])(
+    'accepts an honest one written by qpdf (%s), and its text is read',
+    async (name) => {
+      const pdf = await fixture(name);
+      expect(pdf.toString('latin1')).toMatch(/\/Encrypt \d+ 0 R/);
+      expect(pdf.toString('latin1')).toContain('/Type /ObjStm');
+      expect(await findActiveContent(pdf)).toEqual([]);
+      expect((await extractPdfText(new Uint8Array(pdf))).text).toBe(HONEST_TEXT);
+      expect((await submit(pdf)).statusCode).toBe(201);
+    },
+  );
+
+  it('refuses one written by qpdf whose Launch action is packed in its encrypted object stream', async () => {
+    const pdf = await fixture('qpdf-aes256-launch-in-object-stream.pdf');
+    // Nothing outside the encrypted object stream names the action.
+    expect(pdf.toString('latin1')).not.toContain('Launch');
+    expect(await findActiveContent(pdf)).toEqual(['a Launch action']);
+    const response = await submit(pdf);
+    expect(response.statusCode).toBe(400);
+    expect(response.json().message).toMatch(/^"answer\.pdf" contains a Launch action, which a PDF viewer could run/);
+  });
+
+  const ENCRYPTIONS: Encryption[] = ['rc4-40', 'rc4-128', 'aes-128', 'aes-256'];
+
+  it.each(ENCRYPTIONS)(
+    'accepts an honest one encrypted with %s, its catalog and page packed too',
+    async (encryption) => {
+      const pdf = buildPackedEncryptedPdf('My answer (the second one) is 4.', { encryption });
+      expect(await findActiveContent(pdf)).toEqual([]);
+      expect((await extractPdfText(pdf)).text).toBe('My answer (the second one) is 4.');
+    },
+  );
+
+  it.each(ENCRYPTIONS)('finds JavaScript and a Launch action packed in one encrypted with %s', async (encryption) => {
+    const withScript = buildPackedEncryptedPdf('My answer is 4.', { encryption, action: 'JavaScript' });
+    expect(Buffer.from(withScript).toString('latin1')).not.toContain('JavaScript');
+    expect(await findActiveContent(withScript)).toEqual(['JavaScript']);
+    const withLaunch = buildPackedEncryptedPdf('My answer is 4.', { encryption, action: 'Launch' });
+    expect(await findActiveContent(withLaunch)).toEqual(['a Launch action']);
+  });
+
+  it('still refuses one whose object streams cannot be read: a user password, data that does not unpack', async () => {
+    const locked = buildPackedEncryptedPdf('My answer is 4.', { encryption: 'aes-256', userPassword: 'secret' });
+    expect(await findActiveContent(locked)).toEqual(['encrypted contents that cannot be checked']);
+    // The object stream's encrypted data changed in its middle: it no longer inflates.
+    const damaged = Buffer.from(buildPackedEncryptedPdf('My answer is 4.', { encryption: 'aes-256' }));
+    const text = damaged.toString('latin1');
+    const data = text.indexOf('stream\n', text.indexOf('/Type /ObjStm')) + 'stream\n'.length;
+    for (let at = data + 40; at < data + 56; at += 1) damaged[at] = damaged[at]! ^ 0xff;
+    expect(await findActiveContent(damaged)).toEqual(['encrypted contents that cannot be checked']);
+    expect((await submit(damaged)).statusCode).toBe(400);
   });
 });
 

@@ -22,6 +22,10 @@ import { hash2B, rc4 } from '../pdf/encryption.ts';
  * - buildImageFilteredPdf: the nesting written as a CCITT fax image (`/CCITTFaxDecode`, exact bit
  *   for bit), as a page's contents or as the forms.
  *
+ * And an honest one pdf-lib cannot write either (buildPackedEncryptedPdf): a page of text whose
+ * objects sit in an encrypted object stream, as Acrobat, Word and qpdf write a file with a
+ * permissions password (decision 0113), maybe with an action hidden there.
+ *
  * The same input always gives the same bytes (fixed keys, salts and ids).
  */
 
@@ -159,6 +163,50 @@ export function buildRepeatedFormPdf(depth: number, draws: number, options: { pa
     `<< /Type /Pages /Kids [${pageNumbers.map((n) => `${n} 0 R`).join(' ')}] /Count ${pageNumbers.length} >>`,
   );
   writer.set(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
+  return writer.save(catalog);
+}
+
+/** An action a link of buildPackedEncryptedPdf's page runs. */
+export type PackedAction = 'JavaScript' | 'Launch';
+
+/**
+ * One page of `text` (Helvetica, one line) whose catalog, page tree, page, font and annotations
+ * are packed in one object stream, every stream encrypted as `encryption` says with an empty user
+ * password (`userPassword` sets one): the objects of such a file are read only once its object
+ * stream is decrypted (strings packed there are not encrypted again, PDF 32000-1 7.5.7). `action`:
+ * a link on the page that runs JavaScript or launches a program, packed with the rest.
+ */
+export function buildPackedEncryptedPdf(
+  text: string,
+  options: { encryption: Encryption; userPassword?: string; action?: PackedAction },
+): Uint8Array {
+  const writer = new RawPdf();
+  const catalog = writer.reserve();
+  const pageTree = writer.reserve();
+  const font = writer.object('<< /Type /Font /Subtype /Type1 /BaseFont /Helvetica /Encoding /WinAnsiEncoding >>');
+  const escaped = text.replace(/[\\()]/g, (char) => `\\${char}`);
+  const contents = writer.stream(
+    '/Filter /FlateDecode',
+    deflateSync(Buffer.from(`BT /F1 12 Tf 72 720 Td (${escaped}) Tj ET\n`, 'latin1')),
+  );
+  const packed = [catalog, pageTree, font];
+  let annotations = '';
+  if (options.action) {
+    const run = options.action === 'JavaScript' ? '/S /JavaScript /JS (app.alert\\(1\\))' : '/S /Launch /F (calc.exe)';
+    const link = writer.object(
+      `<< /Type /Annot /Subtype /Link /Rect [72 700 200 720] /Border [0 0 0] /A << ${run} >> >>`,
+    );
+    packed.push(link);
+    annotations = ` /Annots [${link} 0 R]`;
+  }
+  const page = writer.object(
+    `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 612 792] /Resources << /Font << /F1 ${font} 0 R >> >> /Contents ${contents} 0 R${annotations} >>`,
+  );
+  packed.push(page);
+  writer.set(pageTree, `<< /Type /Pages /Kids [${page} 0 R] /Count 1 >>`);
+  writer.set(catalog, `<< /Type /Catalog /Pages ${pageTree} 0 R >>`);
+  writer.objectStream(packed);
+  writer.encrypt(options.encryption, options.userPassword ?? '');
   return writer.save(catalog);
 }
 

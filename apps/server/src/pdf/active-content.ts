@@ -1,6 +1,6 @@
 import type * as PdfLib from 'pdf-lib';
 import type { PDFDocument, PDFName, PDFObject } from 'pdf-lib';
-import { checkDecodedStreamSizes } from './stream-guard.ts';
+import { checkDecodedStreamSizes, unpackObjectStreams, type UnpackedObjectStreams } from './stream-guard.ts';
 
 /**
  * Finds active content in a PDF: what a viewer may run or open by itself. Uploads that carry any
@@ -17,8 +17,16 @@ import { checkDecodedStreamSizes } from './stream-guard.ts';
  * - embedded files: /EmbeddedFiles, /EF, /Type /EmbeddedFile, file attachment annotations, GoToE;
  * - RichMedia (Flash and media players) and XFA forms (which carry their own scripts).
  * Names are compared decoded (/J#61vaScript is /JavaScript). A file pdf-lib cannot parse is
- * searched for the same names in its raw bytes instead; an encrypted file whose objects sit in
- * encrypted object streams cannot be checked at all and is refused.
+ * searched for the same names in its raw bytes instead.
+ *
+ * An encrypted file's dictionaries are written in the clear (only strings and streams are
+ * encrypted), except those packed in an object stream, which pdf-lib cannot decrypt: an encrypted
+ * file's object streams are read as the structure check reads them (stream-guard.ts's
+ * `unpackObjectStreams`, decrypted with the empty user password as pdf.js opens such a file:
+ * decision 0113), and their objects parsed by pdf-lib into the document and walked with the rest.
+ * Many honest files are so written (a permissions password with AES and object streams: Acrobat,
+ * Word, qpdf). One whose object streams cannot be read that way (a user password, encryption
+ * pdf.js's reading cannot follow, an object stream that does not unpack) is refused as before.
  *
  * pdf-lib is imported at the first check, not at start (about 3.5 MB of heap an idle server does
  * not need, docs/decisions/0047-idle-server-loads-on-first-use.md); its classes are passed down to the walk.
@@ -67,17 +75,56 @@ export async function findActiveContent(bytes: Uint8Array): Promise<ActiveConten
     return ordered(found);
   }
   const context = document.context;
-  if (context.trailerInfo.Encrypt && hasRawName(bytes, 'ObjStm'))
-    found.add('encrypted contents that cannot be checked');
-  const catalog = context.lookup(context.trailerInfo.Root);
-  if (catalog instanceof lib.PDFDict) {
-    const openAction = context.lookup(catalog.get(lib.PDFName.of('OpenAction')));
-    if (openAction instanceof lib.PDFDict && nameOf(lib, openAction.get(lib.PDFName.of('S'))) !== 'GoTo') {
-      found.add('an automatic action when the file opens (OpenAction)');
+  // Each way the file may be decrypted, with its object streams (one way, none, when not encrypted).
+  let readings: (UnpackedObjectStreams | null)[] = [null];
+  if (context.trailerInfo.Encrypt) {
+    try {
+      readings = unpackObjectStreams(bytes);
+    } catch {
+      // A password needed, or encryption that cannot be followed: its object streams are unread.
+      if (hasRawName(bytes, 'ObjStm')) found.add('encrypted contents that cannot be checked');
     }
   }
-  for (const [, object] of context.enumerateIndirectObjects()) visit(lib, object, found, 0);
+  for (const reading of readings) {
+    if (reading) {
+      if (reading.unread > 0) found.add('encrypted contents that cannot be checked');
+      for (const objectStream of reading.objectStreams) await parsePacked(lib, document, objectStream, found);
+    }
+    const catalog = context.lookup(context.trailerInfo.Root);
+    if (catalog instanceof lib.PDFDict) {
+      const openAction = context.lookup(catalog.get(lib.PDFName.of('OpenAction')));
+      if (openAction instanceof lib.PDFDict && nameOf(lib, openAction.get(lib.PDFName.of('S'))) !== 'GoTo') {
+        found.add('an automatic action when the file opens (OpenAction)');
+      }
+    }
+    for (const [, object] of context.enumerateIndirectObjects()) visit(lib, object, found, 0);
+  }
   return ordered(found);
+}
+
+/**
+ * The objects of an unpacked object stream, parsed by pdf-lib into the document (each replacing
+ * what pdf-lib read in its place: nothing, when it could not decrypt the stream). Its header is
+ * read for no more pairs than it holds; one pdf-lib cannot parse is searched for the names in its
+ * bytes instead, as a file pdf-lib cannot parse is.
+ */
+async function parsePacked(
+  lib: typeof PdfLib,
+  document: PDFDocument,
+  objectStream: UnpackedObjectStreams['objectStreams'][number],
+  found: Set<ActiveContent>,
+): Promise<void> {
+  const { data, first, count } = objectStream;
+  const header = Buffer.from(data.buffer, data.byteOffset, Math.min(first, data.byteLength)).toString('latin1');
+  const pairs = Math.floor(header.trim().split(/\s+/).filter(Boolean).length / 2);
+  const dictionary = lib.PDFDict.withContext(document.context);
+  dictionary.set(lib.PDFName.of('N'), lib.PDFNumber.of(Math.min(count, pairs)));
+  dictionary.set(lib.PDFName.of('First'), lib.PDFNumber.of(first));
+  try {
+    await lib.PDFObjectStreamParser.forStream(lib.PDFRawStream.of(dictionary, data)).parseIntoContext();
+  } catch {
+    scanRawBytes(data, found);
+  }
 }
 
 function visit(lib: typeof PdfLib, object: PDFObject, found: Set<ActiveContent>, depth: number): void {

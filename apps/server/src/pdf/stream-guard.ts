@@ -83,7 +83,45 @@ const MAX_DICTIONARY_CHARS = 8192;
  * so only Flate is undone (natively); the reading thread's check undoes every filter before pdf.js.
  */
 export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
-  void walkStreams(bytes, latin1(bytes), limits, null, null);
+  void walkStreams(bytes, latin1(bytes), limits, null, 'sizes');
+}
+
+/** The file's object streams as one reading of it unpacked them, and how many it could not unpack. */
+export interface UnpackedObjectStreams {
+  objectStreams: ObjectSources['objectStreams'];
+  /** Object streams (whole-number /First and /N) whose data this reading could not unpack. */
+  unread: number;
+}
+
+/**
+ * Every object stream of the file unpacked as pdf.js reads it, once for each way the file may be
+ * decrypted (decision 0113): the upload's active-content check (active-content.ts) reads the
+ * objects packed in an encrypted file's object streams from here, which pdf-lib cannot decrypt.
+ * The same walk as the counts' (object streams in object streams, /First, /N and filters by
+ * reference, each definition of an object defined twice), decrypted the same way (encryption.ts:
+ * throws the file's fault when a password is needed or the encryption cannot be followed), but
+ * only object streams are decrypted and unpacked, and only Flate is undone (natively, under the
+ * same limits): this runs on the server's own thread.
+ */
+export function unpackObjectStreams(
+  bytes: Uint8Array,
+  limits: StreamLimits = DEFAULT_STREAM_LIMITS,
+): UnpackedObjectStreams[] {
+  const text = latin1(bytes);
+  return decryptionsOfFile(text).map((decryption) => {
+    const { sources, unread } = walkStreams(bytes, text, limits, decryption, 'objects');
+    return { objectStreams: sources.objectStreams, unread };
+  });
+}
+
+/** The ways pdf.js may decrypt the file (encryption.ts), its objects looked up in its text. */
+function decryptionsOfFile(text: string): (StreamDecryption | null)[] {
+  const definitions = objectTexts({ text, objectStreams: [] });
+  return decryptionsOf(text, (objectNumber) => {
+    const texts = definitions(objectNumber);
+    if (texts.length > 1) throw conflictingDefinitionsError();
+    return texts[0];
+  });
 }
 
 /**
@@ -95,15 +133,9 @@ export function checkDecodedStreamSizes(bytes: Uint8Array, limits: StreamLimits 
 export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
   const maxDepth = limits.maxNestingDepth ?? DEFAULT_STREAM_LIMITS.maxNestingDepth!;
   const text = latin1(bytes);
-  const definitions = objectTexts({ text, objectStreams: [] });
-  const decryptions = decryptionsOf(text, (objectNumber) => {
-    const texts = definitions(objectNumber);
-    if (texts.length > 1) throw conflictingDefinitionsError();
-    return texts[0];
-  });
-  for (const decryption of decryptions) {
+  for (const decryption of decryptionsOfFile(text)) {
     const contents: ContentStream[] = [];
-    const sources = walkStreams(bytes, text, limits, decryption, (stream) => {
+    const { sources } = walkStreams(bytes, text, limits, decryption, (stream) => {
       const read = readContentStream(stream.data, maxDepth);
       if (read.deepest > maxDepth) throw nestingTooDeepError(maxDepth);
       contents.push({
@@ -154,8 +186,16 @@ const MAX_PACKING_DEPTH = 32;
 const MAX_READINGS = 64;
 
 /**
- * Checks every stream's unpacked size, handing each content stream on (when `onStream` is given);
- * returns the file's text (latin1) and its unpacked object streams.
+ * What a walk of the file's streams does: 'sizes' checks each stream's unpacked size (Flate only);
+ * 'objects' unpacks only the object streams (Flate only, decision 0113); a function is handed
+ * each content stream, every filter undone.
+ */
+type WalkReading = 'sizes' | 'objects' | ((stream: WalkedStream) => void);
+
+/**
+ * Checks every stream's unpacked size, handing each content stream on (`reading` a function; see
+ * WalkReading); returns the file's text (latin1) and its unpacked object streams, and how many
+ * object streams it could not unpack.
  *
  * Every `stream` keyword is read, in the file's text and in every unpacked object stream
  * (decision 0108), also one inside another stream's data: an object's definition may stand
@@ -172,8 +212,8 @@ const MAX_READINGS = 64;
  * or parameters sit in another deferred one: decision 0108), then the deferred content streams,
  * under the same budgets. A reference to an object defined more than once is followed to each
  * definition (each choice among them read: decision 0108). Only three numbers a stream are kept
- * while waiting. Without `onStream` (sizes only) nothing is deferred and such streams are left to
- * the reading thread's full check, as before. So are the keys that tell a stream's kind when
+ * while waiting. Reading sizes only, nothing is deferred and such streams are left to the reading
+ * thread's full check, as before; reading object streams only, only object streams are. So are the keys that tell a stream's kind when
  * given by reference (`/Subtype 9 0 R`, /Type, /First, /N: decision 0106).
  *
  * A stream its own keys call something else than drawing (an image, a font program, metadata,
@@ -188,8 +228,15 @@ function walkStreams(
   text: string,
   limits: StreamLimits,
   decryption: StreamDecryption | null,
-  onStream: ((stream: WalkedStream) => void) | null,
-): ObjectSources {
+  reading: WalkReading,
+): { sources: ObjectSources; unread: number } {
+  const onStream = typeof reading === 'function' ? reading : null;
+  const objectsOnly = reading === 'objects';
+  // Native Flate alone where the walk runs on the server's own thread.
+  const filters = onStream === null ? NATIVE_FILTERS : undefined;
+  // Object streams met (whole-number /First and /N, no image), and those unpacked.
+  const objectStreamsMet = new Set<StreamPlace>();
+  const unpacked = new Set<StreamPlace>();
   const file: StreamSource = { text, bytes, packed: null };
   const sources: ObjectSources = { text, objectStreams: [] };
   const deferred: { place: StreamPlace; isObjects: boolean }[] = [];
@@ -205,11 +252,16 @@ function walkStreams(
   const read = (place: StreamPlace, lookup?: Lookup, asContent = false) => {
     const { dictionary, objectNumber, generation } = dictionaryOf(place);
     if (objectNumber !== undefined) streamNumbers.add(objectNumber);
-    if (onStream !== null && !lookup && needsLookup(dictionary)) {
-      deferred.push({ place, isObjects: ownValues(dictionary).keys.has('First') });
+    if (reading !== 'sizes' && !lookup && needsLookup(dictionary)) {
+      const isObjects = ownValues(dictionary).keys.has('First');
+      // One never unpacked is one more the reading could not read.
+      if (isObjects) objectStreamsMet.add(place);
+      if (isObjects || !objectsOnly) deferred.push({ place, isObjects });
       return;
     }
     const kind = kindOf(dictionary, lookup);
+    if (objectsOnly && (kind.objects === null || kind.isImage)) return;
+    if (kind.objects && !kind.isImage && !asContent) objectStreamsMet.add(place);
     const keep = () => {
       if (onStream !== null && objectNumber !== undefined && !asContent) notContent.push({ place, objectNumber });
     };
@@ -228,11 +280,11 @@ function walkStreams(
         return isTotalTheLimit ? limits.maxTotalBytes - total : limits.maxStreamBytes;
       },
       (written) => (total += written),
-      onStream === null ? NATIVE_FILTERS : undefined,
+      filters,
       lookup,
     );
     if (decoded === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
-    if (onStream === null) return;
+    if (reading === 'sizes') return;
     if (decoded === 'image') {
       // pdf.js decodes the pixels and reads them as what the stream is (decision 0108).
       if (asContent || kind.isDrawn || kind.objects) throw imageFilteredDrawingError();
@@ -244,8 +296,10 @@ function walkStreams(
       if (depth > MAX_PACKING_DEPTH) throw packedTooDeep();
       const objectStream = { data: decoded, text: latin1(decoded), ...kind.objects };
       sources.objectStreams.push(objectStream);
+      unpacked.add(place);
       scan(packedSource(objectStream, depth));
     }
+    if (onStream === null) return;
     if (kind.isContent || asContent) onStream({ data: decoded, dictionary, objectNumber, isForm: kind.isForm });
     else keep();
   };
@@ -335,7 +389,7 @@ function walkStreams(
     if (named.length > 0) lookup ??= objectTexts(sources);
     for (const { place } of named) readEach(place, lookup!, true);
   }
-  return sources;
+  return { sources, unread: [...objectStreamsMet].filter((place) => !unpacked.has(place)).length };
 }
 
 /** Whether an `N G obj` header stands between `from` and the `stream` keyword at `at` (never in an object stream). */
