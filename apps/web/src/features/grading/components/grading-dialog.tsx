@@ -56,7 +56,15 @@ export interface GradingDialogProps {
 export function GradingDialog({ assignmentId, questionId, submissionId, inQueue, isRegrade }: GradingDialogProps) {
   const { goBack, backState } = useGoBack(questionPagePath(assignmentId, questionId));
   const review = useCommentReview();
-  const session = useGradingSession({ assignmentId, questionId, submissionId, inQueue, onResult: review.load });
+  const session = useGradingSession({
+    assignmentId,
+    questionId,
+    submissionId,
+    inQueue,
+    onResult: review.load,
+    onBase: review.rebase,
+    isEdited: review.isEdited,
+  });
   const actions = useGradeActions({
     assignmentId,
     questionId,
@@ -87,6 +95,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     submissionId,
     shown: session.result,
     isEdited: review.isEdited,
+    take: session.take,
     announce: review.announce,
   });
 

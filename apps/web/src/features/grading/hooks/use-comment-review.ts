@@ -72,6 +72,12 @@ export function useCommentReview() {
     setLoaded(output.gradingResult.comments);
   };
 
+  /**
+   * The comments stay as they are, and count as edits of `output` from now on (what the server has
+   * after an Undo, read after the undone comments were put back on screen).
+   */
+  const rebase = (output: GradingOutput) => setLoaded(output.gradingResult.comments);
+
   /** Applies a comment action and tells screen readers what changed and the grade it gives. */
   const apply = (action: CommentsAction, describe?: (index: number, total: number) => string): CommentsState => {
     const next = commentsReducer(state, action);
@@ -196,6 +202,7 @@ export function useCommentReview() {
     announcement,
     announce,
     load,
+    rebase,
     handlers,
     runCommand,
     holdForOpenEditor,

@@ -94,7 +94,7 @@ export function useGradeActions({
       undoSave(submissionId, saved._id).then(
         (output) => {
           showInfo(output.message);
-          const restoredDraft: RestoredDraft = { submissionId, comments: saved.comments };
+          const restoredDraft: RestoredDraft = { submissionId, gradeId: saved._id, comments: saved.comments };
           void navigate(gradePagePath(assignmentId, questionId, submissionId, { queue: inQueue }), {
             // In the queue the screen was replaced by the next answer: replace it back.
             replace: inQueue,

@@ -19,14 +19,24 @@ export interface GradingSessionOptions {
    * with `draft` after an Undo: the undone save's comments, edits on top of the result.
    */
   onResult(output: GradingOutput, draft?: readonly GradingComment[]): void;
+  /**
+   * Called with what the server has after an Undo when it is read after the undone comments were
+   * put back: the comments on screen stay, and are edits on top of it from now on.
+   */
+  onBase(output: GradingOutput): void;
+  /** Whether the comments on screen differ from the result last loaded (the instructor's edits). */
+  isEdited: boolean;
 }
 
 /**
  * Navigation state of the toast's Undo (decision 0032): the comments of the save just taken back,
  * shown again as unsaved edits, so the screen is as it was before Save Grade (or the key S).
+ * `gradeId` is the undone grade's: a read of the answer whose current grade is still that one was
+ * made before the undo (decision 0112).
  */
 export interface RestoredDraft {
   submissionId: string;
+  gradeId: string;
   comments: GradingComment[];
 }
 
@@ -41,6 +51,8 @@ export function useGradingSession({
   submissionId,
   inQueue,
   onResult,
+  onBase,
+  isEdited,
 }: GradingSessionOptions) {
   const question = useGradingQuestion(assignmentId, questionId, submissionId);
   const detail = question.data;
@@ -74,8 +86,8 @@ export function useGradingSession({
   const [staleMessage, setStaleMessage] = useState<string | null>(null);
   const location = useLocation();
   const navigate = useNavigate();
-  const restoredDraft = (location.state as { restoredDraft?: RestoredDraft } | null)?.restoredDraft;
-  const [hasRestoredDraft, setHasRestoredDraft] = useState(false);
+  const requested = (location.state as { restoredDraft?: RestoredDraft } | null)?.restoredDraft;
+  const restoredDraft = requested?.submissionId === submissionId ? requested : undefined;
 
   const showResult = (output: GradingOutput) => {
     setResult(output);
@@ -87,33 +99,75 @@ export function useGradingSession({
     setLoadedGradeId(output.currentGradeId);
     setStaleMessage(null);
   };
-  // The stored or suggested result arrives once per opening: take it into the editing state while
-  // rendering (React's pattern for state that follows a changing input), not in an effect.
+
+  // What the server sends is taken into the editing state while rendering (React's pattern for
+  // state that follows a changing input), not in an effect; what the instructor has on screen and
+  // not saved is never replaced by a read that arrives later (decision 0112). A read arrives on
+  // opening, and again when something drops the answer's stored result while its screen is open
+  // (the toast's Undo), or sets it (a refreshed suggestion, its own rules in useRefreshedSuggestion);
+  // the Undo's comments arrive by navigation, before or after that read, in either order.
   const [loadedFrom, setLoadedFrom] = useState<GradingOutput | null>(null);
-  if (grading.data && grading.data !== loadedFrom) {
-    setLoadedFrom(grading.data);
-    takeSaved(grading.data);
-    // Back from an Undo: what the server has now is the starting point (the expected grade), and
-    // the undone save's comments are the edits on top of it, not saved.
-    if (restoredDraft?.submissionId === submissionId && !hasRestoredDraft) {
-      setHasRestoredDraft(true);
-      onResult(grading.data, restoredDraft.comments);
+  // The Undo whose comments were put back (its undone grade), so they are put back once.
+  const [restoredGradeId, setRestoredGradeId] = useState<string | null>(null);
+  // Put back on a result read before the undo (its current grade the undone one): what the server
+  // has now is still to be read, and the comments stay through that read.
+  const [awaitingUndoneRead, setAwaitingUndoneRead] = useState<RestoredDraft | null>(null);
+  const read = grading.data;
+  if (read && read !== loadedFrom) {
+    setLoadedFrom(read);
+    const isAfterUndo = awaitingUndoneRead !== null && read.currentGradeId !== awaitingUndoneRead.gradeId;
+    if (loadedFrom === null || (!isEdited && !awaitingUndoneRead)) {
+      // The first read, or nothing of the instructor's on screen to lose.
+      takeSaved(read);
+    } else if (isAfterUndo) {
+      // What the server has after the undo, under the comments it put back (and any edits since).
+      setResult(read);
+      setLoadedGradeId(read.currentGradeId);
+      setStaleMessage(null);
+      onBase(read);
+      setAwaitingUndoneRead(null);
     }
+    // Otherwise the instructor's edits stay, on the result and the expected grade they were made
+    // on: a save then answers as it would have (a grade saved meanwhile by someone else is refused,
+    // and Reload shows it); the read is not taken later either.
+  }
+  // Back from an Undo: what the server has now (the newest read, also one kept off the screen by
+  // edits) is the starting point, the expected grade, and the undone save's comments are the edits
+  // on top of it, not saved. They replace what was on screen: the instructor asked for them.
+  const latest = read ?? result;
+  if (restoredDraft && latest && restoredDraft.gradeId !== restoredGradeId) {
+    setRestoredGradeId(restoredDraft.gradeId);
+    setResult(latest);
+    setLoadedGradeId(latest.currentGradeId);
+    setStaleMessage(null);
+    onResult(latest, restoredDraft.comments);
+    setAwaitingUndoneRead(latest.currentGradeId === restoredDraft.gradeId ? restoredDraft : null);
   }
   // Used once: a reload of the page starts from what is saved.
   const { pathname, search, state: locationState } = location;
+  const isRestored = Boolean(restoredDraft && restoredDraft.gradeId === restoredGradeId);
   useEffect(() => {
-    if (!hasRestoredDraft || !restoredDraft) return;
+    if (!isRestored) return;
     const rest = { ...(locationState as Record<string, unknown>) };
     delete rest.restoredDraft;
     void navigate(`${pathname}${search}`, { replace: true, state: rest });
-  }, [hasRestoredDraft, restoredDraft, locationState, pathname, search, navigate]);
+  }, [isRestored, locationState, pathname, search, navigate]);
+
+  /**
+   * Shows what the server sent in place of what is on screen, edits and all (Reload, a refreshed
+   * suggestion the instructor asked to see): the instructor chose it.
+   */
+  const take = (output: GradingOutput) => {
+    setLoadedFrom(output);
+    setAwaitingUndoneRead(null);
+    takeSaved(output);
+  };
 
   /** After a refused save: load what is saved now (the other person's grade), discarding the edits here. */
   const reload = async (): Promise<GradingOutput | undefined> => {
     void question.refetch();
     const { data } = await grading.refetch();
-    if (data) takeSaved(data);
+    if (data) take(data);
     return data;
   };
 
@@ -159,7 +213,12 @@ export function useGradingSession({
     /** Reads the failed data again; null when trying again cannot help. */
     retry,
     result,
-    showResult,
+    /** Shows a result in place of the one on screen and its comments (a regrade). */
+    showResult: (output: GradingOutput) => {
+      setAwaitingUndoneRead(null);
+      showResult(output);
+    },
+    take,
     loadedGradeId,
     staleMessage,
     setStaleMessage,

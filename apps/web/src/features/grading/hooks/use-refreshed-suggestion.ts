@@ -20,6 +20,8 @@ export interface RefreshedSuggestionOptions {
   shown: GradingOutput | null;
   /** Whether the instructor has changed the comments since the result was loaded. */
   isEdited: boolean;
+  /** Shows a result in place of the one on screen, edits and all (the session's `take`). */
+  take(output: GradingOutput): void;
   /** Tells screen readers the suggestion on screen was replaced. */
   announce(text: string): void;
 }
@@ -39,6 +41,7 @@ export function useRefreshedSuggestion({
   submissionId,
   shown,
   isEdited,
+  take,
   announce,
 }: RefreshedSuggestionOptions) {
   const queryClient = useQueryClient();
@@ -87,6 +90,8 @@ export function useRefreshedSuggestion({
     /** Shows the held suggestion in place of the edited one. */
     show: () => {
       if (!updated) return;
+      // Asked for: it replaces the edits (a read the screen gets by itself never does, decision 0112).
+      take(updated);
       queryClient.setQueryData(result.queryKey, updated);
       latest.current.announce(UPDATED_SUGGESTION_MESSAGES.shown);
     },
