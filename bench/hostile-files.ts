@@ -42,6 +42,10 @@
  *   encrypted with AES-256 and an empty user password (pdf.js opens it without asking);
  *   slow-pages-image-filtered, 50 pages whose contents nest 7,000 levels written as a CCITT fax
  *   image (pdf.js decodes it and reads the bits as drawing instructions).
+ *   decision 0113's: slow-pages-repeated-form, 50 pages that each draw one form of 1,990 levels
+ *   (within the nesting limit) 600 times, 2.4 million operations a page; slow-pages-repeated-forms,
+ *   50 pages that each draw a form 40 times that draws a form of 1,000 levels 40 times, 3.2 million
+ *   (each refused by the counts' drawing work since decision 0113; before, the CPU budgets).
  *
  * Issue 28, "one hostile file cannot stall the class" (--only-fairness runs only this part): a
  * normal answer's grade (the answer submitted just before, so its text is read by the grade) and
@@ -89,7 +93,11 @@ import {
   buildOperatorBombPdf,
   buildTextPdf,
 } from '../apps/server/src/demo/pdf-documents.ts';
-import { buildImageFilteredPdf, buildRawFormsPdf } from '../apps/server/src/demo/pdf-structures.ts';
+import {
+  buildImageFilteredPdf,
+  buildRawFormsPdf,
+  buildRepeatedFormPdf,
+} from '../apps/server/src/demo/pdf-structures.ts';
 import {
   readEmailsFromSpreadsheet,
   ROSTER_SPREADSHEET_LIMITS,
@@ -348,6 +356,14 @@ async function main(): Promise<void> {
     'slow-pages-image-filtered': {
       name: '50 slow pages, contents written as a CCITT fax image',
       bytes: async () => buildImageFilteredPdf(7_000, { pages: 50 }),
+    },
+    'slow-pages-repeated-form': {
+      name: '50 slow pages, each drawing a form of 1,990 levels 600 times',
+      bytes: async () => buildRepeatedFormPdf(1_990, 600, { pages: 50 }),
+    },
+    'slow-pages-repeated-forms': {
+      name: '50 slow pages, each drawing 40 times a form drawing 40 times one of 1,000 levels',
+      bytes: async () => buildRepeatedFormPdf(1_000, [40, 40], { pages: 50 }),
     },
   };
   const hostileKinds: { name: string; bytes: Uint8Array }[] = [];

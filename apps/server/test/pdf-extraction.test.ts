@@ -41,11 +41,21 @@ import {
   buildTextPdf,
   type HiddenTextTechnique,
 } from '../src/demo/pdf-documents.ts';
-import { buildImageFilteredPdf, buildRawFormsPdf, type RawFormsOptions } from '../src/demo/pdf-structures.ts';
-import { imageFilteredDrawingError, nestingTooDeepError, passwordProtectedError } from '../src/pdf/extraction-error.ts';
+import {
+  buildImageFilteredPdf,
+  buildRawFormsPdf,
+  buildRepeatedFormPdf,
+  type RawFormsOptions,
+} from '../src/demo/pdf-structures.ts';
+import {
+  imageFilteredDrawingError,
+  nestingTooDeepError,
+  passwordProtectedError,
+  tooManyOperatorsError,
+} from '../src/pdf/extraction-error.ts';
 import { openPdf } from '../src/pdf/open-pdf.ts';
-import { OPS } from '../src/pdf/pdfjs.ts';
-import { checkContentStreams, deepestNesting } from '../src/pdf/stream-guard.ts';
+import { AnnotationMode, OPS } from '../src/pdf/pdfjs.ts';
+import { checkContentStreams, DEFAULT_STREAM_LIMITS, deepestNesting } from '../src/pdf/stream-guard.ts';
 
 afterAll(async () => {
   await closeOcr();
@@ -1184,6 +1194,67 @@ describe('what pdf.js fetches, counted before it reads the file (decision 0108)'
     expect(() => checkContentStreams(rawPdf([page('/Fm Do', '<< /XObject << /Fm 4 0 R >> >>'), form]))).toThrow(
       imageFilteredDrawingError().message,
     );
+  });
+});
+
+/** Whether the check refuses the file when one page may draw at most `operators` operations (and then only for that). */
+function isRefusedForWork(bytes: Uint8Array, operators: number): boolean {
+  try {
+    checkContentStreams(bytes, { ...DEFAULT_STREAM_LIMITS, maxDrawingOperators: operators });
+    return false;
+  } catch (error) {
+    expect((error as Error).message).toBe(tooManyOperatorsError(operators).message);
+    return true;
+  }
+}
+
+/** The operations pdf.js's operator list of page 1 holds (annotations left out, as the reader reads it). */
+async function operatorsOfPage1(bytes: Uint8Array): Promise<number> {
+  const document = await openPdf(bytes, { maxBytes: 10 * 1024 * 1024, maxPages: 50, streamLimits: null });
+  try {
+    return (await (await document.getPage(1)).getOperatorList({ annotationMode: AnnotationMode.DISABLE })).fnArray
+      .length;
+  } finally {
+    await document.destroy();
+  }
+}
+
+describe('drawing work, counted before pdf.js reads the file (decision 0113)', () => {
+  it("counts a page's operations as pdf.js's operator list holds them, a form's each time it is drawn", async () => {
+    // A form of 3 levels (3 saves, the stroke its path makes, 3 restores) drawn 50 times; forms
+    // drawing forms (4 x 5, 4 x 5 x 6 drawings of the last). Each exactly: accepted at pdf.js's
+    // count, refused one below it.
+    for (const file of [
+      buildRepeatedFormPdf(3, 50),
+      buildRepeatedFormPdf(2, [4, 5]),
+      buildRepeatedFormPdf(2, [4, 5, 6]),
+    ]) {
+      const operators = await operatorsOfPage1(file);
+      expect(isRefusedForWork(file, operators)).toBe(false);
+      expect(isRefusedForWork(file, operators - 1)).toBe(true);
+    }
+    // The last form's 5 operations with its begin and end, 7; the one drawing it 6 times, 2 + 42;
+    // the first, drawing that 5 times, 2 + 220; the page, drawing the first 4 times.
+    expect(await operatorsOfPage1(buildRepeatedFormPdf(2, [4, 5, 6]))).toBe(4 * (2 + 5 * (2 + 6 * 7)));
+    // A typed page: never more than pdf.js's list (which holds a little more for its text).
+    const typed = await buildTextPdf({ paragraphs: VISIBLE });
+    expect(isRefusedForWork(typed, await operatorsOfPage1(typed))).toBe(false);
+    expect(isRefusedForWork(typed, 10)).toBe(true);
+  });
+
+  it('refuses a form within the nesting limit drawn so often that one page would draw more than 2,000,000 operations', async () => {
+    // 1,990 levels (3,981 operations a drawing, with the form's begin and end) drawn 600 times a page.
+    const repeated = buildRepeatedFormPdf(1_990, 600);
+    expect(() => checkContentStreams(repeated)).toThrow(tooManyOperatorsError(2_000_000).message);
+    const refused = await extractionError(extractPdfText(repeated));
+    expect(refused.code).toBe('too-complex');
+    expect(refused.message).toBe(tooManyOperatorsError(2_000_000).message);
+    // Three forms, each drawing the next 200 times: 8 million drawings of a 3-operation form.
+    expect(() => checkContentStreams(buildRepeatedFormPdf(1, [200, 200, 200]))).toThrow(
+      tooManyOperatorsError(2_000_000).message,
+    );
+    // The tests' spinner (1,593,200 a page, 3 pages) is left to the reader's budgets.
+    expect(() => checkContentStreams(buildRepeatedFormPdf(1_990, 400, { pages: 3 }))).not.toThrow();
   });
 });
 

@@ -142,17 +142,36 @@ export function buildImageFilteredPdf(
  * drawing), so 400 drawings are some 6 s of CPU a page, bounded by the reader's 2,000,000
  * operators a file (extract-text.ts) and its CPU budgets: the tests' spinner for what the
  * extraction pool does with a slow file read through the upload's checks (decision 0108; before,
- * an encrypted chain of forms, which the counts now read).
+ * an encrypted chain of forms, which the counts now read). A page of it is 1.6 million operators,
+ * within what the counts let one page draw (decision 0113).
+ *
+ * `draws` a list: forms drawing forms, each drawn that many times by the one before (the page
+ * draws the first `draws[0]` times, the first draws the second `draws[1]` times, ...); the last
+ * nests `depth` levels (decision 0113's hostile kind: 3 forms drawn 200 times each are 8 million
+ * drawings of the last).
  */
-export function buildRepeatedFormPdf(depth: number, draws: number, options: { pages?: number } = {}): Uint8Array {
+export function buildRepeatedFormPdf(
+  depth: number,
+  draws: number | number[],
+  options: { pages?: number } = {},
+): Uint8Array {
   const writer = new RawPdf();
   const catalog = writer.reserve();
   const pageTree = writer.reserve();
-  const form = writer.stream(
+  const times = typeof draws === 'number' ? [draws] : draws;
+  let form = writer.stream(
     '/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Filter /FlateDecode',
     deflateSync(Buffer.from('q\n'.repeat(depth) + '0 0 m 1 1 l S\n' + 'Q\n'.repeat(depth), 'latin1')),
   );
-  const contents = writer.stream('/Filter /FlateDecode', deflateSync(Buffer.from('/F1 Do\n'.repeat(draws), 'latin1')));
+  for (const count of times.slice(1).reverse())
+    form = writer.stream(
+      `/Type /XObject /Subtype /Form /BBox [0 0 1 1] /Resources << /XObject << /F1 ${form} 0 R >> >> /Filter /FlateDecode`,
+      deflateSync(Buffer.from('/F1 Do\n'.repeat(count), 'latin1')),
+    );
+  const contents = writer.stream(
+    '/Filter /FlateDecode',
+    deflateSync(Buffer.from('/F1 Do\n'.repeat(times[0]!), 'latin1')),
+  );
   const pageNumbers = Array.from({ length: options.pages ?? 1 }, () =>
     writer.object(
       `<< /Type /Page /Parent ${pageTree} 0 R /MediaBox [0 0 612 792] /Resources << /XObject << /F1 ${form} 0 R >> >> /Contents ${contents} 0 R >>`,

@@ -11,7 +11,7 @@ import { recognizeImage, closeOcr } from './ocr.ts';
 import { openPdf, toExtractionError } from './open-pdf.ts';
 import { GlyphInspector } from './glyph-ink.ts';
 import { annotationAreas, walkPageDrawing } from './page-drawing.ts';
-import { DEFAULT_STREAM_LIMITS, type StreamLimits } from './stream-guard.ts';
+import { DEFAULT_STREAM_LIMITS, MAX_DRAWING_OPERATORS, type StreamLimits } from './stream-guard.ts';
 
 type RenderParameters = Parameters<PDFPageProxy['render']>[0];
 
@@ -81,7 +81,7 @@ const DEFAULTS: Required<ExtractionOptions> = {
   rasterScale: 1,
   maxPixelsPerPage: 12_000_000,
   streamLimits: DEFAULT_STREAM_LIMITS,
-  maxOperators: 2_000_000,
+  maxOperators: MAX_DRAWING_OPERATORS,
 };
 
 /** Share of an invisible line's words that OCR must also see for it to count as a scan's text layer. */

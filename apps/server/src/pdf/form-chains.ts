@@ -36,8 +36,10 @@ export interface ContentStream {
   isForm: boolean;
   /** Its own deepest nesting of `q`. */
   deepest: number;
-  /** Each `/Name Do`, with the nesting it is made at. */
-  calls: { name: string; depth: number }[];
+  /** Each name drawn with `/Name Do`: the deepest nesting it is drawn at, and how many times. */
+  calls: { name: string; depth: number; count: number }[];
+  /** Its own operators as pdf.js's operator list holds them (a path's construction not counted). */
+  operators: number;
   /** Levels still saved at its end. */
   leftOpen: number;
   /** `Q`s it reads with nothing of its own saved. */
@@ -64,17 +66,27 @@ const MAX_STEPS = 1_000_000;
 const MAX_VALUE_DEPTH = 32;
 
 /**
+ * The content streams followed through the forms they draw, the file's objects indexed once for
+ * both counts: `deepest(stopAbove)` (deepestThroughForms) and `heaviest(stopAbove)` (heaviestDrawing).
+ */
+export function throughForms(
+  streams: ContentStream[],
+  sources: ObjectSources,
+): { deepest(stopAbove: number): number | undefined; heaviest(stopAbove: number): number | undefined } {
+  const objects = new ObjectIndex(sources);
+  const chains = new FormChains(streams, objects);
+  return {
+    deepest: (stopAbove) => deepestThroughForms(streams, objects, chains.limitedTo(stopAbove)),
+    heaviest: (stopAbove) => heaviestDrawing(streams, objects, chains.limitedTo(stopAbove)),
+  };
+}
+
+/**
  * The deepest nesting any content stream reaches once the forms it draws are followed, counting
  * one level for each form (a form is drawn inside its own saved state). Stops, returning a value
  * past it, once `stopAbove` is passed; undefined when the file holds more calls than are followed.
  */
-export function deepestThroughForms(
-  streams: ContentStream[],
-  sources: ObjectSources,
-  stopAbove: number,
-): number | undefined {
-  const objects = new ObjectIndex(sources);
-  const chains = new FormChains(streams, objects, stopAbove);
+function deepestThroughForms(streams: ContentStream[], objects: ObjectIndex, chains: FormChains): number | undefined {
   try {
     let deepest = 0;
     for (const stream of streams) deepest = Math.max(deepest, chains.depthFrom(stream));
@@ -82,9 +94,7 @@ export function deepestThroughForms(
     // starts from.
     // An object defined more than once may be any of its definitions to pdf.js (decision 0108):
     // each is followed, and the most it may leave open is carried.
-    const byNumber = new Map<number | undefined, ContentStream[]>();
-    for (const stream of streams)
-      byNumber.set(stream.objectNumber, [...(byNumber.get(stream.objectNumber) ?? []), stream]);
+    const byNumber = byObjectNumber(streams);
     for (const contents of objects.multiStreamPageContents()) {
       let carried = 0;
       for (const objectNumber of contents) {
@@ -101,10 +111,54 @@ export function deepestThroughForms(
     }
     return deepest;
   } catch (error) {
-    if (error instanceof PastTheLimit) return error.depth;
+    if (error instanceof PastTheLimit) return error.value;
     if (error instanceof TooManySteps) return undefined;
     throw error;
   }
+}
+
+/**
+ * The most drawing operations any content stream makes once the forms it draws are followed, each
+ * form counted as often as it is drawn (decision 0113): what pdf.js's operator list of a page that
+ * draws it holds, about (pdf.js adds a form's operators each time it draws it). Names are resolved
+ * as `deepestThroughForms` resolves them (a form's own resources, else its caller's; a page's
+ * content's in every /XObject dictionary of the file, the heaviest form a name may be). A page
+ * whose contents are several streams is their sum. Stops, returning a value past it, once
+ * `stopAbove` is passed; undefined when the file holds more calls than are followed.
+ */
+function heaviestDrawing(streams: ContentStream[], objects: ObjectIndex, chains: FormChains): number | undefined {
+  const { stopAbove } = chains;
+  try {
+    let heaviest = 0;
+    for (const stream of streams) heaviest = Math.max(heaviest, chains.workFrom(stream));
+    const byNumber = byObjectNumber(streams);
+    for (const contents of objects.multiStreamPageContents()) {
+      let page = 0;
+      for (const objectNumber of contents) {
+        let most = 0;
+        for (const stream of byNumber.get(objectNumber) ?? []) most = Math.max(most, chains.workFrom(stream));
+        page += most;
+        if (page > stopAbove) return page;
+      }
+      heaviest = Math.max(heaviest, page);
+    }
+    return heaviest;
+  } catch (error) {
+    if (error instanceof PastTheLimit) return error.value;
+    if (error instanceof TooManySteps) return undefined;
+    throw error;
+  }
+}
+
+/** The streams by object number: every definition of a number defined more than once (decision 0108). */
+function byObjectNumber(streams: ContentStream[]): Map<number | undefined, ContentStream[]> {
+  const byNumber = new Map<number | undefined, ContentStream[]>();
+  for (const stream of streams) {
+    const definitions = byNumber.get(stream.objectNumber);
+    if (definitions) definitions.push(stream);
+    else byNumber.set(stream.objectNumber, [stream]);
+  }
+  return byNumber;
 }
 
 /**
@@ -172,7 +226,7 @@ const CONTENTS_KEY: ReadonlySet<string> = new Set(['Contents']);
 
 class TooManySteps extends Error {}
 class PastTheLimit extends Error {
-  constructor(readonly depth: number) {
+  constructor(readonly value: number) {
     super('past the limit');
   }
 }
@@ -188,19 +242,29 @@ class FormChains {
   private readonly forms = new Map<number, ContentStream[]>();
   private readonly ownScopes = new Map<ContentStream, Scope | null>();
   private readonly memo = new Map<string, number>();
+  private readonly workMemo = new Map<string, number>();
   private readonly inProgress = new Set<string>();
   private readonly ids = new Map<ContentStream, number>();
   private anyNames: Map<string, number[]> | null = null;
   private steps = 0;
+  /** Where the count under way stops (`limitedTo`). */
+  stopAbove = 0;
 
   constructor(
     streams: ContentStream[],
     private readonly objects: ObjectIndex,
-    private readonly stopAbove: number,
   ) {
     for (const stream of streams)
       if (stream.objectNumber !== undefined && stream.isForm)
         this.forms.set(stream.objectNumber, [...(this.forms.get(stream.objectNumber) ?? []), stream]);
+  }
+
+  /** The chains counted next stop past `stopAbove`, with MAX_STEPS steps of their own. */
+  limitedTo(stopAbove: number): this {
+    this.stopAbove = stopAbove;
+    this.steps = 0;
+    this.inProgress.clear();
+    return this;
   }
 
   /**
@@ -209,6 +273,41 @@ class FormChains {
    */
   depthFrom(stream: ContentStream, base = 0): number {
     return this.depthOf(stream, this.scopeOf(stream) ?? 'any', base);
+  }
+
+  /** The operators a stream read as a page's content (or any form as a root) makes, the forms it draws included; throws past the limit. */
+  workFrom(stream: ContentStream): number {
+    return this.workOf(stream, this.scopeOf(stream) ?? 'any');
+  }
+
+  /**
+   * The operators `stream` makes drawn in `scope`: its own, and for each name it draws, the
+   * heaviest form the name may be, times how often it is drawn (with the form's end; nothing more
+   * for an image or a name that is no form).
+   */
+  private workOf(stream: ContentStream, scope: Scope): number {
+    const key = `${this.idOf(stream)}:${scope === 'any' ? 'any' : scope.owner}`;
+    const known = this.workMemo.get(key);
+    if (known !== undefined) return known;
+    // A form that draws itself: pdf.js ignores the circular call, so it adds nothing.
+    if (this.inProgress.has(key)) return 0;
+    this.inProgress.add(key);
+    let work = stream.operators;
+    for (const call of stream.calls) {
+      // pdf.js writes a form's drawing as its begin, its operators and its end: the `Do` counted
+      // in the stream's own operators is the begin.
+      let heaviest = -1;
+      for (const target of this.targetsOf(call.name, scope)) {
+        if ((this.steps += 1) > MAX_STEPS) throw new TooManySteps();
+        for (const form of this.forms.get(target) ?? [])
+          heaviest = Math.max(heaviest, this.workOf(form, this.scopeOf(form) ?? scope));
+      }
+      work += call.count * (heaviest + 1);
+      if (work > this.stopAbove) throw new PastTheLimit(work);
+    }
+    this.inProgress.delete(key);
+    this.workMemo.set(key, work);
+    return work;
   }
 
   /** The deepest nesting below `stream` drawn at `base`, relative to `base`; throws past the limit. */

@@ -4,9 +4,10 @@ import {
   ExtractionError,
   imageFilteredDrawingError,
   nestingTooDeepError,
+  tooManyOperatorsError,
 } from './extraction-error.ts';
 import {
-  deepestThroughForms,
+  throughForms,
   objectsDrawnAsContents,
   objectTexts,
   type ContentStream,
@@ -65,7 +66,19 @@ export interface StreamLimits {
   maxTotalBytes: number;
   /** Graphics states one content stream may nest (`checkContentStreams` only; default 2,000). */
   maxNestingDepth?: number;
+  /**
+   * Drawing operations one content stream may make, the forms it draws counted each time they are
+   * drawn (`checkContentStreams` only; default MAX_DRAWING_OPERATORS; decision 0113).
+   */
+  maxDrawingOperators?: number;
 }
+
+/**
+ * Drawing operations a reader works through for one file (extract-text.ts's maxOperators, counted
+ * in pdf.js's operator lists as it reads); the structure check refuses a page's content that
+ * alone would draw more (decision 0113).
+ */
+export const MAX_DRAWING_OPERATORS = 2_000_000;
 
 export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   // Far above the content of any real page (a dense vector plot is a few MB), far below a bomb.
@@ -73,6 +86,7 @@ export const DEFAULT_STREAM_LIMITS: StreamLimits = {
   maxTotalBytes: 256 * 1024 * 1024,
   // 70 times the depth PDF 32000-1 suggests; pdf.js reads 2,000 levels in a fraction of a second.
   maxNestingDepth: 2_000,
+  maxDrawingOperators: MAX_DRAWING_OPERATORS,
 };
 
 /** How far before `stream` its dictionary may start. */
@@ -132,6 +146,7 @@ function decryptionsOfFile(text: string): (StreamDecryption | null)[] {
  */
 export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DEFAULT_STREAM_LIMITS): void {
   const maxDepth = limits.maxNestingDepth ?? DEFAULT_STREAM_LIMITS.maxNestingDepth!;
+  const maxOperators = limits.maxDrawingOperators ?? MAX_DRAWING_OPERATORS;
   const text = latin1(bytes);
   for (const decryption of decryptionsOfFile(text)) {
     const contents: ContentStream[] = [];
@@ -145,7 +160,9 @@ export function checkContentStreams(bytes: Uint8Array, limits: StreamLimits = DE
         ...read,
       });
     });
-    if ((deepestThroughForms(contents, sources, maxDepth) ?? 0) > maxDepth) throw nestingTooDeepError(maxDepth);
+    const forms = throughForms(contents, sources);
+    if ((forms.deepest(maxDepth) ?? 0) > maxDepth) throw nestingTooDeepError(maxDepth);
+    if ((forms.heaviest(maxOperators) ?? 0) > maxOperators) throw tooManyOperatorsError(maxOperators);
   }
 }
 
@@ -576,13 +593,17 @@ export function deepestNesting(data: Uint8Array, stopAbove: number): number {
 function readContentStream(
   data: Uint8Array,
   stopAbove: number,
-): Pick<ContentStream, 'deepest' | 'calls' | 'leftOpen' | 'unopenedCloses'> {
+): Pick<ContentStream, 'deepest' | 'calls' | 'leftOpen' | 'unopenedCloses' | 'operators'> {
   let depth = 0;
   let deepest = 0;
+  // Operators as pdf.js's operator list holds them (decision 0113): a path's construction
+  // (`m`, `l`, `c`, `v`, `y`, `h`, `re`) is no entry of its own, only the operator that paints it.
+  let operators = 0;
   // `Q`s with nothing saved in this stream: on a page whose contents are several streams, they
   // close what the streams before it left open.
   let unopenedCloses = 0;
   const drawn = new Map<string, number>();
+  const drawings = new Map<string, number>();
   // Where the name just read starts and ends: the operand of a `Do` that follows it.
   let nameStart = -1;
   let nameEnd = -1;
@@ -611,6 +632,8 @@ function readContentStream(
       const start = at;
       while (at < end && !ENDS_TOKEN[data[at]!]) at += 1;
       const length = at - start;
+      if (IS_OPERATOR_START[byte] && !isPathConstruction(data, start, length) && !isKeyword(data, start, length))
+        operators += 1;
       if (length === 1 && byte === LOWER_Q) {
         depth += 1;
         if (depth > deepest) deepest = depth;
@@ -626,17 +649,51 @@ function readContentStream(
           Buffer.from(data.buffer, data.byteOffset + nameStart, nameEnd - nameStart).toString('latin1'),
         );
         if (depth > (drawn.get(name) ?? -1)) drawn.set(name, depth);
+        drawings.set(name, (drawings.get(name) ?? 0) + 1);
       }
     }
     if (!isName) nameStart = -1;
   }
   return {
     deepest,
-    calls: [...drawn].map(([name, at]) => ({ name, depth: at })),
+    calls: [...drawn].map(([name, at]) => ({ name, depth: at, count: drawings.get(name)! })),
     leftOpen: depth,
     unopenedCloses,
+    operators,
   };
 }
+
+/** A token that may be an operator starts with a letter, `'` or `"` (not a number, name, string, array or dictionary). */
+const IS_OPERATOR_START = new Uint8Array(256);
+for (let byte = 0; byte < 256; byte += 1) {
+  const char = String.fromCharCode(byte);
+  IS_OPERATOR_START[byte] = /[A-Za-z'"]/.test(char) ? 1 : 0;
+}
+const PATH_CONSTRUCTION = new Set(['m', 'l', 'c', 'v', 'y', 'h'].map(byteOf));
+const [LOWER_R, LOWER_E, LOWER_T, LOWER_F, LOWER_N] = ['r', 'e', 't', 'f', 'n'].map(byteOf) as [
+  number,
+  number,
+  number,
+  number,
+  number,
+];
+
+/** `m`, `l`, `c`, `v`, `y`, `h` or `re`: pdf.js adds them to the path the next painting operator draws. */
+function isPathConstruction(data: Uint8Array, start: number, length: number): boolean {
+  if (length === 1) return PATH_CONSTRUCTION.has(data[start]!);
+  return length === 2 && data[start] === LOWER_R && data[start + 1] === LOWER_E;
+}
+
+/** `true`, `false` or `null`: operands, not operators. */
+function isKeyword(data: Uint8Array, start: number, length: number): boolean {
+  const first = data[start];
+  if (length === 4)
+    return (first === LOWER_T || first === LOWER_N) && /^(true|null)$/.test(asText(data, start, length));
+  return length === 5 && first === LOWER_F && asText(data, start, length) === 'false';
+}
+
+const asText = (data: Uint8Array, start: number, length: number) =>
+  Buffer.from(data.buffer, data.byteOffset + start, length).toString('latin1');
 
 /** After a literal string `( ... )`: balanced parentheses, a backslash escapes the next byte. */
 function afterString(data: Uint8Array, start: number): number {
