@@ -133,7 +133,8 @@ const count = (sent: SentRequest[], route: string) =>
 async function saveAnnThenGoBackToHer(sent: SentRequest[]) {
   const app = renderApp(`${QUESTION_PATH}/grade/${idOf('Ann')}?queue=1`);
   const user = userEvent.setup({ delay: null });
-  expect(await screen.findByText(SUGGESTED)).toBeInTheDocument();
+  // The first opening of the file loads the screen's lazy modules: on a loaded machine over 5 s.
+  expect(await screen.findByText(SUGGESTED, {}, { timeout: 45_000 })).toBeInTheDocument();
   await user.click(screen.getByRole('button', { name: 'Add Comment' }));
   await user.click(await screen.findByRole('textbox', { name: 'New comment' }));
   await user.paste(KEPT);
