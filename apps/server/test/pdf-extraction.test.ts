@@ -49,13 +49,14 @@ import {
 } from '../src/demo/pdf-structures.ts';
 import {
   imageFilteredDrawingError,
+  imageLargerThanDeclaredError,
   nestingTooDeepError,
   passwordProtectedError,
   tooManyOperatorsError,
 } from '../src/pdf/extraction-error.ts';
 import { openPdf } from '../src/pdf/open-pdf.ts';
 import { AnnotationMode, OPS } from '../src/pdf/pdfjs.ts';
-import { checkContentStreams, DEFAULT_STREAM_LIMITS, deepestNesting } from '../src/pdf/stream-guard.ts';
+import { checkContentStreams, DEFAULT_STREAM_LIMITS, deepestNesting, jpegFrameSize } from '../src/pdf/stream-guard.ts';
 
 afterAll(async () => {
   await closeOcr();
@@ -1255,6 +1256,77 @@ describe('drawing work, counted before pdf.js reads the file (decision 0113)', (
     );
     // The tests' spinner (1,593,200 a page, 3 pages) is left to the reader's budgets.
     expect(() => checkContentStreams(buildRepeatedFormPdf(1_990, 400, { pages: 3 }))).not.toThrow();
+  });
+});
+
+/** A 10 x 10 JPEG (JFIF, as a canvas writes it). */
+const smallJpeg = () => {
+  const canvas = createCanvas(10, 10);
+  const context = canvas.getContext('2d');
+  context.fillStyle = '#c33';
+  context.fillRect(0, 0, 10, 10);
+  return canvas.toBuffer('image/jpeg');
+};
+
+/** Where a JPEG's frame header (SOF0-2) begins: its marker. */
+const frameAt = (bytes: Uint8Array) =>
+  bytes.findIndex((byte, at) => byte === 0xff && bytes[at + 1]! >= 0xc0 && bytes[at + 1]! <= 0xc2);
+
+/**
+ * A page of text with a 10 x 10 JPEG drawn on it (pdf-lib, /Width 10 /Height 10), whose own frame
+ * header then says `width` x `height` (unchanged when not given); `declared`: the dictionary says
+ * so too (as /W and /H, which pdf.js reads first).
+ */
+async function pageWithJpeg(size?: { width: number; height: number; declared?: boolean }): Promise<Uint8Array> {
+  const document = await PDFDocument.create();
+  const page = document.addPage([300, 300]);
+  page.drawText(VISIBLE[0]!, { x: 10, y: 250, size: 8, font: await document.embedFont(StandardFonts.Helvetica) });
+  page.drawImage(await document.embedJpg(smallJpeg()), { x: 20, y: 20, width: 100, height: 100 });
+  const bytes = Buffer.from(await document.save({ useObjectStreams: false }));
+  if (!size) return new Uint8Array(bytes);
+  const frame = frameAt(bytes);
+  bytes.writeUInt16BE(size.height, frame + 5);
+  bytes.writeUInt16BE(size.width, frame + 7);
+  if (!size.declared) return new Uint8Array(bytes);
+  // The same number of characters, so the cross-reference table still holds.
+  const text = bytes
+    .toString('latin1')
+    .replace('/Width 10', `/W ${size.width}`.padEnd(9))
+    .replace('/Height 10', `/H ${size.height}`.padEnd(10));
+  return new Uint8Array(Buffer.from(text, 'latin1'));
+}
+
+describe('images whose data is larger than they say (decision 0113)', () => {
+  it("reads a JPEG's frame size as pdf.js does: marker by marker, past segments that hold the same bytes", () => {
+    const jpeg = smallJpeg();
+    expect(jpegFrameSize(jpeg)).toEqual({ width: 10, height: 10 });
+    // An APP1 segment (as EXIF or an ICC profile may) holding what looks like a frame of 60,000 x 60,000.
+    const fake = Buffer.from([0xff, 0xc0, 0x00, 0x11, 0x08, 0xea, 0x60, 0xea, 0x60]);
+    const app1 = Buffer.concat([Buffer.from([0xff, 0xe1, 0x00, fake.length + 2]), fake]);
+    const withApp1 = Buffer.concat([jpeg.subarray(0, 2), app1, jpeg.subarray(2)]);
+    expect(jpegFrameSize(withApp1)).toEqual({ width: 10, height: 10 });
+    // Bytes before the JPEG's start are skipped, as pdf.js skips them.
+    expect(jpegFrameSize(Buffer.concat([Buffer.from('junk'), jpeg]))).toEqual({ width: 10, height: 10 });
+  });
+
+  it('refuses a 10 x 10 image whose JPEG says it is 60,000 x 60,000 or 16,000 x 16,000 (pdf.js decodes what the JPEG says)', async () => {
+    for (const side of [60_000, 16_000]) {
+      const file = await pageWithJpeg({ width: side, height: side });
+      expect(() => checkContentStreams(file)).toThrow(imageLargerThanDeclaredError().message);
+      const refused = await extractionError(extractPdfText(file));
+      expect(refused.code).toBe('too-complex');
+      expect(refused.message).toBe(imageLargerThanDeclaredError().message);
+    }
+  });
+
+  it('reads the same page when its JPEG is what it says, and when both say more than pdf.js decodes (pdf.js leaves it out)', async () => {
+    expect((await extractPdfText(await pageWithJpeg())).text).toBe(VISIBLE[0]);
+    // 6,000 x 6,000 in a 10 x 10 image: within the 40 million pixels pdf.js decodes in any image.
+    const withinTheLimit = await pageWithJpeg({ width: 6_000, height: 6_000 });
+    expect(() => checkContentStreams(withinTheLimit)).not.toThrow();
+    const honestlyHuge = await pageWithJpeg({ width: 8_000, height: 6_000, declared: true });
+    expect(() => checkContentStreams(honestlyHuge)).not.toThrow();
+    expect((await extractPdfText(honestlyHuge)).text).toBe(VISIBLE[0]);
   });
 });
 

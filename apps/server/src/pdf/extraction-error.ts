@@ -117,6 +117,19 @@ export function imageFilteredDrawingError(): ExtractionError {
 }
 
 /**
+ * An image whose JPEG data declares more pixels than pdf.js decodes (its maxImageSize) while its
+ * dictionary declares no more: pdf.js checks the dictionary's /Width and /Height, then decodes the
+ * JPEG at the size its own header says (decision 0113: a 10 x 10 image whose JPEG says 60,000 x
+ * 60,000 had pdf.js allocate 10.8 GB outside the thread's heap).
+ */
+export function imageLargerThanDeclaredError(): ExtractionError {
+  return new ExtractionError(
+    'too-complex',
+    `This PDF holds an image whose data is far larger than the image says it is (a damaged file, or one built to stall readers), so it was not read. ${EXPORT_AGAIN}`,
+  );
+}
+
+/**
  * Objects defined in more ways than the counts read through (decision 0108: each definition of an
  * object defined more than once is read, as pdf.js may take any of them).
  */

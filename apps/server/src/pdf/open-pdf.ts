@@ -2,7 +2,7 @@ import { createRequire } from 'node:module';
 import path from 'node:path';
 import { getDocument, VerbosityLevel, type PDFDocumentProxy } from './pdfjs.ts';
 import { ExtractionError, passwordProtectedError } from './extraction-error.ts';
-import { checkContentStreams, type StreamLimits } from './stream-guard.ts';
+import { checkContentStreams, MAX_IMAGE_PIXELS, type StreamLimits } from './stream-guard.ts';
 
 /**
  * The one place that opens a PDF with pdf.js. Everything pdf.js may load lives inside the
@@ -15,9 +15,6 @@ const require = createRequire(import.meta.url);
 const pdfjsRoot = path.dirname(require.resolve('pdfjs-dist/package.json'));
 // In Node, pdf.js reads these "URLs" with fs.readFile: plain folder paths with a trailing slash.
 const folderUrl = (folder: string) => path.join(pdfjsRoot, folder) + path.sep;
-
-/** Decoded image size limit (pixels) so a tiny file cannot expand into gigabytes of bitmap. */
-const MAX_IMAGE_PIXELS = 40_000_000;
 
 export interface OpenPdfLimits {
   maxBytes: number;

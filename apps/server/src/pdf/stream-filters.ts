@@ -221,6 +221,7 @@ export const NATIVE_FILTERS: ReadonlySet<string> = new Set(['FlateDecode', 'Fl']
  * them up). 'over': a layer went past its budget; 'image': an image filter; null: a filter this
  * check does not read (one not in `only`), data that is not what its filter says, or a filter
  * or predictor given by reference that `lookup` does not resolve (left to pdf.js, as before).
+ * `onImageData`: told the image filter met and the data it is given (the filters before it undone).
  * `only`: the filters undone at all; the others are undone in plain JavaScript, a byte at a time
  * (tens of ms a MB), which the extraction threads can afford and the server's own thread should not.
  */
@@ -231,6 +232,7 @@ export function undoFilters(
   onLayer: (bytes: number) => void,
   only?: ReadonlySet<string>,
   lookup?: Lookup,
+  onImageData?: (filter: string, data: Uint8Array) => void,
 ): Decoded {
   const entries = entriesOf(dictionary);
   const filters = filtersOf(dictionary, entries, lookup);
@@ -238,7 +240,10 @@ export function undoFilters(
   let current = data;
   const params = parametersOf(dictionary, entries, filters.length, lookup);
   for (const [index, name] of filters.entries()) {
-    if (IMAGE_FILTERS.has(name)) return 'image';
+    if (IMAGE_FILTERS.has(name)) {
+      onImageData?.(name, current);
+      return 'image';
+    }
     if (only && DECODERS.has(name) && !only.has(name)) return null;
     const decoder = DECODERS.get(name);
     if (!decoder) continue; // pdf.js reads a stream with a filter it does not know as it is

@@ -3,6 +3,7 @@ import {
   conflictingDefinitionsError,
   ExtractionError,
   imageFilteredDrawingError,
+  imageLargerThanDeclaredError,
   nestingTooDeepError,
   tooManyOperatorsError,
 } from './extraction-error.ts';
@@ -282,8 +283,12 @@ function walkStreams(
     const keep = () => {
       if (onStream !== null && objectNumber !== undefined && !asContent) notContent.push({ place, objectNumber });
     };
-    // Images are left to pdf.js (their declared size bounds its work), unless named as contents.
-    if (kind.isImage && !asContent) return keep();
+    // Images are left to pdf.js (their declared size bounds its work), unless named as contents;
+    // a JPEG's own header is read where the counts run (decision 0113: pdf.js decodes it at the
+    // size the header says).
+    const isImage = kind.isImage && !asContent;
+    const jpeg = isImage && onStream !== null && namesJpegFilter(dictionary, lookup);
+    if (isImage && !jpeg) return keep();
     let data = place.source.bytes.subarray(place.dataStart, place.dataEnd);
     if (decryption && place.source.packed === null && objectNumber !== undefined && !kind.isXRef)
       data = decryption(objectNumber, generation, data);
@@ -299,9 +304,11 @@ function walkStreams(
       (written) => (total += written),
       filters,
       lookup,
+      jpeg ? (filter, image) => checkJpegSize(filter, image, dictionary, lookup) : undefined,
     );
     if (decoded === 'over') throw tooLarge(isTotalTheLimit ? limits.maxTotalBytes : limits.maxStreamBytes);
     if (reading === 'sizes') return;
+    if (isImage) return keep();
     if (decoded === 'image') {
       // pdf.js decodes the pixels and reads them as what the stream is (decision 0108).
       if (asContent || kind.isDrawn || kind.objects) throw imageFilteredDrawingError();
@@ -407,6 +414,66 @@ function walkStreams(
     for (const { place } of named) readEach(place, lookup!, true);
   }
   return { sources, unread: [...objectStreamsMet].filter((place) => !unpacked.has(place)).length };
+}
+
+/** Pixels pdf.js decodes in one image at most (its maxImageSize, from the image's /Width and /Height: open-pdf.ts). */
+export const MAX_IMAGE_PIXELS = 40_000_000;
+
+/** Whether the image's filters (/F or /Filter, followed by reference) name DCTDecode. */
+function namesJpegFilter(dictionary: string, lookup: Lookup | undefined): boolean {
+  const { keys, value } = ownValues(dictionary, lookup);
+  const named = (key: string) => (keys.has(key) ? (value(key) ?? '') : '');
+  return /\/DCT(?:Decode)?(?![^\0\t\n\f\r ()<>[\]{}/%])/.test(`${named('F')} ${named('Filter')}`);
+}
+
+/**
+ * Refuses a JPEG whose own header (its frame, SOF) declares more than MAX_IMAGE_PIXELS while the
+ * image's /Width and /Height declare no more (decision 0113): pdf.js checks only the dictionary's
+ * size, then allocates and decodes the JPEG at its header's (a 10 x 10 image whose JPEG said 60,000
+ * x 60,000: 10.8 GB of buffers outside the thread's heap). An honest file's JPEG is the size its
+ * dictionary says; one larger than MAX_IMAGE_PIXELS is then left out by pdf.js unread.
+ */
+function checkJpegSize(filter: string, data: Uint8Array, dictionary: string, lookup: Lookup | undefined): void {
+  if (filter !== 'DCTDecode' && filter !== 'DCT') return;
+  const frame = jpegFrameSize(data);
+  if (!frame || frame.width * frame.height <= MAX_IMAGE_PIXELS) return;
+  const { keys, value } = ownValues(dictionary, lookup);
+  // pdf.js reads /W before /Width, /H before /Height.
+  const side = (short: string, long: string) => numberOf(value(keys.has(short) ? short : long)) ?? 0;
+  if (side('W', 'Width') * side('H', 'Height') > MAX_IMAGE_PIXELS) return;
+  throw imageLargerThanDeclaredError();
+}
+
+/**
+ * The width and height a JPEG's frame header declares, read as pdf.js's JpegImage.parse reads
+ * it: from the first `FF D8`, marker by marker (each segment skipped by its length), to the first
+ * SOF0-2 (pdf.js decodes only those; a second frame it refuses); a height of 0 (given later by a DNL
+ * marker) read as the most a DNL can say. Undefined: no frame before the first scan.
+ */
+export function jpegFrameSize(data: Uint8Array): { width: number; height: number } | undefined {
+  let at = 0;
+  while (at + 1 < data.length && !(data[at] === 0xff && data[at + 1] === 0xd8)) at += 1;
+  at += 2;
+  while (at + 3 < data.length) {
+    if (data[at] !== 0xff) {
+      at += 1; // pdf.js looks for the next marker past bytes it does not expect
+      continue;
+    }
+    const marker = data[at + 1]!;
+    if (marker === 0xff || marker === 0x00 || (marker >= 0xd0 && marker <= 0xd8) || marker === 0x01) {
+      at += marker === 0xff ? 1 : 2;
+      continue;
+    }
+    if (marker === 0xda || marker === 0xd9) return undefined;
+    if (marker >= 0xc0 && marker <= 0xc2) {
+      if (at + 8 >= data.length) return undefined;
+      const height = (data[at + 5]! << 8) | data[at + 6]!;
+      const width = (data[at + 7]! << 8) | data[at + 8]!;
+      return { width, height: height === 0 ? 0xffff : height };
+    }
+    at += 2 + ((data[at + 2]! << 8) | data[at + 3]!);
+  }
+  return undefined;
 }
 
 /** Whether an `N G obj` header stands between `from` and the `stream` keyword at `at` (never in an object stream). */
