@@ -22,13 +22,14 @@ const ID_MARKERS = { assignmentId: '__assignmentId__', questionId: '__questionId
  * Writes into index.html, as `<meta>` elements `public/grading-screen-early.js` reads:
  * - `gradewise-grading-screen-files`: the files the grading screen's route and dialog import,
  *   directly or not, that the entry does not (the page loads those already);
+ * - `gradewise-grading-screen-fonts`: the title's font file, which the route waits for (decision 0111);
  * - `gradewise-grading-screen-reads` and `…-queue-reads`: the session's check of the stored token
  *   and the screen's first reads (`gradingScreenFirstReads`, the route's loader's list), method and
  *   path with the ids as markers, the queue's apart (sent only with `?queue=1`);
  * - `gradewise-grading-screen-session`: the API's base, and the storage keys of the session's
  *   token and of the measuring switch that turns reading early off;
  * and loads that script (async, high priority), which on a grading screen's address only adds a
- * `modulepreload` link for each file and sends the reads, whose answers the app's API client takes.
+ * `modulepreload` link for each file, a font `preload` link for the title's font, and sends the reads, whose answers the app's API client takes.
  * Other pages load the small script and nothing else.
  */
 export function gradingScreenFiles(): Plugin {
@@ -40,7 +41,10 @@ export function gradingScreenFiles(): Plugin {
       handler(html, { bundle }) {
         if (!bundle) throw new Error('The grading screen files are listed from the build.');
         const files = gradingScreenFileList(bundle);
-        const tags = earlyStartTags(files.map((file) => `/${file}`));
+        const tags = earlyStartTags(
+          files.map((file) => `/${file}`),
+          [`/${titleFontFile(bundle)}`],
+        );
         return html.replace('<title>', () => `${tags.trimStart()}    <title>`);
       },
     },
@@ -48,7 +52,7 @@ export function gradingScreenFiles(): Plugin {
 }
 
 /** The page's `<meta>` elements for public/grading-screen-early.js, and the script. */
-export function earlyStartTags(files: string[]): string {
+export function earlyStartTags(files: string[], fonts: string[]): string {
   // The session's check of the stored token first (lib/session.tsx): every signed-in screen waits
   // for it, and the app sends it only once its entry has arrived and runs.
   const sessionCheck: FirstRead = { method: 'GET', path: authApiPaths.user };
@@ -58,6 +62,7 @@ export function earlyStartTags(files: string[]): string {
   const meta = (name: string, content: string) => `    <meta name="${name}" content="${content}" />\n`;
   return (
     meta('gradewise-grading-screen-files', files.join(' ')) +
+    meta('gradewise-grading-screen-fonts', fonts.join(' ')) +
     meta('gradewise-grading-screen-reads', listed(reads)) +
     meta('gradewise-grading-screen-queue-reads', listed(queueReads)) +
     meta('gradewise-grading-screen-session', `${API_BASE} ${TOKEN_STORAGE_KEY} ${PREFETCH_OFF_STORAGE_KEY}`) +
@@ -87,6 +92,20 @@ export function gradingScreenFileList(bundle: Rollup.OutputBundle): string[] {
   });
   const entry = closure(chunks.filter((chunk) => chunk.isEntry));
   return [...closure(screenRoots)].filter((name) => !entry.has(name)).sort();
+}
+
+/**
+ * Roboto Medium's Latin file: the grading screen's route mounts once the title's font has loaded
+ * (`titleFontLoaded` in app/router.tsx, '500 20px Roboto'; the title is Latin text). Without the
+ * early script the browser asks for it only when the route's code runs, after the entry's scripts
+ * have arrived and run, and the screen's first view waited for it (decision 0111).
+ */
+const TITLE_FONT_FILE = /^assets\/roboto-latin-500-normal-[\w-]+\.woff2$/;
+
+function titleFontFile(bundle: Rollup.OutputBundle): string {
+  const found = Object.keys(bundle).filter((fileName) => TITLE_FONT_FILE.test(fileName));
+  if (found.length !== 1) throw new Error(`Expected one file of Roboto Medium's Latin subset, found ${found.length}.`);
+  return found[0]!;
 }
 
 /** "METHOD path METHOD path …" as an attribute's text: no path holds a space or a quote (apiPaths encodes the ids). */

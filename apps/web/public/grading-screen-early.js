@@ -6,7 +6,8 @@
  * app/router.tsx), from the lists the build writes into the page's <meta> elements
  * (build/grading-screen-files.ts):
  * - a `modulepreload` link for each file the screen's route and dialog import that the app's entry
- *   does not;
+ *   does not, and a font `preload` link for the title's font, which the route waits for before it
+ *   draws (decision 0111: else the browser asks for it only once the entry has run);
  * - with a stored session (and the measuring switch `noPrefetch` not set), the session's check of the
  *   token and the screen's first reads (app/grading-screen-first-reads.ts; the queue only with
  *   `?queue=1`), sent as the app's API
@@ -26,6 +27,17 @@
     var element = document.querySelector('meta[name="gradewise-grading-screen-' + name + '"]');
     return element ? element.getAttribute('content').split(' ').filter(Boolean) : null;
   };
+
+  (listed('fonts') || []).forEach(function addFontPreload(href) {
+    var link = document.createElement('link');
+    link.setAttribute('rel', 'preload');
+    link.setAttribute('as', 'font');
+    link.setAttribute('type', 'font/woff2');
+    // Fonts are fetched in CORS mode: without it the preloaded file would not be the one used.
+    link.setAttribute('crossorigin', 'anonymous');
+    link.setAttribute('href', href);
+    document.head.appendChild(link);
+  });
 
   (listed('files') || []).forEach(function addPreload(href) {
     var link = document.createElement('link');

@@ -14,12 +14,13 @@ const SCRIPT = fs.readFileSync(
   'utf8',
 );
 const FILES = ['/assets/grading-frame-a.js', '/assets/grading-dialog-b.js'];
+const FONTS = ['/assets/roboto-latin-500-normal-c.woff2'];
 /** The grading screen's route in app/router.tsx. */
 const GRADING_ROUTE = '/assignments/:assignmentId/questions/:questionId/grade/:submissionId';
 
 function runAt(address: string, withList = true): string[] {
   // What the build writes into index.html (the script element is not run by innerHTML).
-  document.head.innerHTML = withList ? earlyStartTags(FILES) : '';
+  document.head.innerHTML = withList ? earlyStartTags(FILES, FONTS) : '';
   window.history.replaceState(null, '', address);
   // The page runs it as a classic script; here it runs as the same text.
   new Function(SCRIPT)();
@@ -39,6 +40,20 @@ afterEach(() => {
 describe('the grading screen’s files asked for as the page starts', () => {
   it('adds a module preload of each listed file on a grading screen’s address', () => {
     expect(runAt('/assignments/a1/questions/q1/grade/s1?queue=1')).toEqual(FILES);
+  });
+
+  it('asks for the title’s font on a grading screen’s address, as the font rules will (CORS mode), and nowhere else', () => {
+    const fontPreloads = () =>
+      [...document.head.querySelectorAll<HTMLLinkElement>('link[rel="preload"]')].map((link) => ({
+        href: link.getAttribute('href'),
+        as: link.getAttribute('as'),
+        type: link.getAttribute('type'),
+        crossOrigin: link.getAttribute('crossorigin'),
+      }));
+    runAt('/assignments/a1/questions/q1/grade/s1');
+    expect(fontPreloads()).toEqual([{ href: FONTS[0], as: 'font', type: 'font/woff2', crossOrigin: 'anonymous' }]);
+    runAt('/assignments/a1/questions/q1');
+    expect(fontPreloads()).toEqual([]);
   });
 
   it('adds nothing on any other page, nor without the build’s list', () => {
