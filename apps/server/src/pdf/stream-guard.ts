@@ -58,7 +58,10 @@ import {
  * may take any), streams packed in object streams (and object streams in object streams) are read
  * as pdf.js reads them, an encrypted file is decrypted as pdf.js decrypts it with the empty user
  * password (encryption.ts; one needing a password is refused), and drawing written through an
- * image filter is refused.
+ * image filter is refused. Decision 0113: a page's drawing work (its operators, each form's as
+ * often as it is drawn) is counted against the reader's own cap, a JPEG's frame header is read
+ * (pdf.js decodes it at the size it says), and the same walk unpacks an encrypted file's object
+ * streams for the upload's active-content check (`unpackObjectStreams`).
  */
 export interface StreamLimits {
   /** One stream, unpacked. */
