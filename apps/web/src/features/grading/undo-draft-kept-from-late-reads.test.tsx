@@ -175,6 +175,15 @@ async function undoWithReadsHeld(
   return { annRead, queueRead };
 }
 
+/** Ann saved, her answer open again, and the toast's Undo pressed with both reads held. */
+async function savedThenUndoneWithReadsHeld() {
+  const network = server();
+  const sent = stubNetwork(network.routes);
+  const app = await saveAnnThenGoBackToHer(sent);
+  const { annRead, queueRead } = await undoWithReadsHeld(app, sent, network);
+  return { app, sent, annRead, queueRead };
+}
+
 /** Ann's answer open, with the undone save's comments as unsaved edits on what the server has now. */
 async function expectEditsBackOnTheSuggestion(
   app: Awaited<ReturnType<typeof saveAnnThenGoBackToHer>>,
@@ -210,10 +219,7 @@ describe('Undo with the answer still open: its edits survive the reads the undo 
   });
 
   it("the answer's read lands first, the undo's edits after it", { timeout: 60_000 }, async () => {
-    const network = server();
-    const sent = stubNetwork(network.routes);
-    const app = await saveAnnThenGoBackToHer(sent);
-    const { annRead, queueRead } = await undoWithReadsHeld(app, sent, network);
+    const { app, sent, annRead, queueRead } = await savedThenUndoneWithReadsHeld();
 
     // What the server has after the undo: her suggestion, nothing unsaved on screen yet to keep.
     annRead.release();
@@ -226,10 +232,7 @@ describe('Undo with the answer still open: its edits survive the reads the undo 
   });
 
   it("the undo's edits land first, the answer's read after them", { timeout: 60_000 }, async () => {
-    const network = server();
-    const sent = stubNetwork(network.routes);
-    const app = await saveAnnThenGoBackToHer(sent);
-    const { annRead, queueRead } = await undoWithReadsHeld(app, sent, network);
+    const { app, sent, annRead, queueRead } = await savedThenUndoneWithReadsHeld();
 
     queueRead.release();
     // The undo has opened the answer with its edits (the navigation carried them) before the read.
@@ -242,10 +245,7 @@ describe('Undo with the answer still open: its edits survive the reads the undo 
   });
 
   it("edits made after the undo's comments were put back, then the answer's read", { timeout: 60_000 }, async () => {
-    const network = server();
-    const sent = stubNetwork(network.routes);
-    const app = await saveAnnThenGoBackToHer(sent);
-    const { annRead, queueRead } = await undoWithReadsHeld(app, sent, network);
+    const { app, sent, annRead, queueRead } = await savedThenUndoneWithReadsHeld();
 
     queueRead.release();
     // The screen has put the undone comments back (and so dropped them from the navigation's state).
