@@ -93,11 +93,16 @@ export function useGradingSession({
     setResult(output);
     onResult(output);
   };
-  /** Takes what the server has saved now as the screen's starting point. */
-  const takeSaved = (output: GradingOutput) => {
-    showResult(output);
+  /** Makes what the server has now the base of the screen: its result and the expected grade. */
+  const setBase = (output: GradingOutput) => {
+    setResult(output);
     setLoadedGradeId(output.currentGradeId);
     setStaleMessage(null);
+  };
+  /** Takes what the server has saved now as the screen's starting point, comments included. */
+  const takeSaved = (output: GradingOutput) => {
+    setBase(output);
+    onResult(output);
   };
 
   // What the server sends is taken into the editing state while rendering (React's pattern for
@@ -121,9 +126,7 @@ export function useGradingSession({
       takeSaved(read);
     } else if (isAfterUndo) {
       // What the server has after the undo, under the comments it put back (and any edits since).
-      setResult(read);
-      setLoadedGradeId(read.currentGradeId);
-      setStaleMessage(null);
+      setBase(read);
       onBase(read);
       setAwaitingUndoneRead(null);
     }
@@ -137,9 +140,7 @@ export function useGradingSession({
   const latest = read ?? result;
   if (restoredDraft && latest && restoredDraft.gradeId !== restoredGradeId) {
     setRestoredGradeId(restoredDraft.gradeId);
-    setResult(latest);
-    setLoadedGradeId(latest.currentGradeId);
-    setStaleMessage(null);
+    setBase(latest);
     onResult(latest, restoredDraft.comments);
     setAwaitingUndoneRead(latest.currentGradeId === restoredDraft.gradeId ? restoredDraft : null);
   }
