@@ -520,8 +520,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-3.5.0',
-      promptVersion: 'builtin-3.5.0',
+      model: 'gradewise-builtin-3.6.0',
+      promptVersion: 'builtin-3.6.0',
       inputTokens: null,
       outputTokens: null,
     });

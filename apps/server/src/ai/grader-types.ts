@@ -43,6 +43,23 @@ export interface GradedExample {
   suggestedScore: number | null;
 }
 
+/**
+ * A saved grade on another question of the same course, as the built-in grader's cold model saw
+ * its answer: how this instructor's grades sit against that model (decision 0115). Before the
+ * first saved grade on a question, the built-in grader moves its cold suggestions by the course's
+ * convention fitted on these; LLM graders are not sent them.
+ */
+export interface CourseGrade {
+  /** The built-in grader's cold-model share for that answer (no saved grade on its question), 0..1. */
+  coldShare: number;
+  /** The instructor's saved score as a share of that question's points, 0..1. */
+  share: number;
+  /** That question's points (how its shown score was rounded). */
+  points: number;
+  /** The built-in grader's status for that answer; answers with nothing to judge are not used. */
+  status: string;
+}
+
 export interface GradingInput {
   questionText: string;
   solutionText: string;
@@ -66,6 +83,11 @@ export interface GradingInput {
    * graders do not read it.
    */
   classAnswers?: readonly string[];
+  /**
+   * Saved grades on the course's other questions (CourseGrade), for the built-in grader's cold
+   * start. Absent or empty: no convention known. LLM graders do not read it.
+   */
+  courseGrades?: readonly CourseGrade[];
 }
 
 export interface SuggestedComment {

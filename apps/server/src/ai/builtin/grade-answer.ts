@@ -10,6 +10,13 @@ import {
   type AnswerFeatures,
   type ReferenceSide,
 } from './answer-features.ts';
+import { NOTHING_TO_JUDGE, type AnswerStatus } from './answer-status.ts';
+import {
+  fitCourseConvention,
+  recalibratedConfidence,
+  withCourseOffset,
+  type CourseConvention,
+} from './course-convention.ts';
 import { referenceWordsOf, screenAnswer, type ReferenceWords } from './answer-screening.ts';
 import { itemCertainty } from './confidence.ts';
 import { measureClass, NO_CLASS, SMALLEST_CLASS, typicalityOf, type ClassMeaning } from './class-closeness.ts';
@@ -50,10 +57,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.5.0';
-
-export type AnswerStatus =
-  'answered' | 'blank' | 'near-empty' | 'off-topic' | 'restates-question' | 'instructions-only' | 'does-not-know';
+export const BUILTIN_GRADER_VERSION = '3.6.0';
 
 export interface ItemJudgement {
   rubricItemId: string;
@@ -88,8 +92,13 @@ export interface BuiltinJudgement {
 export interface SuggestionInputs {
   suggestedShare: number;
   predictedShare: number;
-  /** The cold model's share (words and meaning against the reference, no saved grade). */
+  /** The cold model's share (words and meaning against the reference, no saved grade, no course). */
   coldShare: number;
+  /**
+   * The course's convention the cold suggestion was moved by (course-convention.ts); null with
+   * saved grades on the question or none on the course's other questions.
+   */
+  course: CourseConvention | null;
   /** Saved grades on this question that the suggestion was fitted to. */
   examplesUsed: number;
   /** Closeness in meaning (0..1) of the answer to the most alike saved grade. */
@@ -404,14 +413,6 @@ function resultsAllowance(input: GradingInput, context: QuestionContext): number
   return excess.length ? excess.reduce((sum, value) => sum + value, 0) / excess.length : 0;
 }
 
-/** Statuses with nothing to judge: no words, only the question again, only words to the grader. */
-const NOTHING_TO_JUDGE: ReadonlySet<AnswerStatus> = new Set([
-  'blank',
-  'restates-question',
-  'instructions-only',
-  'does-not-know',
-]);
-
 /** The meaning of a text the grader asked for beforehand (textsToEmbed). */
 export type MeaningLookup = (text: string) => Embedding;
 
@@ -676,7 +677,11 @@ export function gradeAnswer(
     ? []
     : prepareExamples(input, context, meaning, model, classMeaning);
   const classLevel = classLevelOf(classSignalsOf(input, context, meaning, classMeaning), model);
-  const prediction = predictShare(signals, analysis.foldedText, examples, model, classLevel);
+  const ownPrediction = predictShare(signals, analysis.foldedText, examples, model, classLevel);
+  // Before the first saved grade on the question, the course's convention moves the cold model
+  // (decision 0115); from then on the instructor's own grades on it lead.
+  const convention = examples.length === 0 ? fitCourseConvention(input.courseGrades, model) : null;
+  const prediction = convention ? withCourseOffset(ownPrediction, convention) : ownPrediction;
   let share = isOnlySetAside ? 0 : prediction.share;
   // Numbers and formulas are judged by value, which the word and meaning models cannot see. Where
   // results to compute carry most of the points, the rubric items decide before saved grades: an
@@ -738,6 +743,7 @@ export function gradeAnswer(
   const confidenceModelInputs = isNothingToJudge ? [] : confidenceInputs(shownShare, prediction, examples);
   const fixedConfidence =
     status === 'blank' || status === 'does-not-know' ? BLANK_CONFIDENCE : NOTHING_TO_JUDGE_CONFIDENCE;
+  const modelConfidence = estimateConfidence(confidenceModelInputs, decisionShift(examples, model, classLevel), model);
   return {
     version: BUILTIN_GRADER_VERSION,
     status,
@@ -745,13 +751,17 @@ export function gradeAnswer(
     remarks,
     confidence: isNothingToJudge
       ? fixedConfidence
-      : estimateConfidence(confidenceModelInputs, decisionShift(examples, model, classLevel), model),
+      : convention
+        ? recalibratedConfidence(modelConfidence, convention)
+        : modelConfidence,
     // Nothing to judge: a big miss is rarer than not keeping the 0, so that chance bounds it.
     missChance: isNothingToJudge ? (100 - fixedConfidence) / 100 : estimateMissChance(confidenceModelInputs, model),
     confidenceInputs: {
       suggestedShare: shownShare,
       predictedShare: prediction.share,
-      coldShare: prediction.cold,
+      // The cold model's own share, never moved by a course: what the course's convention is fitted on.
+      coldShare: ownPrediction.cold,
+      course: convention,
       examplesUsed: examples.length,
       nearestExample: prediction.nearest,
       sameAnswers: prediction.sameAnswers,

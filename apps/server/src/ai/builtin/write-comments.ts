@@ -1,5 +1,5 @@
 import type { RubricItem } from '../grader-types.ts';
-import type { AnswerStatus } from './grade-answer.ts';
+import type { AnswerStatus } from './answer-status.ts';
 import type { ItemEvidence, NumericOutcome } from './item-evidence.ts';
 import { formatQuantity, type Quantity } from './quantities.ts';
 
