@@ -1,8 +1,10 @@
-import type { GradedExample, Grader, GradingInput, RubricItem } from '../ai/grader-types.ts';
+import type { CourseGrade, GradedExample, Grader, GradingInput, RubricItem } from '../ai/grader-types.ts';
+import { COURSE_GRADES_MAX, COURSE_GRADES_PER_QUESTION } from '../ai/builtin/course-convention.ts';
 import { CLASS_ANSWERS_MAX } from '../ai/builtin/grade-answer.ts';
 import type { AppContext } from '../context.ts';
 import { AppError } from '../lib/errors.ts';
 import { selectClassAnswerTexts } from '../models/class-answers.ts';
+import { selectCourseGrades } from '../models/course-grades.ts';
 import type { FileExtractionRow } from '../models/file-extractions.ts';
 import { selectSavedGradeExamples, type SavedGradeExample } from '../models/graded-examples.ts';
 import type { QuestionRow } from '../models/questions.ts';
@@ -13,8 +15,8 @@ import { ensureFileExtraction } from './ensure-file-extraction.ts';
 /**
  * What every grading path reads for one answer (the grading job, the refresh after a save, the
  * model check, the spend estimate): the rubric, the answer's text, the saved grades it learns from
- * and, for the built-in grader, the class. Kept apart from the grading job so the refresh, which
- * the job asks for, does not import the job.
+ * and, for the built-in grader, the class and the course's grades on its other questions. Kept
+ * apart from the grading job so the refresh, which the job asks for, does not import the job.
  */
 
 /**
@@ -58,6 +60,22 @@ export async function classAnswersFor(
   questionId: string,
 ): Promise<string[] | undefined> {
   return grader.kind === 'builtin' ? selectClassAnswerTexts(ctx.db, questionId, CLASS_ANSWERS_MAX) : undefined;
+}
+
+/**
+ * The course's saved grades on its other questions, for the grader that reads them: before the
+ * first saved grade on a question, the built-in grader moves its cold suggestions by the course's
+ * convention fitted on these (decision 0114). LLM graders are not sent them. One read for all the
+ * answers of a job: the grader fits the convention once per list it is given.
+ */
+export async function courseGradesFor(
+  ctx: AppContext,
+  grader: Pick<Grader, 'kind'>,
+  questionId: string,
+): Promise<CourseGrade[] | undefined> {
+  return grader.kind === 'builtin'
+    ? selectCourseGrades(ctx.db, questionId, { perQuestion: COURSE_GRADES_PER_QUESTION, max: COURSE_GRADES_MAX })
+    : undefined;
 }
 
 /**

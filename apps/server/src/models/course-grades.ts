@@ -1,0 +1,156 @@
+import { and, desc, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm';
+import type { CourseGrade } from '../ai/grader-types.ts';
+import type { Db } from '../db/client.ts';
+import { assignments, grades, gradingRuns, questions, submissions } from '../db/schema.ts';
+
+/**
+ * The course's grading convention, as the database holds it (decision 0114): the saved grades on a
+ * course's questions with what the built-in grader's cold model said for each answer, and the
+ * conventions the course's pending cold suggestions were made with.
+ */
+
+/** How many of the course's grades are read: the newest of each question, and at most so many in all. */
+export interface CourseGradeLimits {
+  perQuestion: number;
+  max: number;
+}
+
+/**
+ * The saved grades on the course's other questions (every assignment of the course), each with the
+ * cold share and status of its answer's newest succeeded built-in judgement that records a cold
+ * share, most recently saved first: at most `perQuestion` of each question, `max` in all.
+ *
+ * A grade counts as the grader's examples count one (models/graded-examples.ts): the newest grade
+ * of a student's current answer. Not a grade on an earlier version (the student stands by the
+ * newer answer), nor one applied to an answer group: it copies one decision onto near-identical
+ * answers and would count it once per member. Questions of 0 points have no share to give.
+ * Grades whose answer the built-in grader never judged (graded by hand, or by an LLM) tell nothing
+ * about how the instructor's grades sit against its cold model, and are left out before the limits.
+ */
+export async function selectCourseGrades(
+  db: Db,
+  questionId: string,
+  limits: CourseGradeLimits,
+): Promise<CourseGrade[]> {
+  const currentGrades = db
+    .selectDistinctOn([grades.submissionId], {
+      submissionId: grades.submissionId,
+      questionId: submissions.questionId,
+      points: questions.points,
+      grade: grades.grade,
+      appliedFromGradeId: grades.appliedFromGradeId,
+      savedAt: grades.createdAt,
+    })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .innerJoin(questions, eq(questions.id, submissions.questionId))
+    .where(and(isOtherQuestionOfCourse(questionId), gt(questions.points, 0), isCurrentAnswer('submissions')))
+    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
+    .as('current_grades');
+  // The newest such judgement straight from the index of each answer's newest succeeded runs
+  // (grading_runs_submission_newest_succeeded_idx), as models/grading-runs.ts reads runs.
+  const coldJudgement = db
+    .select({
+      coldShare: sql<number>`(${gradingRuns.rawOutput} -> 'confidenceInputs' ->> 'coldShare')::float8`.as('cold_share'),
+      status: sql<string>`${gradingRuns.rawOutput} ->> 'status'`.as('judged_status'),
+    })
+    .from(gradingRuns)
+    .where(
+      and(
+        eq(gradingRuns.submissionId, currentGrades.submissionId),
+        eq(gradingRuns.status, 'succeeded'),
+        eq(gradingRuns.graderKind, 'builtin'),
+        sql`jsonb_typeof(${gradingRuns.rawOutput} -> 'confidenceInputs' -> 'coldShare') = 'number'`,
+        sql`jsonb_typeof(${gradingRuns.rawOutput} -> 'status') = 'string'`,
+      ),
+    )
+    .orderBy(desc(gradingRuns.finishedAt), desc(gradingRuns.id))
+    .limit(1)
+    .as('cold_judgement');
+  const ranked = db
+    .select({
+      coldShare: coldJudgement.coldShare,
+      status: coldJudgement.status,
+      grade: currentGrades.grade,
+      points: currentGrades.points,
+      savedAt: currentGrades.savedAt,
+      submissionId: currentGrades.submissionId,
+      rank: sql<number>`row_number() over (partition by ${currentGrades.questionId} order by ${currentGrades.savedAt} desc, ${currentGrades.submissionId} desc)`.as(
+        'rank',
+      ),
+    })
+    .from(currentGrades)
+    .crossJoinLateral(coldJudgement)
+    .where(isNull(currentGrades.appliedFromGradeId))
+    .as('ranked');
+  const rows = await db
+    .select({ coldShare: ranked.coldShare, status: ranked.status, grade: ranked.grade, points: ranked.points })
+    .from(ranked)
+    .where(lte(ranked.rank, limits.perQuestion))
+    .orderBy(desc(ranked.savedAt), desc(ranked.submissionId))
+    .limit(limits.max);
+  return rows.map((row) => ({
+    coldShare: Number(row.coldShare),
+    // Not clamped: a grade above points the question has since lost is not a share the grader can use.
+    share: row.grade / row.points,
+    points: row.points,
+    status: row.status,
+  }));
+}
+
+/** The convention a pending built-in suggestion was made with, as its judgement stores it. */
+export interface PendingConvention {
+  questionId: string;
+  /** The judgement's `confidenceInputs.course`, parsed; null when it has none. */
+  course: unknown;
+}
+
+/**
+ * The conventions the pending built-in suggestions of the course's other questions without a saved
+ * grade were made with, each different one of a question once. Pending: a student's current
+ * answer's newest succeeded run, when the built-in grader made it. A question with a saved grade
+ * on a current answer is left out: its suggestions follow its own grades, not the course's.
+ */
+export async function selectPendingConventionsOfCourse(db: Db, questionId: string): Promise<PendingConvention[]> {
+  const newestRun = db
+    .select({
+      graderKind: gradingRuns.graderKind,
+      // As text: jsonb reaches JavaScript the same way from both databases' drivers.
+      course: sql<string | null>`(${gradingRuns.rawOutput} -> 'confidenceInputs' -> 'course')::text`.as('course'),
+    })
+    .from(gradingRuns)
+    .where(and(eq(gradingRuns.submissionId, submissions.id), eq(gradingRuns.status, 'succeeded')))
+    .orderBy(desc(gradingRuns.finishedAt), desc(gradingRuns.id))
+    .limit(1)
+    .as('newest_run');
+  const rows = await db
+    .selectDistinct({ questionId: submissions.questionId, course: newestRun.course })
+    .from(submissions)
+    .innerJoin(questions, eq(questions.id, submissions.questionId))
+    .crossJoinLateral(newestRun)
+    .where(
+      and(
+        isOtherQuestionOfCourse(questionId),
+        sql`not exists (select 1 from ${grades} g join ${submissions} gs on gs.id = g.submission_id where gs.question_id = ${questions.id} and ${isCurrentAnswer('gs')})`,
+        isCurrentAnswer('submissions'),
+        eq(newestRun.graderKind, 'builtin'),
+      ),
+    );
+  return rows.map((row) => ({
+    questionId: row.questionId,
+    course: row.course === null ? null : JSON.parse(row.course),
+  }));
+}
+
+/** `questions` is another question of the course `questionId` belongs to (in any of its assignments). */
+function isOtherQuestionOfCourse(questionId: string): SQL {
+  return sql`${questions.id} <> ${questionId} and ${questions.assignmentId} in (
+    select sa.id from ${assignments} sa where sa.course_id = (
+      select oa.course_id from ${assignments} oa join ${questions} oq on oq.assignment_id = oa.id where oq.id = ${questionId}))`;
+}
+
+/** The submissions row of that name is its student's current (newest) version of the answer. */
+function isCurrentAnswer(name: string): SQL {
+  const row = sql.identifier(name);
+  return sql`${row}.version = (select max(cv.version) from ${submissions} cv where cv.question_id = ${row}.question_id and cv.student_id = ${row}.student_id)`;
+}
