@@ -53,7 +53,7 @@ import { chargeProviderCalls, checkProviderQuota, spendScopeOf } from './ai-spen
 import { courseProvider, findProvider, graderOf, locationOf, recordAiCost, requireAllowed } from './course-ai.ts';
 import { courseMoneyOf } from './grade-all.ts';
 import { MAX_JOB_STARTS, requireJobs } from './job-work.ts';
-import { buildGradingInput, classAnswersFor, readSavedGradeExamples } from './grading-input.ts';
+import { buildGradingInput, classAnswersFor, courseGradesFor, readSavedGradeExamples } from './grading-input.ts';
 
 /**
  * A check before switching models (issue 31, item 5; docs/decisions/0077-model-check-before-switching.md).
@@ -410,7 +410,11 @@ async function ask(
   let verdict: ModelCheckVerdict;
   try {
     if (grader.kind === 'llm') await chargeProviderCalls(ctx, spendScopeOf({ course }, provider), 1, workId);
-    const sideInput = { ...input, classAnswers: await classAnswersFor(ctx, grader, answer.questionId) };
+    const sideInput = {
+      ...input,
+      classAnswers: await classAnswersFor(ctx, grader, answer.questionId),
+      courseGrades: await courseGradesFor(ctx, grader, answer.questionId),
+    };
     const call = await ctx.gradingCalls.run(() => grader.requestGrading(sideInput, signal), signal);
     const suggestion = grader.interpretGrading(call.rawOutput, sideInput);
     verdict = {

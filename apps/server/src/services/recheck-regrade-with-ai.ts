@@ -1,7 +1,7 @@
 import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
 import { newId } from '../lib/ids.ts';
 import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
-import { classAnswersFor } from './grading-input.ts';
+import { classAnswersFor, courseGradesFor } from './grading-input.ts';
 import type { GradingInput } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { currentTime } from '../lib/clock.ts';
@@ -71,6 +71,7 @@ export async function recheckRegradeWithAi(
     answerText: extraction.text,
     showExpectedAnswer: question.showExpectedAnswer,
     classAnswers: await classAnswersFor(ctx, grader, question.id),
+    courseGrades: await courseGradesFor(ctx, grader, question.id),
   };
   const call = await grader.requestGrading(input);
   await recordAiCost(

@@ -14,6 +14,9 @@ import {
 import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts';
 import { selectClassAnswerTexts } from '../models/class-answers.ts';
 import { CLASS_ANSWERS_MAX, classSizeOf } from '../ai/builtin/grade-answer.ts';
+import { conventionOf, fitCourseConvention, isConventionStale } from '../ai/builtin/course-convention.ts';
+import { selectPendingConventionsOfCourse } from '../models/course-grades.ts';
+import { countCurrentSavedGrades } from '../models/graded-examples.ts';
 import { selectSuggestionsToRefresh } from '../models/suggestion-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import {
@@ -25,7 +28,7 @@ import {
 } from '../models/suggestion-refreshes.ts';
 import { courseGradesWithBuiltin } from './course-ai.ts';
 import { MAX_JOB_STARTS } from './job-work.ts';
-import { buildGradingInput, classAnswersFor, readSavedGradeExamples } from './grading-input.ts';
+import { buildGradingInput, classAnswersFor, courseGradesFor, readSavedGradeExamples } from './grading-input.ts';
 
 /**
  * Learning from each saved grade: after a save, the question's pending suggestions (current
@@ -82,6 +85,34 @@ export async function refreshIfClassGrew(ctx: AppContext, questionId: string): P
   } catch (error) {
     // The run's own suggestion is stored; a missed refresh only leaves older ones as they were.
     ctx.log.error({ err: error, questionId }, 'could not check whether the class grew');
+  }
+}
+
+/**
+ * Before the first saved grade on a question, built-in suggestions follow the course's convention,
+ * fitted on the saved grades of its other questions (decision 0114). So a grade saved, applied or
+ * undone on one question, and a built-in judgement of a graded answer (what the convention is
+ * fitted on), can make the pending suggestions of the course's other questions stale: each of those
+ * questions without a saved grade whose pending built-in suggestions were made with a convention
+ * that has moved since (course-convention.ts says how far is enough) is asked to refresh. Never
+ * fails the caller, whose own work is done: a missed refresh leaves suggestions as they were.
+ */
+export async function refreshCourseIfConventionMoved(ctx: AppContext, questionId: string): Promise<void> {
+  try {
+    if (!(await courseGradesWithBuiltin(ctx, questionId))) return;
+    const pending = await selectPendingConventionsOfCourse(ctx.db, questionId);
+    if (pending.length === 0) return;
+    // The questions listed have no saved grade, so the course's grades they read are the same (the
+    // only ones each leaves out are its own): the convention is read and fitted once.
+    const now = fitCourseConvention(await courseGradesFor(ctx, { kind: 'builtin' }, pending[0]!.questionId));
+    const stale = new Set<string>();
+    for (const { questionId: otherId, course } of pending) {
+      // conventionOf reads a stored judgement; `course` is that judgement's part of it.
+      if (isConventionStale(conventionOf({ confidenceInputs: { course } }), now)) stale.add(otherId);
+    }
+    for (const otherId of stale) await requestSuggestionRefresh(ctx, otherId, null);
+  } catch (error) {
+    ctx.log.error({ err: error, questionId }, "could not check whether the course's convention moved");
   }
 }
 
@@ -149,12 +180,14 @@ export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, a
   const savedGrades = await readSavedGradeExamples(ctx, questionId);
   const grader = createBuiltinGrader();
   const classAnswers = await classAnswersFor(ctx, grader, questionId);
+  const courseGrades = await courseGradesFor(ctx, grader, questionId);
   let resuggested = 0;
   for (const submission of await selectSuggestionsToRefresh(ctx.db, questionId)) {
     attempt.signal.throwIfAborted();
     try {
       const { input } = await buildGradingInput(ctx, { submission, question, rubric, savedGrades });
       input.classAnswers = classAnswers;
+      input.courseGrades = courseGrades;
       const call = await grader.requestGrading(input, attempt.signal);
       const suggestion = grader.interpretGrading(call.rawOutput, input);
       await insertFinishedGradingRun(ctx.db, {
@@ -173,6 +206,14 @@ export async function runSuggestionRefresh(ctx: AppContext, refreshId: string, a
       // One answer that cannot be graded again must not stop the others; its last suggestion stays.
       ctx.log.error({ err: error, submissionId: submission.id }, 'refreshing a suggestion failed');
     }
+  }
+  // A refresh suggests answers without a grade only, so it never moves the course's convention itself:
+  // it checks the course for the save, group apply or undo that asked for it, before it is seen
+  // finished. One the server asked for on a question without saved grades (the class grew, or the
+  // course's convention moved) follows none, and checking after it could ask back and forth between
+  // two questions forever for suggestions that cannot be made again.
+  if (refresh.requestedById !== null || (await countCurrentSavedGrades(ctx.db, questionId)) > 0) {
+    await refreshCourseIfConventionMoved(ctx, questionId);
   }
   await markSuggestionRefreshSucceeded(ctx.db, refreshId, { examplesUsed: savedGrades.length, resuggested });
   ctx.log.info({ refreshId, questionId, resuggested, examples: savedGrades.length }, 'suggestions refreshed');

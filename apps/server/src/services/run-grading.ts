@@ -21,9 +21,9 @@ import { chargeProviderCalls } from './ai-spend.ts';
 import { isBatchStopped } from '../models/ai-costs.ts';
 import { graderOf, providerOfWork, recordAiCost } from './course-ai.ts';
 import { renderAnswerPages } from './ensure-file-extraction.ts';
-import { buildGradingInput, classAnswersFor, readSavedGradeExamples } from './grading-input.ts';
+import { buildGradingInput, classAnswersFor, courseGradesFor, readSavedGradeExamples } from './grading-input.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
-import { refreshIfClassGrew } from './refresh-suggestions.ts';
+import { refreshCourseIfConventionMoved, refreshIfClassGrew } from './refresh-suggestions.ts';
 
 type StoredOutputReader = Pick<Grader, 'kind' | 'interpretGrading'>;
 
@@ -75,6 +75,7 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
     const asked = graderOf(provider);
     grader = asked;
     input.classAnswers = await classAnswersFor(ctx, asked, question.id);
+    input.courseGrades = await courseGradesFor(ctx, asked, question.id);
     await refuseIfStopped(ctx, run.batchId);
     // Counted once per run, against the quotas of the question's course (read with the target).
     if (asked.kind === 'llm') await chargeProviderCalls(ctx, { ...course, provider }, 1, runId);
@@ -116,7 +117,11 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   const finished = await markGradingRunSucceeded(ctx.db, runId, storedSuggestion(suggestion));
   if (finished)
     ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
-  if (finished && grader.kind === 'builtin') await refreshIfClassGrew(ctx, question.id);
+  if (finished && grader.kind === 'builtin') {
+    await refreshIfClassGrew(ctx, question.id);
+    // A judgement of a graded answer is what the course's convention is fitted on (decision 0114).
+    await refreshCourseIfConventionMoved(ctx, question.id);
+  }
 }
 
 /** A run of a batch stopped by the instructor (Stop on Grade All) is cancelled before it calls. */

@@ -3,7 +3,7 @@ import { freshItemId, totalOfItems } from '@gradewise/shared/rubric-items';
 import type { z } from 'zod';
 import { newId } from '../lib/ids.ts';
 import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
-import { classAnswersFor } from './grading-input.ts';
+import { classAnswersFor, courseGradesFor } from './grading-input.ts';
 import type { GradingInput, RubricItem } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { AppError, badRequest, notFound } from '../lib/errors.ts';
@@ -52,6 +52,7 @@ export async function tryRubric(
 
   const grader = graderOf(provider);
   const classAnswers = await classAnswersFor(ctx, grader, question.id);
+  const courseGrades = await courseGradesFor(ctx, grader, question.id);
   const results: RubricTrialResult[] = [];
   let graderInfo: RubricTrialOutput['grader'] | undefined;
   for (const answer of answers) {
@@ -62,6 +63,7 @@ export async function tryRubric(
       points: question.points,
       answerText: answer.text,
       classAnswers,
+      courseGrades,
     };
     const call = await grader.requestGrading(gradingInput);
     await recordAiCost(
