@@ -6,6 +6,7 @@
  */
 import fs from 'node:fs';
 import path from 'node:path';
+import { NOTHING_TO_JUDGE } from '../apps/server/src/ai/builtin/answer-status.ts';
 import { createBuiltinGrader } from '../apps/server/src/ai/builtin/builtin-grader.ts';
 import {
   analyseAnswer,
@@ -149,7 +150,7 @@ export async function measureFamilies(folder: string, only?: readonly string[]):
           id: answer.id,
           text: answer.text,
           share: answer.share,
-          isJudged: !['blank', 'restates-question', 'instructions-only', 'does-not-know'].includes(analysis.status),
+          isJudged: !NOTHING_TO_JUDGE.has(analysis.status),
           foldedText: analysis.foldedText,
           signals: answerSignals(analysis, input, context, lookup, { classMeaning, answerText: answer.text }),
         });

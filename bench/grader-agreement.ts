@@ -14,7 +14,9 @@
  * points (the human share x 5) and is graded the product's way: the grader drafts the rubric from
  * the question and its reference answer(s), then grades each answer.
  *
- * For each held-out family, at k = 0, 5 and 10 saved grades per question: Pearson r, RMSE and bias
+ * For each held-out family, at k = 0, 5 and 10 saved grades per question, and at k = 0 with the
+ * course (the instructor's grades on 10 answers of each of the family's other questions, decision
+ * 0115; their cold shares are the grader's own k = 0 judgements of those answers): Pearson r, RMSE and bias
  * (shares of the points), ECE of the confidence against its definition (the chance the instructor
  * keeps the shown score within 10% of the points; k > 0 over several draws of the saved grades
  * where a family has few questions, LEVEL_SAMPLES_PER_FAMILY), the share of big errors (> 40% of the points)
@@ -33,7 +35,8 @@ import { pearson } from '../apps/server/src/ai/builtin/agreement-metrics.ts';
 import { BuiltinGrader } from '../apps/server/src/ai/builtin/builtin-grader.ts';
 import { embedTexts } from '../apps/server/src/ai/builtin/sentence-embeddings.ts';
 import type { SuggestionModel } from '../apps/server/src/ai/builtin/suggestion-model.ts';
-import type { GradedExample, GradingSuggestion } from '../apps/server/src/ai/grader-types.ts';
+import { COURSE_GRADES_PER_QUESTION } from '../apps/server/src/ai/builtin/course-convention.ts';
+import type { CourseGrade, GradedExample, GradingSuggestion } from '../apps/server/src/ai/grader-types.ts';
 import { hashSeed, seededRandom } from '../apps/server/src/lib/seeded-random.ts';
 import { fitSuggestionModel } from './_fit-grader-model.ts';
 import {
@@ -180,19 +183,34 @@ async function suggest(
   question: MeasuredQuestion,
   answerText: string,
   examples: GradedExample[],
-): Promise<GradingSuggestion> {
-  const input = { ...gradingInputFor(question, answerText), examples };
+  courseGrades?: readonly CourseGrade[],
+): Promise<GradingSuggestion & { judgement: unknown }> {
+  const input = { ...gradingInputFor(question, answerText), examples, courseGrades };
   const started = performance.now();
   const call = await grader.requestGrading(input);
   const suggestion = grader.interpretGrading(call.rawOutput, input);
   gradingMs += performance.now() - started;
   gradedCount++;
-  return suggestion;
+  return { ...suggestion, judgement: call.rawOutput };
+}
+
+/**
+ * A saved grade as the product hands it to another question of the course (models/course-grades.ts
+ * reads the same two fields of the stored judgement): the cold model's share and the status.
+ */
+function courseGradeOf(judgement: unknown, human: number): CourseGrade {
+  const { status, confidenceInputs } = judgement as { status: string; confidenceInputs: { coldShare: number } };
+  return { coldShare: confidenceInputs.coldShare, share: human / POINTS, points: POINTS, status };
 }
 
 interface FamilyResult {
   family: string;
   byK: Map<number, { grader: Figures; baseline: Figures }>;
+  /**
+   * k = 0 on the question, with the instructor's grades on COURSE_GRADES_PER_QUESTION answers of
+   * every other question of the family (a course is one convention; decision 0115).
+   */
+  course?: { grader: Figures; baseline: Figures };
   /** Null where no reference was long enough to shuffle (8 words or more). */
   saladOverIdk: Map<number, number | null>;
   saladOverWrong: Map<number, number | null>;
@@ -211,6 +229,9 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
   const saladOverWrong = new Map<number, number[]>(K_VALUES.map((k) => [k, []]));
   let belowFull = 0;
   let leaking = 0;
+  /** Each question's answers, in the order the instructor grades them, as course grades. */
+  const courseGradesByQuestion = new Map<MeasuredQuestion, CourseGrade[]>();
+  const course = { grader: [] as Graded[], baseline: [] as Graded[] };
 
   for (const question of questions) {
     /** Grades the held answers with these saved grades, beside the mean of the saved grades. */
@@ -233,9 +254,14 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
       }
     };
     // k = 0: every measured answer, against the family's true mean.
+    const gradedFirst = new Set(
+      shuffled(question.answers, seededRandom(hashSeed(question.id))).slice(0, COURSE_GRADES_PER_QUESTION),
+    );
+    const courseGrades: CourseGrade[] = [];
     for (const answer of question.answers) {
       const suggestion = await suggest(grader, question, answer.text, []);
       const human = answer.share * POINTS;
+      if (gradedFirst.has(answer)) courseGrades.push(courseGradeOf(suggestion.judgement, human));
       byK.get(0)!.grader.push({
         human,
         score: suggestion.totalScore,
@@ -249,6 +275,7 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
           leaking++;
       }
     }
+    courseGradesByQuestion.set(question, courseGrades);
     const draws = Math.min(MOST_DRAWS_PER_QUESTION, Math.ceil(LEVEL_SAMPLES_PER_FAMILY / questions.length));
     for (let draw = 1; draw < draws; draw++) {
       const order = shuffled(question.answers, seededRandom(hashSeed(`${question.id}:draw ${draw}`)));
@@ -288,8 +315,26 @@ async function measureHeldOut(questions: readonly MeasuredQuestion[], model: Sug
       }
     }
   }
+  // k = 0 with the course: every answer of each question, with the other questions' first grades.
+  for (const question of questions) {
+    const courseGrades = questions
+      .filter((other) => other !== question)
+      .flatMap((other) => courseGradesByQuestion.get(other) ?? []);
+    for (const answer of question.answers) {
+      const suggestion = await suggest(grader, question, answer.text, [], courseGrades);
+      const human = answer.share * POINTS;
+      course.grader.push({
+        human,
+        score: suggestion.totalScore,
+        confidence: suggestion.confidence,
+        missChance: suggestion.missChance ?? 0,
+      });
+      course.baseline.push({ human, score: familyMean, confidence: 0, missChance: 0 });
+    }
+  }
   const result: FamilyResult = {
     family,
+    course: { grader: figuresOf(course.grader, true), baseline: figuresOf(course.baseline, false) },
     byK: new Map(),
     saladOverIdk: new Map([...saladOverIdk].map(([k, gains]) => [k, gains.length ? mean(gains) : null])),
     saladOverWrong: new Map([...saladOverWrong].map(([k, gains]) => [k, gains.length ? mean(gains) : null])),
@@ -309,6 +354,13 @@ function report(result: FamilyResult): string[] {
       `  k=${String(k).padEnd(2)} n=${String(grader.n).padEnd(5)} r ${fmt(grader.r)}  RMSE ${fmt(grader.rmse)} (${k ? `mean of ${k}` : 'true mean'} ${fmt(baseline.rmse)}, ratio ${fmt(grader.rmse / baseline.rmse)})` +
         `  bias ${signed(grader.bias)}  ECE ${fmt(grader.ece)}  big errors in first 20% of the review queue: ${fmt(grader.found, 2)}x random (lowest confidence first ${fmt(grader.foundByConfidence, 2)}x)` +
         `  salad over "I don't know." ${signed(result.saladOverIdk.get(k))}, over a wrong answer ${signed(result.saladOverWrong.get(k))}`,
+    );
+  }
+  if (result.course) {
+    const { grader, baseline } = result.course;
+    lines.push(
+      `  k=0 with the course (${COURSE_GRADES_PER_QUESTION} grades on each other question) n=${grader.n} r ${fmt(grader.r)}  RMSE ${fmt(grader.rmse)} (true mean ${fmt(baseline.rmse)}, ratio ${fmt(grader.rmse / baseline.rmse)})` +
+        `  bias ${signed(grader.bias)}  ECE ${fmt(grader.ece)}  big errors in first 20% of the review queue: ${fmt(grader.found, 2)}x random (lowest confidence first ${fmt(grader.foundByConfidence, 2)}x)`,
     );
   }
   lines.push(`  comments that leak the reference: ${(100 * result.leaks).toFixed(1)}% of suggestions below full marks`);
@@ -334,10 +386,17 @@ function worst(results: readonly FamilyResult[]): string[] {
     '== worst family (goal)',
     pick('|bias| at k=0 (<= 0.10)', (result) => Math.abs(result.byK.get(0)?.grader.bias ?? NaN)),
     pick('ECE at k=0 (<= 0.05)', (result) => result.byK.get(0)?.grader.ece),
+    pick('|bias| at k=0 with the course (<= 0.10)', (result) => Math.abs(result.course?.grader.bias ?? NaN)),
+    pick('ECE at k=0 with the course (<= 0.05)', (result) => result.course?.grader.ece),
     pick('RMSE / mean of 5 at k=5 (<= 0.90)', ratio(5)),
     pick('RMSE / mean of 10 at k=10 (<= 0.85)', ratio(10)),
     pick('RMSE / true mean at k=0', ratio(0)),
     pick('big errors in first 20%, x random, k=0 (>= 2)', (result) => result.byK.get(0)?.grader.found, false),
+    pick(
+      'big errors in first 20%, x random, k=0 with the course (>= 2)',
+      (result) => result.course?.grader.found,
+      false,
+    ),
     pick('big errors in first 20%, x random, k=5 (>= 2)', (result) => result.byK.get(5)?.grader.found, false),
     pick('big errors in first 20%, x random, k=10 (>= 2)', (result) => result.byK.get(10)?.grader.found, false),
     pick('  the same, lowest confidence first, k=0', (result) => result.byK.get(0)?.grader.foundByConfidence, false),

@@ -18,7 +18,7 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
  * Saving grades on one question of a course refreshes the cold built-in suggestions of the course's
- * other questions without a saved grade (decision 0114): they follow the course's convention, which
+ * other questions without a saved grade (decision 0115): they follow the course's convention, which
  * those grades move. Through HTTP with the real grader and job queue; jobs are waited for by their
  * rows, as the queue settles them.
  */

@@ -21,7 +21,7 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
  * The course's saved grades a question's built-in grading reads before its first own grade
- * (decision 0114, models/course-grades.ts): which grades are in it, with what, in which order and
+ * (decision 0115, models/course-grades.ts): which grades are in it, with what, in which order and
  * how many. Through the real API, grader and job queue; the one LLM run is written as a provider's
  * answer would be stored, so that no LLM server is needed to have one.
  */

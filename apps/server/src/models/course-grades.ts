@@ -4,7 +4,7 @@ import type { Db } from '../db/client.ts';
 import { assignments, grades, gradingRuns, questions, submissions } from '../db/schema.ts';
 
 /**
- * The course's grading convention, as the database holds it (decision 0114): the saved grades on a
+ * The course's grading convention, as the database holds it (decision 0115): the saved grades on a
  * course's questions with what the built-in grader's cold model said for each answer, and the
  * conventions the course's pending cold suggestions were made with.
  */

@@ -65,7 +65,7 @@ export async function classAnswersFor(
 /**
  * The course's saved grades on its other questions, for the grader that reads them: before the
  * first saved grade on a question, the built-in grader moves its cold suggestions by the course's
- * convention fitted on these (decision 0114). LLM graders are not sent them. One read for all the
+ * convention fitted on these (decision 0115). LLM graders are not sent them. One read for all the
  * answers of a job: the grader fits the convention once per list it is given.
  */
 export async function courseGradesFor(

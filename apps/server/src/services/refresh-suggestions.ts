@@ -90,7 +90,7 @@ export async function refreshIfClassGrew(ctx: AppContext, questionId: string): P
 
 /**
  * Before the first saved grade on a question, built-in suggestions follow the course's convention,
- * fitted on the saved grades of its other questions (decision 0114). So a grade saved, applied or
+ * fitted on the saved grades of its other questions (decision 0115). So a grade saved, applied or
  * undone on one question, and a built-in judgement of a graded answer (what the convention is
  * fitted on), can make the pending suggestions of the course's other questions stale: each of those
  * questions without a saved grade whose pending built-in suggestions were made with a convention

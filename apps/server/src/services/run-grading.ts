@@ -119,7 +119,7 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
     ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
   if (finished && grader.kind === 'builtin') {
     await refreshIfClassGrew(ctx, question.id);
-    // A judgement of a graded answer is what the course's convention is fitted on (decision 0114).
+    // A judgement of a graded answer is what the course's convention is fitted on (decision 0115).
     await refreshCourseIfConventionMoved(ctx, question.id);
   }
 }
