@@ -4,7 +4,7 @@ import { parseQuantities } from '../src/ai/builtin/quantities.ts';
 import { isAtAnEnd } from '../src/ai/builtin/suggestion-model.ts';
 import { splitSentences } from '../src/ai/builtin/text-analysis.ts';
 import type { GradedExample, GradingInput } from '../src/ai/grader-types.ts';
-import { PHOTOSYNTHESIS } from './support/grading-inputs.ts';
+import { MIGRATION, PHOTOSYNTHESIS } from './support/grading-inputs.ts';
 
 /**
  * What an instructor must be able to trust in the built-in grader's suggestions, on the failures
@@ -25,22 +25,6 @@ const FORCE: GradingInput = {
   points: 5,
   rubricItems: [
     { id: 'item-1', criterion: 'Names the unit of force', points: 5, guidance: 'The newton (N), kg m/s^2' },
-  ],
-  answerText: '',
-};
-
-const MIGRATION: GradingInput = {
-  questionText: 'Why do animals migrate?',
-  solutionText:
-    'Migration is an inherited behaviour that lets animals reach food and breeding grounds when the seasons change.',
-  points: 4,
-  rubricItems: [
-    {
-      id: 'item-1',
-      criterion: 'Explains migration',
-      points: 4,
-      guidance: 'inherited behaviour; food; breeding; seasons',
-    },
   ],
   answerText: '',
 };

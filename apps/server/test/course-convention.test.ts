@@ -9,6 +9,7 @@ import {
   type CourseConvention,
 } from '../src/ai/builtin/course-convention.ts';
 import type { CourseGrade, GradedExample, GradingInput } from '../src/ai/grader-types.ts';
+import { MIGRATION } from './support/grading-inputs.ts';
 
 /**
  * The course's grading convention (decision 0115): before the first saved grade on a question, the
@@ -107,19 +108,9 @@ describe('the course convention fitted on the other questions’ grades', () => 
   });
 });
 
-const MIGRATION: GradingInput = {
-  questionText: 'Why do animals migrate?',
-  solutionText:
-    'Migration is an inherited behaviour that lets animals reach food and breeding grounds when the seasons change.',
-  points: 4,
-  rubricItems: [
-    {
-      id: 'item-1',
-      criterion: 'Explains migration',
-      points: 4,
-      guidance: 'inherited behaviour; food; breeding; seasons',
-    },
-  ],
+/** An answer that shows part of what the solution asks, so the convention can move it either way. */
+const PARTLY: GradingInput = {
+  ...MIGRATION,
   answerText: 'Animals move to other places when it gets cold so they can find food.',
 };
 
@@ -132,9 +123,9 @@ describe('the built-in grader with the course’s grades', () => {
   };
 
   it('moves a cold suggestion toward the course’s convention, keeping the cold share it is fitted on', async () => {
-    const alone = await gradeWith(MIGRATION);
-    const lenient = await gradeWith({ ...MIGRATION, courseGrades: gradesOf(40, (cold) => Math.min(1, cold + 0.4)) });
-    const strict = await gradeWith({ ...MIGRATION, courseGrades: gradesOf(40, (cold) => Math.max(0, cold - 0.4)) });
+    const alone = await gradeWith(PARTLY);
+    const lenient = await gradeWith({ ...PARTLY, courseGrades: gradesOf(40, (cold) => Math.min(1, cold + 0.4)) });
+    const strict = await gradeWith({ ...PARTLY, courseGrades: gradesOf(40, (cold) => Math.max(0, cold - 0.4)) });
     expect(lenient.suggestion.totalScore).toBeGreaterThan(alone.suggestion.totalScore);
     expect(strict.suggestion.totalScore).toBeLessThan(alone.suggestion.totalScore);
     // What a later question's convention is fitted on is the model's own cold share, never moved.
@@ -155,14 +146,14 @@ describe('the built-in grader with the course’s grades', () => {
         suggestedScore: null,
       },
     ];
-    const own = await gradeWith({ ...MIGRATION, examples });
-    const withCourse = await gradeWith({ ...MIGRATION, examples, courseGrades: gradesOf(40, () => 1) });
+    const own = await gradeWith({ ...PARTLY, examples });
+    const withCourse = await gradeWith({ ...PARTLY, examples, courseGrades: gradesOf(40, () => 1) });
     expect(withCourse.suggestion).toEqual(own.suggestion);
     expect(withCourse.judgement.confidenceInputs.course).toBeNull();
   });
 
   it('gives an answer with nothing to judge the same 0 whatever the course', async () => {
-    const blank = { ...MIGRATION, answerText: "I don't know." };
+    const blank = { ...PARTLY, answerText: "I don't know." };
     const alone = await gradeWith(blank);
     const withCourse = await gradeWith({ ...blank, courseGrades: gradesOf(40, () => 1) });
     expect(withCourse.suggestion.totalScore).toBe(0);
@@ -171,8 +162,8 @@ describe('the built-in grader with the course’s grades', () => {
 
   it('is deterministic', async () => {
     const courseGrades = gradesOf(25, (cold) => Math.min(1, cold + 0.2));
-    const first = await gradeWith({ ...MIGRATION, courseGrades });
-    const second = await gradeWith({ ...MIGRATION, courseGrades: [...courseGrades] });
+    const first = await gradeWith({ ...PARTLY, courseGrades });
+    const second = await gradeWith({ ...PARTLY, courseGrades: [...courseGrades] });
     expect(second.judgement).toEqual(first.judgement);
   });
 });

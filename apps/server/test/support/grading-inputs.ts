@@ -18,3 +18,20 @@ export const PHOTOSYNTHESIS: GradingInput = {
   ],
   answerText: '',
 };
+
+/** A one-item question with a prose solution and no answer yet. */
+export const MIGRATION: GradingInput = {
+  questionText: 'Why do animals migrate?',
+  solutionText:
+    'Migration is an inherited behaviour that lets animals reach food and breeding grounds when the seasons change.',
+  points: 4,
+  rubricItems: [
+    {
+      id: 'item-1',
+      criterion: 'Explains migration',
+      points: 4,
+      guidance: 'inherited behaviour; food; breeding; seasons',
+    },
+  ],
+  answerText: '',
+};
