@@ -3,6 +3,7 @@ import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
 import {
   conventionOf,
   COURSE_GRADES_MAX,
+  COURSE_GRADES_MIN,
   fitCourseConvention,
   isConventionStale,
   recalibratedConfidence,
@@ -46,6 +47,9 @@ describe('the course convention fitted on the other questions’ grades', () => 
         grade(Number.NaN, 1),
       ]),
     ).toBeNull();
+    // One or two grades are no convention.
+    expect(fitCourseConvention(gradesOf(COURSE_GRADES_MIN - 1, () => 1))).toBeNull();
+    expect(fitCourseConvention(gradesOf(COURSE_GRADES_MIN, () => 1))).not.toBeNull();
   });
 
   it('reads a lenient instructor as a positive offset and a strict one as a negative one', () => {

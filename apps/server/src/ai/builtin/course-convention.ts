@@ -40,6 +40,12 @@ export interface CourseConvention {
   grades: number;
 }
 
+/**
+ * Fewer judged grades than this are no convention: one or two answers' particulars, not how the
+ * instructor grades (the designs measured rested on 27 or more). With one saved grade in the demo
+ * course, its other question's confidences swung to single digits on correct answers.
+ */
+export const COURSE_GRADES_MIN = 3;
 /** At most this many saved grades of each other question are read (most recent first). */
 export const COURSE_GRADES_PER_QUESTION = 10;
 /**
@@ -80,7 +86,7 @@ export function fitCourseConvention(
   const known = fitted.get(grades)?.get(model);
   if (known !== undefined) return known;
   const usable = usableGrades(grades);
-  const convention = usable.length === 0 ? null : fitConvention(usable, model);
+  const convention = usable.length < COURSE_GRADES_MIN ? null : fitConvention(usable, model);
   const byModel = fitted.get(grades) ?? new WeakMap<SuggestionModel, CourseConvention | null>();
   byModel.set(model, convention);
   fitted.set(grades, byModel);
