@@ -32,7 +32,7 @@ import { startServerProcess, type ServerProcess } from './support/server-process
 
 /** Starting a child (tsx compiling the server) takes tens of seconds on a loaded 2-core machine. */
 const SCENARIO_LIMIT_MS = 600_000;
-/** What the README promises: a killed worker's job finishes on another worker within a minute. */
+/** What docs/scale-out.md ("Jobs: what survives a crash") promises: a killed worker's job finishes on another worker within a minute. */
 const RECOVERY_DEADLINE_MS = 60_000;
 
 const isPostgres = process.env.TEST_DATABASE === 'postgres';
