@@ -2,7 +2,7 @@ import { and, desc, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitCourseConvention, isConventionStale } from '../src/ai/builtin/course-convention.ts';
 import type { BuiltinJudgement } from '../src/ai/builtin/grade-answer.ts';
-import { gradingRuns, submissions, suggestionRefreshes } from '../src/db/schema.ts';
+import { gradingRuns, submissions } from '../src/db/schema.ts';
 import { courseGradesFor } from '../src/services/grading-input.ts';
 import { ensureFileExtraction } from '../src/services/ensure-file-extraction.ts';
 import {
@@ -14,6 +14,10 @@ import {
 } from './support/course-fixtures.ts';
 import { registerUser, type TestUser } from './support/http.ts';
 import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
+import {
+  refreshesFinished as refreshesFinishedOf,
+  refreshesOf as refreshesOfQuestion,
+} from './support/suggestion-refreshes.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -63,28 +67,9 @@ const newestRun = async (submissionId: string) => {
 const courseOf = async (submissionId: string) =>
   ((await newestRun(submissionId)).rawOutput as BuiltinJudgement).confidenceInputs.course;
 
-const refreshesOf = (question: Question) =>
-  t.ctx.db
-    .select()
-    .from(suggestionRefreshes)
-    .where(eq(suggestionRefreshes.questionId, question.questionId))
-    .orderBy(suggestionRefreshes.createdAt);
+const refreshesOf = (question: Question) => refreshesOfQuestion(t, question.questionId);
 
-/** Waits (woken as the queue settles each row) until every refresh of the question has finished. */
-async function refreshesFinished(question: Question) {
-  for (const { id } of await refreshesOf(question)) {
-    const row = await t.ctx.jobs!.waitFor(
-      id,
-      async () => {
-        const [current] = await t.ctx.db.select().from(suggestionRefreshes).where(eq(suggestionRefreshes.id, id));
-        return current && (current.status === 'succeeded' || current.status === 'failed') ? current : undefined;
-      },
-      { timeoutMs: 120_000, pollMs: 200 },
-    );
-    expect(row?.status).toBe('succeeded');
-  }
-  return refreshesOf(question);
-}
+const refreshesFinished = (question: Question) => refreshesFinishedOf(t, question.questionId);
 
 /** Saves the answer's suggestion as it is, less `deducted` more points (a comment of the instructor's). */
 async function saveSuggestion(question: Question, name: string, deducted = 0) {
