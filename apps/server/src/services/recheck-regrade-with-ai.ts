@@ -1,18 +1,17 @@
 import type { RegradeAiRecheck } from '@gradewise/shared/contracts/regrades';
 import { newId } from '../lib/ids.ts';
 import { courseProvider, graderOf, recordAiCost } from './course-ai.ts';
-import { classAnswersFor, courseGradesFor } from './grading-input.ts';
+import { buildGradingInput, classAnswersFor, courseGradesFor, readSavedGradeExamples } from './grading-input.ts';
 import type { GradingInput } from '../ai/grader-types.ts';
 import type { AppContext } from '../context.ts';
 import { currentTime } from '../lib/clock.ts';
-import { AppError, conflict } from '../lib/errors.ts';
+import { conflict } from '../lib/errors.ts';
 import { selectCountingGrades } from '../models/grades.ts';
 import { selectRegradeRequestById, updateRegradeAiRecheck } from '../models/regrade-requests.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
 import { selectSubmissionInQuestion } from '../models/submissions.ts';
 import type { UserRow } from '../models/users.ts';
 import { chargeProviderCalls, countInteractiveCall, spendScopeOf } from './ai-spend.ts';
-import { ensureFileExtraction } from './ensure-file-extraction.ts';
 import {
   loadRegradeRequestForStaff,
   loadStaffRegradeSources,
@@ -26,8 +25,9 @@ import {
  *
  * One grader call, run while the request waits (like the rubric trial): it counts as one AI call of
  * the user and, with a provider, one paid call of the course (ai-spend.ts), refused with 429 before
- * anything is sent when a limit is reached. The prompt carries the answer text only, never the
- * student's name or email.
+ * anything is sent when a limit is reached. The prompt carries answers' text only, never a name or
+ * an email: the student's answer and, for the whole answer, other students' graded answers as the
+ * grading job sends them (decision 0118).
  */
 export async function recheckRegradeWithAi(
   ctx: AppContext,
@@ -53,26 +53,36 @@ export async function recheckRegradeWithAi(
   const gradedId = counting?.gradedSubmissionId ?? row.submissionId;
   const submission = await selectSubmissionInQuestion(ctx.db, question.id, gradedId);
   if (!submission) throw conflict('The graded submission no longer exists.');
-  const extraction = await ensureFileExtraction(ctx, submission.fileId);
-  if (extraction.status === 'failed') {
-    throw new AppError('EXTRACTION_FAILED', extraction.error ?? 'The text of this PDF could not be read.');
-  }
+  // What the grading job reads for this answer (its text, the rubric, the question's saved grades of
+  // other students as examples: never the student's own), read before anything is counted.
+  const savedGrades = await readSavedGradeExamples(ctx, question.id);
+  const { input: asGraded } = await buildGradingInput(ctx, { submission, question, rubric, savedGrades });
 
   const provider = courseProvider(ctx.config, scope.course);
   await countInteractiveCall(ctx, user.id);
   await chargeProviderCalls(ctx, spendScopeOf(scope, provider), 1);
-  const items = item ? [item] : rubric.items;
   const grader = graderOf(provider);
-  const input: GradingInput = {
-    questionText: rubric.questionText,
-    solutionText: rubric.solutionText,
-    rubricItems: items,
-    points: item ? item.points : question.points,
-    answerText: extraction.text,
-    showExpectedAnswer: question.showExpectedAnswer,
-    classAnswers: await classAnswersFor(ctx, grader, question.id),
-    courseGrades: await courseGradesFor(ctx, grader, question.id),
-  };
+  const classAnswers = await classAnswersFor(ctx, grader, question.id);
+  const input: GradingInput = item
+    ? {
+        // One rubric item, out of its own points: the examples' whole-question scores do not fit it,
+        // so none are passed and it is judged cold. The course's convention is for questions without
+        // a saved grade: with other students' grades on this one it is not used (decision 0118).
+        ...asGraded,
+        rubricItems: [item],
+        points: item.points,
+        examples: undefined,
+        classAnswers,
+        courseGrades: asGraded.examples?.length ? undefined : await courseGradesFor(ctx, grader, question.id),
+      }
+    : {
+        // The whole answer, as the grading job grades it: with saved grades of other students the
+        // instructor's own level leads (an answer the same as another's graded one gets that grade),
+        // and only without any does the built-in grader follow the course's convention.
+        ...asGraded,
+        classAnswers,
+        courseGrades: await courseGradesFor(ctx, grader, question.id),
+      };
   const call = await grader.requestGrading(input);
   await recordAiCost(
     ctx.db,
