@@ -32,21 +32,7 @@ export async function selectCourseGrades(
   questionId: string,
   limits: CourseGradeLimits,
 ): Promise<CourseGrade[]> {
-  const currentGrades = db
-    .selectDistinctOn([grades.submissionId], {
-      submissionId: grades.submissionId,
-      questionId: submissions.questionId,
-      points: questions.points,
-      grade: grades.grade,
-      appliedFromGradeId: grades.appliedFromGradeId,
-      savedAt: grades.createdAt,
-    })
-    .from(grades)
-    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .innerJoin(questions, eq(questions.id, submissions.questionId))
-    .where(and(isOtherQuestionOfCourse(questionId), gt(questions.points, 0), isCurrentAnswer('submissions')))
-    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
-    .as('current_grades');
+  const currentGrades = currentGradesWhere(db, isOtherQuestionOfCourse(questionId));
   // The newest such judgement straight from the index of each answer's newest succeeded runs
   // (grading_runs_submission_newest_succeeded_idx), as models/grading-runs.ts reads runs.
   const coldJudgement = db
@@ -98,6 +84,45 @@ export async function selectCourseGrades(
   }));
 }
 
+/**
+ * Whether a built-in judgement of this answer can move its course's convention: it holds a grade
+ * `selectCourseGrades` reads for the course's other questions (its student's current answer, the
+ * answer's own newest grade, not a group copy, on a question with points). A judgement of any
+ * other answer is not among the grades the convention is fitted on.
+ */
+export async function holdsCourseGrade(db: Db, submissionId: string): Promise<boolean> {
+  const currentGrades = currentGradesWhere(db, eq(submissions.id, submissionId));
+  const rows = await db
+    .select({ submissionId: currentGrades.submissionId })
+    .from(currentGrades)
+    .where(isNull(currentGrades.appliedFromGradeId))
+    .limit(1);
+  return rows.length > 0;
+}
+
+/**
+ * The newest saved grade of each current answer of the questions `where` picks, on questions with
+ * points: what the course's convention counts (group copies are left out by the reader, after the
+ * newest grade is picked, as the examples leave them).
+ */
+function currentGradesWhere(db: Db, where: SQL) {
+  return db
+    .selectDistinctOn([grades.submissionId], {
+      submissionId: grades.submissionId,
+      questionId: submissions.questionId,
+      points: questions.points,
+      grade: grades.grade,
+      appliedFromGradeId: grades.appliedFromGradeId,
+      savedAt: grades.createdAt,
+    })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .innerJoin(questions, eq(questions.id, submissions.questionId))
+    .where(and(where, gt(questions.points, 0), isCurrentAnswer('submissions')))
+    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
+    .as('current_grades');
+}
+
 /** The convention a pending built-in suggestion was made with, as its judgement stores it. */
 export interface PendingConvention {
   questionId: string;
@@ -106,12 +131,17 @@ export interface PendingConvention {
 }
 
 /**
- * The conventions the pending built-in suggestions of the course's other questions without a saved
- * grade were made with, each different one of a question once. Pending: a student's current
- * answer's newest succeeded run, when the built-in grader made it. A question with a saved grade
- * on a current answer is left out: its suggestions follow its own grades, not the course's.
+ * The conventions the pending built-in suggestions of questions without a saved grade were made
+ * with, each different one of a question once: of the course's other questions (`'others'`), or of
+ * the question itself (`'own'`). Pending: a student's current answer's newest succeeded run, when
+ * the built-in grader made it. A question with a saved grade on a current answer is left out: its
+ * suggestions follow its own grades, not the course's.
  */
-export async function selectPendingConventionsOfCourse(db: Db, questionId: string): Promise<PendingConvention[]> {
+export async function selectPendingConventions(
+  db: Db,
+  questionId: string,
+  which: 'own' | 'others',
+): Promise<PendingConvention[]> {
   const newestRun = db
     .select({
       graderKind: gradingRuns.graderKind,
@@ -130,7 +160,7 @@ export async function selectPendingConventionsOfCourse(db: Db, questionId: strin
     .crossJoinLateral(newestRun)
     .where(
       and(
-        isOtherQuestionOfCourse(questionId),
+        which === 'own' ? eq(questions.id, questionId) : isOtherQuestionOfCourse(questionId),
         sql`not exists (select 1 from ${grades} g join ${submissions} gs on gs.id = g.submission_id where gs.question_id = ${questions.id} and ${isCurrentAnswer('gs')})`,
         isCurrentAnswer('submissions'),
         eq(newestRun.graderKind, 'builtin'),

@@ -15,7 +15,7 @@ import { selectUngradedLatestSubmissionIds } from '../models/grading-targets.ts'
 import { selectClassAnswerTexts } from '../models/class-answers.ts';
 import { CLASS_ANSWERS_MAX, classSizeOf } from '../ai/builtin/grade-answer.ts';
 import { conventionOf, fitCourseConvention, isConventionStale } from '../ai/builtin/course-convention.ts';
-import { selectPendingConventionsOfCourse } from '../models/course-grades.ts';
+import { holdsCourseGrade, selectPendingConventions } from '../models/course-grades.ts';
 import { countCurrentSavedGrades } from '../models/graded-examples.ts';
 import { selectSuggestionsToRefresh } from '../models/suggestion-targets.ts';
 import { selectRubricByQuestionId } from '../models/rubrics.ts';
@@ -61,31 +61,67 @@ export async function requestSuggestionRefresh(
 }
 
 /**
+ * What a built-in grading run checks once it has finished, the one path for both checks:
+ *
+ * - its own question's pending suggestions: a refresh is asked for when one was made with a
+ *   smaller class than the question has now, or with a course convention that has moved since
+ *   (`refreshIfSuggestionsStale`);
+ * - the course's other questions, only when the run judged an answer whose grade the course's
+ *   convention is fitted on (`holdsCourseGrade`): a judgement of an answer without one cannot move
+ *   it, so a Grade All of ungraded answers reads nothing of the course's other questions.
+ */
+export async function refreshAfterBuiltinRun(
+  ctx: AppContext,
+  judged: { questionId: string; submissionId: string },
+): Promise<void> {
+  await refreshIfSuggestionsStale(ctx, judged.questionId);
+  let isCourseGrade: boolean;
+  try {
+    isCourseGrade = await holdsCourseGrade(ctx.db, judged.submissionId);
+  } catch (error) {
+    ctx.log.error({ err: error, submissionId: judged.submissionId }, 'could not read whether the answer is graded');
+    return;
+  }
+  if (isCourseGrade) await refreshCourseIfConventionMoved(ctx, judged.questionId);
+}
+
+/**
+ * A run's suggestion is made with what it read when it started, and both can move while it runs.
  * Built-in suggestions weigh how typical an answer is of its class (decision 0093), and a class
  * grows while its files are read: a Grade All started right after the uploads grades its first
  * answers against the few read so far, and two identical answers could be suggested different
- * scores. So each built-in grading run, once finished, asks for a refresh when a pending built-in
- * suggestion of the question was made with a smaller class than the question has now. The last
- * run of a batch finishes after its own file was read, so it sees the whole class. Only grading
- * runs ask: a refresh that asked after itself could ask forever for a suggestion it cannot redo.
+ * scores. Before the first saved grade on the question they follow the course's convention
+ * (decision 0115), which a save on another question can move while this run grades with the older
+ * one; the save's check of the course leaves an answer with a run in flight to that run (decision
+ * 0118). So each built-in grading run, once finished, asks for a refresh of its question when a
+ * pending built-in suggestion of it (its own included) was made with a smaller class than the
+ * question has now, or with a convention `isConventionStale` calls stale. The last run of a batch
+ * finishes after its own file was read, so it sees the whole class. Only grading runs ask: a
+ * refresh that asked after itself could ask forever for a suggestion it cannot redo.
  */
-export async function refreshIfClassGrew(ctx: AppContext, questionId: string): Promise<void> {
+async function refreshIfSuggestionsStale(ctx: AppContext, questionId: string): Promise<void> {
   try {
-    const pending = await selectLatestSucceededRunsBySubmission(
-      ctx.db,
-      await selectUngradedLatestSubmissionIds(ctx.db, questionId),
-    );
-    const smallest = await selectSmallestClassRead(
-      ctx.db,
-      [...pending.values()].map((run) => run.id),
-    );
-    if (smallest === null) return;
-    const now = classSizeOf(await selectClassAnswerTexts(ctx.db, questionId, CLASS_ANSWERS_MAX));
-    if (smallest < now) await requestSuggestionRefresh(ctx, questionId, null);
+    if ((await hasClassGrown(ctx, questionId)) || (await conventionMovedFor(ctx, questionId, 'own')).size > 0) {
+      await requestSuggestionRefresh(ctx, questionId, null);
+    }
   } catch (error) {
     // The run's own suggestion is stored; a missed refresh only leaves older ones as they were.
-    ctx.log.error({ err: error, questionId }, 'could not check whether the class grew');
+    ctx.log.error({ err: error, questionId }, "could not check whether the question's suggestions are stale");
   }
+}
+
+/** A pending built-in suggestion of the question was made with a smaller class than it has now. */
+async function hasClassGrown(ctx: AppContext, questionId: string): Promise<boolean> {
+  const pending = await selectLatestSucceededRunsBySubmission(
+    ctx.db,
+    await selectUngradedLatestSubmissionIds(ctx.db, questionId),
+  );
+  const smallest = await selectSmallestClassRead(
+    ctx.db,
+    [...pending.values()].map((run) => run.id),
+  );
+  if (smallest === null) return false;
+  return smallest < classSizeOf(await selectClassAnswerTexts(ctx.db, questionId, CLASS_ANSWERS_MAX));
 }
 
 /**
@@ -100,20 +136,31 @@ export async function refreshIfClassGrew(ctx: AppContext, questionId: string): P
 export async function refreshCourseIfConventionMoved(ctx: AppContext, questionId: string): Promise<void> {
   try {
     if (!(await courseGradesWithBuiltin(ctx, questionId))) return;
-    const pending = await selectPendingConventionsOfCourse(ctx.db, questionId);
-    if (pending.length === 0) return;
-    // The questions listed have no saved grade, so the course's grades they read are the same (the
-    // only ones each leaves out are its own): the convention is read and fitted once.
-    const now = fitCourseConvention(await courseGradesFor(ctx, { kind: 'builtin' }, pending[0]!.questionId));
-    const stale = new Set<string>();
-    for (const { questionId: otherId, course } of pending) {
-      // conventionOf reads a stored judgement; `course` is that judgement's part of it.
-      if (isConventionStale(conventionOf({ confidenceInputs: { course } }), now)) stale.add(otherId);
+    for (const otherId of await conventionMovedFor(ctx, questionId, 'others')) {
+      await requestSuggestionRefresh(ctx, otherId, null);
     }
-    for (const otherId of stale) await requestSuggestionRefresh(ctx, otherId, null);
   } catch (error) {
     ctx.log.error({ err: error, questionId }, "could not check whether the course's convention moved");
   }
+}
+
+/**
+ * The questions without a saved grade (the question itself, or the course's other questions) with a
+ * pending built-in suggestion made with a convention that has moved since: the one home of the
+ * staleness check, for both.
+ */
+async function conventionMovedFor(ctx: AppContext, questionId: string, which: 'own' | 'others'): Promise<Set<string>> {
+  const pending = await selectPendingConventions(ctx.db, questionId, which);
+  const stale = new Set<string>();
+  if (pending.length === 0) return stale;
+  // The questions listed have no saved grade, so the course's grades they read are the same (the
+  // only ones each leaves out are its own): the convention is read and fitted once.
+  const now = fitCourseConvention(await courseGradesFor(ctx, { kind: 'builtin' }, pending[0]!.questionId));
+  for (const { questionId: pendingId, course } of pending) {
+    // conventionOf reads a stored judgement; `course` is that judgement's part of it.
+    if (isConventionStale(conventionOf({ confidenceInputs: { course } }), now)) stale.add(pendingId);
+  }
+  return stale;
 }
 
 /** Another refresh of the same question is running: this one waits for a retry of its job. */

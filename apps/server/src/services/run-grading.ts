@@ -23,7 +23,7 @@ import { graderOf, providerOfWork, recordAiCost } from './course-ai.ts';
 import { renderAnswerPages } from './ensure-file-extraction.ts';
 import { buildGradingInput, classAnswersFor, courseGradesFor, readSavedGradeExamples } from './grading-input.ts';
 import { refuseWorkStartedTooOften } from './job-work.ts';
-import { refreshCourseIfConventionMoved, refreshIfClassGrew } from './refresh-suggestions.ts';
+import { refreshAfterBuiltinRun } from './refresh-suggestions.ts';
 
 type StoredOutputReader = Pick<Grader, 'kind' | 'interpretGrading'>;
 
@@ -117,10 +117,10 @@ export async function runGrading(ctx: AppContext, runId: string, attempt: JobAtt
   const finished = await markGradingRunSucceeded(ctx.db, runId, storedSuggestion(suggestion));
   if (finished)
     ctx.log.info({ runId, submissionId: submission.id, totalScore: suggestion.totalScore }, 'grading run succeeded');
+  // Its question's suggestions made with a smaller class or an older convention, and, when this answer
+  // holds a grade the course's convention is fitted on, the course's other questions (decision 0118).
   if (finished && grader.kind === 'builtin') {
-    await refreshIfClassGrew(ctx, question.id);
-    // A judgement of a graded answer is what the course's convention is fitted on (decision 0115).
-    await refreshCourseIfConventionMoved(ctx, question.id);
+    await refreshAfterBuiltinRun(ctx, { questionId: question.id, submissionId: submission.id });
   }
 }
 

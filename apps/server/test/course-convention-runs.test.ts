@@ -1,0 +1,265 @@
+import { and, desc, eq } from 'drizzle-orm';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { conventionOf, fitCourseConvention, isConventionStale } from '../src/ai/builtin/course-convention.ts';
+import { gradingRuns, submissions } from '../src/db/schema.ts';
+import { ensureFileExtraction } from '../src/services/ensure-file-extraction.ts';
+import { courseGradesFor } from '../src/services/grading-input.ts';
+import {
+  addStudents,
+  createAssignment,
+  createCourse,
+  createQuestion,
+  submitAnswer,
+} from './support/course-fixtures.ts';
+import { registerUser, type TestUser } from './support/http.ts';
+import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
+import {
+  refreshesFinished as refreshesFinishedOf,
+  refreshesOf as refreshesOfQuestion,
+} from './support/suggestion-refreshes.ts';
+import { createTestApp, type TestApp } from './support/test-app.ts';
+
+/**
+ * What a built-in grading run checks of the course's convention once it has finished (decision
+ * 0118): its own question's pending cold suggestions, so a run that graded with a convention a save
+ * moved while it ran is made again; and the course's other questions only when it judged an answer
+ * whose grade the convention is fitted on. Through HTTP with the real grader and job queue, one
+ * grader call at a time (GRADING_CONCURRENCY=1), whose slot the test holds to keep a run in flight;
+ * jobs are waited for by their rows and the queue's state, never by time.
+ */
+
+interface Question {
+  assignmentId: string;
+  questionId: string;
+}
+
+let t: TestApp;
+let instructor: TestUser;
+const students = new Map<string, TestUser>();
+/** A: graded in the tests (resubmission allowed); B and D: no saved grade. */
+let questionA: Question;
+let questionB: Question;
+let questionD: Question;
+/** Each question's answers by student name: the submission id. */
+const answers = new Map<Question, Map<string, string>>();
+
+const ANSWERS: Record<string, string> = {
+  Ann: 'Light travels much faster than sound, so the flash reaches us before the thunder.',
+  Ben: 'Light is faster than sound.',
+  Cat: 'The sound of thunder is slower than the light of the lightning.',
+  Dan: 'Because the lightning is closer to us than the thunder.',
+};
+
+const answerOf = (question: Question, name: string) => ({
+  ...question,
+  submissionId: answers.get(question)!.get(name)!,
+});
+
+const newestRun = async (submissionId: string) => {
+  const [run] = await t.ctx.db
+    .select()
+    .from(gradingRuns)
+    .where(and(eq(gradingRuns.submissionId, submissionId), eq(gradingRuns.status, 'succeeded')))
+    .orderBy(desc(gradingRuns.createdAt))
+    .limit(1);
+  return run!;
+};
+const courseOf = async (submissionId: string) => conventionOf((await newestRun(submissionId)).rawOutput);
+const conventionNow = async () =>
+  fitCourseConvention(await courseGradesFor(t.ctx, { kind: 'builtin' }, questionB.questionId));
+
+const refreshesOf = (question: Question) => refreshesOfQuestion(t, question.questionId);
+
+const refreshesFinished = (question: Question) => refreshesFinishedOf(t, question.questionId);
+
+/** Waits until the run's job has asked for another refresh of the question than those it had. */
+async function refreshAskedAfter(runId: string, question: Question, had: number) {
+  const rows = await t.ctx.jobs!.waitFor(
+    runId,
+    async () => {
+      const now = await refreshesOf(question);
+      return now.length > had ? now : undefined;
+    },
+    // A hang's bound, within the test's.
+    { timeoutMs: 60_000, pollMs: 200 },
+  );
+  expect(rows?.at(-1)?.requestedById).toBeNull();
+}
+
+/** Every grading job has finished, its checks after the run included. */
+async function gradingJobsDone() {
+  await vi.waitFor(async () => expect(await t.ctx.jobs!.countOpenJobs('grade-submission')).toBe(0), {
+    timeout: 60_000,
+    interval: 50,
+  });
+}
+
+/** Every answer's text read, so no suggestion is made again because its class grew (decision 0093). */
+async function readEveryAnswer() {
+  for (const row of await t.ctx.db.select().from(submissions)) {
+    expect((await ensureFileExtraction(t.ctx, row.fileId)).status).toBe('succeeded');
+  }
+}
+
+beforeAll(async () => {
+  t = await createTestApp({ GRADING_CONCURRENCY: '1', AI_USER_CALLS_PER_MINUTE: '1000' }, { withJobs: true });
+  instructor = await registerUser(t.app, { role: 'instructor', name: 'Prof Ada' });
+  for (const name of [...Object.keys(ANSWERS), 'Eve']) {
+    students.set(name, await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` }));
+  }
+  const course = await createCourse(t.app, instructor);
+  await addStudents(
+    t.app,
+    instructor,
+    course._id,
+    [...students.values()].map((student) => student.email),
+  );
+  const first = await createAssignment(t.app, instructor, course._id, { title: 'Homework 1' });
+  const resubmission = await t.app.inject({
+    method: 'PATCH',
+    url: `/api/assignments/${first._id}/settings`,
+    headers: instructor.auth,
+    payload: { allowsResubmission: true },
+  });
+  expect(resubmission.statusCode).toBe(200);
+  const second = await createAssignment(t.app, instructor, course._id, { title: 'Homework 2' });
+  const questionOf = async (assignmentId: string): Promise<Question> => {
+    const question = await createQuestion(t.app, instructor, assignmentId, { points: '10' });
+    const ids = { assignmentId, questionId: question._id };
+    await saveRubric(t.app, instructor, ids, {
+      questionText: 'Why do we see lightning before we hear thunder?',
+      solutionText: 'Light travels much faster than sound, so the flash reaches us before the sound.',
+      items: [{ id: 'item-1', criterion: 'Compares the speeds of light and sound', points: 10 }],
+    });
+    return ids;
+  };
+  questionA = await questionOf(first._id);
+  questionB = await questionOf(second._id);
+  questionD = await questionOf(second._id);
+  for (const question of [questionA, questionB, questionD]) {
+    const ids = new Map<string, string>();
+    for (const [name, text] of Object.entries(ANSWERS)) {
+      const submission = await submitAnswer(
+        t.app,
+        students.get(name)!,
+        question.assignmentId,
+        question.questionId,
+        text,
+      );
+      ids.set(name, submission._id);
+    }
+    answers.set(question, ids);
+  }
+  // Eve answers B and D; her answers are graded in the tests, not now.
+  for (const question of [questionB, questionD]) {
+    const eve = await submitAnswer(
+      t.app,
+      students.get('Eve')!,
+      question.assignmentId,
+      question.questionId,
+      'Light is much faster than sound, so we see the flash first.',
+    );
+    answers.get(question)!.set('Eve', eve._id);
+  }
+  await readEveryAnswer();
+  // Suggestions on the others' answers, before any grade in the course: made without a convention.
+  for (const question of [questionA, questionB, questionD]) {
+    for (const name of Object.keys(ANSWERS)) await gradeWithAi(t.app, instructor, answerOf(question, name));
+  }
+  expect(await conventionNow()).toBeNull();
+});
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a built-in grading run, once finished', () => {
+  it("asks for its own question's refresh when a save moved the course's convention while it ran", async () => {
+    // The test holds the only grader call slot: Eve's run on B reads the course's grades (none yet),
+    // then waits for the slot.
+    let release!: () => void;
+    const held = t.ctx.gradingCalls.run(() => new Promise<void>((resolve) => (release = resolve)));
+    const eveOnB = answerOf(questionB, 'Eve');
+    const graded = gradeWithAi(t.app, instructor, eveOnB);
+    await vi.waitFor(() => expect(t.ctx.gradingCalls.waiting).toBe(1), { timeout: 60_000, interval: 20 });
+
+    // Meanwhile the instructor grades three of A's judged answers harder than suggested.
+    for (const [name, deducted] of [
+      ['Ann', 5],
+      ['Ben', 7],
+      ['Cat', 6],
+    ] as const) {
+      await saveGrade(t.app, instructor, { ...answerOf(questionA, name), points: 10 }, [
+        { text: 'Say why the speeds differ.', pointsDeducted: deducted, accepted: true, rubricItemId: 'item-1' },
+      ]);
+    }
+    await refreshesFinished(questionA);
+    const refreshesOfB = await refreshesFinished(questionB);
+    const now = await conventionNow();
+    expect(now).not.toBeNull();
+    // The saves' check refreshed B's suggestions, and left Eve's answer to the run in flight.
+    expect(refreshesOfB.length).toBeGreaterThan(0);
+    for (const name of Object.keys(ANSWERS))
+      expect(await courseOf(answerOf(questionB, name).submissionId)).toEqual(now);
+
+    release();
+    await held;
+    await graded;
+    // The instructor's run (the refreshes are the server's): Eve's suggestion was made with the
+    // convention it read, none.
+    const [run] = await t.ctx.db
+      .select()
+      .from(gradingRuns)
+      .where(and(eq(gradingRuns.submissionId, eveOnB.submissionId), eq(gradingRuns.requestedById, instructor.id)));
+    expect(run!.status).toBe('succeeded');
+    expect(conventionOf(run!.rawOutput)).toBeNull();
+    await refreshAskedAfter(run!.id, questionB, refreshesOfB.length);
+    await refreshesFinished(questionB);
+    expect(await courseOf(eveOnB.submissionId)).toEqual(now);
+  });
+
+  it("checks the course's other questions only after judging an answer whose grade the convention is fitted on", async () => {
+    const before = await conventionNow();
+    expect(before).not.toBeNull();
+    // Ben hands in a new version on A: his grade no longer counts, two are left, and the course
+    // has no convention. Nothing checks the course when an answer is handed in.
+    const newer = await submitAnswer(
+      t.app,
+      students.get('Ben')!,
+      questionA.assignmentId,
+      questionA.questionId,
+      'Light is faster than sound, and the flash reaches us first.',
+    );
+    answers.get(questionA)!.set('Ben', newer._id);
+    await readEveryAnswer();
+    expect(await conventionNow()).toBeNull();
+    for (const name of Object.keys(ANSWERS)) {
+      expect(isConventionStale(await courseOf(answerOf(questionB, name).submissionId), null)).toBe(true);
+    }
+    await gradingJobsDone();
+    const refreshesOfB = await refreshesFinished(questionB);
+
+    // The grader judges Eve's answer on D, which has no grade: it cannot move the convention, and
+    // the course's other questions are not read. (D's own suggestions are its run's to check.)
+    await gradeWithAi(t.app, instructor, answerOf(questionD, 'Eve'));
+    await gradingJobsDone();
+    expect(await refreshesOf(questionB)).toEqual(refreshesOfB);
+    for (const name of Object.keys(ANSWERS))
+      expect(await courseOf(answerOf(questionB, name).submissionId)).toEqual(before);
+
+    // A judgement of Ann's graded answer on A is one the convention is fitted on: the course is checked.
+    const regraded = await t.app.inject({
+      method: 'POST',
+      url: `${questionPath(questionA.assignmentId, questionA.questionId)}/regrade/${answerOf(questionA, 'Ann').submissionId}`,
+      headers: instructor.auth,
+    });
+    expect(regraded.statusCode).toBe(200);
+    await refreshAskedAfter(
+      (await newestRun(answerOf(questionA, 'Ann').submissionId)).id,
+      questionB,
+      refreshesOfB.length,
+    );
+    await refreshesFinished(questionB);
+    for (const name of Object.keys(ANSWERS)) expect(await courseOf(answerOf(questionB, name).submissionId)).toBeNull();
+  });
+});
