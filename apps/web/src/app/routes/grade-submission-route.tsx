@@ -1,4 +1,4 @@
-import { lazy, Suspense, useDeferredValue } from 'react';
+import { lazy, Suspense, useDeferredValue, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { GRADE_DIALOG_TITLE, GradingDialogFrame } from '../../features/grading/components/grading-dialog-frame.tsx';
@@ -64,7 +64,12 @@ export function GradeSubmissionRoute() {
     enabled: false,
   });
   const areGroupsAwaited = groups.data === undefined && groups.fetchStatus === 'fetching' && groups.failureCount === 0;
-  const isDialogDue = isFrameShown && isQueueKnown && !areGroupsAwaited;
+  // Only before the answer's dialog is first drawn: a group read that had failed starts again from
+  // its first try (the dialog retries it as it mounts, a landed refresh or a save reads the groups
+  // again), and the frame then took the open dialog away, the instructor's edits with it, and
+  // opened it afresh on whatever the answer's read said by then (decision 0117).
+  const [drawnFor, setDrawnFor] = useState<string | null>(null);
+  const isDialogDue = drawnFor === submissionId || (isFrameShown && isQueueKnown && !areGroupsAwaited);
   // The dialog comes in a transition however it becomes due. The last of the conditions above is
   // often a read's answer, an urgent update: rendered in it, the dialog's lazy module suspended the
   // urgent render, React put the fallback (the frame, drawn anew) in, and committed the dialog as a
@@ -74,6 +79,7 @@ export function GradeSubmissionRoute() {
   // transition, which keeps the frame on screen while the module resolves. Not deferred the other
   // way: when it stops being due (a next answer's group still being read), the frame is at once.
   const isDialogShown = useDeferredValue(isDialogDue) && isDialogDue;
+  if (isDialogShown && drawnFor !== submissionId) setDrawnFor(submissionId);
   if (user?.role === 'student') return <Navigate to="report" relative="path" replace />;
   const frame = <GradingDialogFrame onClose={goBack} />;
   // The frame first, then the dialog, rendered once the frame is on screen (its code was asked for

@@ -1,10 +1,11 @@
-import { screen, within } from '@testing-library/react';
+import { fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork, type Responder } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
+import { UPDATED_SUGGESTION_MESSAGES } from './hooks/use-refreshed-suggestion.ts';
 
 // Decision 0085: a background refresh of the suggestions that lands while the grading screen is
 // open shows the refreshed suggestion, or, once the instructor has changed the comments, offers it.
@@ -68,7 +69,7 @@ const summary = (status: 'running' | 'succeeded') => ({
  * first suggestion, then the refreshed one; the summary says a refresh runs, then (when the test
  * lets the second read answer) that it is done.
  */
-function refreshWhileOpen() {
+function refreshWhileOpen(extraRoutes: Record<string, Responder> = {}) {
   const landed = deferredResponse();
   let summaryReads = 0;
   let gradeReads = 0;
@@ -87,6 +88,7 @@ function refreshWhileOpen() {
       );
     },
     [`GET ${QUESTION_API}/suggestion-summary`]: readSummary,
+    ...extraRoutes,
   });
   return { sent, land: () => landed.respond(jsonResponse(200, summary('succeeded'))) };
 }
@@ -101,6 +103,8 @@ describe('grading screen: a refresh of the suggestions that lands while it is op
     expect(await screen.findByText('State both eigenvalues.')).toBeInTheDocument();
     expect(screen.queryByText('Explain why.')).not.toBeInTheDocument();
     expect(screen.queryByText(/Updated suggestion available/)).not.toBeInTheDocument();
+    // Screen readers are told, once the screen shows it.
+    expect(await screen.findByText(UPDATED_SUGGESTION_MESSAGES.shown)).toBeInTheDocument();
   });
 
   it('shows the refreshed suggestion when a change was taken back (declined, accepted again; an edit cancelled)', async () => {
@@ -117,6 +121,81 @@ describe('grading screen: a refresh of the suggestions that lands while it is op
     expect(await screen.findByText('State both eigenvalues.')).toBeInTheDocument();
     expect(screen.queryByText('Explain why.')).not.toBeInTheDocument();
     expect(screen.queryByText(/Updated suggestion available/)).not.toBeInTheDocument();
+  });
+
+  it('keeps a Decline made as the refreshed suggestion arrives, and offers the suggestion', async () => {
+    // Issue 29: the refreshed suggestion is read, stored in the screen's query, and drawn by the
+    // screen in a later task (the query tells its screen after the current one). A Decline clicked
+    // in between was kept, but the refreshed suggestion was then neither shown nor offered, and
+    // screen readers were told the suggestion had been updated. The click is made at that moment:
+    // when the query holds the refreshed suggestion and the screen has not drawn it yet.
+    const { land } = refreshWhileOpen();
+    const { queryClient } = renderApp(GRADE_PATH);
+    expect(await screen.findByText('Explain why.', {}, OPENING)).toBeInTheDocument();
+    let isDeclinedAsItArrived = false;
+    const unsubscribe = queryClient.getQueryCache().subscribe((event) => {
+      const read = event.query.state.data as { gradingRunId?: string } | undefined;
+      if (isDeclinedAsItArrived || event.type !== 'updated' || read?.gradingRunId !== 'run-2') return;
+      isDeclinedAsItArrived = true;
+      fireEvent.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+    });
+
+    land();
+    const offer = await screen.findByText(/Updated suggestion available/, {}, OPENING);
+    unsubscribe();
+    expect(isDeclinedAsItArrived).toBe(true);
+    expect(screen.getByText('Explain why.')).toBeInTheDocument();
+    expect(screen.getByText('Declined')).toBeInTheDocument();
+    expect(screen.queryByText('State both eigenvalues.')).not.toBeInTheDocument();
+    expect(screen.queryByText(UPDATED_SUGGESTION_MESSAGES.shown)).not.toBeInTheDocument();
+
+    const user = userEvent.setup({ delay: null });
+    await user.click(within(offer.closest('[role="status"]') as HTMLElement).getByRole('button', { name: 'Show' }));
+    expect(await screen.findByText('State both eigenvalues.')).toBeInTheDocument();
+    expect(screen.queryByText('Explain why.')).not.toBeInTheDocument();
+  });
+
+  it("keeps the open screen and its Decline when the refresh reads the answer's failed group again", async () => {
+    // The route shows its frame in place of the screen while the answer's group is read for the
+    // first time (decision 0091). A landed refresh reads the groups again, and a group read that had
+    // failed starts again from its first try: the frame came back in place of the open screen, the
+    // Decline went with it, and the screen opened again on the refreshed suggestion.
+    let isGroupReadHeld = false;
+    let heldGroupReads = 0;
+    let releaseGroupReads = () => undefined as void;
+    const groupReadsReleased = new Promise<void>((resolve) => {
+      releaseGroupReads = resolve;
+    });
+    const { sent, land } = refreshWhileOpen({
+      [`GET ${QUESTION_API}/answer-groups/of/submission-1`]: async () => {
+        // The group cannot be read as the screen opens; once the refresh lands, it is read when
+        // the test says so.
+        if (!isGroupReadHeld) return jsonResponse(500, { code: 'INTERNAL', message: 'Something went wrong.' });
+        heldGroupReads += 1;
+        await groupReadsReleased;
+        return jsonResponse(200, { questionPoints: 10, group: null });
+      },
+    });
+    renderApp(GRADE_PATH);
+    expect(await screen.findByText('Answer groups could not be loaded.', {}, OPENING)).toBeInTheDocument();
+    expect(screen.getByText('Explain why.')).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+    expect(screen.getByText('Declined')).toBeInTheDocument();
+
+    isGroupReadHeld = true;
+    land();
+    // The group is being read again, and the refreshed suggestion has been read meanwhile.
+    await waitFor(() => expect(heldGroupReads).toBeGreaterThan(0), OPENING);
+    const gradeReads = () => sent.filter((request) => request.path === `${QUESTION_API}/grade/submission-1`);
+    await waitFor(() => expect(gradeReads()).toHaveLength(2), OPENING);
+    releaseGroupReads();
+
+    expect(await screen.findByText(/Updated suggestion available/, {}, OPENING)).toBeInTheDocument();
+    expect(screen.getByText('Explain why.')).toBeInTheDocument();
+    expect(screen.getByText('Declined')).toBeInTheDocument();
+    expect(screen.queryByText('State both eigenvalues.')).not.toBeInTheDocument();
+    expect(gradeReads()).toHaveLength(2);
   });
 
   it('keeps the changed comments and offers the refreshed suggestion, shown on Show', async () => {

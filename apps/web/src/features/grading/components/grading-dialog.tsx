@@ -94,7 +94,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     questionId,
     submissionId,
     shown: session.result,
-    isEdited: review.isEdited,
+    held: session.heldRead,
     take: session.take,
     announce: review.announce,
   });

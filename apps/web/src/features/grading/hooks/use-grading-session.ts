@@ -107,11 +107,16 @@ export function useGradingSession({
 
   // What the server sends is taken into the editing state while rendering (React's pattern for
   // state that follows a changing input), not in an effect; what the instructor has on screen and
-  // not saved is never replaced by a read that arrives later (decision 0112). A read arrives on
+  // not saved is never replaced by a read that arrives later (decisions 0112, 0117). A read arrives on
   // opening, and again when something drops the answer's stored result while its screen is open
-  // (the toast's Undo), or sets it (a refreshed suggestion, its own rules in useRefreshedSuggestion);
-  // the Undo's comments arrive by navigation, before or after that read, in either order.
+  // (the toast's Undo), or sets it (a refreshed suggestion, read by useRefreshedSuggestion); the
+  // Undo's comments arrive by navigation, before or after that read, in either order. This render
+  // is the one place that tells whether the comments are edited when a read lands: a check made
+  // when the read was asked for or answered can be passed by an edit made before it is drawn.
   const [loadedFrom, setLoadedFrom] = useState<GradingOutput | null>(null);
+  // The newest read kept off the screen by the instructor's edits: offered, shown only when asked
+  // for (take). Dropped when the screen takes another result.
+  const [heldRead, setHeldRead] = useState<GradingOutput | null>(null);
   // The Undo whose comments were put back (its undone grade), so they are put back once.
   const [restoredGradeId, setRestoredGradeId] = useState<string | null>(null);
   // Put back on a result read before the undo (its current grade the undone one): what the server
@@ -124,15 +129,21 @@ export function useGradingSession({
     if (loadedFrom === null || (!isEdited && !awaitingUndoneRead)) {
       // The first read, or nothing of the instructor's on screen to lose.
       takeSaved(read);
+      setHeldRead(null);
     } else if (isAfterUndo) {
       // What the server has after the undo, under the comments it put back (and any edits since).
       setBase(read);
       onBase(read);
       setAwaitingUndoneRead(null);
+      setHeldRead(null);
+    } else if (!awaitingUndoneRead) {
+      // The instructor's edits stay, on the result and the expected grade they were made on: a save
+      // then answers as it would have (a grade saved meanwhile by someone else is refused, and
+      // Reload shows it). The read is held, to be offered (a refreshed suggestion's Show).
+      setHeldRead(read);
     }
-    // Otherwise the instructor's edits stay, on the result and the expected grade they were made
-    // on: a save then answers as it would have (a grade saved meanwhile by someone else is refused,
-    // and Reload shows it); the read is not taken later either.
+    // Otherwise a read made before the undo, while its comments wait for the read after it: neither
+    // taken nor offered.
   }
   // Back from an Undo: what the server has now (the newest read, also one kept off the screen by
   // edits) is the starting point, the expected grade, and the undone save's comments are the edits
@@ -142,6 +153,7 @@ export function useGradingSession({
     setRestoredGradeId(restoredDraft.gradeId);
     setBase(latest);
     onResult(latest, restoredDraft.comments);
+    setHeldRead(null);
     setAwaitingUndoneRead(latest.currentGradeId === restoredDraft.gradeId ? restoredDraft : null);
   }
   // Used once: a reload of the page starts from what is saved.
@@ -161,6 +173,7 @@ export function useGradingSession({
   const take = (output: GradingOutput) => {
     setLoadedFrom(output);
     setAwaitingUndoneRead(null);
+    setHeldRead(null);
     takeSaved(output);
   };
 
@@ -217,9 +230,12 @@ export function useGradingSession({
     /** Shows a result in place of the one on screen and its comments (a regrade). */
     showResult: (output: GradingOutput) => {
       setAwaitingUndoneRead(null);
+      setHeldRead(null);
       showResult(output);
     },
     take,
+    /** The newest read of this answer kept off the screen by the instructor's edits (null: none). */
+    heldRead,
     loadedGradeId,
     staleMessage,
     setStaleMessage,

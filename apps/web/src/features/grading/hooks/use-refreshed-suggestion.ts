@@ -1,4 +1,4 @@
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
 import { gradingQueries, readGradingResult } from '../../../lib/queries/grading.ts';
@@ -18,8 +18,8 @@ export interface RefreshedSuggestionOptions {
   submissionId: string;
   /** The result on screen: only an AI suggestion (not a saved grade) is watched. */
   shown: GradingOutput | null;
-  /** Whether the instructor has changed the comments since the result was loaded. */
-  isEdited: boolean;
+  /** The newest read kept off the screen by the instructor's edits (the session's `heldRead`). */
+  held: GradingOutput | null;
   /** Shows a result in place of the one on screen, edits and all (the session's `take`). */
   take(output: GradingOutput): void;
   /** Tells screen readers the suggestion on screen was replaced. */
@@ -31,28 +31,30 @@ export interface RefreshedSuggestionOptions {
  * screen reads its answer's suggestion once, on opening, so a refresh that lands while it is open
  * would be missed (decision 0085): while an AI suggestion is on screen, the question's suggestion
  * summary is watched (polled only while a refresh runs), and when a refresh lands the open answer's
- * suggestion is read again. Not edited: it replaces the one on screen (through the screen's own
- * query, so it loads like the first). Edited: it is held, and the screen offers to show it; the
- * instructor's changes are never thrown away unasked.
+ * suggestion is read again into the screen's own query, so it loads like the first. Whether it
+ * replaces the one on screen is the session's to say, as it draws it (decision 0117): not edited,
+ * it does; edited, it is held, and offered here; the instructor's changes are never thrown away
+ * unasked.
  */
 export function useRefreshedSuggestion({
   assignmentId,
   questionId,
   submissionId,
   shown,
-  isEdited,
+  held,
   take,
   announce,
 }: RefreshedSuggestionOptions) {
   const queryClient = useQueryClient();
-  const [updated, setUpdated] = useState<GradingOutput | null>(null);
   // Read when a refresh lands, after the render that saw it: the latest values, not the first.
-  const latest = useRef({ shown, isEdited, announce });
+  const latest = useRef({ shown, announce });
   useEffect(() => {
-    latest.current = { shown, isEdited, announce };
+    latest.current = { shown, announce };
   });
   const result = gradingQueries.result(assignmentId, questionId, submissionId);
   const isSuggestion = Boolean(shown && !shown.isAlreadyGraded);
+  // The run a landed refresh read, until the screen has shown or held it.
+  const refreshedRunId = useRef<string | null>(null);
 
   const readAgain = async () => {
     const before = latest.current.shown;
@@ -61,13 +63,17 @@ export function useRefreshedSuggestion({
     const fresh = await readGradingResult(assignmentId, questionId, submissionId).catch(() => null);
     if (!fresh || fresh.isAlreadyGraded || fresh.gradingRunId === before.gradingRunId) return;
     if (latest.current.shown !== before) return; // Replaced meanwhile (a regrade, a reload).
-    if (latest.current.isEdited) {
-      setUpdated(fresh);
-      return;
-    }
+    refreshedRunId.current = fresh.gradingRunId;
     queryClient.setQueryData(result.queryKey, fresh);
-    latest.current.announce(UPDATED_SUGGESTION_MESSAGES.shown);
   };
+
+  // Said once the screen has shown it in place of the one it had (not when it was held).
+  useEffect(() => {
+    const runId = refreshedRunId.current;
+    if (!runId) return;
+    if (shown?.gradingRunId === runId) latest.current.announce(UPDATED_SUGGESTION_MESSAGES.shown);
+    if (shown?.gradingRunId === runId || held?.gradingRunId === runId) refreshedRunId.current = null;
+  }, [shown, held]);
 
   // Watched once the suggestion has been painted: its read and the render it brings are not part
   // of the screen's first view (decision 0091).
@@ -77,12 +83,9 @@ export function useRefreshedSuggestion({
     onRefreshed: () => void readAgain(),
   });
 
-  // A held suggestion is dropped once the screen shows another result (the held one, or a regrade's).
-  const [heldFor, setHeldFor] = useState(shown);
-  if (shown !== heldFor) {
-    setHeldFor(shown);
-    if (updated) setUpdated(null);
-  }
+  // Offered: a newer suggestion than the one on screen, held because the comments were edited.
+  const updated =
+    held && shown && isSuggestion && !held.isAlreadyGraded && held.gradingRunId !== shown.gradingRunId ? held : null;
 
   return {
     /** A refreshed suggestion held back because the comments were edited. */
@@ -92,7 +95,6 @@ export function useRefreshedSuggestion({
       if (!updated) return;
       // Asked for: it replaces the edits (a read the screen gets by itself never does, decision 0112).
       take(updated);
-      queryClient.setQueryData(result.queryKey, updated);
       latest.current.announce(UPDATED_SUGGESTION_MESSAGES.shown);
     },
   };
