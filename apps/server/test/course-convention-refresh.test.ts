@@ -1,24 +1,25 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fitCourseConvention, isConventionStale } from '../src/ai/builtin/course-convention.ts';
 import type { BuiltinJudgement } from '../src/ai/builtin/grade-answer.ts';
-import { gradingRuns, submissions } from '../src/db/schema.ts';
+import { submissions } from '../src/db/schema.ts';
 import { courseGradesFor } from '../src/services/grading-input.ts';
 import { ensureFileExtraction } from '../src/services/ensure-file-extraction.ts';
-import {
-  addStudents,
-  createAssignment,
-  createCourse,
-  createQuestion,
-  submitAnswer,
-} from './support/course-fixtures.ts';
-import { registerUser, type TestUser } from './support/http.ts';
-import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
+import { submitAnswer } from './support/course-fixtures.ts';
+import type { TestUser } from './support/http.ts';
+import { gradeWithAi, questionPath, saveGrade } from './support/review-fixtures.ts';
 import {
   refreshesFinished as refreshesFinishedOf,
   refreshesOf as refreshesOfQuestion,
 } from './support/suggestion-refreshes.ts';
-import { createTestApp, type TestApp } from './support/test-app.ts';
+import type { TestApp } from './support/test-app.ts';
+import {
+  newestSucceededRun,
+  readEveryAnswer,
+  THUNDER_ANSWERS as ANSWERS,
+  thunderCourse,
+  type ThunderQuestion as Question,
+} from './support/thunder-course.ts';
 
 /**
  * Saving grades on one question of a course refreshes the cold built-in suggestions of the course's
@@ -27,43 +28,18 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
  * rows, as the queue settles them.
  */
 
-interface Question {
-  assignmentId: string;
-  questionId: string;
-  points: number;
-}
-
 let t: TestApp;
 let instructor: TestUser;
-const students = new Map<string, TestUser>();
+let students: Map<string, TestUser>;
 /** A: graded in the test; B: no saved grade; C: a saved grade of its own. */
 let questionA: Question;
 let questionB: Question;
 let questionC: Question;
 /** Each question's answers by student name: the submission id. */
-const answers = new Map<Question, Map<string, string>>();
+let answers: Map<Question, Map<string, string>>;
+let answerOf: (question: Question, name: string) => Question & { submissionId: string };
 
-const ANSWERS: Record<string, string> = {
-  Ann: 'Light travels much faster than sound, so the flash reaches us before the thunder.',
-  Ben: 'Light is faster than sound.',
-  Cat: 'The sound of thunder is slower than the light of the lightning.',
-  Dan: 'Because the lightning is closer to us than the thunder.',
-};
-
-const answerOf = (question: Question, name: string) => ({
-  ...question,
-  submissionId: answers.get(question)!.get(name)!,
-});
-
-const newestRun = async (submissionId: string) => {
-  const [run] = await t.ctx.db
-    .select()
-    .from(gradingRuns)
-    .where(and(eq(gradingRuns.submissionId, submissionId), eq(gradingRuns.status, 'succeeded')))
-    .orderBy(desc(gradingRuns.createdAt))
-    .limit(1);
-  return run!;
-};
+const newestRun = (submissionId: string) => newestSucceededRun(t, submissionId);
 const courseOf = async (submissionId: string) =>
   ((await newestRun(submissionId)).rawOutput as BuiltinJudgement).confidenceInputs.course;
 
@@ -89,55 +65,20 @@ async function saveSuggestion(question: Question, name: string, deducted = 0) {
 }
 
 beforeAll(async () => {
-  t = await createTestApp({}, { withJobs: true });
-  instructor = await registerUser(t.app, { role: 'instructor', name: 'Prof Ada' });
-  for (const name of [...Object.keys(ANSWERS), 'Eve']) {
-    students.set(name, await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` }));
-  }
-  const course = await createCourse(t.app, instructor);
-  await addStudents(
-    t.app,
+  ({
+    t,
     instructor,
-    course._id,
-    [...students.values()].map((student) => student.email),
-  );
-  const first = await createAssignment(t.app, instructor, course._id, { title: 'Homework 1' });
-  const second = await createAssignment(t.app, instructor, course._id, { title: 'Homework 2' });
-  const questionOf = async (assignmentId: string): Promise<Question> => {
-    const question = await createQuestion(t.app, instructor, assignmentId, { points: '10' });
-    const ids = { assignmentId, questionId: question._id };
-    await saveRubric(t.app, instructor, ids, {
-      questionText: 'Why do we see lightning before we hear thunder?',
-      solutionText: 'Light travels much faster than sound, so the flash reaches us before the sound.',
-      items: [{ id: 'item-1', criterion: 'Compares the speeds of light and sound', points: 10 }],
-    });
-    return { ...ids, points: 10 };
-  };
-  questionA = await questionOf(first._id);
-  questionB = await questionOf(second._id);
-  questionC = await questionOf(second._id);
-  for (const question of [questionA, questionB, questionC]) {
-    const ids = new Map<string, string>();
-    for (const [name, text] of Object.entries(ANSWERS)) {
-      const submission = await submitAnswer(
-        t.app,
-        students.get(name)!,
-        question.assignmentId,
-        question.questionId,
-        text,
-      );
-      ids.set(name, submission._id);
-    }
-    answers.set(question, ids);
-  }
+    students,
+    questions: [questionA, questionB, questionC],
+    answers,
+    answerOf,
+  } = await thunderCourse({ assignmentOfQuestions: [0, 1, 1] }));
   // Eve answers C; her answer is graded by hand, never by the grader.
   const eve = await submitAnswer(t.app, students.get('Eve')!, questionC.assignmentId, questionC.questionId, 'Speed.');
   answers.get(questionC)!.set('Eve', eve._id);
   // Every answer read before any is graded: each suggestion is made with its whole class, so no
   // refresh is asked for because a class grew (decision 0093).
-  for (const row of await t.ctx.db.select().from(submissions)) {
-    expect((await ensureFileExtraction(t.ctx, row.fileId)).status).toBe('succeeded');
-  }
+  await readEveryAnswer(t);
   // Suggestions on every answer of A, B and C (Eve's aside), before any grade in the course.
   for (const question of [questionA, questionB, questionC]) {
     for (const name of Object.keys(ANSWERS)) await gradeWithAi(t.app, instructor, answerOf(question, name));

@@ -1,23 +1,23 @@
-import { and, desc, eq } from 'drizzle-orm';
+import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { conventionOf, fitCourseConvention, isConventionStale } from '../src/ai/builtin/course-convention.ts';
-import { gradingRuns, submissions } from '../src/db/schema.ts';
-import { ensureFileExtraction } from '../src/services/ensure-file-extraction.ts';
+import { gradingRuns } from '../src/db/schema.ts';
 import { courseGradesFor } from '../src/services/grading-input.ts';
-import {
-  addStudents,
-  createAssignment,
-  createCourse,
-  createQuestion,
-  submitAnswer,
-} from './support/course-fixtures.ts';
-import { registerUser, type TestUser } from './support/http.ts';
-import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
+import { submitAnswer } from './support/course-fixtures.ts';
+import type { TestUser } from './support/http.ts';
+import { gradeWithAi, questionPath, saveGrade } from './support/review-fixtures.ts';
 import {
   refreshesFinished as refreshesFinishedOf,
   refreshesOf as refreshesOfQuestion,
 } from './support/suggestion-refreshes.ts';
-import { createTestApp, type TestApp } from './support/test-app.ts';
+import type { TestApp } from './support/test-app.ts';
+import {
+  newestSucceededRun,
+  readEveryAnswer as readEveryAnswerOf,
+  THUNDER_ANSWERS as ANSWERS,
+  thunderCourse,
+  type ThunderQuestion as Question,
+} from './support/thunder-course.ts';
 
 /**
  * What a built-in grading run checks of the course's convention once it has finished (decision
@@ -28,42 +28,18 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
  * jobs are waited for by their rows and the queue's state, never by time.
  */
 
-interface Question {
-  assignmentId: string;
-  questionId: string;
-}
-
 let t: TestApp;
 let instructor: TestUser;
-const students = new Map<string, TestUser>();
+let students: Map<string, TestUser>;
 /** A: graded in the tests (resubmission allowed); B and D: no saved grade. */
 let questionA: Question;
 let questionB: Question;
 let questionD: Question;
 /** Each question's answers by student name: the submission id. */
-const answers = new Map<Question, Map<string, string>>();
+let answers: Map<Question, Map<string, string>>;
+let answerOf: (question: Question, name: string) => Question & { submissionId: string };
 
-const ANSWERS: Record<string, string> = {
-  Ann: 'Light travels much faster than sound, so the flash reaches us before the thunder.',
-  Ben: 'Light is faster than sound.',
-  Cat: 'The sound of thunder is slower than the light of the lightning.',
-  Dan: 'Because the lightning is closer to us than the thunder.',
-};
-
-const answerOf = (question: Question, name: string) => ({
-  ...question,
-  submissionId: answers.get(question)!.get(name)!,
-});
-
-const newestRun = async (submissionId: string) => {
-  const [run] = await t.ctx.db
-    .select()
-    .from(gradingRuns)
-    .where(and(eq(gradingRuns.submissionId, submissionId), eq(gradingRuns.status, 'succeeded')))
-    .orderBy(desc(gradingRuns.createdAt))
-    .limit(1);
-  return run!;
-};
+const newestRun = (submissionId: string) => newestSucceededRun(t, submissionId);
 const courseOf = async (submissionId: string) => conventionOf((await newestRun(submissionId)).rawOutput);
 const conventionNow = async () =>
   fitCourseConvention(await courseGradesFor(t.ctx, { kind: 'builtin' }, questionB.questionId));
@@ -95,61 +71,21 @@ async function gradingJobsDone() {
 }
 
 /** Every answer's text read, so no suggestion is made again because its class grew (decision 0093). */
-async function readEveryAnswer() {
-  for (const row of await t.ctx.db.select().from(submissions)) {
-    expect((await ensureFileExtraction(t.ctx, row.fileId)).status).toBe('succeeded');
-  }
-}
+const readEveryAnswer = () => readEveryAnswerOf(t);
 
 beforeAll(async () => {
-  t = await createTestApp({ GRADING_CONCURRENCY: '1', AI_USER_CALLS_PER_MINUTE: '1000' }, { withJobs: true });
-  instructor = await registerUser(t.app, { role: 'instructor', name: 'Prof Ada' });
-  for (const name of [...Object.keys(ANSWERS), 'Eve']) {
-    students.set(name, await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` }));
-  }
-  const course = await createCourse(t.app, instructor);
-  await addStudents(
-    t.app,
+  ({
+    t,
     instructor,
-    course._id,
-    [...students.values()].map((student) => student.email),
-  );
-  const first = await createAssignment(t.app, instructor, course._id, { title: 'Homework 1' });
-  const resubmission = await t.app.inject({
-    method: 'PATCH',
-    url: `/api/assignments/${first._id}/settings`,
-    headers: instructor.auth,
-    payload: { allowsResubmission: true },
-  });
-  expect(resubmission.statusCode).toBe(200);
-  const second = await createAssignment(t.app, instructor, course._id, { title: 'Homework 2' });
-  const questionOf = async (assignmentId: string): Promise<Question> => {
-    const question = await createQuestion(t.app, instructor, assignmentId, { points: '10' });
-    const ids = { assignmentId, questionId: question._id };
-    await saveRubric(t.app, instructor, ids, {
-      questionText: 'Why do we see lightning before we hear thunder?',
-      solutionText: 'Light travels much faster than sound, so the flash reaches us before the sound.',
-      items: [{ id: 'item-1', criterion: 'Compares the speeds of light and sound', points: 10 }],
-    });
-    return ids;
-  };
-  questionA = await questionOf(first._id);
-  questionB = await questionOf(second._id);
-  questionD = await questionOf(second._id);
-  for (const question of [questionA, questionB, questionD]) {
-    const ids = new Map<string, string>();
-    for (const [name, text] of Object.entries(ANSWERS)) {
-      const submission = await submitAnswer(
-        t.app,
-        students.get(name)!,
-        question.assignmentId,
-        question.questionId,
-        text,
-      );
-      ids.set(name, submission._id);
-    }
-    answers.set(question, ids);
-  }
+    students,
+    questions: [questionA, questionB, questionD],
+    answers,
+    answerOf,
+  } = await thunderCourse({
+    env: { GRADING_CONCURRENCY: '1', AI_USER_CALLS_PER_MINUTE: '1000' },
+    assignmentOfQuestions: [0, 1, 1],
+    resubmissionOnFirst: true,
+  }));
   // Eve answers B and D; her answers are graded in the tests, not now.
   for (const question of [questionB, questionD]) {
     const eve = await submitAnswer(

@@ -9,17 +9,12 @@ import { selectQuestionById } from '../src/models/grading-targets.ts';
 import { selectRubricByQuestionId } from '../src/models/rubrics.ts';
 import { ensureFileExtraction } from '../src/services/ensure-file-extraction.ts';
 import { classAnswersFor, courseGradesFor } from '../src/services/grading-input.ts';
-import {
-  addStudents,
-  createAssignment,
-  createCourse,
-  createQuestion,
-  submitAnswer,
-} from './support/course-fixtures.ts';
-import { registerUser, type TestUser } from './support/http.ts';
+import { createAssignment, createQuestion, submitAnswer } from './support/course-fixtures.ts';
+import type { TestUser } from './support/http.ts';
 import { gradeWithAi, questionPath, saveGrade, saveRubric } from './support/review-fixtures.ts';
 import { refreshesFinished as refreshesFinishedOf } from './support/suggestion-refreshes.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
+import { enrolledCourse, LIGHTNING_RUBRIC } from './support/thunder-course.ts';
 
 /**
  * The regrade AI recheck grades as the grading job does (decision 0118): a whole-answer request
@@ -37,7 +32,7 @@ interface Question {
 
 let t: TestApp;
 let instructor: TestUser;
-const students = new Map<string, TestUser>();
+let students: Map<string, TestUser>;
 /** P: the course's other question, graded hard. Q: the question of the regrade requests. */
 let questionP: Question;
 let questionQ: Question;
@@ -74,29 +69,16 @@ async function recheck(requestId: string): Promise<RegradeAiRecheck> {
 
 beforeAll(async () => {
   t = await createTestApp({}, { withJobs: true });
-  instructor = await registerUser(t.app, { role: 'instructor', name: 'Prof Ada' });
-  for (const name of ['Ann', 'Ben', 'Cat', 'Dan', 'Sam', 'Tia']) {
-    students.set(name, await registerUser(t.app, { name, email: `${name.toLowerCase()}@example.edu` }));
-  }
-  const course = await createCourse(t.app, instructor);
-  await addStudents(
-    t.app,
-    instructor,
-    course._id,
-    [...students.values()].map((student) => student.email),
-  );
-  const assignment = await createAssignment(t.app, instructor, course._id);
+  const enrolled = await enrolledCourse(t, ['Ann', 'Ben', 'Cat', 'Dan', 'Sam', 'Tia']);
+  ({ instructor, students } = enrolled);
+  const assignment = await createAssignment(t.app, instructor, enrolled.course._id);
   const questionOf = async (rubric: Parameters<typeof saveRubric>[3]): Promise<Question> => {
     const question = await createQuestion(t.app, instructor, assignment._id, { points: '10' });
     const ids = { assignmentId: assignment._id, questionId: question._id };
     await saveRubric(t.app, instructor, ids, rubric);
     return ids;
   };
-  questionP = await questionOf({
-    questionText: 'Why do we see lightning before we hear thunder?',
-    solutionText: 'Light travels much faster than sound, so the flash reaches us before the sound.',
-    items: [{ id: 'item-1', criterion: 'Compares the speeds of light and sound', points: 10 }],
-  });
+  questionP = await questionOf(LIGHTNING_RUBRIC);
   questionQ = await questionOf({
     questionText: 'Why does ice float on water?',
     solutionText: 'Ice is less dense than liquid water, so the water holds it up and it floats.',
