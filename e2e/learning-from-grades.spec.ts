@@ -128,6 +128,12 @@ test('five saved grades refresh the remaining suggestions of a demo question', a
         await expect(updated).toBeVisible({ timeout: 5_000 });
       }).toPass({ timeout: 60_000 });
     }
+    // Counted once drawn: on the first screen of a page load (after a reload above) the comment
+    // cards come in the task after its first paint (FirstViewRest, decision 0104), and counted
+    // before that there were none to decline.
+    await expect(
+      page.getByRole('list', { name: 'Review comments' }).or(page.getByText('No comments yet.')),
+    ).toBeVisible();
     // Declined once: a refresh that lands after the declines is offered ("Updated suggestion
     // available"), never put in place of the declined comments (decisions 0085, 0112, 0117).
     const declines = page.getByRole('button', { name: /^Decline comment \d+$/ });
