@@ -1,7 +1,8 @@
-import { fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
+import { queryKeys } from '../../lib/query-keys.ts';
 import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork, type Responder } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -196,6 +197,41 @@ describe('grading screen: a refresh of the suggestions that lands while it is op
     expect(screen.getByText('Declined')).toBeInTheDocument();
     expect(screen.queryByText('State both eigenvalues.')).not.toBeInTheDocument();
     expect(gradeReads()).toHaveLength(2);
+  });
+
+  it('keeps the refreshed suggestion when a read of the answer sent before it landed answers after it', async () => {
+    // Decision 0121: a read of the open answer's query still out when the refresh is read (the
+    // screen's Reload, the read after an Undo) answers what the server had before the refresh.
+    // Stored over the refreshed suggestion (setQueryData stops no read), it put the older one back.
+    const older = deferredResponse();
+    let gradeReads = 0;
+    const { land } = refreshWhileOpen({
+      [`POST ${QUESTION_API}/grade/submission-1`]: (request) => {
+        gradeReads += 1;
+        if (gradeReads === 2) return older.responder(request);
+        return jsonResponse(
+          200,
+          gradeReads === 1 ? suggestion('run-1', 'Explain why.') : suggestion('run-2', 'State both eigenvalues.'),
+        );
+      },
+    });
+    const { queryClient } = renderApp(GRADE_PATH);
+    expect(await screen.findByText('Explain why.', {}, OPENING)).toBeInTheDocument();
+    const result = queryKeys.grading.result('submission-1');
+    // The answer's query reads again, as Reload does; the server answers it before the refresh lands.
+    void queryClient.refetchQueries({ queryKey: result, exact: true });
+    await waitFor(() => expect(gradeReads).toBe(2));
+
+    land();
+    expect(await screen.findByText('State both eigenvalues.')).toBeInTheDocument();
+    older.respond(jsonResponse(200, suggestion('run-1', 'Explain why.')));
+    // Once no read of the answer is out, the refreshed suggestion is what the query holds and shows.
+    await waitFor(() => expect(queryClient.getQueryState(result)?.fetchStatus).toBe('idle'));
+    expect(queryClient.getQueryData(result)).toMatchObject({ gradingRunId: 'run-2' });
+    await act(async () => undefined);
+    expect(screen.getByText('State both eigenvalues.')).toBeInTheDocument();
+    expect(screen.queryByText('Explain why.')).not.toBeInTheDocument();
+    expect(gradeReads).toBe(3);
   });
 
   it('keeps the changed comments and offers the refreshed suggestion, shown on Show', async () => {

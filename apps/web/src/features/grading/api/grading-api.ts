@@ -33,7 +33,7 @@ export const GRADING_MESSAGES = {
  * A grade changed (saved, undone, regraded, a suggestion refreshed): results read ahead for answers
  * no screen shows may be out of date, so they are dropped and read again when needed.
  */
-export function dropUnshownResults(queryClient: QueryClient): void {
+function dropUnshownResults(queryClient: QueryClient): void {
   queryClient.removeQueries({
     queryKey: queryKeys.grading.results,
     predicate: (query) => query.getObserversCount() === 0,
@@ -95,9 +95,16 @@ export function useRegrade(assignmentId: string, questionId: string, submissionI
   });
 }
 
+/**
+ * A save of one answer's grade, as the mutation cache knows it: the queue's next answer is not read
+ * ahead while it is out (useReadAhead), so what it moves to is read after it has answered.
+ */
+export const saveGradeKey = (submissionId: string) => ['grading', 'save-grade', submissionId] as const;
+
 export function useSaveGrade(assignmentId: string, questionId: string, submissionId: string) {
   const queryClient = useQueryClient();
   return useMutation({
+    mutationKey: saveGradeKey(submissionId),
     mutationFn: (input: SaveGradeInput) =>
       apiClient.post(apiPaths.submissions.saveGrade(assignmentId, questionId, submissionId), input, SaveGradeOutput),
     onSuccess: () => refreshAfterGrading(queryClient, assignmentId, questionId),

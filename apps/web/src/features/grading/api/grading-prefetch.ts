@@ -1,8 +1,9 @@
 import { useEffect } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
+import { useIsMutating, useQueryClient } from '@tanstack/react-query';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
 import { isPrefetchOff } from '../../../lib/browser-storage.ts';
 import { queryKeys } from '../../../lib/query-keys.ts';
+import { saveGradeKey } from './grading-api.ts';
 import { isReadWithoutGrading, startAnswerReads } from './grading-reads.ts';
 
 /**
@@ -12,9 +13,11 @@ import { isReadWithoutGrading, startAnswerReads } from './grading-reads.ts';
  * isReadWithoutGrading). Asked again when the queue is read again: a grade saved or a suggestion
  * refreshed drops the results read ahead (refreshAfterGrading), and the queue is read after both.
  *
- * Save Grade's move does not use it: the save can refresh other answers' suggestions, and the
- * answer it moves to is chosen by the queue read after the save, so its result is read after that
- * too, never before (useGradeActions drops what was read ahead), as the queue's order showed it.
+ * Not while this answer's save is out, nor while what shows grades is read again after it: a read
+ * made then can predate what the save changed (the suggestions its background refresh re-makes, and
+ * the summary that says whether that refresh has landed). The save drops every result read ahead as
+ * it answers; the read ahead once it is done, from the queue read after it, is what Save Grade's move
+ * opens when it goes to that answer: one read of it, not a second by the route (decision 0121).
  */
 export function useReadAhead(options: {
   assignmentId: string;
@@ -27,8 +30,10 @@ export function useReadAhead(options: {
 }): void {
   const queryClient = useQueryClient();
   const { assignmentId, questionId, submissionId, items, queueReadAt, enabled } = options;
+  // Out until its onSuccess (refreshAfterGrading's reads) has finished: the mutation is pending till then.
+  const isSaving = useIsMutating({ mutationKey: saveGradeKey(submissionId) }) > 0;
   const index = items.findIndex((item) => item.submissionId === submissionId);
-  const next = enabled && index >= 0 ? items[index + 1] : undefined;
+  const next = enabled && !isSaving && index >= 0 ? items[index + 1] : undefined;
   const nextId = next && isReadWithoutGrading(next) ? next.submissionId : null;
   useEffect(() => {
     if (!nextId || isPrefetchOff()) return;

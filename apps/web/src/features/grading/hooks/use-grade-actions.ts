@@ -1,5 +1,4 @@
 import { useEffect, useRef } from 'react';
-import { useQueryClient } from '@tanstack/react-query';
 import { useNavigate } from 'react-router-dom';
 import type { GradingOutput, SavedGrade } from '@gradewise/shared/contracts/grading';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
@@ -7,13 +6,7 @@ import { isStaleSave, messageOf } from '../../../lib/api-client.ts';
 import { showError, showInfo, showSuccess, showSuccessWithUndo } from '../../../lib/toasts.tsx';
 import type { BackState } from '../../../lib/use-go-back.ts';
 import { gradePagePath } from '../../../lib/paths.ts';
-import {
-  dropUnshownResults,
-  GRADING_MESSAGES,
-  useRegrade,
-  useSaveGrade,
-  useUndoGradeSave,
-} from '../api/grading-api.ts';
+import { GRADING_MESSAGES, useRegrade, useSaveGrade, useUndoGradeSave } from '../api/grading-api.ts';
 import { toSaveGradeComments } from '../comment-editing.ts';
 import { firstToReview, nextToReview } from '../components/review-queue-bar.tsx';
 import { formatPoints } from '../format.ts';
@@ -47,7 +40,6 @@ export function useGradeActions({
   backState,
 }: GradeActionsOptions) {
   const navigate = useNavigate();
-  const queryClient = useQueryClient();
   const regrade = useRegrade(assignmentId, questionId, submissionId);
   const save = useSaveGrade(assignmentId, questionId, submissionId);
   const undoSave = useUndoGradeSave(assignmentId, questionId);
@@ -156,9 +148,9 @@ export function useGradeActions({
     const fresh = await session.refetchQueue().catch(() => undefined);
     if (!isOpen.current) return;
     const next = fresh ? firstToReview(fresh, submissionId) : nextToReview(queueItems, submissionId);
-    // Its result is read from here, after the queue that chose it, not taken from a read ahead
-    // of the save: the save can have refreshed its suggestion (decision 0079).
-    dropUnshownResults(queryClient);
+    // Its result is taken from the cache when it is there: what was read ahead before the save was
+    // dropped as the save answered (refreshAfterGrading), and the answer is read ahead again only
+    // once the save is done (useReadAhead), so what the cache has was read after it (decision 0121).
     // Not awaited: the screen that saved unmounts as the navigation ends.
     if (next) return void goToQueueItem(next);
     showInfo('Review queue done: every submission of this question has a saved grade.');

@@ -63,6 +63,10 @@ export function useRefreshedSuggestion({
     const fresh = await readGradingResult(assignmentId, questionId, submissionId).catch(() => null);
     if (!fresh || fresh.isAlreadyGraded || fresh.gradingRunId === before.gradingRunId) return;
     if (latest.current.shown !== before) return; // Replaced meanwhile (a regrade, a reload).
+    // A read of the answer's query still out (a Reload, the read after an Undo) may have been served
+    // before the refresh landed: stopped, or its answer would land over this newer suggestion
+    // (setQueryData stops nothing; decision 0121).
+    await queryClient.cancelQueries({ queryKey: result.queryKey, exact: true });
     refreshedRunId.current = fresh.gradingRunId;
     queryClient.setQueryData(result.queryKey, fresh);
   };
