@@ -79,6 +79,27 @@ export function suggestionOf(name: string): GradingOutput {
   };
 }
 
+/**
+ * The server's answer to Save Grade of `name`'s answer: the grade stored (8 of 10, its first) with
+ * the comments saved, on the answer's stored suggestion, saved by the instructor.
+ */
+export const savedGradeOf = (name: string, comments: GradingComment[]) =>
+  jsonResponse(200, {
+    message: 'Grade saved successfully!',
+    grade: {
+      _id: `grade-${name.toLowerCase()}-1`,
+      id: `grade-${name.toLowerCase()}-1`,
+      submissionId: idOf(name),
+      grade: 8,
+      feedback: '',
+      comments,
+      confidenceLevel: 40,
+      gradingRunId: `run-${name}`,
+      savedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
+      createdAt: '2030-01-01T10:00:00.000Z',
+    },
+  });
+
 /** GET .../answer-groups/of/:submissionId for an answer in no group. */
 export const noGroup = () => jsonResponse(200, { questionPoints: 10, group: null });
 

@@ -2,14 +2,7 @@ import { act, configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
-import {
-  deferredResponse,
-  INSTRUCTOR,
-  jsonResponse,
-  stubNetwork,
-  type Responder,
-  type SentRequest,
-} from '../../test/network.ts';
+import { deferredResponse, jsonResponse, stubNetwork, type Responder, type SentRequest } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import {
   idOf,
@@ -17,6 +10,7 @@ import {
   QUESTION_PATH,
   reviewComment,
   reviewQueueRoutes,
+  savedGradeOf,
   storedSuggestion,
   suggestionOf,
 } from '../../test/review-queue-fixtures.ts';
@@ -41,22 +35,7 @@ const refreshedBen = (): GradingOutput => ({
   gradingRunId: 'run-Ben-2',
 });
 
-const savedAnn = () =>
-  jsonResponse(200, {
-    message: 'Grade saved successfully!',
-    grade: {
-      _id: 'grade-ann-1',
-      id: 'grade-ann-1',
-      submissionId: idOf('Ann'),
-      grade: 8,
-      feedback: '',
-      comments: [reviewComment('c-Ann', 'Ann forgot the units.', 2)],
-      confidenceLevel: 40,
-      gradingRunId: 'run-Ann',
-      savedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
-      createdAt: '2030-01-01T10:00:00.000Z',
-    },
-  });
+const savedAnn = () => savedGradeOf('Ann', [reviewComment('c-Ann', 'Ann forgot the units.', 2)]);
 
 /** The suggestion summary with the question's latest background refresh finished at `finishedAt`. */
 const summaryFinishedAt = (finishedAt: string) =>

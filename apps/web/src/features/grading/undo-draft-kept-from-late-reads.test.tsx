@@ -2,7 +2,7 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
-import { INSTRUCTOR, jsonResponse, stubNetwork, type Responder, type SentRequest } from '../../test/network.ts';
+import { jsonResponse, stubNetwork, type Responder, type SentRequest } from '../../test/network.ts';
 import { queryKeys } from '../../lib/query-keys.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import {
@@ -11,6 +11,7 @@ import {
   QUESTION_PATH,
   reviewComment,
   reviewQueueRoutes,
+  savedGradeOf,
   storedSuggestion,
   suggestionOf,
 } from '../../test/review-queue-fixtures.ts';
@@ -80,21 +81,7 @@ function server() {
     {
       [`POST ${SAVE_API}`]: () => {
         ann = 'graded';
-        return jsonResponse(200, {
-          message: 'Grade saved successfully!',
-          grade: {
-            _id: 'grade-ann-1',
-            id: 'grade-ann-1',
-            submissionId: idOf('Ann'),
-            grade: 8,
-            feedback: '',
-            comments: savedComments,
-            confidenceLevel: 40,
-            gradingRunId: 'run-Ann',
-            savedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
-            createdAt: '2030-01-01T10:00:00.000Z',
-          },
-        });
+        return savedGradeOf('Ann', savedComments);
       },
       [`POST ${UNDO_API}`]: () => {
         ann = 'undone';

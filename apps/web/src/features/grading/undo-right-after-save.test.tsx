@@ -1,14 +1,7 @@
 import { configure, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
-import {
-  deferredResponse,
-  INSTRUCTOR,
-  jsonResponse,
-  stubNetwork,
-  type Responder,
-  type SentRequest,
-} from '../../test/network.ts';
+import { deferredResponse, jsonResponse, stubNetwork, type Responder, type SentRequest } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import {
   idOf,
@@ -17,6 +10,7 @@ import {
   QUESTION_PATH,
   reviewComment,
   reviewQueueRoutes,
+  savedGradeOf,
   storedSuggestion,
 } from '../../test/review-queue-fixtures.ts';
 
@@ -32,21 +26,7 @@ const KEPT = 'A remark written before the slip of the S key.';
 
 /** The server's answer to Save Grade of Ann's answer, with the comment the instructor added. */
 const savedAnn = () =>
-  jsonResponse(200, {
-    message: 'Grade saved successfully!',
-    grade: {
-      _id: 'grade-ann-1',
-      id: 'grade-ann-1',
-      submissionId: idOf('Ann'),
-      grade: 8,
-      feedback: '',
-      comments: [reviewComment('c-new', KEPT, 0), reviewComment('c-Ann', 'Ann forgot the units.', 2)],
-      confidenceLevel: 40,
-      gradingRunId: 'run-Ann',
-      savedBy: { _id: INSTRUCTOR._id, name: INSTRUCTOR.name },
-      createdAt: '2030-01-01T10:00:00.000Z',
-    },
-  });
+  savedGradeOf('Ann', [reviewComment('c-new', KEPT, 0), reviewComment('c-Ann', 'Ann forgot the units.', 2)]);
 
 /** The queue Ann, Ben, both with a suggestion to review; Ann's save and its undo answer as the server does. */
 function routes(overrides: Record<string, Responder>) {
