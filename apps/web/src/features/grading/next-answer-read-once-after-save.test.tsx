@@ -104,6 +104,8 @@ async function expectBenReadOnceSince(app: ReturnType<typeof renderApp>, sent: r
     expect(sent.some((request) => request.method === 'POST' && request.path === `${GRADE_BEN}/lease`)).toBe(true),
   );
   expect(gradeCallsOfBen(sent.slice(since))).toHaveLength(1);
+  // The queue too: the save's own read of it again is the one the move chooses the next answer by.
+  expect(sent.slice(since).filter((request) => request.method === 'GET' && request.path === QUEUE_API)).toHaveLength(1);
 }
 
 describe('Save Grade moving on in the queue', () => {

@@ -145,7 +145,7 @@ export function useGradeActions({
     // end "grade these first" (the k-th own grade) or change other answers, and the next answer is
     // the first still ungraded of the caller's share in that order (the most doubtful first,
     // grade-first answers leading while the rule holds). Read failed: the copy read before the save.
-    const fresh = await session.refetchQueue().catch(() => undefined);
+    const fresh = await session.queueAfterSave().catch(() => undefined);
     if (!isOpen.current) return;
     const next = fresh ? firstToReview(fresh, submissionId) : nextToReview(queueItems, submissionId);
     // Its result is taken from the cache when it is there: what was read ahead before the save was

@@ -1,9 +1,11 @@
 import { useEffect, useMemo, useState } from 'react';
 import { useLocation, useNavigate } from 'react-router-dom';
+import { useQueryClient } from '@tanstack/react-query';
 import type { GradingComment, GradingOutput } from '@gradewise/shared/contracts/grading';
 import { isRetryable, messageOf } from '../../../lib/api-client.ts';
 import { useAfterPaint } from '../../../lib/use-after-paint.ts';
 import { useErrorToast } from '../../../lib/use-error-toast.ts';
+import { gradingQueries } from '../../../lib/queries/grading.ts';
 import { GRADING_MESSAGES, useGradingQuestion, useGradingResult, useReviewQueue } from '../api/grading-api.ts';
 import { useReadAhead, useResultDroppedOnClose } from '../api/grading-prefetch.ts';
 import { ROUTE_READ_FRESH_MS } from '../api/grading-reads.ts';
@@ -54,6 +56,7 @@ export function useGradingSession({
   onBase,
   isEdited,
 }: GradingSessionOptions) {
+  const queryClient = useQueryClient();
   const question = useGradingQuestion(assignmentId, questionId, submissionId);
   const detail = question.data;
   const isStaffView = detail?.viewer === 'staff';
@@ -241,8 +244,17 @@ export function useGradingSession({
     setStaleMessage,
     reload,
     queueItems: queue.data?.items ?? [],
-    /** The queue as the server orders it now (after a save the grade-first rule may have switched off). */
-    refetchQueue: async () => (await queue.refetch()).data?.items,
+    /**
+     * The queue as the server orders it after a save (the grade-first rule may have switched off).
+     * The save's refreshAfterGrading marks it out of date and waits for its read again (this screen
+     * observes it) before the save's own callbacks run: that read is the one used, not a second
+     * (decision 0121). Read here only when it was not read again, or that read failed.
+     */
+    queueAfterSave: async () => {
+      const state = queryClient.getQueryState(gradingQueries.queue(assignmentId, questionId).queryKey);
+      const isReadAfterSave = state?.status === 'success' && !state.isInvalidated && state.fetchStatus === 'idle';
+      return isReadAfterSave ? state.data?.items : (await queue.refetch()).data?.items;
+    },
     position: inQueue && queue.data ? queuePosition(queue.data.items, submissionId, queue.data.remaining) : null,
   };
 }
