@@ -2,6 +2,8 @@ import { and, eq } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { conventionOf, fitCourseConvention, isConventionStale } from '../src/ai/builtin/course-convention.ts';
 import { gradingRuns } from '../src/db/schema.ts';
+import { newId } from '../src/lib/ids.ts';
+import { insertGrade } from '../src/models/grades.ts';
 import { courseGradesFor } from '../src/services/grading-input.ts';
 import { submitAnswer } from './support/course-fixtures.ts';
 import type { TestUser } from './support/http.ts';
@@ -23,7 +25,8 @@ import {
  * What a built-in grading run checks of the course's convention once it has finished (decision
  * 0118): its own question's pending cold suggestions, so a run that graded with a convention a save
  * moved while it ran is made again; and the course's other questions only when it judged an answer
- * whose grade the convention is fitted on. Through HTTP with the real grader and job queue, one
+ * whose grade the convention is fitted on. And what a new version of a graded answer checks as it is
+ * handed in (decision 0124). Through HTTP with the real grader and job queue, one
  * grader call at a time (GRADING_CONCURRENCY=1), whose slot the test holds to keep a run in flight;
  * jobs are waited for by their rows and the queue's state, never by time.
  */
@@ -154,11 +157,14 @@ describe('a built-in grading run, once finished', () => {
     expect(await courseOf(eveOnB.submissionId)).toEqual(now);
   });
 
-  it("checks the course's other questions only after judging an answer whose grade the convention is fitted on", async () => {
-    const before = await conventionNow();
-    expect(before).not.toBeNull();
+  it('a new version of a graded answer refreshes its question and checks the course as it is handed in', async () => {
+    const dansOnA = answerOf(questionA, 'Dan').submissionId;
+    const examplesBefore = (await newestRun(dansOnA)).examplesUsed;
+    expect(examplesBefore).toBe(3);
+    const refreshesOfA = (await refreshesFinished(questionA)).length;
+    const refreshesOfB = (await refreshesFinished(questionB)).length;
     // Ben hands in a new version on A: his grade no longer counts, two are left, and the course
-    // has no convention. Nothing checks the course when an answer is handed in.
+    // has no convention.
     const newer = await submitAnswer(
       t.app,
       students.get('Ben')!,
@@ -167,21 +173,53 @@ describe('a built-in grading run, once finished', () => {
       'Light is faster than sound, and the flash reaches us first.',
     );
     answers.get(questionA)!.set('Ben', newer._id);
-    await readEveryAnswer();
     expect(await conventionNow()).toBeNull();
-    for (const name of Object.keys(ANSWERS)) {
-      expect(isConventionStale(await courseOf(answerOf(questionB, name).submissionId), null)).toBe(true);
-    }
+    // Asked by the server while the hand-in was answered (nobody saved a grade), and done.
+    const ofA = await refreshesFinished(questionA);
+    const ofB = await refreshesFinished(questionB);
+    expect(ofA.slice(refreshesOfA).map((row) => row.requestedById)).toEqual([null]);
+    expect(ofB.slice(refreshesOfB).map((row) => row.requestedById)).toEqual([null]);
+    // A's pending suggestion learns from the two grades left; B's follow the course, which has no
+    // convention now.
+    expect((await newestRun(dansOnA)).examplesUsed).toBe(2);
+    for (const name of Object.keys(ANSWERS)) expect(await courseOf(answerOf(questionB, name).submissionId)).toBeNull();
+    await readEveryAnswer();
     await gradingJobsDone();
+  });
+
+  it("checks the course's other questions only after judging an answer whose grade the convention is fitted on", async () => {
+    // Every path of the product that moves the convention checks it (saves, applies, undos, judgements
+    // of graded answers, new versions of graded answers); to see which runs check, the test moves it
+    // behind the server's back: Ben's new version on A is judged (a run on an ungraded answer), then
+    // graded by a row written to the table directly, so three grades count again and nothing checked.
+    const bensOnA = answerOf(questionA, 'Ben');
+    await gradeWithAi(t.app, instructor, bensOnA);
+    await gradingJobsDone();
+    // What that run asked of A (its class grew with Ben's new text) has checked the course already.
+    await refreshesFinished(questionA);
     const refreshesOfB = await refreshesFinished(questionB);
+    expect(await conventionNow()).toBeNull();
+    await insertGrade(t.ctx.db, {
+      id: newId(),
+      submissionId: bensOnA.submissionId,
+      grade: 3,
+      feedback: '',
+      comments: [],
+      savedById: instructor.id,
+      reason: 'save',
+    });
+    const now = await conventionNow();
+    expect(now).not.toBeNull();
+    for (const name of Object.keys(ANSWERS)) {
+      expect(isConventionStale(await courseOf(answerOf(questionB, name).submissionId), now)).toBe(true);
+    }
 
     // The grader judges Eve's answer on D, which has no grade: it cannot move the convention, and
     // the course's other questions are not read. (D's own suggestions are its run's to check.)
     await gradeWithAi(t.app, instructor, answerOf(questionD, 'Eve'));
     await gradingJobsDone();
     expect(await refreshesOf(questionB)).toEqual(refreshesOfB);
-    for (const name of Object.keys(ANSWERS))
-      expect(await courseOf(answerOf(questionB, name).submissionId)).toEqual(before);
+    for (const name of Object.keys(ANSWERS)) expect(await courseOf(answerOf(questionB, name).submissionId)).toBeNull();
 
     // A judgement of Ann's graded answer on A is one the convention is fitted on: the course is checked.
     const regraded = await t.app.inject({
@@ -196,6 +234,10 @@ describe('a built-in grading run, once finished', () => {
       refreshesOfB.length,
     );
     await refreshesFinished(questionB);
-    for (const name of Object.keys(ANSWERS)) expect(await courseOf(answerOf(questionB, name).submissionId)).toBeNull();
+    // The regrade recorded a new cold share of Ann's answer, so the convention is read again.
+    const after = await conventionNow();
+    expect(after).not.toBeNull();
+    for (const name of Object.keys(ANSWERS))
+      expect(await courseOf(answerOf(questionB, name).submissionId)).toEqual(after);
   });
 });

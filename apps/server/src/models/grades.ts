@@ -24,6 +24,32 @@ export async function deleteGrade(db: Db, gradeId: string): Promise<void> {
   await db.delete(grades).where(eq(grades.id, gradeId));
 }
 
+/**
+ * Whether that version of the student's answer holds a saved grade. A new version replaces it as the
+ * student's current answer, and a replaced answer's grade stops counting: as an example of its
+ * question and in its course's convention (services/submit-answer.ts asks for a refresh then).
+ */
+export async function isVersionGraded(
+  db: Db,
+  questionId: string,
+  studentId: string,
+  version: number,
+): Promise<boolean> {
+  const [row] = await db
+    .select({ id: grades.id })
+    .from(grades)
+    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
+    .where(
+      and(
+        eq(submissions.questionId, questionId),
+        eq(submissions.studentId, studentId),
+        eq(submissions.version, version),
+      ),
+    )
+    .limit(1);
+  return Boolean(row);
+}
+
 /** Whether anything points at this grade: a grade copied from it (Apply to group) or a regrade request. */
 export async function isGradeReferenced(db: Db, gradeId: string): Promise<boolean> {
   const [copy] = await db

@@ -86,6 +86,26 @@ export async function refreshAfterBuiltinRun(
 }
 
 /**
+ * A new version of a graded answer was handed in (by the student, after a reopening, or by the
+ * instructor on their behalf): the student's current answer is now ungraded, so the older version's
+ * grade stops counting, both as an example of its question and in the course's convention (both
+ * read current answers only). The question's pending suggestions were made with that example, and
+ * the course's other questions may have been made with a convention that has now moved. So the
+ * question is refreshed (the server asks: nobody saved a grade), and the course is checked now,
+ * not at the next save or judgement of a graded answer; a refresh the server asks for on a question
+ * left without saved grades checks nothing after itself (no loop, see runSuggestionRefresh).
+ * Never fails the hand-in, which is stored.
+ */
+export async function refreshAfterGradedAnswerReplaced(ctx: AppContext, questionId: string): Promise<void> {
+  try {
+    await requestSuggestionRefresh(ctx, questionId, null);
+  } catch (error) {
+    ctx.log.error({ err: error, questionId }, 'could not queue a refresh of the suggestions');
+  }
+  await refreshCourseIfConventionMoved(ctx, questionId);
+}
+
+/**
  * A run's suggestion is made with what it read when it started, and both can move while it runs.
  * Built-in suggestions weigh how typical an answer is of its class (decision 0093), and a class
  * grows while its files are read: a Grade All started right after the uploads grades its first

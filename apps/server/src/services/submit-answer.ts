@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { badRequest, conflict } from '../lib/errors.ts';
 import { newId } from '../lib/ids.ts';
 import { parseInput } from '../lib/parse-input.ts';
-import { selectNewestGradeAtOfAnswer } from '../models/grades.ts';
+import { isVersionGraded, selectNewestGradeAtOfAnswer } from '../models/grades.ts';
 import { answerLockKey, takeTransactionLock } from '../models/locks.ts';
 import { selectNewestReopeningAt } from '../models/submission-reopenings.ts';
 import { insertQueuedFileExtraction } from '../models/file-extractions.ts';
@@ -22,6 +22,7 @@ import {
 import { checkPdf, type CheckedFile, type UploadedFile } from '../storage/file-content.ts';
 import { findEnrolledStudentByEmail } from './add-students.ts';
 import { extractTextJob } from './ensure-file-extraction.ts';
+import { refreshAfterGradedAnswerReplaced } from './refresh-suggestions.ts';
 import { storeFilesThen } from './store-files.ts';
 
 export interface QuestionPath {
@@ -97,6 +98,9 @@ const MAX_VERSION_ATTEMPTS = 5;
  * at the same moment cannot slip between the check and the insert.
  * The file's text extraction is queued in the same transaction (a file_extractions row), and its
  * job is sent once that has committed (see startTextExtraction).
+ * A new version of a graded answer takes that grade out of what the built-in grader learns from
+ * (the question's examples, the course's convention): the suggestions made with it are checked
+ * once the version is in (refreshAfterGradedAnswerReplaced, decision 0124).
  */
 async function recordSubmission(
   ctx: AppContext,
@@ -113,11 +117,13 @@ async function recordSubmission(
     try {
       const submittedAt = new Date();
       const deadline = scope.assignment.deadline;
-      const submission = await storeFilesThen(ctx, [file], uploader.id, async (tx, [stored]) => {
+      const { submission, replacesGraded } = await storeFilesThen(ctx, [file], uploader.id, async (tx, [stored]) => {
         await takeTransactionLock(tx, answerLockKey(scope.question.id, student.id));
         if (rule.isGradedAnswerFinal) await checkResubmissionAllowed(tx, scope, student.id);
         const version = await selectNextVersion(tx, scope.question.id, student.id);
         refuseVersionBeyondCap(ctx, version, student, uploader);
+        // Read under the answer's lock, which save-grade takes too: no grade lands between.
+        const replacesGraded = version > 1 && (await isVersionGraded(tx, scope.question.id, student.id, version - 1));
         const inserted = await insertSubmission(tx, {
           id: newId(),
           questionId: scope.question.id,
@@ -129,9 +135,10 @@ async function recordSubmission(
           submittedAt,
         });
         await insertQueuedFileExtraction(tx, inserted.fileId);
-        return inserted;
+        return { submission: inserted, replacesGraded };
       });
       await startTextExtraction(ctx, submission.fileId);
+      if (replacesGraded) await refreshAfterGradedAnswerReplaced(ctx, scope.question.id);
       return {
         submission,
         student: person(student),
