@@ -64,7 +64,10 @@ export function reviewComment(id: string, text: string, pointsDeducted: number):
   return { _id: id, id, text, pointsDeducted, accepted: true, rubricItemId: null, rubricItem: null };
 }
 
-/** The suggestion POST grade answers for an answer with one (no AI call: it is stored): 8 of 10. */
+/**
+ * The suggestion POST grade answers for an answer with one (no AI call: it is stored): 8 of 10, made
+ * before any grade of the question was saved (no examples).
+ */
 export function suggestionOf(name: string): GradingOutput {
   return {
     submissionText: `${name}'s answer.`,
@@ -76,6 +79,7 @@ export function suggestionOf(name: string): GradingOutput {
     gradingRunId: `run-${name}`,
     isAlreadyGraded: false,
     currentGradeId: null,
+    examplesUsed: 0,
   };
 }
 

@@ -22,34 +22,39 @@ configure({ asyncUtilTimeout: 5000 });
 // once after the save has answered, and never taken from a read made before it.
 
 const SAVE_API = `${QUESTION_API}/save-grade/${idOf('Ann')}`;
+const GRADE_ANN = `${QUESTION_API}/grade/${idOf('Ann')}`;
 const GRADE_BEN = `${QUESTION_API}/grade/${idOf('Ben')}`;
 const SUMMARY_API = `${QUESTION_API}/suggestion-summary`;
 const QUEUE_API = `${QUESTION_API}/review-queue`;
 const BEFORE_SAVE = 'Ben forgot the units.';
 const AFTER_SAVE = 'Ben forgot the units, as Ann did.';
 
-/** Ben's suggestion once the background refresh Ann's save starts has re-made it. */
+/** Ben's suggestion once the background refresh Ann's save starts has re-made it, from her grade. */
 const refreshedBen = (): GradingOutput => ({
   ...suggestionOf('Ben'),
   gradingResult: { comments: [reviewComment('c-Ben-2', AFTER_SAVE, 2)], totalScore: 8 },
   gradingRunId: 'run-Ben-2',
+  examplesUsed: 1,
 });
 
 const savedAnn = () => savedGradeOf('Ann', [reviewComment('c-Ann', 'Ann forgot the units.', 2)]);
 
-/** The suggestion summary with the question's latest background refresh finished at `finishedAt`. */
-const summaryFinishedAt = (finishedAt: string) =>
+/**
+ * The suggestion summary with the question's latest background refresh finished at `finishedAt`,
+ * made from the `savedGrades` the question has (none before Ann's save, hers after it).
+ */
+const summaryFinishedAt = (finishedAt: string, savedGrades: number) =>
   jsonResponse(200, {
     questionPoints: 10,
-    pending: 2,
+    pending: 2 - savedGrades,
     expectedChanges: 0,
     withoutSuggestion: 0,
-    savedGrades: 1,
-    upToDate: 2,
+    savedGrades,
+    upToDate: 2 - savedGrades,
     grader: { kind: 'builtin', provider: 'builtin', model: 'gradewise-builtin-1.0.0' },
     refreshesAutomatically: true,
-    refresh: { status: 'succeeded', examplesUsed: 1, resuggested: 2, finishedAt },
-    resuggestable: 2,
+    refresh: { status: 'succeeded', examplesUsed: savedGrades, resuggested: 2 - savedGrades, finishedAt },
+    resuggestable: 2 - savedGrades,
   });
 
 const gradeCallsOfBen = (sent: readonly SentRequest[]) =>
@@ -78,7 +83,7 @@ function queueServer(afterSave: { summary: Responder }) {
       return jsonResponse(200, server.isSaved ? { ...queue, remaining: queue.remaining - 1 } : queue);
     },
     [`GET ${SUMMARY_API}`]: (request) =>
-      server.isSaved ? afterSave.summary(request) : summaryFinishedAt('2030-01-01T09:00:00.000Z'),
+      server.isSaved ? afterSave.summary(request) : summaryFinishedAt('2030-01-01T09:00:00.000Z', 0),
   });
   return { server, sent, save };
 }
@@ -104,6 +109,11 @@ async function expectBenReadOnceSince(app: ReturnType<typeof renderApp>, sent: r
     expect(sent.some((request) => request.method === 'POST' && request.path === `${GRADE_BEN}/lease`)).toBe(true),
   );
   expect(gradeCallsOfBen(sent.slice(since))).toHaveLength(1);
+  // Nor Ann's again: the summary read after her save counts a grade her suggestion was not made
+  // with, but it is her own grade (decision 0122).
+  expect(sent.slice(since).filter((request) => request.method === 'POST' && request.path === GRADE_ANN)).toHaveLength(
+    0,
+  );
   // The queue too: the save's own read of it again is the one the move chooses the next answer by.
   expect(sent.slice(since).filter((request) => request.method === 'GET' && request.path === QUEUE_API)).toHaveLength(1);
 }
@@ -120,7 +130,7 @@ describe('Save Grade moving on in the queue', () => {
     { timeout: 60_000 },
     async () => {
       // The save's refresh has re-made Ben's suggestion by the time the save answers.
-      const { server, sent, save } = queueServer({ summary: () => summaryFinishedAt('2030-01-01T10:00:00.000Z') });
+      const { server, sent, save } = queueServer({ summary: () => summaryFinishedAt('2030-01-01T10:00:00.000Z', 1) });
       const app = await openAnnReadBenAheadAndSave(sent);
 
       const answeredAt = sent.length;
@@ -148,7 +158,7 @@ describe('Save Grade moving on in the queue', () => {
       expect(await screen.findByText('Review queue: 1 of 2 · 1 left')).toBeInTheDocument();
       await act(async () => undefined);
       server.isRefreshed = true;
-      summary.respond(summaryFinishedAt('2030-01-01T10:00:00.000Z'));
+      summary.respond(summaryFinishedAt('2030-01-01T10:00:00.000Z', 1));
       await expectBenReadOnceSince(app, sent, answeredAt);
     },
   );

@@ -31,7 +31,8 @@ const submissionRow: QuestionSubmissionForStaff = {
   hiddenText: [],
 };
 
-const suggestion = (runId: string, comment: string) => ({
+/** A suggestion; `examplesUsed`: the saved grades it was made with (the summary below counts 5). */
+const suggestion = (runId: string, comment: string, examplesUsed = runId === 'run-1' ? 4 : 5) => ({
   submissionText: 'The eigenvalues are 2 and 3.',
   gradingResult: {
     comments: [
@@ -45,25 +46,46 @@ const suggestion = (runId: string, comment: string) => ({
   hiddenText: [],
   gradingRunId: runId,
   isAlreadyGraded: false,
+  examplesUsed,
 });
 
-const summary = (status: 'running' | 'succeeded') => ({
+const summary = (status: 'running' | 'succeeded', savedGrades = 5) => ({
   questionPoints: 10,
   pending: 4,
   expectedChanges: 1,
   withoutSuggestion: 0,
-  savedGrades: 5,
+  savedGrades,
   upToDate: status === 'succeeded' ? 4 : 0,
   grader: { kind: 'builtin', provider: 'builtin', model: 'gradewise-builtin-1.0.0' },
   refreshesAutomatically: true,
   refresh: {
     status,
-    examplesUsed: 5,
+    examplesUsed: savedGrades,
     resuggested: 4,
     finishedAt: status === 'succeeded' ? '2030-01-05T10:00:00.000Z' : null,
   },
   resuggestable: 4,
 });
+
+/** The refreshed suggestion with two comments, so what a screen reader is told names the read shown. */
+const refreshedTwice = () => {
+  const refreshed = suggestion('run-2', 'State both eigenvalues.');
+  const trace = { ...refreshed.gradingResult.comments[0]!, _id: 'c-trace', id: 'c-trace', text: 'Mention the trace.' };
+  return { ...refreshed, gradingResult: { comments: [...refreshed.gradingResult.comments, trace], totalScore: 6 } };
+};
+
+/** Save Grade refused: someone else's grade was saved since the screen opened (decision 0032's Reload). */
+const staleSave = {
+  code: 'CONFLICT',
+  message: 'Grace Colleague saved a grade for this submission after you opened it. Reload to see it.',
+  conflict: {
+    kind: 'grade',
+    id: 'grade-theirs',
+    grade: 6,
+    savedBy: { _id: 'user-9', name: 'Grace Colleague' },
+    savedAt: '2030-02-02T10:00:00.000Z',
+  },
+};
 
 /**
  * The screen of an answer whose suggestion is refreshed while it is open: POST grade answers the
@@ -234,6 +256,52 @@ describe('grading screen: a refresh of the suggestions that lands while it is op
     expect(gradeReads).toBe(3);
   });
 
+  it('shows the refreshed suggestion after a Reload whose read the refresh stopped, never the older one', async () => {
+    // A Reload (after a refused save) whose read is still out when a refresh lands: the refreshed
+    // read stops it (decision 0121), and a stopped read answers the query's previous data, the older
+    // suggestion. Reload took that, over the refreshed one.
+    const reloadRead = deferredResponse();
+    let gradeReads = 0;
+    const { land } = refreshWhileOpen({
+      [`POST ${QUESTION_API}/grade/submission-1`]: (request) => {
+        gradeReads += 1;
+        if (gradeReads === 2) return reloadRead.responder(request);
+        return jsonResponse(200, gradeReads === 1 ? suggestion('run-1', 'Explain why.') : refreshedTwice());
+      },
+      [`POST ${QUESTION_API}/save-grade/submission-1`]: () => jsonResponse(409, staleSave),
+    });
+    const { queryClient } = renderApp(GRADE_PATH);
+    expect(await screen.findByText('Explain why.', {}, OPENING)).toBeInTheDocument();
+    const user = userEvent.setup({ delay: null });
+    await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+    await user.click(screen.getByRole('button', { name: 'Save Grade' }));
+    const alert = await screen.findByRole('alert', { name: 'Not saved: this changed since you opened it' });
+    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
+    await waitFor(() => expect(gradeReads).toBe(2));
+
+    // From here on, every drawing of the screen is recorded: the older suggestion is on screen with
+    // its Decline until the Reload's or the refresh's read replaces it.
+    const drawn: string[] = [];
+    const recorder = new MutationObserver(() => drawn.push(document.body.textContent ?? ''));
+    recorder.observe(document.body, { childList: true, subtree: true, characterData: true });
+    land();
+    expect(await screen.findByText('State both eigenvalues.', {}, OPENING)).toBeInTheDocument();
+    reloadRead.respond(jsonResponse(200, suggestion('run-1', 'Explain why.')));
+    const result = queryKeys.grading.result('submission-1');
+    await waitFor(() => expect(queryClient.getQueryState(result)?.fetchStatus).toBe('idle'));
+    await waitFor(() => expect(drawn.some((text) => text.includes('Reloaded.'))).toBe(true));
+    recorder.disconnect();
+
+    // Never the older suggestion taken (its comment without the Decline), nor announced as reloaded.
+    expect(drawn.filter((text) => text.includes('Explain why.') && !text.includes('Declined'))).toEqual([]);
+    const reloaded = new Set(drawn.flatMap((text) => text.match(/Reloaded\. \d+ comments? to review/g) ?? []));
+    expect([...reloaded]).toEqual(['Reloaded. 2 comments to review']);
+    expect(screen.getByText('State both eigenvalues.')).toBeInTheDocument();
+    expect(screen.getByText('Mention the trace.')).toBeInTheDocument();
+    expect(screen.queryByText('Explain why.')).not.toBeInTheDocument();
+    expect(gradeReads).toBe(3);
+  });
+
   it('keeps the changed comments and offers the refreshed suggestion, shown on Show', async () => {
     const { land } = refreshWhileOpen();
     renderApp(GRADE_PATH);
@@ -253,3 +321,71 @@ describe('grading screen: a refresh of the suggestions that lands while it is op
     expect(screen.queryByText(/Updated suggestion available/)).not.toBeInTheDocument();
   });
 });
+
+describe(
+  'grading screen: a refresh of the suggestions that ran between two reads of the screen',
+  { timeout: 60_000 },
+  () => {
+    // Decision 0122: a refresh started by another person's save can start and finish between the
+    // screen's reads of the summary; no watcher sees it running. The summary is compared instead: a
+    // suggestion made with fewer examples than the saved grades it counts is read again, once.
+
+    /** The screen of an answer whose POST grade answers `reads[n]` on its n-th read (the last after). */
+    function openedBetween(reads: ReturnType<typeof suggestion>[], summaries: () => ReturnType<typeof summary>) {
+      let gradeReads = 0;
+      stubNetwork({
+        ...signInAs(INSTRUCTOR),
+        [`GET ${QUESTION_API}`]: () => jsonResponse(200, questionForStaff({ submissions: [submissionRow] })),
+        [`POST ${QUESTION_API}/grade/submission-1`]: () => {
+          gradeReads += 1;
+          return jsonResponse(200, reads[Math.min(gradeReads, reads.length) - 1]);
+        },
+        [`GET ${QUESTION_API}/suggestion-summary`]: () => jsonResponse(200, summaries()),
+      });
+      return { gradeReads: () => gradeReads };
+    }
+
+    it('reads the answer again when the summary counts more saved grades than its suggestion was made with', async () => {
+      // Read before the other person's save (made with 4 grades); the summary, read after their
+      // refresh finished, counts 5.
+      const { gradeReads } = openedBetween(
+        [suggestion('run-1', 'Explain why.'), suggestion('run-2', 'State both eigenvalues.')],
+        () => summary('succeeded'),
+      );
+      renderApp(GRADE_PATH);
+      expect(await screen.findByText('State both eigenvalues.', {}, OPENING)).toBeInTheDocument();
+      expect(screen.queryByText('Explain why.')).not.toBeInTheDocument();
+      expect(await screen.findByText(UPDATED_SUGGESTION_MESSAGES.shown)).toBeInTheDocument();
+      expect(gradeReads()).toBe(2);
+    });
+
+    it('reads a suggestion that stays behind the summary once per summary, not again and again', async () => {
+      // The refresh made the answer's suggestion again with 4 examples while the summary counts 5 (a
+      // grade applied to a group is counted, and is no example): it stays behind after the read.
+      let savedGrades = 5;
+      const { gradeReads } = openedBetween(
+        [suggestion('run-1', 'Explain why.', 3), suggestion('run-2', 'State both eigenvalues.', 4)],
+        () => summary('succeeded', savedGrades),
+      );
+      const { queryClient } = renderApp(GRADE_PATH);
+      expect(await screen.findByText('State both eigenvalues.', {}, OPENING)).toBeInTheDocument();
+      // Said in the render after the one that drew it, whose effects (the comparison among them) ran.
+      expect(await screen.findByText(UPDATED_SUGGESTION_MESSAGES.shown)).toBeInTheDocument();
+      expect(gradeReads()).toBe(2);
+      // More renders with the same summary (a Decline, and back) read nothing.
+      const user = userEvent.setup({ delay: null });
+      await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+      await user.click(await screen.findByRole('button', { name: 'Accept comment 1' }));
+      expect(gradeReads()).toBe(2);
+
+      // A summary that says something new (another grade saved, the refresh finished) is compared once.
+      savedGrades = 6;
+      await act(() => queryClient.invalidateQueries({ queryKey: queryKeys.grading.suggestions(QUESTION_ID) }));
+      await waitFor(() => expect(gradeReads()).toBe(3));
+      await user.click(screen.getByRole('button', { name: 'Decline comment 1' }));
+      await user.click(await screen.findByRole('button', { name: 'Accept comment 1' }));
+      expect(gradeReads()).toBe(3);
+      expect(screen.getByText('State both eigenvalues.')).toBeInTheDocument();
+    });
+  },
+);

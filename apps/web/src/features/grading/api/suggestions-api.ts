@@ -14,19 +14,23 @@ export const SUGGESTION_MESSAGES = {
 /** How often the summary asks while a background refresh is queued or running. */
 const REFRESH_POLL_MS = 2000;
 
-const isRefreshing = (summary: SuggestionSummary | undefined) =>
+/** Whether the summary says a background refresh of the suggestions is queued or running. */
+export const isRefreshing = (summary: SuggestionSummary | undefined) =>
   summary?.refresh?.status === 'queued' || summary?.refresh?.status === 'running';
 
 /**
  * GET suggestion-summary: pending suggestions, the changes they are expected to need, and the
  * latest background refresh (polled while it runs). When a refresh finishes, everything showing
  * suggestions (the submissions table, the review queue) is read again, and `onRefreshed` is called
- * (the grading screen reads its open answer's suggestion again).
+ * with the summary that says so (the grading screen reads its open answer's suggestion again).
  */
 export function useSuggestionSummary(
   assignmentId: string,
   questionId: string,
-  { enabled = true, onRefreshed }: { enabled?: boolean; onRefreshed?: () => void } = {},
+  {
+    enabled = true,
+    onRefreshed,
+  }: { enabled?: boolean; onRefreshed?: (summary: SuggestionSummary | undefined) => void } = {},
 ) {
   const queryClient = useQueryClient();
   const summary = useQuery({
@@ -34,7 +38,8 @@ export function useSuggestionSummary(
     enabled,
     refetchInterval: (query) => (isRefreshing(query.state.data) ? REFRESH_POLL_MS : false),
   });
-  const refreshing = isRefreshing(summary.data);
+  const { data } = summary;
+  const refreshing = isRefreshing(data);
   const wasRefreshing = useRef(false);
   // The latest callback, called from the effect below without making it run again on every render.
   const refreshed = useRef(onRefreshed);
@@ -44,10 +49,10 @@ export function useSuggestionSummary(
   useEffect(() => {
     if (wasRefreshing.current && !refreshing) {
       void refreshAfterGrading(queryClient, assignmentId, questionId);
-      refreshed.current?.();
+      refreshed.current?.(data);
     }
     wasRefreshing.current = refreshing;
-  }, [refreshing, queryClient, assignmentId, questionId]);
+  }, [refreshing, data, queryClient, assignmentId, questionId]);
   return summary;
 }
 

@@ -97,6 +97,7 @@ export function GradingDialog({ assignmentId, questionId, submissionId, inQueue,
     held: session.heldRead,
     take: session.take,
     announce: review.announce,
+    isSaved: actions.isSaving || actions.isSaved,
   });
 
   const runCommand = (command: ShortcutCommand) => {

@@ -171,6 +171,8 @@ export function useGradeActions({
     isBusy,
     isRegrading: regrade.isPending,
     isSaving: save.isPending,
+    /** This screen's save was stored (it then closes or moves on in the queue). */
+    isSaved: save.isSuccess,
   };
 }
 

@@ -1,9 +1,10 @@
 import { useEffect, useRef } from 'react';
 import { useQueryClient } from '@tanstack/react-query';
 import type { GradingOutput } from '@gradewise/shared/contracts/grading';
+import type { SuggestionSummary } from '@gradewise/shared/contracts/suggestions';
 import { gradingQueries, readGradingResult } from '../../../lib/queries/grading.ts';
 import { useAfterPaint } from '../../../lib/use-after-paint.ts';
-import { useSuggestionSummary } from '../api/suggestions-api.ts';
+import { isRefreshing, useSuggestionSummary } from '../api/suggestions-api.ts';
 
 export const UPDATED_SUGGESTION_MESSAGES = {
   available: 'Updated suggestion available',
@@ -24,6 +25,11 @@ export interface RefreshedSuggestionOptions {
   take(output: GradingOutput): void;
   /** Tells screen readers the suggestion on screen was replaced. */
   announce(text: string): void;
+  /**
+   * This screen's Save Grade is out or stored: the answer's own grade is saved, so what the server
+   * counts no longer says anything about the suggestion still on screen.
+   */
+  isSaved: boolean;
 }
 
 /**
@@ -35,6 +41,12 @@ export interface RefreshedSuggestionOptions {
  * replaces the one on screen is the session's to say, as it draws it (decision 0117): not edited,
  * it does; edited, it is held, and offered here; the instructor's changes are never thrown away
  * unasked.
+ *
+ * A refresh can also start and finish between two reads of the summary (another person's save):
+ * no watcher sees it running. So the summary is also compared with the suggestion on screen, by the
+ * server's own rule (a suggestion is up to date when it was made with as many examples as there
+ * are saved grades, presenters/suggestion-presenter.ts), and the answer is read again once when they
+ * differ (decision 0122).
  */
 export function useRefreshedSuggestion({
   assignmentId,
@@ -44,6 +56,7 @@ export function useRefreshedSuggestion({
   held,
   take,
   announce,
+  isSaved,
 }: RefreshedSuggestionOptions) {
   const queryClient = useQueryClient();
   // Read when a refresh lands, after the render that saw it: the latest values, not the first.
@@ -65,10 +78,22 @@ export function useRefreshedSuggestion({
     if (latest.current.shown !== before) return; // Replaced meanwhile (a regrade, a reload).
     // A read of the answer's query still out (a Reload, the read after an Undo) may have been served
     // before the refresh landed: stopped, or its answer would land over this newer suggestion
-    // (setQueryData stops nothing; decision 0121).
-    await queryClient.cancelQueries({ queryKey: result.queryKey, exact: true });
+    // (setQueryData stops nothing; decision 0121). Stopping puts the query's previous data back at
+    // once, and whoever awaits the stopped read (Reload) is answered with the query's data a few
+    // microtasks later: the newer suggestion is stored in the same step, not after awaiting the
+    // stop, or Reload would take the older one it was answered with (decision 0122).
+    const stopped = queryClient.cancelQueries({ queryKey: result.queryKey, exact: true });
     refreshedRunId.current = fresh.gradingRunId;
     queryClient.setQueryData(result.queryKey, fresh);
+    await stopped;
+  };
+  // The summary the answer was last read again after: one read per summary, whether the watcher saw
+  // its refresh land or the comparison below found the suggestion behind it (both can in one commit).
+  const readAfter = useRef<SuggestionSummary | undefined>(undefined);
+  const readAgainAfter = (summary: SuggestionSummary | undefined) => {
+    if (summary && summary === readAfter.current) return;
+    readAfter.current = summary;
+    void readAgain();
   };
 
   // Said once the screen has shown it in place of the one it had (not when it was held).
@@ -82,9 +107,23 @@ export function useRefreshedSuggestion({
   // Watched once the suggestion has been painted: its read and the render it brings are not part
   // of the screen's first view (decision 0091).
   const isPainted = useAfterPaint(isSuggestion);
-  useSuggestionSummary(assignmentId, questionId, {
+  const summary = useSuggestionSummary(assignmentId, questionId, {
     enabled: isSuggestion && isPainted,
-    onRefreshed: () => void readAgain(),
+    onRefreshed: readAgainAfter,
+  });
+
+  // The comparison (decision 0122). Only a summary read since this screen opened (a cached one may
+  // predate the answer's read), with no refresh under way (the watcher reads when it lands), and
+  // with the built-in grader (with an LLM the refresh re-suggests nothing: a difference stays). The
+  // answer is read again once per summary (an equal summary read again is the same object, TanStack
+  // Query's structural sharing): a suggestion that stays behind (its refresh failed, or grades
+  // applied to a group, which are counted but are no examples) is not read again in a loop. Not
+  // after this screen's own save: its answer is no longer a suggestion to refresh.
+  const { data: counted, isFetchedAfterMount } = summary;
+  useEffect(() => {
+    if (!counted || !isFetchedAfterMount || isRefreshing(counted) || !counted.refreshesAutomatically) return;
+    if (!shown || shown.isAlreadyGraded || isSaved || shown.examplesUsed === undefined) return;
+    if (shown.examplesUsed !== counted.savedGrades) readAgainAfter(counted);
   });
 
   // Offered: a newer suggestion than the one on screen, held because the comments were edited.
