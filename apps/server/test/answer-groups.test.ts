@@ -9,7 +9,7 @@ import { GradingReportForStaff, ReviewQueueOutput } from '@gradewise/shared/cont
 import { expectMostDoubtfulFirst } from './support/review-order.ts';
 import { ErrorBody } from '@gradewise/shared/errors';
 import { fileExtractions, submissions } from '../src/db/schema.ts';
-import { selectSavedGradeExamples } from '../src/models/graded-examples.ts';
+import { countCurrentSavedGrades, selectSavedGradeExamples } from '../src/models/graded-examples.ts';
 import {
   addStudents,
   createAssignment,
@@ -351,6 +351,8 @@ describe('POST .../answer-groups/apply', () => {
     const examples = await selectSavedGradeExamples(t.ctx.db, questionId);
     // Own grades: Ann and Cat. Ben and Dan carry Ann's grade applied: not examples of their own.
     expect(examples.map((example) => nameOf(example.submissionId)).sort()).toEqual(['Ann', 'Cat']);
+    // And what the suggestions are said to learn from (their up-to-date rule) counts the same two.
+    expect(await countCurrentSavedGrades(t.ctx.db, questionId)).toBe(2);
   });
 
   it('leaves each applied grade open to review: the grading screen loads it and a new save replaces it alone', async () => {
@@ -377,6 +379,7 @@ describe('POST .../answer-groups/apply', () => {
     // Dan's grade is the instructor's own again: an example to learn from.
     const examples = await selectSavedGradeExamples(t.ctx.db, questionId);
     expect(examples.map((example) => nameOf(example.submissionId)).sort()).toEqual(['Ann', 'Cat', 'Dan']);
+    expect(await countCurrentSavedGrades(t.ctx.db, questionId)).toBe(3);
   });
 
   it('refuses an answer that is in no group', async () => {

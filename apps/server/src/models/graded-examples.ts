@@ -34,21 +34,7 @@ export const MAX_GRADED_EXAMPLES = 200;
  * is the example; a member saved again by hand is one of the instructor's own grades again.
  */
 export async function selectSavedGradeExamples(db: Db, questionId: string): Promise<SavedGradeExample[]> {
-  const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
-  const currentGrades = db
-    .selectDistinctOn([grades.submissionId], {
-      submissionId: grades.submissionId,
-      grade: grades.grade,
-      comments: grades.comments,
-      gradingRunId: grades.gradingRunId,
-      appliedFromGradeId: grades.appliedFromGradeId,
-      createdAt: grades.createdAt,
-    })
-    .from(grades)
-    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .where(and(eq(submissions.questionId, questionId), sql`${submissions.version} = ${latestVersion}`))
-    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
-    .as('current_grades');
+  const currentGrades = currentGradesOfQuestion(db, questionId);
   const rows = await db
     .select({
       submissionId: currentGrades.submissionId,
@@ -66,12 +52,7 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
     .innerJoin(submissions, eq(submissions.id, currentGrades.submissionId))
     .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
     .leftJoin(gradingRuns, eq(gradingRuns.id, currentGrades.gradingRunId))
-    .where(
-      and(
-        isNull(currentGrades.appliedFromGradeId),
-        or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')),
-      ),
-    )
+    .where(isExample(currentGrades))
     .orderBy(desc(currentGrades.createdAt), desc(currentGrades.submissionId))
     .limit(MAX_GRADED_EXAMPLES);
   return rows.map((row) => ({
@@ -86,22 +67,45 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
 }
 
 /**
- * How many saved grades a grader of this question learns from now (the N of "your N grades"):
- * what selectSavedGradeExamples would read, counted.
+ * How many saved grades a grader of this question learns from now (the N of "your N grades", and
+ * what a suggestion's `examplesUsed` is compared with to say it is up to date): what
+ * selectSavedGradeExamples reads, counted — the same rows, so grades applied to a group are not
+ * counted either (they were, and a question with a group applied never read as up to date).
  */
 export async function countCurrentSavedGrades(db: Db, questionId: string): Promise<number> {
-  const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
+  const currentGrades = currentGradesOfQuestion(db, questionId);
   const [row] = await db
-    .select({ count: sql<number>`count(distinct ${grades.submissionId})::int` })
+    .select({ count: sql<number>`count(*)::int` })
+    .from(currentGrades)
+    .innerJoin(submissions, eq(submissions.id, currentGrades.submissionId))
+    .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
+    .where(isExample(currentGrades));
+  return Math.min(MAX_GRADED_EXAMPLES, Number(row?.count ?? 0));
+}
+
+/** The newest saved grade of every student's current answer to the question. */
+function currentGradesOfQuestion(db: Db, questionId: string) {
+  const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
+  return db
+    .selectDistinctOn([grades.submissionId], {
+      submissionId: grades.submissionId,
+      grade: grades.grade,
+      comments: grades.comments,
+      gradingRunId: grades.gradingRunId,
+      appliedFromGradeId: grades.appliedFromGradeId,
+      createdAt: grades.createdAt,
+    })
     .from(grades)
     .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
-    .where(
-      and(
-        eq(submissions.questionId, questionId),
-        sql`${submissions.version} = ${latestVersion}`,
-        or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')),
-      ),
-    );
-  return Math.min(MAX_GRADED_EXAMPLES, Number(row?.count ?? 0));
+    .where(and(eq(submissions.questionId, questionId), sql`${submissions.version} = ${latestVersion}`))
+    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
+    .as('current_grades');
+}
+
+/** Of those, the examples: the instructor's own (not applied to a group), on an answer not failed to read. */
+function isExample(currentGrades: ReturnType<typeof currentGradesOfQuestion>) {
+  return and(
+    isNull(currentGrades.appliedFromGradeId),
+    or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')),
+  );
 }

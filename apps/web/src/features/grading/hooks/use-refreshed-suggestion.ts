@@ -116,8 +116,8 @@ export function useRefreshedSuggestion({
   // predate the answer's read), with no refresh under way (the watcher reads when it lands), and
   // with the built-in grader (with an LLM the refresh re-suggests nothing: a difference stays). The
   // answer is read again once per summary (an equal summary read again is the same object, TanStack
-  // Query's structural sharing): a suggestion that stays behind (its refresh failed, or grades
-  // applied to a group, which are counted but are no examples) is not read again in a loop. Not
+  // Query's structural sharing): a suggestion that stays behind (its refresh failed, or a graded
+  // answer's text is not read yet, counted but no example) is not read again in a loop. Not
   // after this screen's own save: its answer is no longer a suggestion to refresh.
   const { data: counted, isFetchedAfterMount } = summary;
   useEffect(() => {
