@@ -7,6 +7,7 @@ import { queryKeys } from '../lib/query-keys.ts';
 import { hasSessionToken } from '../lib/session.tsx';
 import { gradingScreenFirstReads } from './grading-screen-first-reads.ts';
 import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
+import { holdFirstView } from '../lib/after-first-view.ts';
 import { AppLoading } from './layout/app-loading.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
@@ -207,6 +208,8 @@ function startGradingScreen(queryClient: QueryClient): LoaderFunction {
     // screen's other files on the browser's six connections. Its requests go out now and it takes
     // their answers (decision 0099); the queue only when no other screen has read it.
     if (!gradingReads) {
+      // What no first view needs waits until the route has drawn the dialog (decision 0125).
+      holdFirstView();
       const withQueue = inQueue && queryClient.getQueryData(queryKeys.grading.queue(questionId)) === undefined;
       for (const { method, path } of gradingScreenFirstReads({ assignmentId, questionId, submissionId }, withQueue))
         apiClient.startEarly(method, path);

@@ -1,7 +1,15 @@
-import { render, screen, waitFor } from '@testing-library/react';
+import type { ReactNode } from 'react';
+import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
+import { render as renderElement, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import { AppToasts, showSuccessWithUndo, undoFromToast } from './toasts.tsx';
+
+/** The toasts in the app's query cache, as AppProviders places them (they wait for its reads). */
+function render(element: ReactNode) {
+  const queryClient = new QueryClient();
+  return renderElement(<QueryClientProvider client={queryClient}>{element}</QueryClientProvider>);
+}
 
 describe('a toast that offers Undo', () => {
   it('runs Undo once from its button, and U has nothing left to undo', async () => {

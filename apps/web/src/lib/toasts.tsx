@@ -1,12 +1,14 @@
 import { useEffect, useState, useSyncExternalStore, type ReactNode } from 'react';
 import { createPortal } from 'react-dom';
 import { Box, Button, GlobalStyles } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
+import { afterFirstView } from './after-first-view.ts';
 
 /**
  * The app's toasts (spec sections 8 and 9). react-toastify and its stylesheet (about 7 KB gzip of
  * script and the largest part of the first page's stylesheet) are not on the first page: they load
- * when the browser is idle after the first paint, or with the first toast if it comes sooner
- * (decision 0044). Loading them early rather than only with the first toast keeps a failed request
+ * when the browser is idle after the first view (afterFirstView, decision 0125), or with the first
+ * toast if it comes sooner (decision 0044). Loading them early rather than only with the first toast keeps a failed request
  * able to say so when the network is gone. Until they are loaded, toasts wait in order; once loaded,
  * every toast is shown at once, as before.
  */
@@ -54,23 +56,16 @@ function subscribeToLoad(listener: () => void): () => void {
 export function AppToasts() {
   const layer = useToastLayer();
   const loaded = useSyncExternalStore(subscribeToLoad, () => toastModule);
-  useEffect(() => whenIdle(() => loadToasts().catch(() => undefined)), []);
+  const queryClient = useQueryClient();
+  // After the first view, not at the first idle time: that came before the grading screen's
+  // largest paint (decision 0125).
+  useEffect(() => afterFirstView(queryClient, () => void loadToasts().catch(() => undefined)), [queryClient]);
   return (
     <>
       <GlobalStyles styles={TOAST_OFFSET} />
       {createPortal(loaded ? <loaded.AppToastContainer /> : null, layer)}
     </>
   );
-}
-
-/** Runs `run` once the browser has nothing more urgent to do (after the first page has painted). */
-function whenIdle(run: () => void): () => void {
-  if (typeof window.requestIdleCallback === 'function') {
-    const handle = window.requestIdleCallback(run, { timeout: 5000 });
-    return () => window.cancelIdleCallback(handle);
-  }
-  const handle = window.setTimeout(run, 2000);
-  return () => window.clearTimeout(handle);
 }
 
 /**

@@ -20,7 +20,7 @@ window.scrollTo = () => {};
 // Nor do its elements: the grading screen's phone tabs scroll the dialog's content to its top.
 Element.prototype.scrollTo = () => {};
 
-// In the app the toasts' library loads when the browser is first idle, long before anyone acts
+// In the app the toasts' library loads once the first view is on screen, long before anyone acts
 // (lib/toasts.tsx); screens' tests start with it loaded, as a person finds it.
 beforeAll(async () => {
   await loadToasts();

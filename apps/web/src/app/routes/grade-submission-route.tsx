@@ -1,4 +1,4 @@
-import { lazy, Suspense, useDeferredValue, useState } from 'react';
+import { lazy, Suspense, useDeferredValue, useEffect, useState } from 'react';
 import { Navigate, useParams, useSearchParams } from 'react-router-dom';
 import { useQuery } from '@tanstack/react-query';
 import { GRADE_DIALOG_TITLE, GradingDialogFrame } from '../../features/grading/components/grading-dialog-frame.tsx';
@@ -7,6 +7,7 @@ import { useUndoKeyBetweenScreens } from '../../features/grading/undo-after-save
 import { gradingQueries } from '../../lib/queries/grading.ts';
 import { useSession } from '../../lib/session.tsx';
 import { useAfterPaint } from '../../lib/use-after-paint.ts';
+import { releaseFirstView } from '../../lib/after-first-view.ts';
 import { questionPagePath } from '../../lib/paths.ts';
 import { useDocumentTitle } from '../../lib/use-document-title.ts';
 import { useGoBack } from '../../lib/use-go-back.ts';
@@ -80,6 +81,13 @@ export function GradeSubmissionRoute() {
   // way: when it stops being due (a next answer's group still being read), the frame is at once.
   const isDialogShown = useDeferredValue(isDialogDue) && isDialogDue;
   if (isDialogShown && drawnFor !== submissionId) setDrawnFor(submissionId);
+  // The loader of the page's first grading screen held what no first view needs (the toasts' and
+  // the editor's code, the PDF, the lease): the view is the dialog; leaving the screen before it
+  // is drawn lets them go too (decision 0125).
+  useEffect(() => {
+    if (isDialogShown) releaseFirstView();
+  }, [isDialogShown, submissionId]);
+  useEffect(() => releaseFirstView, []);
   if (user?.role === 'student') return <Navigate to="report" relative="path" replace />;
   const frame = <GradingDialogFrame onClose={goBack} />;
   // The frame first, then the dialog, rendered once the frame is on screen (its code was asked for

@@ -3,8 +3,11 @@ import userEvent from '@testing-library/user-event';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { deferredResponse, jsonResponse, stubNetwork, type Responder } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
+import { ASSIGNMENT_ID, QUESTION_ID } from '../../test/fixtures.ts';
+import { questionQueries } from '../../lib/queries/questions.ts';
 import {
   idOf,
+  noGroup,
   QUESTION_API,
   QUESTION_PATH,
   questionOfQueue,
@@ -101,5 +104,25 @@ describe('the next answer at once', () => {
     );
     question.respond(jsonResponse(200, questionOfQueue(statusOf)));
     expect(await screen.findByText('Ann forgot the units.')).toBeInTheDocument();
+  });
+
+  it("asks for the open answer's PDF after the first view, not beside its reads (decision 0125)", async () => {
+    const group = deferredResponse();
+    const sent = stubNetwork({
+      ...routes({ Ann: storedSuggestion('Ann') }),
+      [`GET ${QUESTION_API}/answer-groups/of/${idOf('Ann')}`]: group.responder,
+    });
+    const { queryClient } = renderApp(`${QUESTION_PATH}/grade/${idOf('Ann')}?queue=1`);
+    const sentPaths = () => sent.map((request) => `${request.method} ${request.path}`);
+
+    // The submission, with its PDF's address, has been read; the answer's group is still out, so
+    // the first view is not on screen: the PDF is not asked for yet (it was, beside the group).
+    const submission = questionQueries.submission(ASSIGNMENT_ID, QUESTION_ID, idOf('Ann'));
+    await waitFor(() => expect(queryClient.getQueryData(submission.queryKey)).toBeDefined());
+    expect(sentPaths()).toContain(`GET ${QUESTION_API}/answer-groups/of/${idOf('Ann')}`);
+    expect(sentPaths()).not.toContain('GET /api/files/answer-ann');
+
+    group.respond(noGroup());
+    await waitFor(() => expect(sentPaths()).toContain('GET /api/files/answer-ann'));
   });
 });

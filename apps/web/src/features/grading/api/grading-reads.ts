@@ -1,7 +1,9 @@
-import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { useQueryClient, type QueryClient } from '@tanstack/react-query';
 import type { ReviewQueueItem } from '@gradewise/shared/contracts/review';
 import { gradingQueries } from '../../../lib/queries/grading.ts';
 import { questionQueries } from '../../../lib/queries/questions.ts';
+import { afterFirstView } from '../../../lib/after-first-view.ts';
 
 /**
  * Reading an answer before its screen opens (issue 29 part 4, decision 0079): the grading screen's
@@ -35,13 +37,14 @@ export function isReadWithoutGrading(item: Pick<ReviewQueueItem, 'status'>): boo
  * Starts what the grading screen of one answer reads: the question with the submission and, when
  * `withResult`, POST grade (kept READ_AHEAD_KEEP_MS for the screen to take). Once the submission is
  * known its PDF is fetched too, into the browser's cache (the file route allows a private hour), so
- * the PDF viewer's first page does not wait for the network. Returns at once; failures are left to
+ * the PDF viewer's first page does not wait for the network (unless `withPdf` is false: the open
+ * answer's screen reads its own, usePdfReadAfterFirstView). Returns at once; failures are left to
  * the screen, which reads again and says them.
  */
 export function startAnswerReads(
   queryClient: QueryClient,
   ids: { assignmentId: string; questionId: string; submissionId: string },
-  { withResult, withQueue = false }: { withResult: boolean; withQueue?: boolean },
+  { withResult, withQueue = false, withPdf = true }: { withResult: boolean; withQueue?: boolean; withPdf?: boolean },
 ): void {
   const { assignmentId, questionId, submissionId } = ids;
   const queue = gradingQueries.queue(assignmentId, questionId);
@@ -61,8 +64,7 @@ export function startAnswerReads(
     .then((page) => {
       const row =
         page.viewer === 'staff' ? page.submissions?.find((candidate) => candidate._id === submissionId) : null;
-      if (row?.file) return fetch(row.file, { credentials: 'same-origin' }).then((response) => response.blob());
-      return undefined;
+      if (withPdf && row?.file) readPdfIntoCache(row.file);
     })
     .catch(() => undefined);
 }
@@ -79,10 +81,29 @@ export function startGradingScreen(
   ids: { assignmentId: string; questionId: string; submissionId: string },
   inQueue: boolean,
 ): void {
-  startAnswerReads(queryClient, ids, { withResult: true, withQueue: inQueue });
+  // Not the PDF: the screen reads it after its first view (usePdfReadAfterFirstView).
+  startAnswerReads(queryClient, ids, { withResult: true, withQueue: inQueue, withPdf: false });
   // The answer's group notice is drawn with the result, above the comments: read with it, so it
   // does not arrive later and push the comments down (a layout shift Lighthouse counted, 0.07).
   // Only this answer's group, not every group with its members (decision 0095).
   const group = gradingQueries.answerGroupOf(ids.assignmentId, ids.questionId, ids.submissionId);
   if (queryClient.getQueryData(group.queryKey) === undefined) void queryClient.prefetchQuery(group);
+}
+
+/** An answer's PDF into the browser's cache; a failure is the viewer's to say when it reads it. */
+function readPdfIntoCache(file: string): void {
+  void fetch(file, { credentials: 'same-origin' })
+    .then((response) => response.blob())
+    .catch(() => undefined);
+}
+
+/**
+ * The open answer's PDF into the cache once the screen's first view is on screen (afterFirstView;
+ * called by the view that mounts with it), not with the route's first reads: the PDF viewer's code
+ * (pdf.js) is asked for after that view anyway, and on a phone the answer is not on it. Before it,
+ * the PDF shared the slow line with what the first view waits for (decision 0125).
+ */
+export function usePdfReadAfterFirstView(file: string): void {
+  const queryClient = useQueryClient();
+  useEffect(() => afterFirstView(queryClient, () => readPdfIntoCache(file)), [queryClient, file]);
 }

@@ -1,34 +1,29 @@
 import { forwardRef, lazy, Suspense, useEffect, useId, type ReactNode } from 'react';
 import { Box, Button, Chip, Paper, Stack, Typography } from '@mui/material';
+import { useQueryClient } from '@tanstack/react-query';
 import CheckIcon from '@mui/icons-material/Check';
 import CloseIcon from '@mui/icons-material/Close';
 import DeleteOutlineIcon from '@mui/icons-material/DeleteOutline';
 import EditOutlinedIcon from '@mui/icons-material/EditOutlined';
 import { LoadingMessage } from '../../../components/screen-states.tsx';
+import { afterFirstView } from '../../../lib/after-first-view.ts';
 import type { DraftComment } from '../comment-editing.ts';
 import { formatPoints } from '../format.ts';
 
 // The editor (MUI's TextField, with its inputs, select and helper text: about a fifth of the grading
-// screen's code) is on no first view: it is fetched once the comments are on screen, after their
-// paint (usePreloadedEditor), and Edit or Add Comment finds it there (decision 0091).
+// screen's code) is on no first view: it is fetched once the first view is on screen
+// (usePreloadedEditor), and Edit or Add Comment finds it there (decision 0091).
 const loadEditor = () => import('./comment-editor.tsx');
 const CommentEditor = lazy(async () => ({ default: (await loadEditor()).CommentEditor }));
 
 /**
- * Asks for the editor's code after the first paint of the comments (a frame, then a task), not
- * before: on a phone the screen's largest paint is among them, and the editor is not part of it.
+ * Asks for the editor's code once the first view is on screen (afterFirstView: its reads drawn and
+ * painted), not before: on a phone the screen's largest paint is the answer group's notice above
+ * the comments, drawn when its read ends, and the editor is not part of it (decision 0125).
  */
 export function usePreloadedEditor(): void {
-  useEffect(() => {
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => void loadEditor().catch(() => undefined));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, []);
+  const queryClient = useQueryClient();
+  useEffect(() => afterFirstView(queryClient, () => void loadEditor().catch(() => undefined)), [queryClient]);
 }
 
 export interface CommentCardProps {

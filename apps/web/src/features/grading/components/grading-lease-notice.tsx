@@ -1,13 +1,14 @@
 import { Alert } from '@mui/material';
 import { formatDateTime } from '../../../lib/format-date.ts';
-import { useAfterPaint } from '../../../lib/use-after-paint.ts';
+import { useAfterFirstView } from '../../../lib/after-first-view.ts';
 import { useGradingLease } from '../api/grading-lease-api.ts';
 
 /**
  * In the grading screen: marks the answer as open by this grader (a lease the server keeps while
  * the screen is open, decision 0031) and, when another grader had it open first, says who and
  * since when, so two graders never work on one answer unknowingly. It never blocks saving. Taken
- * once the screen has been painted: a request and a render fewer before its first view (decision 0091).
+ * once the screen's first view is on screen: a request and a render fewer before it (decisions
+ * 0091, 0125: taken a frame after the dialog's commit, it still ended before its largest paint).
  */
 export function GradingLeaseNotice({
   assignmentId,
@@ -18,7 +19,7 @@ export function GradingLeaseNotice({
   questionId: string;
   submissionId: string;
 }) {
-  const lease = useGradingLease(assignmentId, questionId, submissionId, useAfterPaint());
+  const lease = useGradingLease(assignmentId, questionId, submissionId, useAfterFirstView());
   if (!lease.data || lease.data.isMine) return null;
   const { holder } = lease.data;
   return (

@@ -2,6 +2,7 @@ import { SubmissionViewer, type SubmissionViewerProps } from '../../../../compon
 import { RegionDrawer, RegionDrawingBanner } from '../../../../components/comment-regions/region-drawer.tsx';
 import { RegionOverlay } from '../../../../components/comment-regions/region-overlay.tsx';
 import type { RegionMarking } from '../../hooks/use-region-marking.ts';
+import { usePdfReadAfterFirstView } from '../../api/grading-reads.ts';
 
 export type MarkableSubmissionViewerProps = Omit<SubmissionViewerProps, 'view' | 'onViewChange' | 'pdf'> & {
   marking: RegionMarking;
@@ -14,6 +15,8 @@ export type MarkableSubmissionViewerProps = Omit<SubmissionViewerProps, 'view' |
  */
 export function MarkableSubmissionViewer({ marking, ...viewer }: MarkableSubmissionViewerProps) {
   const { drawing } = marking;
+  // Mounted with the screen's first view: the answer's PDF is read once that view is on screen.
+  usePdfReadAfterFirstView(viewer.fileUrl);
   return (
     <SubmissionViewer
       {...viewer}
