@@ -35,6 +35,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import type { Page } from 'puppeteer-core';
+import { hostCpuIndexLine } from './_lighthouse-host.ts';
 import { argument, launchMeasuringBrowser, median } from './_measuring-browser.ts';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
@@ -122,6 +123,7 @@ try {
   const target = toReview[cursor]!;
   const screenUrl = `${base}${screenBase}/grade/${target.submissionId}?queue=1`;
   const scores: Record<LighthouseMode, number[]> = { today: [], ahead: [], before: [] };
+  const hostIndexes: number[] = [];
   const lighthouseModes: LighthouseMode[] = !lighthouseOnly
     ? ['today', 'ahead']
     : beforeDist
@@ -138,10 +140,12 @@ try {
         fs.writeFileSync(path.join(saveDir, `grading-${mode}-${run + 1}.json`), JSON.stringify(result.lhr));
       }
       const audits = result.lhr.audits;
+      const hostIndex = result.lhr.environment.benchmarkIndex;
+      hostIndexes.push(hostIndex);
       console.log(
         `Lighthouse (${mode}) run ${run + 1}: ${score.toFixed(2)} (FCP ${audits['first-contentful-paint']?.displayValue},` +
           ` LCP ${audits['largest-contentful-paint']?.displayValue}, TBT ${audits['total-blocking-time']?.displayValue},` +
-          ` CLS ${audits['cumulative-layout-shift']?.displayValue})`,
+          ` CLS ${audits['cumulative-layout-shift']?.displayValue}; host CPU index ${hostIndex.toFixed(0)})`,
       );
       if (lighthouseOnly)
         console.log(`  largest paint: ${largestPaintElement(audits['largest-contentful-paint-element'])}`);
@@ -153,7 +157,7 @@ try {
         ? ` before (${beforeDist}) ${median(scores.before).toFixed(2)}, this build ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`
         : ` today's way ${lighthouseOnly ? 'not measured' : median(scores.today).toFixed(2)}, read ahead ${median(scores.ahead).toFixed(2)} (goal >= 0.9)`),
   );
-  console.log(`load average at end: ${loadAverage()}`);
+  console.log(`load average at end: ${loadAverage()}; ${hostCpuIndexLine(hostIndexes)}`);
 } finally {
   await browser?.close();
   await stopServer(server.child);

@@ -25,6 +25,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import lighthouse from 'lighthouse';
 import type { CDPSession, Page } from 'puppeteer-core';
+import { hostCpuIndexLine } from './_lighthouse-host.ts';
 import {
   argument,
   launchMeasuringBrowser,
@@ -46,6 +47,7 @@ try {
 
   const loadAtStart = os.loadavg();
   const rows: { name: string; performance: number[]; accessibility: number[] }[] = [];
+  const hostIndexes: number[] = [];
   for (const target of app.targets) {
     const row = { name: target.name, performance: [] as number[], accessibility: [] as number[] };
     for (let run = 0; run < runs; run += 1) {
@@ -59,10 +61,12 @@ try {
       row.performance.push(categories.performance!.score ?? 0);
       row.accessibility.push(categories.accessibility!.score ?? 0);
       const audits = result.lhr.audits;
+      hostIndexes.push(result.lhr.environment.benchmarkIndex);
       console.log(
         `${target.name} run ${run + 1}: performance ${fmt(categories.performance!.score)}, accessibility ${fmt(categories.accessibility!.score)}` +
           ` (FCP ${audits['first-contentful-paint']?.displayValue}, LCP ${audits['largest-contentful-paint']?.displayValue},` +
-          ` TBT ${audits['total-blocking-time']?.displayValue}, CLS ${audits['cumulative-layout-shift']?.displayValue})`,
+          ` TBT ${audits['total-blocking-time']?.displayValue}, CLS ${audits['cumulative-layout-shift']?.displayValue};` +
+          ` host CPU index ${result.lhr.environment.benchmarkIndex.toFixed(0)})`,
       );
     }
     rows.push(row);
@@ -75,6 +79,7 @@ try {
       `${loadAtStart.map((value) => value.toFixed(1)).join(' ')} at start, ` +
       `${loadAtEnd.map((value) => value.toFixed(1)).join(' ')} at end (1, 5, 15 min), ${os.cpus().length} cores`,
   );
+  console.log(hostCpuIndexLine(hostIndexes));
   console.log('| page | performance | accessibility | goal |');
   console.log('|---|---|---|---|');
   for (const row of rows) {
