@@ -2,6 +2,7 @@ import { and, desc, eq, gt, isNull, lte, sql, type SQL } from 'drizzle-orm';
 import type { CourseGrade } from '../ai/grader-types.ts';
 import type { Db } from '../db/client.ts';
 import { assignments, grades, gradingRuns, questions, submissions } from '../db/schema.ts';
+import { currentGradesWhere, isCurrentAnswer } from './current-grades.ts';
 
 /**
  * The course's grading convention, as the database holds it (decision 0115): the saved grades on a
@@ -20,7 +21,7 @@ export interface CourseGradeLimits {
  * cold share and status of its answer's newest succeeded built-in judgement that records a cold
  * share, most recently saved first: at most `perQuestion` of each question, `max` in all.
  *
- * A grade counts as the grader's examples count one (models/graded-examples.ts): the newest grade
+ * A grade counts as the grader's examples count one (models/current-grades.ts): the newest grade
  * of a student's current answer. Not a grade on an earlier version (the student stands by the
  * newer answer), nor one applied to an answer group: it copies one decision onto near-identical
  * answers and would count it once per member. Questions of 0 points have no share to give.
@@ -32,7 +33,7 @@ export async function selectCourseGrades(
   questionId: string,
   limits: CourseGradeLimits,
 ): Promise<CourseGrade[]> {
-  const currentGrades = currentGradesWhere(db, isOtherQuestionOfCourse(questionId));
+  const currentGrades = currentGradesWhere(db, and(isOtherQuestionOfCourse(questionId), hasPoints));
   // The newest such judgement straight from the index of each answer's newest succeeded runs
   // (grading_runs_submission_newest_succeeded_idx), as models/grading-runs.ts reads runs.
   const coldJudgement = db
@@ -91,36 +92,13 @@ export async function selectCourseGrades(
  * other answer is not among the grades the convention is fitted on.
  */
 export async function holdsCourseGrade(db: Db, submissionId: string): Promise<boolean> {
-  const currentGrades = currentGradesWhere(db, eq(submissions.id, submissionId));
+  const currentGrades = currentGradesWhere(db, and(eq(submissions.id, submissionId), hasPoints));
   const rows = await db
     .select({ submissionId: currentGrades.submissionId })
     .from(currentGrades)
     .where(isNull(currentGrades.appliedFromGradeId))
     .limit(1);
   return rows.length > 0;
-}
-
-/**
- * The newest saved grade of each current answer of the questions `where` picks, on questions with
- * points: what the course's convention counts (group copies are left out by the reader, after the
- * newest grade is picked, as the examples leave them).
- */
-function currentGradesWhere(db: Db, where: SQL) {
-  return db
-    .selectDistinctOn([grades.submissionId], {
-      submissionId: grades.submissionId,
-      questionId: submissions.questionId,
-      points: questions.points,
-      grade: grades.grade,
-      appliedFromGradeId: grades.appliedFromGradeId,
-      savedAt: grades.createdAt,
-    })
-    .from(grades)
-    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .innerJoin(questions, eq(questions.id, submissions.questionId))
-    .where(and(where, gt(questions.points, 0), isCurrentAnswer('submissions')))
-    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
-    .as('current_grades');
 }
 
 /** The convention a pending built-in suggestion was made with, as its judgement stores it. */
@@ -172,15 +150,12 @@ export async function selectPendingConventions(
   }));
 }
 
+/** Questions of 0 points have no share to give. */
+const hasPoints = gt(questions.points, 0);
+
 /** `questions` is another question of the course `questionId` belongs to (in any of its assignments). */
 function isOtherQuestionOfCourse(questionId: string): SQL {
   return sql`${questions.id} <> ${questionId} and ${questions.assignmentId} in (
     select sa.id from ${assignments} sa where sa.course_id = (
       select oa.course_id from ${assignments} oa join ${questions} oq on oq.assignment_id = oa.id where oq.id = ${questionId}))`;
-}
-
-/** The submissions row of that name is its student's current (newest) version of the answer. */
-function isCurrentAnswer(name: string): SQL {
-  const row = sql.identifier(name);
-  return sql`${row}.version = (select max(cv.version) from ${submissions} cv where cv.question_id = ${row}.question_id and cv.student_id = ${row}.student_id)`;
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, isNull, ne, or, sql } from 'drizzle-orm';
 import type { Db } from '../db/client.ts';
-import { fileExtractions, grades, gradingRuns, submissions } from '../db/schema.ts';
+import { fileExtractions, gradingRuns, submissions } from '../db/schema.ts';
+import { currentGradesWhere } from './current-grades.ts';
 import type { StoredComment } from './grading-runs.ts';
 
 /** A saved grade on a question, with what the grader needs to learn from it. */
@@ -34,7 +35,7 @@ export const MAX_GRADED_EXAMPLES = 200;
  * is the example; a member saved again by hand is one of the instructor's own grades again.
  */
 export async function selectSavedGradeExamples(db: Db, questionId: string): Promise<SavedGradeExample[]> {
-  const currentGrades = currentGradesOfQuestion(db, questionId);
+  const currentGrades = currentGradesWhere(db, eq(submissions.questionId, questionId));
   const rows = await db
     .select({
       submissionId: currentGrades.submissionId,
@@ -53,7 +54,7 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
     .leftJoin(fileExtractions, eq(fileExtractions.fileId, submissions.fileId))
     .leftJoin(gradingRuns, eq(gradingRuns.id, currentGrades.gradingRunId))
     .where(isExample(currentGrades))
-    .orderBy(desc(currentGrades.createdAt), desc(currentGrades.submissionId))
+    .orderBy(desc(currentGrades.savedAt), desc(currentGrades.submissionId))
     .limit(MAX_GRADED_EXAMPLES);
   return rows.map((row) => ({
     submissionId: row.submissionId,
@@ -73,7 +74,7 @@ export async function selectSavedGradeExamples(db: Db, questionId: string): Prom
  * counted either (they were, and a question with a group applied never read as up to date).
  */
 export async function countCurrentSavedGrades(db: Db, questionId: string): Promise<number> {
-  const currentGrades = currentGradesOfQuestion(db, questionId);
+  const currentGrades = currentGradesWhere(db, eq(submissions.questionId, questionId));
   const [row] = await db
     .select({ count: sql<number>`count(*)::int` })
     .from(currentGrades)
@@ -83,27 +84,8 @@ export async function countCurrentSavedGrades(db: Db, questionId: string): Promi
   return Math.min(MAX_GRADED_EXAMPLES, Number(row?.count ?? 0));
 }
 
-/** The newest saved grade of every student's current answer to the question. */
-function currentGradesOfQuestion(db: Db, questionId: string) {
-  const latestVersion = sql`(select max(s2.version) from ${submissions} s2 where s2.question_id = ${submissions.questionId} and s2.student_id = ${submissions.studentId})`;
-  return db
-    .selectDistinctOn([grades.submissionId], {
-      submissionId: grades.submissionId,
-      grade: grades.grade,
-      comments: grades.comments,
-      gradingRunId: grades.gradingRunId,
-      appliedFromGradeId: grades.appliedFromGradeId,
-      createdAt: grades.createdAt,
-    })
-    .from(grades)
-    .innerJoin(submissions, eq(submissions.id, grades.submissionId))
-    .where(and(eq(submissions.questionId, questionId), sql`${submissions.version} = ${latestVersion}`))
-    .orderBy(grades.submissionId, desc(grades.createdAt), desc(grades.id))
-    .as('current_grades');
-}
-
 /** Of those, the examples: the instructor's own (not applied to a group), on an answer not failed to read. */
-function isExample(currentGrades: ReturnType<typeof currentGradesOfQuestion>) {
+function isExample(currentGrades: ReturnType<typeof currentGradesWhere>) {
   return and(
     isNull(currentGrades.appliedFromGradeId),
     or(isNull(fileExtractions.fileId), ne(fileExtractions.status, 'failed')),
