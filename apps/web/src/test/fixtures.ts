@@ -1,7 +1,7 @@
 import type { AssignmentDetail, AssignmentSummary } from '@gradewise/shared/contracts/assignments';
 import type { UserOutput } from '@gradewise/shared/contracts/auth';
 import type { CourseForStaff, CourseForStudent, CourseSummary } from '@gradewise/shared/contracts/courses';
-import type { ErrorCode } from '@gradewise/shared/errors';
+import type { ErrorBody, ErrorCode } from '@gradewise/shared/errors';
 import type {
   QuestionForStaff,
   QuestionForStudent,
@@ -143,3 +143,21 @@ export function questionForStudent(overrides: Partial<QuestionForStudent> = {}):
 
 export const errorResponse = (status: number, code: ErrorCode, message: string) => () =>
   jsonResponse(status, { code, message });
+
+/**
+ * The body of Save Grade refused as stale (409): Grace Colleague saved 6 points on this answer since
+ * the screen opened (decision 0032's Reload). Typed by the server's error contract.
+ */
+export function staleGradeSave(message: string): ErrorBody {
+  return {
+    code: 'CONFLICT',
+    message,
+    conflict: {
+      kind: 'grade',
+      id: 'grade-theirs',
+      grade: 6,
+      savedBy: { _id: 'user-9', name: 'Grace Colleague' },
+      savedAt: '2030-02-02T10:00:00.000Z',
+    },
+  };
+}

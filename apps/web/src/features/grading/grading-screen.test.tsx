@@ -2,7 +2,14 @@ import { configure, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
-import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
+import {
+  ASSIGNMENT_ID,
+  QUESTION_ID,
+  questionForStaff,
+  signInAs,
+  staffSubmission,
+  staleGradeSave,
+} from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork } from '../../test/network.ts';
 import { stubMatchMedia } from '../../test/match-media.ts';
 import { renderApp } from '../../test/render-app.tsx';
@@ -403,17 +410,7 @@ describe('grading screen', () => {
               return jsonResponse(200, { message: 'Grade saved successfully!', grade: savedGrade() });
             }
             graded = true;
-            return jsonResponse(409, {
-              code: 'CONFLICT',
-              message: conflictMessage,
-              conflict: {
-                kind: 'grade',
-                id: 'grade-theirs',
-                grade: 6,
-                savedBy: { _id: 'user-9', name: 'Grace Colleague' },
-                savedAt: '2030-02-02T10:00:00.000Z',
-              },
-            });
+            return jsonResponse(409, staleGradeSave(conflictMessage));
           },
         },
       ),

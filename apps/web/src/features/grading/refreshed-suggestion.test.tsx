@@ -3,7 +3,14 @@ import userEvent from '@testing-library/user-event';
 import { describe, expect, it } from 'vitest';
 import type { QuestionSubmissionForStaff } from '@gradewise/shared/contracts/questions';
 import { queryKeys } from '../../lib/query-keys.ts';
-import { ASSIGNMENT_ID, QUESTION_ID, questionForStaff, signInAs, staffSubmission } from '../../test/fixtures.ts';
+import {
+  ASSIGNMENT_ID,
+  QUESTION_ID,
+  questionForStaff,
+  signInAs,
+  staffSubmission,
+  staleGradeSave,
+} from '../../test/fixtures.ts';
 import { deferredResponse, INSTRUCTOR, jsonResponse, stubNetwork, type Responder } from '../../test/network.ts';
 import { renderApp } from '../../test/render-app.tsx';
 import { UPDATED_SUGGESTION_MESSAGES } from './hooks/use-refreshed-suggestion.ts';
@@ -75,17 +82,9 @@ const refreshedTwice = () => {
 };
 
 /** Save Grade refused: someone else's grade was saved since the screen opened (decision 0032's Reload). */
-const staleSave = {
-  code: 'CONFLICT',
-  message: 'Grace Colleague saved a grade for this submission after you opened it. Reload to see it.',
-  conflict: {
-    kind: 'grade',
-    id: 'grade-theirs',
-    grade: 6,
-    savedBy: { _id: 'user-9', name: 'Grace Colleague' },
-    savedAt: '2030-02-02T10:00:00.000Z',
-  },
-};
+const staleSave = staleGradeSave(
+  'Grace Colleague saved a grade for this submission after you opened it. Reload to see it.',
+);
 
 /**
  * The screen of an answer whose suggestion is refreshed while it is open: POST grade answers the
