@@ -207,6 +207,77 @@ describe('rubric drafting', () => {
     expect(sum(items)).toBe(0.5);
   });
 
+  it("takes the points the instructor wrote beside each part, and leaves the notes out of the items' text", async () => {
+    const items = await draft(
+      'Processes and threads. (a) Define a process. (b) Define a thread. (c) Give one advantage of threads.',
+      '(a) A program in execution with its own address space. [2 marks]\n(b) A unit of execution inside a process that shares its memory. [2 marks]\n(c) Threads are cheaper to create and to switch between. [6 marks]',
+      10,
+    );
+    expect(items.map((item) => item.points)).toEqual([2, 2, 6]);
+    expect(items.map((item) => item.criterion)).toEqual([
+      '(a) Define a process.',
+      '(b) Define a thread.',
+      '(c) Give one advantage of threads.',
+    ]);
+    for (const item of items) expect(`${item.criterion} ${item.guidance}`).not.toMatch(/marks?\b|\[\d/);
+  });
+
+  it("takes the marks written beside the question's parts when the solution has none", async () => {
+    const items = await draft(
+      '(a) Define a process. [2 marks] (b) Define a thread. [3 marks] (c) Give one advantage of threads. [5 marks]',
+      '(a) A program in execution with its own address space.\n(b) A unit of execution inside a process.\n(c) Cheaper to create and to switch between.',
+      10,
+    );
+    expect(items.map((item) => item.points)).toEqual([2, 3, 5]);
+    expect(items[0]!.criterion).toBe('(a) Define a process.');
+  });
+
+  it("reads a marking scheme's points in every usual form, and still finds the final answer after its note", async () => {
+    const items = await draft(
+      'A car accelerates uniformly from rest at 4 m/s^2 for 5 s. How far does it travel?',
+      '1. Use s = ut + at^2/2 (2 marks)\n2. Substitute u = 0, a = 4 and t = 5 - 1 mark\nTherefore s = 50 m.\n[2 marks]',
+      5,
+    );
+    expect(items.map((item) => item.points)).toEqual([2, 1, 2]);
+    expect(items.at(-1)!.criterion).toBe('Final answer, with its unit');
+    expect(items.at(-1)!.guidance).toContain('Expected value: 50 m.');
+  });
+
+  it('scales a scheme out of another total, splits what notes leave by weight, and ignores notes it cannot follow', async () => {
+    const scheme =
+      'Marking scheme\n- Defines deadlock (4 points)\n- Names the four conditions (4 points)\n- Prevents it (2 pts)';
+    expect((await draft('What is a deadlock?', scheme, 20)).map((item) => item.points)).toEqual([8, 8, 4]);
+    const partly = await draft(
+      'Q?',
+      '(a) The first idea here. (2 marks)\n(b) The second idea here.\n(c) The third idea here.',
+      10,
+    );
+    expect(partly.map((item) => item.points)).toEqual([2, 4, 4]);
+    // Notes that add up to more than the points leave nothing for (c); a 0 is no split either.
+    const unfollowable = [
+      '(a) One idea. (8 marks)\n(b) Two ideas. (4 marks)\n(c) Three.',
+      '(a) One idea. (0 marks)\n(b) Two ideas. (2 marks)',
+    ];
+    for (const solution of unfollowable) {
+      const items = await draft('Q?', solution, 10);
+      expect(sum(items)).toBe(10);
+      expect(items.map((item) => item.points)).toEqual(
+        (await draft('Q?', solution.replace(/\s*\(\d+ marks\)/g, ''), 10)).map((item) => item.points),
+      );
+    }
+    // A question's label with its total, or the total itself, frames the scheme: no item of its own.
+    const framed = await draft(
+      'Q?',
+      'Question 3 (10 marks)\n- The first idea about processes (4 marks)\n- The second idea about threads (6 marks)\nTotal: 10 marks',
+      10,
+    );
+    expect(framed.map((item) => item.points)).toEqual([4, 6]);
+    expect(framed.map((item) => item.guidance).join(' ')).not.toMatch(/Question 3|Total/);
+    // "within 10 points", "[2]" and a bare "2 marks" in a sentence are not notes.
+    const prose = await draft('Q?', '(a) Scores within 10 points of the mean [2].\n(b) The cross 2 marks the spot.', 6);
+    expect(prose.map((item) => item.points)).toEqual([3, 3]);
+  });
+
   it('re-splits a stored draft when the question points changed, keeping the proportions', () => {
     const raw = {
       version: '1.0.0',
@@ -520,8 +591,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-3.6.0',
-      promptVersion: 'builtin-3.6.0',
+      model: 'gradewise-builtin-3.6.1',
+      promptVersion: 'builtin-3.6.1',
       inputTokens: null,
       outputTokens: null,
     });

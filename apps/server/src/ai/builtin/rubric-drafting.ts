@@ -1,10 +1,19 @@
 import { parseQuantities, formatQuantity, type Quantity } from './quantities.ts';
+import {
+  statedAllocation,
+  statedPointsIn,
+  withNotesOnTheirLines,
+  withoutSchemeFrames,
+  withoutStatedPoints,
+} from './stated-points.ts';
 import { contentTerms, normaliseText, splitSentences } from './text-analysis.ts';
 
 /**
  * Drafts rubric items from the structure of a worked solution: explicit parts ((a), Part 1, i)),
  * numbered or ordered steps, and the final answer. Points always add up exactly to the question's
- * points (to the hundredth; quarter-point grids are exact in binary floating point).
+ * points (to the hundredth; quarter-point grids are exact in binary floating point). Points the
+ * instructor wrote beside a part or step ("[2 marks]", in the solution or the question) are the
+ * split (stated-points.ts); otherwise parts weigh the same and steps by how much they say.
  */
 
 export interface DraftedItem {
@@ -146,7 +155,9 @@ const CONCLUSION =
   /^(?:answer\s*[:=-]|final answer|therefore|thus|hence|so\b|so,|overall|in conclusion|the answer is|result\s*:|∴)/i;
 
 /** "= 20 m/s." at the end, or a \boxed{} value: the line states a result. */
-function statesResult(text: string): boolean {
+function statesResult(stated: string): boolean {
+  // "= 6 m/s. [2 marks]" states a result: the note after it is the instructor's, not the answer's.
+  const text = withoutStatedPoints(stated).trim();
   if (/\\boxed\{/.test(text)) return true;
   return /=\s*[-+]?[\d.]+(?:\s*(?:[x×]\s*10\^?[-+]?\d+|e[-+]?\d+))?\s*[^\s=]{0,12}\s*(?:\([^)]*\))?\s*[.;]?\s*$/i.test(
     text,
@@ -154,7 +165,7 @@ function statesResult(text: string): boolean {
 }
 
 function isFinalAnswerText(text: string): boolean {
-  return CONCLUSION.test(text.trim()) || /\\boxed\{/.test(text);
+  return CONCLUSION.test(withoutStatedPoints(text).trim()) || /\\boxed\{/.test(text);
 }
 
 /** Lines, or sentences when the solution is one paragraph. */
@@ -326,7 +337,8 @@ function partCriterion(segment: Segment, questionText: string): string {
   const label = segment.label ?? '';
   // Prefer the question's own wording of the same part: "(b) Find the gradient at x = 2".
   const questionParts = splitIntoParts(normaliseText(questionText), false) ?? [];
-  const wording = questionParts.find((part) => part.label === segment.label)?.text.trim();
+  const found = questionParts.find((part) => part.label === segment.label)?.text;
+  const wording = found === undefined ? undefined : withoutStatedPoints(found).trim();
   if (wording && contentTerms(wording).length > 0) return `${label} ${shorten(wording, 90)}`.trim();
   return `${label} ${topicOf(segment, questionText)}`.trim();
 }
@@ -345,6 +357,12 @@ function guidanceFor(segment: Segment, questionText: string): string {
   if (results.length > 0)
     parts.push(`Expected value${results.length > 1 ? 's' : ''}: ${[...new Set(results)].join(', ')}.`);
   return parts.join(' ');
+}
+
+function weightedAllocation(points: number, weights: readonly number[], segments: readonly Segment[]): number[] {
+  const allocation = allocatePoints(points, weights);
+  giveFinalAnswerTheMost(allocation, segments);
+  return allocation;
 }
 
 /**
@@ -394,7 +412,9 @@ export function withoutSolutionHeading(text: string): string {
 }
 
 export function draftRubricItems(input: { questionText: string; solutionText: string; points: number }): DraftedItem[] {
-  const solution = withoutSolutionHeading(normaliseText(input.solutionText).trim());
+  const solution = withoutSchemeFrames(
+    withNotesOnTheirLines(withoutSolutionHeading(normaliseText(input.solutionText).trim())),
+  ).trim();
   if (!solution) {
     return [
       {
@@ -411,11 +431,28 @@ export function draftRubricItems(input: { questionText: string; solutionText: st
   // Tiny point values cannot give every item a quarter point: merge until they can.
   const maxItems = Math.max(1, Math.floor(input.points / 0.25 + 1e-9));
   if (segments.length > maxItems) segments = mergeSteps(segments, maxItems);
+  const questionParts = splitIntoParts(normaliseText(input.questionText), false) ?? [];
+  // What the instructor wrote beside each part or step, in the solution or beside the same part of
+  // the question; then the notes leave the text, which is what an answer must show.
+  const stated = segments.map(
+    (segment) =>
+      statedPointsIn(segment.text) ??
+      (segment.label === null
+        ? null
+        : statedPointsIn(questionParts.find((part) => part.label === segment.label)?.text ?? '')),
+  );
+  // The whole question's points beside one line among others is the question's total, not that
+  // line's share: "Question 3 (10 marks)" above the scheme.
+  if (segments.length > 1)
+    stated.forEach((value, index) => {
+      if (value !== null && Math.abs(value - input.points) < 1e-6) stated[index] = null;
+    });
+  segments = segments.map((segment) => ({ ...segment, text: withoutStatedPoints(segment.text) }));
   if (segments.length === 1) {
     return [
       {
         criterion: parts ? partCriterion(segments[0]!, input.questionText) : 'Correct and complete answer',
-        guidance: guidanceFor({ ...segments[0]!, text: solution }, input.questionText),
+        guidance: guidanceFor({ ...segments[0]!, text: withoutStatedPoints(solution) }, input.questionText),
         points: input.points,
       },
     ];
@@ -433,11 +470,10 @@ export function draftRubricItems(input: { questionText: string; solutionText: st
   const weights = segments.map((segment, index) =>
     segment.isFinalAnswer ? averageMethodWeight * (methodIndexes.length >= 2 ? 1.5 : 1) : baseWeights[index]!,
   );
-  const allocation = allocatePoints(input.points, weights);
-  giveFinalAnswerTheMost(allocation, segments);
-  const questionLabels = new Set(
-    (splitIntoParts(normaliseText(input.questionText), false) ?? []).map((part) => part.label),
-  );
+  const allocation =
+    statedAllocation(input.points, stated, weights, allocatePoints) ??
+    weightedAllocation(input.points, weights, segments);
+  const questionLabels = new Set(questionParts.map((part) => part.label));
   let stepNumber = 0;
   return segments.map((segment, index) => {
     const usesQuestionWording =
