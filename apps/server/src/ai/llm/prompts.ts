@@ -9,7 +9,7 @@ import { MAX_RUBRIC_ITEMS } from './output-schemas.ts';
  * Recorded with every suggestion (GraderMeta.promptVersion). Bump it whenever a prompt's wording
  * or an output schema changes, so suggestions can be compared per prompt.
  */
-export const PROMPT_VERSION = 'llm-v4';
+export const PROMPT_VERSION = 'llm-v5';
 
 /** More pages than this are sent as text only: cost and context grow per image. */
 export const MAX_PAGE_IMAGES = 20;
@@ -205,7 +205,8 @@ export function buildRubricSystemPrompt(input: RubricDraftInput): string {
     '',
     'How to write the rubric:',
     `1. Two to ${Math.min(6, MAX_RUBRIC_ITEMS)} items, each one independently checkable step, result or idea of a complete answer (one item is fine for a one-step question).`,
-    `2. points are whole or half points reflecting each item's weight and should add up to ${pointsPhrase(input.points)}.`,
+    `2. points are whole or half points reflecting each item's weight and should add up to ${pointsPhrase(input.points)}. ` +
+      'Where the question or the reference solution states the points of a part or step (for example "[2 marks]" or "(4 points)"), use those points.',
     '3. criterion: one short sentence saying what the answer must show.',
     '4. guidance: how to award full and partial credit, and the typical mistakes to look for.',
     '',
