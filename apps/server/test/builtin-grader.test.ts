@@ -278,6 +278,35 @@ describe('rubric drafting', () => {
     expect(prose.map((item) => item.points)).toEqual([3, 3]);
   });
 
+  it('reads a guideline written as score levels as its top level: one item, none for partial or no credit', async () => {
+    const levels = [
+      'Full marks (6 points): photosynthesis in the chloroplasts turns carbon dioxide and water into glucose, releasing oxygen.',
+      'Partial credit (3 points): names only the inputs or only the products.',
+      'No credit: anything else, such as describing respiration.',
+    ].join('\n');
+    const items = await draft(PHOTOSYNTHESIS.questionText, levels, 6);
+    expect(items).toHaveLength(1);
+    expect(items[0]!.points).toBe(6);
+    expect(items[0]!.guidance).toContain('carbon dioxide and water into glucose');
+    expect(items[0]!.guidance).not.toMatch(/Partial|No credit|respiration|anything else/);
+    // Headed by points that add up to the question's: a split over items, not levels.
+    const split = await draft(
+      'Q?',
+      '2 marks: defines a process.\n4 marks: defines a thread.\n4 marks: gives an advantage.',
+      10,
+    );
+    expect(split.map((item) => item.points)).toEqual([2, 4, 4]);
+  });
+
+  it('grades against the top level of a score-level guideline, as if it were the solution', async () => {
+    const top = 'Photosynthesis in the chloroplasts turns carbon dioxide and water into glucose, releasing oxygen.';
+    const levels = `Full marks (6 points): ${top}\nPartial credit (3 points): names only the inputs or only the products.\nNo credit: anything else, such as describing respiration.`;
+    const answerText = 'Respiration breaks glucose down; it names only the inputs or only the products, anything else.';
+    const asLevels = await grade({ ...PHOTOSYNTHESIS, solutionText: levels, answerText });
+    const asTop = await grade({ ...PHOTOSYNTHESIS, solutionText: top, answerText });
+    expect(asLevels.suggestion).toEqual(asTop.suggestion);
+  });
+
   it('re-splits a stored draft when the question points changed, keeping the proportions', () => {
     const raw = {
       version: '1.0.0',
@@ -591,8 +620,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-3.6.1',
-      promptVersion: 'builtin-3.6.1',
+      model: 'gradewise-builtin-3.6.2',
+      promptVersion: 'builtin-3.6.2',
       inputTokens: null,
       outputTokens: null,
     });

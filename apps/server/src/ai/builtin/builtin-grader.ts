@@ -24,6 +24,7 @@ import { BUILTIN_GRADER_VERSION, gradeAnswer, textsToEmbed } from './grade-answe
 import { embedTexts } from './sentence-embeddings.ts';
 import type { SuggestionModel } from './suggestion-model.ts';
 import { allocatePoints, draftRubricItems } from './rubric-drafting.ts';
+import { referenceOfScoreLevels } from './score-levels.ts';
 
 /**
  * The offline grader: no model, no network, deterministic. It is the default when no LLM is
@@ -96,13 +97,14 @@ export class BuiltinGrader implements Grader {
   async requestGrading(input: GradingInput, signal?: AbortSignal): Promise<GradingCall> {
     throwIfAborted(signal);
     const startedAt = performance.now();
+    const graded = withReference(input);
     // Meaning first (the sentence model is asynchronous), then the judgement, synchronously.
-    const texts = textsToEmbed(input);
+    const texts = textsToEmbed(graded);
     const vectors = await embedTexts(texts);
     throwIfAborted(signal);
     const meaningOf = new Map(texts.map((text, index) => [text.replace(/\s+/g, ' ').trim(), vectors[index]!]));
     const judgement = gradeAnswer(
-      input,
+      graded,
       (text) => {
         const vector = meaningOf.get(text.replace(/\s+/g, ' ').trim());
         if (!vector) throw new Error('A text was graded without its meaning measured first.');
@@ -151,7 +153,7 @@ export class BuiltinGrader implements Grader {
   async requestRubric(input: RubricDraftInput, signal?: AbortSignal): Promise<RubricCall> {
     throwIfAborted(signal);
     const startedAt = performance.now();
-    const items = draftRubricItems(input);
+    const items = draftRubricItems(withReference(input));
     return { rawOutput: { version: BUILTIN_GRADER_VERSION, items }, meta: metaFor(startedAt) };
   }
 
@@ -178,6 +180,12 @@ export class BuiltinGrader implements Grader {
       })),
     };
   }
+}
+
+/** What a complete answer shows: a guideline written as score levels is read as its top level. */
+function withReference<T extends { solutionText: string; points: number }>(input: T): T {
+  const solutionText = referenceOfScoreLevels(input.solutionText, input.points);
+  return solutionText === input.solutionText ? input : { ...input, solutionText };
 }
 
 export function createBuiltinGrader(): BuiltinGrader {

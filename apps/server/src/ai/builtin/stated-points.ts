@@ -4,21 +4,23 @@
  * the question's points are split; the drafted rubric takes that split instead of guessing one
  * (rubric-drafting.ts), and the note itself is no part of what a student must show.
  *
- * Only a number with its unit (mark, point, pt) in brackets, or after a dash or colon at the end of
- * a line, is read: "within 10 points of", "[2]" (a citation) and "2 marks the spot" are not.
+ * Only a number with its unit (mark, point, pt) in brackets, after a dash or colon at the end of a
+ * line, or heading a line ("2 marks: defines …") is read: "within 10 points of", "[2]" (a
+ * citation) and "2 marks the spot" are not.
  */
 const UNIT = String.raw`(?:marks?|points?|pts?\.?|pt\.?)`;
 const NUMBER = String.raw`(\d{1,3}(?:\.\d{1,2})?)`;
 const BRACKETED = String.raw`[[(]\s*${NUMBER}\s*${UNIT}\s*[\])]`;
 const TRAILING = String.raw`(?<=\S)\s*[-–—:]\s*${NUMBER}\s*${UNIT}\s*\.?\s*$`;
-const STATED_POINTS = new RegExp(`${BRACKETED}|${TRAILING}`, 'gim');
+const LEADING = String.raw`^\s*(?:[-*•]\s*)?${NUMBER}\s*${UNIT}\s*[:–—-]\s*(?=\S)`;
+const STATED_POINTS = new RegExp(`${BRACKETED}|${TRAILING}|${LEADING}`, 'gim');
 /** A line holding nothing but such a note: it belongs to the line before it. */
 const NOTE_ALONE = new RegExp(String.raw`^\s*(?:${BRACKETED}|${NUMBER}\s*${UNIT})\s*\.?\s*$`, 'i');
 
 /** The points stated in `text` (their sum: a merged step keeps each of its notes); null when none is. */
 export function statedPointsIn(text: string): number | null {
   let total: number | null = null;
-  for (const match of text.matchAll(STATED_POINTS)) total = (total ?? 0) + Number(match[1] ?? match[2]);
+  for (const match of text.matchAll(STATED_POINTS)) total = (total ?? 0) + Number(match[1] ?? match[2] ?? match[3]);
   return total;
 }
 
