@@ -108,10 +108,24 @@ export const EIGENVALUES_QUESTION =
 export const EIGENVALUES_SOLUTION =
   'The matrix is diagonal, so its eigenvalues are its diagonal entries: 2 and 3. The characteristic polynomial (2 - x)(3 - x) = 0 gives x = 2 and x = 3.';
 
+/** What the question's two PDFs say (each paragraph a line of the PDF): the eigenvalue question unless told. */
+export interface QuestionTexts {
+  title: string;
+  question: string[];
+  solution: string[];
+}
+
+const EIGENVALUES: QuestionTexts = {
+  title: 'Eigenvalues',
+  question: [EIGENVALUES_QUESTION],
+  solution: [EIGENVALUES_SOLUTION],
+};
+
 /** An instructor's course with the given students, one assignment and one 10-point question; each student submits their answer. */
 export async function seedQuestion(
   request: APIRequestContext,
   answers: { name: string; answer: string }[],
+  texts: QuestionTexts = EIGENVALUES,
 ): Promise<SeededQuestion> {
   const instructor = await registerPerson(request, 'Ada Instructor', 'instructor');
   const auth = { Authorization: `Bearer ${instructor.token}` };
@@ -140,10 +154,10 @@ export async function seedQuestion(
     await request.post(`/api/assignments/${assignment._id}/questions`, {
       headers: auth,
       multipart: {
-        title: 'Eigenvalues',
+        title: texts.title,
         points: '10',
-        questionFile: await pdf('Question 1', [EIGENVALUES_QUESTION]),
-        solutionFile: await pdf('Solution 1', [EIGENVALUES_SOLUTION]),
+        questionFile: await pdf('Question 1', texts.question),
+        solutionFile: await pdf('Solution 1', texts.solution),
       },
     }),
     'create question',
