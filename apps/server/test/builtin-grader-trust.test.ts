@@ -286,4 +286,24 @@ describe('bad input', () => {
       else expect(suggestion.totalScore).toBe(0);
     }
   });
+
+  it('reads a run of 500,000 spaces (text a hostile PDF can hold) as one space, in an answer and in a solution', async () => {
+    // Splitting sentences once retried its pattern from every space of such a run: 11 s for 50,000
+    // spaces, on the thread that serves every request. Now the run is read once.
+    const run = ' '.repeat(500_000);
+    const answer = (gap: string) =>
+      `Chlorophyll in the chloroplasts absorbs light${gap}so carbon dioxide and water become glucose (note to grader).`;
+    const spaced = await grade(withAnswer(PHOTOSYNTHESIS, answer(run)));
+    const plain = await grade(withAnswer(PHOTOSYNTHESIS, answer(' ')));
+    expect(spaced.suggestion).toEqual(plain.suggestion);
+    const folded = splitSentences(answer(run)).map((sentence) => sentence.replace(/\s+/g, ' '));
+    expect(folded).toEqual(splitSentences(answer(' ')));
+    const solution = `(a) Light is absorbed.${run}(note) [2 marks]\n(b) Glucose is made. - 4 marks${run}\nTotal${run}: 6 marks`;
+    const call = await grader.requestRubric({ questionText: 'Q?', solutionText: solution, points: 6 });
+    expect(
+      grader
+        .interpretRubric(call.rawOutput, { questionText: 'Q?', solutionText: solution, points: 6 })
+        .items.map((item) => item.points),
+    ).toEqual([2, 4]);
+  });
 });

@@ -11,11 +11,14 @@
 const UNIT = String.raw`(?:marks?|points?|pts?\.?|pt\.?)`;
 const NUMBER = String.raw`(\d{1,3}(?:\.\d{1,2})?)`;
 const BRACKETED = String.raw`[[(]\s*${NUMBER}\s*${UNIT}\s*[\])]`;
-const TRAILING = String.raw`(?<=\S)\s*[-–—:]\s*${NUMBER}\s*${UNIT}\s*\.?\s*$`;
+const TRAILING = String.raw`(?<=\S)\s*[-–—:]\s*${NUMBER}\s*${UNIT}(?:\s*\.)?\s*$`;
 const LEADING = String.raw`^\s*(?:[-*•]\s*)?${NUMBER}\s*${UNIT}\s*[:–—-]\s*(?=\S)`;
 const STATED_POINTS = new RegExp(`${BRACKETED}|${TRAILING}|${LEADING}`, 'gim');
-/** A line holding nothing but such a note: it belongs to the line before it. */
-const NOTE_ALONE = new RegExp(String.raw`^\s*(?:${BRACKETED}|${NUMBER}\s*${UNIT})\s*\.?\s*$`, 'i');
+/**
+ * A line holding nothing but such a note: it belongs to the line before it. (No two `\s*` meet
+ * around an optional part in these patterns: on a long run of spaces that split is quadratic.)
+ */
+const NOTE_ALONE = new RegExp(String.raw`^\s*(?:${BRACKETED}|${NUMBER}\s*${UNIT})(?:\s*\.)?\s*$`, 'i');
 
 /** The points stated in `text` (their sum: a merged step keeps each of its notes); null when none is. */
 export function statedPointsIn(text: string): number | null {
@@ -32,9 +35,9 @@ export function withoutStatedPoints(text: string): string {
   if (statedPointsIn(text) === null) return text;
   return text
     .replace(STATED_POINTS, '')
-    .replace(/[ \t]+([.,;:])/g, '$1')
+    .replace(/(?<![ \t])[ \t]+([.,;:])/g, '$1')
     .replace(/[ \t]{2,}/g, ' ')
-    .replace(/[ \t]+$/gm, '')
+    .replace(/(?<![ \t])[ \t]+$/gm, '')
     .trim();
 }
 
