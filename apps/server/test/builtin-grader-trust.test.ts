@@ -306,4 +306,18 @@ describe('bad input', () => {
         .items.map((item) => item.points),
     ).toEqual([2, 4]);
   });
+
+  it('reads an answer of 100,000 "= 5" and a solution with 100,000 empty lines once, not once per value or line', async () => {
+    // Each value of the answer re-read all the text before it (7 s for 20,000 "= 5"), and each line
+    // start of a run of empty lines re-read the rest of the run (6 s for 20,000 lines): decision 0128.
+    const { suggestion } = await grade(withAnswer(PHOTOSYNTHESIS, '= 5 '.repeat(100_000)));
+    expect(suggestion.totalScore).toBeLessThanOrEqual(PHOTOSYNTHESIS.points / 2);
+    expect(suggestion.confidence).toBeLessThan(90);
+    const drafted = async (gap: string) => {
+      const solutionText = `1. Chlorophyll absorbs light.${gap}2. Carbon dioxide and water become glucose.\n3. Oxygen is released.`;
+      const call = await grader.requestRubric({ questionText: 'Q?', solutionText, points: 6 });
+      return grader.interpretRubric(call.rawOutput, { questionText: 'Q?', solutionText, points: 6 }).items;
+    };
+    expect(await drafted('\n'.repeat(100_000))).toEqual(await drafted('\n'));
+  });
 });

@@ -389,8 +389,11 @@ export function parseQuantities(input: string, options: { readNumberWords?: bool
   const normalised = normaliseText(input);
   const text = (options.readNumberWords === false ? normalised : writeNumberWordsAsDigits(normalised))
     // "(a)" labels and list numbers are not quantities.
-    .replace(/^\s*(?:\(?[a-h]\)|\(?[ivx]+\)|\d+[.)](?!\d)|part\s+\w+[:.)]?|step\s+\d+[:.)]?)\s*/gim, (label) =>
-      ' '.repeat(label.length),
+    // Tried only at the first line start of a run of blank lines (the lookbehind): from every one, each
+    // try re-read the rest of the run, and 20,000 empty lines took seconds (decision 0128).
+    .replace(
+      /^(?<!\n[^\S\n]*\n)\s*(?:\(?[a-h]\)|\(?[ivx]+\)|\d+[.)](?!\d)|part\s+\w+[:.)]?|step\s+\d+[:.)]?)\s*/gim,
+      (label) => ' '.repeat(label.length),
     )
     // Big-O notation names a growth rate, not a value: O(1) is not the number 1.
     .replace(/\bO\s*\([^()]*\)/g, (notation) => ' '.repeat(notation.length));

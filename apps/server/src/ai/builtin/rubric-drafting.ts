@@ -58,8 +58,10 @@ function findMarkers(text: string): Marker[] {
     ['step', /(?:^|(?<=[\s.;:]))step\s+(\d+)\b\s*[:.)-]?/gim],
     ['roman', /(?:^|(?<=[\s.;:]))\(?((?:i{1,3}|iv|vi{0,3}|ix|x))\)\s*/gm],
     ['letter', /(?:^|(?<=[\s.;:]))\(?([a-h])\)\s*/gm],
-    ['number', /(?:^|(?<=\n))\s*\(?(\d{1,2})[.)]\s+/gm],
-    ['number', /(?:^|(?<=\n))\s*(?:q|question)\s*(\d{1,2})[.):]?\s+/gim],
+    // Not from a line start inside a run of blank lines: each would re-read the rest of the run
+    // (quadratic); the run's first line start finds the same marker (decision 0128).
+    ['number', /(?:^|(?<=\n))(?<!\n[^\S\n]*\n)\s*\(?(\d{1,2})[.)]\s+/gm],
+    ['number', /(?:^|(?<=\n))(?<!\n[^\S\n]*\n)\s*(?:q|question)\s*(\d{1,2})[.):]?\s+/gim],
   ];
   for (const [family, pattern] of patterns) {
     for (const match of text.matchAll(pattern)) {
@@ -307,13 +309,25 @@ export function resultQuantities(text: string): Quantity[] {
   const quantities = parseQuantities(text, { readNumberWords: false });
   return quantities.filter((quantity) => {
     if (quantity.isCoefficient) return false;
-    const before = quantity.text.slice(0, quantity.start);
     const after = quantity.text.slice(quantity.end);
-    const afterEquals = /(?:=|\bis|\bare|\bof|:|\\boxed\{)\s*[(]?\s*$/i.test(before);
+    const afterEquals = followsEquals(quantity.text, quantity.start);
     // A trailing noun is allowed: "= 1.204 × 10^24 molecules."
     const endsClause = /^\s*(?:[a-z]+\s*)?(?:$|[.,;)}\n]|\(|and\b|or\b|so\b|which\b|giving\b|in\b)/i.test(after);
     return afterEquals && endsClause && quantity.value !== 0;
   });
+}
+
+/**
+ * The text before `start` ends with "=", "is", "are", "of", ":" or "\\boxed{", then spaces and at
+ * most one "(". Read back from `start`: a pattern ending in `$` tried on everything before each
+ * value re-read the whole text once per value, and an answer of 20,000 "= 5" took seconds (0128).
+ */
+function followsEquals(text: string, start: number): boolean {
+  let index = start;
+  while (index > 0 && /\s/.test(text[index - 1]!)) index--;
+  if (index > 0 && text[index - 1] === '(') index--;
+  while (index > 0 && /\s/.test(text[index - 1]!)) index--;
+  return /(?:=|\bis|\bare|\bof|:|\\boxed\{)$/i.test(text.slice(Math.max(0, index - 8), index));
 }
 
 /**

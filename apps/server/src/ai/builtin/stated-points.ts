@@ -11,12 +11,13 @@
 const UNIT = String.raw`(?:marks?|points?|pts?\.?|pt\.?)`;
 const NUMBER = String.raw`(\d{1,3}(?:\.\d{1,2})?)`;
 const BRACKETED = String.raw`[[(]\s*${NUMBER}\s*${UNIT}\s*[\])]`;
-const TRAILING = String.raw`(?<=\S)\s*[-–—:]\s*${NUMBER}\s*${UNIT}(?:\s*\.)?\s*$`;
-const LEADING = String.raw`^\s*(?:[-*•]\s*)?${NUMBER}\s*${UNIT}\s*[:–—-]\s*(?=\S)`;
+const TRAILING = String.raw`(?<=\S)[ \t]*[-–—:][ \t]*${NUMBER}[ \t]*${UNIT}(?:[ \t]*\.)?[ \t]*$`;
+const LEADING = String.raw`^[ \t]*(?:[-*•][ \t]*)?${NUMBER}[ \t]*${UNIT}[ \t]*[:–—-][ \t]*(?=\S)`;
 const STATED_POINTS = new RegExp(`${BRACKETED}|${TRAILING}|${LEADING}`, 'gim');
 /**
- * A line holding nothing but such a note: it belongs to the line before it. (No two `\s*` meet
- * around an optional part in these patterns: on a long run of spaces that split is quadratic.)
+ * A line holding nothing but such a note: it belongs to the line before it. (A note never spans
+ * lines, and no two runs of spaces meet around an optional part in these patterns: tried at every
+ * line start of thousands of empty lines, or split on a long run of spaces, either is quadratic.)
  */
 const NOTE_ALONE = new RegExp(String.raw`^\s*(?:${BRACKETED}|${NUMBER}\s*${UNIT})(?:\s*\.)?\s*$`, 'i');
 
@@ -55,14 +56,18 @@ export function withoutSchemeFrames(text: string): string {
 
 /** A note alone on its line ("[2 marks]" under a part) is joined to the line before it. */
 export function withNotesOnTheirLines(text: string): string {
-  const lines = text.split('\n');
   const joined: string[] = [];
-  for (const line of lines) {
-    const previous = joined.findLastIndex((candidate) => candidate.trim().length > 0);
+  // The last line with something on it, kept as lines are read (a search back from each line
+  // would be quadratic in a text of many empty lines).
+  let previous = -1;
+  for (const line of text.split('\n')) {
     if (NOTE_ALONE.test(line) && previous >= 0) {
       const note = line.trim();
       joined[previous] = `${joined[previous]!.trimEnd()} ${/^[[(]/.test(note) ? note : `(${note.replace(/\.$/, '')})`}`;
-    } else joined.push(line);
+      continue;
+    }
+    joined.push(line);
+    if (line.trim().length > 0) previous = joined.length - 1;
   }
   return joined.join('\n');
 }
