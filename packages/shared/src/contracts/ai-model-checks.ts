@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { AiCostEstimate, AiLocation } from './ai-cost.ts';
 
 /**
@@ -22,120 +23,138 @@ const sampleSize = (number: z.ZodNumber) =>
     .min(1, 'must be at least 1 answer')
     .max(MAX_MODEL_CHECK_SAMPLE, `must be at most ${MAX_MODEL_CHECK_SAMPLE} answers`);
 
-const ProviderId = z
-  .string({ message: 'must name a provider of this server' })
-  .min(1, 'must name a provider of this server')
-  .max(40, 'must name a provider of this server');
+const ProviderId = lazySchema(() =>
+  z
+    .string({ message: 'must name a provider of this server' })
+    .min(1, 'must name a provider of this server')
+    .max(40, 'must name a provider of this server'),
+);
 
 /** GET /api/courses/:id/ai-model-checks/estimate?providerId=&sampleSize= (owner). */
-export const ModelCheckEstimateQuery = z.object({
-  providerId: ProviderId,
-  sampleSize: sampleSize(z.coerce.number({ message: 'must be a whole number of answers' })).default(
-    DEFAULT_MODEL_CHECK_SAMPLE,
-  ),
-});
+export const ModelCheckEstimateQuery = lazySchema(() =>
+  z.object({
+    providerId: ProviderId,
+    sampleSize: sampleSize(z.coerce.number({ message: 'must be a whole number of answers' })).default(
+      DEFAULT_MODEL_CHECK_SAMPLE,
+    ),
+  }),
+);
 export type ModelCheckEstimateQuery = z.infer<typeof ModelCheckEstimateQuery>;
 
 /** POST /api/courses/:id/ai-model-checks (owner): the candidate, the sample, and the confirmation of a cost above the course's amount. */
-export const StartModelCheckInput = z.strictObject({
-  providerId: ProviderId,
-  sampleSize: sampleSize(z.number({ message: 'must be a whole number of answers' })).optional(),
-  confirmCost: z.boolean({ message: 'must be true or false' }).optional(),
-});
+export const StartModelCheckInput = lazySchema(() =>
+  z.strictObject({
+    providerId: ProviderId,
+    sampleSize: sampleSize(z.number({ message: 'must be a whole number of answers' })).optional(),
+    confirmCost: z.boolean({ message: 'must be true or false' }).optional(),
+  }),
+);
 export type StartModelCheckInput = z.infer<typeof StartModelCheckInput>;
 
 /**
  * What a check will cost before it starts: both providers on the same answers (the current one
  * again, so the two are compared on equal terms). `answers` is the sample the check would take.
  */
-export const ModelCheckEstimate = AiCostEstimate.extend({
-  currentProviderId: z.string(),
-  currentProviderLabel: z.string(),
-  candidateCost: z.number(),
-  currentCost: z.number(),
-  /** Saved grades the sample is drawn from (answers with a saved grade on a question with a rubric). */
-  savedGrades: z.number().int(),
-});
+export const ModelCheckEstimate = lazySchema(() =>
+  AiCostEstimate.extend({
+    currentProviderId: z.string(),
+    currentProviderLabel: z.string(),
+    candidateCost: z.number(),
+    currentCost: z.number(),
+    /** Saved grades the sample is drawn from (answers with a saved grade on a question with a rubric). */
+    savedGrades: z.number().int(),
+  }),
+);
 export type ModelCheckEstimate = z.infer<typeof ModelCheckEstimate>;
 
 /** How one provider agreed with the saved grades of the sample. Null figures: no answer was graded. */
-export const ModelCheckSide = z.object({
-  providerId: z.string(),
-  providerLabel: z.string(),
-  model: z.string(),
-  location: AiLocation,
-  /** Answers it graded, and answers it could not (a provider error, an unreadable PDF). */
-  graded: z.number().int(),
-  failed: z.number().int(),
-  /** Mean of |its total - the saved grade|, in points, and as a percentage of each question's points. */
-  meanAbsoluteDifference: z.number().nullable(),
-  meanAbsolutePercent: z.number().nullable(),
-  /** Mean of (its total - the saved grade), in points: above 0 it gives more than the instructor. */
-  meanSignedDifference: z.number().nullable(),
-  /** Percentage of answers within 10% of the question's points of the saved grade. */
-  withinTenPercent: z.number().nullable(),
-  cost: z.number(),
-});
+export const ModelCheckSide = lazySchema(() =>
+  z.object({
+    providerId: z.string(),
+    providerLabel: z.string(),
+    model: z.string(),
+    location: AiLocation,
+    /** Answers it graded, and answers it could not (a provider error, an unreadable PDF). */
+    graded: z.number().int(),
+    failed: z.number().int(),
+    /** Mean of |its total - the saved grade|, in points, and as a percentage of each question's points. */
+    meanAbsoluteDifference: z.number().nullable(),
+    meanAbsolutePercent: z.number().nullable(),
+    /** Mean of (its total - the saved grade), in points: above 0 it gives more than the instructor. */
+    meanSignedDifference: z.number().nullable(),
+    /** Percentage of answers within 10% of the question's points of the saved grade. */
+    withinTenPercent: z.number().nullable(),
+    cost: z.number(),
+  }),
+);
 export type ModelCheckSide = z.infer<typeof ModelCheckSide>;
 
 /** Agreement on one rubric item: mean |points given - points the saved grade gave| on it. */
-export const ModelCheckItem = z.object({
-  questionId: z.string(),
-  questionTitle: z.string(),
-  criterion: z.string(),
-  points: z.number(),
-  answers: z.number().int(),
-  candidateMeanDifference: z.number().nullable(),
-  currentMeanDifference: z.number().nullable(),
-});
+export const ModelCheckItem = lazySchema(() =>
+  z.object({
+    questionId: z.string(),
+    questionTitle: z.string(),
+    criterion: z.string(),
+    points: z.number(),
+    answers: z.number().int(),
+    candidateMeanDifference: z.number().nullable(),
+    currentMeanDifference: z.number().nullable(),
+  }),
+);
 export type ModelCheckItem = z.infer<typeof ModelCheckItem>;
 
 /**
  * An answer where the candidate differs most from the saved grade. Named by its place in the
  * sample, never by the student: the grading screen it links to applies the assignment's anonymity.
  */
-export const ModelCheckDifference = z.object({
-  label: z.string(),
-  assignmentId: z.string(),
-  questionId: z.string(),
-  submissionId: z.string(),
-  questionTitle: z.string(),
-  points: z.number(),
-  savedScore: z.number(),
-  candidateScore: z.number().nullable(),
-  currentScore: z.number().nullable(),
-});
+export const ModelCheckDifference = lazySchema(() =>
+  z.object({
+    label: z.string(),
+    assignmentId: z.string(),
+    questionId: z.string(),
+    submissionId: z.string(),
+    questionTitle: z.string(),
+    points: z.number(),
+    savedScore: z.number(),
+    candidateScore: z.number().nullable(),
+    currentScore: z.number().nullable(),
+  }),
+);
 export type ModelCheckDifference = z.infer<typeof ModelCheckDifference>;
 
-export const ModelCheckResult = z.object({
-  candidate: ModelCheckSide,
-  current: ModelCheckSide,
-  items: z.array(ModelCheckItem),
-  differences: z.array(ModelCheckDifference),
-});
+export const ModelCheckResult = lazySchema(() =>
+  z.object({
+    candidate: ModelCheckSide,
+    current: ModelCheckSide,
+    items: z.array(ModelCheckItem),
+    differences: z.array(ModelCheckDifference),
+  }),
+);
 export type ModelCheckResult = z.infer<typeof ModelCheckResult>;
 
 /** One check of the course's history, as it runs and once it finished. */
-export const ModelCheck = z.object({
-  id: z.string(),
-  candidateProviderId: z.string(),
-  candidateProviderLabel: z.string(),
-  currentProviderId: z.string(),
-  currentProviderLabel: z.string(),
-  sampleSize: z.number().int(),
-  status: z.enum(['queued', 'running', 'succeeded', 'failed']),
-  /** Answers of the sample both providers have answered (or failed on). */
-  done: z.number().int(),
-  currency: z.string(),
-  /** What it spent so far (both providers). */
-  cost: z.number(),
-  error: z.string().nullable(),
-  result: ModelCheckResult.nullable(),
-  requestedAt: z.string(),
-  finishedAt: z.string().nullable(),
-});
+export const ModelCheck = lazySchema(() =>
+  z.object({
+    id: z.string(),
+    candidateProviderId: z.string(),
+    candidateProviderLabel: z.string(),
+    currentProviderId: z.string(),
+    currentProviderLabel: z.string(),
+    sampleSize: z.number().int(),
+    status: z.enum(['queued', 'running', 'succeeded', 'failed']),
+    /** Answers of the sample both providers have answered (or failed on). */
+    done: z.number().int(),
+    currency: z.string(),
+    /** What it spent so far (both providers). */
+    cost: z.number(),
+    error: z.string().nullable(),
+    result: ModelCheckResult.nullable(),
+    requestedAt: z.string(),
+    finishedAt: z.string().nullable(),
+  }),
+);
 export type ModelCheck = z.infer<typeof ModelCheck>;
 
 /** GET /api/courses/:id/ai-model-checks (course staff): newest first. */
-export const ModelCheckList = z.object({ checks: z.array(ModelCheck) });
+export const ModelCheckList = lazySchema(() => z.object({ checks: z.array(ModelCheck) }));
 export type ModelCheckList = z.infer<typeof ModelCheckList>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 
 /**
  * Stored files (PDFs, course images). The server decides a file's type from its content (magic
@@ -20,12 +21,14 @@ export const SPREADSHEET_ACCEPT =
  * when it has, refetch the resource that carried it (course, question, submission) for a fresh one.
  * A link is only ever issued for a file the caller may see.
  */
-export const FileUrl = z.string();
+export const FileUrl = lazySchema(() => z.string());
 export type FileUrl = z.infer<typeof FileUrl>;
 
 /** GET /api/files/:fileId query. Loose on purpose: a bad or missing signature is a 403, not a 400. */
-export const FileDownloadQuery = z.object({
-  exp: z.string().optional(),
-  sig: z.string().optional(),
-});
+export const FileDownloadQuery = lazySchema(() =>
+  z.object({
+    exp: z.string().optional(),
+    sig: z.string().optional(),
+  }),
+);
 export type FileDownloadQuery = z.infer<typeof FileDownloadQuery>;

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { lazySchema } from './lazy-schema.ts';
 import { AssignmentCourse } from './assignments.ts';
 import { FileUrl } from './files.ts';
 import { AutoRubric, SubmissionGradeForStudent, SubmissionGradingFields } from './grading.ts';
@@ -16,34 +17,38 @@ export const QUESTION_TITLE_MAX_LENGTH = 200;
  * (optional) and `points` (default 10, > 0), files `questionFile` (PDF, required) and
  * `solutionFile` (PDF, optional).
  */
-export const CreateQuestionFields = z.object({
-  title: z
-    .string()
-    .trim()
-    .max(QUESTION_TITLE_MAX_LENGTH, `The title must be at most ${QUESTION_TITLE_MAX_LENGTH} characters.`)
-    .optional()
-    .transform((title) => (title ? title : null)),
-  points: z.preprocess(
-    (value) => (value === undefined || value === '' ? DEFAULT_QUESTION_POINTS : value),
-    z.coerce
-      .number({ error: 'Points must be a number.' })
-      .gt(0, 'Points must be greater than 0.')
-      .max(MAX_QUESTION_POINTS, `Points must be at most ${MAX_QUESTION_POINTS}.`),
-  ),
-});
+export const CreateQuestionFields = lazySchema(() =>
+  z.object({
+    title: z
+      .string()
+      .trim()
+      .max(QUESTION_TITLE_MAX_LENGTH, `The title must be at most ${QUESTION_TITLE_MAX_LENGTH} characters.`)
+      .optional()
+      .transform((title) => (title ? title : null)),
+    points: z.preprocess(
+      (value) => (value === undefined || value === '' ? DEFAULT_QUESTION_POINTS : value),
+      z.coerce
+        .number({ error: 'Points must be a number.' })
+        .gt(0, 'Points must be greater than 0.')
+        .max(MAX_QUESTION_POINTS, `Points must be at most ${MAX_QUESTION_POINTS}.`),
+    ),
+  }),
+);
 export type CreateQuestionFields = z.input<typeof CreateQuestionFields>;
 export const CREATE_QUESTION_FILE_FIELDS = { question: 'questionFile', solution: 'solutionFile' } as const;
 
 /** GET /api/assignments/:assignmentId/questions, in creation order. */
-export const QuestionSummary = z.object({
-  _id: z.string(),
-  /** null when the instructor gave none (the web shows 'Untitled Question'). */
-  title: z.string().nullable(),
-  points: z.number(),
-  createdAt: z.string(),
-});
+export const QuestionSummary = lazySchema(() =>
+  z.object({
+    _id: z.string(),
+    /** null when the instructor gave none (the web shows 'Untitled Question'). */
+    title: z.string().nullable(),
+    points: z.number(),
+    createdAt: z.string(),
+  }),
+);
 export type QuestionSummary = z.infer<typeof QuestionSummary>;
-export const QuestionList = z.array(QuestionSummary);
+export const QuestionList = lazySchema(() => z.array(QuestionSummary));
 export type QuestionList = z.infer<typeof QuestionList>;
 
 /** GET .../questions/:questionId?includeSubmissions=1 adds `submissions`. */
@@ -68,36 +73,38 @@ const QueryCount = (name: string, min: number, max: number) =>
  * list narrowed to the one submission (none when it is not in the list, e.g. an earlier version):
  * what the grading screen reads (decision 0046).
  */
-export const QuestionDetailQuery = z
-  .object({
-    includeSubmissions: z.enum(['0', '1', 'true', 'false']).optional(),
-    offset: QueryCount('offset', 0, 1_000_000).optional(),
-    limit: QueryCount('limit', 1, MAX_SUBMISSIONS_PAGE_SIZE).optional(),
-    submissionId: z
-      .string()
-      .regex(
-        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
-        'The submissionId must be the id of a submission.',
-      )
-      .transform((id) => id.toLowerCase())
-      .optional(),
-  })
-  .refine((query) => query.offset === undefined || query.limit !== undefined, {
-    message: 'An offset needs a limit: say how many submissions a page holds.',
-    path: ['limit'],
-  })
-  .refine((query) => query.limit === undefined || isTrueFlag(query.includeSubmissions), {
-    message: 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.',
-    path: ['includeSubmissions'],
-  })
-  .refine((query) => query.submissionId === undefined || isTrueFlag(query.includeSubmissions), {
-    message: 'A submissionId picks one of the submissions: ask for them with includeSubmissions=1.',
-    path: ['includeSubmissions'],
-  })
-  .refine((query) => query.submissionId === undefined || query.limit === undefined, {
-    message: 'Ask for one submission or for a page of them, not both.',
-    path: ['submissionId'],
-  });
+export const QuestionDetailQuery = lazySchema(() =>
+  z
+    .object({
+      includeSubmissions: z.enum(['0', '1', 'true', 'false']).optional(),
+      offset: QueryCount('offset', 0, 1_000_000).optional(),
+      limit: QueryCount('limit', 1, MAX_SUBMISSIONS_PAGE_SIZE).optional(),
+      submissionId: z
+        .string()
+        .regex(
+          /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i,
+          'The submissionId must be the id of a submission.',
+        )
+        .transform((id) => id.toLowerCase())
+        .optional(),
+    })
+    .refine((query) => query.offset === undefined || query.limit !== undefined, {
+      message: 'An offset needs a limit: say how many submissions a page holds.',
+      path: ['limit'],
+    })
+    .refine((query) => query.limit === undefined || isTrueFlag(query.includeSubmissions), {
+      message: 'A limit or offset pages the submissions: ask for them with includeSubmissions=1.',
+      path: ['includeSubmissions'],
+    })
+    .refine((query) => query.submissionId === undefined || isTrueFlag(query.includeSubmissions), {
+      message: 'A submissionId picks one of the submissions: ask for them with includeSubmissions=1.',
+      path: ['includeSubmissions'],
+    })
+    .refine((query) => query.submissionId === undefined || query.limit === undefined, {
+      message: 'Ask for one submission or for a page of them, not both.',
+      path: ['submissionId'],
+    }),
+);
 export type QuestionDetailQuery = z.input<typeof QuestionDetailQuery>;
 
 /** includeSubmissions=1 or =true. */
@@ -109,30 +116,34 @@ export function isTrueFlag(flag: string | undefined): boolean {
  * With a paged request: where the page sits in the whole list, and what the table shows from the
  * whole list rather than the page (decision 0042).
  */
-export const SubmissionsPage = z.object({
-  offset: z.number(),
-  limit: z.number(),
-  /** Every submission the caller may see (staff: one latest per student). */
-  total: z.number(),
-  /** Any of them has a grade that counts (the Grading Report column is shown for all pages). */
-  anyGraded: z.boolean(),
-  /** Staff only: how many Grade All would ask the AI about now (the button's "N left"). */
-  leftForGradeAll: z.number().optional(),
-});
+export const SubmissionsPage = lazySchema(() =>
+  z.object({
+    offset: z.number(),
+    limit: z.number(),
+    /** Every submission the caller may see (staff: one latest per student). */
+    total: z.number(),
+    /** Any of them has a grade that counts (the Grading Report column is shown for all pages). */
+    anyGraded: z.boolean(),
+    /** Staff only: how many Grade All would ask the AI about now (the button's "N left"). */
+    leftForGradeAll: z.number().optional(),
+  }),
+);
 export type SubmissionsPage = z.infer<typeof SubmissionsPage>;
 
-const QuestionDetailBase = QuestionSummary.extend({
-  assignment: z.object({ _id: z.string(), title: z.string() }),
-  course: AssignmentCourse,
-  questionFile: FileUrl,
-});
+const QuestionDetailBase = lazySchema(() =>
+  QuestionSummary.extend({
+    assignment: z.object({ _id: z.string(), title: z.string() }),
+    course: AssignmentCourse,
+    questionFile: FileUrl,
+  }),
+);
 
 /**
  * A row of the staff submissions table: the submission with its grading fields (grading.ts) and,
  * beside the spec's fields, whose share it is and who has it open (work-split.ts, decision 0031).
  */
-export const QuestionSubmissionForStaff = SubmissionForStaff.extend(SubmissionGradingFields.shape).extend(
-  GradingWorkFields.partial().shape,
+export const QuestionSubmissionForStaff = lazySchema(() =>
+  SubmissionForStaff.extend(SubmissionGradingFields.shape).extend(GradingWorkFields.partial().shape),
 );
 export type QuestionSubmissionForStaff = z.infer<typeof QuestionSubmissionForStaff>;
 /**
@@ -141,14 +152,18 @@ export type QuestionSubmissionForStaff = z.infer<typeof QuestionSubmissionForSta
  * reading cost) are left out: the table shows none of them, and the grading screen reads them with
  * the answer. The spec's unpaged read and the one-submission read keep every field.
  */
-export const QuestionTableRowForStaff = QuestionSubmissionForStaff.omit({
-  comments: true,
-  extractedText: true,
-  hiddenText: true,
-});
+export const QuestionTableRowForStaff = lazySchema(() =>
+  QuestionSubmissionForStaff.omit({
+    comments: true,
+    extractedText: true,
+    hiddenText: true,
+  }),
+);
 export type QuestionTableRowForStaff = z.infer<typeof QuestionTableRowForStaff>;
 /** A student's own row: the submission with the grade the instructor saved, if any. */
-export const QuestionSubmissionForStudent = SubmissionForStudent.extend(SubmissionGradeForStudent.shape);
+export const QuestionSubmissionForStudent = lazySchema(() =>
+  SubmissionForStudent.extend(SubmissionGradeForStudent.shape),
+);
 export type QuestionSubmissionForStudent = z.infer<typeof QuestionSubmissionForStudent>;
 
 /**
@@ -156,44 +171,52 @@ export type QuestionSubmissionForStudent = z.infer<typeof QuestionSubmissionForS
  * with questionText, solutionText and items) and, with includeSubmissions=1, the latest
  * submission of every student who submitted, with its grading fields.
  */
-export const QuestionForStaff = QuestionDetailBase.extend({
-  viewer: z.literal('staff'),
-  /** `ta` for a teaching assistant (grades, but may not edit the rubric); absent: the owner. */
-  staffRole: StaffRole.optional(),
-  solutionFile: FileUrl.nullable(),
-  autoRubric: AutoRubric,
-  /** Whether students see this question's grades now, and what holds them (decision 0023). */
-  gradeRelease: QuestionGradeRelease.optional(),
-  /**
-   * Comments on this question may state the expected answer (off by default, decision 0088). Staff
-   * only: a student's view never carries it.
-   */
-  showExpectedAnswer: z.boolean().optional(),
-  submissions: z.array(QuestionSubmissionForStaff).optional(),
-  submissionsPage: SubmissionsPage.optional(),
-});
+export const QuestionForStaff = lazySchema(() =>
+  QuestionDetailBase.extend({
+    viewer: z.literal('staff'),
+    /** `ta` for a teaching assistant (grades, but may not edit the rubric); absent: the owner. */
+    staffRole: StaffRole.optional(),
+    solutionFile: FileUrl.nullable(),
+    autoRubric: AutoRubric,
+    /** Whether students see this question's grades now, and what holds them (decision 0023). */
+    gradeRelease: QuestionGradeRelease.optional(),
+    /**
+     * Comments on this question may state the expected answer (off by default, decision 0088). Staff
+     * only: a student's view never carries it.
+     */
+    showExpectedAnswer: z.boolean().optional(),
+    submissions: z.array(QuestionSubmissionForStaff).optional(),
+    submissionsPage: SubmissionsPage.optional(),
+  }),
+);
 export type QuestionForStaff = z.infer<typeof QuestionForStaff>;
 
 /** An enrolled student's view: never the solution; with includeSubmissions=1, only their own latest submission. */
-export const QuestionForStudent = QuestionDetailBase.extend({
-  viewer: z.literal('student'),
-  submissions: z.array(QuestionSubmissionForStudent).optional(),
-  submissionsPage: SubmissionsPage.optional(),
-});
+export const QuestionForStudent = lazySchema(() =>
+  QuestionDetailBase.extend({
+    viewer: z.literal('student'),
+    submissions: z.array(QuestionSubmissionForStudent).optional(),
+    submissionsPage: SubmissionsPage.optional(),
+  }),
+);
 export type QuestionForStudent = z.infer<typeof QuestionForStudent>;
 
-export const QuestionDetail = z.discriminatedUnion('viewer', [QuestionForStaff, QuestionForStudent]);
+export const QuestionDetail = lazySchema(() => z.discriminatedUnion('viewer', [QuestionForStaff, QuestionForStudent]));
 export type QuestionDetail = z.infer<typeof QuestionDetail>;
 
 /** A paged read (`limit`, decision 0042): staff rows are table rows (decision 0057); a student's row is as in QuestionDetail. */
-export const QuestionPageForStaff = QuestionForStaff.extend({
-  submissions: z.array(QuestionTableRowForStaff).optional(),
-});
+export const QuestionPageForStaff = lazySchema(() =>
+  QuestionForStaff.extend({
+    submissions: z.array(QuestionTableRowForStaff).optional(),
+  }),
+);
 export type QuestionPageForStaff = z.infer<typeof QuestionPageForStaff>;
-export const QuestionPage = z.discriminatedUnion('viewer', [QuestionPageForStaff, QuestionForStudent]);
+export const QuestionPage = lazySchema(() =>
+  z.discriminatedUnion('viewer', [QuestionPageForStaff, QuestionForStudent]),
+);
 export type QuestionPage = z.infer<typeof QuestionPage>;
 
-export const CreateQuestionOutput = z.object({ message: z.string(), question: QuestionForStaff });
+export const CreateQuestionOutput = lazySchema(() => z.object({ message: z.string(), question: QuestionForStaff }));
 export type CreateQuestionOutput = z.infer<typeof CreateQuestionOutput>;
 
 /**
@@ -201,14 +224,18 @@ export type CreateQuestionOutput = z.infer<typeof CreateQuestionOutput>;
  * decision 0088), the question's owner only: whether the grader's comments may state the expected
  * answer (the value, the formula, the reference's words) where an answer falls short.
  */
-export const QuestionFeedbackSettingsInput = z.object({
-  showExpectedAnswer: z.boolean({ error: 'must be true or false.' }),
-});
+export const QuestionFeedbackSettingsInput = lazySchema(() =>
+  z.object({
+    showExpectedAnswer: z.boolean({ error: 'must be true or false.' }),
+  }),
+);
 export type QuestionFeedbackSettingsInput = z.input<typeof QuestionFeedbackSettingsInput>;
-export const QuestionFeedbackSettingsOutput = z.object({
-  message: z.string(),
-  showExpectedAnswer: z.boolean(),
-  /** Pending suggestions queued to be written again with the new setting (built-in grader only). */
-  refreshQueued: z.boolean(),
-});
+export const QuestionFeedbackSettingsOutput = lazySchema(() =>
+  z.object({
+    message: z.string(),
+    showExpectedAnswer: z.boolean(),
+    /** Pending suggestions queued to be written again with the new setting (built-in grader only). */
+    refreshQueued: z.boolean(),
+  }),
+);
 export type QuestionFeedbackSettingsOutput = z.infer<typeof QuestionFeedbackSettingsOutput>;
