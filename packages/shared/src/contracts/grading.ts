@@ -109,21 +109,37 @@ export const RubricItemInput = lazySchema(() =>
 export type RubricItemInput = z.input<typeof RubricItemInput>;
 
 /**
+ * The texts a rubric is drafted from and graded against, as saving a rubric and trying one send
+ * them: one home for their limits and messages.
+ */
+export const RubricTextFields = {
+  questionText: lazySchema(() =>
+    z
+      .string({ error: 'Question text is required.' })
+      .max(RUBRIC_TEXT_MAX, `Question text must be at most ${RUBRIC_TEXT_MAX} characters.`),
+  ),
+  solutionText: lazySchema(() =>
+    z
+      .string({ error: 'Solution text is required.' })
+      .max(RUBRIC_TEXT_MAX, `Solution text must be at most ${RUBRIC_TEXT_MAX} characters.`),
+  ),
+};
+
+/** A rubric's items as an editor sends them (saving checks that their points add up). */
+export const RubricItemsInput = lazySchema(() =>
+  z
+    .array(RubricItemInput, { error: 'Rubric items must be a list.' })
+    .max(RUBRIC_ITEMS_MAX, `A rubric can have at most ${RUBRIC_ITEMS_MAX} items.`),
+);
+
+/**
  * PATCH save-rubric. The spec's client sends questionText and solutionText; items are optional
  * (kept as they are when absent) and, when sent, must add up to the question's points.
  */
 export const SaveRubricInput = lazySchema(() =>
   z.object({
-    questionText: z
-      .string({ error: 'Question text is required.' })
-      .max(RUBRIC_TEXT_MAX, `Question text must be at most ${RUBRIC_TEXT_MAX} characters.`),
-    solutionText: z
-      .string({ error: 'Solution text is required.' })
-      .max(RUBRIC_TEXT_MAX, `Solution text must be at most ${RUBRIC_TEXT_MAX} characters.`),
-    items: z
-      .array(RubricItemInput)
-      .max(RUBRIC_ITEMS_MAX, `A rubric can have at most ${RUBRIC_ITEMS_MAX} items.`)
-      .optional(),
+    ...RubricTextFields,
+    items: RubricItemsInput.optional(),
     /**
      * Optimistic concurrency: the rubric `version` the editor loaded (null: there was no rubric yet).
      * When it is no longer current the save is refused with 409 and who saved what and when.

@@ -7,8 +7,8 @@ import {
   GraderInfo,
   GradingComment,
   ReviewStatus,
-  RUBRIC_TEXT_MAX,
-  RubricItemInput,
+  RubricItemsInput,
+  RubricTextFields,
 } from './grading.ts';
 import { StudentRegradeState } from './regrades.ts';
 import { GradingWorkFields } from './work-split.ts';
@@ -187,16 +187,8 @@ export const RUBRIC_TRIAL_ANSWER_MAX = 50_000;
 export const RubricTrialInput = lazySchema(() =>
   z
     .object({
-      questionText: z
-        .string({ error: 'Question text is required.' })
-        .max(RUBRIC_TEXT_MAX, `Question text must be at most ${RUBRIC_TEXT_MAX} characters.`),
-      solutionText: z
-        .string({ error: 'Solution text is required.' })
-        .max(RUBRIC_TEXT_MAX, `Solution text must be at most ${RUBRIC_TEXT_MAX} characters.`),
-      items: z
-        .array(RubricItemInput, { error: 'Rubric items must be a list.' })
-        .min(1, 'A rubric needs at least one item.')
-        .max(50, 'A rubric can have at most 50 items.'),
+      ...RubricTextFields,
+      items: RubricItemsInput.min(1, 'A rubric needs at least one item.'),
       sampleAnswer: z
         .string()
         .max(RUBRIC_TRIAL_ANSWER_MAX, `A sample answer must be at most ${RUBRIC_TRIAL_ANSWER_MAX} characters.`)
