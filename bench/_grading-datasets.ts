@@ -11,6 +11,8 @@
  *   DIR/s-bert-similarity-based-content-scoring github.com/mariebexte/s-bert-similarity-based-content-scoring
  *   DIR/generative-grading                      github.com/malik-ali/generative-grading
  *   DIR/CPSC5306-DataMiningProject              github.com/beingRD/CPSC5306-DataMiningProject
+ *   DIR/aera                                    github.com/lijiazheng99/aera (only its
+ *                                               dataset/chatgpt_api_0405/prompts/ folder is read)
  *
  * Families (`loadFamilies`; the benchmark holds out one whole family at a time, so each family's
  * train and test splits are merged):
@@ -26,9 +28,13 @@
  *   family is graded on one scale. Without DIR/GradingApp both families fall back to 2-way.
  * - asap-sas: ASAP Short Answer Scoring (Kaggle 2012), the ten essay sets' train_rel_2 answers as
  *   s-bert-similarity-based-content-scoring splits them (data/gold_train_test_split/, both halves);
- *   share = Score1 / the set's maximum (found in the data: 3 for sets 1, 2, 5, 6, else 2). No
- *   public repository found has the sets' prompts and rubrics as data, so these questions have no
- *   question text and no reference answer (nothing is made up here).
+ *   share = Score1 / the set's maximum (found in the data: 3 for sets 1, 2, 5, 6, else 2). Sets 1,
+ *   2, 5 and 6 have their question, key elements and marking rubric as the AERA paper's repository
+ *   (Li et al. 2023) transcribed them from the Kaggle documents (`[Question]`, `[Key Elements]`,
+ *   `[Marking Rubric]` in content.txt); the solution is the key elements and the rubric, as an
+ *   instructor would paste them. The other six sets' prompts are reading passages found in no
+ *   public repository as data: they have no question text and no reference answer (nothing is made
+ *   up here).
  * - powergrading: Powergrading (Basu et al. 2013): ten US-citizenship questions, 698 answers each
  *   graded 0/1 by three graders (share = their mean); answers from generative-grading's copy of
  *   studentanswers_grades_698.tsv, questions and accepted answers from CPSC5306's
@@ -372,6 +378,23 @@ function parseCsv(text: string): string[][] {
   return rows.filter((cells) => cells.some((cell) => cell !== ''));
 }
 
+/**
+ * An ASAP-SAS set's question and solution from AERA's content.txt ("[Question]:", "[Key
+ * Elements]:", "[Marking Rubric]:" sections), or null when the folder does not have it.
+ */
+function asapPrompt(folder: string, set: number): { questionText: string; solutionText: string } | null {
+  const file = path.join(folder, 'aera', 'dataset', 'chatgpt_api_0405', 'prompts', `asap-${set}`, 'content.txt');
+  if (!fs.existsSync(file)) return null;
+  const sections = new Map<string, string>();
+  for (const match of readText(file).matchAll(/\[([^\]]+)\]:\s*([\s\S]*?)(?=\n\s*\[[^\]]+\]:|$)/g))
+    sections.set(match[1]!.trim().toLowerCase(), match[2]!.trim());
+  const questionText = sections.get('question');
+  const keyElements = sections.get('key elements');
+  const rubric = sections.get('marking rubric');
+  if (!questionText || !keyElements || !rubric) return null;
+  return { questionText, solutionText: `Key elements:\n${keyElements}\n\nMarking rubric:\n${rubric}` };
+}
+
 function asapFamily(folder: string): DatasetFamily | undefined {
   const dir = path.join(folder, 's-bert-similarity-based-content-scoring');
   const splitDir = path.join(dir, 'data', 'gold_train_test_split');
@@ -397,25 +420,30 @@ function asapFamily(folder: string): DatasetFamily | undefined {
     if (!scored.length) continue;
     // The set's maximum as the data has it (both raters): 3 for sets 1, 2, 5 and 6, 2 for the others.
     const maximum = Math.max(...scored.flatMap((row) => [row.score1, Number.isFinite(row.score2) ? row.score2 : 0]));
+    const prompt = asapPrompt(folder, set);
     questions.push({
       id: `asap-sas:${set}`,
       family: 'asap-sas',
       set: 'asap-sas',
-      // No public copy of the prompts and rubrics was found as data; see the header comment.
-      questionText: '',
-      referenceAnswers: [],
+      // Sets without a public copy of their prompt and rubric have neither; see the header comment.
+      questionText: prompt?.questionText ?? '',
+      referenceAnswers: prompt ? [prompt.solutionText] : [],
       answers: scored.map((row) => ({ id: `asap-sas:${row.id}`, text: row.text, share: row.score1 / maximum })),
     });
   }
   if (!questions.length) return undefined;
+  const withPrompt = questions.filter((question) => question.questionText).map((question) => question.id.split(':')[1]);
   return {
     family: 'asap-sas',
     questions,
     source: {
       repo: 'mariebexte/s-bert-similarity-based-content-scoring',
       commit: commitOf(dir),
-      labels:
-        'Score1 / set maximum (0-3 sets 1, 2, 5, 6; 0-2 others); train_rel_2 (gold train + test); no question texts or reference answers',
+      labels: `Score1 / set maximum (0-3 sets 1, 2, 5, 6; 0-2 others); train_rel_2 (gold train + test); ${
+        withPrompt.length
+          ? `question, key elements and rubric of sets ${withPrompt.join(', ')} from lijiazheng99/aera@${commitOf(path.join(folder, 'aera')).slice(0, 12)}, the others none`
+          : 'no question texts or reference answers'
+      }`,
     },
   };
 }
