@@ -139,11 +139,13 @@ function familyWeights(questions: readonly MeasuredQuestion[], count: (question:
 }
 
 export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): SuggestionModel {
-  // 1. Cold: every judged answer, each family weighing the same.
-  const coldWeight = familyWeights(questions, (question) => question.answers.filter((a) => a.isJudged).length);
+  // 1. Cold: every judged answer the cold model judges, each family weighing the same. Answers to a
+  // rubric that counts key elements are judged by their count, never by this model (decision 0131).
+  const judgedByModel = (answer: MeasuredAnswer) => answer.isJudged && answer.signals.counted === null;
+  const coldWeight = familyWeights(questions, (question) => question.answers.filter(judgedByModel).length);
   const coldRows = questions.flatMap((question) =>
     question.answers
-      .filter((answer) => answer.isJudged)
+      .filter(judgedByModel)
       .map((answer) => ({ x: coldInputs(answer.signals), y: answer.share, w: coldWeight(question) })),
   );
   const model: SuggestionModel = {

@@ -53,3 +53,58 @@ test("Generate Rubric takes the marks written beside each part of the solution a
   await expect(page.getByText(/\[\d+ marks\]/)).toHaveCount(0);
   watcher.assertClean();
 });
+
+/**
+ * Decision 0131 in a real browser: a solution that lists key elements and gives points by how many
+ * an answer shows is drafted as one item that counts them, and trying it on a sample answer says
+ * how many the answer shows, never which ones it missed.
+ */
+test('Generate Rubric drafts a key-elements scheme as one counting item, and trying it counts what an answer shows', async ({
+  browser,
+  request,
+  baseURL,
+}) => {
+  test.setTimeout(120_000);
+  const seeded = await seedQuestion(request, [{ name: 'Sam Student', answer: 'Desert plants have deep roots.' }], {
+    title: 'Desert plants',
+    question: ['Describe three adaptations that help desert plants conserve water.'],
+    solution: [
+      'Key elements:',
+      'A thick waxy cuticle reduces evaporation from the leaves.',
+      'Leaves reduced to spines lower the surface area that loses water.',
+      'Deep roots reach groundwater far below the surface.',
+      'Stems store water in spongy tissue.',
+      'Stomata open at night instead of during the hot day.',
+      'Marking rubric:',
+      '3 points: Three key elements;',
+      '2 points: Two key elements;',
+      '1 point: One key element;',
+      '0 points: Other.',
+    ],
+  });
+  const page = await pageFor(browser, seeded.instructor);
+  const watcher = watchPage(page, baseURL!);
+
+  await page.goto(seeded.questionPath);
+  await page.getByRole('button', { name: 'Generate Rubric' }).click();
+  await expect(page.getByText('Rubric generated successfully!')).toBeVisible({ timeout: 60_000 });
+  await page.getByRole('button', { name: 'Next' }).click();
+
+  await expect(page.getByText('Total: 10 / 10 points')).toBeVisible();
+  await expect(page.getByRole('list', { name: 'Rubric items' }).getByRole('listitem')).toHaveCount(1);
+  await expect(page.getByRole('textbox', { name: 'Criterion of item 1' })).toHaveValue(
+    'Three of the listed key elements',
+  );
+
+  await page.getByRole('button', { name: 'Next' }).click();
+  await page
+    .getByRole('textbox', { name: 'Sample answer' })
+    .fill('A waxy cuticle on the leaves cuts evaporation. Water is stored in spongy stems.');
+  await page.getByRole('button', { name: 'Try Rubric' }).click();
+  const trial = page.getByRole('region', { name: 'Trial: Sample answer' });
+  await expect(
+    trial.getByText('Three of the listed key elements: the answer shows 2 of the 3 asked for.'),
+  ).toBeVisible();
+  await expect(trial.getByText(/spines|groundwater|Stomata/)).toHaveCount(0);
+  watcher.assertClean();
+});

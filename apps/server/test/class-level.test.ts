@@ -34,6 +34,7 @@ function signals(angle: number, recall: number, terms: string[]): AnswerSignals 
     terms: new Set(terms),
     classNear: 0,
     classWhole: 0,
+    counted: null,
   };
 }
 

@@ -24,6 +24,7 @@ import { BUILTIN_GRADER_VERSION, gradeAnswer, textsToEmbed } from './grade-answe
 import { embedTexts } from './sentence-embeddings.ts';
 import type { SuggestionModel } from './suggestion-model.ts';
 import { allocatePoints, draftRubricItems } from './rubric-drafting.ts';
+import { keyElementItem, keyElementSchemeOf } from './key-elements.ts';
 import { referenceOfScoreLevels } from './score-levels.ts';
 
 /**
@@ -153,7 +154,10 @@ export class BuiltinGrader implements Grader {
   async requestRubric(input: RubricDraftInput, signal?: AbortSignal): Promise<RubricCall> {
     throwIfAborted(signal);
     const startedAt = performance.now();
-    const items = draftRubricItems(withReference(input));
+    // A scheme that counts key elements is one item that counts them; anything else is drafted
+    // from what a complete answer shows.
+    const scheme = keyElementSchemeOf(input.solutionText);
+    const items = scheme ? [keyElementItem(scheme, input.points)] : draftRubricItems(withReference(input));
     return { rawOutput: { version: BUILTIN_GRADER_VERSION, items }, meta: metaFor(startedAt) };
   }
 
@@ -182,9 +186,14 @@ export class BuiltinGrader implements Grader {
   }
 }
 
-/** What a complete answer shows: a guideline written as score levels is read as its top level. */
+/**
+ * What a complete answer shows: the listed elements of a scheme that counts them (any of them is
+ * what an answer may say; the level lines are not), the top level of a guideline written as score
+ * levels, else the solution as written.
+ */
 function withReference<T extends { solutionText: string; points: number }>(input: T): T {
-  const solutionText = referenceOfScoreLevels(input.solutionText, input.points);
+  const scheme = keyElementSchemeOf(input.solutionText);
+  const solutionText = scheme ? scheme.elements.join('\n') : referenceOfScoreLevels(input.solutionText, input.points);
   return solutionText === input.solutionText ? input : { ...input, solutionText };
 }
 

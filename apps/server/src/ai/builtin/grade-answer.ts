@@ -48,6 +48,7 @@ import {
   type NumericTarget,
   type TermWeights,
 } from './item-evidence.ts';
+import { keyElementSchemeOf, levelShareOf, type KeyElementScheme } from './key-elements.ts';
 import { parseQuantities, parseUnit, type Quantity } from './quantities.ts';
 import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
 
@@ -57,7 +58,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.6.2';
+export const BUILTIN_GRADER_VERSION = '3.7.0';
 
 export interface ItemJudgement {
   rubricItemId: string;
@@ -191,6 +192,8 @@ export interface QuestionContext {
   referenceTerms: Set<string>;
   /** Each rubric item's expected values (itemTargetsOf). */
   itemTargets: NumericTarget[][];
+  /** Each rubric item's counting scheme, when its guidance states one (key-elements.ts); else null. */
+  itemSchemes: (KeyElementScheme | null)[];
   allTargets: NumericTarget[];
   /** Measured answers by text: saved grades are measured once, not once per graded answer. */
   analyses: BoundedCache<string, AnswerAnalysis>;
@@ -237,6 +240,7 @@ export function questionContextFor(input: GradingInput): QuestionContext {
     alignedSolution: alignSolution(input, weights),
     referenceTerms: new Set([...weights.vocabulary].filter((term) => !questionTerms.has(term))),
     itemTargets: itemTargetsOf(input.rubricItems, questionQuantities),
+    itemSchemes: input.rubricItems.map((item) => keyElementSchemeOf(item.guidance)),
     allTargets: [],
     analyses: new BoundedCache(ANALYSIS_CACHE_SIZE),
     referenceTexts: [],
@@ -289,6 +293,23 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
   const items: ItemJudgement[] = [];
   const evidences: ItemEvidence[] = [];
   input.rubricItems.forEach((item, index) => {
+    const scheme = context.itemSchemes[index];
+    if (scheme) {
+      const counted = countKeyElements(scheme, answer, input, context);
+      evidences.push(counted.evidence);
+      const credit = status === 'answered' ? counted.share : 0;
+      items.push({
+        rubricItemId: item.id,
+        credit,
+        evidence: counted.share,
+        lexical: counted.share,
+        numeric: null,
+        certainty: counted.certainty,
+        pointsDeducted: 0,
+        comment: '',
+      });
+      return;
+    }
     const evidence = gatherItemEvidence({
       criterion: item.criterion,
       guidance: item.guidance,
@@ -361,6 +382,69 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
   };
   context.analyses.set(answerText, analysis);
   return analysis;
+}
+
+/**
+ * A counting item (key-elements.ts): each listed element judged on its own, as a rubric item of
+ * its own words would be (the same evidence and credit ramp), and the elements the answer shows
+ * best, as many as the top level asks for, counted (a partly shown element counts in part). The
+ * count's level is the item's share.
+ */
+function countKeyElements(
+  scheme: KeyElementScheme,
+  answer: ReturnType<typeof viewAnswer>,
+  input: GradingInput,
+  context: QuestionContext,
+): { share: number; certainty: number; evidence: ItemEvidence } {
+  // An element is one idea, said in one place: judged in each sentence and each pair of sentences
+  // next to each other, not in words gathered from all over a long answer.
+  const spans = answer.sentences.flatMap((sentence, index) => {
+    const next = answer.sentences[index + 1];
+    return next === undefined ? [[sentence]] : [[sentence], [sentence, next]];
+  });
+  const views = spans.map((span) => viewAnswer(span, context.questionQuantities));
+  const judged = scheme.elements.map((element) => {
+    let best: { evidence: ItemEvidence; credit: number } | null = null;
+    for (const view of views.length ? views : [answer]) {
+      const evidence = gatherItemEvidence({
+        criterion: element,
+        guidance: '',
+        alignedSolution: [element],
+        answer: view,
+        weights: context.weights,
+        questionText: input.questionText,
+        questionQuantities: context.questionQuantities,
+        referenceTerms: context.referenceTerms,
+        targets: [],
+        allTargets: [],
+      });
+      const credit = rampCredit(evidence.lexical, LEXICAL_RAMP);
+      if (!best || credit > best.credit) best = { evidence, credit };
+    }
+    return { element, ...best! };
+  });
+  const needed = scheme.levels.at(-1)!.count;
+  const best = [...judged].sort((left, right) => right.credit - left.credit).slice(0, needed);
+  const count = best.reduce((sum, element) => sum + element.credit, 0);
+  const share = levelShareOf(scheme, count);
+  const shown = judged.filter((element) => element.credit >= 0.5);
+  // As settled as the least settled of the elements that decide the count.
+  const certainty = Math.min(...best.map((element) => itemCertainty(element.evidence.lexical, LEXICAL_RAMP, null)));
+  const evidence: ItemEvidence = {
+    lexical: share,
+    requirementCoverage: share,
+    solutionCoverage: share,
+    alignment: share,
+    bigramCoverage: 0,
+    exampleEvidence: null,
+    numeric: null,
+    missingTerms: [],
+    foundTerms: [],
+    missingSteps: judged.filter((element) => element.credit < 0.5).map((element) => element.element),
+    alignedSolution: scheme.elements,
+    keyElements: { shown: Math.min(needed, shown.length), needed },
+  };
+  return { share, certainty, evidence };
 }
 
 /**
@@ -523,6 +607,7 @@ export function answerSignals(
     terms: new Set(answerTerms(analysis.evidenceText, context.reference)),
     classNear: typical.near,
     classWhole: typical.whole,
+    counted: context.itemSchemes.some((scheme) => scheme !== null) ? analysis.features.itemShare : null,
   };
 }
 

@@ -84,6 +84,8 @@ export interface ItemEvidence {
   /** Solution sentences of this item with no matching answer sentence. */
   missingSteps: string[];
   alignedSolution: string[];
+  /** For an item that counts key elements (key-elements.ts): how many the answer shows, of how many asked. */
+  keyElements?: { shown: number; needed: number };
 }
 
 const EXAMPLE_MARKER = /\b(?:e\.\s?g\.?|eg\.|for example|for instance|such as|i\.e\.)\s*/i;

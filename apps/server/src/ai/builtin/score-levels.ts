@@ -42,6 +42,14 @@ function levelOf(line: string): Level | null {
   return { rank, text };
 }
 
+/** The lines of `lines` that head a level ("3 points: …", "No credit: …"), with where they stand. */
+export function levelLines(lines: readonly string[]): (Level & { index: number })[] {
+  return lines.flatMap((line, index) => {
+    const level = levelOf(line);
+    return level ? [{ ...level, index }] : [];
+  });
+}
+
 /**
  * The top level's description when `solutionText` is a guideline of at least two levels that make
  * up most of its lines; otherwise the text as it is. Lines headed by points that add up to the

@@ -88,6 +88,12 @@ export interface AnswerSignals {
   /** How typical of its class the answer is (class-closeness.ts); 0 when graded without its class. */
   classNear: number;
   classWhole: number;
+  /**
+   * The level the answer's count of key elements reaches, when the rubric counts them
+   * (key-elements.ts); null otherwise. Such a rubric states how its points are earned, so the count
+   * is the cold judgement of the answer (decision 0131).
+   */
+  counted: number | null;
 }
 
 export function coldInputs(signals: AnswerSignals): number[] {
@@ -103,6 +109,7 @@ export function coldInputs(signals: AnswerSignals): number[] {
 }
 
 export function coldShare(signals: AnswerSignals, model: SuggestionModel = FITTED): number {
+  if (signals.counted !== null) return signals.counted;
   return sigmoid(model.cold.intercept + dot(model.cold.weights, coldInputs(signals)));
 }
 

@@ -109,6 +109,10 @@ export function itemComment(
       ? `${criterion}: correct — the answer gives ${formatQuantity(shown.actual)}.`
       : `${criterion}: shown.`;
   }
+  if (evidence.keyElements) {
+    const { shown, needed } = evidence.keyElements;
+    return `${criterion}: the answer shows ${shown === 0 ? 'none' : shown} of the ${needed} asked for.`;
+  }
   if (evidence.exampleEvidence !== null && !evidence.numeric) {
     return credit <= 0
       ? `${criterion}: no example is given.`
