@@ -1,4 +1,5 @@
 import { withoutSolutionHeading } from './rubric-drafting.ts';
+import { SMALL_NUMBERS } from './quantities.ts';
 import { levelLines } from './score-levels.ts';
 
 /**
@@ -30,19 +31,7 @@ export interface KeyElementScheme {
   top: number;
 }
 
-const COUNT_WORDS: Record<string, number> = {
-  one: 1,
-  single: 1,
-  two: 2,
-  three: 3,
-  four: 4,
-  five: 5,
-  six: 6,
-  seven: 7,
-  eight: 8,
-  nine: 9,
-  ten: 10,
-};
+const COUNT_WORDS: Record<string, number> = { ...SMALL_NUMBERS, single: 1 };
 const COUNT = new RegExp(String.raw`\b(${Object.keys(COUNT_WORDS).join('|')}|\d{1,2})\b`, 'i');
 /** A level that gives nothing: "Other.", "little or no accurate information", "None of the above". */
 const NOTHING_LEVEL =
@@ -132,7 +121,7 @@ export function levelShareOf(scheme: KeyElementScheme, count: number): number {
 /** The rubric item a counting scheme is drafted as: one item, its levels and its elements. */
 export function keyElementItem(scheme: KeyElementScheme, points: number) {
   const needed = scheme.levels.at(-1)!.count;
-  const word = Object.keys(COUNT_WORDS).find((key) => key !== 'single' && COUNT_WORDS[key] === needed);
+  const word = Object.keys(SMALL_NUMBERS).find((key) => SMALL_NUMBERS[key] === needed);
   const amount = word ? word[0]!.toUpperCase() + word.slice(1) : String(needed);
   return {
     criterion: `${amount} of the listed key elements`,

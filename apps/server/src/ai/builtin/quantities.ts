@@ -275,7 +275,8 @@ function readUnit(after: string): { unitText: string; unit: ParsedUnit; length: 
   return null;
 }
 
-const SMALL_NUMBERS: Record<string, number> = {
+/** Numbers written as words, zero to nineteen (also what a marking scheme counts with). */
+export const SMALL_NUMBERS: Record<string, number> = {
   zero: 0,
   one: 1,
   two: 2,
