@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { GradingInput } from '../src/ai/grader-types.ts';
 import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
-import type { BuiltinJudgement } from '../src/ai/builtin/grade-answer.ts';
+import { KEY_ELEMENT_SPANS_MAX, type BuiltinJudgement } from '../src/ai/builtin/grade-answer.ts';
 import { keyElementSchemeOf, levelShareOf } from '../src/ai/builtin/key-elements.ts';
 
 /** A marking scheme that counts (decision 0131): any three of the listed elements earn full marks. */
@@ -160,6 +160,22 @@ describe('a marking scheme that counts key elements', () => {
     for (const element of ELEMENTS) expect(comment).not.toContain(element.slice(0, 20));
     const shown = await grade('Desert plants have deep roots that reach groundwater.', { showExpectedAnswer: true });
     expect(shown.suggestion.comments.find((entry) => entry.pointsDeducted > 0)!.text).toContain('waxy cuticle');
+  });
+
+  it('counts the elements of an answer longer than a short answer (judged as a whole past the span limit)', async () => {
+    const filler = Array.from({ length: KEY_ELEMENT_SPANS_MAX }, (_, index) => `Remark ${index} is here.`);
+    const { judgement } = await grade(
+      [
+        'Cacti store water in their spongy stems.',
+        ...filler,
+        'Their leaves are reduced to spines, so less surface area loses water.',
+        'A thick waxy cuticle cuts evaporation.',
+      ].join(' '),
+    );
+    expect(judgement.items[0]!.evidence).toBe(1);
+    // The same sentence many times over is one span, judged once: still one element.
+    const repeated = await grade('Desert plants have deep roots that reach groundwater. '.repeat(300));
+    expect(repeated.judgement.items[0]!.evidence).toBeCloseTo(1 / 3);
   });
 
   it('does not credit the level lines: "three key elements" is no element', async () => {

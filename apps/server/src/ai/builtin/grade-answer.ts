@@ -384,6 +384,9 @@ export function analyseAnswer(answerText: string, input: GradingInput, context: 
   return analysis;
 }
 
+/** The most sentence spans a counting item judges its elements in, one by one (countKeyElements). */
+export const KEY_ELEMENT_SPANS_MAX = 200;
+
 /**
  * A counting item (key-elements.ts): each listed element judged on its own, as a rubric item of
  * its own words would be (the same evidence and credit ramp), and the elements the answer shows
@@ -397,12 +400,20 @@ function countKeyElements(
   context: QuestionContext,
 ): { share: number; certainty: number; evidence: ItemEvidence } {
   // An element is one idea, said in one place: judged in each sentence and each pair of sentences
-  // next to each other, not in words gathered from all over a long answer.
-  const spans = answer.sentences.flatMap((sentence, index) => {
+  // next to each other, not in words gathered from all over a long answer. A span said twice is
+  // judged once, and an answer of more spans than a short answer has is judged as a whole, as any
+  // rubric item is: the work grows with elements times spans, and a pasted essay must not stall
+  // the grading of the class.
+  const spans = new Map<string, string[]>();
+  answer.sentences.forEach((sentence, index) => {
     const next = answer.sentences[index + 1];
-    return next === undefined ? [[sentence]] : [[sentence], [sentence, next]];
+    for (const span of next === undefined ? [[sentence]] : [[sentence], [sentence, next]])
+      spans.set(span.join('\n'), span);
   });
-  const views = spans.map((span) => viewAnswer(span, context.questionQuantities));
+  const views =
+    spans.size <= KEY_ELEMENT_SPANS_MAX
+      ? [...spans.values()].map((span) => viewAnswer(span, context.questionQuantities))
+      : [];
   const judged = scheme.elements.map((element) => {
     let best: { evidence: ItemEvidence; credit: number } | null = null;
     for (const view of views.length ? views : [answer]) {
