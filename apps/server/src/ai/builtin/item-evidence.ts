@@ -214,9 +214,13 @@ export function compactFormula(text: string): string {
 
 export function viewAnswer(sentences: string[], questionQuantities: readonly Quantity[] = []): AnswerView {
   const perSentence = sentences.map((sentence) => contentTerms(sentence));
-  const windows: Token[][] = [...perSentence];
+  // Each window once: only the best match of each is read, and an answer of one sentence pasted a
+  // thousand times would otherwise be compared a thousand times with every solution sentence.
+  const windows = new Map<string, Token[]>();
+  const addWindow = (tokens: Token[]) => windows.set(tokens.map((token) => token.term).join(' '), tokens);
+  perSentence.forEach(addWindow);
   for (let index = 0; index + 1 < perSentence.length; index++)
-    windows.push([...perSentence[index]!, ...perSentence[index + 1]!]);
+    addWindow([...perSentence[index]!, ...perSentence[index + 1]!]);
   const all = perSentence.flat();
   // A value copied from the question ("25 °C = 248 K" repeats the 25 °C) is not evidence of a result.
   const isGiven = (quantity: Quantity) =>
@@ -230,7 +234,7 @@ export function viewAnswer(sentences: string[], questionQuantities: readonly Qua
     sentences,
     terms: new Set(all.map((token) => token.term)),
     bigrams: new Set(perSentence.flatMap((tokens) => [...termBigrams(tokens)])),
-    windows,
+    windows: [...windows.values()],
     quantities: sentences.flatMap((sentence) => parseQuantities(sentence)).filter((quantity) => !isGiven(quantity)),
     statedResults: sentences
       .flatMap((sentence) => resultQuantities(sentence))
