@@ -48,14 +48,15 @@ const BULLET = /^\s*(?:[-*•]|\(?\d{1,2}[.)]|\(?[a-h][.)])\s+/;
  * "area that loses water.").
  */
 function unwrapped(lines: readonly string[]): string[] {
-  const joined: string[] = [];
+  // Pieces of each line, joined once at the end, and only their last character read: a text of
+  // many short lines must not be copied or scanned again for each (decision 0128).
+  const joined: string[][] = [];
   for (const line of lines) {
-    const previous = joined.at(-1);
-    if (previous && !/[.;:!?)]$/.test(previous) && /^\p{Ll}/u.test(line))
-      joined[joined.length - 1] = `${previous} ${line}`;
-    else joined.push(line);
+    const previous = joined.at(-1)?.at(-1);
+    if (previous && !/[.;:!?)]/.test(previous.at(-1)!) && /^\p{Ll}/u.test(line)) joined.at(-1)!.push(line);
+    else joined.push([line]);
   }
-  return joined;
+  return joined.map((pieces) => pieces.join(' '));
 }
 
 function countOf(levelText: string): number | null {
