@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { GradingInput } from '../src/ai/grader-types.ts';
 import { createBuiltinGrader } from '../src/ai/builtin/builtin-grader.ts';
 import { KEY_ELEMENT_SPANS_MAX, type BuiltinJudgement } from '../src/ai/builtin/grade-answer.ts';
-import { keyElementSchemeOf, levelShareOf } from '../src/ai/builtin/key-elements.ts';
+import { distinctiveElements, keyElementSchemeOf, levelShareOf } from '../src/ai/builtin/key-elements.ts';
 
 /** A marking scheme that counts (decision 0131): any three of the listed elements earn full marks. */
 const QUESTION = 'Describe three adaptations that help desert plants conserve water.';
@@ -181,5 +181,51 @@ describe('a marking scheme that counts key elements', () => {
   it('does not credit the level lines: "three key elements" is no element', async () => {
     const { judgement } = await grade('The answer has three key elements, two key elements and one key element.');
     expect(judgement.items[0]!.evidence).toBe(0);
+  });
+
+  it('judges each element of a list written in one frame by its own words, not the frame', async () => {
+    // Every element says "The report should state …": an answer that only talks about the report
+    // shows none of them, and one that names one shows one, not a part of each.
+    const framed = [
+      'The report should state how much salt was dissolved.',
+      'The report should state the temperature of the water.',
+      'The report should state how long the mixture was stirred.',
+      'The report should state what kind of beaker was used.',
+      'The report should state whether the beaker was covered.',
+    ];
+    expect(distinctiveElements(framed)).toEqual([
+      'the should state how much salt was dissolved',
+      'the should state the temperature of the water',
+      'the should state how long the mixture was stirred',
+      'the should state what kind of beaker was used',
+      'the should state whether the beaker was covered',
+    ]);
+    // A word shared by no more than half of the list is not a frame, and an element made only of
+    // the frame keeps its words.
+    const halfShared = ['Red light bends least.', 'Blue light bends most.', 'Glass slows waves.', 'Prisms split colours.'];
+    expect(distinctiveElements(halfShared)).toEqual(halfShared);
+    expect(distinctiveElements(['State the report.', 'The report should state the salt.', 'State the report again.'])[0]).toBe(
+      'State the report.',
+    );
+    const scheme = [
+      ...framed,
+      '',
+      '3 points: Three key elements;',
+      '2 points: Two key elements;',
+      '1 point: One key element;',
+      '0 points: Other.',
+    ].join('\n');
+    const question = 'What else would you need to know to repeat the salt experiment?';
+    const rubricInput = { questionText: question, solutionText: scheme, points: 6 };
+    const rubricItems = grader.interpretRubric((await grader.requestRubric(rubricInput)).rawOutput, rubricInput).items;
+    const credit = async (answerText: string) => {
+      const input: GradingInput = { ...rubricInput, rubricItems, answerText, examples: [] };
+      return ((await grader.requestGrading(input)).rawOutput as BuiltinJudgement).items[0]!.evidence;
+    };
+    expect(await credit('The report should state more; I would need a better report to state anything.')).toBe(0);
+    expect(await credit('I would need to know how much salt was dissolved.')).toBeCloseTo(1 / 3);
+    expect(
+      await credit('It should say how much salt was dissolved, how hot the water was and how long it was stirred.'),
+    ).toBeGreaterThan(1 / 3);
   });
 });

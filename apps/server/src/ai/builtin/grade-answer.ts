@@ -48,7 +48,7 @@ import {
   type NumericTarget,
   type TermWeights,
 } from './item-evidence.ts';
-import { keyElementSchemeOf, levelShareOf, type KeyElementScheme } from './key-elements.ts';
+import { distinctiveElements, keyElementSchemeOf, levelShareOf, type KeyElementScheme } from './key-elements.ts';
 import { parseQuantities, parseUnit, type Quantity } from './quantities.ts';
 import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
 
@@ -58,7 +58,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.7.0';
+export const BUILTIN_GRADER_VERSION = '3.7.1';
 
 export interface ItemJudgement {
   rubricItemId: string;
@@ -414,13 +414,15 @@ function countKeyElements(
     spans.size <= KEY_ELEMENT_SPANS_MAX
       ? [...spans.values()].map((span) => viewAnswer(span, context.questionQuantities))
       : [];
-  const judged = scheme.elements.map((element) => {
+  const distinctive = distinctiveElements(scheme.elements);
+  const judged = scheme.elements.map((element, index) => {
+    const judgedBy = distinctive[index]!;
     let best: { evidence: ItemEvidence; credit: number } | null = null;
     for (const view of views.length ? views : [answer]) {
       const evidence = gatherItemEvidence({
-        criterion: element,
+        criterion: judgedBy,
         guidance: '',
-        alignedSolution: [element],
+        alignedSolution: [judgedBy],
         answer: view,
         weights: context.weights,
         questionText: input.questionText,

@@ -1,6 +1,7 @@
 import { withoutSolutionHeading } from './rubric-drafting.ts';
 import { SMALL_NUMBERS } from './quantities.ts';
 import { levelLines } from './score-levels.ts';
+import { tokenize } from './text-analysis.ts';
 
 /**
  * A marking scheme that counts: a list of key elements, any of which counts as one, and points by
@@ -118,6 +119,39 @@ export function levelShareOf(scheme: KeyElementScheme, count: number): number {
   const below = Math.floor(Math.max(0, count));
   return reached(below) + (reached(below + 1) - reached(below)) * (Math.max(0, count) - below);
 }
+
+/**
+ * What each element is judged by: its words less the words most of the list shares. A list written
+ * in one frame ("You need to know how much vinegar …", "You need to know what drying method to
+ * use") would otherwise have every element half met by any answer that says "you would need to
+ * know": the frame says nothing about which element the answer shows. More than half of the
+ * elements is what makes a frame (a word the list shares that widely cannot tell its elements
+ * apart). An element with no content word of its own keeps all its words.
+ */
+export function distinctiveElements(elements: readonly string[]): string[] {
+  const known = distinctiveCache.get(elements);
+  if (known) return known;
+  const tokensOf = elements.map((element) => tokenize(element));
+  const spread = new Map<string, number>();
+  for (const tokens of tokensOf)
+    for (const term of new Set(tokens.filter(isContent).map((token) => token.term)))
+      spread.set(term, (spread.get(term) ?? 0) + 1);
+  const isFrame = (term: string) => elements.length >= 3 && (spread.get(term) ?? 0) > elements.length / 2;
+  const distinctive = elements.map((element, index) => {
+    const tokens = tokensOf[index]!;
+    const hasFrame = tokens.some((token) => isContent(token) && isFrame(token.term));
+    if (!hasFrame || !tokens.some((token) => isContent(token) && !isFrame(token.term))) return element;
+    return tokens
+      .filter((token) => !isContent(token) || !isFrame(token.term))
+      .map((token) => token.display)
+      .join(' ');
+  });
+  distinctiveCache.set(elements, distinctive);
+  return distinctive;
+}
+
+const isContent = (token: { isStop: boolean; isNumber: boolean }) => !token.isStop && !token.isNumber;
+const distinctiveCache = new WeakMap<readonly string[], string[]>();
 
 /** The rubric item a counting scheme is drafted as: one item, its levels and its elements. */
 export function keyElementItem(scheme: KeyElementScheme, points: number) {
