@@ -202,11 +202,16 @@ describe('a marking scheme that counts key elements', () => {
     ]);
     // A word shared by no more than half of the list is not a frame, and an element made only of
     // the frame keeps its words.
-    const halfShared = ['Red light bends least.', 'Blue light bends most.', 'Glass slows waves.', 'Prisms split colours.'];
+    const halfShared = [
+      'Red light bends least.',
+      'Blue light bends most.',
+      'Glass slows waves.',
+      'Prisms split colours.',
+    ];
     expect(distinctiveElements(halfShared)).toEqual(halfShared);
-    expect(distinctiveElements(['State the report.', 'The report should state the salt.', 'State the report again.'])[0]).toBe(
-      'State the report.',
-    );
+    expect(
+      distinctiveElements(['State the report.', 'The report should state the salt.', 'State the report again.'])[0],
+    ).toBe('State the report.');
     const scheme = [
       ...framed,
       '',

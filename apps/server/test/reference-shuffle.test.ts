@@ -43,12 +43,49 @@ describe('the reference shuffled is set aside; a student sentence in its words i
       expect(isReferenceShuffle(answer, reference), answer).toBe(false);
   });
 
+  it('reads a preposition that ends a clause ("made up of, and") as English, not glue out of place', () => {
+    // An answer written in the question's words (and the rubric's list of terms), listing what it
+    // needs: the reference's words, few of its pairs, and one preposition before "and", which the
+    // comma shows ends a clause.
+    const experiment = referenceWordsOf(
+      [
+        'Determine the mass of four different samples. Pour vinegar into each of four containers. After 24 hours, rinse them with distilled water.',
+        'What additional information would you need in order to replicate the experiment?',
+      ],
+      ['I know how much into were made and them'],
+    );
+    const answer =
+      'In order to replicate the experiment, I would need to know the mass of the four samples, how much vinegar to pour into the containers, what the samples were made of, and how much water to rinse them with after the 24 hours.';
+    expect(isReferenceShuffle(answer, experiment)).toBe(false);
+    // Without the comma the same words are out of order, and a shuffle of them is still set aside.
+    expect(isReferenceShuffle(answer.replace('made of, and', 'made of and'), experiment)).toBe(true);
+    expect(isReferenceShuffle('samples the of, mass four vinegar pour each containers the in rinse', experiment)).toBe(
+      true,
+    );
+  });
+
   it('reads "bulb a and bulb c" as names, not articles out of place', () => {
     const circuit = referenceWordsOf([
       'Why do bulbs A and C stay on?',
       'Bulbs A and C are still in closed paths with the battery',
     ]);
     expect(isReferenceShuffle('bulb a and bulb c were still in a closed path with the battery', circuit)).toBe(false);
+  });
+
+  it('reads "bulb A was on" as a name before a verb: capitalised, or named so by the reference', () => {
+    const circuit = referenceWordsOf([
+      'Why was bulb A on when switch Y was open and switch Z was closed?',
+      'Bulb A is still contained in a closed path with the battery.',
+    ]);
+    // The reference's words, few of its pairs: only "a was" looked out of order.
+    expect(
+      isReferenceShuffle('Bulb A was on because it was in a closed path that contained the battery', circuit),
+    ).toBe(false);
+    expect(
+      isReferenceShuffle('bulb a was on because it was in a closed path that contained the battery', circuit),
+    ).toBe(false);
+    // An article before a verb where nothing names an "A" is still out of order.
+    expect(isReferenceShuffle('closed a was path in the battery contained on bulb the with', circuit)).toBe(true);
   });
 });
 

@@ -45,21 +45,56 @@ const AUXILIARIES_AND_CONJUNCTIONS = new Set(
 export function isWordSalad(sentence: string): boolean {
   const words = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   if (words.length < 5) return false;
-  const { glue, misplaced } = glueInDisorder(words);
+  const { glue, misplaced } = glueInDisorder(words, wordMarks(sentence, /[\p{L}']+/gu));
   return (
     misplaced >= 2 ||
     (misplaced >= 1 && glue <= 2 && words.length <= 12 && /\b(?:the|a|an|of|and|to|is)$/i.test(sentence.trim()))
   );
 }
 
-/** Articles and prepositions (glue), and how many of them stand where English never puts them. */
-function glueInDisorder(words: readonly string[]): { glue: number; misplaced: number } {
+/** What the punctuation and capitals around a text's words show, by word index (as `pattern` finds them). */
+interface WordMarks {
+  /** Words a comma, semicolon or colon follows: a clause ends there, the next word starts another. */
+  clauseEnds: Set<number>;
+  /** "A" written as a capital inside a sentence ("Bulb A was on"): a name, not the article. */
+  names: Set<number>;
+}
+
+function wordMarks(text: string, pattern: RegExp): WordMarks {
+  const marks: WordMarks = { clauseEnds: new Set(), names: new Set() };
+  let index = -1;
+  let atSentenceStart = true;
+  for (const match of text.matchAll(new RegExp(`${pattern.source}|[,;:.!?]`, 'gu'))) {
+    const token = match[0];
+    if (/^[.!?]$/.test(token)) atSentenceStart = true;
+    else if (/^[,;:]$/.test(token)) {
+      if (index >= 0) marks.clauseEnds.add(index);
+    } else {
+      index++;
+      if (token === 'A' && !atSentenceStart) marks.names.add(index);
+      atSentenceStart = false;
+    }
+  }
+  return marks;
+}
+
+/**
+ * Articles and prepositions (glue), and how many of them stand where English never puts them. A
+ * preposition that ends a clause ("made up of, and") is where English puts it, and an "A" that
+ * names something ("bulb A was on") is no article.
+ */
+function glueInDisorder(
+  words: readonly string[],
+  marks: WordMarks = { clauseEnds: new Set(), names: new Set() },
+): { glue: number; misplaced: number } {
   let glue = 0;
   let misplaced = 0;
   words.forEach((word, index) => {
     const isDeterminer = DETERMINERS.has(word);
     if (!isDeterminer && !PREPOSITIONS.has(word)) return;
+    if (marks.names.has(index)) return;
     glue++;
+    if (!isDeterminer && marks.clauseEnds.has(index)) return;
     const next = words[index + 1];
     // "the the" is a typo, not disorder; "bulb a and bulb c", "part a." name things, not articles.
     if (next === word || (word === 'a' && (next === undefined || next === 'and' || next === 'or'))) return;
@@ -180,7 +215,12 @@ export function isReferenceShuffle(text: string, reference: ReferenceWords): boo
   for (let index = 1; index < words.length; index++)
     if (reference.pairs.has(`${words[index - 1]} ${words[index]}`)) keptPairs++;
   const kept = keptPairs / (words.length - 1);
-  const isDisordered = glueInDisorder(words).misplaced + movedSentenceStarts(text) >= 1;
+  const marks = wordMarks(text, /[\p{L}\p{N}']+/gu);
+  // "bulb a" where the reference writes "Bulb A": the same name, however the student capitalises it.
+  words.forEach((word, index) => {
+    if (word === 'a' && index > 0 && reference.pairs.has(`${words[index - 1]} a`)) marks.names.add(index);
+  });
+  const isDisordered = glueInDisorder(words, marks).misplaced + movedSentenceStarts(text) >= 1;
   return (kept < 0.4 && isDisordered) || (kept < 0.3 && lineCoverage(words, reference.lines) >= 0.8);
 }
 
