@@ -18,6 +18,7 @@ import { makePdf } from './support/files.ts';
 import { expectStatus, registerUser, type TestUser } from './support/http.ts';
 import { multipart, pdfPart } from './support/multipart.ts';
 import { gradeWithAi, questionPath, saveGrade } from './support/review-fixtures.ts';
+import { refreshesFinished } from './support/suggestion-refreshes.ts';
 import { createTestApp, type TestApp } from './support/test-app.ts';
 
 /**
@@ -116,6 +117,9 @@ describe('the question page, paged', () => {
     // Eve (last page) gets a saved grade, Dan an AI suggestion: neither is left for Grade All.
     await saveGrade(t.app, owner, { assignmentId, questionId, submissionId: rowOf('Eve')._id, points: 10 });
     await gradeWithAi(t.app, owner, { assignmentId, questionId, submissionId: rowOf('Dan')._id });
+    // Eve's save refreshes the question's pending suggestions in a job of its own; once it is done,
+    // Dan's suggestion stays as the pages below read it (it may change once, learning from Eve).
+    await refreshesFinished(t, questionId);
 
     const firstPage = await read<QuestionForStaff>(owner, 'includeSubmissions=1&limit=2&offset=0');
     expect(namesOf(firstPage)).toEqual(['alice', 'Bob']);
