@@ -620,8 +620,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-3.7.2',
-      promptVersion: 'builtin-3.7.2',
+      model: 'gradewise-builtin-3.7.3',
+      promptVersion: 'builtin-3.7.3',
       inputTokens: null,
       outputTokens: null,
     });

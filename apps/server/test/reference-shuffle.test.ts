@@ -1,5 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { isReferenceShuffle, referenceWordsOf, saysItDoesNotKnow } from '../src/ai/builtin/answer-screening.ts';
+import {
+  isReferenceShuffle,
+  isWordSalad,
+  referenceWordsOf,
+  saysItDoesNotKnow,
+} from '../src/ai/builtin/answer-screening.ts';
 import { hashSeed, seededRandom } from '../src/lib/seeded-random.ts';
 
 /**
@@ -84,6 +89,16 @@ describe('the reference shuffled is set aside; a student sentence in its words i
     expect(
       isReferenceShuffle('bulb a was on because it was in a closed path that contained the battery', circuit),
     ).toBe(false);
+    // Named after a comma, or in a sentence of its own words: still a name, not a moved sentence start.
+    const paths = referenceWordsOf(
+      ['Explain your reasoning.', 'bulbs A and B are still in closed paths with the battery'],
+      ['bulb a'],
+    );
+    expect(isReferenceShuffle('There is still a closed path with bulb A, bulb B and the battery.', paths)).toBe(false);
+    const twoSentences =
+      'bulb a is not in the path of bulbs b and c.  if bulb a is damaged, bulbs b and c are still lit.';
+    expect(isWordSalad(twoSentences, referenceWordsOf(['Bulb A is in a path.']))).toBe(false);
+    expect(isWordSalad(twoSentences)).toBe(true);
     // An article before a verb where nothing names an "A" is still out of order.
     expect(isReferenceShuffle('closed a was path in the battery contained on bulb the with', circuit)).toBe(true);
   });

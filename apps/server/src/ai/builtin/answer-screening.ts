@@ -42,10 +42,12 @@ const AUXILIARIES_AND_CONJUNCTIONS = new Set(
  * auxiliary or a conjunction ("the of", "a is", "with and"), and a sentence does not end on one.
  * Shuffled words break that rule at a high rate; real answers, however clumsy, rarely do.
  */
-export function isWordSalad(sentence: string): boolean {
+export function isWordSalad(sentence: string, reference?: ReferenceWords): boolean {
   const words = sentence.toLowerCase().match(/[\p{L}']+/gu) ?? [];
   if (words.length < 5) return false;
-  const { glue, misplaced } = glueInDisorder(words, wordMarks(sentence, /[\p{L}']+/gu));
+  const marks = wordMarks(sentence, /[\p{L}']+/gu);
+  if (reference) namedAsInReference(words, reference, marks);
+  const { glue, misplaced } = glueInDisorder(words, marks);
   return (
     misplaced >= 2 ||
     (misplaced >= 1 && glue <= 2 && words.length <= 12 && /\b(?:the|a|an|of|and|to|is)$/i.test(sentence.trim()))
@@ -167,14 +169,26 @@ export function referenceWordsOf(prose: readonly string[], lists: readonly strin
   return { words, pairs, lines };
 }
 
-/** Glue words ("The", "If", "and") written with a capital right after a word: a sentence's start moved. */
-function movedSentenceStarts(text: string): number {
+/**
+ * Glue words ("The", "If", "and") written with a capital right after a word: a sentence's start
+ * moved. Not an "A" after the word the reference writes before it ("with bulb A, bulb B"): a name.
+ */
+function movedSentenceStarts(text: string, reference: ReferenceWords): number {
   let count = 0;
-  for (const match of text.matchAll(/[\p{Ll}\p{N},]\s+(\p{Lu}\p{Ll}*)\b/gu)) {
-    const word = match[1]!.toLowerCase();
+  for (const match of text.matchAll(/([\p{L}\p{N}']*)([\p{Ll}\p{N},])\s+(\p{Lu}\p{Ll}*)\b/gu)) {
+    const word = match[3]!.toLowerCase();
+    const before = `${match[1]}${match[2]}`.toLowerCase().replace(/,$/, '');
+    if (word === 'a' && reference.pairs.has(`${before} a`)) continue;
     if (DETERMINERS.has(word) || PREPOSITIONS.has(word) || AUXILIARIES_AND_CONJUNCTIONS.has(word)) count++;
   }
   return count;
+}
+
+/** "bulb a" where the reference writes "Bulb A": the same name, however the student capitalises it. */
+function namedAsInReference(words: readonly string[], reference: ReferenceWords, marks: WordMarks): void {
+  words.forEach((word, index) => {
+    if (word === 'a' && index > 0 && reference.pairs.has(`${words[index - 1]} a`)) marks.names.add(index);
+  });
 }
 
 /** The largest share of one reference line's words (with their counts) that the answer uses. */
@@ -216,11 +230,8 @@ export function isReferenceShuffle(text: string, reference: ReferenceWords): boo
     if (reference.pairs.has(`${words[index - 1]} ${words[index]}`)) keptPairs++;
   const kept = keptPairs / (words.length - 1);
   const marks = wordMarks(text, /[\p{L}\p{N}']+/gu);
-  // "bulb a" where the reference writes "Bulb A": the same name, however the student capitalises it.
-  words.forEach((word, index) => {
-    if (word === 'a' && index > 0 && reference.pairs.has(`${words[index - 1]} a`)) marks.names.add(index);
-  });
-  const isDisordered = glueInDisorder(words, marks).misplaced + movedSentenceStarts(text) >= 1;
+  namedAsInReference(words, reference, marks);
+  const isDisordered = glueInDisorder(words, marks).misplaced + movedSentenceStarts(text, reference) >= 1;
   return (kept < 0.4 && isDisordered) || (kept < 0.3 && lineCoverage(words, reference.lines) >= 0.8);
 }
 
@@ -318,7 +329,7 @@ export function screenAnswer(
     else if (restatesQuestion(sentence, questionTerms, questionValues, questionPairs)) restatedSentences.push(sentence);
     else if (
       isWholeShuffle ||
-      (isWordSalad(sentence) && isMostlyReferenceWords(sentence)) ||
+      (isWordSalad(sentence, reference) && isMostlyReferenceWords(sentence)) ||
       isKeywordLine(sentence, isReferenceWord, laterLines.has(sentence)) ||
       isReferenceShuffle(sentence, reference)
     )
