@@ -1,4 +1,4 @@
-import { expect as baseExpect, test } from '@playwright/test';
+import { expect as baseExpect, test, type Page } from '@playwright/test';
 import { pageFor, seedQuestion, watchPage } from './support.ts';
 
 /**
@@ -8,6 +8,15 @@ import { pageFor, seedQuestion, watchPage } from './support.ts';
 
 // Rubric generation reads both PDFs on the server first.
 const expect = baseExpect.configure({ timeout: 15_000 });
+
+/** Generate Rubric on the question page, then the wizard's step with the drafted items. */
+async function openDraftedRubric(page: Page, questionPath: string) {
+  await page.goto(questionPath);
+  await page.getByRole('button', { name: 'Generate Rubric' }).click();
+  await expect(page.getByText('Rubric generated successfully!')).toBeVisible({ timeout: 60_000 });
+  await expect(page).toHaveURL(`${questionPath}/rubric-wizard`);
+  await page.getByRole('button', { name: 'Next' }).click();
+}
 
 test("Generate Rubric takes the marks written beside each part of the solution as the items' points", async ({
   browser,
@@ -32,11 +41,7 @@ test("Generate Rubric takes the marks written beside each part of the solution a
   const page = await pageFor(browser, seeded.instructor);
   const watcher = watchPage(page, baseURL!);
 
-  await page.goto(seeded.questionPath);
-  await page.getByRole('button', { name: 'Generate Rubric' }).click();
-  await expect(page.getByText('Rubric generated successfully!')).toBeVisible({ timeout: 60_000 });
-  await expect(page).toHaveURL(`${seeded.questionPath}/rubric-wizard`);
-  await page.getByRole('button', { name: 'Next' }).click();
+  await openDraftedRubric(page, seeded.questionPath);
 
   await expect(page.getByText('Total: 10 / 10 points')).toBeVisible();
   const items = page.getByRole('list', { name: 'Rubric items' }).getByRole('listitem');
@@ -85,10 +90,7 @@ test('Generate Rubric drafts a key-elements scheme as one counting item, and try
   const page = await pageFor(browser, seeded.instructor);
   const watcher = watchPage(page, baseURL!);
 
-  await page.goto(seeded.questionPath);
-  await page.getByRole('button', { name: 'Generate Rubric' }).click();
-  await expect(page.getByText('Rubric generated successfully!')).toBeVisible({ timeout: 60_000 });
-  await page.getByRole('button', { name: 'Next' }).click();
+  await openDraftedRubric(page, seeded.questionPath);
 
   await expect(page.getByText('Total: 10 / 10 points')).toBeVisible();
   await expect(page.getByRole('list', { name: 'Rubric items' }).getByRole('listitem')).toHaveCount(1);
