@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { stripVTControlCharacters } from 'node:util';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const resultsDir = path.join(root, 'test-results');
@@ -28,16 +29,18 @@ const stages = [];
  * Runs one stage to its end. `together`: it runs beside other stages, so its output is kept and
  * printed whole when it ends (under its name) instead of interleaving with theirs.
  */
-function stage(name, command, args, { together = false } = {}) {
+function stage(name, command, args, { together = false, watchErrors = false } = {}) {
   const started = process.hrtime.bigint();
   // Listed as it starts, so the summary keeps this order whichever stage ends first.
-  const entry = { name, status: 1, ms: 0 };
+  const entry = { name, status: 1, ms: 0, crashLines: [] };
   stages.push(entry);
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: root, stdio: together ? ['ignore', 'pipe', 'pipe'] : 'inherit' });
+    const stdio = together ? ['ignore', 'pipe', 'pipe'] : watchErrors ? ['inherit', 'inherit', 'pipe'] : 'inherit';
+    const child = spawn(command, args, { cwd: root, stdio });
     const output = [];
     child.stdout?.on('data', (chunk) => output.push(chunk));
-    child.stderr?.on('data', (chunk) => output.push(chunk));
+    if (together) child.stderr?.on('data', (chunk) => output.push(chunk));
+    else if (watchErrors) watchForCrashes(child.stderr, entry.crashLines);
     let failedToStart = null;
     child.on('error', (error) => {
       failedToStart = error;
@@ -74,13 +77,19 @@ fs.mkdirSync(resultsDir, { recursive: true });
 fs.rmSync(unitResults, { force: true });
 fs.rmSync(e2eResults, { force: true });
 
-const unitStatus = await stage('unit', 'npx', [
-  'vitest',
-  'run',
-  '--reporter=default',
-  '--reporter=json',
-  `--outputFile.json=${unitResults}`,
-]);
+const unitStatus = await stage(
+  'unit',
+  'npx',
+  [
+    'vitest',
+    'run',
+    '--reporter=default',
+    '--reporter=json',
+    '--reporter=./scripts/vitest-unfinished-files.mjs',
+    `--outputFile.json=${unitResults}`,
+  ],
+  { watchErrors: true },
+);
 const e2eStatus = buildStatus === 0 ? await stage('e2e', 'npx', ['playwright', 'test']) : 1;
 
 const unit = readJson(unitResults);
@@ -101,8 +110,14 @@ if (lintStatus !== 0) console.log('Lint failed (npm run lint): see its output ab
 if (typeStatus !== 0) console.log('Type check failed (npm run typecheck): see its output above.');
 if (buildStatus !== 0) console.log('The web app failed to build, so the browser tests did not run.');
 else if (!e2e) console.log('The browser test run wrote no results.');
-// CI keeps only the tail of the output, so the failed tests are named here, beside the count.
+// CI keeps only the tail of the output, so the failed tests are named here, beside the count, and
+// so is what a test process printed as it died: a worker that exits without a stack (a native
+// crash, V8 out of memory) fails the stage with every test passed, and its last words are
+// otherwise somewhere in the middle of the log.
 for (const name of failedTestNames(unit, e2e)) console.log(`failed: ${name}`);
+for (const { name, crashLines } of stages) {
+  for (const line of crashLines) console.log(`${name}, a test process said: ${line}`);
+}
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 
 const isGreen =
@@ -138,6 +153,35 @@ function failedTestNames(unitReport, e2eReport) {
   };
   for (const suite of e2eReport?.suites ?? []) visit(suite, []);
   return names;
+}
+
+/**
+ * Passes a stage's standard error through as it comes, and keeps (at most 20 of) the lines that say
+ * a process died: V8's fatal errors, a signal, Vitest's lost worker, an error no test caught.
+ */
+function watchForCrashes(stream, kept) {
+  const crash =
+    /FATAL ERROR|Fatal process out of memory|out of memory|Segmentation fault|SIGSEGV|SIGABRT|SIGKILL|Aborted|exited unexpectedly|never finished|ERR_IPC_CHANNEL_CLOSED/;
+  // Vitest heads an error no test caught with "Unhandled Error(s)" and gives its message on a later line.
+  const heading = /^Unhandled (Errors?|Rejections?)$|^Vitest caught|^This might cause/;
+  let partial = '';
+  let afterHeading = false;
+  stream.on('data', (chunk) => {
+    process.stderr.write(chunk);
+    const lines = (partial + chunk.toString('utf8')).split('\n');
+    partial = lines.pop() ?? '';
+    for (const line of lines) {
+      // Colours and the box drawing around Vitest's headings are noise in a one-line summary.
+      const plain = stripVTControlCharacters(line).replace(/⎯+/g, '').trim();
+      if (!plain) continue;
+      if (heading.test(plain)) {
+        afterHeading = true;
+        continue;
+      }
+      if ((afterHeading || crash.test(plain)) && kept.length < 20 && !kept.includes(plain)) kept.push(plain);
+      afterHeading = false;
+    }
+  });
 }
 
 /** 1h 02m 03s, 4m 05s, 12.3s. */
