@@ -40,4 +40,5 @@ export const DATABASE_INDEPENDENT_TESTS = [
   'test/shared-worker.test.ts',
   'test/slots.test.ts',
   'test/unsafe-text-restart.test.ts',
+  'test/warm-centre.test.ts',
 ];

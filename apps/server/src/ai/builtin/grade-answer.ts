@@ -58,7 +58,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.7.3';
+export const BUILTIN_GRADER_VERSION = '3.8.0';
 
 export interface ItemJudgement {
   rubricItemId: string;

@@ -181,27 +181,66 @@ function nearestShare(
   return weighted / total;
 }
 
-/** Closeness to the credited answers' centre minus closeness to the uncredited ones'. */
-function creditedResemblance(embedding: Embedding, examples: readonly PreparedExample[]): number {
-  const credited = new Float32Array(embedding.length);
-  const uncredited = new Float32Array(embedding.length);
-  let creditedWeight = 0;
-  let uncreditedWeight = 0;
-  for (const example of examples) {
-    const vector = example.signals.embedding;
-    for (let index = 0; index < vector.length; index++) {
-      credited[index]! += example.share * vector[index]!;
-      uncredited[index]! += (1 - example.share) * vector[index]!;
-    }
-    creditedWeight += example.share;
-    uncreditedWeight += 1 - example.share;
+/** The graded answers' meanings summed, weighed by their shares (credited) and by the rest (uncredited). */
+interface CreditSums {
+  credited: Float32Array;
+  uncredited: Float32Array;
+  creditedWeight: number;
+  uncreditedWeight: number;
+}
+
+function creditSums(examples: readonly PreparedExample[], dimensions: number): CreditSums {
+  const sums = {
+    credited: new Float32Array(dimensions),
+    uncredited: new Float32Array(dimensions),
+    creditedWeight: 0,
+    uncreditedWeight: 0,
+  };
+  for (const example of examples) addCredit(sums, example, 1);
+  return sums;
+}
+
+/** Adds (sign 1) or takes out (sign -1) one graded answer's part of the sums. */
+function addCredit(sums: CreditSums, example: PreparedExample, sign: 1 | -1): void {
+  const vector = example.signals.embedding;
+  for (let index = 0; index < vector.length; index++) {
+    sums.credited[index]! += sign * example.share * vector[index]!;
+    sums.uncredited[index]! += sign * (1 - example.share) * vector[index]!;
   }
-  if (creditedWeight < 1e-9 || uncreditedWeight < 1e-9) return 0;
+  sums.creditedWeight += sign * example.share;
+  sums.uncreditedWeight += sign * (1 - example.share);
+}
+
+/** Closeness to the credited answers' centre minus closeness to the uncredited ones'. */
+function resemblanceTo(embedding: Embedding, sums: CreditSums): number {
+  if (sums.creditedWeight < 1e-9 || sums.uncreditedWeight < 1e-9) return 0;
   const unit = (vector: Float32Array) => {
     const norm = Math.sqrt(similarity(vector, vector));
     return norm > 0 ? vector.map((value) => value / norm) : vector;
   };
-  return similarity(embedding, unit(credited)) - similarity(embedding, unit(uncredited));
+  return similarity(embedding, unit(sums.credited)) - similarity(embedding, unit(sums.uncredited));
+}
+
+function creditedResemblance(embedding: Embedding, examples: readonly PreparedExample[]): number {
+  return resemblanceTo(embedding, creditSums(examples, embedding.length));
+}
+
+/**
+ * Each graded answer's resemblance to the credited answers among the others: the sums once, each
+ * answer's own part taken out of them (one pass, not one per answer).
+ */
+function leftOutResemblances(examples: readonly PreparedExample[]): number[] {
+  if (examples.length < 2) return examples.map((example) => creditedResemblance(example.signals.embedding, examples));
+  const sums = creditSums(examples, examples[0]!.signals.embedding.length);
+  return examples.map((example) => {
+    const others = {
+      ...sums,
+      credited: sums.credited.slice(),
+      uncredited: sums.uncredited.slice(),
+    };
+    addCredit(others, example, -1);
+    return resemblanceTo(example.signals.embedding, others);
+  });
 }
 
 /** Shared terms over the larger term set: 1 for the same words, 0 for none in common. */
@@ -245,6 +284,9 @@ function creditedWords(terms: ReadonlySet<string>, examples: readonly PreparedEx
 export interface ExampleBaseline {
   level: number;
   cold: number;
+  /** The nearest graded answers' share, in meaning and in words, as an answer not among them reads it. */
+  nearestMeaning: number;
+  nearestWords: number;
   resemblance: number;
   words: number;
   meaningReference: number;
@@ -258,11 +300,26 @@ const baselines = new WeakMap<readonly PreparedExample[], ExampleBaseline>();
 export function exampleBaseline(examples: readonly PreparedExample[]): ExampleBaseline {
   const cached = baselines.get(examples);
   if (cached) return cached;
+  const level = mean(examples.map((example) => example.share));
+  // Each graded answer read against the others, as an answer being graded is read against all of
+  // them: read against a set that holds it, a graded answer is its own nearest neighbour and its
+  // words and meaning are in the credited or uncredited side already, so the centre would not be
+  // where the answers being graded fall (with one saved grade there are no others: the set itself).
+  const others = (index: number) =>
+    examples.length < 2 ? examples : examples.filter((_, otherIndex) => otherIndex !== index);
+  const leftOut = (read: (example: PreparedExample, rest: readonly PreparedExample[]) => number) =>
+    mean(examples.map((example, index) => read(example, others(index))));
   const baseline = {
-    level: mean(examples.map((example) => example.share)),
+    level,
     cold: mean(examples.map((example) => example.cold)),
-    resemblance: mean(examples.map((example) => creditedResemblance(example.signals.embedding, examples))),
-    words: mean(examples.map((example) => creditedWords(example.signals.terms, examples))),
+    nearestMeaning: leftOut((example, rest) =>
+      nearestShare(rest, (other) => similarity(example.signals.embedding, other.signals.embedding), 12),
+    ),
+    nearestWords: leftOut((example, rest) =>
+      nearestShare(rest, (other) => termOverlap(example.signals.terms, other.signals.terms), 6),
+    ),
+    resemblance: mean(leftOutResemblances(examples)),
+    words: leftOut((example, rest) => creditedWords(example.signals.terms, rest)),
     meaningReference: mean(examples.map((example) => example.signals.meaningReference)),
     meaningCoverage: mean(examples.map((example) => example.signals.meaningCoverage)),
     classNear: mean(examples.map((example) => example.signals.classNear)),
@@ -285,11 +342,12 @@ export function warmInputs(
   const baseline = exampleBaseline(examples);
   return [
     cold - baseline.cold,
-    nearestShare(examples, (example) => similarity(signals.embedding, example.signals.embedding), 12) - baseline.level,
+    nearestShare(examples, (example) => similarity(signals.embedding, example.signals.embedding), 12) -
+      baseline.nearestMeaning,
     creditedResemblance(signals.embedding, examples) - baseline.resemblance,
     signals.meaningReference - baseline.meaningReference,
     signals.meaningCoverage - baseline.meaningCoverage,
-    nearestShare(examples, (example) => termOverlap(signals.terms, example.signals.terms), 6) - baseline.level,
+    nearestShare(examples, (example) => termOverlap(signals.terms, example.signals.terms), 6) - baseline.nearestWords,
     creditedWords(signals.terms, examples) - baseline.words,
     signals.classNear - baseline.classNear,
     signals.classWhole - baseline.classWhole,
