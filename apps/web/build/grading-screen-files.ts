@@ -95,17 +95,16 @@ export function gradingScreenFileList(bundle: Rollup.OutputBundle): string[] {
 }
 
 /**
- * Roboto Medium's core file (ASCII and the app's punctuation, src/fonts/roboto-core.css, decision
- * 0134): the grading screen's route mounts once the title's font has loaded (`titleFontLoaded` in
- * app/router.tsx; the title is Latin text, drawn with that face). Without the early script the
- * browser asks for it only when the route's code runs, after the entry's scripts have arrived and
- * run, and the screen's first view waited for it (decision 0111).
+ * Roboto Medium's Latin file: the grading screen's route mounts once the title's font has loaded
+ * (`titleFontLoaded` in app/router.tsx, '500 20px Roboto'; the title is Latin text). Without the
+ * early script the browser asks for it only when the route's code runs, after the entry's scripts
+ * have arrived and run, and the screen's first view waited for it (decision 0111).
  */
-const TITLE_FONT_FILE = /^assets\/roboto-core-500-normal-[\w-]+\.woff2$/;
+const TITLE_FONT_FILE = /^assets\/roboto-latin-500-normal-[\w-]+\.woff2$/;
 
 function titleFontFile(bundle: Rollup.OutputBundle): string {
   const found = Object.keys(bundle).filter((fileName) => TITLE_FONT_FILE.test(fileName));
-  if (found.length !== 1) throw new Error(`Expected one file of Roboto Medium's core face, found ${found.length}.`);
+  if (found.length !== 1) throw new Error(`Expected one file of Roboto Medium's Latin subset, found ${found.length}.`);
   return found[0]!;
 }
 

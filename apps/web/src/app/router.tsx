@@ -8,7 +8,6 @@ import { hasSessionToken } from '../lib/session.tsx';
 import { gradingScreenFirstReads } from './grading-screen-first-reads.ts';
 import { AppLayout, FULL_SCREEN } from './layout/app-layout.tsx';
 import { holdFirstView } from '../lib/after-first-view.ts';
-import { drawingFace } from '../lib/font-faces.ts';
 import { AppLoading } from './layout/app-loading.tsx';
 import { RequireAuth } from './require-auth.tsx';
 import { RequireSeenDemo } from './require-seen-demo.tsx';
@@ -226,17 +225,10 @@ function startGradingScreen(queryClient: QueryClient): LoaderFunction {
 /** The grading screen's module of reads, once asked for (router.tsx's loader of that screen). */
 let gradingReads: Promise<typeof import('../features/grading/api/grading-reads.ts')> | undefined;
 
-/**
- * Roboto Medium (the h6 of a dialog's title), loaded: the face its Latin letters are drawn with (the
- * core file, not also the larger Latin one, decision 0134); at once where the browser has no font
- * API (tests).
- */
+/** Roboto Medium (the h6 of a dialog's title), loaded; at once where the browser has no font API (tests). */
 function titleFontLoaded(): Promise<unknown> {
-  const fonts = document.fonts;
-  if (!fonts) return Promise.resolve();
-  const face = drawingFace(fonts, { family: 'Roboto', weight: 500, codePoint: 'A'.codePointAt(0)! });
   // A font that fails to load is drawn in the fallback, as everywhere else.
-  return (face ? face.load() : fonts.load('500 20px Roboto')).catch(() => undefined);
+  return document.fonts?.load('500 20px Roboto').catch(() => undefined) ?? Promise.resolve();
 }
 
 export function createAppRouter(queryClient: QueryClient) {
