@@ -34,6 +34,7 @@ export const DATABASE_INDEPENDENT_TESTS = [
   'test/pglite-statements.test.ts',
   'test/pglite-upgrade.test.ts',
   'test/pglite-version.test.ts',
+  'test/prepared-sets.test.ts',
   'test/reference-shuffle.test.ts',
   'test/s3-credentials.test.ts',
   'test/seeded-random.test.ts',

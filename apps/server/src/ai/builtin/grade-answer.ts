@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { GradingInput, RubricItem } from '../grader-types.ts';
 import { BoundedCache } from '../../lib/bounded-cache.ts';
 import {
@@ -197,6 +198,12 @@ export interface QuestionContext {
   allTargets: NumericTarget[];
   /** Measured answers by text: saved grades are measured once, not once per graded answer. */
   analyses: BoundedCache<string, AnswerAnalysis>;
+  /**
+   * The saved grades as the models read them, by what they are (preparedSetKey): every answer of a
+   * question graded against the same saved grades gets the same set, so what is measured on the
+   * set (its baseline, the instructor's decisions: suggestion-model.ts) is measured once.
+   */
+  preparedSets: BoundedCache<string, readonly PreparedExample[]>;
   /** What answers are compared with in meaning: the whole alternatives and the solution's sentences. */
   referenceTexts: string[];
   solutionSentences: string[];
@@ -204,6 +211,8 @@ export interface QuestionContext {
 
 const CONTEXT_CACHE_SIZE = 16;
 const ANALYSIS_CACHE_SIZE = 4000;
+/** Sets of saved grades kept per question: the one the ungraded answers share, and a few of a regrade's (its own grade left out). */
+const PREPARED_SETS_CACHE_SIZE = 8;
 const contexts = new BoundedCache<string, QuestionContext>(CONTEXT_CACHE_SIZE);
 
 /**
@@ -243,6 +252,7 @@ export function questionContextFor(input: GradingInput): QuestionContext {
     itemSchemes: input.rubricItems.map((item) => keyElementSchemeOf(item.guidance)),
     allTargets: [],
     analyses: new BoundedCache(ANALYSIS_CACHE_SIZE),
+    preparedSets: new BoundedCache(PREPARED_SETS_CACHE_SIZE),
     referenceTexts: [],
     solutionSentences: splitSentences(input.solutionText).slice(0, 24),
   };
@@ -635,12 +645,55 @@ function usableExamples(input: GradingInput): NonNullable<GradingInput['examples
   );
 }
 
+/**
+ * The saved grades as the models read them: the same (frozen) array for the same saved grades, the
+ * same model and the same class, so that what suggestion-model.ts measures once per set (keyed by
+ * the array) holds across the answers of a Grade All or a refresh. With 200 saved grades, the
+ * instructor's decisions read afresh cost about a second for each answer graded (decision 0134).
+ */
 export function prepareExamples(
   input: GradingInput,
   context: QuestionContext,
   meaning: MeaningLookup,
   model: SuggestionModel = FITTED,
   classMeaning: ClassMeaning | null = null,
+): readonly PreparedExample[] {
+  const key = preparedSetKey(input, model, classMeaning);
+  const kept = context.preparedSets.get(key);
+  if (kept) return kept;
+  const prepared = Object.freeze(measureExamples(input, context, meaning, model, classMeaning));
+  context.preparedSets.set(key, prepared);
+  return prepared;
+}
+
+const modelIds = new WeakMap<SuggestionModel, number>();
+const classIds = new WeakMap<ClassMeaning, number>();
+let nextId = 1;
+const idOf = <T extends object>(ids: WeakMap<T, number>, value: T) => {
+  const known = ids.get(value);
+  if (known !== undefined) return known;
+  ids.set(value, nextId);
+  return nextId++;
+};
+
+/** What a prepared set is made of, within one question's context: the usable saved grades, the points, the model and the class. */
+function preparedSetKey(input: GradingInput, model: SuggestionModel, classMeaning: ClassMeaning | null): string {
+  const grades = usableExamples(input).map((example) => [example.answerText, example.score, example.suggestedScore]);
+  const what = JSON.stringify([
+    idOf(modelIds, model),
+    classMeaning ? idOf(classIds, classMeaning) : 0,
+    input.points,
+    grades,
+  ]);
+  return createHash('sha256').update(what).digest('hex');
+}
+
+function measureExamples(
+  input: GradingInput,
+  context: QuestionContext,
+  meaning: MeaningLookup,
+  model: SuggestionModel,
+  classMeaning: ClassMeaning | null,
 ): PreparedExample[] {
   const prepared: PreparedExample[] = [];
   for (const example of usableExamples(input)) {

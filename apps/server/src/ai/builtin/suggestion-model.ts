@@ -492,6 +492,27 @@ export function decisionShift(
   model: SuggestionModel = FITTED,
   classLevel: ClassLevel = null,
 ): number {
+  // Read once per set of saved grades (and model and class): each decision is read against the
+  // others, so this is the costliest thing measured on a set (about a second at 200 saved grades),
+  // and every answer graded against the set asks for it (grade-answer.ts prepareExamples).
+  const byModel = decisionShifts.get(examples) ?? new WeakMap<SuggestionModel, Map<ClassLevel, number>>();
+  decisionShifts.set(examples, byModel);
+  const byLevel = byModel.get(model) ?? new Map<ClassLevel, number>();
+  byModel.set(model, byLevel);
+  const kept = byLevel.get(classLevel);
+  if (kept !== undefined) return kept;
+  const shift = measureDecisionShift(examples, model, classLevel);
+  byLevel.set(classLevel, shift);
+  return shift;
+}
+
+const decisionShifts = new WeakMap<readonly PreparedExample[], WeakMap<SuggestionModel, Map<ClassLevel, number>>>();
+
+function measureDecisionShift(
+  examples: readonly PreparedExample[],
+  model: SuggestionModel,
+  classLevel: ClassLevel,
+): number {
   const claims: { logOdds: number; isKept: boolean }[] = [];
   examples.forEach((example, index) => {
     if (example.suggestedShare === null || claims.length >= DECISIONS_CONSULTED) return;
