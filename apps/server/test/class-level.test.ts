@@ -9,6 +9,7 @@ import {
   type PreparedExample,
 } from '../src/ai/builtin/suggestion-model.ts';
 import type { GradingInput } from '../src/ai/grader-types.ts';
+import { planeVector } from './support/plane-vector.ts';
 
 /**
  * A few saved grades are a noisy mean: the suggestion also reads the class's level as the cold
@@ -16,21 +17,13 @@ import type { GradingInput } from '../src/ai/grader-types.ts';
  * fitted weight.
  */
 
-/** A unit vector at `angle` (radians) in the plane of the first two axes. */
-function vector(angle: number): Float32Array {
-  const values = new Float32Array(512);
-  values[0] = Math.cos(angle);
-  values[1] = Math.sin(angle);
-  return values;
-}
-
 function signals(angle: number, recall: number, terms: string[]): AnswerSignals {
   return {
     lexical: [recall, recall * 0.8, 0.6, 0, Math.log1p(terms.length), 0, 0, recall, recall > 0.9 ? 1 : 0],
     meaningReference: 0.4 + 0.4 * recall,
     meaningCoverage: 0.3 + 0.4 * recall,
     meaningQuestion: 0.3,
-    embedding: vector(angle),
+    embedding: planeVector(angle),
     terms: new Set(terms),
     classNear: 0,
     classWhole: 0,

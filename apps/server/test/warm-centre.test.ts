@@ -7,6 +7,7 @@ import {
   type AnswerSignals,
   type PreparedExample,
 } from '../src/ai/builtin/suggestion-model.ts';
+import { planeVector } from './support/plane-vector.ts';
 
 /**
  * With saved grades, the suggestion is the instructor's mean moved by how the answer differs from
@@ -18,14 +19,6 @@ import {
  * cluster. That offset moved every suggestion up (bias +0.05 of the points at ten saved grades on
  * Beetle held out, decision 0134).
  */
-
-/** A unit vector at `angle` (radians) in the plane of the first two axes. */
-function vector(angle: number): Float32Array {
-  const values = new Float32Array(512);
-  values[0] = Math.cos(angle);
-  values[1] = Math.sin(angle);
-  return values;
-}
 
 const WRONG_WORDS = ['boil', 'salt', 'sun', 'dry', 'wind', 'cloud', 'rain', 'sea'];
 
@@ -40,7 +33,7 @@ function drawAnswer(random: () => number): { signals: AnswerSignals; share: numb
     meaningReference: 0.5,
     meaningCoverage: 0.4,
     meaningQuestion: 0.3,
-    embedding: vector(angle),
+    embedding: planeVector(angle),
     terms,
     classNear: 0,
     classWhole: 0,
