@@ -27,6 +27,7 @@ function signals(angle: number, recall: number, terms: string[]): AnswerSignals 
     terms: new Set(terms),
     classNear: 0,
     classWhole: 0,
+    classPlace: [],
     counted: null,
   };
 }

@@ -37,6 +37,7 @@ function drawAnswer(random: () => number): { signals: AnswerSignals; share: numb
     terms,
     classNear: 0,
     classWhole: 0,
+    classPlace: [],
     counted: null,
   };
   return { signals, share: isCredited ? 1 : 0 };

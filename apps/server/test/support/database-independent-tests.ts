@@ -12,6 +12,8 @@ export const DATABASE_INDEPENDENT_TESTS = [
   'test/builtin-grader-parts.test.ts',
   'test/builtin-grader-trust.test.ts',
   'test/builtin-grader.test.ts',
+  'test/class-axes.test.ts',
+  'test/class-lean.test.ts',
   'test/data-dir-lock.test.ts',
   'test/data-dir.test.ts',
   'test/expect-json.test.ts',

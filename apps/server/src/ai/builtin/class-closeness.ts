@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../../lib/bounded-cache.ts';
+import { classAxesOf, type ClassAxes } from './class-axes.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
 
 /**
@@ -28,6 +29,8 @@ export interface ClassMeaning {
   embeddings: readonly Embedding[];
   meanNear: number;
   meanWhole: number;
+  /** The directions the class's answers differ in most (class-axes.ts); null for a small class. */
+  axes: ClassAxes | null;
 }
 
 function rawCloseness(embedding: Embedding, embeddings: readonly Embedding[], skip: number): Typicality {
@@ -61,6 +64,7 @@ export function measureClass(keys: readonly string[], meaning: (key: string) => 
     embeddings,
     meanNear: raw.reduce((sum, value) => sum + value.near, 0) / raw.length,
     meanWhole: raw.reduce((sum, value) => sum + value.whole, 0) / raw.length,
+    axes: classAxesOf(embeddings),
   };
   measured.set(hash, classMeaning);
   return classMeaning;

@@ -20,6 +20,7 @@ import {
 } from './course-convention.ts';
 import { referenceWordsOf, screenAnswer, type ReferenceWords } from './answer-screening.ts';
 import { itemCertainty } from './confidence.ts';
+import { placeOnAxes } from './class-axes.ts';
 import { measureClass, NO_CLASS, SMALLEST_CLASS, typicalityOf, type ClassMeaning } from './class-closeness.ts';
 import { FITTED } from './fitted-weights.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
@@ -59,7 +60,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.8.0';
+export const BUILTIN_GRADER_VERSION = '3.9.0';
 
 export interface ItemJudgement {
   rubricItemId: string;
@@ -630,6 +631,7 @@ export function answerSignals(
     terms: new Set(answerTerms(analysis.evidenceText, context.reference)),
     classNear: typical.near,
     classWhole: typical.whole,
+    classPlace: placeOnAxes(embedding, classmates?.classMeaning?.axes ?? null),
     counted: context.itemSchemes.some((scheme) => scheme !== null) ? analysis.features.itemShare : null,
   };
 }

@@ -19,7 +19,8 @@ import { similarity, type Embedding } from './sentence-embeddings.ts';
  *    says nothing leaves the instructor's mean. An answer the same as a graded one gets its grade.
  *    A few saved grades are a noisy mean: the class's level as the cold model reads it (classLevel)
  *    is one more input, so the fitted weight on it is how far to trust the class over a mean of
- *    five or ten grades (decision 0101).
+ *    five or ten grades (decision 0101). So is where the answer sits along the directions its class
+ *    differs in most, read through the saved grades' places (classLean, decision 0136).
  * 3. Confidence: the chance that the instructor keeps the shown score within 10% of the points,
  *    computed on the score shown, from how decided it is, how many grades back it, how much they
  *    agree with one another and how near the closest graded answer is.
@@ -88,6 +89,11 @@ export interface AnswerSignals {
   /** How typical of its class the answer is (class-closeness.ts); 0 when graded without its class. */
   classNear: number;
   classWhole: number;
+  /**
+   * The answer's place along the directions its class differs in most (class-axes.ts), in the
+   * class's own spreads; empty when graded without a class of 20 or more.
+   */
+  classPlace: readonly number[];
   /**
    * The level the answer's count of key elements reaches, when the rubric counts them
    * (key-elements.ts); null otherwise. Such a rubric states how its points are earned, so the count
@@ -352,7 +358,67 @@ export function warmInputs(
     signals.classNear - baseline.classNear,
     signals.classWhole - baseline.classWhole,
     level === null ? 0 : (level - baseline.level) * classPullScale(examples.length),
+    // Centred already: a linear reading of the places, taken from the graded answers' mean place.
+    classLean(signals.classPlace, examples) ?? 0,
   ];
+}
+
+/**
+ * How far above the graded answers' mean share the answer's place in its class predicts it: a
+ * ridge regression of the saved grades on their places along the class's axes (decision 0136). The
+ * class shows which directions its answers differ in; the saved grades show which of those the
+ * instructor's grades follow. Null without places or with fewer than two saved grades: nothing to say.
+ */
+function classLean(place: readonly number[], examples: readonly PreparedExample[]): number | null {
+  const fitted = classLeanFit(examples);
+  if (!fitted || place.length !== fitted.centre.length) return null;
+  return fitted.weights.reduce((sum, weight, index) => sum + weight * (place[index]! - fitted.centre[index]!), 0);
+}
+
+/** The ridge's penalty, in the class's spreads: a few saved grades never lean on one axis alone. */
+const CLASS_LEAN_RIDGE = 1;
+
+interface ClassLeanFit {
+  centre: number[];
+  weights: number[];
+}
+
+const classLeanFits = new WeakMap<readonly PreparedExample[], ClassLeanFit | null>();
+
+function classLeanFit(examples: readonly PreparedExample[]): ClassLeanFit | null {
+  if (classLeanFits.has(examples)) return classLeanFits.get(examples)!;
+  const fitted = fitClassLean(examples);
+  classLeanFits.set(examples, fitted);
+  return fitted;
+}
+
+function fitClassLean(examples: readonly PreparedExample[]): ClassLeanFit | null {
+  const size = examples[0]?.signals.classPlace.length ?? 0;
+  if (examples.length < 2 || size === 0 || examples.some((example) => example.signals.classPlace.length !== size))
+    return null;
+  const level = mean(examples.map((example) => example.share));
+  const centre = Array.from({ length: size }, (_, axis) =>
+    mean(examples.map((example) => example.signals.classPlace[axis]!)),
+  );
+  // Normal equations with the penalty on the diagonal, solved by Gaussian elimination (4 x 4).
+  const rows = Array.from({ length: size }, (_, row) =>
+    Array.from({ length: size + 1 }, (_, column) => (row === column ? CLASS_LEAN_RIDGE : 0)),
+  );
+  for (const example of examples) {
+    const offsets = example.signals.classPlace.map((value, axis) => value - centre[axis]!);
+    for (let row = 0; row < size; row++) {
+      rows[row]![size]! += offsets[row]! * (example.share - level);
+      for (let column = 0; column < size; column++) rows[row]![column]! += offsets[row]! * offsets[column]!;
+    }
+  }
+  for (let pivot = 0; pivot < size; pivot++) {
+    for (let row = 0; row < size; row++) {
+      if (row === pivot) continue;
+      const factor = rows[row]![pivot]! / rows[pivot]![pivot]!;
+      for (let column = pivot; column <= size; column++) rows[row]![column]! -= factor * rows[pivot]![column]!;
+    }
+  }
+  return { centre, weights: rows.map((row, index) => row[size]! / row[index]!) };
 }
 
 /**
