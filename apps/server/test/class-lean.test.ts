@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/lib/seeded-random.ts';
 import { classAxesOf, placeOnAxes } from '../src/ai/builtin/class-axes.ts';
 import { coldShare, warmInputs, type AnswerSignals, type PreparedExample } from '../src/ai/builtin/suggestion-model.ts';
+import { meanAndError } from './support/mean-and-error.ts';
 import { spreadClass } from './support/spread-class.ts';
 
 /**
@@ -54,12 +55,6 @@ const lean = (vector: Float32Array, examples: readonly PreparedExample[], withPl
   const signals = signalsOf(vector, withPlace ? undefined : []);
   return warmInputs(signals, coldShare(signals), examples, null)[CLASS_LEAN]!;
 };
-
-function meanAndError(values: readonly number[]) {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
-  return { mean, error: Math.sqrt(variance / values.length) };
-}
 
 describe("the saved grades read along the class's axes", () => {
   it('lean toward the side the instructor credits, and average zero over new answers', () => {

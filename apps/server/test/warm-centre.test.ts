@@ -7,6 +7,7 @@ import {
   type AnswerSignals,
   type PreparedExample,
 } from '../src/ai/builtin/suggestion-model.ts';
+import { meanAndError } from './support/mean-and-error.ts';
 import { planeVector } from './support/plane-vector.ts';
 
 /**
@@ -47,13 +48,6 @@ const NEAREST_MEANING = 1;
 const NEAREST_WORDS = 5;
 const DRAWS = 200;
 const ANSWERS_PER_DRAW = 20;
-
-/** Mean and standard error over the draws (each draw of saved grades is one independent sample). */
-function meanAndError(values: readonly number[]) {
-  const mean = values.reduce((sum, value) => sum + value, 0) / values.length;
-  const variance = values.reduce((sum, value) => sum + (value - mean) ** 2, 0) / (values.length - 1);
-  return { mean, error: Math.sqrt(variance / values.length) };
-}
 
 describe('the warm inputs are centred on where a new answer falls', () => {
   it('averages zero over new answers drawn like the graded ones, where centring on the mean grade would not', () => {
