@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { CreateRegradeRequestOutput, RegradeQueue } from '@gradewise/shared/contracts/regrades';
 import { GradingReportForStudent } from '@gradewise/shared/contracts/review';
 import { expectJson } from './support/expect-json.ts';
@@ -25,6 +25,11 @@ import { createTestApp, type TestApp } from './support/test-app.ts';
 const DAY_MS = 86_400_000;
 /** The app's clock runs this far ahead of the real one: a test moves it instead of waiting days. */
 let clockShiftMs = 0;
+/**
+ * When set, the app's clock stands still at this real time (plus the shift): calls a test counts
+ * against a per-minute limit must fall in one clock minute, however slow the machine.
+ */
+let stoppedAtMs: number | null = null;
 
 let t: TestApp;
 let world: CourseWorld;
@@ -32,7 +37,12 @@ let otherInstructor: TestUser;
 
 beforeAll(async () => {
   // Two interactive AI calls a minute per user: the AI re-check must go through that limit.
-  t = await createTestApp({ AI_USER_CALLS_PER_MINUTE: '2' }, { clock: () => new Date(Date.now() + clockShiftMs) });
+  t = await createTestApp(
+    { AI_USER_CALLS_PER_MINUTE: '2' },
+    {
+      clock: () => new Date((stoppedAtMs ?? Date.now()) + clockShiftMs),
+    },
+  );
   world = await createCourseWorld(t.app);
   otherInstructor = await registerUser(t.app, { role: 'instructor' });
 });
@@ -457,6 +467,12 @@ describe('AI re-check', () => {
         url: `/api/regrade-requests/${created._id}/ai-recheck`,
         headers: world.instructor.auth,
       });
+    // The three calls below count in the same minute window (fixed, by the clock): a real minute
+    // turning between them would open a fresh window and let the third through.
+    stoppedAtMs = Date.now();
+    onTestFinished(() => {
+      stoppedAtMs = null;
+    });
     const first = await recheck();
     expect(first.statusCode).toBe(200);
     const draft = first.json().request.aiRecheck;
