@@ -33,7 +33,6 @@ function signalsOf(vector: Float32Array, place: readonly number[] = placeOnAxes(
     classNear: 0,
     classWhole: 0,
     classPlace: place,
-    classGraph: null,
     counted: null,
   };
 }

@@ -28,7 +28,6 @@ function signals(angle: number, recall: number, terms: string[]): AnswerSignals 
     classNear: 0,
     classWhole: 0,
     classPlace: [],
-    classGraph: null,
     counted: null,
   };
 }

@@ -39,7 +39,6 @@ function drawAnswer(random: () => number): { signals: AnswerSignals; share: numb
     classNear: 0,
     classWhole: 0,
     classPlace: [],
-    classGraph: null,
     counted: null,
   };
   return { signals, share: isCredited ? 1 : 0 };

@@ -1,7 +1,6 @@
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../../lib/bounded-cache.ts';
 import { classAxesOf, type ClassAxes } from './class-axes.ts';
-import { classGraphOf, type ClassGraph } from './class-graph.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
 
 /**
@@ -32,8 +31,6 @@ export interface ClassMeaning {
   meanWhole: number;
   /** The directions the class's answers differ in most (class-axes.ts); null for a small class. */
   axes: ClassAxes | null;
-  /** Each answer's nearest classmates (class-graph.ts); null for a small class. */
-  graph: ClassGraph | null;
 }
 
 function rawCloseness(embedding: Embedding, embeddings: readonly Embedding[], skip: number): Typicality {
@@ -68,7 +65,6 @@ export function measureClass(keys: readonly string[], meaning: (key: string) => 
     meanNear: raw.reduce((sum, value) => sum + value.near, 0) / raw.length,
     meanWhole: raw.reduce((sum, value) => sum + value.whole, 0) / raw.length,
     axes: classAxesOf(embeddings),
-    graph: classGraphOf(embeddings),
   };
   measured.set(hash, classMeaning);
   return classMeaning;

@@ -632,7 +632,6 @@ export function answerSignals(
     classNear: typical.near,
     classWhole: typical.whole,
     classPlace: placeOnAxes(embedding, classmates?.classMeaning?.axes ?? null),
-    classGraph: classmates?.classMeaning?.graph ?? null,
     counted: context.itemSchemes.some((scheme) => scheme !== null) ? analysis.features.itemShare : null,
   };
 }

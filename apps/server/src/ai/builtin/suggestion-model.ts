@@ -1,5 +1,4 @@
 import { isSuggestionKept } from '@gradewise/shared/kept-suggestion';
-import { readField, spreadThroughClass, type ClassGraph, type GradedPoint, type SpreadField } from './class-graph.ts';
 import { FITTED } from './fitted-weights.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
 
@@ -95,8 +94,6 @@ export interface AnswerSignals {
    * class's own spreads; empty when graded without a class of 20 or more.
    */
   classPlace: readonly number[];
-  /** The answer's class as a graph of nearest classmates (class-graph.ts); null without a class of 20. */
-  classGraph: ClassGraph | null;
   /**
    * The level the answer's count of key elements reaches, when the rubric counts them
    * (key-elements.ts); null otherwise. Such a rubric states how its points are earned, so the count
@@ -363,67 +360,7 @@ export function warmInputs(
     level === null ? 0 : (level - baseline.level) * classPullScale(examples.length),
     // Centred already: a linear reading of the places, taken from the graded answers' mean place.
     classLean(signals.classPlace, examples) ?? 0,
-    classSpread(signals, examples),
   ];
-}
-
-/**
- * The saved grades' offsets from their mean carried through the answer's class to where the answer
- * sits (class-graph.ts, decision 0137), centred like the other inputs on the graded answers' own
- * readings, each left out of the spread it is read in. 0 without a class graph or with fewer than
- * two saved grades (one grade has no offset from its own mean).
- */
-function classSpread(signals: AnswerSignals, examples: readonly PreparedExample[]): number {
-  const graph = signals.classGraph;
-  if (!graph || examples.length < 2) return 0;
-  const fitted = classSpreadFit(graph, examples);
-  return (
-    readField(
-      fitted.field,
-      signals.embedding,
-      fitted.field.graded.map((point) => similarity(signals.embedding, point.embedding)),
-    ) - fitted.centre
-  );
-}
-
-/** Grades left out, at most, to find the centre: a mean of 20 readings is steady enough, and 200 spreads are not cheap. */
-const SPREAD_CENTRE_READINGS = 20;
-
-interface ClassSpreadFit {
-  field: SpreadField;
-  centre: number;
-}
-
-const classSpreadFits = new WeakMap<readonly PreparedExample[], WeakMap<ClassGraph, ClassSpreadFit>>();
-
-function classSpreadFit(graph: ClassGraph, examples: readonly PreparedExample[]): ClassSpreadFit {
-  const byGraph = classSpreadFits.get(examples) ?? new WeakMap<ClassGraph, ClassSpreadFit>();
-  classSpreadFits.set(examples, byGraph);
-  const kept = byGraph.get(graph);
-  if (kept) return kept;
-  const level = mean(examples.map((example) => example.share));
-  const graded: GradedPoint[] = examples.map((example) => ({
-    embedding: example.signals.embedding,
-    offset: example.share - level,
-  }));
-  const membersToGraded = graph.embeddings.map((member) =>
-    Float64Array.from(graded, (point) => similarity(member, point.embedding)),
-  );
-  const step = Math.ceil(graded.length / SPREAD_CENTRE_READINGS);
-  const leftOut = graded.flatMap((point, index) => {
-    if (index % step !== 0) return [];
-    const field = spreadThroughClass(graph, graded, membersToGraded, index);
-    return [
-      readField(
-        field,
-        point.embedding,
-        field.graded.map((other) => similarity(point.embedding, other.embedding)),
-      ),
-    ];
-  });
-  const fitted = { field: spreadThroughClass(graph, graded, membersToGraded), centre: mean(leftOut) };
-  byGraph.set(graph, fitted);
-  return fitted;
 }
 
 /**
