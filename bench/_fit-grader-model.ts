@@ -143,11 +143,11 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
   // rubric that counts key elements are judged by their count, never by this model (decision 0131).
   const judgedByModel = (answer: MeasuredAnswer) => answer.isJudged && answer.signals.counted === null;
   const coldWeight = familyWeights(questions, (question) => question.answers.filter(judgedByModel).length);
-  const coldRows = questions.flatMap((question) =>
+  const coldRowsOf = (question: MeasuredQuestion) =>
     question.answers
       .filter(judgedByModel)
-      .map((answer) => ({ x: coldInputs(answer.signals), y: answer.share, w: coldWeight(question) })),
-  );
+      .map((answer) => ({ x: coldInputs(answer.signals), y: answer.share, w: coldWeight(question) }));
+  const coldRows = questions.flatMap(coldRowsOf);
   const model: SuggestionModel = {
     cold: fitLogistic(coldRows, 1e-3),
     warm: WARM_BANDS.map(() => []),
@@ -182,6 +182,22 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
   // 3. Confidence: was the score shown kept (within 10% of the points)? And 4., on the same rows:
   // was it a big miss (more than BIG_MISS of the points off)?
   // Rows before any saved grade and rows with them are fitted apart (decision 0101).
+  // Before any saved grade the suggestion is the cold model's alone, and it will be read on answers
+  // of a kind the cold model was not fitted on. So each cold row is suggested by a cold model fitted
+  // without the row's family (cross-fitting, decision 0138): the cold confidence and miss models
+  // learn how often a cold suggestion is kept on a family it has never seen, not on its own.
+  const families = [...new Set(questions.map((question) => question.family))];
+  const coldWithout = new Map<string, SuggestionModel>(
+    families.length < 2
+      ? []
+      : families.map((family) => [
+          family,
+          {
+            ...fitted,
+            cold: fitLogistic(questions.filter((question) => question.family !== family).flatMap(coldRowsOf), 1e-3),
+          },
+        ]),
+  );
   const confidenceRows: Row[] = [];
   const missRows: Row[] = [];
   const confidenceColdRows: Row[] = [];
@@ -189,13 +205,14 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
   for (const question of questions) {
     for (const { examples, held } of draws(question, CONFIDENCE_K_VALUES)) {
       const prepared = examples.map((answer) => prepare(answer, fitted));
+      const suggesting = prepared.length === 0 ? (coldWithout.get(question.family) ?? fitted) : fitted;
       for (const answer of held) {
         const prediction = predictShare(
           answer.signals,
           answer.foldedText,
           prepared,
-          fitted,
-          classLevelOf(question.classSignals, fitted),
+          suggesting,
+          classLevelOf(question.classSignals, suggesting),
         );
         const shown = roundScore(POINTS, prediction.share) / POINTS;
         const x = confidenceInputs(shown, prediction, prepared);

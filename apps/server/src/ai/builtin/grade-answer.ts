@@ -60,7 +60,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.9.0';
+export const BUILTIN_GRADER_VERSION = '3.10.0';
 
 export interface ItemJudgement {
   rubricItemId: string;
