@@ -13,6 +13,8 @@
  *   DIR/CPSC5306-DataMiningProject              github.com/beingRD/CPSC5306-DataMiningProject
  *   DIR/aera                                    github.com/lijiazheng99/aera (only its
  *                                               dataset/chatgpt_api_0405/prompts/ folder is read)
+ *   DIR/ASAG-Dataset                            github.com/DigiKlausur/ASAG-Dataset (only its
+ *                                               grades.csv and notebooks/ are read)
  *
  * Families (`loadFamilies`; the benchmark holds out one whole family at a time, so each family's
  * train and test splits are merged):
@@ -39,6 +41,9 @@
  *   graded 0/1 by three graders (share = their mean); answers from generative-grading's copy of
  *   studentanswers_grades_698.tsv, questions and accepted answers from CPSC5306's
  *   questions_answer_key.xlsx (an Excel import of the corpus's questions_answer_key.tsv).
+ * - digiklausur: DigiKlausur's ASAG dataset, a neural-networks final at a German university of
+ *   applied sciences (in English): 17 questions, one examiner's 0/1/2, a class of 36; the questions
+ *   without reference answers (digiklausurFamily says why).
  *
  * Every set is read into one shape: a question, its reference answers, and its answers with the
  * human score as a share of the points (0..1). The Texas/UNT CS set (Mohler et al.) and the
@@ -61,7 +66,7 @@ export interface DatasetAnswer {
 
 export interface DatasetQuestion {
   id: string;
-  /** saf, scientsbank, beetle, asap-sas or powergrading. */
+  /** saf, scientsbank, beetle, asap-sas, powergrading or digiklausur. */
   family: string;
   set: string;
   questionText: string;
@@ -563,6 +568,88 @@ function powergradingFamily(folder: string): DatasetFamily | undefined {
 }
 
 /**
+ * DigiKlausur's neural-networks final (H-BRS, WS17): each student's Jupyter notebook holds the
+ * seventeen mandatory questions ("**Question N**" cells) each followed by the answer cell nbgrader
+ * marks as a solution; grades.csv has the one examiner's grade of each, 0, 1 or 2 (share 0, 0.5, 1).
+ * The reference answers are only in the repository's asag_dataset.csv, not in its public history as
+ * cloned here, so the family has the questions and no reference (as ASAP-SAS's six sets have none).
+ * An answer cell left empty (or nbgrader's "YOUR ANSWER HERE") that the examiner graded above 0 is an
+ * answer the notebook does not hold: left out, as are the three students whose notebooks hold no
+ * answer at all; an empty answer graded 0 stays.
+ */
+function digiklausurFamily(folder: string): DatasetFamily | undefined {
+  const dir = path.join(folder, 'ASAG-Dataset');
+  const gradesFile = path.join(dir, 'grades.csv');
+  const notebooks = path.join(dir, 'notebooks');
+  if (!fs.existsSync(gradesFile) || !fs.existsSync(notebooks)) return undefined;
+  const [header, ...rows] = parseCsv(readText(gradesFile));
+  const grades = new Map<string, number>();
+  for (const cells of rows) {
+    header!.forEach((student, column) => {
+      if (column > 0 && cells[column] !== undefined) grades.set(`${cells[0]}:${student}`, Number(cells[column]));
+    });
+  }
+  const texts = new Map<number, string>();
+  const byQuestion = new Map<number, DatasetAnswer[]>();
+  for (const file of filesIn(notebooks, '.ipynb')) {
+    const number = /mas-usb-(\d+)\.ipynb$/.exec(file)?.[1];
+    if (!number) continue;
+    const student = `usb${Number(number)}`;
+    const cells = (JSON.parse(readText(file)) as { cells: NotebookCell[] }).cells;
+    const found: { questionNumber: number; text: string; grade: number }[] = [];
+    cells.forEach((cell, index) => {
+      const source = notebookSource(cell);
+      const question = cell.cell_type === 'markdown' ? /\*\*Question (\d+)\*\*/.exec(source) : null;
+      if (!question || Number(question[1]) > 17) return;
+      const questionNumber = Number(question[1]);
+      const answerCell = cells.slice(index + 1, index + 4).find((next) => next.metadata?.nbgrader?.solution);
+      const grade = grades.get(`${questionNumber}:${student}`);
+      if (!answerCell || grade === undefined || ![0, 1, 2].includes(grade)) return;
+      texts.set(questionNumber, source.replace(/\*\*Question \d+\*\*/, '').trim());
+      const answer = notebookSource(answerCell).trim();
+      found.push({ questionNumber, text: answer.includes('YOUR ANSWER HERE') ? '' : answer, grade });
+    });
+    // A notebook without a single answer holds none of that student's answers: their grades are of
+    // answers given elsewhere, even the 0s.
+    if (!found.some((answer) => answer.text)) continue;
+    for (const { questionNumber, text, grade } of found) {
+      if (!text && grade > 0) continue;
+      const answers = byQuestion.get(questionNumber) ?? [];
+      answers.push({ id: `digiklausur:${questionNumber}:${student}`, text, share: grade / 2 });
+      byQuestion.set(questionNumber, answers);
+    }
+  }
+  const questions: DatasetQuestion[] = [...byQuestion]
+    .sort(([a], [b]) => a - b)
+    .map(([number, answers]) => ({
+      id: `digiklausur:${number}`,
+      family: 'digiklausur',
+      set: 'digiklausur',
+      questionText: texts.get(number) ?? '',
+      referenceAnswers: [],
+      answers,
+    }));
+  if (!questions.length) return undefined;
+  return {
+    family: 'digiklausur',
+    questions,
+    source: {
+      repo: 'DigiKlausur/ASAG-Dataset',
+      commit: commitOf(dir),
+      labels: "one examiner's 0/1/2 (share 0, 0.5, 1); the 17 mandatory questions; questions, no reference answers",
+    },
+  };
+}
+
+interface NotebookCell {
+  cell_type: string;
+  source: string | string[];
+  metadata?: { nbgrader?: { solution?: boolean } };
+}
+
+const notebookSource = (cell: NotebookCell) => (Array.isArray(cell.source) ? cell.source.join('') : cell.source);
+
+/**
  * Every family found under the data folder, each with ALL its questions (train and test splits
  * merged: the benchmark holds out whole families). A missing repository leaves its family out.
  */
@@ -572,6 +659,7 @@ export function loadFamilies(folder: string): DatasetFamily[] {
     ...semevalFamilies(folder),
     asapFamily(folder),
     powergradingFamily(folder),
+    digiklausurFamily(folder),
   ].filter((family): family is DatasetFamily => family !== undefined);
   if (!families.length) {
     console.error(`No data sets found under ${folder}. See bench/README.md for the layout.`);
