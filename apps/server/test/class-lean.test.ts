@@ -28,6 +28,7 @@ function signalsOf(vector: Float32Array, place: readonly number[] = placeOnAxes(
     meaningReference: 0.5,
     meaningCoverage: 0.4,
     meaningQuestion: 0.3,
+    hasReference: true,
     embedding: vector,
     terms: new Set(),
     classNear: 0,

@@ -23,6 +23,7 @@ function signals(angle: number, recall: number, terms: string[]): AnswerSignals 
     meaningReference: 0.4 + 0.4 * recall,
     meaningCoverage: 0.3 + 0.4 * recall,
     meaningQuestion: 0.3,
+    hasReference: true,
     embedding: planeVector(angle),
     terms: new Set(terms),
     classNear: 0,

@@ -34,6 +34,7 @@ function drawAnswer(random: () => number): { signals: AnswerSignals; share: numb
     meaningReference: 0.5,
     meaningCoverage: 0.4,
     meaningQuestion: 0.3,
+    hasReference: true,
     embedding: planeVector(angle),
     terms,
     classNear: 0,

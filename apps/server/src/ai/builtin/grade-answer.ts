@@ -60,7 +60,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.10.0';
+export const BUILTIN_GRADER_VERSION = '3.11.0';
 
 export interface ItemJudgement {
   rubricItemId: string;
@@ -258,7 +258,11 @@ export function questionContextFor(input: GradingInput): QuestionContext {
     solutionSentences: splitSentences(input.solutionText).slice(0, 24),
   };
   context.allTargets = context.itemTargets.flat();
-  context.referenceTexts = context.reference.alternatives.map((alternative) => alternative.text).slice(0, 12);
+  // A question given without a solution has one empty alternative: nothing to compare meaning with.
+  context.referenceTexts = context.reference.alternatives
+    .map((alternative) => alternative.text)
+    .filter((text) => text.trim() !== '')
+    .slice(0, 12);
   contexts.set(key, context);
   return context;
 }
@@ -627,6 +631,7 @@ export function answerSignals(
       ? sentences.reduce((sum, text) => sum + closeness(text), 0) / sentences.length
       : 0,
     meaningQuestion: closeness(input.questionText),
+    hasReference: context.referenceTexts.length > 0,
     embedding,
     terms: new Set(answerTerms(analysis.evidenceText, context.reference)),
     classNear: typical.near,

@@ -78,6 +78,8 @@ export interface AnswerSignals {
   meaningCoverage: number;
   /** Closeness to the question itself: restating the question is not answering it. */
   meaningQuestion: number;
+  /** The question has a reference answer (a solution or its alternatives) to compare the answer with. */
+  hasReference: boolean;
   /** The answer's meaning (unit vector), for comparing it with graded answers. */
   embedding: Embedding;
   /**
@@ -108,7 +110,11 @@ export function coldInputs(signals: AnswerSignals): number[] {
     signals.meaningReference,
     signals.meaningCoverage,
     signals.meaningQuestion,
-    signals.meaningReference - signals.meaningQuestion,
+    // Nearer the reference than the question, or only restating the question. Without a reference
+    // there is nothing to be nearer to: the comparison is left out (0), not read as "no nearer to
+    // a reference than to the question", which made every answer to a question given without a
+    // solution a restatement of it (decision 0139).
+    signals.hasReference ? signals.meaningReference - signals.meaningQuestion : 0,
     signals.classNear,
     signals.classWhole,
   ];
