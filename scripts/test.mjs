@@ -32,7 +32,7 @@ const stages = [];
 function stage(name, command, args, { together = false, watchErrors = false } = {}) {
   const started = process.hrtime.bigint();
   // Listed as it starts, so the summary keeps this order whichever stage ends first.
-  const entry = { name, status: 1, ms: 0, crashLines: [] };
+  const entry = { name, status: 1, ms: 0, crashLines: [], kernelSince: secondsSinceBoot() };
   stages.push(entry);
   return new Promise((resolve) => {
     const stdio = together ? ['ignore', 'pipe', 'pipe'] : watchErrors ? ['inherit', 'inherit', 'pipe'] : 'inherit';
@@ -115,8 +115,13 @@ else if (!e2e) console.log('The browser test run wrote no results.');
 // crash, V8 out of memory) fails the stage with every test passed, and its last words are
 // otherwise somewhere in the middle of the log.
 for (const name of failedTestNames(unit, e2e)) console.log(`failed: ${name}`);
-for (const { name, crashLines } of stages) {
+for (const { name, crashLines, kernelSince } of stages) {
   for (const line of crashLines) console.log(`${name}, a test process said: ${line}`);
+  // A process killed by a signal says nothing itself: a native crash or the kernel's OOM killer is
+  // only in the kernel's log. Both were seen as a bare "Worker exited unexpectedly" (stops 48, 51).
+  if (crashLines.length > 0) {
+    for (const line of kernelLinesSince(kernelSince)) console.log(`${name}, the kernel said: ${line}`);
+  }
 }
 console.log(`tests: ${passed} passed, ${failed} failed${skipped ? `, ${skipped} skipped` : ''}`);
 
@@ -182,6 +187,34 @@ function watchForCrashes(stream, kept) {
       afterHeading = false;
     }
   });
+}
+
+/** Seconds since the machine booted, the clock the kernel's log is stamped with (null off Linux). */
+function secondsSinceBoot() {
+  try {
+    return Number.parseFloat(fs.readFileSync('/proc/uptime', 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The kernel's log lines after `since` that say a process was killed or crashed: a segfault (with
+ * the library it was in), a trap, the OOM killer. At most 20; one line saying why when the log
+ * cannot be read (dmesg missing or not permitted).
+ */
+function kernelLinesSince(since) {
+  if (since === null) return [];
+  const result = spawnSync('dmesg', [], { encoding: 'utf8' });
+  if (result.status !== 0) return [`(its log could not be read: ${(result.stderr || String(result.error)).trim()})`];
+  const crash = /segfault|general protection|trap|Out of memory|oom-kill|Killed process|killed by/i;
+  return result.stdout
+    .split('\n')
+    .filter((line) => {
+      const stamp = /^\[\s*(\d+\.\d+)\]/.exec(line);
+      return stamp && Number.parseFloat(stamp[1]) >= since && crash.test(line);
+    })
+    .slice(0, 20);
 }
 
 /** 1h 02m 03s, 4m 05s, 12.3s. */
