@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { seededRandom } from '../src/lib/seeded-random.ts';
 import { classAxesOf, placeOnAxes } from '../src/ai/builtin/class-axes.ts';
+import { classWordsOf, placeInWords } from '../src/ai/builtin/class-words.ts';
 import { coldShare, warmInputs, type AnswerSignals, type PreparedExample } from '../src/ai/builtin/suggestion-model.ts';
 import { meanAndError } from './support/mean-and-error.ts';
 import { spreadClass } from './support/spread-class.ts';
@@ -14,6 +15,7 @@ import { spreadClass } from './support/spread-class.ts';
  */
 
 const CLASS_LEAN = 10;
+const CLASS_WORD_LEAN = 11;
 const DRAWS = 200;
 const SAVED = 10;
 const NEW_ANSWERS = 20;
@@ -22,7 +24,11 @@ const members = spreadClass(200, 21);
 const axes = classAxesOf(members)!;
 const isCredited = (vector: Float32Array) => vector[3]! > 0.5;
 
-function signalsOf(vector: Float32Array, place: readonly number[] = placeOnAxes(vector, axes)): AnswerSignals {
+function signalsOf(
+  vector: Float32Array,
+  place: readonly number[] = placeOnAxes(vector, axes),
+  wordPlace: readonly number[] = [],
+): AnswerSignals {
   return {
     lexical: [0.5, 0.4, 0.6, 0, 2, 0, 0, 0.5, 0],
     meaningReference: 0.5,
@@ -34,6 +40,7 @@ function signalsOf(vector: Float32Array, place: readonly number[] = placeOnAxes(
     classNear: 0,
     classWhole: 0,
     classPlace: place,
+    classWordPlace: wordPlace,
     counted: null,
   };
 }
@@ -90,5 +97,58 @@ describe("the saved grades read along the class's axes", () => {
     expect(lean(credited, savedGrades(vectors), false)).toBe(0);
     expect(lean(credited, savedGrades(vectors.slice(0, 1)))).toBe(0);
     expect(lean(credited, savedGrades(vectors))).not.toBe(0);
+  });
+});
+
+/**
+ * The same reading in the class's words (decision 0140): the class's answers name one of two
+ * organelles with what goes with it, and filler words at random; the instructor credits the
+ * ribosome's side. The meaning's places are left empty, so only the words can tell the sides apart.
+ */
+describe("the saved grades read along the class's axes in words", () => {
+  const FILLERS = ['quickly', 'cell', 'inside', 'usually', 'small', 'protein', 'chain', 'really', 'body', 'energy'];
+  const fillerRandom = seededRandom(13);
+  const texts = Array.from({ length: 200 }, (_, index) => {
+    const side = index % 2 === 0 ? 'ribosome reads mRNA codons' : 'mitochondrion burns glucose oxygen';
+    return `The ${side} and builds it ${FILLERS.filter(() => fillerRandom() < 0.3).join(' ')}.`;
+  });
+  const words = classWordsOf(texts)!;
+  const sameMeaning = new Float32Array(8).fill(0.3);
+  const signalsOfText = (text: string) => signalsOf(sameMeaning, [], placeInWords(text, words));
+  const graded = (chosen: readonly string[]): PreparedExample[] =>
+    chosen.map((text, index) => {
+      const signals = signalsOfText(text);
+      const share = text.includes('ribosome') ? 1 : 0;
+      return { signals, cold: coldShare(signals), foldedText: `graded ${index}`, share, suggestedShare: null };
+    });
+  const wordLean = (text: string, examples: readonly PreparedExample[]) => {
+    const signals = signalsOfText(text);
+    return warmInputs(signals, coldShare(signals), examples, null)[CLASS_WORD_LEAN]!;
+  };
+
+  it('lean toward the words the instructor credits, and average zero over new answers', () => {
+    const random = seededRandom(17);
+    const pickText = () => texts[Math.floor(random() * texts.length)]!;
+    const gaps: number[] = [];
+    const averages: number[] = [];
+    for (let draw = 0; draw < DRAWS; draw++) {
+      const examples = graded(Array.from({ length: SAVED }, pickText));
+      const credited: number[] = [];
+      const uncredited: number[] = [];
+      for (let answer = 0; answer < NEW_ANSWERS; answer++) {
+        const text = pickText();
+        (text.includes('ribosome') ? credited : uncredited).push(wordLean(text, examples));
+      }
+      const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+      averages.push(average([...credited, ...uncredited]));
+      if (credited.length && uncredited.length) gaps.push(average(credited) - average(uncredited));
+    }
+    const gap = meanAndError(gaps);
+    const centre = meanAndError(averages);
+    expect(gap.mean).toBeGreaterThan(3 * gap.error);
+    expect(Math.abs(centre.mean)).toBeLessThan(3 * centre.error);
+    // The meaning's reading has nothing to go on here: every answer has the same meaning.
+    const examples = graded(texts.slice(0, SAVED));
+    expect(warmInputs(signalsOfText(texts[0]!), 0.5, examples, null)[CLASS_LEAN]).toBe(0);
   });
 });

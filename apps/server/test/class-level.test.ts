@@ -29,6 +29,7 @@ function signals(angle: number, recall: number, terms: string[]): AnswerSignals 
     classNear: 0,
     classWhole: 0,
     classPlace: [],
+    classWordPlace: [],
     counted: null,
   };
 }

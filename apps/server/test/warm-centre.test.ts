@@ -40,6 +40,7 @@ function drawAnswer(random: () => number): { signals: AnswerSignals; share: numb
     classNear: 0,
     classWhole: 0,
     classPlace: [],
+    classWordPlace: [],
     counted: null,
   };
   return { signals, share: isCredited ? 1 : 0 };

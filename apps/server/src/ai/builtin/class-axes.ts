@@ -1,5 +1,3 @@
-import type { Embedding } from './sentence-embeddings.ts';
-
 /**
  * The few directions in which a class's answers differ most in meaning, and each answer's place
  * along them (decision 0136). All answers to one question are about the same thing, so in the
@@ -24,34 +22,51 @@ export const SMALLEST_CLASS_FOR_AXES = 20;
 const ITERATIONS = 60;
 
 /**
- * The class's main axes by power iteration with deflation on the centred meanings: deterministic
- * (the start vectors are fixed), about 60 ms for 250 answers, measured once per class.
+ * The class's main axes of meaning by power iteration with deflation on the centred meanings:
+ * deterministic (the start vectors are fixed), about 60 ms for 250 answers, measured once per class.
  */
-export function classAxesOf(embeddings: readonly Embedding[]): ClassAxes | null {
+export function classAxesOf(embeddings: readonly ArrayLike<number>[]): ClassAxes | null {
   if (embeddings.length < SMALLEST_CLASS_FOR_AXES) return null;
   const dimensions = embeddings[0]!.length;
   const centre = new Float64Array(dimensions);
   for (const vector of embeddings)
     for (let index = 0; index < dimensions; index++) centre[index]! += vector[index]! / embeddings.length;
   const centred = embeddings.map((vector) => Float64Array.from(vector, (value, index) => value - centre[index]!));
+  return mainAxes(centre, centred.length, (direction) => {
+    const next = new Float64Array(dimensions);
+    for (const row of centred) {
+      const along = dot(row, direction);
+      for (let index = 0; index < dimensions; index++) next[index]! += along * row[index]!;
+    }
+    return next;
+  });
+}
+
+/**
+ * The main axes of `count` centred vectors by power iteration with deflation, for any way of
+ * computing the sum over them of (vector . direction) x vector (`spread`): dense for meanings,
+ * sparse for words (class-words.ts), the same iteration, start vectors and stopping rule for both.
+ */
+export function mainAxes(
+  centre: Float64Array,
+  count: number,
+  spread: (direction: Float64Array) => Float64Array,
+): ClassAxes | null {
+  const dimensions = centre.length;
   const axes: Float64Array[] = [];
   const spreads: number[] = [];
   for (let axis = 0; axis < CLASS_AXES; axis++) {
     let direction = startVector(dimensions, axis);
     let variance = 0;
     for (let iteration = 0; iteration < ITERATIONS; iteration++) {
-      const next = new Float64Array(dimensions);
-      for (const row of centred) {
-        const along = dot(row, direction);
-        for (let index = 0; index < dimensions; index++) next[index]! += along * row[index]!;
-      }
+      const next = spread(direction);
       for (const found of axes) {
         const along = dot(next, found);
         for (let index = 0; index < dimensions; index++) next[index]! -= along * found[index]!;
       }
       const length = Math.sqrt(dot(next, next));
       if (length < 1e-12) break;
-      variance = length / centred.length;
+      variance = length / count;
       direction = next.map((value) => value / length);
     }
     // A class that varies in fewer directions than asked (copies of a few answers) has no more axes.
@@ -63,7 +78,7 @@ export function classAxesOf(embeddings: readonly Embedding[]): ClassAxes | null 
 }
 
 /** The answer's place along each axis, in the class's spreads; empty without axes. */
-export function placeOnAxes(embedding: Embedding, classAxes: ClassAxes | null): number[] {
+export function placeOnAxes(embedding: ArrayLike<number>, classAxes: ClassAxes | null): number[] {
   if (!classAxes) return [];
   return classAxes.axes.map((axis, index) => {
     let along = 0;

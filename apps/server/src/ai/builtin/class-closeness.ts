@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { BoundedCache } from '../../lib/bounded-cache.ts';
 import { classAxesOf, type ClassAxes } from './class-axes.ts';
+import { classWordsOf, type ClassWords } from './class-words.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
 
 /**
@@ -31,6 +32,8 @@ export interface ClassMeaning {
   meanWhole: number;
   /** The directions the class's answers differ in most (class-axes.ts); null for a small class. */
   axes: ClassAxes | null;
+  /** The same in the answers' words (class-words.ts); null for a small class. */
+  words: ClassWords | null;
 }
 
 function rawCloseness(embedding: Embedding, embeddings: readonly Embedding[], skip: number): Typicality {
@@ -65,6 +68,7 @@ export function measureClass(keys: readonly string[], meaning: (key: string) => 
     meanNear: raw.reduce((sum, value) => sum + value.near, 0) / raw.length,
     meanWhole: raw.reduce((sum, value) => sum + value.whole, 0) / raw.length,
     axes: classAxesOf(embeddings),
+    words: classWordsOf(keys),
   };
   measured.set(hash, classMeaning);
   return classMeaning;

@@ -14,38 +14,38 @@ import type { SuggestionModel } from './suggestion-model.ts';
  *   digiklausur: DigiKlausur/ASAG-Dataset @ 1bfa98fa7edbb0e86fd66e067c64927e4d89e0c7 (one examiner's 0/1/2 (share 0, 0.5, 1); the 17 mandatory questions; questions, no reference answers)
  * == saf held out (fitted on the other families only)
  *   k=0  n=2112  r 0.777  RMSE 0.243 (true mean 0.378, ratio 0.643)  bias +0.044  ECE 0.101  big errors in first 20% of the review queue: 1.65x random (lowest confidence first 1.15x)  salad over "I don't know." +0.045, over a wrong answer -0.191
- *   k=5  n=3960  r 0.802  RMSE 0.226 (mean of 5 0.387, ratio 0.583)  bias +0.030  ECE 0.071  big errors in first 20% of the review queue: 2.54x random (lowest confidence first 0.96x)  salad over "I don't know." +0.045, over a wrong answer -0.245
- *   k=10 n=3960  r 0.807  RMSE 0.223 (mean of 10 0.374, ratio 0.596)  bias +0.027  ECE 0.069  big errors in first 20% of the review queue: 2.57x random (lowest confidence first 1.20x)  salad over "I don't know." +0.045, over a wrong answer -0.268
+ *   k=5  n=3960  r 0.802  RMSE 0.227 (mean of 5 0.387, ratio 0.585)  bias +0.035  ECE 0.071  big errors in first 20% of the review queue: 2.48x random (lowest confidence first 1.06x)  salad over "I don't know." +0.045, over a wrong answer -0.259
+ *   k=10 n=3960  r 0.810  RMSE 0.222 (mean of 10 0.374, ratio 0.593)  bias +0.032  ECE 0.065  big errors in first 20% of the review queue: 2.52x random (lowest confidence first 1.23x)  salad over "I don't know." +0.045, over a wrong answer -0.273
  *   k=0 with the course (10 grades on each other question) n=2112 r 0.768  RMSE 0.243 (true mean 0.378, ratio 0.643)  bias +0.008  ECE 0.085  big errors in first 20% of the review queue: 2.13x random (lowest confidence first 1.05x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == scientsbank held out (fitted on the other families only)
  *   k=0  n=6242  r 0.453  RMSE 0.388 (true mean 0.429, ratio 0.904)  bias -0.059  ECE 0.092  big errors in first 20% of the review queue: 2.26x random (lowest confidence first 0.45x)  salad over "I don't know." +0.037, over a wrong answer -0.310
- *   k=5  n=4588  r 0.538  RMSE 0.362 (mean of 5 0.443, ratio 0.816)  bias -0.028  ECE 0.049  big errors in first 20% of the review queue: 2.48x random (lowest confidence first 0.58x)  salad over "I don't know." +0.034, over a wrong answer -0.341
- *   k=10 n=4588  r 0.585  RMSE 0.348 (mean of 10 0.425, ratio 0.818)  bias -0.022  ECE 0.056  big errors in first 20% of the review queue: 2.53x random (lowest confidence first 0.69x)  salad over "I don't know." +0.030, over a wrong answer -0.335
+ *   k=5  n=4588  r 0.535  RMSE 0.363 (mean of 5 0.443, ratio 0.818)  bias -0.029  ECE 0.051  big errors in first 20% of the review queue: 2.41x random (lowest confidence first 0.59x)  salad over "I don't know." +0.034, over a wrong answer -0.340
+ *   k=10 n=4588  r 0.583  RMSE 0.349 (mean of 10 0.425, ratio 0.820)  bias -0.024  ECE 0.059  big errors in first 20% of the review queue: 2.52x random (lowest confidence first 0.77x)  salad over "I don't know." +0.030, over a wrong answer -0.331
  *   k=0 with the course (10 grades on each other question) n=6242 r 0.453  RMSE 0.384 (true mean 0.429, ratio 0.894)  bias -0.003  ECE 0.030  big errors in first 20% of the review queue: 2.20x random (lowest confidence first 0.44x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == beetle held out (fitted on the other families only)
  *   k=0  n=5199  r 0.482  RMSE 0.438 (true mean 0.437, ratio 1.004)  bias +0.192  ECE 0.103  big errors in first 20% of the review queue: 1.37x random (lowest confidence first 0.88x)  salad over "I don't know." +0.044, over a wrong answer -0.478
- *   k=5  n=3180  r 0.514  RMSE 0.384 (mean of 5 0.459, ratio 0.836)  bias +0.038  ECE 0.055  big errors in first 20% of the review queue: 1.76x random (lowest confidence first 0.96x)  salad over "I don't know." +0.040, over a wrong answer -0.391
- *   k=10 n=3180  r 0.564  RMSE 0.367 (mean of 10 0.430, ratio 0.855)  bias +0.027  ECE 0.068  big errors in first 20% of the review queue: 2.22x random (lowest confidence first 0.94x)  salad over "I don't know." +0.044, over a wrong answer -0.369
+ *   k=5  n=3180  r 0.523  RMSE 0.381 (mean of 5 0.459, ratio 0.829)  bias +0.035  ECE 0.053  big errors in first 20% of the review queue: 1.79x random (lowest confidence first 0.89x)  salad over "I don't know." +0.040, over a wrong answer -0.387
+ *   k=10 n=3180  r 0.561  RMSE 0.368 (mean of 10 0.430, ratio 0.856)  bias +0.024  ECE 0.071  big errors in first 20% of the review queue: 2.13x random (lowest confidence first 0.95x)  salad over "I don't know." +0.044, over a wrong answer -0.371
  *   k=0 with the course (10 grades on each other question) n=5199 r 0.489  RMSE 0.394 (true mean 0.437, ratio 0.903)  bias -0.003  ECE 0.064  big errors in first 20% of the review queue: 1.79x random (lowest confidence first 0.84x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == asap-sas held out (fitted on the other families only)
  *   k=0  n=2500  r 0.550  RMSE 0.327 (true mean 0.387, ratio 0.845)  bias +0.031  ECE 0.096  big errors in first 20% of the review queue: 2.39x random (lowest confidence first 0.53x)  salad over "I don't know." +0.000, over a wrong answer -0.150
- *   k=5  n=3000  r 0.560  RMSE 0.325 (mean of 5 0.390, ratio 0.832)  bias +0.021  ECE 0.059  big errors in first 20% of the review queue: 2.33x random (lowest confidence first 0.70x)  salad over "I don't know." +0.000, over a wrong answer -0.300
- *   k=10 n=3000  r 0.585  RMSE 0.316 (mean of 10 0.363, ratio 0.870)  bias +0.010  ECE 0.056  big errors in first 20% of the review queue: 2.49x random (lowest confidence first 0.82x)  salad over "I don't know." +0.000, over a wrong answer -0.250
+ *   k=5  n=3000  r 0.562  RMSE 0.324 (mean of 5 0.390, ratio 0.831)  bias +0.020  ECE 0.061  big errors in first 20% of the review queue: 2.36x random (lowest confidence first 0.69x)  salad over "I don't know." +0.000, over a wrong answer -0.300
+ *   k=10 n=3000  r 0.594  RMSE 0.313 (mean of 10 0.363, ratio 0.863)  bias +0.011  ECE 0.057  big errors in first 20% of the review queue: 2.40x random (lowest confidence first 0.81x)  salad over "I don't know." +0.000, over a wrong answer -0.250
  *   k=0 with the course (10 grades on each other question) n=2500 r 0.525  RMSE 0.332 (true mean 0.387, ratio 0.858)  bias +0.007  ECE 0.100  big errors in first 20% of the review queue: 2.26x random (lowest confidence first 0.72x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == powergrading held out (fitted on the other families only)
  *   k=0  n=2500  r 0.684  RMSE 0.348 (true mean 0.340, ratio 1.024)  bias -0.244  ECE 0.126  big errors in first 20% of the review queue: 1.88x random (lowest confidence first 2.59x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=3000  r 0.804  RMSE 0.211 (mean of 5 0.354, ratio 0.594)  bias -0.052  ECE 0.044  big errors in first 20% of the review queue: 4.21x random (lowest confidence first 0.93x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=3000  r 0.830  RMSE 0.192 (mean of 10 0.335, ratio 0.575)  bias -0.020  ECE 0.036  big errors in first 20% of the review queue: 4.47x random (lowest confidence first 2.02x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=3000  r 0.804  RMSE 0.210 (mean of 5 0.354, ratio 0.593)  bias -0.051  ECE 0.042  big errors in first 20% of the review queue: 4.22x random (lowest confidence first 0.96x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=3000  r 0.834  RMSE 0.191 (mean of 10 0.335, ratio 0.569)  bias -0.020  ECE 0.038  big errors in first 20% of the review queue: 4.48x random (lowest confidence first 2.11x)  salad over "I don't know."   -  , over a wrong answer   -
  *   k=0 with the course (10 grades on each other question) n=2500 r 0.705  RMSE 0.247 (true mean 0.340, ratio 0.725)  bias +0.031  ECE 0.034  big errors in first 20% of the review queue: 3.79x random (lowest confidence first 2.90x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == digiklausur held out (fitted on the other families only)
  *   k=0  n=611   r 0.592  RMSE 0.327 (true mean 0.364, ratio 0.900)  bias -0.139  ECE 0.098  big errors in first 20% of the review queue: 3.59x random (lowest confidence first 0.15x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=1323  r 0.638  RMSE 0.287 (mean of 5 0.363, ratio 0.791)  bias -0.061  ECE 0.080  big errors in first 20% of the review queue: 2.96x random (lowest confidence first 1.17x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=1323  r 0.631  RMSE 0.285 (mean of 10 0.355, ratio 0.805)  bias -0.046  ECE 0.099  big errors in first 20% of the review queue: 3.07x random (lowest confidence first 1.55x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=1323  r 0.639  RMSE 0.286 (mean of 5 0.363, ratio 0.789)  bias -0.060  ECE 0.079  big errors in first 20% of the review queue: 3.15x random (lowest confidence first 0.88x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=1323  r 0.637  RMSE 0.283 (mean of 10 0.355, ratio 0.799)  bias -0.042  ECE 0.103  big errors in first 20% of the review queue: 2.94x random (lowest confidence first 1.37x)  salad over "I don't know."   -  , over a wrong answer   -
  *   k=0 with the course (10 grades on each other question) n=611 r 0.562  RMSE 0.301 (true mean 0.364, ratio 0.828)  bias -0.005  ECE 0.064  big errors in first 20% of the review queue: 3.21x random (lowest confidence first 0.54x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == worst family (goal)
@@ -53,20 +53,20 @@ import type { SuggestionModel } from './suggestion-model.ts';
  *   ECE at k=0 (<= 0.05)                         0.126 (powergrading)
  *   |bias| at k=0 with the course (<= 0.10)      0.031 (powergrading)
  *   ECE at k=0 with the course (<= 0.05)         0.100 (asap-sas)
- *   RMSE / mean of 5 at k=5 (<= 0.90)            0.836 (beetle)
- *   RMSE / mean of 10 at k=10 (<= 0.85)          0.870 (asap-sas)
+ *   RMSE / mean of 5 at k=5 (<= 0.90)            0.831 (asap-sas)
+ *   RMSE / mean of 10 at k=10 (<= 0.85)          0.863 (asap-sas)
  *   RMSE / true mean at k=0                      1.024 (powergrading)
  *   big errors in first 20%, x random, k=0 (>= 2) 1.368 (beetle)
  *   big errors in first 20%, x random, k=0 with the course (>= 2) 1.793 (beetle)
- *   big errors in first 20%, x random, k=5 (>= 2) 1.758 (beetle)
- *   big errors in first 20%, x random, k=10 (>= 2) 2.224 (beetle)
+ *   big errors in first 20%, x random, k=5 (>= 2) 1.785 (beetle)
+ *   big errors in first 20%, x random, k=10 (>= 2) 2.129 (beetle)
  *     the same, lowest confidence first, k=0     0.152 (digiklausur)
- *     the same, lowest confidence first, k=5     0.578 (scientsbank)
- *     the same, lowest confidence first, k=10    0.686 (scientsbank)
+ *     the same, lowest confidence first, k=5     0.589 (scientsbank)
+ *     the same, lowest confidence first, k=10    0.768 (scientsbank)
  *   salad over "I don't know.", k=0 (<= 0.05)    0.045 (saf)
  *   salad over "I don't know.", k=10 (<= 0.05)   0.045 (saf)
  *   leaking comments (<= 0.01)                   0.000 (saf)
- * time per answer: 18.9 ms (grading 3.6 ms + its meaning 15.3 ms; goal <= 150), resident memory 585 MB
+ * time per answer: 26.6 ms (grading 5.3 ms + its meaning 21.4 ms; goal <= 150), resident memory 594 MB
  */
 export const FITTED: SuggestionModel = {
   cold: {
@@ -77,18 +77,18 @@ export const FITTED: SuggestionModel = {
     ],
   },
   warm: [
-    [0.7782, 0.1539, -0.1454, -0.0723, -0.0572, 0.1703, 0.0858, -0.0048, 0.0973, 0.6223, -0.0474],
-    [0.8032, 0.0757, -0.0828, -0.0312, -0.0749, 0.1742, 0.0685, 0.0168, 0.178, 0.4392, 0.0859],
-    [0.7132, 0.0437, -0.0634, 0.0188, -0.1131, 0.1645, 0.0699, 0.1039, 0.087, 0.2914, 0.1837],
-    [0.6604, 0.1539, -0.0976, -0.0255, -0.0645, 0.2313, 0.0655, 0.1979, -0.0608, 0.1817, 0.2116],
+    [0.7778, 0.1444, -0.15, -0.0741, -0.0552, 0.1511, 0.0826, -0.0041, 0.0987, 0.6229, -0.0549, 0.0507],
+    [0.7977, 0.0808, -0.0847, -0.0311, -0.074, 0.1379, 0.0544, 0.0181, 0.177, 0.4404, 0.0751, 0.0819],
+    [0.6995, 0.0529, -0.057, 0.0181, -0.111, 0.0914, 0.0516, 0.0992, 0.0909, 0.2894, 0.1593, 0.129],
+    [0.6414, 0.1626, -0.0909, -0.0284, -0.0551, 0.1703, 0.0462, 0.1896, -0.0505, 0.1818, 0.1857, 0.1313],
   ],
   confidence: {
-    intercept: 0.2545,
-    weights: [-2.6846, 2.5153, -0.4923, 0, 0.1332, -0.2374, -0.1892, 0.6829, 0.1578, 1.5727, -0.335, 0.8003, -0.6173],
+    intercept: 0.3005,
+    weights: [-2.7352, 2.5159, -0.5135, 0, 0.1325, -0.2419, -0.1821, 0.6901, 0.1213, 1.5851, -0.3602, 0.7983, -0.628],
   },
   miss: {
-    intercept: -0.5971,
-    weights: [-3.5432, 1.1136, 0.6612, 0, -0.1254, 0.3935, 0.4352, 0.2406, -0.594, -0.7278, 0.2324, -0.2275, 0.1682],
+    intercept: -0.5942,
+    weights: [-3.5108, 1.1041, 0.6655, 0, -0.1243, 0.3847, 0.4451, 0.2288, -0.6174, -0.7401, 0.2282, -0.2192, 0.1569],
   },
   confidenceCold: { intercept: -0.6409, weights: [-2.7775, 4.4093, -0.2753, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },
   missCold: { intercept: -0.47, weights: [-2.8637, 1.0959, 0.0795, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },

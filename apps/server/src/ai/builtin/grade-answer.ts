@@ -21,6 +21,7 @@ import {
 import { referenceWordsOf, screenAnswer, type ReferenceWords } from './answer-screening.ts';
 import { itemCertainty } from './confidence.ts';
 import { placeOnAxes } from './class-axes.ts';
+import { placeInWords } from './class-words.ts';
 import { measureClass, NO_CLASS, SMALLEST_CLASS, typicalityOf, type ClassMeaning } from './class-closeness.ts';
 import { FITTED } from './fitted-weights.ts';
 import { similarity, type Embedding } from './sentence-embeddings.ts';
@@ -60,7 +61,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.11.0';
+export const BUILTIN_GRADER_VERSION = '3.12.0';
 
 export interface ItemJudgement {
   rubricItemId: string;
@@ -637,6 +638,7 @@ export function answerSignals(
     classNear: typical.near,
     classWhole: typical.whole,
     classPlace: placeOnAxes(embedding, classmates?.classMeaning?.axes ?? null),
+    classWordPlace: placeInWords(analysis.evidenceText, classmates?.classMeaning?.words ?? null),
     counted: context.itemSchemes.some((scheme) => scheme !== null) ? analysis.features.itemShare : null,
   };
 }

@@ -20,7 +20,8 @@ import { similarity, type Embedding } from './sentence-embeddings.ts';
  *    A few saved grades are a noisy mean: the class's level as the cold model reads it (classLevel)
  *    is one more input, so the fitted weight on it is how far to trust the class over a mean of
  *    five or ten grades (decision 0101). So is where the answer sits along the directions its class
- *    differs in most, read through the saved grades' places (classLean, decision 0136).
+ *    differs in most, in meaning and in words, read through the saved grades' places (classLean,
+ *    decisions 0136 and 0140).
  * 3. Confidence: the chance that the instructor keeps the shown score within 10% of the points,
  *    computed on the score shown, from how decided it is, how many grades back it, how much they
  *    agree with one another and how near the closest graded answer is.
@@ -96,6 +97,8 @@ export interface AnswerSignals {
    * class's own spreads; empty when graded without a class of 20 or more.
    */
   classPlace: readonly number[];
+  /** The same along the class's main axes in its words (class-words.ts, decision 0140). */
+  classWordPlace: readonly number[];
   /**
    * The level the answer's count of key elements reaches, when the rubric counts them
    * (key-elements.ts); null otherwise. Such a rubric states how its points are earned, so the count
@@ -365,21 +368,27 @@ export function warmInputs(
     signals.classWhole - baseline.classWhole,
     level === null ? 0 : (level - baseline.level) * classPullScale(examples.length),
     // Centred already: a linear reading of the places, taken from the graded answers' mean place.
-    classLean(signals.classPlace, examples) ?? 0,
+    classLean(signals, examples, 'classPlace') ?? 0,
+    classLean(signals, examples, 'classWordPlace') ?? 0,
   ];
 }
 
 /**
  * How far above the graded answers' mean share the answer's place in its class predicts it: a
- * ridge regression of the saved grades on their places along the class's axes (decision 0136). The
- * class shows which directions its answers differ in; the saved grades show which of those the
- * instructor's grades follow. Null without places or with fewer than two saved grades: nothing to say.
+ * ridge regression of the saved grades on their places along the class's axes, of meaning (decision
+ * 0136) or of words (decision 0140), each its own input. The class shows which directions its
+ * answers differ in; the saved grades show which of those the instructor's grades follow. Null
+ * without places or with fewer than two saved grades: nothing to say.
  */
-function classLean(place: readonly number[], examples: readonly PreparedExample[]): number | null {
-  const fitted = classLeanFit(examples);
+function classLean(signals: AnswerSignals, examples: readonly PreparedExample[], space: PlaceSpace): number | null {
+  const fitted = classLeanFit(examples, space);
+  const place = signals[space];
   if (!fitted || place.length !== fitted.centre.length) return null;
   return fitted.weights.reduce((sum, weight, index) => sum + weight * (place[index]! - fitted.centre[index]!), 0);
 }
+
+/** The two spaces an answer has a place in: its class's meanings and its class's words. */
+type PlaceSpace = 'classPlace' | 'classWordPlace';
 
 /** The ridge's penalty, in the class's spreads: a few saved grades never lean on one axis alone. */
 const CLASS_LEAN_RIDGE = 1;
@@ -389,29 +398,30 @@ interface ClassLeanFit {
   weights: number[];
 }
 
-const classLeanFits = new WeakMap<readonly PreparedExample[], ClassLeanFit | null>();
+const classLeanFits: Record<PlaceSpace, WeakMap<readonly PreparedExample[], ClassLeanFit | null>> = {
+  classPlace: new WeakMap(),
+  classWordPlace: new WeakMap(),
+};
 
-function classLeanFit(examples: readonly PreparedExample[]): ClassLeanFit | null {
-  if (classLeanFits.has(examples)) return classLeanFits.get(examples)!;
-  const fitted = fitClassLean(examples);
-  classLeanFits.set(examples, fitted);
+function classLeanFit(examples: readonly PreparedExample[], space: PlaceSpace): ClassLeanFit | null {
+  const kept = classLeanFits[space];
+  if (kept.has(examples)) return kept.get(examples)!;
+  const fitted = fitClassLean(examples.map((example) => ({ place: example.signals[space], share: example.share })));
+  kept.set(examples, fitted);
   return fitted;
 }
 
-function fitClassLean(examples: readonly PreparedExample[]): ClassLeanFit | null {
-  const size = examples[0]?.signals.classPlace.length ?? 0;
-  if (examples.length < 2 || size === 0 || examples.some((example) => example.signals.classPlace.length !== size))
-    return null;
-  const level = mean(examples.map((example) => example.share));
-  const centre = Array.from({ length: size }, (_, axis) =>
-    mean(examples.map((example) => example.signals.classPlace[axis]!)),
-  );
+function fitClassLean(graded: readonly { place: readonly number[]; share: number }[]): ClassLeanFit | null {
+  const size = graded[0]?.place.length ?? 0;
+  if (graded.length < 2 || size === 0 || graded.some((example) => example.place.length !== size)) return null;
+  const level = mean(graded.map((example) => example.share));
+  const centre = Array.from({ length: size }, (_, axis) => mean(graded.map((example) => example.place[axis]!)));
   // Normal equations with the penalty on the diagonal, solved by Gaussian elimination (4 x 4).
   const rows = Array.from({ length: size }, (_, row) =>
     Array.from({ length: size + 1 }, (_, column) => (row === column ? CLASS_LEAN_RIDGE : 0)),
   );
-  for (const example of examples) {
-    const offsets = example.signals.classPlace.map((value, axis) => value - centre[axis]!);
+  for (const example of graded) {
+    const offsets = example.place.map((value, axis) => value - centre[axis]!);
     for (let row = 0; row < size; row++) {
       rows[row]![size]! += offsets[row]! * (example.share - level);
       for (let column = 0; column < size; column++) rows[row]![column]! += offsets[row]! * offsets[column]!;
