@@ -64,25 +64,36 @@ const lean = (vector: Float32Array, examples: readonly PreparedExample[], withPl
   return warmInputs(signals, coldShare(signals), examples, null)[CLASS_LEAN]!;
 };
 
+/**
+ * Over DRAWS sets of SAVED saved grades, each read at NEW_ANSWERS new answers (`draw` makes the set
+ * and returns how to read one new answer): how much higher credited answers lean than the others,
+ * and the lean's average over all of them, each with its standard error.
+ */
+function leansOverDraws(draw: () => () => { credited: boolean; lean: number }) {
+  const gaps: number[] = [];
+  const averages: number[] = [];
+  const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
+  for (let index = 0; index < DRAWS; index++) {
+    const readNewAnswer = draw();
+    const credited: number[] = [];
+    const uncredited: number[] = [];
+    for (let answer = 0; answer < NEW_ANSWERS; answer++) {
+      const { credited: isCreditedAnswer, lean: value } = readNewAnswer();
+      (isCreditedAnswer ? credited : uncredited).push(value);
+    }
+    averages.push(average([...credited, ...uncredited]));
+    if (credited.length && uncredited.length) gaps.push(average(credited) - average(uncredited));
+  }
+  return { gap: meanAndError(gaps), centre: meanAndError(averages) };
+}
+
 describe("the saved grades read along the class's axes", () => {
   it('lean toward the side the instructor credits, and average zero over new answers', () => {
     const random = seededRandom(5);
-    const gaps: number[] = [];
-    const averages: number[] = [];
-    for (let draw = 0; draw < DRAWS; draw++) {
+    const { gap, centre } = leansOverDraws(() => {
       const examples = savedGrades(Array.from({ length: SAVED }, () => pick(random)));
-      const credited: number[] = [];
-      const uncredited: number[] = [];
-      for (let answer = 0; answer < NEW_ANSWERS; answer++) {
-        const vector = pick(random);
-        (isCredited(vector) ? credited : uncredited).push(lean(vector, examples));
-      }
-      const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-      averages.push(average([...credited, ...uncredited]));
-      if (credited.length && uncredited.length) gaps.push(average(credited) - average(uncredited));
-    }
-    const gap = meanAndError(gaps);
-    const centre = meanAndError(averages);
+      return (vector = pick(random)) => ({ credited: isCredited(vector), lean: lean(vector, examples) });
+    });
     // Credited answers lean up and the others down, far past what chance gives...
     expect(gap.mean).toBeGreaterThan(3 * gap.error);
     // ...and centred on the graded answers left out in turn: no offset the draws tell from chance.
@@ -129,22 +140,10 @@ describe("the saved grades read along the class's axes in words", () => {
   it('lean toward the words the instructor credits, and average zero over new answers', () => {
     const random = seededRandom(17);
     const pickText = () => texts[Math.floor(random() * texts.length)]!;
-    const gaps: number[] = [];
-    const averages: number[] = [];
-    for (let draw = 0; draw < DRAWS; draw++) {
+    const { gap, centre } = leansOverDraws(() => {
       const examples = graded(Array.from({ length: SAVED }, pickText));
-      const credited: number[] = [];
-      const uncredited: number[] = [];
-      for (let answer = 0; answer < NEW_ANSWERS; answer++) {
-        const text = pickText();
-        (text.includes('ribosome') ? credited : uncredited).push(wordLean(text, examples));
-      }
-      const average = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
-      averages.push(average([...credited, ...uncredited]));
-      if (credited.length && uncredited.length) gaps.push(average(credited) - average(uncredited));
-    }
-    const gap = meanAndError(gaps);
-    const centre = meanAndError(averages);
+      return (text = pickText()) => ({ credited: text.includes('ribosome'), lean: wordLean(text, examples) });
+    });
     expect(gap.mean).toBeGreaterThan(3 * gap.error);
     expect(Math.abs(centre.mean)).toBeLessThan(3 * centre.error);
     // The meaning's reading has nothing to go on here: every answer has the same meaning.
