@@ -139,6 +139,9 @@ test.describe('with email (SMTP to a local server)', () => {
     await page.goto(`${base}/login`);
     await page.getByRole('link', { name: 'Forgot password?' }).click();
     await expect(page).toHaveURL(`${base}/forgot-password`);
+    // React Router moves the URL before the new screen is drawn (in a transition), so for a moment
+    // the login form's own Email field is still there: wait for the screen, not only the URL.
+    await expect(page.getByRole('heading', { name: 'Forgot password' })).toBeVisible();
     since = inbox.received.length;
     await page.getByLabel('Email').fill(studentEmail);
     await page.getByRole('button', { name: 'Send reset link' }).click();
@@ -198,6 +201,8 @@ test.describe('without email (the embedded default)', () => {
     await studentPage.getByLabel('Password').fill(student.password);
     await studentPage.getByRole('button', { name: 'Register' }).click();
     await expect(studentPage).toHaveURL('/login');
+    // The URL moves before the login screen is drawn: wait for it, not the register form's Email.
+    await expect(studentPage.getByRole('heading', { name: 'Login' })).toBeVisible();
     await studentPage.getByLabel('Email').fill(student.email);
     await studentPage.getByLabel('Password').fill(student.password);
     await studentPage.getByRole('button', { name: 'Login' }).click();

@@ -24,6 +24,8 @@ test('an instructor registers, logs in, is shown the demo once, skips it and rea
   await expect(page.getByLabel('Name')).toHaveValue('');
   await expect(page.getByRole('radio', { name: 'Student' })).toBeChecked();
   await expect(page).toHaveURL('/login');
+  // The URL moves before the login screen is drawn: wait for it, not the register form's Email.
+  await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
 
   await page.getByLabel('Email').fill(email);
   await page.getByLabel('Password').fill(password);
