@@ -63,6 +63,31 @@ export function fitLogistic(rows: readonly Row[], l2 = 1e-3): { intercept: numbe
   return { intercept: round(beta[0]!), weights: beta.slice(1).map(round) };
 }
 
+interface FamilyRow extends Row {
+  family: string;
+}
+
+/**
+ * The warm rows reweighed so that each family counts by its error over the mean of its saved
+ * grades, the figure its goal is set in (decision 0141). A warm row's y is the grade's distance from
+ * that mean, so the mean of y² over a family's rows is the baseline's squared error there: dividing
+ * each family's weights by it makes the fit minimise the sum of the families' squared-error ratios,
+ * where plain weights let the families whose grades scatter most (Beetle's 0-or-1) decide.
+ */
+function perBaselineError(rows: readonly FamilyRow[]): Row[] {
+  const sums = new Map<string, { weight: number; squared: number }>();
+  for (const row of rows) {
+    const sum = sums.get(row.family) ?? { weight: 0, squared: 0 };
+    sum.weight += row.w;
+    sum.squared += row.w * row.y * row.y;
+    sums.set(row.family, sum);
+  }
+  return rows.map((row) => {
+    const sum = sums.get(row.family)!;
+    return { x: row.x, y: row.y, w: row.w / Math.max(1e-9, sum.squared / sum.weight) };
+  });
+}
+
 /** Weighted least squares through the origin with a ridge: the warm model has no intercept. */
 function fitLinearThroughOrigin(rows: readonly Row[], ridge: number): number[] {
   if (rows.length === 0) return [];
@@ -158,7 +183,7 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
   };
 
   // 2. Warm: how far from the instructor's mean each held answer's grade lies, per band of k.
-  const bandRows: Row[][] = WARM_BANDS.map(() => []);
+  const bandRows: FamilyRow[][] = WARM_BANDS.map(() => []);
   const rowsPerQuestion = (question: MeasuredQuestion) => (question.answers.length >= 6 ? 1 : 0);
   const warmWeight = familyWeights(questions, rowsPerQuestion);
   for (const question of questions) {
@@ -172,11 +197,12 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
           x: warmInputs(answer.signals, cold, prepared, classLevel),
           y: answer.share - level,
           w: warmWeight(question),
+          family: question.family,
         });
       }
     }
   }
-  const warm = bandRows.map((rows) => fitLinearThroughOrigin(rows, 1e-3));
+  const warm = bandRows.map((rows) => fitLinearThroughOrigin(perBaselineError(rows), 1e-3));
   const fitted: SuggestionModel = { ...model, warm };
 
   // 3. Confidence: was the score shown kept (within 10% of the points)? And 4., on the same rows:
