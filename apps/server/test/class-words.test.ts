@@ -36,6 +36,21 @@ describe("the directions a class's words differ in", () => {
     expect(Math.sign(placeInWords('It is the ribosome that builds it.', words)[0]!)).toBe(sign);
   });
 
+  it('tells apart answers that use the same words in other pairs (decision 0142)', () => {
+    // Both sides use the same words ("sound", "light", "travel", "faster"); only which word stands
+    // beside which tells them apart, so without the pairs the class's words show no direction.
+    const texts = Array.from({ length: 40 }, (_, index) =>
+      index % 2 === 0 ? 'Light travels faster than sound.' : 'Sound travels faster than light.',
+    );
+    const words = classWordsOf(texts)!;
+    expect(words).not.toBeNull();
+    const places = texts.map((text) => placeInWords(text, words)[0]!);
+    const sign = Math.sign(places[0]!);
+    expect(sign).not.toBe(0);
+    for (const [index, place] of places.entries()) expect(Math.sign(place)).toBe(index % 2 === 0 ? sign : -sign);
+    expect(Math.sign(placeInWords('We see light travel faster than we hear sound.', words)[0]!)).toBe(sign);
+  });
+
   it('counts only terms some answers use and others do not', () => {
     const words = classWordsOf([...classOf(30, 4), 'A lysosome answer.'])!;
     // "lysosome" is in one answer, "build" (the frame's stem) in every answer but one.

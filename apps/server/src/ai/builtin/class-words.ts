@@ -1,5 +1,5 @@
 import { mainAxes, placeOnAxes, SMALLEST_CLASS_FOR_AXES, type ClassAxes } from './class-axes.ts';
-import { contentTerms } from './text-analysis.ts';
+import { contentTerms, termBigrams } from './text-analysis.ts';
 
 /**
  * The few directions in which a class's answers differ most in their words, and each answer's
@@ -72,8 +72,14 @@ export function placeInWords(text: string, words: ClassWords | null): number[] {
   return placeOnAxes(vectorOf(termsOf(text), words), words.axes);
 }
 
+/**
+ * The answer's content terms and its pairs of neighbouring content terms, order-free (decision
+ * 0142): a pair such as "tertiary structure" or "series circuit" names a thing that its two words
+ * alone, each used elsewhere in the class, do not.
+ */
 function termsOf(text: string): Set<string> {
-  return new Set(contentTerms(text).map((token) => token.term));
+  const tokens = contentTerms(text);
+  return new Set([...tokens.map((token) => token.term), ...termBigrams(tokens)]);
 }
 
 /** The counted terms present, by weight; unit length, so a long answer is not far by its length alone. */
