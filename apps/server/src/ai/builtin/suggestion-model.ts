@@ -370,8 +370,69 @@ export function warmInputs(
     // Centred already: a linear reading of the places, taken from the graded answers' mean place.
     classLean(signals, examples, 'classPlace') ?? 0,
     classLean(signals, examples, 'classWordPlace') ?? 0,
+    featureLean(signals, examples) ?? 0,
   ];
 }
+
+/**
+ * How far above the graded answers' mean share the answer's own measures predict it on this
+ * question (decision 0143): a ridge regression of the saved grades on the cold model's inputs (its
+ * words against the reference, its length, its meaning against the reference and the question, its
+ * typicality), each in the graded answers' own spreads. The cold model weighs those measures as
+ * they predict grades on every question it was fitted on; here the instructor's grades say which of
+ * them this question's grades follow (length on one question, the reference's words on another).
+ * Null with fewer than two saved grades, or when the graded answers do not differ in any measure.
+ */
+function featureLean(signals: AnswerSignals, examples: readonly PreparedExample[]): number | null {
+  const fitted = featureLeanFit(examples);
+  if (!fitted) return null;
+  const place = placeInSpreads(coldInputs(signals), fitted.scale);
+  return fitted.lean.weights.reduce(
+    (sum, weight, index) => sum + weight * (place[index]! - fitted.lean.centre[index]!),
+    0,
+  );
+}
+
+/** The ridge's penalty for the feature lean, in the graded answers' spreads (decision 0143). */
+const FEATURE_LEAN_RIDGE = 3;
+
+interface FeatureScale {
+  /** The measures the graded answers differ in, by their index in coldInputs. */
+  columns: number[];
+  means: number[];
+  spreads: number[];
+}
+
+const featureLeanFits = new WeakMap<readonly PreparedExample[], { scale: FeatureScale; lean: ClassLeanFit } | null>();
+
+function featureLeanFit(examples: readonly PreparedExample[]) {
+  if (featureLeanFits.has(examples)) return featureLeanFits.get(examples)!;
+  const inputs = examples.map((example) => coldInputs(example.signals));
+  const size = inputs[0]?.length ?? 0;
+  const scale: FeatureScale = { columns: [], means: [], spreads: [] };
+  for (let column = 0; column < size; column++) {
+    const values = inputs.map((row) => row[column]!);
+    const centre = mean(values);
+    const spread = Math.sqrt(mean(values.map((value) => (value - centre) ** 2)));
+    if (!(spread > 1e-6)) continue;
+    scale.columns.push(column);
+    scale.means.push(centre);
+    scale.spreads.push(spread);
+  }
+  const lean =
+    scale.columns.length === 0
+      ? null
+      : fitLean(
+          inputs.map((row, index) => ({ place: placeInSpreads(row, scale), share: examples[index]!.share })),
+          FEATURE_LEAN_RIDGE,
+        );
+  const fitted = lean ? { scale, lean } : null;
+  featureLeanFits.set(examples, fitted);
+  return fitted;
+}
+
+const placeInSpreads = (inputs: readonly number[], scale: FeatureScale) =>
+  scale.columns.map((column, index) => (inputs[column]! - scale.means[index]!) / scale.spreads[index]!);
 
 /**
  * How far above the graded answers' mean share the answer's place in its class predicts it: a
@@ -406,19 +467,23 @@ const classLeanFits: Record<PlaceSpace, WeakMap<readonly PreparedExample[], Clas
 function classLeanFit(examples: readonly PreparedExample[], space: PlaceSpace): ClassLeanFit | null {
   const kept = classLeanFits[space];
   if (kept.has(examples)) return kept.get(examples)!;
-  const fitted = fitClassLean(examples.map((example) => ({ place: example.signals[space], share: example.share })));
+  const fitted = fitLean(
+    examples.map((example) => ({ place: example.signals[space], share: example.share })),
+    CLASS_LEAN_RIDGE,
+  );
   kept.set(examples, fitted);
   return fitted;
 }
 
-function fitClassLean(graded: readonly { place: readonly number[]; share: number }[]): ClassLeanFit | null {
+/** Ridge regression of the saved grades' shares on their places, from the graded answers' mean place. */
+function fitLean(graded: readonly { place: readonly number[]; share: number }[], ridge: number): ClassLeanFit | null {
   const size = graded[0]?.place.length ?? 0;
   if (graded.length < 2 || size === 0 || graded.some((example) => example.place.length !== size)) return null;
   const level = mean(graded.map((example) => example.share));
   const centre = Array.from({ length: size }, (_, axis) => mean(graded.map((example) => example.place[axis]!)));
-  // Normal equations with the penalty on the diagonal, solved by Gaussian elimination (4 x 4).
+  // Normal equations with the penalty on the diagonal, solved by Gaussian elimination (at most 16 x 16).
   const rows = Array.from({ length: size }, (_, row) =>
-    Array.from({ length: size + 1 }, (_, column) => (row === column ? CLASS_LEAN_RIDGE : 0)),
+    Array.from({ length: size + 1 }, (_, column) => (row === column ? ridge : 0)),
   );
   for (const example of graded) {
     const offsets = example.place.map((value, axis) => value - centre[axis]!);
