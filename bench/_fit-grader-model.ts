@@ -12,11 +12,15 @@ import {
   coldInputs,
   coldShare,
   confidenceInputs,
+  evidenceRecord,
   predictShare,
+  readEvidence,
   roundScore,
+  trustFrom,
   warmBand,
   warmInputs,
   WARM_BANDS,
+  type EvidenceRecord,
   type PreparedExample,
   type SuggestionModel,
 } from '../apps/server/src/ai/builtin/suggestion-model.ts';
@@ -157,6 +161,61 @@ function* draws(
   }
 }
 
+/** A prior so large that the question's record never moves the fitted weights. */
+const NO_RECORD = 1e6;
+
+/** The priors the fit chooses among for the question's record (decision 0144). */
+const TRUST_PRIORS = [0.01, 0.03, 0.1, 0.3, 1, 3, 10, NO_RECORD] as const;
+
+/**
+ * The prior on the question's record (evidenceTrust) that fits the held answers of these families
+ * best, each family counting by its error over the mean of its saved grades, as the warm weights do.
+ */
+function fitTrustPrior(questions: readonly MeasuredQuestion[], model: SuggestionModel): number {
+  const rowsPerQuestion = (question: MeasuredQuestion) => (question.answers.length >= 6 ? 1 : 0);
+  const weight = familyWeights(questions, rowsPerQuestion);
+  const sets: {
+    family: string;
+    w: number;
+    record: EvidenceRecord;
+    held: { share: number; level: number; deviation: number; y: number }[];
+  }[] = [];
+  for (const question of questions) {
+    const classLevel = classLevelOf(question.classSignals, model);
+    for (const { examples, held } of draws(question, FIT_K_VALUES)) {
+      if (examples.length < 2) continue;
+      const prepared = examples.map((answer) => prepare(answer, model));
+      sets.push({
+        family: question.family,
+        w: weight(question),
+        record: evidenceRecord(prepared, model, classLevel),
+        held: held.map((answer) => ({
+          ...readEvidence(answer.signals, answer.foldedText, prepared, model, classLevel),
+          y: answer.share,
+        })),
+      });
+    }
+  }
+  const errorOf = (prior: number) => {
+    const byFamily = new Map<string, { error: number; baseline: number }>();
+    for (const set of sets) {
+      const trust = trustFrom(set.record, prior);
+      const sums = byFamily.get(set.family) ?? { error: 0, baseline: 0 };
+      for (const answer of set.held) {
+        const share =
+          answer.deviation === 0 ? answer.share : Math.min(1, Math.max(0, answer.level + trust * answer.deviation));
+        sums.error += set.w * (answer.y - share) ** 2;
+        sums.baseline += set.w * (answer.y - answer.level) ** 2;
+      }
+      byFamily.set(set.family, sums);
+    }
+    return [...byFamily.values()].reduce((total, sums) => total + sums.error / Math.max(1e-9, sums.baseline), 0);
+  };
+  const errors = TRUST_PRIORS.map((prior) => ({ prior, error: errorOf(prior) }));
+  console.error(`trust priors: ${errors.map(({ prior, error }) => `${prior}:${error.toFixed(4)}`).join(' ')}`);
+  return errors.reduce((best, candidate) => (candidate.error < best.error ? candidate : best)).prior;
+}
+
 function familyWeights(questions: readonly MeasuredQuestion[], count: (question: MeasuredQuestion) => number) {
   const totals = new Map<string, number>();
   for (const question of questions) totals.set(question.family, (totals.get(question.family) ?? 0) + count(question));
@@ -180,6 +239,7 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
     miss: { intercept: 0, weights: [] },
     confidenceCold: { intercept: 0, weights: [] },
     missCold: { intercept: 0, weights: [] },
+    trustPrior: NO_RECORD,
   };
 
   // 2. Warm: how far from the instructor's mean each held answer's grade lies, per band of k.
@@ -203,7 +263,7 @@ export function fitSuggestionModel(questions: readonly MeasuredQuestion[]): Sugg
     }
   }
   const warm = bandRows.map((rows) => fitLinearThroughOrigin(perBaselineError(rows), 1e-3));
-  const fitted: SuggestionModel = { ...model, warm };
+  const fitted: SuggestionModel = { ...model, warm, trustPrior: fitTrustPrior(questions, { ...model, warm }) };
 
   // 3. Confidence: was the score shown kept (within 10% of the points)? And 4., on the same rows:
   // was it a big miss (more than BIG_MISS of the points off)?

@@ -620,8 +620,8 @@ describe('grading answers', () => {
     expect(call.meta).toMatchObject({
       graderKind: 'builtin',
       provider: 'builtin',
-      model: 'gradewise-builtin-3.15.0',
-      promptVersion: 'builtin-3.15.0',
+      model: 'gradewise-builtin-3.16.0',
+      promptVersion: 'builtin-3.16.0',
       inputTokens: null,
       outputTokens: null,
     });

@@ -5,6 +5,7 @@ import {
   classLevelOf,
   coldShare,
   predictShare,
+  warmInputs,
   type AnswerSignals,
   type PreparedExample,
 } from '../src/ai/builtin/suggestion-model.ts';
@@ -54,10 +55,14 @@ describe("the class's level beside a few saved grades", () => {
     const share = (level: number | null) =>
       predictShare(ANSWER, 'light travel sound wave', EXAMPLES, undefined, level).share;
     // A class that reads weaker than the five saved grades pulls the suggestion down, a stronger
-    // one up; a class at the saved grades' own mean moves nothing, as no class does.
+    // one up; a class at the saved grades' own mean adds nothing to the evidence, as no class does.
+    // (The shown share may still differ a little: the question's record reads each saved grade
+    // against the others, whose mean is not the class's, decision 0144.)
     expect(share(0.2)).toBeLessThan(share(null));
     expect(share(1)).toBeGreaterThan(share(null));
-    expect(share(0.9)).toBeCloseTo(share(null), 9);
+    expect(warmInputs(ANSWER, coldShare(ANSWER), EXAMPLES, 0.9)).toEqual(
+      warmInputs(ANSWER, coldShare(ANSWER), EXAMPLES, null),
+    );
     // Trusted partly, not wholly: five grades still count.
     expect(share(null) - share(0.2)).toBeLessThan(0.7);
   });
@@ -111,6 +116,9 @@ describe('the class as the grader reads it', () => {
   });
 });
 
+/** warmInputs' input for the class's level against the saved grades' mean. */
+const CLASS_PULL = 9;
+
 describe("the class's pull with many saved grades", () => {
   it('shrinks as 1/k past the most grades the weights were fitted with', () => {
     // Twenty and forty saved grades with the same mean (0.9): the class reads 0.2.
@@ -126,6 +134,12 @@ describe("the class's pull with many saved grades", () => {
       return at(null) - at(0.2);
     };
     expect(pull(20)).toBeGreaterThan(0);
-    expect(pull(40)).toBeCloseTo(pull(20) / 2, 6);
+    expect(pull(40)).toBeGreaterThan(0);
+    expect(pull(40)).toBeLessThan(pull(20));
+    // The class's input itself halves; the shown shares also pass through the question's record,
+    // which reads each saved grade against the others with the class (decision 0144).
+    const classInput = (count: number) => warmInputs(ANSWER, coldShare(ANSWER), many(count), 0.2)[CLASS_PULL]!;
+    expect(classInput(20)).toBeLessThan(0);
+    expect(classInput(40)).toBeCloseTo(classInput(20) / 2, 9);
   });
 });

@@ -14,38 +14,38 @@ import type { SuggestionModel } from './suggestion-model.ts';
  *   digiklausur: DigiKlausur/ASAG-Dataset @ 1bfa98fa7edbb0e86fd66e067c64927e4d89e0c7 (one examiner's 0/1/2 (share 0, 0.5, 1); the 17 mandatory questions; questions, no reference answers)
  * == saf held out (fitted on the other families only)
  *   k=0  n=2112  r 0.777  RMSE 0.243 (true mean 0.378, ratio 0.643)  bias +0.044  ECE 0.101  big errors in first 20% of the review queue: 1.65x random (lowest confidence first 1.15x)  salad over "I don't know." +0.045, over a wrong answer -0.191
- *   k=5  n=3960  r 0.805  RMSE 0.226 (mean of 5 0.387, ratio 0.583)  bias +0.037  ECE 0.069  big errors in first 20% of the review queue: 2.47x random (lowest confidence first 1.22x)  salad over "I don't know." +0.045, over a wrong answer -0.245
- *   k=10 n=3960  r 0.806  RMSE 0.224 (mean of 10 0.374, ratio 0.599)  bias +0.032  ECE 0.069  big errors in first 20% of the review queue: 2.62x random (lowest confidence first 1.26x)  salad over "I don't know." +0.045, over a wrong answer -0.268
+ *   k=5  n=3960  r 0.806  RMSE 0.225 (mean of 5 0.387, ratio 0.581)  bias +0.036  ECE 0.069  big errors in first 20% of the review queue: 2.46x random (lowest confidence first 1.30x)  salad over "I don't know." +0.045, over a wrong answer -0.245
+ *   k=10 n=3960  r 0.807  RMSE 0.224 (mean of 10 0.374, ratio 0.598)  bias +0.031  ECE 0.069  big errors in first 20% of the review queue: 2.65x random (lowest confidence first 1.26x)  salad over "I don't know." +0.045, over a wrong answer -0.268
  *   k=0 with the course (10 grades on each other question) n=2112 r 0.768  RMSE 0.243 (true mean 0.378, ratio 0.643)  bias +0.008  ECE 0.085  big errors in first 20% of the review queue: 2.13x random (lowest confidence first 1.05x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == scientsbank held out (fitted on the other families only)
  *   k=0  n=6242  r 0.453  RMSE 0.388 (true mean 0.429, ratio 0.904)  bias -0.059  ECE 0.092  big errors in first 20% of the review queue: 2.26x random (lowest confidence first 0.45x)  salad over "I don't know." +0.037, over a wrong answer -0.310
- *   k=5  n=4588  r 0.543  RMSE 0.360 (mean of 5 0.443, ratio 0.813)  bias -0.027  ECE 0.053  big errors in first 20% of the review queue: 2.40x random (lowest confidence first 0.65x)  salad over "I don't know." +0.034, over a wrong answer -0.331
- *   k=10 n=4588  r 0.587  RMSE 0.347 (mean of 10 0.425, ratio 0.817)  bias -0.025  ECE 0.058  big errors in first 20% of the review queue: 2.53x random (lowest confidence first 0.76x)  salad over "I don't know." +0.027, over a wrong answer -0.325
+ *   k=5  n=4588  r 0.543  RMSE 0.360 (mean of 5 0.443, ratio 0.813)  bias -0.028  ECE 0.049  big errors in first 20% of the review queue: 2.37x random (lowest confidence first 0.66x)  salad over "I don't know." +0.034, over a wrong answer -0.330
+ *   k=10 n=4588  r 0.589  RMSE 0.347 (mean of 10 0.425, ratio 0.816)  bias -0.025  ECE 0.058  big errors in first 20% of the review queue: 2.52x random (lowest confidence first 0.77x)  salad over "I don't know." +0.027, over a wrong answer -0.325
  *   k=0 with the course (10 grades on each other question) n=6242 r 0.453  RMSE 0.384 (true mean 0.429, ratio 0.894)  bias -0.003  ECE 0.030  big errors in first 20% of the review queue: 2.20x random (lowest confidence first 0.44x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == beetle held out (fitted on the other families only)
  *   k=0  n=5199  r 0.482  RMSE 0.438 (true mean 0.437, ratio 1.004)  bias +0.192  ECE 0.103  big errors in first 20% of the review queue: 1.37x random (lowest confidence first 0.88x)  salad over "I don't know." +0.044, over a wrong answer -0.478
- *   k=5  n=3180  r 0.521  RMSE 0.381 (mean of 5 0.459, ratio 0.829)  bias +0.030  ECE 0.054  big errors in first 20% of the review queue: 1.85x random (lowest confidence first 0.92x)  salad over "I don't know." +0.040, over a wrong answer -0.382
- *   k=10 n=3180  r 0.568  RMSE 0.366 (mean of 10 0.430, ratio 0.851)  bias +0.023  ECE 0.062  big errors in first 20% of the review queue: 2.16x random (lowest confidence first 1.06x)  salad over "I don't know." +0.044, over a wrong answer -0.369
+ *   k=5  n=3180  r 0.521  RMSE 0.381 (mean of 5 0.459, ratio 0.829)  bias +0.027  ECE 0.055  big errors in first 20% of the review queue: 1.90x random (lowest confidence first 0.93x)  salad over "I don't know." +0.040, over a wrong answer -0.382
+ *   k=10 n=3180  r 0.569  RMSE 0.365 (mean of 10 0.430, ratio 0.850)  bias +0.021  ECE 0.061  big errors in first 20% of the review queue: 2.20x random (lowest confidence first 1.08x)  salad over "I don't know." +0.044, over a wrong answer -0.367
  *   k=0 with the course (10 grades on each other question) n=5199 r 0.489  RMSE 0.394 (true mean 0.437, ratio 0.903)  bias -0.003  ECE 0.064  big errors in first 20% of the review queue: 1.79x random (lowest confidence first 0.84x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == asap-sas held out (fitted on the other families only)
  *   k=0  n=2500  r 0.550  RMSE 0.327 (true mean 0.387, ratio 0.845)  bias +0.031  ECE 0.096  big errors in first 20% of the review queue: 2.39x random (lowest confidence first 0.53x)  salad over "I don't know." +0.000, over a wrong answer -0.150
- *   k=5  n=3000  r 0.564  RMSE 0.324 (mean of 5 0.390, ratio 0.830)  bias +0.021  ECE 0.062  big errors in first 20% of the review queue: 2.31x random (lowest confidence first 0.71x)  salad over "I don't know." +0.000, over a wrong answer -0.300
- *   k=10 n=3000  r 0.607  RMSE 0.310 (mean of 10 0.363, ratio 0.852)  bias +0.009  ECE 0.059  big errors in first 20% of the review queue: 2.49x random (lowest confidence first 0.75x)  salad over "I don't know." +0.000, over a wrong answer -0.250
+ *   k=5  n=3000  r 0.566  RMSE 0.324 (mean of 5 0.390, ratio 0.829)  bias +0.022  ECE 0.061  big errors in first 20% of the review queue: 2.28x random (lowest confidence first 0.68x)  salad over "I don't know." +0.000, over a wrong answer -0.325
+ *   k=10 n=3000  r 0.608  RMSE 0.309 (mean of 10 0.363, ratio 0.852)  bias +0.010  ECE 0.058  big errors in first 20% of the review queue: 2.49x random (lowest confidence first 0.79x)  salad over "I don't know." +0.000, over a wrong answer -0.275
  *   k=0 with the course (10 grades on each other question) n=2500 r 0.525  RMSE 0.332 (true mean 0.387, ratio 0.858)  bias +0.007  ECE 0.100  big errors in first 20% of the review queue: 2.26x random (lowest confidence first 0.72x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == powergrading held out (fitted on the other families only)
  *   k=0  n=2500  r 0.684  RMSE 0.348 (true mean 0.340, ratio 1.024)  bias -0.244  ECE 0.126  big errors in first 20% of the review queue: 1.88x random (lowest confidence first 2.59x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=3000  r 0.805  RMSE 0.210 (mean of 5 0.354, ratio 0.592)  bias -0.050  ECE 0.043  big errors in first 20% of the review queue: 4.22x random (lowest confidence first 0.98x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=3000  r 0.830  RMSE 0.192 (mean of 10 0.335, ratio 0.575)  bias -0.020  ECE 0.034  big errors in first 20% of the review queue: 4.42x random (lowest confidence first 2.39x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=3000  r 0.803  RMSE 0.210 (mean of 5 0.354, ratio 0.592)  bias -0.046  ECE 0.048  big errors in first 20% of the review queue: 4.07x random (lowest confidence first 1.07x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=3000  r 0.827  RMSE 0.194 (mean of 10 0.335, ratio 0.578)  bias -0.015  ECE 0.036  big errors in first 20% of the review queue: 4.46x random (lowest confidence first 3.21x)  salad over "I don't know."   -  , over a wrong answer   -
  *   k=0 with the course (10 grades on each other question) n=2500 r 0.705  RMSE 0.247 (true mean 0.340, ratio 0.725)  bias +0.031  ECE 0.034  big errors in first 20% of the review queue: 3.79x random (lowest confidence first 2.90x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == digiklausur held out (fitted on the other families only)
  *   k=0  n=611   r 0.592  RMSE 0.327 (true mean 0.364, ratio 0.900)  bias -0.139  ECE 0.098  big errors in first 20% of the review queue: 3.59x random (lowest confidence first 0.15x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=5  n=1323  r 0.631  RMSE 0.288 (mean of 5 0.363, ratio 0.793)  bias -0.058  ECE 0.072  big errors in first 20% of the review queue: 2.93x random (lowest confidence first 1.03x)  salad over "I don't know."   -  , over a wrong answer   -
- *   k=10 n=1323  r 0.639  RMSE 0.283 (mean of 10 0.355, ratio 0.797)  bias -0.041  ECE 0.099  big errors in first 20% of the review queue: 2.90x random (lowest confidence first 1.47x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=5  n=1323  r 0.632  RMSE 0.287 (mean of 5 0.363, ratio 0.792)  bias -0.057  ECE 0.076  big errors in first 20% of the review queue: 3.02x random (lowest confidence first 1.07x)  salad over "I don't know."   -  , over a wrong answer   -
+ *   k=10 n=1323  r 0.637  RMSE 0.283 (mean of 10 0.355, ratio 0.799)  bias -0.041  ECE 0.098  big errors in first 20% of the review queue: 2.89x random (lowest confidence first 1.45x)  salad over "I don't know."   -  , over a wrong answer   -
  *   k=0 with the course (10 grades on each other question) n=611 r 0.562  RMSE 0.301 (true mean 0.364, ratio 0.828)  bias -0.005  ECE 0.064  big errors in first 20% of the review queue: 3.21x random (lowest confidence first 0.54x)
  *   comments that leak the reference: 0.0% of suggestions below full marks
  * == worst family (goal)
@@ -53,20 +53,20 @@ import type { SuggestionModel } from './suggestion-model.ts';
  *   ECE at k=0 (<= 0.05)                         0.126 (powergrading)
  *   |bias| at k=0 with the course (<= 0.10)      0.031 (powergrading)
  *   ECE at k=0 with the course (<= 0.05)         0.100 (asap-sas)
- *   RMSE / mean of 5 at k=5 (<= 0.90)            0.830 (asap-sas)
+ *   RMSE / mean of 5 at k=5 (<= 0.90)            0.829 (asap-sas)
  *   RMSE / mean of 10 at k=10 (<= 0.85)          0.852 (asap-sas)
  *   RMSE / true mean at k=0                      1.024 (powergrading)
  *   big errors in first 20%, x random, k=0 (>= 2) 1.368 (beetle)
  *   big errors in first 20%, x random, k=0 with the course (>= 2) 1.793 (beetle)
- *   big errors in first 20%, x random, k=5 (>= 2) 1.849 (beetle)
- *   big errors in first 20%, x random, k=10 (>= 2) 2.161 (beetle)
+ *   big errors in first 20%, x random, k=5 (>= 2) 1.905 (beetle)
+ *   big errors in first 20%, x random, k=10 (>= 2) 2.203 (beetle)
  *     the same, lowest confidence first, k=0     0.152 (digiklausur)
- *     the same, lowest confidence first, k=5     0.647 (scientsbank)
- *     the same, lowest confidence first, k=10    0.754 (asap-sas)
+ *     the same, lowest confidence first, k=5     0.664 (scientsbank)
+ *     the same, lowest confidence first, k=10    0.772 (scientsbank)
  *   salad over "I don't know.", k=0 (<= 0.05)    0.045 (saf)
  *   salad over "I don't know.", k=10 (<= 0.05)   0.045 (saf)
  *   leaking comments (<= 0.01)                   0.000 (saf)
- * time per answer: 55.1 ms (grading 8.3 ms + its meaning 46.8 ms; goal <= 150), resident memory 724 MB
+ * time per answer: 19.1 ms (grading 3.5 ms + its meaning 15.7 ms; goal <= 150), resident memory 684 MB
  */
 export const FITTED: SuggestionModel = {
   cold: {
@@ -83,13 +83,14 @@ export const FITTED: SuggestionModel = {
     [0.553, 0.1622, -0.0731, -0.0333, -0.0351, 0.1069, 0.0333, 0.1758, -0.0434, 0.1732, 0.1359, 0.1452, 0.149],
   ],
   confidence: {
-    intercept: 0.3192,
-    weights: [-2.7586, 2.5398, -0.5734, 0, 0.15, -0.2681, -0.1518, 0.7047, 0.1211, 1.5824, -0.3639, 0.834, -0.5871],
+    intercept: 0.2859,
+    weights: [-2.7265, 2.5438, -0.5806, 0, 0.1503, -0.2612, -0.1667, 0.7035, 0.1589, 1.5694, -0.3132, 0.8342, -0.5754],
   },
   miss: {
-    intercept: -0.5718,
-    weights: [-3.4207, 1.1352, 0.6598, 0, -0.1217, 0.3694, 0.4212, 0.235, -0.6728, -0.7404, 0.2173, -0.2289, 0.1866],
+    intercept: -0.5562,
+    weights: [-3.4155, 1.1196, 0.6441, 0, -0.1305, 0.3793, 0.4102, 0.2354, -0.6785, -0.7407, 0.1917, -0.2446, 0.171],
   },
   confidenceCold: { intercept: -0.6409, weights: [-2.7775, 4.4093, -0.2753, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },
   missCold: { intercept: -0.47, weights: [-2.8637, 1.0959, 0.0795, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0] },
+  trustPrior: 10,
 };

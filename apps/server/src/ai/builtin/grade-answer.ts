@@ -61,7 +61,7 @@ import { contentTerms, splitSentences, type Token } from './text-analysis.ts';
  * again and every number behind a deduction can be inspected.
  */
 
-export const BUILTIN_GRADER_VERSION = '3.15.0';
+export const BUILTIN_GRADER_VERSION = '3.16.0';
 
 export interface ItemJudgement {
   rubricItemId: string;

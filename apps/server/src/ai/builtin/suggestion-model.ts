@@ -51,6 +51,12 @@ export interface SuggestionModel {
    */
   confidenceCold: Logistic;
   missCold: Logistic;
+  /**
+   * How much agreement the fitted warm weights are credited with on a question before its own saved
+   * grades show how well they predict this instructor (evidenceTrust), in squared deviations of the
+   * share: chosen by the fit on its own families (decision 0144).
+   */
+  trustPrior: number;
 }
 
 /** Bands of saved-grade counts with their own warm weights: evidence weighs differently at 1 than at 20. */
@@ -546,6 +552,40 @@ export interface SharePrediction {
   sameAnswers: number;
 }
 
+/** A prediction before the question's own record weighs the evidence (evidenceTrust). */
+export interface EvidenceReading extends SharePrediction {
+  /** The saved grades' mean share: where the suggestion starts. */
+  level: number;
+  /** How far the evidence moves the share from that mean (within 0..1); 0 for the same answer. */
+  deviation: number;
+}
+
+/** The answer read against the saved grades with the fitted warm weights as they are. */
+export function readEvidence(
+  signals: AnswerSignals,
+  foldedText: string,
+  examples: readonly PreparedExample[],
+  model: SuggestionModel = FITTED,
+  classLevel: ClassLevel = null,
+): EvidenceReading {
+  const cold = coldShare(signals, model);
+  if (examples.length === 0)
+    return { share: cold, cold, examplesUsed: 0, nearest: 0, sameAnswers: 0, level: cold, deviation: 0 };
+  const nearest = Math.max(...examples.map((example) => similarity(signals.embedding, example.signals.embedding)));
+  const same = sameAnswers(foldedText, signals.embedding, examples);
+  const level = mean(examples.map((example) => example.share));
+  // The instructor already graded this answer: their grade is the suggestion.
+  if (same.length > 0) {
+    const share = mean(same.map((example) => example.share));
+    return { share, cold, examplesUsed: examples.length, nearest, sameAnswers: same.length, level, deviation: 0 };
+  }
+  const weights = model.warm[warmBand(examples.length)] ?? [];
+  const share = clampShare(level + dot(weights, warmInputs(signals, cold, examples, classLevel)));
+  return { share, cold, examplesUsed: examples.length, nearest, sameAnswers: 0, level, deviation: share - level };
+}
+
+const clampShare = (share: number) => Math.min(1, Math.max(0, share));
+
 export function predictShare(
   signals: AnswerSignals,
   foldedText: string,
@@ -553,20 +593,86 @@ export function predictShare(
   model: SuggestionModel = FITTED,
   classLevel: ClassLevel = null,
 ): SharePrediction {
-  const cold = coldShare(signals, model);
-  if (examples.length === 0) return { share: cold, cold, examplesUsed: 0, nearest: 0, sameAnswers: 0 };
-  const nearest = Math.max(...examples.map((example) => similarity(signals.embedding, example.signals.embedding)));
-  const same = sameAnswers(foldedText, signals.embedding, examples);
-  // The instructor already graded this answer: their grade is the suggestion.
-  if (same.length > 0) {
-    const share = mean(same.map((example) => example.share));
-    return { share, cold, examplesUsed: examples.length, nearest, sameAnswers: same.length };
-  }
-  const level = mean(examples.map((example) => example.share));
-  const weights = model.warm[warmBand(examples.length)] ?? [];
-  const share = Math.min(1, Math.max(0, level + dot(weights, warmInputs(signals, cold, examples, classLevel))));
-  return { share, cold, examplesUsed: examples.length, nearest, sameAnswers: 0 };
+  const { level, deviation, ...reading } = readEvidence(signals, foldedText, examples, model, classLevel);
+  if (deviation === 0) return reading;
+  const trust = evidenceTrust(examples, model, classLevel);
+  return { ...reading, share: clampShare(level + trust * deviation) };
 }
+
+/**
+ * How far the evidence has been shown to predict this instructor on this question (decision 0144):
+ * each of the first saved grades is read against the others, as an answer being graded is read
+ * against all of them, and the factor on the evidence's deviation that best fits those grades is
+ * taken, from 1 (the fitted weights as they are) by as much as the grades show. The prior weighs
+ * like trustPrior squared deviations that agree exactly; 0..2. An instructor whose grades on this
+ * question follow the answer's measures less than the fitted families' did gets suggestions nearer
+ * their own mean; one whose grades follow them more, further from it.
+ */
+export function evidenceTrust(
+  examples: readonly PreparedExample[],
+  model: SuggestionModel = FITTED,
+  classLevel: ClassLevel = null,
+): number {
+  return trustFrom(evidenceRecord(examples, model, classLevel), model.trustPrior);
+}
+
+/** The saved grades' record against the evidence: sum of deviation x miss from the mean, and of deviation². */
+export interface EvidenceRecord {
+  agreement: number;
+  size: number;
+}
+
+export function trustFrom(record: EvidenceRecord, prior: number): number {
+  return Math.min(2, Math.max(0, (record.agreement + prior) / (record.size + prior)));
+}
+
+export function evidenceRecord(
+  examples: readonly PreparedExample[],
+  model: SuggestionModel = FITTED,
+  classLevel: ClassLevel = null,
+): EvidenceRecord {
+  const record = { agreement: 0, size: 0 };
+  if (examples.length < 2) return record;
+  for (let index = 0; index < Math.min(LEFT_OUT_CONSULTED, examples.length); index++) {
+    const reading = leftOutReading(examples, index, model, classLevel);
+    record.agreement += reading.deviation * (examples[index]!.share - reading.level);
+    record.size += reading.deviation * reading.deviation;
+  }
+  return record;
+}
+
+/** Saved grades read against the others, for the question's record: the first this many. */
+const LEFT_OUT_CONSULTED = 20;
+
+/**
+ * One saved grade read against the others, kept per set of saved grades (and model and class):
+ * each reading costs as much as grading an answer against the set, and the record of the evidence
+ * and of the instructor's decisions both ask for it.
+ */
+function leftOutReading(
+  examples: readonly PreparedExample[],
+  index: number,
+  model: SuggestionModel,
+  classLevel: ClassLevel,
+): EvidenceReading {
+  const byModel = leftOutReadings.get(examples) ?? new WeakMap<SuggestionModel, Map<ClassLevel, EvidenceReading[]>>();
+  leftOutReadings.set(examples, byModel);
+  const byLevel = byModel.get(model) ?? new Map<ClassLevel, EvidenceReading[]>();
+  byModel.set(model, byLevel);
+  const readings = byLevel.get(classLevel) ?? [];
+  byLevel.set(classLevel, readings);
+  const example = examples[index]!;
+  readings[index] ??= readEvidence(example.signals, example.foldedText, leftOut(examples, index), model, classLevel);
+  return readings[index];
+}
+
+const leftOutReadings = new WeakMap<
+  readonly PreparedExample[],
+  WeakMap<SuggestionModel, Map<ClassLevel, EvidenceReading[]>>
+>();
+
+const leftOut = (examples: readonly PreparedExample[], index: number) =>
+  examples.filter((_, otherIndex) => otherIndex !== index);
 
 /**
  * Scores move in steps of half a point (a quarter below 2 points). A share within a tenth of
@@ -663,9 +769,9 @@ function measureDecisionShift(
   const claims: { logOdds: number; isKept: boolean }[] = [];
   examples.forEach((example, index) => {
     if (example.suggestedShare === null || claims.length >= DECISIONS_CONSULTED) return;
-    const others = examples.filter((_, otherIndex) => otherIndex !== index);
-    const prediction = predictShare(example.signals, example.foldedText, others, model, classLevel);
-    const inputs = confidenceInputs(example.suggestedShare, prediction, others);
+    // The claim does not read the predicted share, so the reading before the record weighs it serves.
+    const prediction = leftOutReading(examples, index, model, classLevel);
+    const inputs = confidenceInputs(example.suggestedShare, prediction, leftOut(examples, index));
     claims.push({
       logOdds: confidenceLogOdds(inputs, model),
       isKept: isSuggestionKept(example.suggestedShare, example.share, 1),
