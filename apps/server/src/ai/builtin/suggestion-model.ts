@@ -21,7 +21,9 @@ import { similarity, type Embedding } from './sentence-embeddings.ts';
  *    is one more input, so the fitted weight on it is how far to trust the class over a mean of
  *    five or ten grades (decision 0101). So is where the answer sits along the directions its class
  *    differs in most, in meaning and in words, read through the saved grades' places (classLean,
- *    decisions 0136 and 0140).
+ *    decisions 0136 and 0140). How far the evidence moves it is then scaled by the question's own
+ *    record: each saved grade read against the others shows how well the evidence predicts this
+ *    instructor here (evidenceTrust, decision 0144).
  * 3. Confidence: the chance that the instructor keeps the shown score within 10% of the points,
  *    computed on the score shown, from how decided it is, how many grades back it, how much they
  *    agree with one another and how near the closest graded answer is.
